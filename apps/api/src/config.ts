@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Every environment variable the product reads, parsed once. README's table mirrors this file. */
+const flag = z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  ADMIN_EMAIL: z.email().default('admin@betdesk.local'),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  SEED_DEMO: flag.optional(),
+  SECRETS_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 32-byte key)')
+    .optional(),
+  WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 letters, digits, - or _')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+  SMS_PROVIDER: z.enum(['log']).default('log'),
+  SMS_LOG_BALANCE: z.coerce.number().min(0).default(1000),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  seedDemo: boolean | undefined;
+  secretsKey: Buffer;
+  webhookSecret: string;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  sessionTtlHours: number;
+  sms: { provider: 'log'; logBalance: number };
+  production: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/**
+ * Parse the environment. A bad value stops the boot naming the variable. Secrets that are not
+ * given are generated once into DATA_DIR (embedded use); production must set them.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as in most shells' `VAR= command`.
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(given);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && (!e.SECRETS_KEY || !e.WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SECRETS_KEY and WEBHOOK_SECRET must be set when NODE_ENV=production',
+    );
+  }
+  const dataDir = resolve(e.DATA_DIR);
+  const local = e.SECRETS_KEY && e.WEBHOOK_SECRET ? null : localSecrets(dataDir);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    adminEmail: e.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    seedDemo: e.SEED_DEMO,
+    secretsKey: Buffer.from(e.SECRETS_KEY ?? local!.secretsKey, 'hex'),
+    webhookSecret: e.WEBHOOK_SECRET ?? local!.webhookSecret,
+    logLevel: e.LOG_LEVEL,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    sms: { provider: e.SMS_PROVIDER, logBalance: e.SMS_LOG_BALANCE },
+    production,
+  };
+}
+
+/** Secrets generated on first start of an embedded install, kept beside its database. */
+function localSecrets(dataDir: string): { secretsKey: string; webhookSecret: string } {
+  const file = resolve(dataDir, 'local-secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = {
+    secretsKey: randomBytes(32).toString('hex'),
+    webhookSecret: randomBytes(24).toString('base64url'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}

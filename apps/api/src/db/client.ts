@@ -1,0 +1,95 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything queries can run on: the database or an open transaction. */
+export type Queryable = Db | Tx;
+
+export interface SqlResult {
+  rows: Record<string, unknown>[];
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Raw SQL for pg-boss and a few bulk statements; multi-statement text when there are no values. */
+  executeSql(text: string, values?: unknown[]): Promise<SqlResult>;
+  /** The connection string when on PostgreSQL (pg-boss opens its own pool). */
+  url: string | undefined;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+export interface DatabaseOptions {
+  /** postgres:// URL; without it the embedded PGlite database is used. */
+  url?: string | undefined;
+  /** PGlite data directory; undefined keeps the embedded database in memory (tests). */
+  dataDir?: string | undefined;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm } });
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    url: undefined,
+    async executeSql(text, values) {
+      if (values && values.length > 0) {
+        const result = await client.query<Record<string, unknown>>(text, values);
+        return { rows: result.rows };
+      }
+      const results = await client.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+    },
+    async migrate() {
+      await migratePglite(drizzlePglite(client), { migrationsFolder });
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on('error', () => {
+    /* an idle client died; the pool replaces it on next use */
+  });
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    url,
+    async executeSql(text, values) {
+      const result = await pool.query(text, values);
+      const last = Array.isArray(result) ? result.at(-1) : result;
+      return { rows: last?.rows ?? [] };
+    },
+    async migrate() {
+      await migratePg(drizzlePg(pool), { migrationsFolder });
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

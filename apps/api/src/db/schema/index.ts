@@ -1,0 +1,3 @@
+export * from './users.ts';
+export * from './system.ts';
+export * from './sms.ts';

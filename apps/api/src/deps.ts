@@ -1,0 +1,13 @@
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { Jobs } from './jobs/jobs.ts';
+import type { SmsGateway } from './integrations/sms/gateway.ts';
+
+/** What the routes and services of a running app share. Built once in main (or per test). */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  db: Db;
+  jobs: Jobs;
+  sms: SmsGateway;
+}

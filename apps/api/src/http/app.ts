@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { health, statusTexts } from '@betdesk/contract';
+import type { AppDeps } from '../deps.ts';
+import { authRoutes } from '../modules/auth/routes.ts';
+import { installAuthHook } from './auth-hook.ts';
+import { installErrorHandler } from './error-handler.ts';
+import { route } from './route.ts';
+
+const webDist = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+
+/** Hides the secret path segment of webhook URLs (`/api/hooks/.../<secret>`) from logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(\/api\/hooks\/(?:[^/?]+\/)*?)[^/?]{16,}(?=$|\?)/, '$1[secret]');
+}
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.apiKey'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        ip: req.ip,
+      }),
+    },
+  };
+}
+
+export interface BuildOptions {
+  /** The process logger; without one the app logs nothing (tests). */
+  logger?: FastifyBaseLogger;
+  /** Serve the built SPA (off in API tests). */
+  serveWeb?: boolean;
+}
+
+/**
+ * The HTTP app: external plugins (security headers, OpenAPI), then the auth hook and error
+ * mapping, then each domain's routes, then the SPA and the not-found/405 answers.
+ */
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Betdesk API', version: '1.0.0', description: 'Generated from packages/contract.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  installAuthHook(app, deps);
+  installErrorHandler(app);
+
+  route(app, health, async () => {
+    await deps.database.executeSql('select 1');
+    return { status: 'ok' as const, database: deps.database.kind };
+  });
+  authRoutes(app, deps);
+
+  const serveWeb = options.serveWeb !== false && existsSync(webDist);
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith('/api/') || path === '/api') {
+      const known = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].some(
+        (method) => method !== request.method && app.hasRoute({ url: path, method: method as 'GET' }),
+      );
+      const status = known ? 405 : 404;
+      return reply.status(status).send({
+        message: statusTexts[status],
+        info: statusTexts[status],
+        request_id: request.id,
+      });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.status(404).send({ message: statusTexts[404], info: statusTexts[404] });
+    }
+    if (!serveWeb) {
+      return reply.status(404).type('text/plain').send('The web app is not built: run `npm run build`.');
+    }
+    // Every other path is a screen of the single-page app; it shows its own 404 page.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  return app;
+}

@@ -1,0 +1,18 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import { can, statusTexts, type Endpoint } from '@betdesk/contract';
+import { AppError } from './errors.ts';
+
+/**
+ * The one permission guard. The auth hook has already resolved the bearer token to an actor (or
+ * none); this decides, from the matrix in the contract, whether that actor may call the endpoint.
+ */
+export function requireAccess(access: Endpoint['access']): preHandlerAsyncHookHandler {
+  return async (request) => {
+    if (access === 'public') return;
+    const actor = request.actor;
+    if (!actor) throw new AppError(401, statusTexts[401]);
+    if (!can(actor.role, access)) {
+      throw new AppError(403, `${statusTexts[403]} This needs an admin account.`);
+    }
+  };
+}

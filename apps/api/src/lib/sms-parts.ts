@@ -1,0 +1,29 @@
+/**
+ * Real SMS part counting (INTEGRATIONS.md): GSM-7 is 160 characters in one part, 153 per part when
+ * split, extension characters counting two; one character outside GSM-7 makes the message UCS-2:
+ * 70 in one part, 67 per part.
+ */
+const GSM7_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM7_EXTENSION = '^{}\\[~]|€\f';
+
+export type SmsEncoding = 'GSM-7' | 'UCS-2';
+
+export function smsEncoding(text: string): SmsEncoding {
+  for (const ch of text) {
+    if (!GSM7_BASIC.includes(ch) && !GSM7_EXTENSION.includes(ch)) return 'UCS-2';
+  }
+  return 'GSM-7';
+}
+
+export function smsParts(text: string): number {
+  if (text.length === 0) return 1;
+  if (smsEncoding(text) === 'GSM-7') {
+    let units = 0;
+    for (const ch of text) units += GSM7_EXTENSION.includes(ch) ? 2 : 1;
+    return units <= 160 ? 1 : Math.ceil(units / 153);
+  }
+  let units = 0;
+  for (const ch of text) units += ch.length; // astral characters take two UCS-2 units
+  return units <= 70 ? 1 : Math.ceil(units / 67);
+}

@@ -1,0 +1,47 @@
+import pino from 'pino';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createServer } from './server.ts';
+import { loggerOptions } from './http/app.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const logger = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+const { app, boot } = await createServer(config, logger);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
+
+await app.listen({ port: config.port, host: config.host });
+const shownHost = config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
+const lines = [`Betdesk is running on http://${shownHost}:${config.port}`];
+if (boot.admin?.password) {
+  lines.push(`First admin created: ${boot.admin.email} / ${boot.admin.password}`, 'This password is shown only once.');
+} else if (boot.admin) {
+  lines.push(`First admin created: ${boot.admin.email} (password from ADMIN_PASSWORD)`);
+}
+if (boot.demoSeeded) lines.push('Demo data loaded (staff accounts use the password betdesk-demo).');
+console.log(`\n${lines.join('\n')}\n`);

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import type { AppDeps } from './deps.ts';
+import { buildApp } from './http/app.ts';
+import { createSmsGateway } from './integrations/sms/index.ts';
+import { noJobs, startJobs, type Jobs } from './jobs/jobs.ts';
+import { jobHandlers } from './jobs/handlers.ts';
+import { bootstrap, type BootReport } from './bootstrap.ts';
+
+export interface Server {
+  app: FastifyInstance;
+  deps: AppDeps;
+  boot: BootReport;
+}
+
+/** Boot order of ARCHITECTURE.md: config -> database + migrations -> jobs -> http. */
+export async function createServer(config: Config, logger: FastifyBaseLogger): Promise<Server> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+  const jobsRef: { current: Jobs } = { current: noJobs };
+  const deps: AppDeps = {
+    config,
+    database,
+    db: database.db,
+    sms: createSmsGateway(config, logger),
+    get jobs() {
+      return jobsRef.current;
+    },
+  };
+  const boot = await bootstrap(deps, logger);
+  jobsRef.current = await startJobs(database, jobHandlers(deps), logger);
+  const app = await buildApp(deps, { logger });
+  app.addHook('onClose', async () => {
+    await jobsRef.current.stop();
+    await database.close();
+  });
+  return { app, deps, boot };
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from '@betdesk/contract';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/client.ts';
+import type { AppDeps } from '../src/deps.ts';
+import { buildApp } from '../src/http/app.ts';
+import { logGateway } from '../src/integrations/sms/log-gateway.ts';
+import { noJobs } from '../src/jobs/jobs.ts';
+import { ensureSettingDefaults } from '../src/modules/settings/service.ts';
+import { createUser } from '../src/modules/users/service.ts';
+
+export const TEST_PASSWORD = 'correct-horse-battery';
+
+/**
+ * A fresh database for one test file: in-memory PGlite by default, or a new database on the
+ * PostgreSQL server of DATABASE_URL (dropped again by close()).
+ */
+async function freshDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const database = await openDatabase({});
+    return { database, drop: async () => {} };
+  }
+  const name = `betdesk_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  /** Creates a user and returns their id. */
+  addUser(u: { email: string; categoryId?: number; name?: string; phone?: string }): Promise<number>;
+  /** Signs in and returns the bearer token. */
+  tokenFor(email: string, password?: string): Promise<string>;
+  /** app.inject with a bearer token. */
+  as(token: string | null, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Extra routes registered before the app is ready (to exercise shared mechanisms). */
+  routes?: (app: FastifyInstance) => void;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { database, drop } = await freshDatabase();
+  await database.migrate();
+  await ensureSettingDefaults(database.db);
+  const config = loadConfig({
+    DATA_DIR: '/tmp/betdesk-test-data',
+    SECRETS_KEY: '0'.repeat(64),
+    WEBHOOK_SECRET: 'test-webhook-secret-0123',
+    NODE_ENV: 'test',
+    ...options.env,
+  });
+  const deps: AppDeps = {
+    config,
+    database,
+    db: database.db,
+    jobs: noJobs,
+    sms: logGateway(pino({ level: 'silent' }), 1000),
+  };
+  const app = await buildApp(deps, { serveWeb: false });
+  options.routes?.(app);
+  await app.ready();
+
+  let phoneSeq = 0;
+  const testApp: TestApp = {
+    app,
+    deps,
+    async addUser(u) {
+      phoneSeq += 1;
+      return createUser(
+        database.db,
+        {
+          name: u.name ?? u.email.split('@')[0]!,
+          email: u.email,
+          phone_number: u.phone ?? `07${String(10_000_000 + phoneSeq).slice(-8)}`,
+          password: TEST_PASSWORD,
+          category_id: u.categoryId ?? AGENT_CATEGORY_ID,
+        },
+        null,
+      );
+    },
+    async tokenFor(email, password = TEST_PASSWORD) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+      if (res.statusCode !== 200) throw new Error(`login failed for ${email}: ${res.body}`);
+      return res.json().token as string;
+    },
+    as(token, options) {
+      const headers = { ...(options.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+      return app.inject({ ...options, headers });
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+  return testApp;
+}
+
+export const ADMIN = ADMIN_CATEGORY_ID;
+export const AGENT = AGENT_CATEGORY_ID;

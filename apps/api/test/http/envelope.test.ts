@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { endpoint, permissionMatrix, statusTexts } from '@betdesk/contract';
+import { route } from '../../src/http/route.ts';
+import { redactUrl } from '../../src/http/app.ts';
+import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
+
+let t: TestApp;
+let adminToken: string;
+let staffToken: string;
+
+const adminOnly = endpoint({
+  method: 'GET',
+  path: '/api/test/admin-only',
+  tag: 'test',
+  summary: 'guarded by manage:users',
+  access: 'manage:users',
+  response: z.object({ ok: z.boolean() }),
+});
+const everyone = endpoint({
+  method: 'GET',
+  path: '/api/test/everyone',
+  tag: 'test',
+  summary: 'guarded by view:dashboard',
+  access: 'view:dashboard',
+  query: z.object({ n: z.coerce.number().int().positive() }),
+  response: z.object({ n: z.number() }),
+});
+const boom = endpoint({
+  method: 'GET',
+  path: '/api/test/boom',
+  tag: 'test',
+  summary: 'throws',
+  access: 'public',
+  response: z.object({}),
+});
+
+beforeAll(async () => {
+  // The guard is one mechanism; these throwaway routes exercise it the way every domain route will.
+  t = await createTestApp({
+    routes: (app) => {
+      route(app, adminOnly, async () => ({ ok: true }));
+      route(app, everyone, async ({ query }) => ({ n: query.n }));
+      route(app, boom, async () => {
+        throw new Error('select * from secrets where password = 123');
+      });
+    },
+  });
+  await t.addUser({ email: 'boss@example.com', categoryId: ADMIN });
+  await t.addUser({ email: 'staff@example.com' });
+  adminToken = await t.tokenFor('boss@example.com');
+  staffToken = await t.tokenFor('staff@example.com');
+});
+afterAll(() => t.close());
+
+describe('permission guard', () => {
+  it('lets an admin through an admin-only route', async () => {
+    const res = await t.as(adminToken, { method: 'GET', url: '/api/test/admin-only' });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('answers 403 to staff on an admin-only route, saying what is needed', async () => {
+    const res = await t.as(staffToken, { method: 'GET', url: '/api/test/admin-only' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().info).toContain(statusTexts[403]);
+    expect(res.json().info).toContain('admin');
+  });
+
+  it('answers 401 before 403 when nobody is signed in', async () => {
+    const res = await t.as(null, { method: 'GET', url: '/api/test/admin-only' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().info).toBe(statusTexts[401]);
+  });
+
+  it('lets staff through a route of both roles and validates its query', async () => {
+    expect((await t.as(staffToken, { method: 'GET', url: '/api/test/everyone?n=3' })).json()).toEqual({ n: 3 });
+    const bad = await t.as(staffToken, { method: 'GET', url: '/api/test/everyone?n=abc' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors).toHaveProperty('n');
+  });
+
+  it('keeps the matrix of BUSINESS-RULES.md: money and users are admin-only', () => {
+    for (const p of ['view:mpesa', 'manage:users', 'assign:clients', 'claim:payments', 'manage:tips-prices'] as const) {
+      expect(permissionMatrix[p]).toEqual(['admin']);
+    }
+    for (const p of ['manage:clients', 'manage:bets', 'manage:tips-content', 'manage:tips-subscribers'] as const) {
+      expect(permissionMatrix[p]).toEqual(['admin', 'staff']);
+    }
+  });
+});
+
+describe('response envelope', () => {
+  it('answers unknown API paths with 404 and known paths with another method with 405', async () => {
+    const missing = await t.as(null, { method: 'GET', url: '/api/no-such-thing' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().info).toBe(statusTexts[404]);
+    const wrongMethod = await t.as(null, { method: 'GET', url: '/api/auth/login' });
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.json().info).toBe(statusTexts[405]);
+  });
+
+  it('hides the cause of a 500 behind the spec text and a request id', async () => {
+    const res = await t.as(null, { method: 'GET', url: '/api/test/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().info).toBe(statusTexts[500]);
+    expect(res.body).not.toContain('secrets');
+    expect(res.json().request_id).toBe(res.headers['x-request-id']);
+  });
+
+  it('refuses a body over 1 MiB with 413', async () => {
+    const res = await t.as(null, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'a@b.co', password: 'x'.repeat(1_100_000) },
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().info).toBe('The request body is too large.');
+  });
+
+  it('sends security headers with a CSP the SPA can live with', async () => {
+    const res = await t.as(null, { method: 'GET', url: '/api/health' });
+    expect(res.json()).toMatchObject({ status: 'ok' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('serves the OpenAPI document generated from the contract', async () => {
+    const res = await t.as(null, { method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/auth/login', '/api/auth/refresh', '/api/auth/save-password']),
+    );
+    expect(doc.paths['/api/auth/login'].post.requestBody).toBeDefined();
+  });
+});
+
+describe('logs', () => {
+  it('never write the secret segment of a webhook URL', () => {
+    expect(redactUrl('/api/hooks/c2b/confirmation/abcdefghijklmnop1234')).toBe(
+      '/api/hooks/c2b/confirmation/[secret]',
+    );
+    expect(redactUrl('/api/auth/login')).toBe('/api/auth/login');
+  });
+});

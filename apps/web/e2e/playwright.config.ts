@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 3111);
+export const baseURL = `http://127.0.0.1:${port}`;
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** Run through `npm run e2e`, which builds the SPA and prepares a fresh database. */
+export default defineConfig({
+  testDir: './specs',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx apps/api/src/main.ts',
+    cwd: root,
+    url: `${baseURL}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR ?? `${root}/data/e2e`,
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
+      ADMIN_EMAIL: 'admin@betdesk.test',
+      ADMIN_PASSWORD: 'e2e-admin-password',
+      SEED_DEMO: '1',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

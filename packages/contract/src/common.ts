@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './constants.ts';
+
+/** Body of every mutation's answer: the spec's generic response fields (section 3). */
+export const Notice = z.object({
+  message: z.string().optional(),
+  info: z.string().optional(),
+  code: z.string().optional(),
+  popup: z.boolean().optional(),
+  goBack: z.boolean().optional(),
+});
+export type Notice = z.infer<typeof Notice>;
+
+/** 4xx/5xx body. `errors` only on 422, keyed by the spec's field names. */
+export const ErrorBody = z.object({
+  message: z.string(),
+  info: z.string(),
+  code: z.string().optional(),
+  popup: z.boolean().optional(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+  request_id: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Query of every remote-paged table: page from 1, perPage one of the spec's sizes. */
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  perPage: z.coerce
+    .number()
+    .int()
+    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), {
+      message: `perPage must be one of ${PAGE_SIZES.join(', ')}`,
+    })
+    .default(DEFAULT_PAGE_SIZE),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export const SearchPageQuery = PageQuery.extend({
+  search: z.string().trim().max(100).default(''),
+});
+export type SearchPageQuery = z.infer<typeof SearchPageQuery>;
+
+/** An id in a query string or body: a positive integer, coerced from text. */
+export const Id = z.coerce.number({ message: 'Must be a number' }).int().positive();
+
+/** Kenyan mobile number as staff type it (07.., 01.., +254.., 254..), normalised to 2547XXXXXXXX. */
+export const KenyanPhone = z
+  .string({ message: 'The phone number is required' })
+  .trim()
+  .min(1, 'The phone number is required')
+  .transform((value, ctx) => {
+    const normalised = normaliseKenyanPhone(value);
+    if (!normalised) {
+      ctx.addIssue({ code: 'custom', message: 'Enter a Kenyan mobile number like 0712345678' });
+      return z.NEVER;
+    }
+    return normalised;
+  });
+
+export function normaliseKenyanPhone(value: string): string | null {
+  const parsed = parsePhoneNumberFromString(value.replace(/[\s-]/g, ''), 'KE');
+  if (!parsed || parsed.country !== 'KE' || !parsed.isValid()) return null;
+  const type = parsed.getType();
+  if (type !== 'MOBILE' && type !== undefined) return null;
+  return parsed.number.replace('+', '');
+}
+
+/** 2547XXXXXXXX -> 07XXXXXXXX, the form staff read. */
+export function localPhone(e164Digits: string): string {
+  return e164Digits.startsWith('254') ? `0${e164Digits.slice(3)}` : e164Digits;
+}
+
+/** Money on the wire: KES as a number with at most two decimals. */
+export const Kes = z.number();

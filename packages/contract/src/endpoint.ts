@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import type { Permission } from './permissions.ts';
+
+/**
+ * One endpoint of spec section 7: the API registers a route from it (validation, serialisation,
+ * OpenAPI, permission) and the web types its call with it.
+ */
+export interface Endpoint<
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  tag: string;
+  /** Who may call it: 'public' needs no session; otherwise a permission of the matrix. */
+  access: 'public' | Permission;
+  query?: Q;
+  body?: B;
+  response: R;
+}
+
+export function endpoint<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  def: Endpoint<Q, B, R>,
+): Endpoint<Q, B, R> {
+  return def;
+}
+
+export type QueryOf<E> = E extends Endpoint<infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;
+export type BodyOf<E> = E extends Endpoint<z.ZodType, infer B, z.ZodType> ? z.input<B> : never;
+export type ResponseOf<E> = E extends Endpoint<z.ZodType, z.ZodType, infer R> ? z.output<R> : never;

@@ -1,0 +1,60 @@
+/**
+ * npm run e2e: builds the SPA, then runs the Playwright specs in Debian's Chromium against the API
+ * serving that build on a fresh, seeded database (a new PGlite directory, or a new database on the
+ * PostgreSQL server of DATABASE_URL).
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
+  return result.status ?? 1;
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(chromium)) {
+    const message = `Browser tests need Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH).`;
+    if (process.env.E2E_REQUIRED === '1') {
+      console.error(message);
+      return 1;
+    }
+    console.warn(`Skipping the browser tests: ${message}`);
+    return 0;
+  }
+  if (run('npm', ['run', 'build', '--silent']) !== 0) return 1;
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, E2E_DATA_DIR: dataDir, CHROMIUM_PATH: chromium };
+  let dropDatabase = async () => {};
+  if (process.env.DATABASE_URL) {
+    const name = `betdesk_e2e_${randomBytes(5).toString('hex')}`;
+    const server = process.env.DATABASE_URL;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    env.E2E_DATABASE_URL = url.toString();
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: server });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  try {
+    return run('npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts'], env);
+  } finally {
+    await dropDatabase();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then((code) => process.exit(code));
