@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { rows } from '../../db/rows.ts';
 import { smsMessages } from '../../db/schema/index.ts';
 import type { Database, Queryable } from '../../db/client.ts';
 import type { SmsGateway } from '../../integrations/sms/gateway.ts';
@@ -91,4 +92,32 @@ export async function dispatchQueuedSms(
     }
     if (outcomes.some((o) => o.status === 'retry')) return report;
   }
+}
+
+export interface SmsFanout {
+  intent: string;
+  /** Each row's dedupe key is `${dedupeKeyPrefix}:${phone}`: once per (intent version, recipient). */
+  dedupeKeyPrefix: string;
+  body: string;
+  /** A query returning one column `phone` (E.164 digits) per recipient. */
+  recipients: SQL;
+  createdBy: number | null;
+}
+
+/**
+ * Queues one text to many recipients in one INSERT ... SELECT (no loop of inserts). Recipients
+ * already sent this intent version are skipped. Returns how many rows were queued.
+ */
+export async function queueSmsFanout(db: Queryable, f: SmsFanout): Promise<number> {
+  const [result] = await rows<{ queued: number }>(
+    db,
+    sql`with inserted as (
+          insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, created_by)
+          select ${f.intent}, ${f.dedupeKeyPrefix} || ':' || r.phone, r.phone, ${f.body}, ${smsParts(f.body)}, ${f.createdBy}
+            from (${f.recipients}) as r
+          on conflict (dedupe_key) do nothing
+          returning 1)
+        select count(*)::int as queued from inserted`,
+  );
+  return result?.queued ?? 0;
 }

@@ -1,0 +1,152 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, boolean } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+/** Bet4Me clients: people who pay for staff to place bets on their own betting accounts. */
+export const clients = pgTable(
+  'clients',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** E.164 digits, e.g. 254712345678. */
+    phone: text('phone').notNull(),
+    phoneHash: text('phone_hash').notNull(),
+    email: text('email'),
+    photo: text('photo'),
+    /** Null: no limit. */
+    maximumStakeCents: bigint('maximum_stake_cents', { mode: 'number' }),
+    /** Last sign-in of the client on the business's website, when known. */
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('clients_phone_live_key').on(t.phone).where(sql`${t.deletedAt} is null`),
+    index('clients_phone_hash_idx').on(t.phoneHash),
+    index('clients_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('clients_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
+    index('clients_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/** Which staff user looks after a client: one at most. */
+export const clientAssignments = pgTable(
+  'client_assignments',
+  {
+    clientId: integer('client_id')
+      .primaryKey()
+      .references(() => clients.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    assignedBy: integer('assigned_by').references(() => users.id),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('client_assignments_user_idx').on(t.userId)],
+);
+
+/** A client's betting-platform password, sealed with SECRETS_KEY (AES-256-GCM). */
+export const clientPlatformPasswords = pgTable(
+  'client_platform_passwords',
+  {
+    id: serial('id').primaryKey(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    platform: text('platform').notNull(),
+    passwordSealed: text('password_sealed').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('client_platform_passwords_key').on(t.clientId, t.platform)],
+);
+
+/** Bet4Me plans: what a client's subscription buys (e.g. Weekly 7 days, Monthly 30 days). */
+export const bet4mePlans = pgTable('bet4me_plans', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  durationDays: integer('duration_days').notNull(),
+  priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
+  active: boolean('active').notNull().default(true),
+});
+
+export const BET_STATUSES = ['open', 'closed'] as const;
+
+export const bets = pgTable(
+  'bets',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    stakeCents: bigint('stake_cents', { mode: 'number' }).notNull(),
+    description: text('description').notNull(),
+    /** Entered once; closes the bet. Negative for a loss, down to -stake. */
+    profitCents: bigint('profit_cents', { mode: 'number' }),
+    status: text('status', { enum: BET_STATUSES }).notNull().default('open'),
+    openedBy: integer('opened_by').references(() => users.id),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    closedBy: integer('closed_by').references(() => users.id),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('bets_client_idx').on(t.clientId, t.openedAt),
+    index('bets_status_opened_idx').on(t.status, t.openedAt),
+    index('bets_status_closed_idx').on(t.status, t.closedAt),
+  ],
+);
+
+/** What a client owes on a winning bet: round(max(profit, 0) x bonus_rate). Pending until allocated. */
+export const bonuses = pgTable(
+  'bonuses',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    betId: bigint('bet_id', { mode: 'number' })
+      .notNull()
+      .unique()
+      .references(() => bets.id),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    ratePercent: integer('rate_percent').notNull(),
+    earnedAt: timestamp('earned_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('bonuses_client_idx').on(t.clientId, t.earnedAt), index('bonuses_earned_idx').on(t.earnedAt)],
+);
+
+export const BONUS_PAYMENT_SOURCES = ['manual', 'mpesa', 'balance'] as const;
+
+/** Money received against bonuses; spread over pending bonuses oldest first (allocations). */
+export const bonusPayments = pgTable(
+  'bonus_payments',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    clientId: integer('client_id')
+      .notNull()
+      .references(() => clients.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    description: text('description').notNull(),
+    source: text('source', { enum: BONUS_PAYMENT_SOURCES }).notNull(),
+    paymentId: bigint('payment_id', { mode: 'number' }),
+    recordedBy: integer('recorded_by').references(() => users.id),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('bonus_payments_client_idx').on(t.clientId, t.paidAt), index('bonus_payments_paid_idx').on(t.paidAt)],
+);
+
+export const bonusAllocations = pgTable(
+  'bonus_allocations',
+  {
+    bonusPaymentId: bigint('bonus_payment_id', { mode: 'number' })
+      .notNull()
+      .references(() => bonusPayments.id),
+    bonusId: bigint('bonus_id', { mode: 'number' })
+      .notNull()
+      .references(() => bonuses.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bonusPaymentId, t.bonusId] }), index('bonus_allocations_bonus_idx').on(t.bonusId)],
+);

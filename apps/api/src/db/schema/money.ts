@@ -1,0 +1,120 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+import { bet4mePlans, clients } from './clients.ts';
+import { betCategories, pricePackages, tipsSubscribers, TIPS_MEDIA } from './tips-core.ts';
+
+export const PAYMENT_STATUSES = ['unclaimed', 'claimed', 'rejected'] as const;
+export const MSISDN_KINDS = ['plain', 'hashed', 'masked', 'unknown'] as const;
+export const PAYMENT_MATCHES = ['account', 'msisdn', 'manual', 'stk'] as const;
+
+/**
+ * Every M-Pesa payment received, once per TransID (C2B and STK alike), with its raw payload.
+ * A confirmation that cannot be parsed is kept as `rejected` with the reason.
+ */
+export const mpesaPayments = pgTable(
+  'mpesa_payments',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** M-Pesa receipt (TransID / MpesaReceiptNumber); null only on a rejected payload without one. */
+    transId: text('trans_id').unique(),
+    source: text('source', { enum: ['c2b', 'stk'] }).notNull(),
+    transactionType: text('transaction_type'),
+    amountCents: bigint('amount_cents', { mode: 'number' }),
+    billRefNumber: text('bill_ref_number'),
+    /** As received: a phone, a SHA-256 hex or a masked number. */
+    msisdn: text('msisdn'),
+    msisdnKind: text('msisdn_kind', { enum: MSISDN_KINDS }).notNull().default('unknown'),
+    /** E.164 digits, only when the MSISDN was a plain phone (or STK named it). */
+    senderPhone: text('sender_phone'),
+    senderName: text('sender_name'),
+    transTime: timestamp('trans_time', { withTimezone: true }),
+    businessShortCode: text('business_short_code'),
+    raw: jsonb('raw').notNull(),
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull(),
+    rejectReason: text('reject_reason'),
+    clientId: integer('client_id').references(() => clients.id),
+    subscriberId: integer('subscriber_id').references(() => tipsSubscribers.id),
+    matchedBy: text('matched_by', { enum: PAYMENT_MATCHES }),
+    claimedBy: integer('claimed_by').references(() => users.id),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('mpesa_payments_status_idx').on(t.status, t.receivedAt),
+    index('mpesa_payments_received_idx').on(t.receivedAt),
+    index('mpesa_payments_client_idx').on(t.clientId),
+    index('mpesa_payments_subscriber_idx').on(t.subscriberId),
+    index('mpesa_payments_sender_name_trgm_idx').using('gin', sql`${t.senderName} gin_trgm_ops`),
+    index('mpesa_payments_sender_phone_idx').on(t.senderPhone),
+    index('mpesa_payments_trans_id_trgm_idx').using('gin', sql`${t.transId} gin_trgm_ops`),
+  ],
+);
+
+export const SUBSCRIPTION_SOURCES = ['mpesa', 'stk', 'manual', 'balance'] as const;
+
+/**
+ * A subscription of a Bet4Me client (to a plan) or of a tips subscriber (to a price package).
+ * Active (status 1) while expires_at is in the future.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    clientId: integer('client_id').references(() => clients.id),
+    subscriberId: integer('subscriber_id').references(() => tipsSubscribers.id),
+    planId: integer('plan_id').references(() => bet4mePlans.id),
+    packageId: integer('package_id').references(() => pricePackages.id),
+    betCategoryId: integer('bet_category_id').references(() => betCategories.id),
+    medium: text('medium', { enum: TIPS_MEDIA }),
+    durationDays: integer('duration_days').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    source: text('source', { enum: SUBSCRIPTION_SOURCES }).notNull(),
+    paymentId: bigint('payment_id', { mode: 'number' }).references(() => mpesaPayments.id),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set by the expiry job when the subscription lapses; the reminder job sets reminded_at. */
+    lapsedAt: timestamp('lapsed_at', { withTimezone: true }),
+    remindedAt: timestamp('reminded_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('subscriptions_one_subject', sql`(${t.clientId} is null) <> (${t.subscriberId} is null)`),
+    // A payment buys at most one subscription, however often its confirmation arrives.
+    uniqueIndex('subscriptions_payment_key').on(t.paymentId).where(sql`${t.paymentId} is not null`),
+    index('subscriptions_client_idx').on(t.clientId, t.expiresAt),
+    index('subscriptions_subscriber_idx').on(t.subscriberId, t.expiresAt),
+    index('subscriptions_expires_idx').on(t.expiresAt),
+    index('subscriptions_created_idx').on(t.createdAt),
+  ],
+);
+
+export const LEDGER_KINDS = ['payment', 'subscription', 'bonus_payment', 'adjustment'] as const;
+
+/**
+ * A client's or subscriber's account: credits (payments claimed to them) and debits (subscriptions
+ * bought, bonuses paid from it). The balance is the sum; nothing is overwritten in place.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    clientId: integer('client_id').references(() => clients.id),
+    subscriberId: integer('subscriber_id').references(() => tipsSubscribers.id),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+    paymentId: bigint('payment_id', { mode: 'number' }).references(() => mpesaPayments.id),
+    subscriptionId: bigint('subscription_id', { mode: 'number' }).references(() => subscriptions.id),
+    bonusPaymentId: bigint('bonus_payment_id', { mode: 'number' }),
+    note: text('note'),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('ledger_one_subject', sql`(${t.clientId} is null) <> (${t.subscriberId} is null)`),
+    index('ledger_client_idx').on(t.clientId),
+    index('ledger_subscriber_idx').on(t.subscriberId),
+    index('ledger_payment_idx').on(t.paymentId),
+  ],
+);
