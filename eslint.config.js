@@ -30,10 +30,13 @@ export default tseslint.config(
     plugins: { boundaries },
     settings: {
       'boundaries/include': ['apps/**/*'],
+      'import/resolver': {
+        typescript: { project: ['apps/web/tsconfig.json', 'apps/api/tsconfig.json'], noWarnOnMultipleProjects: true },
+      },
       'boundaries/elements': [
         { type: 'web-app', pattern: 'apps/web/src/app' },
         { type: 'web-feature', pattern: 'apps/web/src/features/*', capture: ['feature'] },
-        { type: 'web-shared', pattern: 'apps/web/src/(components|lib|hooks|config|testing)' },
+        { type: 'web-shared', pattern: 'apps/web/src/(components|lib|hooks|config)' },
         { type: 'api-module', pattern: 'apps/api/src/modules/*', capture: ['domain'] },
         { type: 'api-core', pattern: 'apps/api/src/*' },
       ],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './constants.ts';
 
 /** Body of every mutation's answer: the spec's generic response fields (section 3). */

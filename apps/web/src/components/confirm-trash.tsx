@@ -1,0 +1,30 @@
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { confirmTexts } from '@betdesk/contract';
+
+export interface ConfirmTrashOptions {
+  /** Defaults to the spec's 'Are you sure you want to do this!'. */
+  message?: string;
+  confirmLabel?: string;
+  title?: string;
+}
+
+/** Asks before trashing something; resolves true only when the user confirms. */
+export function confirmTrash({
+  message = confirmTexts.trash,
+  confirmLabel = 'Yes',
+  title,
+}: ConfirmTrashOptions = {}): Promise<boolean> {
+  return new Promise((resolve) => {
+    modals.openConfirmModal({
+      title,
+      centered: true,
+      children: <Text size="sm">{message}</Text>,
+      labels: { confirm: confirmLabel, cancel: 'Cancel' },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-trash' },
+      onConfirm: () => resolve(true),
+      onCancel: () => resolve(false),
+      onClose: () => resolve(false),
+    });
+  });
+}

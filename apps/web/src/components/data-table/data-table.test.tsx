@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { PageSize } from '@betdesk/contract';
+import { renderWithProviders } from '@/testing/test-utils.tsx';
+import { setBearerToken } from '@/lib/http.ts';
+import { DataTable, type DataTableColumn } from './data-table.tsx';
+
+interface Client {
+  id: number;
+  name: string;
+  phone: string;
+}
+
+const columns: DataTableColumn<Client>[] = [
+  { key: 'name', header: 'Name' },
+  { key: 'phone', header: 'Phone', render: (row) => <b>{row.phone}</b> },
+];
+
+function clients(count: number): Client[] {
+  return Array.from({ length: count }, (_, i) => ({ id: i + 1, name: `Client ${i + 1}`, phone: `07${i}` }));
+}
+
+beforeEach(() => {
+  // jsdom has no layout: give the scroll window a real height so the virtualizer has one to fill.
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(560);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('DataTable', () => {
+  it('shows the rows it is given through the columns config', () => {
+    renderWithProviders(<DataTable columns={columns} rows={clients(3)} rowKey={(r) => r.id} />);
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('table-row')).toHaveLength(3);
+    expect(screen.getByText('Client 2')).toBeInTheDocument();
+    expect(screen.getByText('071').tagName).toBe('B');
+  });
+
+  it('renders far fewer rows than a 2,000-row page holds', () => {
+    renderWithProviders(<DataTable columns={columns} rows={clients(2000)} rowKey={(r) => r.id} />);
+    const rendered = screen.getAllByTestId('table-row').length;
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(100);
+    expect(screen.getByText('Client 1')).toBeInTheDocument();
+    expect(screen.queryByText('Client 2000')).not.toBeInTheDocument();
+  });
+
+  it('says so when there is nothing to show, and shows a loader while loading', () => {
+    const { rerender } = renderWithProviders(
+      <DataTable columns={columns} rows={[]} rowKey={(r) => r.id} emptyText="No clients yet." />,
+    );
+    expect(screen.getByText('No clients yet.')).toBeInTheDocument();
+    rerender(<DataTable columns={columns} rows={[]} rowKey={(r) => r.id} loading />);
+    expect(screen.getByLabelText('Loading')).toBeInTheDocument();
+  });
+
+  it('pages remotely: total records, page change and the page sizes of the spec', async () => {
+    const onPageChange = vi.fn();
+    const onPerPageChange = vi.fn();
+    renderWithProviders(
+      <DataTable
+        columns={columns}
+        rows={clients(50)}
+        rowKey={(r) => r.id}
+        paging={{ page: 1, perPage: 50, totalRecords: 1234, onPageChange, onPerPageChange }}
+      />,
+    );
+    expect(screen.getByTestId('table-total')).toHaveTextContent('1–50 of 1,234 records');
+
+    const sizes = screen.getByLabelText('Rows per page');
+    expect(within(sizes).getAllByRole('option').map((o) => o.textContent)).toEqual(['50', '100', '500', '1000', '2000']);
+    expect(sizes).toHaveValue('50');
+
+    await userEvent.selectOptions(sizes, '500');
+    expect(onPerPageChange).toHaveBeenCalledWith(500);
+
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(onPageChange).toHaveBeenCalledWith(2);
+  });
+
+  it('goes back to page 1 when the page size changes', async () => {
+    function Paged() {
+      const [page, setPage] = useState(3);
+      const [perPage, setPerPage] = useState<PageSize>(50);
+      return (
+        <DataTable
+          columns={columns}
+          rows={clients(10)}
+          rowKey={(r) => r.id}
+          paging={{
+            page,
+            perPage,
+            totalRecords: 5000,
+            onPageChange: setPage,
+            onPerPageChange: (size) => {
+              setPerPage(size);
+              setPage(1);
+            },
+          }}
+        />
+      );
+    }
+    renderWithProviders(<Paged />);
+    expect(screen.getByTestId('table-total')).toHaveTextContent('101–150 of 5,000 records');
+    await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '1000');
+    expect(screen.getByTestId('table-total')).toHaveTextContent('1–1000 of 5,000 records');
+  });
+
+  it('searches on Enter only', async () => {
+    const onSearch = vi.fn();
+    renderWithProviders(
+      <DataTable columns={columns} rows={clients(2)} rowKey={(r) => r.id} search={{ onSearch }} />,
+    );
+    const input = screen.getByLabelText('Search');
+    await userEvent.type(input, 'wanjiru');
+    expect(onSearch).not.toHaveBeenCalled();
+    await userEvent.type(input, '{Enter}');
+    expect(onSearch).toHaveBeenCalledExactlyOnceWith('wanjiru');
+  });
+
+  it('downloads the CSV export with the session token, from the server path it is given', async () => {
+    setBearerToken('session-token');
+    const fetchMock = vi.fn(async () => new Response('name,phone\n', { status: 200, headers: { 'content-type': 'text/csv' } }));
+    vi.stubGlobal('fetch', fetchMock);
+    URL.createObjectURL = vi.fn(() => 'blob:csv');
+    URL.revokeObjectURL = vi.fn();
+    renderWithProviders(
+      <DataTable
+        columns={columns}
+        rows={[]}
+        rowKey={(r) => r.id}
+        exportCsv={{ path: '/api/clients/export', query: { search: 'x' }, filename: 'clients.csv' }}
+      />,
+    );
+    await userEvent.click(screen.getByTestId('table-export'));
+    await waitFor(() => expect(URL.createObjectURL).toHaveBeenCalled());
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/clients/export?search=x');
+    expect(new Headers(init.headers).get('Authorization')).toBe('Bearer session-token');
+    vi.unstubAllGlobals();
+    setBearerToken(null);
+  });
+});

@@ -1,0 +1,165 @@
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
+import { Alert, Button, Group, List, Modal, Stack } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldPath,
+  type FieldValues,
+  type Resolver,
+  type UseFormReturn,
+} from 'react-hook-form';
+import type { z } from 'zod';
+import { MODAL_CLOSE_DELAY_MS } from '@betdesk/contract';
+import { isHttpError } from '@/lib/http.ts';
+
+type FormSchema = z.ZodType<FieldValues, FieldValues>;
+
+export interface FormModalRenderProps<S extends FormSchema> {
+  form: UseFormReturn<z.input<S>, unknown, z.output<S>>;
+  /** The message to show under the input of that field, client-side or from the server. */
+  errorOf: (name: FieldPath<z.input<S>>) => string | undefined;
+}
+
+export interface FormModalProps<S extends FormSchema, Result> {
+  opened: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  schema: S;
+  /**
+   * Every field of the form, applied each time the modal opens (prefill for update mode): also the
+   * names a server 422 error can land under.
+   */
+  defaultValues: DefaultValues<z.input<S>>;
+  submit: (values: z.output<S>) => Promise<Result>;
+  /** Runs once after a successful save, when the modal closes (after the delay or by hand). */
+  onSaved?: (result: Result) => void;
+  submitLabel?: string;
+  children: (props: FormModalRenderProps<S>) => ReactNode;
+  'data-testid'?: string;
+}
+
+interface Banner {
+  tone: 'success' | 'error';
+  text: string;
+  details: string[];
+}
+
+function infoOf(result: unknown): string | null {
+  if (typeof result === 'object' && result !== null && 'info' in result) {
+    const { info } = result as { info: unknown };
+    return typeof info === 'string' && info !== '' ? info : null;
+  }
+  return null;
+}
+
+/**
+ * A modal form: react-hook-form with the given zod schema, server 422 errors under the matching
+ * inputs plus a banner, the submit button disabled while in flight, and closing
+ * MODAL_CLOSE_DELAY_MS after a successful save (spec 4).
+ */
+export function FormModal<S extends FormSchema, Result>({
+  opened,
+  onClose,
+  title,
+  schema,
+  defaultValues,
+  submit,
+  onSaved,
+  submitLabel = 'Save',
+  children,
+  'data-testid': testId = 'form-modal',
+}: FormModalProps<S, Result>) {
+  const form = useForm<z.input<S>, unknown, z.output<S>>({
+    resolver: zodResolver(schema as never) as unknown as Resolver<z.input<S>, unknown, z.output<S>>,
+    defaultValues,
+  });
+  const [banner, setBanner] = useState<Banner | null>(null);
+  const [saved, setSaved] = useState<{ result: Result } | null>(null);
+
+  const finish = () => {
+    form.reset(defaultValues);
+    setBanner(null);
+    setSaved(null);
+    onClose();
+    if (saved) onSaved?.(saved.result);
+  };
+
+  // Each opening starts from the caller's current values: an update form opens prefilled with the
+  // record it edits, a register form empty.
+  const startFromDefaults = useEffectEvent(() => form.reset(defaultValues));
+  useEffect(() => {
+    if (opened) startFromDefaults();
+  }, [opened]);
+
+  const closeAfterDelay = useEffectEvent(finish);
+  useEffect(() => {
+    if (!saved) return undefined;
+    const timer = setTimeout(closeAfterDelay, MODAL_CLOSE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [saved]);
+
+  const save = async (values: z.output<S>) => {
+    setBanner(null);
+    try {
+      const result = await submit(values);
+      setBanner({ tone: 'success', text: infoOf(result) ?? 'Saved.', details: [] });
+      setSaved({ result });
+    } catch (error) {
+      const known = new Set(Object.keys(defaultValues ?? {}));
+      const details: string[] = [];
+      if (isHttpError(error) && error.errors) {
+        for (const [field, messages] of Object.entries(error.errors)) {
+          if (known.has(field)) {
+            form.setError(field as FieldPath<z.input<S>>, { type: 'server', message: messages.join(' ') });
+          } else {
+            details.push(...messages);
+          }
+        }
+      }
+      // An HttpError's message is the server's info or the status default (spec 8).
+      setBanner({ tone: 'error', text: error instanceof Error ? error.message : String(error), details });
+    }
+  };
+
+  const errorOf = (name: FieldPath<z.input<S>>): string | undefined => {
+    const message = form.getFieldState(name, form.formState).error?.message;
+    return typeof message === 'string' ? message : undefined;
+  };
+
+  const busy = form.formState.isSubmitting || saved !== null;
+
+  return (
+    <Modal opened={opened} onClose={finish} title={title} centered data-testid={testId}>
+      <form onSubmit={(event) => void form.handleSubmit(save)(event)} noValidate>
+        <Stack gap="sm">
+          {banner && (
+            <Alert
+              color={banner.tone === 'success' ? 'green' : 'red'}
+              role={banner.tone === 'error' ? 'alert' : 'status'}
+              data-testid={`form-${banner.tone}`}
+            >
+              {banner.text}
+              {banner.details.length > 0 && (
+                <List size="sm" mt="xs">
+                  {banner.details.map((detail) => (
+                    <List.Item key={detail}>{detail}</List.Item>
+                  ))}
+                </List>
+              )}
+            </Alert>
+          )}
+          {children({ form, errorOf })}
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={finish} type="button">
+              Close
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting} disabled={busy}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

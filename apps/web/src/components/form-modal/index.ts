@@ -1,0 +1,1 @@
+export { FormModal, type FormModalProps, type FormModalRenderProps } from './form-modal.tsx';

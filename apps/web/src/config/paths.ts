@@ -1,0 +1,46 @@
+/** Every screen path of spec section 2, named once; the router and the menu both read these. */
+export const paths = {
+  login: '/login',
+  dashboard: '/dashboard',
+  me: '/me',
+  tips: {
+    addPost: '/tips/posts/add',
+    allPosts: '/tips/posts/all',
+    updateSmsTips: '/tips/posts/update-sms-tips',
+    viewSmsTips: '/tips/posts/view-sms-tips',
+    winnings: '/tips/winnings',
+    addSubscriber: '/tips/subscribers/add',
+    activeSubscribers: '/tips/subscribers/active',
+    allSubscribers: '/tips/subscribers/all',
+    activeSubscriptions: '/tips/subscriptions/active',
+    allSubscriptions: '/tips/subscriptions/all',
+    webTipsPrices: '/tips/prices/web-tips',
+    smsTipsPrices: '/tips/prices/sms-tips',
+    mpesa: '/tips/mpesa/all',
+  },
+  clients: {
+    active: '/clients/active',
+    all: '/clients',
+  },
+  bets: {
+    open: '/bets/open',
+    closed: '/bets/closed',
+  },
+  bonuses: {
+    all: '/bonuses',
+    paid: '/bonuses/paid',
+    unpaid: '/bonuses/unpaid',
+  },
+  subscriptions: {
+    recent: '/subscriptions',
+    all: '/subscriptions/all',
+  },
+  mpesa: {
+    all: '/mpesa',
+    unclaimed: '/mpesa/unclaimed',
+  },
+  users: {
+    all: '/users',
+    assignClients: '/users/assign-clients',
+  },
+} as const;

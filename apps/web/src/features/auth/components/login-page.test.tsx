@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { errorTexts } from '@betdesk/contract';
+import { setNavigator } from '@/lib/navigation.ts';
+import { progressStore } from '@/lib/progress.ts';
+import { jsonResponse, renderWithProviders } from '@/testing/test-utils.tsx';
+import { LoginPage } from './login-page.tsx';
+
+const fetchMock = vi.fn<typeof fetch>();
+const navigate = vi.fn();
+
+async function signIn(email: string, password: string) {
+  if (email) await userEvent.type(screen.getByLabelText(/Email/), email);
+  if (password) await userEvent.type(screen.getByLabelText(/Password/), password);
+  await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+}
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  vi.spyOn(console, 'debug').mockImplementation(() => {});
+  setNavigator(navigate);
+  progressStore.set({ status: 'idle', pending: 0 });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  setNavigator(null);
+  localStorage.clear();
+});
+
+describe('LoginPage', () => {
+  it('asks to sign in and requires email and password before calling the server', async () => {
+    renderWithProviders(<LoginPage />);
+    expect(screen.getByText('Sign in to start your session')).toBeInTheDocument();
+    await signIn('', '');
+    expect(await screen.findByText('The email is required')).toBeInTheDocument();
+    expect(screen.getByText('The password is required')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('says why wrong credentials failed, under the field and above the form', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(422, {
+        message: errorTexts.wrongCredentials,
+        info: errorTexts.wrongCredentials,
+        errors: { email: [errorTexts.wrongCredentials] },
+      }),
+    );
+    renderWithProviders(<LoginPage />);
+    await signIn('admin@betdesk.local', 'wrong-password');
+    expect(await screen.findByTestId('login-error')).toHaveTextContent(errorTexts.wrongCredentials);
+    expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription(errorTexts.wrongCredentials);
+    expect(progressStore.get().status).toBe('failed');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('shows the rate-limit info of a 429', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(429, { message: 'Too Many Requests', info: errorTexts.tooManyLoginAttempts }));
+    renderWithProviders(<LoginPage />);
+    await signIn('admin@betdesk.local', 'whatever1');
+    expect(await screen.findByTestId('login-error')).toHaveTextContent(errorTexts.tooManyLoginAttempts);
+  });
+
+  it('disables the button while signing in, then goes to /dashboard', async () => {
+    let answer: (response: Response) => void = () => {};
+    fetchMock.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    renderWithProviders(<LoginPage />);
+    await signIn('admin@betdesk.local', 'secret123');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled());
+    answer(jsonResponse(200, { token: 'tok', user: { name: 'Admin', is_admin: true } }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/dashboard'));
+    expect(localStorage.getItem('token')).toBe('tok');
+  });
+});

@@ -1,0 +1,140 @@
+import {
+  TOKEN_STORAGE_KEY,
+  login as loginEndpoint,
+  logout as logoutEndpoint,
+  refresh as refreshEndpoint,
+  type Credentials,
+  type Role,
+  type SessionUser,
+} from '@betdesk/contract';
+import { callEndpoint, setBearerToken, setUnauthorizedHandler } from './http.ts';
+import { navigateTo } from './navigation.ts';
+import { createStore, useStore } from './store.ts';
+
+/**
+ * The auth state machine of spec section 4. Logged in means a token is held in local storage
+ * under 'token'; the user and the admin flag live in memory and come from login or refresh.
+ */
+export interface SessionState {
+  token: string | null;
+  user: SessionUser | null;
+  isAdmin: boolean;
+}
+
+function readStoredToken(): string | null {
+  try {
+    return window.localStorage.getItem(TOKEN_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export const sessionStore = createStore<SessionState>({ token: readStoredToken(), user: null, isAdmin: false });
+
+function storeToken(token: string): void {
+  window.localStorage.setItem(TOKEN_STORAGE_KEY, token);
+}
+
+function clearToken(): void {
+  window.localStorage.removeItem(TOKEN_STORAGE_KEY);
+}
+
+function clearUserAndAdmin(): void {
+  sessionStore.set((s) => ({ ...s, user: null, isAdmin: false }));
+}
+
+function storeUser(user: SessionUser): void {
+  sessionStore.set((s) => ({ ...s, user, isAdmin: user.is_admin }));
+}
+
+/** Login stores the token, sets the bearer header, stores the user and admin flag, goes to /dashboard. */
+export async function login(credentials: Credentials): Promise<SessionUser> {
+  const { token, user } = await callEndpoint(loginEndpoint, { body: credentials }, { failure: 'progress' });
+  storeToken(token);
+  setBearerToken(token);
+  sessionStore.set({ token, user, isAdmin: user.is_admin });
+  navigateTo('/dashboard');
+  return user;
+}
+
+/**
+ * Logout calls the server. The token is cleared on success only; the user, admin flag and header
+ * are cleared either way; then /login. A failure is only logged: the user asked to leave, and
+ * after a password change the server has already revoked the session.
+ */
+export async function logout(): Promise<void> {
+  try {
+    await callEndpoint(logoutEndpoint, {}, { failure: 'log' });
+    clearToken();
+    sessionStore.set((s) => ({ ...s, token: null }));
+  } catch {
+    // Logged by the HTTP client; the rest of the logout happens regardless.
+  } finally {
+    clearUserAndAdmin();
+    setBearerToken(null);
+    navigateTo('/login');
+  }
+}
+
+/**
+ * Refresh: no token -> clear user and admin flag, go to /login. Failure -> clear the user and, if
+ * asked, go to /login. Success -> store the user and, if asked, go to /dashboard.
+ */
+export function refresh(redirect = false): Promise<SessionUser | null> {
+  // One refresh at a time: app start and the session guard may both ask for it.
+  refreshing ??= runRefresh(redirect).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+let refreshing: Promise<SessionUser | null> | null = null;
+
+async function runRefresh(redirect: boolean): Promise<SessionUser | null> {
+  const token = readStoredToken();
+  if (!token) {
+    sessionStore.set((s) => ({ ...s, token: null }));
+    clearUserAndAdmin();
+    navigateTo('/login');
+    return null;
+  }
+  setBearerToken(token);
+  sessionStore.set((s) => ({ ...s, token }));
+  try {
+    const { user } = await callEndpoint(refreshEndpoint);
+    storeUser(user);
+    if (redirect) navigateTo('/dashboard');
+    return user;
+  } catch {
+    sessionStore.set((s) => ({ ...s, user: null }));
+    if (redirect) navigateTo('/login');
+    return null;
+  }
+}
+
+/** A 401 anywhere: the session is gone on the server, so it is gone here too. */
+function endSessionAfterUnauthorized(): void {
+  clearToken();
+  setBearerToken(null);
+  sessionStore.set({ token: null, user: null, isAdmin: false });
+  navigateTo('/login');
+}
+
+setUnauthorizedHandler(endSessionAfterUnauthorized);
+setBearerToken(sessionStore.get().token);
+
+export function useSession(): SessionState {
+  return useStore(sessionStore, (s) => s);
+}
+
+export function useUser(): SessionUser | null {
+  return useStore(sessionStore, (s) => s.user);
+}
+
+export function useRole(): Role {
+  return useStore(sessionStore, (s) => (s.isAdmin ? 'admin' : 'staff'));
+}
+
+export function useHasToken(): boolean {
+  return useStore(sessionStore, (s) => s.token !== null);
+}

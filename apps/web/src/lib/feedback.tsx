@@ -1,0 +1,63 @@
+import { Button, Group, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { TOAST_DURATION_MS } from '@betdesk/contract';
+import type { Presentation } from './http-catalogue.ts';
+import { createStore } from './store.ts';
+
+/** Shows what the catalogue decided: toasts through Mantine notifications, popups through modals. */
+export function present(presentation: Presentation): void {
+  switch (presentation.kind) {
+    case 'none':
+      return;
+    case 'success-toast':
+      showToast('success', presentation.text);
+      return;
+    case 'error-toast':
+      showToast('error', presentation.text);
+      return;
+    case 'success-popup':
+      showPopup('success', presentation.title, presentation.text);
+      return;
+    case 'error-popup':
+      showPopup('error', presentation.title, presentation.text);
+  }
+}
+
+export function showToast(tone: 'success' | 'error', message: string): void {
+  notifications.show({
+    message,
+    color: tone === 'success' ? 'green' : 'red',
+    autoClose: TOAST_DURATION_MS,
+  });
+}
+
+let popupCount = 0;
+
+function showPopup(tone: 'success' | 'error', title: string, text: string): void {
+  popupCount += 1;
+  const modalId = `http-popup-${popupCount}`;
+  modals.open({
+    modalId,
+    title,
+    centered: true,
+    children: (
+      <>
+        <Text size="sm" data-testid={`${tone}-popup-text`}>
+          {text}
+        </Text>
+        <Group justify="flex-end" mt="md">
+          <Button color={tone === 'success' ? 'green' : 'red'} onClick={() => modals.close(modalId)}>
+            OK
+          </Button>
+        </Group>
+      </>
+    ),
+  });
+}
+
+/**
+ * The go-back state of spec 8: set when a response body carries goBack, goback or back; the
+ * layout consumes it by stepping back in history.
+ */
+export const goBackStore = createStore(false);

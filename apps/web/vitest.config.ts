@@ -1,0 +1,19 @@
+import { defineProject } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const root = new URL('.', import.meta.url).pathname;
+
+export default defineProject({
+  plugins: [react()],
+  root,
+  resolve: {
+    alias: { '@/': `${root}src/` },
+  },
+  test: {
+    name: 'web',
+    environment: 'jsdom',
+    globals: true,
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/testing/setup-tests.ts'],
+  },
+});
