@@ -1,4 +1,4 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { preValidationAsyncHookHandler } from 'fastify';
 import { can, statusTexts, type Endpoint } from '@betdesk/contract';
 import { AppError } from './errors.ts';
 
@@ -6,7 +6,7 @@ import { AppError } from './errors.ts';
  * The one permission guard. The auth hook has already resolved the bearer token to an actor (or
  * none); this decides, from the matrix in the contract, whether that actor may call the endpoint.
  */
-export function requireAccess(access: Endpoint['access']): preHandlerAsyncHookHandler {
+export function requireAccess(access: Endpoint['access']): preValidationAsyncHookHandler {
   return async (request) => {
     if (access === 'public') return;
     const actor = request.actor;

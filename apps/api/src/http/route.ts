@@ -34,7 +34,8 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     method: endpoint.method,
     url: endpoint.path,
     schema,
-    preHandler: requireAccess(endpoint.access),
+    // Before validation: who may call comes first (401/403), what they sent second (422).
+    preValidation: requireAccess(endpoint.access),
     handler: async (request, reply): Promise<unknown> => {
       const ctx = {
         query: request.query as z.output<Q>,

@@ -79,6 +79,13 @@ describe('permission guard', () => {
     expect(bad.json().errors).toHaveProperty('n');
   });
 
+  it('decides who may call before looking at what they sent', async () => {
+    const anonymous = await t.as(null, { method: 'GET', url: '/api/test/everyone?n=abc' });
+    expect(anonymous.statusCode).toBe(401);
+    const staffOnAdminRoute = await t.as(staffToken, { method: 'GET', url: '/api/test/admin-only?junk=1' });
+    expect(staffOnAdminRoute.statusCode).toBe(403);
+  });
+
   it('keeps the matrix of BUSINESS-RULES.md: money and users are admin-only', () => {
     for (const p of ['view:mpesa', 'manage:users', 'assign:clients', 'claim:payments', 'manage:tips-prices'] as const) {
       expect(permissionMatrix[p]).toEqual(['admin']);
