@@ -27,9 +27,23 @@ const EnvSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
-  SMS_PROVIDER: z.enum(['log']).default('log'),
+  SMS_PROVIDER: z.enum(['log', 'africastalking']).default('log'),
   SMS_LOG_BALANCE: z.coerce.number().min(0).default(1000),
+  SMS_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(500),
+  SMS_SEND_RATE: z.coerce.number().int().min(1).max(10_000).default(100),
+  AT_USERNAME: z.string().min(1).optional(),
+  AT_API_KEY: z.string().min(1).optional(),
+  AT_SENDER_ID: z.string().min(1).max(11, 'must be at most 11 characters').optional(),
+  AT_BASE_URL: z.url().optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  MPESA_BASE_URL: z.url().default('https://sandbox.safaricom.co.ke'),
+  MPESA_CONSUMER_KEY: z.string().min(1).optional(),
+  MPESA_CONSUMER_SECRET: z.string().min(1).optional(),
+  MPESA_SHORTCODE: z.string().regex(/^\d{5,7}$/, 'must be the 5 to 7 digit paybill or till number').optional(),
+  MPESA_PASSKEY: z.string().min(1).optional(),
+  MPESA_CALLBACK_BASE_URL: z.url().optional(),
+  MPESA_TRANSACTION_TYPE: z.enum(['CustomerPayBillOnline', 'CustomerBuyGoodsOnline']).default('CustomerPayBillOnline'),
+  MPESA_STK_TIMEOUT_SECONDS: z.coerce.number().int().min(30).max(3600).default(120),
 });
 
 export type Config = {
@@ -44,8 +58,36 @@ export type Config = {
   webhookSecret: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   sessionTtlHours: number;
-  sms: { provider: 'log'; logBalance: number };
+  sms: SmsConfig;
   production: boolean;
+  mpesa: MpesaConfig;
+};
+
+/** Daraja settings. `api` is null unless key, secret, shortcode and callback URL are all given. */
+export type MpesaConfig = {
+  /** When set, C2B payments to another shortcode are stored as rejected. */
+  shortcode: string | undefined;
+  stkTimeoutSeconds: number;
+  api: {
+    baseUrl: string;
+    consumerKey: string;
+    consumerSecret: string;
+    shortcode: string;
+    passkey: string | undefined;
+    callbackBaseUrl: string;
+    transactionType: 'CustomerPayBillOnline' | 'CustomerBuyGoodsOnline';
+  } | null;
+};
+
+/** The SMS gateway and the queue's pace. `africasTalking` is set when SMS_PROVIDER=africastalking. */
+export type SmsConfig = {
+  provider: 'log' | 'africastalking';
+  logBalance: number;
+  /** Recipients of one text per gateway request. */
+  batchSize: number;
+  /** Messages per second one dispatcher sends at most. */
+  sendRate: number;
+  africasTalking: { username: string; apiKey: string; senderId: string | undefined; baseUrl: string } | null;
 };
 
 export class ConfigError extends Error {}
@@ -69,6 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  SECRETS_KEY and WEBHOOK_SECRET must be set when NODE_ENV=production',
     );
   }
+  if (e.SMS_PROVIDER === 'africastalking' && (!e.AT_USERNAME || !e.AT_API_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  AT_USERNAME and AT_API_KEY must be set when SMS_PROVIDER=africastalking');
+  }
   const dataDir = resolve(e.DATA_DIR);
   const local = e.SECRETS_KEY && e.WEBHOOK_SECRET ? null : localSecrets(dataDir);
   return {
@@ -83,8 +128,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSecret: e.WEBHOOK_SECRET ?? local!.webhookSecret,
     logLevel: e.LOG_LEVEL,
     sessionTtlHours: e.SESSION_TTL_HOURS,
-    sms: { provider: e.SMS_PROVIDER, logBalance: e.SMS_LOG_BALANCE },
+    sms: {
+      provider: e.SMS_PROVIDER,
+      logBalance: e.SMS_LOG_BALANCE,
+      batchSize: e.SMS_BATCH_SIZE,
+      sendRate: e.SMS_SEND_RATE,
+      africasTalking:
+        e.SMS_PROVIDER === 'africastalking'
+          ? {
+              username: e.AT_USERNAME!,
+              apiKey: e.AT_API_KEY!,
+              senderId: e.AT_SENDER_ID,
+              baseUrl:
+                e.AT_BASE_URL ??
+                (e.AT_USERNAME === 'sandbox' ? 'https://api.sandbox.africastalking.com' : 'https://api.africastalking.com'),
+            }
+          : null,
+    },
     production,
+    mpesa: {
+      shortcode: e.MPESA_SHORTCODE,
+      stkTimeoutSeconds: e.MPESA_STK_TIMEOUT_SECONDS,
+      api:
+        e.MPESA_CONSUMER_KEY && e.MPESA_CONSUMER_SECRET && e.MPESA_SHORTCODE && e.MPESA_CALLBACK_BASE_URL
+          ? {
+              baseUrl: e.MPESA_BASE_URL.replace(/\/+$/, ''),
+              consumerKey: e.MPESA_CONSUMER_KEY,
+              consumerSecret: e.MPESA_CONSUMER_SECRET,
+              shortcode: e.MPESA_SHORTCODE,
+              passkey: e.MPESA_PASSKEY,
+              callbackBaseUrl: e.MPESA_CALLBACK_BASE_URL.replace(/\/+$/, ''),
+              transactionType: e.MPESA_TRANSACTION_TYPE,
+            }
+          : null,
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -10,6 +11,21 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { health, statusTexts } from '@betdesk/contract';
 import type { AppDeps } from '../deps.ts';
 import { authRoutes } from '../modules/auth/routes.ts';
+import { betRoutes } from '../modules/bets/routes.ts';
+import { bonusRoutes } from '../modules/bonuses/routes.ts';
+import { clientRoutes } from '../modules/clients/routes.ts';
+import { dashboardRoutes } from '../modules/dashboard/routes.ts';
+import { messageRoutes } from '../modules/messages/routes.ts';
+import { subscriptionRoutes } from '../modules/subscriptions/routes.ts';
+import { userRoutes } from '../modules/users/routes.ts';
+import { mpesaRoutes } from '../modules/mpesa/routes.ts';
+import { smsRoutes } from '../modules/sms/routes.ts';
+import { tipsPostsRoutes } from '../modules/tips-posts/routes.ts';
+import { tipsPricesRoutes } from '../modules/tips-prices/routes.ts';
+import { tipsSmsRoutes } from '../modules/tips-sms/routes.ts';
+import { tipsSubscribersRoutes } from '../modules/tips-subscribers/routes.ts';
+import { tipsSubscriptionsRoutes } from '../modules/tips-subscriptions/routes.ts';
+import { tipsWinningsRoutes } from '../modules/tips-winnings/routes.ts';
 import { installAuthHook } from './auth-hook.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { route } from './route.ts';
@@ -89,6 +105,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(formbody); // Africa's Talking posts delivery reports form-encoded
 
   installAuthHook(app, deps);
   installErrorHandler(app);
@@ -98,6 +115,21 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     return { status: 'ok' as const, database: deps.database.kind };
   });
   authRoutes(app, deps);
+  dashboardRoutes(app, deps);
+  userRoutes(app, deps);
+  clientRoutes(app, deps);
+  betRoutes(app, deps);
+  bonusRoutes(app, deps);
+  subscriptionRoutes(app, deps);
+  messageRoutes(app, deps);
+  tipsPostsRoutes(app, deps);
+  tipsSmsRoutes(app, deps);
+  tipsWinningsRoutes(app, deps);
+  tipsSubscribersRoutes(app, deps);
+  tipsSubscriptionsRoutes(app, deps);
+  tipsPricesRoutes(app, deps);
+  smsRoutes(app, deps);
+  mpesaRoutes(app, deps);
 
   const serveWeb = options.serveWeb !== false && existsSync(webDist);
   if (serveWeb) {

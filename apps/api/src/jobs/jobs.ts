@@ -5,6 +5,8 @@ import type { Database } from '../db/client.ts';
 /** The queues of the product, by name. Handlers are registered by the domains that own them. */
 export const QUEUES = {
   smsDispatch: 'sms-dispatch',
+  stkRecheck: 'mpesa-stk-recheck',
+  subscriptionExpiry: 'subscription-expiry',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -3,6 +3,9 @@ import { AGENT_CATEGORY_ID } from '@betdesk/contract';
 import type { AppDeps } from '../deps.ts';
 import { settings } from '../db/schema/index.ts';
 import { createUser } from '../modules/users/service.ts';
+import { seedBet4meDemo } from './bet4me.ts';
+import { seedDemoPayments } from './payments.ts';
+import { seedTipsDemo } from './tips.ts';
 
 /** Password of every demo staff account (demo data is for the embedded try-out only). */
 export const DEMO_STAFF_PASSWORD = 'betdesk-demo';
@@ -30,6 +33,9 @@ export async function seedDemo(deps: AppDeps): Promise<boolean> {
     for (const staff of demoStaff) {
       await createUser(tx, { ...staff, password: DEMO_STAFF_PASSWORD, category_id: AGENT_CATEGORY_ID }, null);
     }
+    await seedTipsDemo(tx, null);
+    await seedBet4meDemo(tx, deps.config.secretsKey);
+    await seedDemoPayments(tx, deps.config.mpesa.shortcode);
     return true;
   });
 }

@@ -1,8 +1,22 @@
 import type { RouteObject } from 'react-router';
 import { publicRoutes as authPublicRoutes } from '@/features/auth/routes.tsx';
+import { routes as betsRoutes } from '@/features/bets/routes.tsx';
+import { routes as bonusesRoutes } from '@/features/bonuses/routes.tsx';
+import { routes as clientsRoutes } from '@/features/clients/routes.tsx';
 import { routes as dashboardRoutes } from '@/features/dashboard/routes.tsx';
 import { notFoundRoute } from '@/features/errors/routes.tsx';
+import { routes as mpesaRoutes } from '@/features/mpesa/routes.tsx';
 import { routes as profileRoutes } from '@/features/profile/routes.tsx';
+import { routes as subscriptionsRoutes } from '@/features/subscriptions/routes.tsx';
+import { routes as usersRoutes } from '@/features/users/routes.tsx';
+import { routes as smsRoutes } from '@/features/sms/routes.tsx';
+import { routes as tipsPostsRoutes } from '@/features/tips-posts/routes.tsx';
+import { routes as tipsPricesRoutes } from '@/features/tips-prices/routes.tsx';
+import { routes as tipsSmsRoutes } from '@/features/tips-sms/routes.tsx';
+import { routes as tipsSubscribersRoutes } from '@/features/tips-subscribers/routes.tsx';
+import { routes as tipsSubscriptionsRoutes } from '@/features/tips-subscriptions/routes.tsx';
+import { routes as tipsDepositsRoutes } from '@/features/tips-deposits/routes.tsx';
+import { routes as tipsWinningsRoutes } from '@/features/tips-winnings/routes.tsx';
 
 /** Screens reachable without a session. */
 export const publicRoutes: RouteObject[] = [...authPublicRoutes];
@@ -11,4 +25,22 @@ export const publicRoutes: RouteObject[] = [...authPublicRoutes];
  * Screens inside the signed-in layout. A feature adds its screens by exporting `routes` and
  * listing them here; the 404 catch-all stays last.
  */
-export const sessionRoutes: RouteObject[] = [...dashboardRoutes, ...profileRoutes, notFoundRoute];
+export const sessionRoutes: RouteObject[] = [
+  ...dashboardRoutes,
+  ...profileRoutes,
+  ...clientsRoutes,
+  ...betsRoutes,
+  ...bonusesRoutes,
+  ...subscriptionsRoutes,
+  ...usersRoutes,
+  ...tipsPostsRoutes,
+  ...tipsSmsRoutes,
+  ...tipsWinningsRoutes,
+  ...tipsSubscribersRoutes,
+  ...tipsSubscriptionsRoutes,
+  ...tipsPricesRoutes,
+  ...smsRoutes,
+  ...mpesaRoutes,
+  ...tipsDepositsRoutes,
+  notFoundRoute,
+];

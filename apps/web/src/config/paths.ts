@@ -39,6 +39,9 @@ export const paths = {
     all: '/mpesa',
     unclaimed: '/mpesa/unclaimed',
   },
+  sms: {
+    log: '/sms',
+  },
   users: {
     all: '/users',
     assignClients: '/users/assign-clients',

@@ -4,3 +4,5 @@ export * from './sms.ts';
 export * from './clients.ts';
 export * from './tips-core.ts';
 export * from './money.ts';
+export * from './mpesa.ts';
+export * from './tips.ts';

@@ -1,8 +1,19 @@
-import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
+import { clients } from './clients.ts';
+import { tipsSubscribers } from './tips-core.ts';
 
-export const SMS_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed'] as const;
+/**
+ * A message's fate. `sending`: claimed by a dispatcher (handed to the gateway once `handed_at` is
+ * set). `unconfirmed`: handed to the gateway but the answer was lost (a crash, a cut connection);
+ * it is never resent automatically, a person decides (docs/decisions/sms-delivery.md).
+ */
+export const SMS_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed', 'unconfirmed'] as const;
 export type SmsStatus = (typeof SMS_STATUSES)[number];
+
+/** Lower goes first: one-off messages (a temporary password) do not wait behind a tips blast. */
+export const SMS_PRIORITY = { single: 0, bulk: 1 } as const;
 
 /**
  * The SMS outbox: every message the business decides to send is a row here, written in the same
@@ -17,21 +28,42 @@ export const smsMessages = pgTable(
     /** E.164 digits. */
     recipient: text('recipient').notNull(),
     body: text('body').notNull(),
+    /** Real parts (GSM-7 / UCS-2) computed at queueing, replaced by the gateway's count once sent. */
     parts: integer('parts').notNull(),
     status: text('status', { enum: SMS_STATUSES }).notNull().default('queued'),
+    priority: smallint('priority').notNull().default(SMS_PRIORITY.single),
+    /** The person the message is for, when the sender knows it (the phone is the recipient either way). */
+    clientId: integer('client_id').references(() => clients.id),
+    subscriberId: integer('subscriber_id').references(() => tipsSubscribers.id),
     providerMessageId: text('provider_message_id'),
+    /** The gateway's last word: its per-recipient status at sending, then the delivery report's. */
+    providerStatus: text('provider_status'),
+    networkCode: text('network_code'),
     costCents: bigint('cost_cents', { mode: 'number' }),
     attempts: integer('attempts').notNull().default(0),
+    /** A queued row is not claimed before this time (retry backoff). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The dispatcher run holding a `sending` row, and until when its claim lasts. */
+    claimToken: text('claim_token'),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    /** Set just before the request leaves: from here on the gateway may have sent it. */
+    handedAt: timestamp('handed_at', { withTimezone: true }),
     lastError: text('last_error'),
     failureReason: text('failure_reason'),
     createdBy: integer('created_by').references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('sms_status_idx').on(t.status, t.id),
     index('sms_recipient_idx').on(t.recipient),
     index('sms_provider_id_idx').on(t.providerMessageId),
+    index('sms_due_idx').on(t.priority, t.id).where(sql`${t.status} = 'queued'`),
+    index('sms_claims_idx').on(t.claimedUntil).where(sql`${t.status} = 'sending'`),
+    index('sms_recipient_trgm_idx').using('gin', sql`${t.recipient} gin_trgm_ops`),
+    index('sms_client_idx').on(t.clientId),
+    index('sms_subscriber_idx').on(t.subscriberId),
   ],
 );

@@ -6,13 +6,26 @@ export interface OutgoingSms {
 }
 
 /**
- * What became of one message. `retry` is a transient failure (the queue tries again later);
- * `failed` is final.
+ * What became of one message.
+ * - `sent`: the gateway accepted it (delivery reports say the rest).
+ * - `failed`: final, sending again would not help (an invalid number, a blacklisted user).
+ * - `retry`: transient (gateway error, insufficient balance); the queue tries again after a backoff.
+ * - `unconfirmed`: the request may have reached the gateway but its answer did not reach us; it is
+ *   never resent automatically, so a message is not sent twice.
  */
 export type SendOutcome =
-  | { id: number; status: 'sent'; providerMessageId: string; costCents: number | null }
-  | { id: number; status: 'failed'; reason: string }
-  | { id: number; status: 'retry'; reason: string };
+  | {
+      id: number;
+      status: 'sent';
+      providerMessageId: string;
+      costCents: number | null;
+      /** The gateway's own part count, when it gives one. */
+      parts?: number;
+      providerStatus?: string;
+    }
+  | { id: number; status: 'failed'; reason: string; providerStatus?: string }
+  | { id: number; status: 'retry'; reason: string }
+  | { id: number; status: 'unconfirmed'; reason: string };
 
 export interface SmsBalance {
   amount: number;

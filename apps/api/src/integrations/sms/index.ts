@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { SmsGateway } from './gateway.ts';
+import { africasTalkingGateway } from './africastalking.ts';
 import { logGateway } from './log-gateway.ts';
 
 /** The gateway SMS_PROVIDER names. */
@@ -8,5 +9,7 @@ export function createSmsGateway(config: Config, logger: FastifyBaseLogger): Sms
   switch (config.sms.provider) {
     case 'log':
       return logGateway(logger, config.sms.logBalance);
+    case 'africastalking':
+      return africasTalkingGateway({ ...config.sms.africasTalking!, logger });
   }
 }

@@ -1,9 +1,24 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  bonusTexts,
+  type Bonus,
+  type BonusPayment,
+  type BonusPaymentForm,
+  type PageQuery,
+  type SearchPageQuery,
+} from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { bonusAllocations, bonusPayments, bonuses, BONUS_PAYMENT_SOURCES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import type { CsvTable } from '../../http/csv.ts';
+import { fieldError } from '../../http/errors.ts';
+import { inScope, kes, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
+import * as bonusQueries from './queries.ts';
 
 export interface BonusSettlement {
   clientId: number;
@@ -88,4 +103,205 @@ export async function payPendingBonuses(
     requestId: s.requestId ?? null,
   });
   return { paidCents, bonusPaymentId };
+}
+
+/**
+ * Undoes what an M-Pesa payment paid towards bonuses (its claim was wrong): one reversing bonus
+ * payment with negative allocations, so the bonuses are pending again, and a compensating ledger
+ * credit. Nothing is deleted. Returns the amount reversed.
+ */
+export async function reverseBonusPaymentsOfPayment(
+  tx: Queryable,
+  r: { paymentId: number; actorUserId: number | null; requestId?: string | null; description: string },
+): Promise<number> {
+  const paid = await rows<{ client_id: number; bonus_id: number; amount: string }>(tx, sql`
+    select p.client_id, a.bonus_id, sum(a.amount_cents) as amount
+      from ${bonusPayments} p
+      join ${bonusAllocations} a on a.bonus_payment_id = p.id
+     where p.payment_id = ${r.paymentId}
+     group by p.client_id, a.bonus_id
+    having sum(a.amount_cents) > 0`);
+  if (paid.length === 0) return 0;
+  const clientId = Number(paid[0]!.client_id);
+  const total = paid.reduce((sum, p) => sum + Number(p.amount), 0);
+  const [reversal] = await tx
+    .insert(bonusPayments)
+    .values({
+      clientId,
+      amountCents: -total,
+      description: r.description,
+      source: 'mpesa',
+      paymentId: r.paymentId,
+      recordedBy: r.actorUserId,
+    })
+    .returning({ id: bonusPayments.id });
+  await tx
+    .insert(bonusAllocations)
+    .values(paid.map((p) => ({ bonusPaymentId: reversal!.id, bonusId: Number(p.bonus_id), amountCents: -Number(p.amount) })));
+  await postLedgerEntry(tx, {
+    holder: { clientId },
+    amountCents: total,
+    kind: 'adjustment',
+    bonusPaymentId: reversal!.id,
+    paymentId: r.paymentId,
+    note: r.description,
+    createdBy: r.actorUserId,
+  });
+  await audit(tx, {
+    actorUserId: r.actorUserId,
+    action: 'bonus.reverse',
+    entity: 'client',
+    entityId: clientId,
+    after: { bonus_payment_id: reversal!.id, amount_cents: -total, payment_id: r.paymentId },
+    requestId: r.requestId ?? null,
+  });
+  return total;
+}
+
+// ---- Bonus History screens ------------------------------------------------------------------
+
+const newestFirst = sql`x.earned_at desc, x.id desc`;
+const oldestFirst = sql`x.earned_at, x.id`;
+
+function bonusWhere(actor: Actor, filter: { search?: string; unpaidOnly?: boolean; clientId?: number }): SQL {
+  const parts = [inScope(scopeOf(actor), sql`x.client_id`)];
+  if (filter.search) parts.push(nameOrPhoneContains(filter.search, sql`x.name`, sql`x.phone`));
+  if (filter.unpaidOnly) parts.push(sql`x.pending > 0`);
+  if (filter.clientId !== undefined) parts.push(sql`x.client_id = ${filter.clientId}`);
+  return sql.join(parts, sql` and `);
+}
+
+function paymentWhere(actor: Actor, clientId?: number): SQL {
+  const scoped = inScope(scopeOf(actor), sql`p.client_id`);
+  return clientId === undefined ? scoped : sql`${scoped} and p.client_id = ${clientId}`;
+}
+
+/** Totals boxes: admins only. */
+async function adminTotals(db: Queryable, actor: Actor) {
+  if (actor.role !== 'admin') return {};
+  const t = await bonusQueries.bonusTotals(db);
+  return { total_bonus: kes(t.totalCents), paid_bonus: kes(t.paidCents), pending_bonus: kes(t.totalCents - t.paidCents) };
+}
+
+export async function bonusesPage(
+  deps: AppDeps,
+  actor: Actor,
+  which: 'all' | 'unpaid',
+  query: PageQuery | SearchPageQuery,
+) {
+  const where = bonusWhere(actor, { search: 'search' in query ? query.search : '', unpaidOnly: which === 'unpaid' });
+  const [list, totalRecords, totals] = await Promise.all([
+    bonusQueries.findBonuses(deps.db, where, which === 'unpaid' ? oldestFirst : newestFirst, pageOf(query)),
+    bonusQueries.countBonuses(deps.db, where),
+    adminTotals(deps.db, actor),
+  ]);
+  return { ...totals, bonuses: list, total_records: totalRecords };
+}
+
+export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: PageQuery) {
+  const where = paymentWhere(actor);
+  const [list, totalRecords, totals] = await Promise.all([
+    bonusQueries.findBonusPayments(deps.db, where, pageOf(query)),
+    bonusQueries.countBonusPayments(deps.db, where),
+    adminTotals(deps.db, actor),
+  ]);
+  return { ...totals, bonuses: list, total_records: totalRecords };
+}
+
+/** How many bonuses still have something unpaid, among the clients the actor sees (dashboard). */
+export function countUnpaidBonuses(db: Queryable, actor: Actor): Promise<number> {
+  return bonusQueries.countBonuses(db, bonusWhere(actor, { unpaidOnly: true }));
+}
+
+/** A client's bonuses and bonus payments (the client page's sub-lists); scope checked by the caller. */
+export async function bonusesOfClient(db: Queryable, actor: Actor, clientId: number, page: Page | null) {
+  const where = bonusWhere(actor, { clientId });
+  const [list, totalRecords] = await Promise.all([
+    bonusQueries.findBonuses(db, where, newestFirst, page),
+    page ? bonusQueries.countBonuses(db, where) : Promise.resolve(0),
+  ]);
+  return { list, totalRecords };
+}
+
+export async function bonusPaymentsOfClient(db: Queryable, actor: Actor, clientId: number, page: Page | null) {
+  const where = paymentWhere(actor, clientId);
+  const [list, totalRecords] = await Promise.all([
+    bonusQueries.findBonusPayments(db, where, page),
+    page ? bonusQueries.countBonusPayments(db, where) : Promise.resolve(0),
+  ]);
+  return { list, totalRecords };
+}
+
+/**
+ * An admin records a bonus payment (cash, bank ...): it settles the client's pending bonuses oldest
+ * first; more than is pending is refused on `amount`.
+ */
+export async function recordBonusPayment(
+  deps: AppDeps,
+  actor: Actor,
+  input: z.output<typeof BonusPaymentForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  await deps.db.transaction(async (tx) => {
+    await requireClientFacts(tx, actor, input.client_id);
+    const amountCents = Math.round(input.amount * 100);
+    const pending = await pendingBonusCents(tx, input.client_id);
+    if (pending === 0) throw fieldError('amount', bonusTexts.nothingPending);
+    if (amountCents > pending) throw fieldError('amount', bonusTexts.abovePending(money.format(pending / 100)));
+    await payPendingBonuses(tx, {
+      clientId: input.client_id,
+      amountCents,
+      source: 'manual',
+      description: input.description,
+      actorUserId: actor.userId,
+      requestId,
+    });
+  });
+  return { info: bonusTexts.paymentRecorded };
+}
+
+const money = new Intl.NumberFormat('en-KE', { style: 'currency', currency: 'KES' });
+
+const bonusColumns: CsvTable<Bonus>['columns'] = [
+  { header: 'Client', value: (b) => b.name },
+  { header: 'Phone', value: (b) => b.phone },
+  { header: 'Stake (KES)', value: (b) => b.stake },
+  { header: 'Profit (KES)', value: (b) => b.profit },
+  { header: 'Bonus (KES)', value: (b) => b.bonus },
+  { header: 'Unpaid (KES)', value: (b) => b.pending_bonus },
+  { header: 'Earned on', value: (b) => b.earned_on },
+];
+
+const paymentColumns: CsvTable<BonusPayment>['columns'] = [
+  { header: 'Client', value: (p) => p.name },
+  { header: 'Phone', value: (p) => p.phone },
+  { header: 'Amount (KES)', value: (p) => p.amount },
+  { header: 'Paid on', value: (p) => p.paid_on },
+  { header: 'Description', value: (p) => p.description },
+];
+
+export function bonusesCsv(
+  deps: AppDeps,
+  actor: Actor,
+  filter: { which: 'all'; search: string } | { which: 'unpaid' } | { clientId: number },
+): CsvTable<Bonus> {
+  const where =
+    'clientId' in filter
+      ? bonusWhere(actor, { clientId: filter.clientId })
+      : bonusWhere(actor, filter.which === 'all' ? { search: filter.search } : { unpaidOnly: true });
+  const order = 'which' in filter && filter.which === 'unpaid' ? oldestFirst : newestFirst;
+  return {
+    filename: 'clientId' in filter ? 'client-bonuses' : filter.which === 'all' ? 'bonuses' : 'unpaid-bonuses',
+    columns: bonusColumns,
+    batch: (page) => bonusQueries.findBonuses(deps.db, where, order, page),
+  };
+}
+
+export function bonusPaymentsCsv(deps: AppDeps, actor: Actor, clientId?: number): CsvTable<BonusPayment> {
+  const where = paymentWhere(actor, clientId);
+  return {
+    filename: clientId === undefined ? 'bonus-payments' : 'client-bonus-payments',
+    columns: paymentColumns,
+    batch: (page) => bonusQueries.findBonusPayments(deps.db, where, page),
+  };
 }

@@ -56,3 +56,6 @@ export async function recentPayments(
     .limit(options.limit);
   return found.map((p) => ({ ...p, time: new Date(p.time), amountCents: Number(p.amountCents) }));
 }
+
+export { receiveC2bConfirmation, receiveStkCallback, storeC2bConfirmation } from './ingest.ts';
+export { recheckPendingRequests } from './payment-requests.ts';

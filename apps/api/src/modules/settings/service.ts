@@ -15,6 +15,15 @@ export const settingDefaults = {
     value: 'Welcome to Betdesk, {name}. Sign in with {email} and the temporary password {password}, then change it under My Profile.',
     description: 'SMS sent to a newly registered user; {name}, {email} and {password} are filled in',
   },
+  bonus_rate_percent: { value: 30, description: 'Share of a winning bet\'s profit the client owes as bonus, in percent' },
+  mpesa_validate_account: {
+    value: false,
+    description: 'C2B validation refuses a payment whose account number names no bet category, client or phone (off: accept all)',
+  },
+  subscription_reminder_sms: {
+    value: 'Hi {name}, your {package} subscription expires on {expiry}. Renew by M-Pesa to keep receiving it.',
+    description: 'SMS sent the day before a subscription expires; {name}, {package} and {expiry} are filled in',
+  },
 } satisfies Record<string, { value: unknown; description: string }>;
 
 export type SettingKey = keyof typeof settingDefaults;

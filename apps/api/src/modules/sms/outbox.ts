@@ -1,8 +1,9 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../db/rows.ts';
-import { smsMessages } from '../../db/schema/index.ts';
+import { smsMessages, SMS_PRIORITY } from '../../db/schema/index.ts';
 import type { Database, Queryable } from '../../db/client.ts';
-import type { SmsGateway } from '../../integrations/sms/gateway.ts';
+import type { OutgoingSms, SendOutcome, SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '../../lib/sms-parts.ts';
 
 export interface SmsToQueue {
@@ -14,6 +15,9 @@ export interface SmsToQueue {
   to: string;
   body: string;
   createdBy: number | null;
+  /** The person it is for, so their page lists it. */
+  clientId?: number | null;
+  subscriberId?: number | null;
 }
 
 /**
@@ -29,6 +33,9 @@ export async function queueSms(db: Queryable, sms: SmsToQueue): Promise<number |
       recipient: sms.to,
       body: sms.body,
       parts: smsParts(sms.body),
+      priority: SMS_PRIORITY.single,
+      clientId: sms.clientId ?? null,
+      subscriberId: sms.subscriberId ?? null,
       createdBy: sms.createdBy,
     })
     .onConflictDoNothing({ target: smsMessages.dedupeKey })
@@ -36,72 +43,19 @@ export async function queueSms(db: Queryable, sms: SmsToQueue): Promise<number |
   return row?.id ?? null;
 }
 
-export interface DispatchReport {
-  sent: number;
-  failed: number;
-  retried: number;
-}
-
-/**
- * Sends queued messages through the gateway in batches until none is left. Rows are claimed with
- * SKIP LOCKED so two dispatchers never take the same message.
- */
-export async function dispatchQueuedSms(
-  database: Database,
-  gateway: SmsGateway,
-  batchSize = 100,
-): Promise<DispatchReport> {
-  const report: DispatchReport = { sent: 0, failed: 0, retried: 0 };
-  for (;;) {
-    const { rows } = await database.executeSql(
-      `update sms_messages set status = 'sending', attempts = attempts + 1, updated_at = now()
-         where id in (select id from sms_messages where status = 'queued' order by id limit $1 for update skip locked)
-       returning id, recipient, body`,
-      [batchSize],
-    );
-    if (rows.length === 0) return report;
-    const batch = rows.map((r) => ({ id: Number(r.id), recipient: String(r.recipient), body: String(r.body) }));
-    const outcomes = await gateway.send(batch).catch((error: unknown) =>
-      batch.map((sms) => ({ id: sms.id, status: 'retry' as const, reason: String(error) })),
-    );
-    for (const outcome of outcomes) {
-      if (outcome.status === 'sent') {
-        report.sent += 1;
-        await database.db
-          .update(smsMessages)
-          .set({
-            status: 'sent',
-            providerMessageId: outcome.providerMessageId,
-            costCents: outcome.costCents,
-            sentAt: sql`now()`,
-            updatedAt: sql`now()`,
-          })
-          .where(and(eq(smsMessages.id, outcome.id), eq(smsMessages.status, 'sending')));
-      } else {
-        report[outcome.status === 'failed' ? 'failed' : 'retried'] += 1;
-        await database.db
-          .update(smsMessages)
-          .set({
-            status: outcome.status === 'failed' ? 'failed' : 'queued',
-            lastError: outcome.reason,
-            failureReason: outcome.status === 'failed' ? outcome.reason : null,
-            updatedAt: sql`now()`,
-          })
-          .where(and(eq(smsMessages.id, outcome.id), eq(smsMessages.status, 'sending')));
-      }
-    }
-    if (outcomes.some((o) => o.status === 'retry')) return report;
-  }
-}
-
 export interface SmsFanout {
   intent: string;
   /** Each row's dedupe key is `${dedupeKeyPrefix}:${phone}`: once per (intent version, recipient). */
   dedupeKeyPrefix: string;
   body: string;
-  /** A query returning one column `phone` (E.164 digits) per recipient. */
+  /**
+   * A query returning one column `phone` (E.164 digits) per recipient, plus `subscriber_id` or
+   * `client_id` when `recipientsAre` says so.
+   */
   recipients: SQL;
   createdBy: number | null;
+  /** Links each row to the person: the recipients query then also returns that id column. */
+  recipientsAre?: 'subscribers' | 'clients';
 }
 
 /**
@@ -109,15 +63,246 @@ export interface SmsFanout {
  * already sent this intent version are skipped. Returns how many rows were queued.
  */
 export async function queueSmsFanout(db: Queryable, f: SmsFanout): Promise<number> {
+  const subscriberId = f.recipientsAre === 'subscribers' ? sql`r.subscriber_id` : sql`null::integer`;
+  const clientId = f.recipientsAre === 'clients' ? sql`r.client_id` : sql`null::integer`;
   const [result] = await rows<{ queued: number }>(
     db,
     sql`with inserted as (
-          insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, created_by)
-          select ${f.intent}, ${f.dedupeKeyPrefix} || ':' || r.phone, r.phone, ${f.body}, ${smsParts(f.body)}, ${f.createdBy}
+          insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, priority, subscriber_id, client_id, created_by)
+          select ${f.intent}, ${f.dedupeKeyPrefix} || ':' || r.phone, r.phone, ${f.body}, ${smsParts(f.body)},
+                 ${SMS_PRIORITY.bulk}, ${subscriberId}, ${clientId}, ${f.createdBy}
             from (${f.recipients}) as r
           on conflict (dedupe_key) do nothing
           returning 1)
         select count(*)::int as queued from inserted`,
   );
   return result?.queued ?? 0;
+}
+
+export interface DispatchOptions {
+  /** Recipients of one text per gateway request (SMS_BATCH_SIZE). */
+  batchSize?: number;
+  /** Messages per second this dispatcher hands the gateway at most (SMS_SEND_RATE). */
+  sendRate?: number;
+  /** Attempts before a transient failure becomes final. */
+  maxAttempts?: number;
+  /** Wait before attempt n + 1 after attempt n failed transiently. */
+  retryDelayMs?: (attempts: number) => number;
+  /** How long a claim lasts; longer than one gateway request may take. */
+  claimMs?: number;
+  /** A run stops after this long (reporting `more`) so a job never outlives its expiry. */
+  maxRunMs?: number;
+}
+
+export interface DispatchReport {
+  sent: number;
+  failed: number;
+  retried: number;
+  unconfirmed: number;
+  /** Batches handed to the gateway. */
+  batches: number;
+  /** Due messages were left because the run reached its time limit. */
+  more: boolean;
+}
+
+export const DISPATCH_DEFAULTS = {
+  batchSize: 500,
+  sendRate: 100,
+  maxAttempts: 8,
+  /** 30 s, 1 min, 2 min ... at most an hour. */
+  retryDelayMs: (attempts: number) => Math.min(30_000 * 2 ** (attempts - 1), 3_600_000),
+  claimMs: 120_000,
+  maxRunMs: 300_000,
+} satisfies Required<DispatchOptions>;
+
+interface ClaimedSms extends OutgoingSms {
+  attempts: number;
+}
+
+/**
+ * Sends due messages through the gateway until none is left (or the run's time is up), at most
+ * `sendRate` messages a second. Each batch is one text to up to `batchSize` recipients:
+ *
+ * 1. claim: due rows become `sending` under a fresh claim token, with SKIP LOCKED, committed;
+ * 2. hand: `handed_at` is set (committed) just before the request leaves;
+ * 3. record: each recipient's outcome is written in one statement.
+ *
+ * A dispatcher that dies between 1 and 2 never sent the batch: when the claim expires the rows go
+ * back to the queue. One that dies after 2 may have sent it: the rows become `unconfirmed` and are
+ * never resent automatically, so no message goes out twice and none is silently lost.
+ */
+export async function dispatchQueuedSms(
+  database: Database,
+  gateway: SmsGateway,
+  options: DispatchOptions = {},
+): Promise<DispatchReport> {
+  const o = { ...DISPATCH_DEFAULTS, ...options };
+  const report: DispatchReport = { sent: 0, failed: 0, retried: 0, unconfirmed: 0, batches: 0, more: false };
+  const started = Date.now();
+  let handedCount = 0;
+  await releaseExpiredClaims(database);
+  for (;;) {
+    if (Date.now() - started >= o.maxRunMs) {
+      report.more = true;
+      return report;
+    }
+    const pacedUntil = started + (handedCount / o.sendRate) * 1000;
+    if (pacedUntil > Date.now()) await new Promise((resolve) => setTimeout(resolve, pacedUntil - Date.now()));
+
+    const token = randomUUID();
+    if ((await claimBatch(database, token, o.batchSize, o.claimMs)) === 0) return report;
+    const batch = await handToGateway(database, token, o.claimMs);
+    if (batch.length === 0) continue;
+    report.batches += 1;
+    handedCount += batch.length;
+
+    const outcomes = await gateway.send(batch.map(({ id, recipient, body }) => ({ id, recipient, body }))).catch(
+      (error: unknown): SendOutcome[] =>
+        batch.map((sms) => ({ id: sms.id, status: 'unconfirmed', reason: `Gateway failed: ${String(error)}` })),
+    );
+    const byId = new Map(outcomes.map((outcome) => [outcome.id, outcome]));
+    const decided = batch.map(
+      (sms): SendOutcome =>
+        byId.get(sms.id) ?? { id: sms.id, status: 'unconfirmed', reason: 'The gateway gave no outcome' },
+    );
+    await recordOutcomes(database, token, batch, decided, o, report);
+    if (decided.every((outcome) => outcome.status === 'retry')) return report; // gateway trouble: back off
+  }
+}
+
+async function releaseExpiredClaims(database: Database): Promise<void> {
+  await database.executeSql(
+    `update sms_messages
+        set status = case when handed_at is null then 'queued' else 'unconfirmed' end,
+            claim_token = case when handed_at is null then null else claim_token end,
+            last_error = case when handed_at is null then last_error
+                              else 'The dispatcher stopped while the gateway had this message; it was not resent' end,
+            updated_at = now()
+      where status = 'sending' and (claimed_until is null or claimed_until < now())`,
+  );
+}
+
+/** Claims up to `batchSize` due messages of one text (the oldest due message's); returns how many. */
+async function claimBatch(database: Database, token: string, batchSize: number, claimMs: number): Promise<number> {
+  const { rows: claimed } = await database.executeSql(
+    `with head as (
+       select body from sms_messages
+        where status = 'queued' and next_attempt_at <= now()
+        order by priority, id limit 1
+        for update skip locked
+     ), picked as (
+       select id from sms_messages
+        where status = 'queued' and next_attempt_at <= now() and body = (select body from head)
+        order by priority, id limit $1
+        for update skip locked
+     )
+     update sms_messages m
+        set status = 'sending', attempts = m.attempts + 1, claim_token = $2,
+            claimed_until = now() + make_interval(secs => $3), handed_at = null, updated_at = now()
+       from picked where m.id = picked.id
+     returning m.id`,
+    [batchSize, token, claimMs / 1000],
+  );
+  return claimed.length;
+}
+
+async function handToGateway(database: Database, token: string, claimMs: number): Promise<ClaimedSms[]> {
+  const { rows: handed } = await database.executeSql(
+    `update sms_messages
+        set handed_at = now(), claimed_until = now() + make_interval(secs => $2)
+      where claim_token = $1 and status = 'sending' and handed_at is null
+      returning id, recipient, body, attempts`,
+    [token, claimMs / 1000],
+  );
+  return handed
+    .map((r) => ({ id: Number(r.id), recipient: String(r.recipient), body: String(r.body), attempts: Number(r.attempts) }))
+    .sort((a, b) => a.id - b.id);
+}
+
+async function recordOutcomes(
+  database: Database,
+  token: string,
+  batch: ClaimedSms[],
+  outcomes: SendOutcome[],
+  o: Required<DispatchOptions>,
+  report: DispatchReport,
+): Promise<void> {
+  const attemptsOf = new Map(batch.map((sms) => [sms.id, sms.attempts]));
+  const columns = {
+    id: [] as number[],
+    status: [] as string[],
+    providerId: [] as (string | null)[],
+    providerStatus: [] as (string | null)[],
+    cost: [] as (number | null)[],
+    parts: [] as (number | null)[],
+    lastError: [] as (string | null)[],
+    failure: [] as (string | null)[],
+    retryInSeconds: [] as number[],
+  };
+  for (const outcome of outcomes) {
+    const attempts = attemptsOf.get(outcome.id) ?? 1;
+    let status: string = outcome.status;
+    let failure: string | null = null;
+    let lastError: string | null = null;
+    let retryIn = 0;
+    if (outcome.status === 'sent') {
+      report.sent += 1;
+    } else if (outcome.status === 'failed') {
+      report.failed += 1;
+      failure = lastError = outcome.reason;
+    } else if (outcome.status === 'unconfirmed') {
+      report.unconfirmed += 1;
+      lastError = outcome.reason;
+    } else if (attempts >= o.maxAttempts) {
+      report.failed += 1;
+      status = 'failed';
+      lastError = outcome.reason;
+      failure = `${outcome.reason} (gave up after ${attempts} attempts)`;
+    } else {
+      report.retried += 1;
+      status = 'queued';
+      lastError = outcome.reason;
+      retryIn = o.retryDelayMs(attempts) / 1000;
+    }
+    columns.id.push(outcome.id);
+    columns.status.push(status);
+    columns.providerId.push(outcome.status === 'sent' && outcome.providerMessageId ? outcome.providerMessageId : null);
+    columns.providerStatus.push(
+      (outcome.status === 'sent' || outcome.status === 'failed') && outcome.providerStatus ? outcome.providerStatus : null,
+    );
+    columns.cost.push(outcome.status === 'sent' ? outcome.costCents : null);
+    columns.parts.push(outcome.status === 'sent' ? (outcome.parts ?? null) : null);
+    columns.lastError.push(lastError);
+    columns.failure.push(failure);
+    columns.retryInSeconds.push(retryIn);
+  }
+  await database.executeSql(
+    `update sms_messages m
+        set status = o.status,
+            provider_message_id = coalesce(o.provider_id, m.provider_message_id),
+            provider_status = coalesce(o.provider_status, m.provider_status),
+            cost_cents = coalesce(o.cost, m.cost_cents),
+            parts = coalesce(o.parts, m.parts),
+            last_error = o.last_error,
+            failure_reason = o.failure,
+            next_attempt_at = now() + make_interval(secs => o.retry_in),
+            sent_at = case when o.status = 'sent' then now() else m.sent_at end,
+            handed_at = case when o.status = 'queued' then null else m.handed_at end,
+            claim_token = null, claimed_until = null, updated_at = now()
+       from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::float8[])
+            as o(id, status, provider_id, provider_status, cost, parts, last_error, failure, retry_in)
+      where m.id = o.id and m.claim_token = $10 and m.status in ('sending', 'unconfirmed')`,
+    [
+      columns.id,
+      columns.status,
+      columns.providerId,
+      columns.providerStatus,
+      columns.cost,
+      columns.parts,
+      columns.lastError,
+      columns.failure,
+      columns.retryInSeconds,
+      token,
+    ],
+  );
 }

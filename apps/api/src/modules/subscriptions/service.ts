@@ -1,8 +1,12 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { subscriptions, SUBSCRIPTION_SOURCES, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type PageQuery } from '@betdesk/contract';
+import type { CsvTable } from '../../http/csv.ts';
 import { audit } from '../audit/service.ts';
+import { kes, pageOf, type Page } from '../clients/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
+import * as subscriptionQueries from './queries.ts';
 
 export type SubscriptionSource = (typeof SUBSCRIPTION_SOURCES)[number];
 
@@ -92,4 +96,99 @@ export async function activateSubscription(
     requestId: a.requestId ?? null,
   });
   return { id, startsAt, expiresAt };
+}
+
+/**
+ * Undoes the subscription a payment bought (its claim was wrong): the period ends now (or never
+ * starts), the price goes back to the holder's account by a compensating ledger entry, and the
+ * subscription lets go of the payment so a correct claim can buy again. Nothing is deleted.
+ * Returns how many subscriptions were reversed.
+ */
+export async function reverseSubscriptionsOfPayment(
+  tx: Queryable,
+  r: { paymentId: number; actorUserId: number | null; requestId?: string | null; note: string },
+): Promise<number> {
+  const bought = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.paymentId, r.paymentId))
+    .for('update');
+  for (const sub of bought) {
+    const now = new Date();
+    const endsAt = sub.expiresAt < now ? sub.expiresAt : sub.startsAt > now ? sub.startsAt : now;
+    await tx
+      .update(subscriptions)
+      .set({ paymentId: null, expiresAt: endsAt, lapsedAt: now })
+      .where(eq(subscriptions.id, sub.id));
+    if (sub.source !== 'manual') {
+      await postLedgerEntry(tx, {
+        holder: sub.clientId !== null ? { clientId: sub.clientId } : { subscriberId: sub.subscriberId! },
+        amountCents: sub.amountCents,
+        kind: 'adjustment',
+        subscriptionId: sub.id,
+        paymentId: r.paymentId,
+        note: r.note,
+        createdBy: r.actorUserId,
+      });
+    }
+    await audit(tx, {
+      actorUserId: r.actorUserId,
+      action: 'subscription.reverse',
+      entity: 'subscription',
+      entityId: sub.id,
+      before: { payment_id: sub.paymentId, expires_at: sub.expiresAt, lapsed_at: sub.lapsedAt },
+      after: { payment_id: null, expires_at: endsAt, lapsed_at: now, note: r.note },
+      requestId: r.requestId ?? null,
+    });
+  }
+  return bought.length;
+}
+
+// ---- Bet4Me subscription lists --------------------------------------------------------------
+
+const recentSql = sql`s.created_at >= now() - make_interval(days => ${RECENT_SUBSCRIPTION_DAYS})`;
+
+/** The admin's Bet4Me subscriptions screens: recent (last days) or all, with the income totals. */
+export async function subscriptionsPage(db: Queryable, which: 'recent' | 'all', query: PageQuery) {
+  const where = which === 'recent' ? recentSql : sql`true`;
+  const [list, totalRecords, income] = await Promise.all([
+    subscriptionQueries.findClientSubscriptions(db, where, pageOf(query)),
+    subscriptionQueries.countClientSubscriptions(db, where),
+    subscriptionQueries.clientSubscriptionIncome(db),
+  ]);
+  return {
+    total_records: totalRecords,
+    subscriptions: list,
+    total_income: kes(income.totalCents),
+    total_income_today: kes(income.todayCents),
+  };
+}
+
+/** A client's subscriptions (the client page's sub-list); the caller has checked the scope. */
+export async function subscriptionsOfClient(db: Queryable, clientId: number, page: Page | null) {
+  const where = sql`s.client_id = ${clientId}`;
+  const [list, totalRecords] = await Promise.all([
+    subscriptionQueries.findClientSubscriptions(db, where, page),
+    page ? subscriptionQueries.countClientSubscriptions(db, where) : Promise.resolve(0),
+  ]);
+  return { list, totalRecords };
+}
+
+const subscriptionColumns: CsvTable<Bet4meSubscription>['columns'] = [
+  { header: 'Name', value: (s) => s.name },
+  { header: 'Phone', value: (s) => s.phone },
+  { header: 'Amount (KES)', value: (s) => s.amount },
+  { header: 'Duration (days)', value: (s) => s.duration },
+  { header: 'Done on', value: (s) => s.done_on },
+  { header: 'Expiry date', value: (s) => s.expiry_date },
+  { header: 'Status', value: (s) => s.status_name },
+];
+
+export function subscriptionsCsv(db: Queryable, filter: { which: 'recent' | 'all' } | { clientId: number }): CsvTable<Bet4meSubscription> {
+  const where = 'clientId' in filter ? sql`s.client_id = ${filter.clientId}` : filter.which === 'recent' ? recentSql : sql`true`;
+  return {
+    filename: 'clientId' in filter ? 'client-subscriptions' : `${filter.which}-subscriptions`,
+    columns: subscriptionColumns,
+    batch: (page) => subscriptionQueries.findClientSubscriptions(db, where, page),
+  };
 }

@@ -1,7 +1,8 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { SessionUser, User } from '@betdesk/contract';
 import { ADMIN_CATEGORY_ID } from '@betdesk/contract';
-import { userCategories, users } from '../../db/schema/index.ts';
+import { clientAssignments, clients, sessions, userCategories, users } from '../../db/schema/index.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
 import type { Queryable } from '../../db/client.ts';
 
 const userColumns = {
@@ -28,10 +29,7 @@ type UserRow = {
   photo: string | null;
 };
 
-/**
- * The spec's user object. `total_clients` counts assigned clients; Betdesk has no clients
- * until the Bet4Me domain adds them, so the count is over what exists.
- */
+/** The spec's user object; `total_clients` counts the clients assigned to the user. */
 export function toUser(row: UserRow, totalClients: number): User {
   return {
     id: row.id,
@@ -75,10 +73,79 @@ export async function countLiveUsers(db: Queryable): Promise<number> {
   return row?.n ?? 0;
 }
 
-/**
- * Clients assigned to a user. Client assignment arrives with the Bet4Me domain (issue 3); until
- * its table exists no user has any client, which is what this says.
- */
-export async function countAssignedClients(_db: Queryable, _userId: number): Promise<number> {
-  return 0;
+/** Clients assigned to a user (live clients only). */
+export async function countAssignedClients(db: Queryable, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(clientAssignments)
+    .innerJoin(clients, and(eq(clients.id, clientAssignments.clientId), isNull(clients.deletedAt)))
+    .where(eq(clientAssignments.userId, userId));
+  return row?.n ?? 0;
+}
+
+/** Every live user with their assigned-client count, in one query (the Users table). */
+export async function findLiveUsersWithCounts(db: Queryable): Promise<User[]> {
+  const assigned = db
+    .select({ userId: clientAssignments.userId, n: sql<number>`count(*)::int`.as('n') })
+    .from(clientAssignments)
+    .innerJoin(clients, and(eq(clients.id, clientAssignments.clientId), isNull(clients.deletedAt)))
+    .groupBy(clientAssignments.userId)
+    .as('assigned');
+  const found = await db
+    .select({ ...userColumns, totalClients: sql<number>`coalesce(${assigned.n}, 0)::int` })
+    .from(users)
+    .innerJoin(userCategories, eq(userCategories.id, users.categoryId))
+    .leftJoin(assigned, eq(assigned.userId, users.id))
+    .where(isNull(users.deletedAt))
+    .orderBy(asc(users.name), asc(users.id));
+  return found.map((row) => toUser(row, Number(row.totalClients)));
+}
+
+export function findCategories(db: Queryable) {
+  return db.select({ id: userCategories.id, name: userCategories.name }).from(userCategories).orderBy(userCategories.id);
+}
+
+export async function countLiveAdmins(db: Queryable): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(isNull(users.deletedAt), eq(users.categoryId, ADMIN_CATEGORY_ID)));
+  return row?.n ?? 0;
+}
+
+/** The live user with a row lock (update, delete). */
+export async function lockLiveUser(db: Queryable, id: number) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      phoneNumber: users.phoneNumber,
+      gender: users.gender,
+      categoryId: users.categoryId,
+    })
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.deletedAt)))
+    .for('update');
+  return row;
+}
+
+export async function updateUser(
+  db: Queryable,
+  id: number,
+  facts: { name: string; email: string; phoneNumber: string; gender: 'male' | 'female' | null; categoryId: number },
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ ...facts, phoneHash: sha256Hex(facts.phoneNumber), updatedAt: sql`now()` })
+    .where(eq(users.id, id));
+}
+
+/** Trashes the user and revokes every session they hold. */
+export async function trashUser(db: Queryable, id: number): Promise<void> {
+  await db.update(users).set({ deletedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(users.id, id));
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)));
 }

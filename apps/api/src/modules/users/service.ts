@@ -1,13 +1,50 @@
 import { z } from 'zod';
-import { Gender, KenyanPhone, ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from '@betdesk/contract';
+import {
+  Gender,
+  KenyanPhone,
+  ADMIN_CATEGORY_ID,
+  AGENT_CATEGORY_ID,
+  errorTexts,
+  localPhone,
+  successTexts,
+  userTexts,
+  type User,
+  type UserForm,
+} from '@betdesk/contract';
 import { users } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { hashPassword } from '../../lib/password.ts';
-import { sha256Hex } from '../../lib/crypto.ts';
-import { fieldError } from '../../http/errors.ts';
+import { sha256Hex, temporaryPassword } from '../../lib/crypto.ts';
+import { fieldError, invalid, notFound } from '../../http/errors.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import type { CsvTable } from '../../http/csv.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
+import {
+  assignableClients,
+  assignClients,
+  clientsAssignedTo,
+  countKnownClients,
+  unassignAllOf,
+  unassignClient,
+} from '../clients/service.ts';
+import { getSetting } from '../settings/service.ts';
+import { queueSms } from '../sms/outbox.ts';
 import type { SessionUser } from '@betdesk/contract';
-import { countAssignedClients, findLiveUserByEmail, findLiveUserById, toSessionUser } from './queries.ts';
+import {
+  countAssignedClients,
+  countLiveAdmins,
+  findCategories,
+  findLiveUserByEmail,
+  findLiveUserById,
+  findLiveUsersWithCounts,
+  lockLiveUser,
+  toSessionUser,
+  toUser,
+  trashUser,
+  updateUser,
+} from './queries.ts';
 
 /** A user as a script or a form creates one; the phone is normalised by the schema. */
 export const NewUser = z.object({
@@ -60,4 +97,179 @@ export function userForSignIn(db: Queryable, email: string) {
 export async function sessionUserById(db: Queryable, id: number): Promise<SessionUser | undefined> {
   const row = await findLiveUserById(db, id);
   return row ? toSessionUser(row, await countAssignedClients(db, id)) : undefined;
+}
+
+// ---- Users screens (admin) -----------------------------------------------------------------
+
+export async function usersAndCategories(db: Queryable) {
+  const [list, categories] = await Promise.all([findLiveUsersWithCounts(db), findCategories(db)]);
+  return { users: list, categories };
+}
+
+type UserFormValues = z.output<typeof UserForm>;
+
+/**
+ * The register/update modal. A new user gets a random temporary password by SMS (outbox, sent
+ * after commit); an update keeps the password. The last admin cannot be made staff.
+ */
+export async function storeUser(
+  deps: AppDeps,
+  actor: Actor,
+  form: UserFormValues,
+  requestId: string,
+): Promise<{ info: string; message?: string; popup?: boolean; user_id: number }> {
+  if (!form.user_id) {
+    const userId = await deps.db.transaction(async (tx) => {
+      const password = temporaryPassword();
+      const id = await createUser(
+        tx,
+        { name: form.name, email: form.email, phone_number: form.phone_number, password, category_id: form.category_id, gender: form.gender },
+        actor.userId,
+      );
+      const template = await getSetting(tx, 'temporary_password_sms');
+      await queueSms(tx, {
+        intent: 'user.temporary-password',
+        dedupeKey: `user.temporary-password:${id}`,
+        to: form.phone_number,
+        body: template.replace('{name}', form.name).replace('{email}', form.email).replace('{password}', password),
+        createdBy: actor.userId,
+      });
+      return id;
+    });
+    await deps.jobs.nudge(QUEUES.smsDispatch);
+    return {
+      info: successTexts.userRegistered,
+      message: userTexts.temporaryPasswordSent(localPhone(form.phone_number)),
+      popup: true,
+      user_id: userId,
+    };
+  }
+  const userId = form.user_id;
+  await deps.db.transaction(async (tx) => {
+    const before = await lockLiveUser(tx, userId);
+    if (!before) throw notFound('This user was not found.');
+    const sameEmail = await findLiveUserByEmail(tx, form.email);
+    if (sameEmail && sameEmail.id !== userId) throw fieldError('email', userTexts.emailTaken);
+    if (before.categoryId === ADMIN_CATEGORY_ID && form.category_id !== ADMIN_CATEGORY_ID && (await countLiveAdmins(tx)) <= 1) {
+      throw fieldError('category_id', userTexts.cannotDemoteLastAdmin);
+    }
+    const after = {
+      name: form.name,
+      email: form.email,
+      phoneNumber: form.phone_number,
+      gender: form.gender,
+      categoryId: form.category_id,
+    };
+    await updateUser(tx, userId, after);
+    await audit(tx, { actorUserId: actor.userId, action: 'user.update', entity: 'user', entityId: userId, before, after, requestId });
+  });
+  return { info: successTexts.userUpdated, user_id: userId };
+}
+
+/** Trashes a user: their sessions end and their clients become unassigned. */
+export async function deleteUser(deps: AppDeps, actor: Actor, id: number, requestId: string): Promise<{ info: string }> {
+  if (id === actor.userId) throw fieldError('id', userTexts.cannotDeleteSelf);
+  await deps.db.transaction(async (tx) => {
+    const user = await lockLiveUser(tx, id);
+    if (!user) throw notFound('This user was not found.');
+    if (user.categoryId === ADMIN_CATEGORY_ID && (await countLiveAdmins(tx)) <= 1) {
+      throw fieldError('id', userTexts.cannotDeleteLastAdmin);
+    }
+    await trashUser(tx, id);
+    const unassigned = await unassignAllOf(tx, id);
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'user.delete',
+      entity: 'user',
+      entityId: id,
+      before: { ...user, client_ids: unassigned },
+      requestId,
+    });
+  });
+  return { info: userTexts.userDeleted };
+}
+
+export async function requireUser(db: Queryable, id: number): Promise<User> {
+  const row = await findLiveUserById(db, id);
+  if (!row) throw notFound('This user was not found.');
+  return toUser(row, await countAssignedClients(db, id));
+}
+
+export async function userWithClients(db: Queryable, userId: number) {
+  const user = await requireUser(db, userId);
+  return { user, clients: await clientsAssignedTo(db, userId) };
+}
+
+export async function dropClient(
+  deps: AppDeps,
+  actor: Actor,
+  input: { user_id: number; client_id: number },
+  requestId: string,
+): Promise<{ info: string }> {
+  await deps.db.transaction(async (tx) => {
+    await requireUser(tx, input.user_id);
+    if (!(await unassignClient(tx, input.user_id, input.client_id))) throw notFound(userTexts.notAssigned);
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'client.unassign',
+      entity: 'client',
+      entityId: input.client_id,
+      before: { user_id: input.user_id },
+      after: { user_id: null },
+      requestId,
+    });
+  });
+  return { info: userTexts.clientDropped };
+}
+
+export async function assignmentChoices(db: Queryable) {
+  const [list, clientList] = await Promise.all([findLiveUsersWithCounts(db), assignableClients(db)]);
+  return { users: list, clients: clientList };
+}
+
+/** Assigns the ticked clients to the user (a client assigned elsewhere moves to them). */
+export async function saveClientAssignments(
+  deps: AppDeps,
+  actor: Actor,
+  input: { user_id: number; client_ids: number[] },
+  requestId: string,
+): Promise<{ info: string }> {
+  const clientIds = [...new Set(input.client_ids)];
+  if (clientIds.length === 0) {
+    throw invalid({ client_ids: [errorTexts.noClientSelected] }, errorTexts.noClientSelected);
+  }
+  await deps.db.transaction(async (tx) => {
+    const user = await findLiveUserById(tx, input.user_id);
+    if (!user) throw fieldError('user_id', 'Select a user');
+    if ((await countKnownClients(tx, clientIds)) !== clientIds.length) {
+      throw fieldError('client_ids', 'Some of the selected clients do not exist');
+    }
+    const previous = await assignClients(tx, input.user_id, clientIds, actor.userId);
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'client.assign',
+      entity: 'user',
+      entityId: input.user_id,
+      before: previous.map((p) => ({ client_id: p.clientId, user_id: p.userId })),
+      after: { user_id: input.user_id, client_ids: clientIds },
+      requestId,
+    });
+  });
+  return { info: successTexts.clientsAssigned };
+}
+
+export function usersCsv(db: Queryable): CsvTable<User> {
+  return {
+    filename: 'users',
+    columns: [
+      { header: 'Name', value: (u) => u.name },
+      { header: 'Phone', value: (u) => u.phone_number },
+      { header: 'Email', value: (u) => u.email },
+      { header: 'Category', value: (u) => u.category_name },
+      { header: 'Assigned clients', value: (u) => u.total_clients },
+      { header: 'Last login', value: (u) => u.last_login },
+    ],
+    // The users table is small: one batch holds it all.
+    batch: async (page) => (page.offset === 0 ? findLiveUsersWithCounts(db) : []),
+  };
 }

@@ -42,6 +42,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Subscriptions', ['Recent /subscriptions', 'All /subscriptions/all']],
           ['Mpesa Transactions', ['Transactions /mpesa', 'Unclaimed /mpesa/unclaimed']],
           ['Users', ['My Users /users', 'Assign clients /users/assign-clients']],
+          ['SMS Log', '/sms'],
         ],
       },
     ]);

@@ -4,6 +4,7 @@ import {
   IconCoins,
   IconGift,
   IconHistory,
+  IconMessage,
   IconReceipt,
   IconTag,
   IconTrophy,
@@ -147,6 +148,7 @@ export const menu: MenuSection[] = [
           { label: 'Assign clients', to: paths.users.assignClients, permission: 'assign:clients' },
         ],
       },
+      { label: 'SMS Log', icon: IconMessage, permission: 'view:sms-log', to: paths.sms.log },
     ],
   },
 ];

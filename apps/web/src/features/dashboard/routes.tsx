@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { WelcomePage } from './components/welcome-page.tsx';
+import { DashboardPage } from './components/dashboard-page.tsx';
 
-export const routes: RouteObject[] = [{ id: 'dashboard', path: paths.dashboard, element: <WelcomePage /> }];
+export const routes: RouteObject[] = [{ id: 'dashboard', path: paths.dashboard, element: <DashboardPage /> }];

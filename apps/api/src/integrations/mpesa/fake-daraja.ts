@@ -1,0 +1,171 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { darajaTimestamp } from './daraja.ts';
+
+/** How the fake ends the next STK push: a ResultCode sent to the callback, or no callback at all. */
+export type StkOutcome = { resultCode: number; callback: boolean; receipt?: string };
+
+export interface FakeDaraja {
+  baseUrl: string;
+  consumerKey: string;
+  consumerSecret: string;
+  /** Every OAuth token handed out, newest last. */
+  tokens: string[];
+  registered: Record<string, unknown>[];
+  pushes: Record<string, unknown>[];
+  queries: string[];
+  /** Outcomes for the next pushes, in order; when empty a push succeeds with a callback. */
+  outcomes: StkOutcome[];
+  /** How long the "payer" takes before the callback is sent. */
+  callbackDelayMs: number;
+  /** How a callback reaches the app: a POST to CallBackURL unless replaced (tests use app.inject). */
+  deliver: (url: string, body: unknown) => Promise<void>;
+  /** Resolves when every callback sent so far has been delivered. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const RESULT_TEXTS: Record<number, string> = {
+  0: 'The service request is processed successfully.',
+  1: 'The balance is insufficient for the transaction.',
+  1032: 'Request cancelled by user',
+  1037: 'DS timeout user cannot be reached',
+  2001: 'The initiator information is invalid.',
+};
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A local stand-in for Safaricom Daraja speaking its real paths and bodies: OAuth, C2B register
+ * URL, STK push (which calls the callback back with the scripted outcome) and STK query.
+ */
+export async function startFakeDaraja(): Promise<FakeDaraja> {
+  const consumerKey = 'fake-consumer-key';
+  const consumerSecret = 'fake-consumer-secret';
+  const settledPushes = new Map<string, { resultCode: number }>();
+  const inFlight = new Set<Promise<void>>();
+  let seq = 0;
+
+  const fake: FakeDaraja = {
+    baseUrl: '',
+    consumerKey,
+    consumerSecret,
+    tokens: [],
+    registered: [],
+    pushes: [],
+    queries: [],
+    outcomes: [],
+    callbackDelayMs: 100,
+    deliver: async (url, body) => {
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    },
+    async settled() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+
+  const authorised = (req: IncomingMessage) => {
+    const given = req.headers.authorization?.replace(/^Bearer /, '');
+    return given !== undefined && given === fake.tokens.at(-1);
+  };
+
+  const server: Server = createServer((req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const url = new URL(req.url ?? '/', 'http://fake');
+    void (async () => {
+      if (req.method === 'GET' && url.pathname === '/oauth/v1/generate') {
+        const expected = `Basic ${Buffer.from(`${consumerKey}:${consumerSecret}`).toString('base64')}`;
+        if (req.headers.authorization !== expected) return send(400, { errorCode: '400.008.01', errorMessage: 'Invalid Authentication passed' });
+        seq += 1;
+        const token = `fake-token-${seq}`;
+        fake.tokens.push(token);
+        return send(200, { access_token: token, expires_in: '3599' });
+      }
+      const body = await readJson(req);
+      if (!authorised(req)) return send(404, { requestId: `r-${seq}`, errorCode: '404.001.03', errorMessage: 'Invalid Access Token' });
+
+      if (req.method === 'POST' && /^\/mpesa\/c2b\/v[12]\/registerurl$/.test(url.pathname)) {
+        fake.registered.push(body);
+        return send(200, { OriginatorCoversationID: `reg-${seq}`, ResponseCode: '0', ResponseDescription: 'Success' });
+      }
+
+      if (req.method === 'POST' && url.pathname === '/mpesa/stkpush/v1/processrequest') {
+        fake.pushes.push(body);
+        seq += 1;
+        const merchantRequestId = `29115-${seq}`;
+        const checkoutRequestId = `ws_CO_${darajaTimestamp()}${String(seq).padStart(6, '0')}`;
+        const outcome = fake.outcomes.shift() ?? { resultCode: 0, callback: true };
+        settledPushes.set(checkoutRequestId, { resultCode: outcome.resultCode });
+        send(200, {
+          MerchantRequestID: merchantRequestId,
+          CheckoutRequestID: checkoutRequestId,
+          ResponseCode: '0',
+          ResponseDescription: 'Success. Request accepted for processing',
+          CustomerMessage: 'Success. Request accepted for processing',
+        });
+        if (!outcome.callback) return;
+        const callback = {
+          Body: {
+            stkCallback: {
+              MerchantRequestID: merchantRequestId,
+              CheckoutRequestID: checkoutRequestId,
+              ResultCode: outcome.resultCode,
+              ResultDesc: RESULT_TEXTS[outcome.resultCode] ?? 'Failed',
+              ...(outcome.resultCode === 0
+                ? {
+                    CallbackMetadata: {
+                      Item: [
+                        { Name: 'Amount', Value: Number(body.Amount) },
+                        { Name: 'MpesaReceiptNumber', Value: outcome.receipt ?? `SK${String(seq).padStart(8, '0')}` },
+                        { Name: 'Balance' },
+                        { Name: 'TransactionDate', Value: Number(darajaTimestamp()) },
+                        { Name: 'PhoneNumber', Value: Number(body.PhoneNumber) },
+                      ],
+                    },
+                  }
+                : {}),
+            },
+          },
+        };
+        // The payer needs a moment to enter their PIN: the callback never beats the push's answer.
+        const delivery = new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs))
+          .then(() => fake.deliver(String(body.CallBackURL), callback))
+          .finally(() => inFlight.delete(delivery));
+        inFlight.add(delivery);
+        return;
+      }
+
+      if (req.method === 'POST' && url.pathname === '/mpesa/stkpushquery/v1/query') {
+        const id = String(body.CheckoutRequestID);
+        fake.queries.push(id);
+        const push = settledPushes.get(id);
+        if (!push) return send(400, { requestId: `q-${seq}`, errorCode: '400.002.02', errorMessage: 'Bad Request - Invalid CheckoutRequestID' });
+        return send(200, {
+          ResponseCode: '0',
+          ResponseDescription: 'The service request has been accepted successsfully',
+          MerchantRequestID: '',
+          CheckoutRequestID: id,
+          ResultCode: String(push.resultCode),
+          ResultDesc: RESULT_TEXTS[push.resultCode] ?? 'Failed',
+        });
+      }
+      return send(404, { errorCode: '404.000.01', errorMessage: 'Resource not found' });
+    })().catch(() => send(500, { errorCode: '500.000.00', errorMessage: 'Fake Daraja failed' }));
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}

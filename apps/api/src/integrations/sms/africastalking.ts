@@ -1,0 +1,175 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { OutgoingSms, SendOutcome, SmsBalance, SmsGateway } from './gateway.ts';
+
+export interface AfricasTalkingOptions {
+  username: string;
+  apiKey: string;
+  /** Alphanumeric sender id or short code; the account's default when absent. */
+  senderId?: string | undefined;
+  /** https://api.africastalking.com, the sandbox, or a local fake. */
+  baseUrl: string;
+  /** How long one request may take before its outcome is treated as unknown. */
+  timeoutMs?: number;
+  logger: FastifyBaseLogger;
+}
+
+/** Per-recipient status codes (INTEGRATIONS.md): accepted, worth trying again later, or final. */
+const ACCEPTED = new Set([100, 101, 102]);
+const TRANSIENT = new Set([405, 500, 501, 502]);
+
+/** Errors raised before a request left this machine: it certainly did not reach the gateway. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+interface AtRecipient {
+  statusCode?: number | string;
+  number?: string;
+  status?: string;
+  cost?: string;
+  messageId?: string;
+  messageParts?: number | string;
+}
+
+/**
+ * Africa's Talking bulk SMS (POST /version1/messaging, form-encoded). One request carries one text
+ * to many recipients; each recipient's status code decides that message's fate.
+ */
+export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGateway {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const headers = { apiKey: options.apiKey, Accept: 'application/json' };
+
+  async function sendOneText(body: string, batch: OutgoingSms[]): Promise<SendOutcome[]> {
+    const form = new URLSearchParams({
+      username: options.username,
+      to: batch.map((sms) => `+${sms.recipient}`).join(','),
+      message: body,
+      bulkSMSMode: '1',
+    });
+    if (options.senderId) form.set('from', options.senderId);
+    if (batch.length > 1) form.set('enqueue', '1');
+    const all = (outcome: { status: 'retry' | 'unconfirmed'; reason: string }): SendOutcome[] =>
+      batch.map((sms) => ({ id: sms.id, ...outcome }));
+
+    let response: Response;
+    try {
+      response = await fetch(`${base}/version1/messaging`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: form,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const code = errorCode(error);
+      if (code && NOT_SENT_CODES.has(code)) {
+        options.logger.warn({ code }, "Africa's Talking could not be reached");
+        return all({ status: 'retry', reason: `Gateway unreachable (${code})` });
+      }
+      options.logger.error({ code, recipients: batch.length }, "Africa's Talking request ended without an answer");
+      return all({ status: 'unconfirmed', reason: `No answer from the gateway (${code ?? 'connection lost'})` });
+    }
+
+    if (response.status === 401) {
+      options.logger.error("Africa's Talking refused the username or API key (401)");
+      return all({ status: 'retry', reason: 'Gateway refused the credentials (HTTP 401)' });
+    }
+    if (response.status !== 200 && response.status !== 201) {
+      const text = (await response.text().catch(() => '')).slice(0, 200);
+      options.logger.warn({ status: response.status, text }, "Africa's Talking answered with an error");
+      return all({ status: 'retry', reason: `Gateway error (HTTP ${response.status})` });
+    }
+
+    const payload = (await response.json().catch(() => null)) as {
+      SMSMessageData?: { Recipients?: AtRecipient[] };
+    } | null;
+    const recipients = payload?.SMSMessageData?.Recipients;
+    if (!Array.isArray(recipients)) {
+      return all({ status: 'unconfirmed', reason: 'Gateway answer without recipients' });
+    }
+    const byNumber = new Map(recipients.map((r) => [String(r.number ?? '').replace(/^\+/, ''), r]));
+    return batch.map((sms) => {
+      const r = byNumber.get(sms.recipient);
+      if (!r) return { id: sms.id, status: 'unconfirmed', reason: 'The gateway did not report on this number' };
+      return recipientOutcome(sms.id, r);
+    });
+  }
+
+  return {
+    name: 'africastalking',
+    async send(batch) {
+      const outcomes: SendOutcome[] = [];
+      for (const [body, group] of requestsOf(batch)) outcomes.push(...(await sendOneText(body, group)));
+      return outcomes;
+    },
+    async balance() {
+      try {
+        const url = `${base}/version1/user?username=${encodeURIComponent(options.username)}`;
+        const response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+        if (!response.ok) {
+          options.logger.warn({ status: response.status }, "Africa's Talking balance request failed");
+          return null;
+        }
+        const payload = (await response.json()) as { UserData?: { balance?: string } };
+        return parseAmount(payload.UserData?.balance);
+      } catch (error) {
+        options.logger.warn({ code: errorCode(error) }, "Africa's Talking balance request failed");
+        return null;
+      }
+    },
+  };
+}
+
+function recipientOutcome(id: number, r: AtRecipient): SendOutcome {
+  const code = Number(r.statusCode);
+  const status = r.status ?? `Status ${r.statusCode ?? 'unknown'}`;
+  const messageId = r.messageId && r.messageId !== 'None' ? r.messageId : null;
+  if (ACCEPTED.has(code) || (!Number.isFinite(code) && messageId)) {
+    const cost = parseAmount(r.cost);
+    const parts = Number(r.messageParts);
+    return {
+      id,
+      status: 'sent',
+      providerMessageId: messageId ?? '',
+      costCents: cost ? Math.round(cost.amount * 100) : null,
+      ...(Number.isInteger(parts) && parts > 0 ? { parts } : {}),
+      providerStatus: status,
+    };
+  }
+  if (TRANSIENT.has(code)) return { id, status: 'retry', reason: status };
+  return { id, status: 'failed', reason: status, providerStatus: status };
+}
+
+/**
+ * Splits a batch into requests: one per distinct text, and never the same number twice in one
+ * request (its answer is keyed by number).
+ */
+function requestsOf(batch: OutgoingSms[]): [string, OutgoingSms[]][] {
+  const requests: { body: string; numbers: Set<string>; group: OutgoingSms[] }[] = [];
+  const byBody = new Map<string, typeof requests>();
+  for (const sms of batch) {
+    const sameText = byBody.get(sms.body) ?? [];
+    byBody.set(sms.body, sameText);
+    let open = sameText.find((r) => !r.numbers.has(sms.recipient));
+    if (!open) {
+      open = { body: sms.body, numbers: new Set(), group: [] };
+      sameText.push(open);
+      requests.push(open);
+    }
+    open.numbers.add(sms.recipient);
+    open.group.push(sms);
+  }
+  return requests.map((r) => [r.body, r.group]);
+}
+
+/** "KES 1785.50" -> { amount: 1785.5, currency: 'KES' }. */
+export function parseAmount(text: string | undefined): SmsBalance | null {
+  const match = /^\s*([A-Z]{3})\s+(-?[\d,]+(?:\.\d+)?)\s*$/.exec(text ?? '');
+  if (!match) return null;
+  return { currency: match[1]!, amount: Number(match[2]!.replace(/,/g, '')) };
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const cause = (error as Error & { cause?: { code?: string } }).cause;
+  if (cause?.code) return cause.code;
+  return error.name === 'TimeoutError' || error.name === 'AbortError' ? 'timeout' : undefined;
+}

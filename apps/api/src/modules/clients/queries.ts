@@ -1,0 +1,224 @@
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { AssignableClient, Client } from '@betdesk/contract';
+import { rows } from '../../db/rows.ts';
+import {
+  bets,
+  bonusPayments,
+  bonuses,
+  clientAssignments,
+  clientPlatformPasswords,
+  clients,
+  ledgerEntries,
+  subscriptions,
+} from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+
+/** Cents from the database to KES on the wire. */
+export const kes = (cents: unknown): number => Number(cents ?? 0) / 100;
+export const iso = (value: unknown): string => new Date(value as string).toISOString();
+export const isoOrNull = (value: unknown): string | null => (value == null ? null : iso(value));
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export const pagingSql = (page: Page | null): SQL => (page ? sql`limit ${page.limit} offset ${page.offset}` : sql``);
+
+/**
+ * Which clients a request may see: every live client for an admin, only those assigned to the
+ * staff user otherwise. `clientId` is the column holding the client id in the query at hand.
+ */
+export type Scope = { userId: number } | 'all';
+
+export function inScope(scope: Scope, clientId: SQL): SQL {
+  if (scope === 'all') return sql`true`;
+  return sql`${clientId} in (select ${clientAssignments.clientId} from ${clientAssignments} where ${clientAssignments.userId} = ${scope.userId})`;
+}
+
+/** `name contains` or `phone contains` (a phone typed 07.. matches the stored 2547..). */
+export function nameOrPhoneContains(search: string, name: SQL, phone: SQL): SQL {
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const digits = search.replace(/[^\d]/g, '');
+  const conditions = [sql`${name} ilike ${pattern}`];
+  if (digits.length >= 3 && /^[\d\s+()-]+$/.test(search)) {
+    const stored = digits.startsWith('0') ? `254${digits.slice(1)}` : digits;
+    conditions.push(sql`${phone} like ${`%${stored}%`}`);
+  }
+  return sql`(${sql.join(conditions, sql` or `)})`;
+}
+
+export const activeClientSql = (clientId: SQL): SQL =>
+  sql`exists (select 1 from ${subscriptions} s where s.client_id = ${clientId} and s.expires_at > now())`;
+
+export interface ClientFilter {
+  scope: Scope;
+  search?: string;
+  activeOnly?: boolean;
+  assignedTo?: number;
+  clientId?: number;
+}
+
+function clientWhere(f: ClientFilter): SQL {
+  const parts: SQL[] = [sql`c.deleted_at is null`, inScope(f.scope, sql`c.id`)];
+  if (f.search) parts.push(nameOrPhoneContains(f.search, sql`c.name`, sql`c.phone`));
+  if (f.activeOnly) parts.push(activeClientSql(sql`c.id`));
+  if (f.assignedTo !== undefined) {
+    parts.push(sql`c.id in (select client_id from ${clientAssignments} where user_id = ${f.assignedTo})`);
+  }
+  if (f.clientId !== undefined) parts.push(sql`c.id = ${f.clientId}`);
+  return sql.join(parts, sql` and `);
+}
+
+type ClientSqlRow = Record<string, unknown>;
+
+function toClient(r: ClientSqlRow): Client {
+  const total = Number(r.total_bonus_cents ?? 0);
+  const paid = Number(r.paid_bonus_cents ?? 0);
+  return {
+    id: Number(r.id),
+    name: String(r.name),
+    phone: String(r.phone),
+    email: (r.email as string | null) ?? null,
+    photo: (r.photo as string | null) ?? null,
+    joined_on: iso(r.created_at),
+    maximum_stake: r.maximum_stake_cents == null ? null : kes(r.maximum_stake_cents),
+    total_subscriptions: Number(r.total_subscriptions ?? 0),
+    total_bets: Number(r.total_bets ?? 0),
+    total_bonuses: Number(r.total_bonuses ?? 0),
+    status: r.active ? 1 : 0,
+    pending_bonus: kes(total - paid),
+    paid_bonus: kes(paid),
+    total_bonus: kes(total),
+    account_balance: kes(r.balance_cents),
+    last_login: isoOrNull(r.last_login),
+  };
+}
+
+/**
+ * One page of clients with every figure of the spec's Client, in one statement: the page is chosen
+ * first, then each figure is aggregated for those rows only (index-served per client).
+ */
+export async function findClients(
+  db: Queryable,
+  f: ClientFilter,
+  page: Page | null,
+): Promise<Client[]> {
+  const paging = pagingSql(page);
+  const found = await rows<ClientSqlRow>(db, sql`
+    with picked as (
+      select c.id from ${clients} c where ${clientWhere(f)}
+       order by c.created_at desc, c.id desc ${paging})
+    select c.id, c.name, c.phone, c.email, c.photo, c.created_at, c.maximum_stake_cents, c.last_login,
+           s.total as total_subscriptions, s.active, b.total as total_bets,
+           bo.total as total_bonuses, bo.amount as total_bonus_cents, bp.paid as paid_bonus_cents,
+           l.balance as balance_cents
+      from picked join ${clients} c on c.id = picked.id
+      left join lateral (select count(*) as total, coalesce(bool_or(expires_at > now()), false) as active
+                           from ${subscriptions} where client_id = c.id) s on true
+      left join lateral (select count(*) as total from ${bets} where client_id = c.id) b on true
+      left join lateral (select count(*) as total, coalesce(sum(amount_cents), 0) as amount
+                           from ${bonuses} where client_id = c.id) bo on true
+      left join lateral (select coalesce(sum(amount_cents), 0) as paid from ${bonusPayments} where client_id = c.id) bp on true
+      left join lateral (select coalesce(sum(amount_cents), 0) as balance from ${ledgerEntries} where client_id = c.id) l on true
+     order by c.created_at desc, c.id desc`);
+  return found.map(toClient);
+}
+
+export async function countClients(db: Queryable, f: ClientFilter): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, sql`select count(*)::int as n from ${clients} c where ${clientWhere(f)}`);
+  return Number(row?.n ?? 0);
+}
+
+export async function findClient(db: Queryable, scope: Scope, clientId: number): Promise<Client | undefined> {
+  const [client] = await findClients(db, { scope, clientId }, null);
+  return client;
+}
+
+/** The raw row a rule needs (stake limit, phone), when the client is live and in scope. */
+export async function findClientFacts(db: Queryable, scope: Scope, clientId: number) {
+  const [row] = await rows<{ id: number; name: string; phone: string; maximum_stake_cents: string | null; active: boolean }>(
+    db,
+    sql`select c.id, c.name, c.phone, c.maximum_stake_cents, ${activeClientSql(sql`c.id`)} as active
+          from ${clients} c where c.deleted_at is null and c.id = ${clientId} and ${inScope(scope, sql`c.id`)}`,
+  );
+  if (!row) return undefined;
+  return {
+    id: Number(row.id),
+    name: row.name,
+    phone: row.phone,
+    maximumStakeCents: row.maximum_stake_cents == null ? null : Number(row.maximum_stake_cents),
+    active: Boolean(row.active),
+  };
+}
+
+export async function findClientIdsOf(db: Queryable, userId: number): Promise<number[]> {
+  const found = await db
+    .select({ id: clientAssignments.clientId })
+    .from(clientAssignments)
+    .innerJoin(clients, eq(clients.id, clientAssignments.clientId))
+    .where(and(eq(clientAssignments.userId, userId), isNull(clients.deletedAt)));
+  return found.map((r) => r.id);
+}
+
+export async function findAssignableClients(db: Queryable): Promise<AssignableClient[]> {
+  const found = await rows<{ id: number; name: string; phone: string; active: boolean; user_id: number | null }>(
+    db,
+    sql`select c.id, c.name, c.phone, ${activeClientSql(sql`c.id`)} as active, a.user_id
+          from ${clients} c left join ${clientAssignments} a on a.client_id = c.id
+         where c.deleted_at is null
+         order by c.name, c.id`,
+  );
+  return found.map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    phone: r.phone,
+    status: r.active ? 1 : 0,
+    assigned_user_id: r.user_id == null ? null : Number(r.user_id),
+  }));
+}
+
+export async function countLiveClientsAmong(db: Queryable, ids: number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const [row] = await rows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from ${clients} where deleted_at is null and id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+// ---- writes ---------------------------------------------------------------------------------
+
+export async function findLiveClientByPhone(db: Queryable, phone: string): Promise<{ id: number } | undefined> {
+  const [row] = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(eq(clients.phone, phone), isNull(clients.deletedAt)));
+  return row;
+}
+
+export async function lockClient(db: Queryable, clientId: number) {
+  const [row] = await db
+    .select({ id: clients.id, name: clients.name, phone: clients.phone, email: clients.email, maximumStakeCents: clients.maximumStakeCents })
+    .from(clients)
+    .where(and(eq(clients.id, clientId), isNull(clients.deletedAt)))
+    .for('update');
+  return row;
+}
+
+export async function findPasswordRows(db: Queryable, clientId: number) {
+  return db
+    .select({ id: clientPlatformPasswords.id, platform: clientPlatformPasswords.platform, sealed: clientPlatformPasswords.passwordSealed })
+    .from(clientPlatformPasswords)
+    .where(eq(clientPlatformPasswords.clientId, clientId))
+    .orderBy(clientPlatformPasswords.platform);
+}
+
+export async function replacePasswords(db: Queryable, clientId: number, sealed: { platform: string; sealed: string }[]) {
+  await db.delete(clientPlatformPasswords).where(eq(clientPlatformPasswords.clientId, clientId));
+  if (sealed.length === 0) return;
+  await db
+    .insert(clientPlatformPasswords)
+    .values(sealed.map((p) => ({ clientId, platform: p.platform, passwordSealed: p.sealed })));
+}
+

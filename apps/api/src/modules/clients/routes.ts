@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  activeClients,
+  clientBets,
+  clientBonuses,
+  clientPaidBonuses,
+  clientSubscriptions,
+  exportActiveClients,
+  exportClientBets,
+  exportClientBonuses,
+  exportClientPaidBonuses,
+  exportClients,
+  exportClientSubscriptions,
+  listClients,
+  searchClients,
+  showClient,
+  storeClient,
+} from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { csvRoute } from '../../http/csv.ts';
+import { route } from '../../http/route.ts';
+import { betsCsv, betsOfClient } from '../bets/service.ts';
+import { bonusesCsv, bonusesOfClient, bonusPaymentsCsv, bonusPaymentsOfClient } from '../bonuses/service.ts';
+import { subscriptionsCsv, subscriptionsOfClient } from '../subscriptions/service.ts';
+import * as clients from './service.ts';
+
+export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { db } = deps;
+  route(app, activeClients, ({ actor }) => clients.activeClients(deps, actor));
+  route(app, listClients, ({ actor, query }) => clients.listClients(deps, actor, query));
+  route(app, searchClients, ({ actor, query }) => clients.listClients(deps, actor, query));
+  route(app, showClient, ({ actor, query, request }) => clients.showClient(deps, actor, query.client_id, request.id));
+  route(app, storeClient, ({ actor, body, request }) => clients.storeClient(deps, actor, body, request.id));
+
+  // A client's sub-lists: the client is looked up in the actor's scope first (404 otherwise).
+  route(app, clientSubscriptions, async ({ actor, query }) => {
+    const client = await clients.requireClient(db, actor, query.client_id);
+    const { list, totalRecords } = await subscriptionsOfClient(db, client.id, clients.pageOf(query));
+    return { total_records: totalRecords, list, client };
+  });
+  route(app, clientBets, async ({ actor, query }) => {
+    const client = await clients.requireClient(db, actor, query.client_id);
+    const { list, totalRecords } = await betsOfClient(db, client.id, clients.pageOf(query));
+    return { total_records: totalRecords, list, client };
+  });
+  route(app, clientBonuses, async ({ actor, query }) => {
+    const client = await clients.requireClient(db, actor, query.client_id);
+    const { list, totalRecords } = await bonusesOfClient(db, actor, client.id, clients.pageOf(query));
+    return { total_records: totalRecords, list, client };
+  });
+  route(app, clientPaidBonuses, async ({ actor, query }) => {
+    const client = await clients.requireClient(db, actor, query.client_id);
+    const { list, totalRecords } = await bonusPaymentsOfClient(db, actor, client.id, clients.pageOf(query));
+    return { total_records: totalRecords, list, client };
+  });
+
+  csvRoute(app, exportClients, async ({ actor, query }) => clients.clientsCsv(deps, actor, { search: query.search }));
+  csvRoute(app, exportActiveClients, async ({ actor }) => clients.clientsCsv(deps, actor, { activeOnly: true }));
+  csvRoute(app, exportClientSubscriptions, async ({ actor, query }) => {
+    await clients.requireClient(db, actor, query.client_id);
+    return subscriptionsCsv(db, { clientId: query.client_id });
+  });
+  csvRoute(app, exportClientBets, async ({ actor, query }) => {
+    await clients.requireClient(db, actor, query.client_id);
+    return betsCsv(deps, actor, { clientId: query.client_id });
+  });
+  csvRoute(app, exportClientBonuses, async ({ actor, query }) => {
+    await clients.requireClient(db, actor, query.client_id);
+    return bonusesCsv(deps, actor, { clientId: query.client_id });
+  });
+  csvRoute(app, exportClientPaidBonuses, async ({ actor, query }) => {
+    await clients.requireClient(db, actor, query.client_id);
+    return bonusPaymentsCsv(deps, actor, query.client_id);
+  });
+}

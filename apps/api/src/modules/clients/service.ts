@@ -1,0 +1,229 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  clientTexts,
+  type Client,
+  type ClientForm,
+  type PageQuery,
+  type PlatformPassword,
+  type SearchPageQuery,
+} from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import type { Queryable } from '../../db/client.ts';
+import { clientAssignments, clients } from '../../db/schema/index.ts';
+import { fieldError, notFound } from '../../http/errors.ts';
+import type { CsvTable } from '../../http/csv.ts';
+import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
+import { audit } from '../audit/service.ts';
+import * as q from './queries.ts';
+
+export { inScope, nameOrPhoneContains, activeClientSql, kes, iso, isoOrNull, pagingSql } from './queries.ts';
+export type { Scope, Page } from './queries.ts';
+
+/** Admins see every client; staff only the clients assigned to them. */
+export function scopeOf(actor: Actor): q.Scope {
+  return actor.role === 'admin' ? 'all' : { userId: actor.userId };
+}
+
+export function pageOf(query: PageQuery): q.Page {
+  return { limit: query.perPage, offset: (query.page - 1) * query.perPage };
+}
+
+export const CLIENT_NOT_FOUND = 'This client was not found, or is not one of your clients.';
+
+/** The spec's Client, or 404 when it does not exist or is someone else's client. */
+export async function requireClient(db: Queryable, actor: Actor, clientId: number): Promise<Client> {
+  const client = await q.findClient(db, scopeOf(actor), clientId);
+  if (!client) throw notFound(CLIENT_NOT_FOUND);
+  return client;
+}
+
+/** What the bet and message rules need about a client in the actor's scope (404 otherwise). */
+export async function requireClientFacts(db: Queryable, actor: Actor, clientId: number) {
+  const facts = await q.findClientFacts(db, scopeOf(actor), clientId);
+  if (!facts) throw notFound(CLIENT_NOT_FOUND);
+  return facts;
+}
+
+export async function listClients(deps: AppDeps, actor: Actor, query: SearchPageQuery | PageQuery) {
+  const scope = scopeOf(actor);
+  const search = 'search' in query ? query.search : '';
+  const [clientsPage, totalRecords, totalActive] = await Promise.all([
+    q.findClients(deps.db, { scope, search }, pageOf(query)),
+    q.countClients(deps.db, { scope, search }),
+    q.countClients(deps.db, { scope, activeOnly: true }),
+  ]);
+  return { total_records: totalRecords, total_active_clients: totalActive, clients: clientsPage };
+}
+
+export async function activeClients(deps: AppDeps, actor: Actor) {
+  const scope = scopeOf(actor);
+  const [active, total] = await Promise.all([
+    q.findClients(deps.db, { scope, activeOnly: true }, null),
+    q.countClients(deps.db, { scope }),
+  ]);
+  return { total_active_clients: active.length, total_clients: total, active_clients: active };
+}
+
+export function countActiveClients(db: Queryable, actor: Actor): Promise<number> {
+  return q.countClients(db, { scope: scopeOf(actor), activeOnly: true });
+}
+
+/** The client and their platform passwords, decrypted; the reveal is audited. */
+export async function showClient(
+  deps: AppDeps,
+  actor: Actor,
+  clientId: number,
+  requestId: string,
+): Promise<{ client: Client; passwords: PlatformPassword[] }> {
+  return deps.db.transaction(async (tx) => {
+    const client = await requireClient(tx, actor, clientId);
+    const sealed = await q.findPasswordRows(tx, clientId);
+    const passwords = sealed.map((p) => ({
+      id: p.id,
+      platform: p.platform,
+      password: decryptSecret(deps.config.secretsKey, p.sealed),
+    }));
+    if (passwords.length > 0) {
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: 'client.passwords-reveal',
+        entity: 'client',
+        entityId: clientId,
+        after: { platforms: passwords.map((p) => p.platform) },
+        requestId,
+      });
+    }
+    return { client, passwords };
+  });
+}
+
+type ClientFormValues = z.output<typeof ClientForm>;
+
+/** Admin's New client / Edit client: the client's facts and the full list of platform passwords. */
+export async function storeClient(
+  deps: AppDeps,
+  actor: Actor,
+  form: ClientFormValues,
+  requestId: string,
+): Promise<{ info: string; client_id: number }> {
+  return deps.db.transaction(async (tx) => {
+    const samePhone = await q.findLiveClientByPhone(tx, form.phone);
+    if (samePhone && samePhone.id !== form.client_id) throw fieldError('phone', clientTexts.phoneTaken);
+    const facts = {
+      name: form.name,
+      phone: form.phone,
+      phoneHash: sha256Hex(form.phone),
+      email: form.email,
+      maximumStakeCents: form.maximum_stake == null ? null : Math.round(form.maximum_stake * 100),
+    };
+    let clientId: number;
+    let before: unknown = null;
+    if (form.client_id) {
+      const current = await q.lockClient(tx, form.client_id);
+      if (!current) throw notFound(CLIENT_NOT_FOUND);
+      before = current;
+      clientId = current.id;
+      await tx.update(clients).set({ ...facts, updatedAt: sql`now()` }).where(eq(clients.id, clientId));
+    } else {
+      const [row] = await tx.insert(clients).values({ ...facts, createdBy: actor.userId }).returning({ id: clients.id });
+      clientId = row!.id;
+    }
+    const platformsBefore = (await q.findPasswordRows(tx, clientId)).map((p) => p.platform);
+    await q.replacePasswords(
+      tx,
+      clientId,
+      form.passwords.map((p) => ({ platform: p.platform, sealed: encryptSecret(deps.config.secretsKey, p.password) })),
+    );
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: form.client_id ? 'client.update' : 'client.create',
+      entity: 'client',
+      entityId: clientId,
+      before: before ? { ...before, platforms: platformsBefore } : null,
+      after: { name: facts.name, phone: facts.phone, email: facts.email, maximumStakeCents: facts.maximumStakeCents, platforms: form.passwords.map((p) => p.platform) },
+      requestId,
+    });
+    return { info: form.client_id ? clientTexts.updated : clientTexts.created, client_id: clientId };
+  });
+}
+
+// ---- assignment (used by the users domain) ---------------------------------------------------
+
+export function clientIdsOf(db: Queryable, userId: number): Promise<number[]> {
+  return q.findClientIdsOf(db, userId);
+}
+
+export function assignableClients(db: Queryable) {
+  return q.findAssignableClients(db);
+}
+
+export function clientsAssignedTo(db: Queryable, userId: number): Promise<Client[]> {
+  return q.findClients(db, { scope: 'all', assignedTo: userId }, null);
+}
+
+/** How many of these ids are live clients (to refuse unknown ids before assigning). */
+export function countKnownClients(db: Queryable, ids: number[]): Promise<number> {
+  return q.countLiveClientsAmong(db, ids);
+}
+
+/** Assigns the clients to the user; a client assigned elsewhere moves. Returns the previous owners. */
+export async function assignClients(tx: Queryable, userId: number, clientIds: number[], actorUserId: number) {
+  const previous = await tx
+    .select({ clientId: clientAssignments.clientId, userId: clientAssignments.userId })
+    .from(clientAssignments)
+    .where(inArray(clientAssignments.clientId, clientIds));
+  await tx
+    .insert(clientAssignments)
+    .values(clientIds.map((clientId) => ({ clientId, userId, assignedBy: actorUserId })))
+    .onConflictDoUpdate({
+      target: clientAssignments.clientId,
+      set: { userId, assignedBy: actorUserId, assignedAt: sql`now()` },
+    });
+  return previous;
+}
+
+/** Unassigns one client from the user; false when it was not theirs. */
+export async function unassignClient(tx: Queryable, userId: number, clientId: number): Promise<boolean> {
+  const dropped = await tx
+    .delete(clientAssignments)
+    .where(and(eq(clientAssignments.userId, userId), eq(clientAssignments.clientId, clientId)))
+    .returning({ clientId: clientAssignments.clientId });
+  return dropped.length > 0;
+}
+
+/** A trashed user's clients become unassigned. Returns their ids. */
+export async function unassignAllOf(tx: Queryable, userId: number): Promise<number[]> {
+  const dropped = await tx
+    .delete(clientAssignments)
+    .where(eq(clientAssignments.userId, userId))
+    .returning({ clientId: clientAssignments.clientId });
+  return dropped.map((d) => d.clientId);
+}
+
+// ---- CSV -----------------------------------------------------------------------------------
+
+const clientColumns: CsvTable<Client>['columns'] = [
+  { header: 'Name', value: (c) => c.name },
+  { header: 'Phone', value: (c) => c.phone },
+  { header: 'Email', value: (c) => c.email },
+  { header: 'Joined on', value: (c) => c.joined_on },
+  { header: 'Maximum stake (KES)', value: (c) => c.maximum_stake },
+  { header: 'Subscriptions', value: (c) => c.total_subscriptions },
+  { header: 'Status', value: (c) => (c.status === 1 ? 'Active' : 'Inactive') },
+  { header: 'Bets', value: (c) => c.total_bets },
+  { header: 'Unpaid bonus (KES)', value: (c) => c.pending_bonus },
+  { header: 'Account balance (KES)', value: (c) => c.account_balance },
+  { header: 'Last login', value: (c) => c.last_login },
+];
+
+export function clientsCsv(deps: AppDeps, actor: Actor, filter: { search?: string; activeOnly?: boolean; assignedTo?: number }): CsvTable<Client> {
+  const scope = filter.assignedTo !== undefined ? 'all' : scopeOf(actor);
+  return {
+    filename: filter.activeOnly ? 'active-clients' : 'clients',
+    columns: clientColumns,
+    batch: (page) => q.findClients(deps.db, { scope, ...filter }, page),
+  };
+}
+

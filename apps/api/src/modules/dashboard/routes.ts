@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import { dashboard, dashboardIncome } from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { route } from '../../http/route.ts';
+import * as service from './service.ts';
+
+export function dashboardRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(app, dashboard, ({ actor }) => service.dashboard(deps, actor));
+  route(app, dashboardIncome, () => service.incomeChart(deps));
+}

@@ -1,0 +1,53 @@
+import { sql } from 'drizzle-orm';
+import { RECENT_PAYMENTS_SHOWN } from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import { countUnpaidBonuses } from '../bonuses/service.ts';
+import { countOpenBets } from '../bets/service.ts';
+import { clientIdsOf, countActiveClients, inScope, kes, scopeOf } from '../clients/service.ts';
+import { incomeTotals, recentPayments } from '../mpesa/service.ts';
+import { currentSmsBalance } from '../sms/service.ts';
+import * as q from './queries.ts';
+
+/**
+ * The dashboard (spec section 3). Admins: every figure. Staff: counts, payments and active
+ * clients of their own clients; income and the SMS balance are left out.
+ */
+export async function dashboard(deps: AppDeps, actor: Actor) {
+  const { db } = deps;
+  const isAdmin = actor.role === 'admin';
+  const ownClientIds = isAdmin ? undefined : await clientIdsOf(db, actor.userId);
+  const [activeCount, openBets, unpaidBonuses, payments, active] = await Promise.all([
+    countActiveClients(db, actor),
+    countOpenBets(db, actor),
+    countUnpaidBonuses(db, actor),
+    recentPayments(db, { limit: RECENT_PAYMENTS_SHOWN, ...(ownClientIds ? { clientIds: ownClientIds } : {}) }),
+    q.findActiveClientsWithOpenBets(db, inScope(scopeOf(actor), sql`c.id`)),
+  ]);
+  const common = {
+    total_active_clients: activeCount,
+    total_open_bets: openBets,
+    total_pending_bonus: unpaidBonuses,
+    recent_payments: payments.map((p) => ({
+      name: p.name,
+      phone: p.phone,
+      transaction_reference: p.transactionReference,
+      time: p.time.toISOString(),
+      amount: kes(p.amountCents),
+    })),
+    active_clients: active,
+  };
+  if (!isAdmin) return common;
+  const [income, balance] = await Promise.all([incomeTotals(db), currentSmsBalance(deps)]);
+  return {
+    total_income_today: kes(income.todayCents),
+    total_income: kes(income.totalCents),
+    sms_balance: balance ? balance.amount : null,
+    ...common,
+  };
+}
+
+export async function incomeChart(deps: AppDeps) {
+  const days = await q.incomeByDay(deps.db);
+  return { days: days.map((d) => ({ day: d.day, amount: kes(d.cents) })) };
+}

@@ -1,0 +1,134 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { successTextsMpesa, type ClaimPayment, type MpesaTransaction } from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import type { Actor } from '../../http/actor.ts';
+import { conflict, fieldError, notFound } from '../../http/errors.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
+import { audit } from '../audit/service.ts';
+import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
+import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
+import { paymentById } from './queries.ts';
+import { settlePayment, unsettlePayment } from './settle.ts';
+
+async function lockPayment(tx: Queryable, id: number) {
+  const [payment] = await tx.select().from(mpesaPayments).where(eq(mpesaPayments.id, id)).for('update');
+  if (!payment) throw notFound('No such M-Pesa transaction.');
+  return payment;
+}
+
+async function payeeExists(tx: Queryable, payee: Payee): Promise<void> {
+  if ('clientId' in payee) {
+    const [found] = await tx
+      .select({ id: clients.id })
+      .from(clients)
+      .where(and(eq(clients.id, payee.clientId), isNull(clients.deletedAt)));
+    if (!found) throw fieldError('client_id', 'No such client');
+  } else {
+    const [found] = await tx.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(eq(tipsSubscribers.id, payee.subscriberId));
+    if (!found) throw fieldError('subscriber_id', 'No such subscriber');
+  }
+}
+
+/**
+ * An admin claims an unclaimed payment to a client or subscriber; the payment rules then decide
+ * what it buys, in the same transaction, audited. A second claim is a 409, never a double credit.
+ */
+export async function claimPayment(
+  deps: AppDeps,
+  actor: Actor,
+  body: ClaimPayment,
+  requestId: string,
+): Promise<{ info: string; transaction: MpesaTransaction }> {
+  const payee: Payee = body.client_id !== undefined ? { clientId: body.client_id } : { subscriberId: body.subscriber_id! };
+  const activatedSms = await deps.db.transaction(async (tx) => {
+    const payment = await lockPayment(tx, body.transaction_id);
+    if (payment.status === 'claimed') throw conflict('This payment has already been claimed. Unclaim it first to claim it to someone else.', 'already_claimed');
+    if (payment.status === 'rejected' || payment.amountCents === null) {
+      throw conflict('A rejected payload is not money received and cannot be claimed.', 'rejected');
+    }
+    await payeeExists(tx, payee);
+    await tx
+      .update(mpesaPayments)
+      .set({
+        status: 'claimed',
+        clientId: 'clientId' in payee ? payee.clientId : null,
+        subscriberId: 'subscriberId' in payee ? payee.subscriberId : null,
+        matchedBy: 'manual',
+        claimedBy: actor.userId,
+        claimedAt: new Date(),
+      })
+      .where(eq(mpesaPayments.id, payment.id));
+    const category = await categoryNamedBy(tx, normaliseAccount(payment.billRefNumber));
+    const settled = await settlePayment(tx, {
+      paymentId: payment.id,
+      amountCents: payment.amountCents,
+      payee,
+      betCategoryId: 'subscriberId' in payee ? (category?.id ?? null) : null,
+      source: payment.source === 'stk' ? 'stk' : 'mpesa',
+      actorUserId: actor.userId,
+      requestId,
+    });
+    if (settled.activatedSms) {
+      await sendCurrentTipOnActivation(tx, { ...settled.activatedSms, medium: 'sms', createdBy: actor.userId });
+    }
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'payment.claim',
+      entity: 'mpesa_payment',
+      entityId: payment.id,
+      before: { status: payment.status },
+      after: {
+        status: 'claimed',
+        ...payee,
+        bonus_paid_cents: settled.bonusPaidCents,
+        subscription_id: settled.subscriptionId,
+      },
+      requestId,
+    });
+    return settled.activatedSms !== null;
+  });
+  if (activatedSms) await deps.jobs.nudge(QUEUES.smsDispatch);
+  return { info: successTextsMpesa.paymentClaimed, transaction: (await paymentById(deps.db, body.transaction_id))! };
+}
+
+/**
+ * Undoes a wrong claim (by an admin or by the matching rules): compensating entries reverse what the
+ * payment bought and credited, then it waits unclaimed again. Audited with the payee it had.
+ */
+export async function unclaimPayment(
+  deps: AppDeps,
+  actor: Actor,
+  transactionId: number,
+  requestId: string,
+): Promise<{ info: string; transaction: MpesaTransaction }> {
+  await deps.db.transaction(async (tx) => {
+    const payment = await lockPayment(tx, transactionId);
+    if (payment.status !== 'claimed' || payment.amountCents === null) {
+      throw conflict('This payment is not claimed.', 'not_claimed');
+    }
+    const payee: Payee = payment.clientId !== null ? { clientId: payment.clientId } : { subscriberId: payment.subscriberId! };
+    await unsettlePayment(tx, { paymentId: payment.id, amountCents: payment.amountCents, payee, actorUserId: actor.userId, requestId });
+    await tx
+      .update(mpesaPayments)
+      .set({ status: 'unclaimed', clientId: null, subscriberId: null, matchedBy: null, claimedBy: null, claimedAt: null })
+      .where(eq(mpesaPayments.id, payment.id));
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'payment.unclaim',
+      entity: 'mpesa_payment',
+      entityId: payment.id,
+      before: {
+        status: payment.status,
+        ...payee,
+        matched_by: payment.matchedBy,
+        claimed_by: payment.claimedBy,
+        claimed_at: payment.claimedAt,
+      },
+      after: { status: 'unclaimed' },
+      requestId,
+    });
+  });
+  return { info: successTextsMpesa.paymentUnclaimed, transaction: (await paymentById(deps.db, transactionId))! };
+}

@@ -1,0 +1,138 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { normaliseKenyanPhone } from '@betdesk/contract';
+import { betCategories, clients, tipsSubscribers } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
+import type { MsisdnKind } from './c2b-payload.ts';
+
+/** Whose account a payment goes to. */
+export type Payee = { clientId: number } | { subscriberId: number };
+
+export interface PaymentMatch {
+  payee: Payee;
+  /** The tips bet category the account number names, if it names one. */
+  betCategoryId: number | null;
+  matchedBy: 'account' | 'msisdn';
+}
+
+export interface WhoPaid {
+  billRefNumber: string | null;
+  msisdn: string | null;
+  msisdnKind: MsisdnKind;
+  senderPhone: string | null;
+}
+
+/** The account number as the rules read it: case-insensitive, spaces ignored. */
+export function normaliseAccount(ref: string | null): string {
+  return (ref ?? '').toUpperCase().replace(/[\s-]+/g, '');
+}
+
+/** A Kenyan mobile number written inside an account number ("D20712345678", "254712345678"). */
+export function phoneInside(account: string): string | null {
+  const found = /(?:\+?254|0)?[17]\d{8}/.exec(account);
+  return found ? normaliseKenyanPhone(found[0]) : null;
+}
+
+/** A Bet4Me account number naming a client id: "12", "B4M12" or "BET4ME12". */
+export function clientIdInside(account: string): number | null {
+  const found = /^(?:B4M|BET4ME)?(\d{1,7})$/.exec(account);
+  return found ? Number(found[1]) : null;
+}
+
+/** The bet category whose code the account starts with (the longest such code). */
+export async function categoryNamedBy(
+  db: Queryable,
+  account: string,
+): Promise<{ id: number; code: string } | null> {
+  if (account === '') return null;
+  const [found] = await db
+    .select({ id: betCategories.id, code: betCategories.code })
+    .from(betCategories)
+    .where(sql`${account} like upper(${betCategories.code}) || '%'`)
+    .orderBy(sql`length(${betCategories.code}) desc`)
+    .limit(1);
+  return found ?? null;
+}
+
+async function subscriberBy(db: Queryable, by: { phone?: string; phoneHash?: string }): Promise<number | null> {
+  const where = by.phone ? eq(tipsSubscribers.phone, by.phone) : eq(tipsSubscribers.phoneHash, by.phoneHash!);
+  const found = await db.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(where).limit(2);
+  return found.length === 1 ? found[0]!.id : null;
+}
+
+async function clientBy(db: Queryable, by: { id?: number; phone?: string; phoneHash?: string }): Promise<number | null> {
+  const where =
+    by.id !== undefined
+      ? eq(clients.id, by.id)
+      : by.phone
+        ? eq(clients.phone, by.phone)
+        : eq(clients.phoneHash, by.phoneHash!);
+  const found = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(where, isNull(clients.deletedAt)))
+    .limit(2);
+  return found.length === 1 ? found[0]!.id : null;
+}
+
+/** Exactly one of a client or a subscriber: two different people sharing a number decide nothing. */
+function onlyOne(clientId: number | null, subscriberId: number | null): Payee | null {
+  if (clientId !== null && subscriberId === null) return { clientId };
+  if (subscriberId !== null && clientId === null) return { subscriberId };
+  return null;
+}
+
+/**
+ * BUSINESS-RULES.md "M-Pesa payments", in order: the account number names a bet category (tips:
+ * the subscriber by a phone in it, the sender's phone or the hashed MSISDN), a Bet4Me client (id or
+ * phone) or contains a phone; then the sender's phone or hashed MSISDN against stored phones.
+ * A masked MSISDN or a name never decides (see suggestions). Null: the payment waits unclaimed.
+ */
+export async function matchPayment(db: Queryable, who: WhoPaid): Promise<PaymentMatch | null> {
+  const account = normaliseAccount(who.billRefNumber);
+  const senderHash = who.msisdnKind === 'hashed' ? who.msisdn : who.senderPhone ? sha256Hex(who.senderPhone) : null;
+  const category = await categoryNamedBy(db, account);
+
+  if (category) {
+    const phone = phoneInside(account.slice(category.code.length));
+    const byAccount = phone ? await subscriberBy(db, { phone }) : null;
+    if (byAccount !== null) return { payee: { subscriberId: byAccount }, betCategoryId: category.id, matchedBy: 'account' };
+    const bySender = senderHash ? await subscriberBy(db, { phoneHash: senderHash }) : null;
+    if (bySender !== null) return { payee: { subscriberId: bySender }, betCategoryId: category.id, matchedBy: 'msisdn' };
+    return null;
+  }
+
+  const clientId = clientIdInside(account);
+  if (clientId !== null) {
+    const found = await clientBy(db, { id: clientId });
+    if (found !== null) return { payee: { clientId: found }, betCategoryId: null, matchedBy: 'account' };
+  }
+  const phone = phoneInside(account);
+  if (phone) {
+    const payee = onlyOne(await clientBy(db, { phone }), await subscriberBy(db, { phone }));
+    if (payee) return { payee, betCategoryId: null, matchedBy: 'account' };
+  }
+  if (senderHash) {
+    const payee = onlyOne(
+      await clientBy(db, { phoneHash: senderHash }),
+      await subscriberBy(db, { phoneHash: senderHash }),
+    );
+    if (payee) return { payee, betCategoryId: null, matchedBy: 'msisdn' };
+  }
+  return null;
+}
+
+/** Whether the account number could name anything at all (validation refuses only plain nonsense). */
+export async function accountLooksValid(db: Queryable, billRefNumber: string | null): Promise<boolean> {
+  const account = normaliseAccount(billRefNumber);
+  if (account === '') return true;
+  if (phoneInside(account) || (await categoryNamedBy(db, account))) return true;
+  const clientId = clientIdInside(account);
+  if (clientId === null) return false;
+  const [found] = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .limit(1);
+  return found !== undefined;
+}

@@ -1,0 +1,116 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  c2bConfirmation,
+  c2bValidation,
+  claimCandidates,
+  claimPayment,
+  mpesaTransactions,
+  paymentRequestOptions,
+  requestPayment,
+  searchMpesaTransactions,
+  showPaymentRequest,
+  stkCallback,
+  tipsDeposits,
+  unclaimedMpesaTransactions,
+  unclaimPayment,
+} from '@betdesk/contract';
+import { eq } from 'drizzle-orm';
+import type { AppDeps } from '../../deps.ts';
+import { mpesaPayments } from '../../db/schema/index.ts';
+import { notFound } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+import { getSetting } from '../settings/service.ts';
+import * as claims from './claims.ts';
+import { receiveC2bConfirmation, receiveStkCallback, validateC2b } from './ingest.ts';
+import * as requests from './payment-requests.ts';
+import * as q from './queries.ts';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The secret path segment, compared in constant time; a wrong one is a plain 404. */
+function requireWebhookSecret(deps: AppDeps, request: FastifyRequest): void {
+  const given = (request.params as { secret?: string }).secret ?? '';
+  if (!timingSafeEqual(digest(given), digest(deps.config.webhookSecret))) throw notFound();
+}
+
+/**
+ * Daraja's callbacks. Their bodies are read leniently (a body that is not JSON is kept as text and
+ * stored as rejected) so that every confirmation is answered and none is lost.
+ */
+function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
+  void app.register(async (hooks) => {
+    hooks.removeAllContentTypeParsers();
+    hooks.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+      const text = String(body);
+      try {
+        done(null, text.trim() === '' ? {} : JSON.parse(text));
+      } catch {
+        done(null, { unreadable_body: text.slice(0, 10_000) });
+      }
+    });
+
+    route(hooks, c2bValidation, async ({ request, body }) => {
+      requireWebhookSecret(deps, request);
+      const strict = await getSetting(deps.db, 'mpesa_validate_account');
+      return validateC2b(deps, body, strict === true);
+    });
+
+    route(hooks, c2bConfirmation, async ({ request, body }) => {
+      requireWebhookSecret(deps, request);
+      const receipt = await receiveC2bConfirmation(deps, body, request.id);
+      if (receipt.settleError) {
+        request.log.error({ err: receipt.settleError, paymentId: receipt.paymentId }, 'payment stored but not settled');
+      }
+      if (receipt.status === 'rejected') {
+        request.log.warn({ paymentId: receipt.paymentId }, 'C2B confirmation stored as rejected');
+      }
+      return { ResultCode: 0, ResultDesc: 'Success' };
+    });
+
+    route(hooks, stkCallback, async ({ request, body }) => {
+      requireWebhookSecret(deps, request);
+      await receiveStkCallback(deps, body, request.id);
+      return { ResultCode: 0, ResultDesc: 'Success' };
+    });
+  });
+}
+
+export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
+  webhookRoutes(app, deps);
+
+  const page = async (filter: q.PaymentFilter & { page: number; perPage: number }) => {
+    const [list, totals] = await Promise.all([q.listPayments(deps.db, filter), q.paymentTotals(deps.db)]);
+    return {
+      total_records: list.total,
+      transactions: list.transactions,
+      total_unclaimed: totals.unclaimed,
+      total_deposit: totals.deposit,
+    };
+  };
+  route(app, mpesaTransactions, ({ query }) => page(query));
+  route(app, searchMpesaTransactions, ({ query }) => page(query));
+  route(app, unclaimedMpesaTransactions, ({ query }) => page({ ...query, status: 'unclaimed' }));
+
+  route(app, claimCandidates, async ({ query }) => {
+    const [payment] = await deps.db.select().from(mpesaPayments).where(eq(mpesaPayments.id, query.transaction_id));
+    if (!payment) throw notFound('No such M-Pesa transaction.');
+    return {
+      transaction: (await q.paymentById(deps.db, payment.id))!,
+      candidates: await q.claimCandidatesFor(deps.db, payment, query.search),
+    };
+  });
+  route(app, claimPayment, ({ actor, body, request }) => claims.claimPayment(deps, actor, body, request.id));
+  route(app, unclaimPayment, ({ actor, body, request }) =>
+    claims.unclaimPayment(deps, actor, body.transaction_id, request.id),
+  );
+
+  route(app, tipsDeposits, async ({ query }) => {
+    const found = await q.listTipsDeposits(deps.db, query);
+    return { deposits: found.deposits, total_records: found.total };
+  });
+
+  route(app, paymentRequestOptions, ({ actor, query }) => requests.paymentRequestOptions(deps, actor, query));
+  route(app, requestPayment, ({ actor, body, request }) => requests.requestPayment(deps, actor, body, request.id));
+  route(app, showPaymentRequest, ({ actor, query }) => requests.showPaymentRequest(deps, actor, query.request_id));
+}

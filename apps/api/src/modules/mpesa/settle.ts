@@ -1,0 +1,159 @@
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { bet4mePlans, pricePackages, subscriptions, type TipsMedium } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import { payPendingBonuses, reverseBonusPaymentsOfPayment } from '../bonuses/service.ts';
+import { postLedgerEntry } from '../ledger/service.ts';
+import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
+import type { Payee } from './matching.ts';
+
+/** What an STK push asked for: it decides over the general rules (the payer chose it). */
+export type RequestedItem = { packageId: number } | { planId: number } | { bonus: true };
+
+export interface Settlement {
+  paymentId: number;
+  amountCents: number;
+  payee: Payee;
+  /** The bet category the account number named (tips), if any. */
+  betCategoryId: number | null;
+  source: 'mpesa' | 'stk';
+  requested?: RequestedItem | null;
+  actorUserId: number | null;
+  requestId?: string | null;
+}
+
+export interface SettlementOutcome {
+  bonusPaidCents: number;
+  subscriptionId: number | null;
+  /** A tips SMS package was activated: the subscriber should get the current tip. */
+  activatedSms: { subscriberId: number; betCategoryId: number } | null;
+}
+
+/**
+ * What a matched (or claimed) payment buys, per BUSINESS-RULES.md. The payment is first credited to
+ * the payee's account; what it buys is then debited by the money services, so the ledger always
+ * tells where every shilling went. Run it in the payment's transaction.
+ */
+export async function settlePayment(tx: Queryable, s: Settlement): Promise<SettlementOutcome> {
+  await postLedgerEntry(tx, {
+    holder: s.payee,
+    amountCents: s.amountCents,
+    kind: 'payment',
+    paymentId: s.paymentId,
+    createdBy: s.actorUserId,
+  });
+  return 'clientId' in s.payee ? settleClient(tx, s, s.payee.clientId) : settleSubscriber(tx, s, s.payee.subscriberId);
+}
+
+async function settleClient(tx: Queryable, s: Settlement, clientId: number): Promise<SettlementOutcome> {
+  const outcome: SettlementOutcome = { bonusPaidCents: 0, subscriptionId: null, activatedSms: null };
+  const requested = s.requested;
+  const buyPlan = async (plan: { id: number; durationDays: number; priceCents: number }) => {
+    const sub = await activateSubscription(tx, {
+      what: { clientId, planId: plan.id },
+      durationDays: plan.durationDays,
+      amountCents: plan.priceCents,
+      source: s.source,
+      paymentId: s.paymentId,
+      createdBy: s.actorUserId,
+      requestId: s.requestId ?? null,
+    });
+    outcome.subscriptionId = sub.id;
+  };
+
+  if (requested && 'planId' in requested) {
+    const [plan] = await tx.select().from(bet4mePlans).where(eq(bet4mePlans.id, requested.planId));
+    if (plan && s.amountCents >= plan.priceCents) await buyPlan(plan);
+    return outcome;
+  }
+  const paid = await payPendingBonuses(tx, {
+    clientId,
+    amountCents: s.amountCents,
+    source: 'mpesa',
+    description: 'Paid by M-Pesa',
+    paymentId: s.paymentId,
+    actorUserId: s.actorUserId,
+    requestId: s.requestId ?? null,
+  });
+  outcome.bonusPaidCents = paid.paidCents;
+  if (requested) return outcome;
+  const rest = s.amountCents - paid.paidCents;
+  if (rest > 0) {
+    const [plan] = await tx
+      .select()
+      .from(bet4mePlans)
+      .where(and(eq(bet4mePlans.active, true), eq(bet4mePlans.priceCents, rest)))
+      .orderBy(bet4mePlans.durationDays)
+      .limit(1);
+    if (plan) await buyPlan(plan);
+  }
+  return outcome;
+}
+
+async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: number): Promise<SettlementOutcome> {
+  const outcome: SettlementOutcome = { bonusPaidCents: 0, subscriptionId: null, activatedSms: null };
+  const [latest] = await tx
+    .select({ betCategoryId: subscriptions.betCategoryId, medium: subscriptions.medium })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.subscriberId, subscriberId), isNotNull(subscriptions.betCategoryId)))
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+    .limit(1);
+
+  let chosen: { id: number; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number } | undefined;
+  const requested = s.requested;
+  if (requested && 'packageId' in requested) {
+    const [pkg] = await tx.select().from(pricePackages).where(eq(pricePackages.id, requested.packageId));
+    if (pkg && s.amountCents >= pkg.priceCents) chosen = pkg;
+  } else {
+    // The category the account named, else the one the subscriber last bought.
+    const categoryId = s.betCategoryId ?? latest?.betCategoryId ?? null;
+    if (categoryId !== null) {
+      const fits = await tx
+        .select()
+        .from(pricePackages)
+        .where(and(eq(pricePackages.betCategoryId, categoryId), eq(pricePackages.priceCents, s.amountCents)));
+      // SMS is preferred over web, unless the subscriber's latest subscription was web.
+      const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
+      chosen = fits.find((p) => p.medium === preferred) ?? fits[0];
+    }
+  }
+  if (!chosen) return outcome;
+  const sub = await activateSubscription(tx, {
+    what: { subscriberId, packageId: chosen.id, betCategoryId: chosen.betCategoryId, medium: chosen.medium },
+    durationDays: chosen.durationDays,
+    amountCents: chosen.priceCents,
+    source: s.source,
+    paymentId: s.paymentId,
+    createdBy: s.actorUserId,
+    requestId: s.requestId ?? null,
+  });
+  outcome.subscriptionId = sub.id;
+  if (chosen.medium === 'sms') outcome.activatedSms = { subscriberId, betCategoryId: chosen.betCategoryId };
+  return outcome;
+}
+
+/**
+ * Undoes a wrong claim with compensating entries: the subscription it bought ends and is refunded to
+ * the account, the bonuses it paid are pending again, then the payment's credit is taken back.
+ * Afterwards the payment's entries on the payee's ledger sum to zero.
+ */
+export async function unsettlePayment(
+  tx: Queryable,
+  u: { paymentId: number; amountCents: number; payee: Payee; actorUserId: number; requestId?: string | null },
+): Promise<void> {
+  const note = `Payment ${u.paymentId} unclaimed`;
+  await reverseSubscriptionsOfPayment(tx, { paymentId: u.paymentId, actorUserId: u.actorUserId, requestId: u.requestId ?? null, note });
+  await reverseBonusPaymentsOfPayment(tx, {
+    paymentId: u.paymentId,
+    actorUserId: u.actorUserId,
+    requestId: u.requestId ?? null,
+    description: `Reversed: ${note.toLowerCase()}`,
+  });
+  await postLedgerEntry(tx, {
+    holder: u.payee,
+    amountCents: -u.amountCents,
+    kind: 'adjustment',
+    paymentId: u.paymentId,
+    note,
+    createdBy: u.actorUserId,
+  });
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { clientSmsMessages, smsDeliveryReport, smsLog, smsMessage, subscriberSmsMessages } from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { notFound } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+import * as sms from './service.ts';
+
+export function smsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(app, smsLog, ({ query }) => sms.smsLogPage(deps.db, query));
+  route(app, smsMessage, ({ query }) => sms.smsMessageDetail(deps.db, query.id));
+  route(app, clientSmsMessages, ({ actor, query }) => sms.clientMessages(deps.db, actor, query));
+  route(app, subscriberSmsMessages, ({ query }) => sms.subscriberMessages(deps.db, query));
+  route(app, smsDeliveryReport, async ({ body, request }) => {
+    const { secret } = request.params as { secret: string };
+    if (!sms.isWebhookSecret(deps, secret)) throw notFound();
+    const { known, providerMessageId } = await sms.recordDeliveryReport(deps.db, body);
+    if (!known) request.log.warn({ providerMessageId }, 'delivery report for an unknown SMS, acknowledged');
+    return { message: 'Delivery report received' };
+  });
+}

@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import { smsTipsPrices, updatePrice, webTipsPrices } from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { route } from '../../http/route.ts';
+import * as prices from './service.ts';
+
+export function tipsPricesRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(app, webTipsPrices, async () => ({ packages: await prices.packagesOf(deps.db, 'web') }));
+  route(app, smsTipsPrices, async () => ({ packages: await prices.packagesOf(deps.db, 'sms') }));
+  route(app, updatePrice, ({ actor, body, request }) => prices.updatePackage(deps, actor, body, request.id));
+}

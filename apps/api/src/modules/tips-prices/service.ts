@@ -1,0 +1,85 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { successTexts, type PricePackage, type PriceForm } from '@betdesk/contract';
+import type { z } from 'zod';
+import { betCategories, pricePackages, type TipsMedium } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import { notFound } from '../../http/errors.ts';
+import { audit } from '../audit/service.ts';
+
+const toKes = (cents: number) => cents / 100;
+
+export async function packagesOf(db: Queryable, medium: TipsMedium): Promise<PricePackage[]> {
+  const found = await db
+    .select({
+      id: pricePackages.id,
+      name: pricePackages.name,
+      duration: pricePackages.durationDays,
+      priceCents: pricePackages.priceCents,
+    })
+    .from(pricePackages)
+    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
+    .where(eq(pricePackages.medium, medium))
+    .orderBy(asc(betCategories.id), asc(pricePackages.durationDays));
+  return found.map((p) => ({ id: p.id, name: p.name, duration: p.duration, price: toKes(p.priceCents) }));
+}
+
+/** The package a subscriber may be given by hand: category x medium x duration. */
+export async function findPackage(
+  db: Queryable,
+  key: { betCategoryId: number; medium: TipsMedium; durationDays: number },
+): Promise<{ id: number; priceCents: number } | null> {
+  const [found] = await db
+    .select({ id: pricePackages.id, priceCents: pricePackages.priceCents })
+    .from(pricePackages)
+    .where(
+      and(
+        eq(pricePackages.betCategoryId, key.betCategoryId),
+        eq(pricePackages.medium, key.medium),
+        eq(pricePackages.durationDays, key.durationDays),
+      ),
+    );
+  return found ?? null;
+}
+
+/** Every duration some package is sold for, shortest first. */
+export async function packageDurations(db: Queryable): Promise<number[]> {
+  const found = await db
+    .selectDistinct({ days: pricePackages.durationDays })
+    .from(pricePackages)
+    .orderBy(asc(pricePackages.durationDays));
+  return found.map((f) => f.days);
+}
+
+/** Renames a package or changes its price; audited with before and after. */
+export async function updatePackage(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof PriceForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  const priceCents = Math.round(form.price * 100);
+  await deps.db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ name: pricePackages.name, priceCents: pricePackages.priceCents })
+      .from(pricePackages)
+      .where(eq(pricePackages.id, form.bet_category_price_id))
+      .for('update');
+    if (!before) throw notFound('This price package does not exist.');
+    await tx
+      .update(pricePackages)
+      .set({ name: form.name, priceCents, updatedAt: sql`now()` })
+      .where(eq(pricePackages.id, form.bet_category_price_id));
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'price-package.update',
+      entity: 'price_package',
+      entityId: form.bet_category_price_id,
+      before: { name: before.name, price_cents: before.priceCents },
+      after: { name: form.name, price_cents: priceCents },
+      requestId,
+    });
+  });
+  return { info: successTexts.priceSaved };
+}

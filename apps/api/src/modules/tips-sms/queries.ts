@@ -1,0 +1,124 @@
+import { sql } from 'drizzle-orm';
+import { BUSINESS_TIME_ZONE, type SmsTip, type SmsTipWithDelivery } from '@betdesk/contract';
+import { rows } from '../../db/rows.ts';
+import { betCategories, smsMessages, smsTipVersions, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+
+/** The outbox intent of an SMS tip; each row's dedupe key is `sms-tip:<version id>:<phone>`. */
+export const SMS_TIP_INTENT = 'tips.sms-tip';
+export const smsTipDedupePrefix = (versionId: number) => `sms-tip:${versionId}`;
+
+interface TipRecord {
+  version_id: number | null;
+  bet_category_id: number;
+  bet_category: string;
+  code: string;
+  content: string;
+  updated_at: Date | string | null;
+  queued: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+}
+
+/**
+ * Every bet category with its current tip (the newest version) and, in the same statement, the
+ * delivery counts of that version from the outbox, grouped by the version in the dedupe key.
+ */
+async function tipRecords(db: Queryable): Promise<TipRecord[]> {
+  return rows<TipRecord>(
+    db,
+    sql`with current_versions as (
+          select distinct on (bet_category_id) id, bet_category_id, content, created_at
+            from ${smsTipVersions}
+           order by bet_category_id, id desc
+        ), delivery as (
+          select split_part(m.dedupe_key, ':', 2)::int as version_id,
+                 count(*) filter (where m.status in ('queued', 'sending'))::int as queued,
+                 count(*) filter (where m.status in ('sent', 'unconfirmed'))::int as sent,
+                 count(*) filter (where m.status = 'delivered')::int as delivered,
+                 count(*) filter (where m.status = 'failed')::int as failed
+            from ${smsMessages} m
+           where m.intent = ${SMS_TIP_INTENT}
+             and split_part(m.dedupe_key, ':', 2) in (select id::text from current_versions)
+           group by 1
+        )
+        select v.id as version_id, bc.id as bet_category_id, bc.name as bet_category, bc.code,
+               coalesce(v.content, '') as content, v.created_at as updated_at,
+               coalesce(d.queued, 0) as queued, coalesce(d.sent, 0) as sent,
+               coalesce(d.delivered, 0) as delivered, coalesce(d.failed, 0) as failed
+          from ${betCategories} bc
+          left join current_versions v on v.bet_category_id = bc.id
+          left join delivery d on d.version_id = v.id
+         order by bc.id`,
+  );
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export async function currentTips(db: Queryable): Promise<(SmsTip & { versionId: number | null })[]> {
+  return (await tipRecords(db)).map((r) => ({
+    versionId: r.version_id,
+    bet_category_id: r.bet_category_id,
+    bet_category: r.bet_category,
+    code: r.code,
+    content: r.content,
+    updated_at: iso(r.updated_at),
+  }));
+}
+
+export async function currentTipsWithDelivery(db: Queryable): Promise<SmsTipWithDelivery[]> {
+  return (await tipRecords(db)).map((r) => ({
+    bet_category_id: r.bet_category_id,
+    bet_category: r.bet_category,
+    code: r.code,
+    content: r.content,
+    updated_at: iso(r.updated_at),
+    delivery: { queued: r.queued, sent: r.sent, delivered: r.delivered, failed: r.failed },
+  }));
+}
+
+export async function insertVersion(
+  db: Queryable,
+  v: { betCategoryId: number; content: string; createdBy: number | null },
+): Promise<number> {
+  const [row] = await db.insert(smsTipVersions).values(v).returning({ id: smsTipVersions.id });
+  return row!.id;
+}
+
+/**
+ * Subscribers with an SMS subscription of the category that has not expired (one row per phone).
+ * Renewals stack end to end, so an unexpired subscription means the subscriber is being served.
+ */
+export function activeSmsRecipients(betCategoryId: number) {
+  return sql`select distinct on (s.phone) s.phone, s.id as subscriber_id
+               from ${subscriptions} sub
+               join ${tipsSubscribers} s on s.id = sub.subscriber_id
+              where sub.bet_category_id = ${betCategoryId}
+                and sub.medium = 'sms'
+                and sub.expires_at > now()
+              order by s.phone`;
+}
+
+/** The category's tip when it was saved today (Africa/Nairobi), for a subscriber who joins later. */
+export async function todaysTip(
+  db: Queryable,
+  betCategoryId: number,
+): Promise<{ versionId: number; content: string } | null> {
+  const [row] = await rows<{ id: number; content: string }>(
+    db,
+    sql`select id, content from ${smsTipVersions}
+         where bet_category_id = ${betCategoryId}
+           and created_at >= (date_trunc('day', now() at time zone ${BUSINESS_TIME_ZONE}) at time zone ${BUSINESS_TIME_ZONE})
+         order by id desc limit 1`,
+  );
+  return row && row.content !== '' ? { versionId: row.id, content: row.content } : null;
+}
+
+export async function subscriberPhone(db: Queryable, subscriberId: number): Promise<string | null> {
+  const [row] = await rows<{ phone: string }>(
+    db,
+    sql`select phone from ${tipsSubscribers} where id = ${subscriberId}`,
+  );
+  return row?.phone ?? null;
+}

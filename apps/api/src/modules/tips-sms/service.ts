@@ -1,0 +1,118 @@
+import type { z } from 'zod';
+import type { SmsTip, SmsTipWithDelivery, SmsTipsForm, TipsMediumKey } from '@betdesk/contract';
+import type { Queryable } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import { invalid, type FieldErrors } from '../../http/errors.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
+import { audit } from '../audit/service.ts';
+import { queueSms, queueSmsFanout } from '../sms/outbox.ts';
+import * as q from './queries.ts';
+
+export async function smsTipsForEditing(db: Queryable): Promise<SmsTip[]> {
+  return (await q.currentTips(db)).map(({ versionId: _versionId, ...tip }) => tip);
+}
+
+export function smsTipsWithDelivery(db: Queryable): Promise<SmsTipWithDelivery[]> {
+  return q.currentTipsWithDelivery(db);
+}
+
+/**
+ * Saves the SMS tips. A category whose text changed gets a new version, which is queued to every
+ * subscriber with a running SMS subscription of that category, once per (version, phone). The same
+ * text saved again is no new version, so nobody receives a tip twice.
+ */
+export async function saveSmsTips(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof SmsTipsForm>,
+  requestId: string,
+): Promise<{ message: string; queued: number }> {
+  const { changed, queued } = await deps.db.transaction(async (tx) => {
+    const current = new Map((await q.currentTips(tx)).map((tip) => [tip.bet_category_id, tip]));
+    const errors: FieldErrors = {};
+    form.posts.forEach((tip, index) => {
+      if (!current.has(tip.bet_category_id)) {
+        errors[`posts.${index}.bet_category_id`] = ['This bet category does not exist'];
+      }
+    });
+    if (Object.keys(errors).length > 0) throw invalid(errors);
+
+    let changedCount = 0;
+    let queuedCount = 0;
+    for (const tip of form.posts) {
+      const before = current.get(tip.bet_category_id)!;
+      if (before.content === tip.content) continue;
+      changedCount += 1;
+      const { versionId, queued: tipQueued } = await publishSmsTip(tx, {
+        betCategoryId: tip.bet_category_id,
+        content: tip.content,
+        createdBy: actor.userId,
+      });
+      queuedCount += tipQueued;
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: 'sms-tip.update',
+        entity: 'bet_category',
+        entityId: tip.bet_category_id,
+        before: { content: before.content },
+        after: { content: tip.content, version_id: versionId },
+        requestId,
+      });
+    }
+    return { changed: changedCount, queued: queuedCount };
+  });
+  if (queued > 0) await deps.jobs.nudge(QUEUES.smsDispatch);
+  return {
+    message:
+      changed === 0 ? 'No SMS tip changed' : `${changed} SMS tip${changed === 1 ? '' : 's'} saved, ${queued} SMS queued`,
+    queued,
+  };
+}
+
+/**
+ * Makes `content` the category's current SMS tip (a new version) and queues it, unless empty, to
+ * every subscriber with a running SMS subscription of the category. Returns the version and how
+ * many messages were queued; nudge the SMS queue after commit.
+ */
+export async function publishSmsTip(
+  tx: Queryable,
+  tip: { betCategoryId: number; content: string; createdBy: number | null },
+): Promise<{ versionId: number; queued: number }> {
+  const versionId = await q.insertVersion(tx, tip);
+  if (tip.content === '') return { versionId, queued: 0 };
+  const queued = await queueSmsFanout(tx, {
+    intent: q.SMS_TIP_INTENT,
+    dedupeKeyPrefix: q.smsTipDedupePrefix(versionId),
+    body: tip.content,
+    recipients: q.activeSmsRecipients(tip.betCategoryId),
+    recipientsAre: 'subscribers',
+    createdBy: tip.createdBy,
+  });
+  return { versionId, queued };
+}
+
+/**
+ * A subscriber whose SMS subscription starts after today's tip was sent receives it now, once
+ * (same dedupe key as the fan-out). Call it in the activating transaction; nudge the SMS queue after
+ * commit when it returns true.
+ */
+export async function sendCurrentTipOnActivation(
+  tx: Queryable,
+  activation: { subscriberId: number; betCategoryId: number; medium: TipsMediumKey; createdBy?: number | null },
+): Promise<boolean> {
+  if (activation.medium !== 'sms') return false;
+  const tip = await q.todaysTip(tx, activation.betCategoryId);
+  if (!tip) return false;
+  const phone = await q.subscriberPhone(tx, activation.subscriberId);
+  if (!phone) return false;
+  const id = await queueSms(tx, {
+    intent: q.SMS_TIP_INTENT,
+    dedupeKey: `${q.smsTipDedupePrefix(tip.versionId)}:${phone}`,
+    to: phone,
+    body: tip.content,
+    subscriberId: activation.subscriberId,
+    createdBy: activation.createdBy ?? null,
+  });
+  return id !== null;
+}

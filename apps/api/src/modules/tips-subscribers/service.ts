@@ -1,0 +1,133 @@
+import type { z } from 'zod';
+import {
+  can,
+  durationLabel,
+  successTexts,
+  TIPS_MEDIA_LABELS,
+  type BetCategory,
+  type NewSubscriberForm,
+  type Subscriber,
+  type SubscriberRow,
+  type SubscriberSmsForm,
+} from '@betdesk/contract';
+import type { Queryable } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import { AppError, fieldError, notFound } from '../../http/errors.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
+import { audit } from '../audit/service.ts';
+import { balanceCents } from '../ledger/service.ts';
+import { queueSms } from '../sms/outbox.ts';
+import { activateSubscription } from '../subscriptions/service.ts';
+import { betCategoryList } from '../tips-posts/service.ts';
+import { findPackage, packageDurations } from '../tips-prices/service.ts';
+import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
+import { subscriptionsOfSubscriber } from '../tips-subscriptions/service.ts';
+import * as q from './queries.ts';
+
+export async function newSubscriberChoices(db: Queryable): Promise<{
+  durations: Record<string, string>;
+  media: Record<string, string>;
+  bet_categories: BetCategory[];
+}> {
+  const durations = Object.fromEntries((await packageDurations(db)).map((days) => [String(days), durationLabel(days)]));
+  return { durations, media: { ...TIPS_MEDIA_LABELS }, bet_categories: await betCategoryList(db) };
+}
+
+/**
+ * Adds a subscriber by hand: found by phone (or created), then given a manual subscription of the
+ * chosen package at its price, recorded with the staff user. An SMS subscriber who joins after
+ * today's tip went out receives it now.
+ */
+export async function storeSubscriber(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof NewSubscriberForm>,
+  requestId: string,
+): Promise<{ message: string; subscriber: { id: number } }> {
+  const medium = form.transmission_medium_id;
+  const { subscriberId, tipQueued } = await deps.db.transaction(async (tx) => {
+    const categories = await betCategoryList(tx);
+    if (!categories.some((c) => c.id === form.bet_category_id)) {
+      throw fieldError('bet_category_id', 'Choose one of the bet categories');
+    }
+    const pkg = await findPackage(tx, { betCategoryId: form.bet_category_id, medium, durationDays: form.duration });
+    if (!pkg) {
+      throw fieldError(
+        'duration',
+        `There is no ${TIPS_MEDIA_LABELS[medium]} package of ${durationLabel(form.duration)} for this bet category`,
+      );
+    }
+    const subscriber = await q.findOrCreateByPhone(tx, { name: form.name, phone: form.phone, createdBy: actor.userId });
+    if (subscriber.created) {
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: 'tips-subscriber.create',
+        entity: 'tips_subscriber',
+        entityId: subscriber.id,
+        after: { name: form.name, phone: form.phone },
+        requestId,
+      });
+    }
+    await activateSubscription(tx, {
+      what: { subscriberId: subscriber.id, packageId: pkg.id, betCategoryId: form.bet_category_id, medium },
+      durationDays: form.duration,
+      amountCents: pkg.priceCents,
+      source: 'manual',
+      createdBy: actor.userId,
+      requestId,
+    });
+    const queued = await sendCurrentTipOnActivation(tx, {
+      subscriberId: subscriber.id,
+      betCategoryId: form.bet_category_id,
+      medium,
+      createdBy: actor.userId,
+    });
+    return { subscriberId: subscriber.id, tipQueued: queued };
+  });
+  if (tipQueued) await deps.jobs.nudge(QUEUES.smsDispatch);
+  return { message: 'Subscriber saved', subscriber: { id: subscriberId } };
+}
+
+/** The subscribers tables: active by default; everyone for admins (the All Subscribers screen). */
+export async function subscribersPage(
+  db: Queryable,
+  actor: Actor,
+  query: { page: number; perPage: number; status: 'active' | 'all' },
+): Promise<{ subscribers: SubscriberRow[]; total_records: number }> {
+  if (query.status === 'all' && !can(actor.role, 'view:tips-subscribers-all')) {
+    throw new AppError(403, 'Only admins can list all subscribers.');
+  }
+  const { subscribers, total } = await q.pageSubscribers(db, { ...query, onlyActive: query.status === 'active' });
+  return { subscribers, total_records: total };
+}
+
+export async function subscriberById(db: Queryable, id: number): Promise<Subscriber> {
+  const subscriber = await q.findSubscriber(db, id);
+  if (!subscriber) throw notFound('This subscriber does not exist.');
+  const [balance, subscriptions] = [
+    await balanceCents(db, { subscriberId: id }),
+    await subscriptionsOfSubscriber(db, id),
+  ];
+  return { ...subscriber, account_balance: balance / 100, subscriptions };
+}
+
+export async function sendSmsToSubscriber(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof SubscriberSmsForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  const subscriber = await q.findSubscriber(deps.db, form.subscriber_id);
+  if (!subscriber) throw notFound('This subscriber does not exist.');
+  await queueSms(deps.db, {
+    intent: 'tips-subscriber.message',
+    dedupeKey: `tips-subscriber-sms:${requestId}`,
+    to: subscriber.phone,
+    body: form.message,
+    subscriberId: subscriber.id,
+    createdBy: actor.userId,
+  });
+  await deps.jobs.nudge(QUEUES.smsDispatch);
+  return { info: successTexts.smsSent };
+}

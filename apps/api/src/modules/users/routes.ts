@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  assignClientsForm,
+  deleteUser,
+  dropClient,
+  exportUserClients,
+  exportUsers,
+  listUsers,
+  saveClientAssignments,
+  showUserClients,
+  storeUser,
+} from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { csvRoute } from '../../http/csv.ts';
+import { route } from '../../http/route.ts';
+import { clientsCsv } from '../clients/service.ts';
+import * as users from './service.ts';
+
+export function userRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(app, listUsers, () => users.usersAndCategories(deps.db));
+  route(app, storeUser, ({ actor, body, request }) => users.storeUser(deps, actor, body, request.id));
+  route(app, deleteUser, ({ actor, body, request }) => users.deleteUser(deps, actor, body.id, request.id));
+  route(app, showUserClients, ({ query }) => users.userWithClients(deps.db, query.user_id));
+  route(app, dropClient, ({ actor, body, request }) => users.dropClient(deps, actor, body, request.id));
+  route(app, assignClientsForm, () => users.assignmentChoices(deps.db));
+  route(app, saveClientAssignments, ({ actor, body, request }) => users.saveClientAssignments(deps, actor, body, request.id));
+  csvRoute(app, exportUsers, async () => users.usersCsv(deps.db));
+  csvRoute(app, exportUserClients, async ({ actor, query }) => {
+    await users.requireUser(deps.db, query.user_id);
+    return clientsCsv(deps, actor, { assignedTo: query.user_id });
+  });
+}

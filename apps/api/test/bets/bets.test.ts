@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { auditLog, bonuses } from '../../src/db/schema/index.ts';
+import { createTestApp, type TestApp } from '../helpers.ts';
+import { addClient, people } from '../clients/fixtures.ts';
+
+let t: TestApp;
+let p: Awaited<ReturnType<typeof people>>;
+let mine: number;
+let lapsed: number;
+let theirs: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  p = await people(t);
+  mine = await addClient(t.deps.db, { name: 'Brian Mwangi', maximumStakeCents: 500_000, staffId: p.staffId });
+  lapsed = await addClient(t.deps.db, { name: 'Mary Njeri', active: false, staffId: p.staffId });
+  theirs = await addClient(t.deps.db, { name: 'Kevin Otieno', staffId: p.otherStaffId });
+});
+afterAll(() => t.close());
+
+const openBet = (token: string | null, payload: Record<string, unknown>) =>
+  t.as(token, { method: 'POST', url: '/api/bets/save', payload });
+const enterProfit = (token: string | null, payload: Record<string, unknown>) =>
+  t.as(token, { method: 'POST', url: '/api/bets/update', payload });
+
+describe('POST /api/bets/save', () => {
+  it('opens a bet for an active client of mine', async () => {
+    const res = await openBet(p.staff, { client_id: mine, name: 'Brian Mwangi', stake: 1500, description: 'Arsenal v Chelsea, over 2.5' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().info).toBe('Bet opened successfully');
+    const audits = await t.deps.db.select().from(auditLog).where(eq(auditLog.action, 'bet.open'));
+    expect(audits).toHaveLength(1);
+  });
+
+  it('refuses a stake above the client maximum', async () => {
+    const res = await openBet(p.staff, { client_id: mine, stake: 5000.01, description: 'x' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.stake[0]).toMatch(/maximum stake of/);
+  });
+
+  it.each([
+    ['a zero stake', 0],
+    ['a negative stake', -100],
+    ['an oversized stake', 1e12],
+    ['a stake that is not a number', 'lots'],
+    ['a stake with three decimals', 10.005],
+  ])('refuses %s on stake', async (_what, stake) => {
+    const res = await openBet(p.admin, { client_id: mine, stake, description: 'x' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.stake).toBeDefined();
+  });
+
+  it('refuses a missing description and a missing stake', async () => {
+    const res = await openBet(p.admin, { client_id: mine });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors).sort()).toEqual(['description', 'stake']);
+  });
+
+  it('refuses a client without a running subscription', async () => {
+    const res = await openBet(p.staff, { client_id: lapsed, stake: 100, description: 'x' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.client_id).toBeDefined();
+  });
+
+  it("answers 404 for someone else's client and an unknown client, 401 without a session", async () => {
+    expect((await openBet(p.staff, { client_id: theirs, stake: 100, description: 'x' })).statusCode).toBe(404);
+    expect((await openBet(p.admin, { client_id: 999999, stake: 100, description: 'x' })).statusCode).toBe(404);
+    expect((await openBet(null, { client_id: mine, stake: 100, description: 'x' })).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/bets/update (Enter Profit)', () => {
+  async function newBet(clientId: number, stake = 1000): Promise<number> {
+    const res = await openBet(p.admin, { client_id: clientId, stake, description: 'Gor Mahia to win' });
+    return res.json().bet_id;
+  }
+
+  it('closes a winning bet and creates a pending bonus at 30 % of the profit', async () => {
+    const betId = await newBet(mine);
+    const res = await enterProfit(p.staff, { bet_id: betId, name: 'Brian Mwangi', stake: 1000, profit: 2000.5 });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ info: 'Profit saved successfully', bonus: 600.15 });
+    const [bonus] = await t.deps.db.select().from(bonuses).where(eq(bonuses.betId, betId));
+    expect(bonus).toMatchObject({ amountCents: 60_015, ratePercent: 30, clientId: mine });
+  });
+
+  it('closes a lost bet without a bonus', async () => {
+    const betId = await newBet(mine);
+    const res = await enterProfit(p.admin, { bet_id: betId, profit: -1000 });
+    expect(res.json().bonus).toBe(0);
+    expect(await t.deps.db.select().from(bonuses).where(eq(bonuses.betId, betId))).toHaveLength(0);
+  });
+
+  it('refuses a loss larger than the stake', async () => {
+    const betId = await newBet(mine);
+    const res = await enterProfit(p.admin, { bet_id: betId, profit: -1000.01 });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.profit).toEqual(['A loss cannot be more than the stake']);
+  });
+
+  it('refuses profit entered twice', async () => {
+    const betId = await newBet(mine);
+    expect((await enterProfit(p.admin, { bet_id: betId, profit: 100 })).statusCode).toBe(200);
+    const again = await enterProfit(p.admin, { bet_id: betId, profit: 100 });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors.profit).toEqual(['The profit of this bet has already been entered']);
+  });
+
+  it("answers 404 for someone else's bet and an unknown bet; 422 for a missing profit", async () => {
+    const betId = await newBet(theirs);
+    expect((await enterProfit(p.staff, { bet_id: betId, profit: 10 })).statusCode).toBe(404);
+    expect((await enterProfit(p.admin, { bet_id: 999999, profit: 10 })).statusCode).toBe(404);
+    const res = await enterProfit(p.admin, { bet_id: betId });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.profit).toBeDefined();
+  });
+});
+
+describe('bet lists', () => {
+  it('lists open bets with admin-only totals', async () => {
+    const admin = (await t.as(p.admin, { method: 'GET', url: '/api/bets/open' })).json();
+    expect(Object.keys(admin).sort()).toEqual(['bets', 'total_closed_bets', 'total_open_bets']);
+    expect(Object.keys(admin.bets[0]).sort()).toEqual(
+      ['bet_id', 'bonus', 'client_id', 'description', 'name', 'opened_on', 'phone', 'photo', 'profit', 'stake', 'status'].sort(),
+    );
+    const staff = (await t.as(p.staff, { method: 'GET', url: '/api/bets/open' })).json();
+    expect(Object.keys(staff)).toEqual(['bets']);
+    expect(staff.bets.every((b: { client_id: number }) => b.client_id === mine)).toBe(true);
+  });
+
+  it('pages and searches closed bets', async () => {
+    const all = (await t.as(p.admin, { method: 'GET', url: '/api/bets/closed?page=1&perPage=50' })).json();
+    expect(all.total_records).toBe(3);
+    expect(all.bets.every((b: { status: string }) => b.status === 'closed')).toBe(true);
+    const found = (await t.as(p.admin, { method: 'GET', url: '/api/bets/closed/search?search=Brian' })).json();
+    expect(found.total_records).toBe(3);
+    const none = (await t.as(p.admin, { method: 'GET', url: `/api/bets/closed/search?search=${encodeURIComponent('"; select 1; --')}` })).json();
+    expect(none.total_records).toBe(0);
+    const theirsForStaff = (await t.as(p.otherStaff, { method: 'GET', url: '/api/bets/closed' })).json();
+    expect(theirsForStaff.total_records).toBe(0);
+    expect(theirsForStaff.total_open_bets).toBeUndefined();
+  });
+
+  it('exports closed bets as CSV', async () => {
+    const res = await t.as(p.admin, { method: 'GET', url: '/api/bets/closed/export' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body.trim().split('\r\n')).toHaveLength(4);
+  });
+});

@@ -1,0 +1,103 @@
+import { eq, sql } from 'drizzle-orm';
+import { bet4mePlans, betCategories, clients, ledgerEntries, mpesaPayments, pricePackages, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
+import { sha256Hex } from '../../src/lib/crypto.ts';
+import { balanceCents } from '../../src/modules/ledger/service.ts';
+import type { TestApp } from '../helpers.ts';
+
+export const SECRET = 'test-webhook-secret-0123';
+
+let receiptSeq = 0;
+/** A fresh M-Pesa receipt per call ("RKL..."). */
+export function receipt(): string {
+  receiptSeq += 1;
+  return `RKT${String(Date.now()).slice(-5)}${String(receiptSeq).padStart(4, '0')}`;
+}
+
+/** A C2B confirmation body as Daraja sends it: every value a string. */
+export function c2b(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    TransactionType: 'Pay Bill',
+    TransID: receipt(),
+    TransTime: '20250314153045',
+    TransAmount: '100.00',
+    BusinessShortCode: '600984',
+    BillRefNumber: 'D2',
+    InvoiceNumber: '',
+    OrgAccountBalance: '',
+    ThirdPartyTransID: '',
+    MSISDN: '254799000001',
+    FirstName: 'JOHN',
+    MiddleName: '',
+    LastName: 'KAMAU',
+    ...over,
+  };
+}
+
+export function confirm(t: TestApp, body: unknown, secret = SECRET) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/hooks/c2b/confirmation/${secret}`,
+    headers: { 'content-type': 'application/json' },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export async function paymentByReceipt(t: TestApp, transId: string) {
+  const [found] = await t.deps.db.select().from(mpesaPayments).where(eq(mpesaPayments.transId, transId));
+  return found;
+}
+
+export async function subscriptionsOfPayment(t: TestApp, paymentId: number) {
+  return t.deps.db.select().from(subscriptions).where(eq(subscriptions.paymentId, paymentId));
+}
+
+export async function ledgerOf(t: TestApp, holder: { clientId: number } | { subscriberId: number }) {
+  return balanceCents(t.deps.db, holder);
+}
+
+export async function ledgerSumOfPayment(t: TestApp, paymentId: number): Promise<number> {
+  const [row] = await t.deps.db
+    .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountCents}), 0)` })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.paymentId, paymentId));
+  return Number(row?.total ?? 0);
+}
+
+/** The business's reference data and a few people, as a test starts from. */
+export async function seedPeople(t: TestApp) {
+  const db = t.deps.db;
+  const [d2] = await db.insert(betCategories).values({ name: 'Daily 2 Odds', code: 'D2' }).returning();
+  const [ov] = await db.insert(betCategories).values({ name: 'Over 2.5', code: 'OV' }).returning();
+  const [d2Sms] = await db
+    .insert(pricePackages)
+    .values({ betCategoryId: d2!.id, medium: 'sms', name: 'Daily 2 Odds SMS weekly', durationDays: 7, priceCents: 10_000 })
+    .returning();
+  const [d2Web] = await db
+    .insert(pricePackages)
+    .values({ betCategoryId: d2!.id, medium: 'web', name: 'Daily 2 Odds web weekly', durationDays: 7, priceCents: 10_000 })
+    .returning();
+  const [d2Month] = await db
+    .insert(pricePackages)
+    .values({ betCategoryId: d2!.id, medium: 'sms', name: 'Daily 2 Odds SMS monthly', durationDays: 30, priceCents: 35_000 })
+    .returning();
+  const [weekly] = await db.insert(bet4mePlans).values({ name: 'Weekly', durationDays: 7, priceCents: 100_000 }).returning();
+  const [monthly] = await db.insert(bet4mePlans).values({ name: 'Monthly', durationDays: 30, priceCents: 300_000 }).returning();
+  const person = async (table: 'client' | 'subscriber', name: string, phone: string) => {
+    if (table === 'client') {
+      const [c] = await db.insert(clients).values({ name, phone, phoneHash: sha256Hex(phone) }).returning({ id: clients.id });
+      return c!.id;
+    }
+    const [s] = await db.insert(tipsSubscribers).values({ name, phone, phoneHash: sha256Hex(phone) }).returning({ id: tipsSubscribers.id });
+    return s!.id;
+  };
+  return {
+    d2: d2!,
+    ov: ov!,
+    d2Sms: d2Sms!,
+    d2Web: d2Web!,
+    d2Month: d2Month!,
+    weekly: weekly!,
+    monthly: monthly!,
+    person,
+  };
+}

@@ -1,0 +1,53 @@
+import { betCategories, imageTypes, postCategories, pricePackages } from '../../src/db/schema/index.ts';
+import type { Db } from '../../src/db/client.ts';
+import { ADMIN, type TestApp } from '../helpers.ts';
+
+export interface TipsReference {
+  d2: number;
+  o15: number;
+  football: number;
+  cover: number;
+  d2SmsWeek: number;
+  d2WebWeek: number;
+}
+
+/** Two bet categories with SMS and web packages, a post category and a cover picture. */
+export async function tipsReference(db: Db): Promise<TipsReference> {
+  const [d2, o15] = await db
+    .insert(betCategories)
+    .values([
+      { name: 'Daily 2 Odds', code: 'D2' },
+      { name: 'Over 1.5 Goals', code: 'O15' },
+    ])
+    .returning({ id: betCategories.id });
+  const [football] = await db.insert(postCategories).values({ name: 'Football' }).returning({ id: postCategories.id });
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  const [cover] = await db
+    .insert(imageTypes)
+    .values({ title: 'Stadium', imageName: 'stadium.png', contentType: 'image/png', data: png, byteSize: png.length })
+    .returning({ id: imageTypes.id });
+  const [d2SmsWeek, d2WebWeek] = await db
+    .insert(pricePackages)
+    .values([
+      { betCategoryId: d2!.id, medium: 'sms', name: 'D2 SMS weekly', durationDays: 7, priceCents: 50_000 },
+      { betCategoryId: d2!.id, medium: 'web', name: 'D2 Web weekly', durationDays: 7, priceCents: 40_000 },
+      { betCategoryId: d2!.id, medium: 'sms', name: 'D2 SMS monthly', durationDays: 30, priceCents: 150_000 },
+      { betCategoryId: o15!.id, medium: 'sms', name: 'O15 SMS weekly', durationDays: 7, priceCents: 30_000 },
+    ])
+    .returning({ id: pricePackages.id });
+  return {
+    d2: d2!.id,
+    o15: o15!.id,
+    football: football!.id,
+    cover: cover!.id,
+    d2SmsWeek: d2SmsWeek!.id,
+    d2WebWeek: d2WebWeek!.id,
+  };
+}
+
+/** An admin and a staff user, signed in. */
+export async function signedInStaff(t: TestApp): Promise<{ admin: string; staff: string }> {
+  await t.addUser({ email: 'admin@tips.test', categoryId: ADMIN });
+  await t.addUser({ email: 'staff@tips.test' });
+  return { admin: await t.tokenFor('admin@tips.test'), staff: await t.tokenFor('staff@tips.test') };
+}

@@ -1,0 +1,27 @@
+import { Paper, SimpleGrid, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export interface Figure {
+  label: string;
+  value: ReactNode;
+  color?: string;
+  testId?: string;
+}
+
+/** A row of summary boxes (totals, counts) above a table or on the dashboard. */
+export function FigureBoxes({ figures }: { figures: Figure[] }) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: Math.min(figures.length, 4) }}>
+      {figures.map((f) => (
+        <Paper key={f.label} withBorder p="md" radius="md" data-testid={f.testId}>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+            {f.label}
+          </Text>
+          <Text fz={24} fw={700} c={f.color}>
+            {f.value}
+          </Text>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}

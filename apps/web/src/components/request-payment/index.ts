@@ -1,0 +1,1 @@
+export { RequestPaymentButton, type Payer } from './request-payment.tsx';

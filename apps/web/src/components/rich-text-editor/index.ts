@@ -1,0 +1,1 @@
+export { RichTextEditor, type RichTextEditorProps } from './rich-text-editor.tsx';

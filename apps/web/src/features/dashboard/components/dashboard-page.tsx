@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { localPhone } from '@betdesk/contract';
+import { DataTable } from '@/components/data-table/index.ts';
+import { FigureBoxes, type Figure } from '@/components/figure-boxes.tsx';
+import { NewBetModal, type NewBetClient } from '@/components/new-bet-modal.tsx';
+import { useSession } from '@/lib/auth.ts';
+import { formatDateTime, formatMoney } from '@/lib/format.ts';
+import { useDashboard } from '../api/get-dashboard.ts';
+import { useIncomeChart } from '../api/get-income-chart.ts';
+import { IncomeChart } from './income-chart.tsx';
+
+/** /dashboard: figures (admin), counts, income chart (admin), recent payments and active clients. */
+export function DashboardPage() {
+  const { isAdmin, user } = useSession();
+  const board = useDashboard();
+  const chart = useIncomeChart(isAdmin);
+  const [betFor, setBetFor] = useState<NewBetClient | null>(null);
+  const data = board.data;
+
+  const money: Figure[] = data?.total_income !== undefined
+    ? [
+        { label: 'Income today', value: formatMoney(data.total_income_today), color: 'teal.8', testId: 'income-today' },
+        { label: 'Total income', value: formatMoney(data.total_income), testId: 'total-income' },
+        { label: 'SMS balance', value: data.sms_balance === null ? 'Unknown' : formatMoney(data.sms_balance), testId: 'sms-balance' },
+      ]
+    : [];
+  const counts: Figure[] = [
+    { label: 'Active clients', value: data?.total_active_clients ?? '…', testId: 'active-clients-count' },
+    { label: 'Open bets', value: data?.total_open_bets ?? '…', testId: 'open-bets-count' },
+    { label: 'Unpaid bonuses', value: data?.total_pending_bonus ?? '…', color: 'red.7', testId: 'unpaid-bonus-count' },
+  ];
+
+  return (
+    <Stack>
+      <div>
+        <Title order={2}>Dashboard</Title>
+        {user && (
+          <Text c="dimmed" data-testid="welcome">
+            Welcome, {user.name}
+          </Text>
+        )}
+      </div>
+      {money.length > 0 && <FigureBoxes figures={money} />}
+      <FigureBoxes figures={counts} />
+      {isAdmin && chart.data && <IncomeChart days={chart.data.days} />}
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Card withBorder>
+          <Title order={4} mb="sm">
+            Recent payments
+          </Title>
+          <DataTable
+            columns={[
+              { key: 'name', header: 'Subscriber' },
+              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : '') },
+              { key: 'transaction_reference', header: 'Ref' },
+              { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time) },
+              { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right' },
+            ]}
+            rows={data?.recent_payments ?? []}
+            rowKey={(p, i) => `${p.transaction_reference}-${i}`}
+            loading={board.isFetching}
+            emptyText="No payments yet."
+            height={420}
+            data-testid="recent-payments-table"
+          />
+        </Card>
+        <Card withBorder>
+          <Group justify="space-between" mb="sm">
+            <Title order={4}>Active clients</Title>
+            <Anchor component={Link} to="/clients/active" size="sm">
+              All active clients
+            </Anchor>
+          </Group>
+          <DataTable
+            columns={[
+              { key: 'name', header: 'Client' },
+              { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone) },
+              { key: 'total_open_bets', header: 'Open bets', align: 'right', width: 90 },
+              {
+                key: 'actions',
+                header: '',
+                width: 160,
+                render: (c) => (
+                  <Group gap="xs" wrap="nowrap">
+                    <Button size="xs" onClick={() => setBetFor({ id: c.client_id, name: c.name })} data-testid="new-bet">
+                      New Bet
+                    </Button>
+                    <Anchor component={Link} to={`/clients/${c.client_id}`} size="sm">
+                      More
+                    </Anchor>
+                  </Group>
+                ),
+              },
+            ]}
+            rows={data?.active_clients ?? []}
+            rowKey={(c) => c.client_id}
+            loading={board.isFetching}
+            emptyText="No active clients."
+            height={420}
+            data-testid="dashboard-active-clients"
+          />
+        </Card>
+      </SimpleGrid>
+      <NewBetModal client={betFor} onClose={() => setBetFor(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,12 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { claimPayment, type BodyOf } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** POST /api/mpesa-transactions/claim {transaction_id, client_id | subscriber_id}. */
+export function useClaimPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BodyOf<typeof claimPayment>) => callEndpoint(claimPayment, { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['mpesa-transactions'] }),
+  });
+}

@@ -1,0 +1,55 @@
+import { Anchor, Badge, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { localPhone, type MpesaTransaction } from '@betdesk/contract';
+import type { DataTableColumn } from '@/components/data-table/index.ts';
+import { formatDateTime, formatMoney } from '@/lib/format.ts';
+
+const statusColors: Record<MpesaTransaction['status'], string> = {
+  claimed: 'green',
+  unclaimed: 'orange',
+  rejected: 'red',
+};
+
+/** The payer as M-Pesa named them: a phone only when the MSISDN is one, else the masked number. */
+function SenderPhone({ t }: { t: MpesaTransaction }) {
+  if (t.sender_phone) return <>{localPhone(t.sender_phone)}</>;
+  if (t.sender_msisdn) return <Text span c="dimmed">{t.sender_msisdn}</Text>;
+  return <Text span c="dimmed">hidden</Text>;
+}
+
+function PaidTo({ t }: { t: MpesaTransaction }) {
+  if (t.client_id !== null) {
+    return (
+      <Anchor component={Link} to={`/clients/${t.client_id}`}>
+        {t.client_name}
+      </Anchor>
+    );
+  }
+  if (t.subscriber_id !== null) {
+    return (
+      <Anchor component={Link} to={`/tips/subscribers/view/${t.subscriber_id}`}>
+        {t.subscriber_name}
+      </Anchor>
+    );
+  }
+  return t.reject_reason ? <Text span size="sm" c="red">{t.reject_reason}</Text> : null;
+}
+
+export const transactionColumns: DataTableColumn<MpesaTransaction>[] = [
+  { key: 'transaction_reference', header: 'Ref No.', render: (t) => t.transaction_reference ?? '' },
+  { key: 'sender_name', header: 'Sender Name', render: (t) => t.sender_name ?? '' },
+  { key: 'sender_phone', header: 'Phone No', render: (t) => <SenderPhone t={t} /> },
+  { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '' },
+  { key: 'amount', header: 'Amount', render: (t) => (t.amount === null ? '' : formatMoney(t.amount)), align: 'right' },
+  { key: 'transaction_timestamp', header: 'Sent On', render: (t) => formatDateTime(t.transaction_timestamp) },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (t) => (
+      <Badge color={statusColors[t.status]} data-testid={`status-${t.transaction_reference}`}>
+        {t.status}
+      </Badge>
+    ),
+  },
+  { key: 'client_name', header: 'Paid to', render: (t) => <PaidTo t={t} /> },
+];

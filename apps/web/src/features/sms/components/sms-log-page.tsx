@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import { Anchor, Button, Card, Chip, Group, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { SMS_STATUSES, type SmsMessage, type SmsStatus } from '@betdesk/contract';
+import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { formatDateTime, formatMoney } from '@/lib/format.ts';
+import { useSmsLog } from '../api/get-sms-log.ts';
+import { SmsMessageDrawer } from './sms-message-drawer.tsx';
+import { SmsStatusBadge, statusLabels } from './sms-status-badge.tsx';
+
+function recipient(m: SmsMessage) {
+  if (!m.name) return '';
+  const to = m.client_id ? `/clients/${m.client_id}` : `/tips/subscribers/view/${m.subscriber_id}`;
+  return (
+    <Anchor component={Link} to={to}>
+      {m.name}
+    </Anchor>
+  );
+}
+
+const ALL = 'all';
+
+/** /sms (admins): every message the business sent or will send, and what became of it. */
+export function SmsLogPage() {
+  const table = useTableState();
+  const [status, setStatus] = useState<SmsStatus | null>(null);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const log = useSmsLog({ status, search: table.search, page: table.page, perPage: table.perPage });
+  const counts = log.data?.status_counts;
+  const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : null;
+
+  const columns: DataTableColumn<SmsMessage>[] = [
+    { key: 'queued_on', header: 'Queued On', render: (m) => formatDateTime(m.queued_on), width: 150 },
+    { key: 'phone', header: 'Phone No', width: 120 },
+    { key: 'name', header: 'Name', render: recipient, width: 180 },
+    {
+      key: 'message',
+      header: 'Message',
+      render: (m) => (
+        <Text size="sm" lineClamp={2} title={m.message}>
+          {m.message}
+        </Text>
+      ),
+    },
+    { key: 'parts', header: 'Parts', align: 'right', width: 60 },
+    { key: 'status', header: 'Status', render: (m) => <SmsStatusBadge status={m.status} />, width: 120 },
+    { key: 'cost', header: 'Cost', align: 'right', render: (m) => (m.cost === null ? '' : formatMoney(m.cost)), width: 100 },
+    {
+      key: 'view',
+      header: '',
+      width: 80,
+      render: (m) => (
+        <Button size="xs" variant="light" onClick={() => setOpenId(m.id)} data-testid={`sms-view-${m.id}`}>
+          View
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Stack>
+      <Title order={2}>SMS Log</Title>
+      <Card withBorder>
+        <Chip.Group
+          value={status ?? ALL}
+          onChange={(value) => {
+            setStatus(value === ALL ? null : (value as SmsStatus));
+            table.setPage(1);
+          }}
+        >
+          <Group gap="xs" mb="md" data-testid="sms-status-filter">
+            <Chip value={ALL}>All{total !== null ? ` (${total})` : ''}</Chip>
+            {SMS_STATUSES.map((s) => (
+              <Chip key={s} value={s}>
+                {statusLabels[s]}
+                {counts ? ` (${counts[s]})` : ''}
+              </Chip>
+            ))}
+          </Group>
+        </Chip.Group>
+        <DataTable
+          columns={columns}
+          rows={log.data?.messages ?? []}
+          rowKey={(m) => m.id}
+          loading={log.isFetching}
+          emptyText="No messages."
+          search={{ placeholder: 'Search by phone number', onSearch: table.setSearch }}
+          paging={{
+            page: table.page,
+            perPage: table.perPage,
+            totalRecords: log.data?.total_records ?? 0,
+            onPageChange: table.setPage,
+            onPerPageChange: table.setPerPage,
+          }}
+          data-testid="sms-log-table"
+        />
+      </Card>
+      <SmsMessageDrawer messageId={openId} onClose={() => setOpenId(null)} />
+    </Stack>
+  );
+}

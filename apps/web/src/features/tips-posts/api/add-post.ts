@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { addPost as addPostEndpoint, type BodyOf } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** POST /api/tips/posts/add -> post.id. */
+export function addPost(body: BodyOf<typeof addPostEndpoint>) {
+  return callEndpoint(addPostEndpoint, { body });
+}
+
+export function useAddPost() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: addPost,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tips', 'posts'] }),
+  });
+}

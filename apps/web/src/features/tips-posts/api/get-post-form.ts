@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { newPostForm } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** GET /api/tips/posts/add -> post_categories, image_types, bet_categories. */
+export function getPostForm() {
+  return callEndpoint(newPostForm);
+}
+
+export function postFormQueryOptions() {
+  return queryOptions({ queryKey: ['tips', 'posts', 'form'], queryFn: getPostForm });
+}
+
+export function usePostForm() {
+  return useQuery(postFormQueryOptions());
+}

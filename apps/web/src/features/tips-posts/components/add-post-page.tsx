@@ -1,0 +1,32 @@
+import { Card, Loader, Stack, Title } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { useAddPost } from '../api/add-post.ts';
+import { usePostForm } from '../api/get-post-form.ts';
+import { emptyPost, PostForm } from './post-form.tsx';
+
+/** /tips/posts/add: write a web tip post; saving goes to its view. */
+export function AddPostPage() {
+  const choices = usePostForm();
+  const add = useAddPost();
+  const navigate = useNavigate();
+  return (
+    <Stack>
+      <Title order={2}>Add Post</Title>
+      <Card withBorder>
+        {choices.data ? (
+          <PostForm
+            choices={choices.data}
+            initial={emptyPost}
+            submitLabel="Save Post"
+            onSubmit={async (body) => {
+              const { post } = await add.mutateAsync(body);
+              await navigate(`/tips/posts/view/${post.id}`);
+            }}
+          />
+        ) : (
+          <Loader />
+        )}
+      </Card>
+    </Stack>
+  );
+}

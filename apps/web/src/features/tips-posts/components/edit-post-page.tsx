@@ -1,0 +1,41 @@
+import { Card, Loader, Stack, Title } from '@mantine/core';
+import { useNavigate, useParams } from 'react-router';
+import { usePostForEditing } from '../api/get-post-for-editing.ts';
+import { useUpdatePost } from '../api/update-post.ts';
+import { PostForm } from './post-form.tsx';
+
+/** /tips/posts/edit/{post_id}: the post form, prefilled; saving goes to the view. */
+export function EditPostPage() {
+  const postId = Number(useParams().post_id);
+  const editing = usePostForEditing(postId);
+  const update = useUpdatePost();
+  const navigate = useNavigate();
+  const data = editing.data;
+  return (
+    <Stack>
+      <Title order={2}>Edit Post</Title>
+      <Card withBorder>
+        {data ? (
+          <PostForm
+            choices={data}
+            initial={{
+              title: data.post.title,
+              post_category_id: String(data.post.post_category_id),
+              image_type_id: data.post.image_type_id === null ? null : String(data.post.image_type_id),
+              match_date: data.post.match_date,
+              selected_bets: data.post_bets.map((b) => String(b.id)),
+              content: data.post.content,
+            }}
+            submitLabel="Save Post"
+            onSubmit={async (body) => {
+              await update.mutateAsync({ ...body, post_id: postId });
+              await navigate(`/tips/posts/view/${postId}`);
+            }}
+          />
+        ) : (
+          <Loader />
+        )}
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,175 @@
+import '@mantine/dates/styles.css';
+import { useState } from 'react';
+import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { betCategoryLabel, type BetCategory, type ImageType, type PostCategory, type PostForm as PostFields } from '@betdesk/contract';
+import { RichTextEditor } from '@/components/rich-text-editor/index.ts';
+import { can } from '@betdesk/contract';
+import { useRole } from '@/lib/auth.ts';
+import { isHttpError } from '@/lib/http.ts';
+import { UploadCoverModal } from './upload-cover-modal.tsx';
+
+export interface PostFormValues {
+  title: string;
+  post_category_id: string | null;
+  image_type_id: string | null;
+  match_date: string | null;
+  selected_bets: string[];
+  content: string;
+}
+
+export const emptyPost: PostFormValues = {
+  title: '',
+  post_category_id: null,
+  image_type_id: null,
+  match_date: null,
+  selected_bets: [],
+  content: '',
+};
+
+interface PostFormProps {
+  choices: { post_categories: PostCategory[]; image_types: ImageType[]; bet_categories: BetCategory[] };
+  initial: PostFormValues;
+  submitLabel: string;
+  onSubmit: (body: PostFields) => Promise<unknown>;
+}
+
+type FieldName = keyof PostFormValues;
+
+/**
+ * The post form of /tips/posts/add and /tips/posts/edit: title, category, cover image, match date,
+ * the bets it is shown in (name plus code) and the rich-text content. Field errors come from the
+ * server and show under the inputs, with a banner.
+ */
+export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormProps) {
+  const [values, setValues] = useState<PostFormValues>(initial);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [banner, setBanner] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const mayUpload = can(useRole(), 'upload:images');
+  const set = <K extends FieldName>(key: K, value: PostFormValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors(({ [key]: _fixed, ...rest }) => rest as Partial<Record<FieldName, string>>);
+  };
+
+  const submit = async () => {
+    setBusy(true);
+    setErrors({});
+    setBanner(null);
+    try {
+      await onSubmit({
+        title: values.title,
+        post_category_id: values.post_category_id ? Number(values.post_category_id) : (undefined as unknown as number),
+        image_type_id: values.image_type_id ? Number(values.image_type_id) : null,
+        match_date: values.match_date ?? '',
+        selected_bets: values.selected_bets.map(Number),
+        content: values.content,
+      });
+    } catch (error) {
+      if (isHttpError(error)) {
+        setBanner(error.info);
+        const next: Partial<Record<FieldName, string>> = {};
+        for (const [field, messages] of Object.entries(error.errors ?? {})) {
+          const name = field.split('.')[0] as FieldName;
+          if (name in emptyPost) next[name] = messages.join(' ');
+        }
+        setErrors(next);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <Stack>
+        {banner && (
+          <Alert color="red" role="alert" data-testid="form-error">
+            {banner}
+          </Alert>
+        )}
+        <TextInput
+          label="Title"
+          required
+          value={values.title}
+          onChange={(e) => set('title', e.currentTarget.value)}
+          error={errors.title}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Select
+            label="Category"
+            placeholder="Choose a category"
+            required
+            data={choices.post_categories.map((c) => ({ value: String(c.id), label: c.name }))}
+            value={values.post_category_id}
+            onChange={(v) => set('post_category_id', v)}
+            error={errors.post_category_id}
+          />
+          <Stack gap={4}>
+            <Select
+              label="Cover image"
+              placeholder="Default image"
+              clearable
+              data={choices.image_types.map((i) => ({ value: String(i.id), label: i.title }))}
+              value={values.image_type_id}
+              onChange={(v) => set('image_type_id', v)}
+              error={errors.image_type_id}
+            />
+            {mayUpload && (
+              <Button variant="subtle" size="compact-xs" onClick={() => setUploading(true)} style={{ alignSelf: 'flex-start' }}>
+                Upload a new cover image
+              </Button>
+            )}
+          </Stack>
+          <DateInput
+            label="Match date"
+            placeholder="Pick the match date"
+            required
+            valueFormat="DD MMM YYYY"
+            value={values.match_date}
+            onChange={(v) => set('match_date', v)}
+            error={errors.match_date}
+            data-testid="match-date"
+          />
+        </SimpleGrid>
+        <Checkbox.Group
+          label="Show in these bets"
+          required
+          value={values.selected_bets}
+          onChange={(v) => set('selected_bets', v)}
+          error={errors.selected_bets}
+        >
+          <Group mt="xs">
+            {choices.bet_categories.map((b) => (
+              <Checkbox key={b.id} value={String(b.id)} label={betCategoryLabel(b)} />
+            ))}
+          </Group>
+        </Checkbox.Group>
+        <RichTextEditor
+          label="Content"
+          value={values.content}
+          onChange={(html) => set('content', html)}
+          error={errors.content}
+          data-testid="post-content"
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={busy} disabled={busy}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+      <UploadCoverModal
+        opened={uploading}
+        onClose={() => setUploading(false)}
+        onUploaded={(imageTypeId) => set('image_type_id', String(imageTypeId))}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { smsTipsForm } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** GET /api/tips/posts/update-sms-tips -> posts (the current tip of each bet category). */
+export function getSmsTipsForm() {
+  return callEndpoint(smsTipsForm);
+}
+
+export function smsTipsFormQueryOptions() {
+  return queryOptions({ queryKey: ['tips', 'sms-tips', 'form'], queryFn: getSmsTipsForm });
+}
+
+export function useSmsTipsForm() {
+  return useQuery(smsTipsFormQueryOptions());
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { viewSmsTips } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** GET /api/tips/posts/view-sms-tips -> posts with delivery counts. */
+export function getSmsTips() {
+  return callEndpoint(viewSmsTips);
+}
+
+export function smsTipsQueryOptions() {
+  return queryOptions({ queryKey: ['tips', 'sms-tips', 'view'], queryFn: getSmsTips, refetchInterval: 15_000 });
+}
+
+export function useSmsTips() {
+  return useQuery(smsTipsQueryOptions());
+}

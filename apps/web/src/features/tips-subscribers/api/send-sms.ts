@@ -1,0 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
+import { sendSubscriberSms, SubscriberSmsForm, type BodyOf } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** POST /api/tips/subscribers/send-sms {subscriber_id, message}. */
+export const sendSmsInputSchema = SubscriberSmsForm;
+
+export function sendSms(body: BodyOf<typeof sendSubscriberSms>) {
+  return callEndpoint(sendSubscriberSms, { body });
+}
+
+export function useSendSms() {
+  return useMutation({ mutationFn: sendSms });
+}

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import { Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useParams } from 'react-router';
+import { durationLabel, localPhone, type SubscriberSubscription } from '@betdesk/contract';
+import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { RequestPaymentButton } from '@/components/request-payment/index.ts';
+import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
+import { useSubscriber } from '../api/get-subscriber.ts';
+import { SendSmsModal } from './send-sms-modal.tsx';
+
+const columns: DataTableColumn<SubscriberSubscription>[] = [
+  { key: 'done_on', header: 'Done On', render: (s) => formatDateTime(s.done_on) },
+  { key: 'duration', header: 'Duration', render: (s) => durationLabel(s.duration) },
+  { key: 'expiry_date', header: 'Expiry Date', render: (s) => formatDateTime(s.expiry_date) },
+  { key: 'bets', header: 'Bets' },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (s) => <Badge color={s.status_id === 1 ? 'green' : 'red'}>{s.status_name}</Badge>,
+  },
+];
+
+function Fact({ label, value }: { label: string; value: string | number }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" tt="uppercase">
+        {label}
+      </Text>
+      <Text fw={600}>{value}</Text>
+    </Stack>
+  );
+}
+
+/** /tips/subscribers/view/{subscriber_id}: facts, subscriptions and the Send SMS modal. */
+export function ViewSubscriberPage() {
+  const subscriberId = Number(useParams().subscriber_id);
+  const { data } = useSubscriber(subscriberId);
+  const [sending, setSending] = useState(false);
+  if (!data) return <Loader />;
+  const { subscriber } = data;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>{subscriber.name}</Title>
+        <Group>
+          <RequestPaymentButton payer={{ subscriberId }} />
+          <Button onClick={() => setSending(true)}>Send SMS</Button>
+        </Group>
+      </Group>
+      <Card withBorder>
+        <SimpleGrid cols={{ base: 2, md: 5 }}>
+          <Fact label="Name" value={subscriber.name} />
+          <Fact label="Phone" value={localPhone(subscriber.phone)} />
+          <Fact label="Joined on" value={formatDate(subscriber.joined_on)} />
+          <Fact label="Subscriptions" value={subscriber.number_of_subscriptions} />
+          <Fact label="Account balance" value={formatMoney(subscriber.account_balance)} />
+        </SimpleGrid>
+      </Card>
+      <Card withBorder>
+        <Title order={4} mb="sm">
+          Subscriptions
+        </Title>
+        <DataTable columns={columns} rows={subscriber.subscriptions} rowKey={(s) => s.id} data-testid="subscriber-subscriptions" />
+      </Card>
+      <SendSmsModal subscriberId={subscriber.id} opened={sending} onClose={() => setSending(false)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,12 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { listUsers } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** GET /api/users -> users, categories. */
+export function getUsers() {
+  return callEndpoint(listUsers);
+}
+
+export function useUsers() {
+  return useQuery(queryOptions({ queryKey: ['users', 'all'], queryFn: getUsers }));
+}

@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { ActionIcon, Button, Card, Group, Stack, Title, Tooltip } from '@mantine/core';
+import { IconEdit, IconTrash, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { localPhone, type User } from '@betdesk/contract';
+import { confirmTrash } from '@/components/confirm-trash.tsx';
+import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { formatDateTime } from '@/lib/format.ts';
+import { useDeleteUser } from '../api/mutations.ts';
+import { useUsers } from '../api/get-users.ts';
+import { UserFormModal } from './user-form-modal.tsx';
+
+/** /users (My Users): the staff table with edit, view assigned clients and trash. */
+export function UsersPage() {
+  const users = useUsers();
+  const remove = useDeleteUser();
+  const [editing, setEditing] = useState<{ user: User | null } | null>(null);
+
+  const trash = async (user: User) => {
+    if (await confirmTrash()) remove.mutate({ id: user.id });
+  };
+
+  const columns: DataTableColumn<User>[] = [
+    { key: 'name', header: 'Name' },
+    { key: 'phone_number', header: 'Phone', render: (u) => localPhone(u.phone_number) },
+    { key: 'email', header: 'Email' },
+    { key: 'category_name', header: 'Category', width: 110 },
+    { key: 'total_clients', header: 'Assigned clients', align: 'right', width: 140 },
+    { key: 'last_login', header: 'Last login', render: (u) => formatDateTime(u.last_login) || 'Never', width: 170 },
+    {
+      key: 'actions',
+      header: '',
+      width: 130,
+      render: (u) => (
+        <Group gap={4} wrap="nowrap">
+          <Tooltip label="Edit">
+            <ActionIcon variant="subtle" aria-label={`Edit ${u.name}`} onClick={() => setEditing({ user: u })}>
+              <IconEdit size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Assigned clients">
+            <ActionIcon variant="subtle" component={Link} to={`/users/${u.id}/clients`} aria-label={`Clients of ${u.name}`}>
+              <IconUsers size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Trash">
+            <ActionIcon variant="subtle" color="red" aria-label={`Trash ${u.name}`} onClick={() => void trash(u)}>
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      ),
+    },
+  ];
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>My Users</Title>
+        <Group>
+          <Button variant="light" component={Link} to="/users/assign-clients">
+            Assign clients
+          </Button>
+          <Button leftSection={<IconUserPlus size={16} />} onClick={() => setEditing({ user: null })} data-testid="register-user">
+            Register user
+          </Button>
+        </Group>
+      </Group>
+      <Card withBorder>
+        <DataTable
+          columns={columns}
+          rows={users.data?.users ?? []}
+          rowKey={(u) => u.id}
+          loading={users.isFetching}
+          exportCsv={{ path: '/api/users/export', filename: 'users.csv' }}
+          data-testid="users-table"
+        />
+      </Card>
+      <UserFormModal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        user={editing?.user ?? null}
+        categories={users.data?.categories ?? []}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * npm run bench: a tips blast at business scale. Generates BENCH_SUBSCRIBERS (100,000) subscribers
+ * with an active SMS subscription of one bet category in bulk SQL, queues the tip to all of them with
+ * queueSmsFanout (one INSERT ... SELECT), drains the outbox through the real Africa's Talking adapter
+ * against the fake gateway on loopback, and prints the figures. Embedded PGlite by default; a fresh
+ * database on the server of DATABASE_URL when it is set (dropped afterwards).
+ *
+ *   BENCH_SUBSCRIBERS  recipients (default 100000)
+ *   SMS_BATCH_SIZE     recipients per gateway request (default 1000)
+ *   SMS_SEND_RATE      messages per second (default 10000, the configuration's maximum)
+ *   BENCH_TIMEOUT_S    the run gives up after this long (default 900)
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import pino from 'pino';
+import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
+import { africasTalkingGateway } from '../apps/api/src/integrations/sms/africastalking.ts';
+import { startFakeAfricasTalking } from '../apps/api/src/integrations/sms/fake-africastalking.ts';
+import { dispatchQueuedSms, queueSmsFanout } from '../apps/api/src/modules/sms/outbox.ts';
+
+const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 100_000);
+const batchSize = Number(process.env.SMS_BATCH_SIZE ?? 1000);
+const sendRate = Number(process.env.SMS_SEND_RATE ?? 10_000);
+const timeoutMs = Number(process.env.BENCH_TIMEOUT_S ?? 900) * 1000;
+const TIP = 'D2 tips today: Gor Mahia vs AFC Leopards, Over 1.5 goals @1.45. Good luck! Betdesk';
+
+async function benchDatabase(): Promise<{ database: Database; label: string; drop(): Promise<void> }> {
+  const server = process.env.DATABASE_URL;
+  if (!server) return { database: await openDatabase({}), label: 'PGlite (in memory)', drop: async () => {} };
+  const name = `betdesk_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    database: await openDatabase({ url: url.toString() }),
+    label: `PostgreSQL (${url.host})`,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: server });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+async function main(): Promise<number> {
+  const { database, label, drop } = await benchDatabase();
+  const fake = await startFakeAfricasTalking({ username: 'bench', apiKey: 'bench-key', balanceKes: subscribers * 10 });
+  const deadline = setTimeout(() => {
+    console.error(`The bench did not finish within ${timeoutMs / 1000} s.`);
+    process.exit(1);
+  }, timeoutMs);
+  try {
+    await database.migrate();
+    const db = database.db;
+
+    let t = Date.now();
+    await db.execute(sql`insert into bet_categories (name, code) values ('Bench Daily 2 Odds', 'BENCH')`);
+    await db.execute(sql`
+      insert into price_packages (bet_category_id, medium, name, duration_days, price_cents)
+      select id, 'sms', 'Bench monthly SMS', 30, 50000 from bet_categories where code = 'BENCH'`);
+    await db.execute(sql`
+      insert into tips_subscribers (name, phone, phone_hash)
+      select 'Subscriber ' || i, p.phone, encode(sha256(p.phone::bytea), 'hex')
+        from generate_series(1, ${subscribers}) as i,
+             lateral (select '2547' || lpad(i::text, 8, '0') as phone) as p`);
+    await db.execute(sql`
+      insert into subscriptions (subscriber_id, package_id, bet_category_id, medium, duration_days, amount_cents,
+                                 starts_at, expires_at, source)
+      select s.id, pp.id, pp.bet_category_id, 'sms', 30, pp.price_cents, now() - interval '1 day', now() + interval '29 days', 'manual'
+        from tips_subscribers s cross join price_packages pp
+       where pp.name = 'Bench monthly SMS'`);
+    const generated = Date.now() - t;
+
+    const fanout = {
+      intent: 'tips.sms',
+      dedupeKeyPrefix: 'bench-tip:v1',
+      body: TIP,
+      recipients: sql`select distinct s.id as subscriber_id, s.phone
+                        from subscriptions sub join tips_subscribers s on s.id = sub.subscriber_id
+                        join bet_categories c on c.id = sub.bet_category_id
+                       where c.code = 'BENCH' and sub.medium = 'sms' and sub.expires_at > now()`,
+      recipientsAre: 'subscribers' as const,
+      createdBy: null,
+    };
+    t = Date.now();
+    const queued = await db.transaction((tx) => queueSmsFanout(tx, fanout));
+    const queueing = Date.now() - t;
+    const queuedAgain = await db.transaction((tx) => queueSmsFanout(tx, fanout));
+
+    const gateway = africasTalkingGateway({
+      username: 'bench',
+      apiKey: 'bench-key',
+      baseUrl: fake.url,
+      logger: pino({ level: 'silent' }),
+    });
+    t = Date.now();
+    let report = await dispatchQueuedSms(database, gateway, { batchSize, sendRate, maxRunMs: timeoutMs });
+    const totals = { sent: report.sent, failed: report.failed, retried: report.retried, unconfirmed: report.unconfirmed };
+    while (report.more) {
+      report = await dispatchQueuedSms(database, gateway, { batchSize, sendRate, maxRunMs: timeoutMs });
+      for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += report[key];
+    }
+    const drain = Date.now() - t;
+
+    const received = fake.calls.flatMap((call) => call.to);
+    const duplicates = received.length - new Set(received).size;
+    const { rows } = await database.executeSql(`select status, count(*)::int as n from sms_messages group by status`);
+    const byStatus = Object.fromEntries(rows.map((r) => [String(r.status), Number(r.n)]));
+
+    const figures: [string, string][] = [
+      ['Database', label],
+      ['Subscribers generated', `${subscribers.toLocaleString('en-KE')} in ${seconds(generated)}`],
+      ['Rows queued (one INSERT ... SELECT)', queued.toLocaleString('en-KE')],
+      ['Queueing time', seconds(queueing)],
+      ['Rows queued by a repeated fan-out', String(queuedAgain)],
+      ['Batch size / send rate limit', `${batchSize} / ${sendRate} messages a second`],
+      ['Drain time', seconds(drain)],
+      ['Messages a second', (totals.sent / (drain / 1000)).toFixed(0)],
+      ['Gateway requests made', fake.calls.length.toLocaleString('en-KE')],
+      ['Sent / failed / retried / unconfirmed', `${totals.sent} / ${totals.failed} / ${totals.retried} / ${totals.unconfirmed}`],
+      ['Rows by status', JSON.stringify(byStatus)],
+      ['Duplicates received by the gateway', String(duplicates)],
+    ];
+    const width = Math.max(...figures.map(([k]) => k.length));
+    console.log(`\nSMS tips blast bench\n${figures.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`);
+    const complete = queued === subscribers && totals.sent === subscribers && received.length === subscribers;
+    if (duplicates !== 0 || !complete || queuedAgain !== 0) {
+      console.error('FAILED: every subscriber must be queued once and sent exactly once.');
+      return 1;
+    }
+    return 0;
+  } finally {
+    clearTimeout(deadline);
+    await fake.close();
+    await database.close();
+    await drop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

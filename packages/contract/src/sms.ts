@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { Id, Kes, PageQuery } from './common.ts';
+
+/**
+ * The SMS log (beyond the spec): every message of the outbox and its fate, for admins; and each
+ * client's and tips subscriber's messages for their pages.
+ */
+export const SMS_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed', 'unconfirmed'] as const;
+export const SmsStatus = z.enum(SMS_STATUSES, { message: `The status must be one of ${SMS_STATUSES.join(', ')}` });
+export type SmsStatus = z.infer<typeof SmsStatus>;
+
+/** What each status means to staff reading the log. */
+export const smsStatusTexts: Record<SmsStatus, string> = {
+  queued: 'Waiting to be sent',
+  sending: 'Being handed to the SMS gateway',
+  sent: 'Accepted by the SMS gateway',
+  delivered: "Delivered to the phone",
+  failed: 'Not delivered',
+  unconfirmed: 'The gateway may have sent it but did not confirm; check before resending',
+};
+
+/** One message as the lists show it. `name`, `client_id`, `subscriber_id` when the phone is known. */
+export const SmsMessage = z.object({
+  id: z.number(),
+  phone: z.string(),
+  name: z.string().nullable(),
+  client_id: z.number().nullable(),
+  subscriber_id: z.number().nullable(),
+  intent: z.string(),
+  message: z.string(),
+  /** Real SMS parts (GSM-7 160/153, UCS-2 70/67), the gateway's count once sent. */
+  parts: z.number(),
+  status: SmsStatus,
+  attempts: z.number(),
+  cost: Kes.nullable(),
+  failure_reason: z.string().nullable(),
+  queued_on: z.string(),
+  sent_on: z.string().nullable(),
+  delivered_on: z.string().nullable(),
+});
+export type SmsMessage = z.infer<typeof SmsMessage>;
+
+/** Everything known about one message, for the detail view. */
+export const SmsMessageDetail = SmsMessage.extend({
+  provider_message_id: z.string().nullable(),
+  provider_status: z.string().nullable(),
+  network_code: z.string().nullable(),
+  last_error: z.string().nullable(),
+  /** When a queued message will be tried again. */
+  next_attempt_on: z.string().nullable(),
+  created_by: z.string().nullable(),
+  updated_on: z.string(),
+});
+export type SmsMessageDetail = z.infer<typeof SmsMessageDetail>;
+
+/** Phone search: digits as staff type them (07.., 2547.., +2547.., or any part of the number). */
+export const SmsPhoneSearch = z
+  .string()
+  .trim()
+  .max(20, 'Search by phone number: at most 20 characters')
+  .regex(/^[+\d\s-]*$/, 'Search by phone number: digits only')
+  .default('');
+
+export const SmsLogQuery = PageQuery.extend({
+  status: z.preprocess((v) => (v === '' ? undefined : v), SmsStatus.optional()),
+  search: SmsPhoneSearch,
+});
+export type SmsLogQuery = z.input<typeof SmsLogQuery>;
+
+export const SmsStatusCounts = z.object(
+  Object.fromEntries(SMS_STATUSES.map((s) => [s, z.number()])) as Record<SmsStatus, z.ZodNumber>,
+);
+
+export const smsLog = endpoint({
+  method: 'GET',
+  path: '/api/sms/log',
+  tag: 'sms',
+  summary: 'Every SMS, newest first, filtered by status and phone, paged; with counts per status',
+  access: 'view:sms-log',
+  query: SmsLogQuery,
+  response: z.object({ total_records: z.number(), status_counts: SmsStatusCounts, messages: z.array(SmsMessage) }),
+});
+
+export const smsMessage = endpoint({
+  method: 'GET',
+  path: '/api/sms/log/show',
+  tag: 'sms',
+  summary: 'One SMS with its gateway details and attempts',
+  access: 'view:sms-log',
+  query: z.object({ id: Id }),
+  response: z.object({ message: SmsMessageDetail }),
+});
+
+const PersonMessages = z.object({ total_records: z.number(), messages: z.array(SmsMessage) });
+
+export const clientSmsMessages = endpoint({
+  method: 'GET',
+  path: '/api/sms/client-messages',
+  tag: 'sms',
+  summary: "Messages to a client's phone, newest first, paged (staff: their own clients)",
+  access: 'manage:clients',
+  query: PageQuery.extend({ client_id: Id }),
+  response: PersonMessages,
+});
+
+export const subscriberSmsMessages = endpoint({
+  method: 'GET',
+  path: '/api/sms/subscriber-messages',
+  tag: 'sms',
+  summary: "Messages to a tips subscriber's phone, newest first, paged",
+  access: 'manage:tips-subscribers',
+  query: PageQuery.extend({ subscriber_id: Id }),
+  response: PersonMessages,
+});
+
+/** Africa's Talking delivery report, form-encoded (INTEGRATIONS.md). */
+export const SmsDeliveryReport = z.object({
+  id: z.string({ message: 'The message id is required' }).min(1, 'The message id is required'),
+  status: z.string({ message: 'The status is required' }).min(1, 'The status is required'),
+  phoneNumber: z.string().optional(),
+  networkCode: z.string().optional(),
+  failureReason: z.string().optional(),
+  retryCount: z.string().optional(),
+});
+
+export const smsDeliveryReport = endpoint({
+  method: 'POST',
+  path: '/api/hooks/sms/delivery/:secret',
+  tag: 'hooks',
+  summary: "Africa's Talking delivery report: updates the message's status; unknown ids are acknowledged",
+  access: 'public',
+  // Read after the secret is checked, so a wrong secret is a 404 whatever the body.
+  body: z.unknown(),
+  response: z.object({ message: z.string() }),
+});

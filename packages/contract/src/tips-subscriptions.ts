@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { Kes, PageQuery } from './common.ts';
+
+/** A tips subscription as the tables read it: status_id 1 (active, green) while the expiry is ahead, else 0. */
+export const TipsSubscription = z.object({
+  id: z.number(),
+  subscriber_id: z.number(),
+  name: z.string(),
+  phone: z.string(),
+  done_on: z.string(),
+  /** Days. */
+  duration: z.number(),
+  expiry_date: z.string(),
+  /** The bet category and medium bought, e.g. "Daily 2 Odds (D2) by SMS". */
+  bets: z.string(),
+  amount: Kes,
+  status_id: z.number(),
+  status_name: z.string(),
+});
+export type TipsSubscription = z.infer<typeof TipsSubscription>;
+
+const SubscriptionsPage = z.object({ subscriptions: z.array(TipsSubscription), total_records: z.number() });
+
+export const allTipsSubscriptions = endpoint({
+  method: 'GET',
+  path: '/api/tips/subscriptions/all',
+  tag: 'tips-subscriptions',
+  summary: 'Every tips subscription, newest first',
+  access: 'view:tips-subscriptions-all',
+  query: PageQuery,
+  response: SubscriptionsPage,
+});
+
+export const activeTipsSubscriptions = endpoint({
+  method: 'GET',
+  path: '/api/tips/subscriptions/active',
+  tag: 'tips-subscriptions',
+  summary: 'Tips subscriptions whose expiry is ahead, soonest expiry first',
+  access: 'view:tips-subscriptions-active',
+  query: PageQuery,
+  response: SubscriptionsPage,
+});
