@@ -164,10 +164,16 @@ export async function claimCandidatesFor(
     subscriberWhy = sql`null`;
   } else {
     const masked = payment.msisdnKind === 'masked' ? maskedPattern(payment.msisdn) : null;
-    const firstName = payment.senderName?.split(' ')[0] ?? '';
-    const nameLike = firstName.length >= 3 ? `%${firstName.replace(/[\\%_]/g, '')}%` : null;
-    const why = sql`case when ${masked}::text is not null and phone like ${masked} then 'Phone fits the masked number' else 'Name like the sender''s' end`;
-    const suggests = sql`((${masked}::text is not null and phone like ${masked}) or (${nameLike}::text is not null and name ilike ${nameLike}))`;
+    // Every name M-Pesa gave must appear: "JOHN KAMAU" suggests John Kamau, not every John.
+    const names = (payment.senderName ?? '')
+      .split(/\s+/)
+      .filter((n) => n.length >= 3)
+      .slice(0, 3)
+      .map((n) => `%${n.replace(/[\\%_]/g, '')}%`);
+    const nameFits = names.length > 0 ? sql.join(names.map((n) => sql`name ilike ${n}`), sql` and `) : sql`false`;
+    const maskFits = masked ? sql`phone like ${masked}` : sql`false`;
+    const why = sql`case when ${maskFits} then 'Phone fits the masked number' else 'Same name as the sender' end`;
+    const suggests = sql`(${maskFits} or (${nameFits}))`;
     clientWhere = suggests;
     subscriberWhere = suggests;
     clientWhy = why;
