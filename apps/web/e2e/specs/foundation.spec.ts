@@ -105,3 +105,23 @@ test.describe('profile and 404', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 });
+
+test.describe('changing the password', () => {
+  test('saves it, says so, logs the user out, and the new password signs in', async ({ page }) => {
+    const otieno = { email: 'otieno@betdesk.local', password: 'betdesk-demo' };
+    await signIn(page, otieno);
+    await page.goto('/me');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByLabel('New password').fill('short');
+    await page.getByLabel('Retype password').fill('short');
+    await page.getByRole('button', { name: 'Save password' }).click();
+    await expect(page.getByText('The password must be at least 8 characters').first()).toBeVisible();
+    await page.getByLabel('New password').fill('otieno-new-password');
+    await page.getByLabel('Retype password').fill('otieno-new-password');
+    await page.getByRole('button', { name: 'Save password' }).click();
+    await expect(page.getByText('Done! You need to login again...').first()).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/, { timeout: 10_000 });
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await signIn(page, { email: otieno.email, password: 'otieno-new-password' });
+  });
+});

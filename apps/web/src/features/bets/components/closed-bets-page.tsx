@@ -28,13 +28,7 @@ export function ClosedBetsPage() {
           loading={bets.isFetching}
           search={{ placeholder: 'Client name or phone, then Enter', onSearch: table.setSearch }}
           exportCsv={{ path: '/api/bets/closed/export', query: { search: table.search }, filename: 'closed-bets.csv' }}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(data?.total_records ?? 0)}
           data-testid="closed-bets-table"
         />
       </Card>

@@ -38,13 +38,7 @@ export function BonusPaymentsPage() {
           rowKey={(p) => p.id}
           loading={payments.isFetching}
           exportCsv={{ path: '/api/bonuses/paid/export', filename: 'bonus-payments.csv' }}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(data?.total_records ?? 0)}
           data-testid="bonus-payments-table"
         />
       </Card>

@@ -50,13 +50,7 @@ export function BonusesPage({ which }: { which: 'all' | 'unpaid' }) {
               ? { path: '/api/bonuses/export', query: { search: table.search }, filename: 'bonuses.csv' }
               : { path: '/api/bonuses/unpaid/export', filename: 'unpaid-bonuses.csv' }
           }
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(data?.total_records ?? 0)}
           data-testid="bonuses-table"
         />
       </Card>

@@ -81,13 +81,7 @@ export function ClientListPage({ kind }: { kind: ClientListKind }) {
           rowKey={rowKeys[kind] as never}
           loading={list.isFetching}
           exportCsv={{ path: `/api/clients/${kind}/export`, query: { client_id: clientId }, filename: `client-${clientId}-${kind}.csv` }}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: list.data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(list.data?.total_records ?? 0)}
           data-testid="client-list-table"
         />
       </Card>

@@ -39,13 +39,7 @@ export function ClientsPage() {
           loading={clients.isFetching}
           search={{ placeholder: 'Name or phone, then Enter', onSearch: table.setSearch }}
           exportCsv={{ path: '/api/clients/export', query: { search: table.search }, filename: 'clients.csv' }}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(data?.total_records ?? 0)}
           data-testid="clients-table"
         />
       </Card>

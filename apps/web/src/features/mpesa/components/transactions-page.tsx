@@ -58,13 +58,7 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
           rowKey={(t) => t.id}
           loading={transactions.isFetching}
           search={{ placeholder: 'Sender name, phone or ref, then Enter', onSearch: table.setSearch }}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(data?.total_records ?? 0)}
           data-testid="mpesa-table"
         />
       </Card>

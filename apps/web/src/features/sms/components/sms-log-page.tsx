@@ -85,13 +85,7 @@ export function SmsLogPage() {
           loading={log.isFetching}
           emptyText="No messages."
           search={{ placeholder: 'Search by phone number', onSearch: table.setSearch }}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: log.data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(log.data?.total_records ?? 0)}
           data-testid="sms-log-table"
         />
       </Card>

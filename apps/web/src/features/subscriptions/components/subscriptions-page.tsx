@@ -57,13 +57,7 @@ export function SubscriptionsPage({ which }: { which: 'recent' | 'all' }) {
             path: which === 'recent' ? '/api/subscriptions/export' : '/api/subscriptions/all/export',
             filename: `${which}-subscriptions.csv`,
           }}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(data?.total_records ?? 0)}
           data-testid="subscriptions-table"
         />
       </Card>

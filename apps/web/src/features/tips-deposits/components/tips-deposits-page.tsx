@@ -32,13 +32,7 @@ export function TipsDepositsPage() {
           rows={deposits.data?.deposits ?? []}
           rowKey={(d) => d.id}
           loading={deposits.isFetching}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: deposits.data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(deposits.data?.total_records ?? 0)}
           data-testid="tips-deposits-table"
         />
       </Card>

@@ -48,13 +48,7 @@ export function AllPostsPage() {
           rowKey={(p) => p.id}
           loading={posts.isFetching}
           estimatedRowHeight={52}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: posts.data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(posts.data?.total_records ?? 0)}
           data-testid="posts-table"
         />
       </Card>

@@ -33,13 +33,7 @@ export function SubscribersPage({ scope }: { scope: SubscribersScope }) {
           rows={subscribers.data?.subscribers ?? []}
           rowKey={(s) => s.id}
           loading={subscribers.isFetching}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: subscribers.data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(subscribers.data?.total_records ?? 0)}
           data-testid="subscribers-table"
         />
       </Card>

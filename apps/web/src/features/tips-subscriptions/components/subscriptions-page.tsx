@@ -40,13 +40,7 @@ export function SubscriptionsPage({ scope }: { scope: SubscriptionsScope }) {
           rows={subscriptions.data?.subscriptions ?? []}
           rowKey={(s) => s.id}
           loading={subscriptions.isFetching}
-          paging={{
-            page: table.page,
-            perPage: table.perPage,
-            totalRecords: subscriptions.data?.total_records ?? 0,
-            onPageChange: table.setPage,
-            onPerPageChange: table.setPerPage,
-          }}
+          paging={table.paging(subscriptions.data?.total_records ?? 0)}
           data-testid="subscriptions-table"
         />
       </Card>
