@@ -26,6 +26,13 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 letters, digits, - or _')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(\d{1,2}|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/,
+      'must be a number of proxy hops (e.g. 1) or comma-separated proxy addresses/CIDRs',
+    )
+    .optional(),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
   SMS_PROVIDER: z.enum(['log', 'africastalking']).default('log'),
   SMS_LOG_BALANCE: z.coerce.number().min(0).default(1000),
@@ -57,6 +64,8 @@ export type Config = {
   secretsKey: Buffer;
   webhookSecret: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** Which reverse proxies' X-Forwarded-For to believe: none by default, so clients cannot pick their IP. */
+  trustProxy: number | string | false;
   sessionTtlHours: number;
   sms: SmsConfig;
   production: boolean;
@@ -127,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: Buffer.from(e.SECRETS_KEY ?? local!.secretsKey, 'hex'),
     webhookSecret: e.WEBHOOK_SECRET ?? local!.webhookSecret,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY ? (/^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY) : false,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     sms: {
       provider: e.SMS_PROVIDER,

@@ -10,11 +10,16 @@ export const MAX_KES_AMOUNT = 10_000_000;
  * than MAX_KES_AMOUNT. `what` names it in the messages ("The stake ...").
  */
 export function kesInput(what: string) {
-  return z.coerce
-    .number({ message: `${what} must be a number` })
-    .refine((n) => Number.isFinite(n), `${what} must be a number`)
-    .refine((n) => Math.abs(n) <= MAX_KES_AMOUNT, `${what} may not be more than KES ${MAX_KES_AMOUNT.toLocaleString('en-KE')}`)
-    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, `${what} may have at most two decimals`);
+  return z.preprocess(
+    // Blank text is "not given", never 0: an empty profit must not close a bet.
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.trim())) : v),
+    z
+      .number({
+        error: (issue) => (issue.input == null ? `${what} is required` : `${what} must be a number`),
+      })
+      .refine((n) => Math.abs(n) <= MAX_KES_AMOUNT, `${what} may not be more than KES ${MAX_KES_AMOUNT.toLocaleString('en-KE')}`)
+      .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, `${what} may have at most two decimals`),
+  );
 }
 
 /** A Bet4Me client as the spec's screens read it (section 3, Client). Money in KES. */

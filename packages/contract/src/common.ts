@@ -25,7 +25,7 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Query of every remote-paged table: page from 1, perPage one of the spec's sizes. */
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(1_000_000, 'page is too large').default(1),
   perPage: z.coerce
     .number()
     .int()
@@ -41,8 +41,11 @@ export const SearchPageQuery = PageQuery.extend({
 });
 export type SearchPageQuery = z.infer<typeof SearchPageQuery>;
 
+/** Ids are PostgreSQL integers: anything past 2^31 - 1 is no id of ours (a 422, not a database error). */
+export const MAX_ID = 2_147_483_647;
+
 /** An id in a query string or body: a positive integer, coerced from text. */
-export const Id = z.coerce.number({ message: 'Must be a number' }).int().positive();
+export const Id = z.coerce.number({ message: 'Must be a number' }).int().positive().max(MAX_ID, 'No such record');
 
 /** Kenyan mobile number as staff type it (07.., 01.., +254.., 254..), normalised to 2547XXXXXXXX. */
 export const KenyanPhone = z

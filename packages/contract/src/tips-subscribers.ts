@@ -20,7 +20,8 @@ export const NewSubscriberForm = z.object({
   duration: z.coerce
     .number({ message: 'Choose a duration' })
     .int('Choose a duration')
-    .positive('Choose a duration'),
+    .positive('Choose a duration')
+    .max(3660, 'Choose a duration'),
 });
 export type NewSubscriberForm = z.input<typeof NewSubscriberForm>;
 

@@ -73,7 +73,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy:
+      typeof deps.config.trustProxy === 'number'
+        ? ((hops: number) => (_address: string, hop: number) => hop < hops)(deps.config.trustProxy)
+        : deps.config.trustProxy,
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -56,7 +56,7 @@ export function csvRoute<Q extends z.ZodType, T>(
     method: 'GET',
     url: endpoint.path,
     schema,
-    preHandler: requireAccess(endpoint.access),
+    preValidation: requireAccess(endpoint.access),
     handler: async (request, reply) => {
       const actor = request.actor;
       if (!actor) throw new Error(`${endpoint.path} needs a signed-in user`);

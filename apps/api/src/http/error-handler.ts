@@ -8,13 +8,32 @@ function defaultText(status: number): string {
   return (statusTexts as Record<number, string>)[status] ?? 'The request could not be processed.';
 }
 
+/**
+ * Field errors keyed by the form field (the first path segment, as spec 5 names them); a nested
+ * issue is also kept under its full path (`posts.2.content`) for forms with repeated inputs.
+ */
 function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
-    const field = issue.path.filter((p) => typeof p !== 'symbol').join('.') || 'body';
-    (errors[field] ??= []).push(issue.message);
+    const path = issue.path.filter((p) => typeof p !== 'symbol').map(String);
+    const field = path[0] ?? 'body';
+    if (!errors[field]?.includes(issue.message)) (errors[field] ??= []).push(issue.message);
+    if (path.length > 1) (errors[path.join('.')] ??= []).push(issue.message);
   }
   return errors;
+}
+
+/**
+ * What of an unexpected error goes to the log. A failed query's text carries its parameters
+ * (password hashes, message texts), so for database errors only the driver's code, constraint and
+ * message are kept.
+ */
+function loggable(error: Error): Record<string, unknown> {
+  const cause = (error as { cause?: { code?: string; constraint?: string; table?: string; message?: string } }).cause;
+  if (error.name === 'DrizzleQueryError' || error.message.startsWith('Failed query')) {
+    return { type: 'database', code: cause?.code, constraint: cause?.constraint, table: cause?.table, cause: cause?.message };
+  }
+  return { type: error.name, message: error.message, stack: error.stack };
 }
 
 /** The one place errors become the response envelope of ARCHITECTURE.md: no stack, no SQL. */
@@ -51,7 +70,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
+      request.log.error({ error: loggable(error) }, 'request failed');
       return send(500, { message: statusTexts[500], info: statusTexts[500] });
     }
     // Fastify's own 4xx: malformed JSON, wrong content type, body too large ...

@@ -110,6 +110,28 @@ describe('login rate limit', () => {
   });
 });
 
+describe('client addresses', () => {
+  it('ignores X-Forwarded-For unless a proxy is trusted, so rotating it does not dodge the IP limit', async () => {
+    for (let i = 0; i < 20; i++) {
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '10.7.7.7',
+        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        payload: { email: `rotate${i}@example.com`, password: 'x' },
+      });
+    }
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '10.7.7.7',
+      headers: { 'x-forwarded-for': '203.0.113.250' },
+      payload: { email: 'agent@example.com', password: TEST_PASSWORD },
+    });
+    expect(res.statusCode).toBe(429);
+  });
+});
+
 describe('sessions', () => {
   it('me and refresh return the user; refresh slides the expiry', async () => {
     const token = await t.tokenFor('agent@example.com');

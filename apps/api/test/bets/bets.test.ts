@@ -115,6 +115,17 @@ describe('POST /api/bets/update (Enter Profit)', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.profit).toBeDefined();
   });
+
+  it('refuses a blank profit instead of saving it as 0, and leaves the bet open', async () => {
+    const betId = await newBet(mine);
+    for (const profit of ['', '  ', null]) {
+      const res = await enterProfit(p.admin, { bet_id: betId, profit });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors.profit).toEqual(['The profit is required']);
+    }
+    const { rows } = await t.deps.database.executeSql('select status from bets where id = $1', [betId]);
+    expect(rows[0]?.status).toBe('open');
+  });
 });
 
 describe('bet lists', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { endpoint, permissionMatrix, statusTexts } from '@betdesk/contract';
+import { endpoint, Id, permissionMatrix, statusTexts } from '@betdesk/contract';
 import { route } from '../../src/http/route.ts';
 import { redactUrl } from '../../src/http/app.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
@@ -26,6 +26,15 @@ const everyone = endpoint({
   query: z.object({ n: z.coerce.number().int().positive() }),
   response: z.object({ n: z.number() }),
 });
+const byId = endpoint({
+  method: 'POST',
+  path: '/api/test/by-id',
+  tag: 'test',
+  summary: 'an id and a list of ids',
+  access: 'view:dashboard',
+  body: z.object({ id: Id, ids: z.array(Id) }),
+  response: z.object({ ok: z.boolean() }),
+});
 const boom = endpoint({
   method: 'GET',
   path: '/api/test/boom',
@@ -41,6 +50,7 @@ beforeAll(async () => {
     routes: (app) => {
       route(app, adminOnly, async () => ({ ok: true }));
       route(app, everyone, async ({ query }) => ({ n: query.n }));
+      route(app, byId, async () => ({ ok: true }));
       route(app, boom, async () => {
         throw new Error('select * from secrets where password = 123');
       });
@@ -104,6 +114,18 @@ describe('response envelope', () => {
     const wrongMethod = await t.as(null, { method: 'GET', url: '/api/auth/login' });
     expect(wrongMethod.statusCode).toBe(405);
     expect(wrongMethod.json().info).toBe(statusTexts[405]);
+  });
+
+  it('refuses ids past the database integer range with a 422, not a database error', async () => {
+    const res = await t.as(staffToken, { method: 'POST', url: '/api/test/by-id', payload: { id: 99_999_999_999, ids: [1] } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.id).toEqual(['No such record']);
+  });
+
+  it('keys errors of list items by the form field, and by their full path', async () => {
+    const res = await t.as(staffToken, { method: 'POST', url: '/api/test/by-id', payload: { id: 1, ids: [1, 'x'] } });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors).sort()).toEqual(['ids', 'ids.1']);
   });
 
   it('hides the cause of a 500 behind the spec text and a request id', async () => {

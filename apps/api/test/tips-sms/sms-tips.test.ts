@@ -110,9 +110,9 @@ describe('SMS tips', () => {
       { bet_category_id: ref.d2, content: 'b' },
     ]);
     expect(twice.statusCode).toBe(422);
-    expect(Object.keys(twice.json().errors)).toEqual(['posts.1.bet_category_id']);
+    expect(Object.keys(twice.json().errors).sort()).toEqual(['posts', 'posts.1.bet_category_id']);
     const long = await save(staff, [{ bet_category_id: ref.d2, content: 'x'.repeat(1601) }]);
-    expect(Object.keys(long.json().errors)).toEqual(['posts.0.content']);
+    expect(Object.keys(long.json().errors).sort()).toEqual(['posts', 'posts.0.content']);
     const none = await t.as(staff, { method: 'POST', url: '/api/tips/posts/update-sms-tips', payload: {} });
     expect(Object.keys(none.json().errors)).toEqual(['posts']);
   });
