@@ -15,5 +15,8 @@ export default defineProject({
     globals: true,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/testing/setup-tests.ts'],
+    // The suite shares two cores with the API tests: generous limits keep slow renders from
+    // failing as timeouts (waitFor still polls, so passing tests stay fast).
+    testTimeout: 30_000,
   },
 });
