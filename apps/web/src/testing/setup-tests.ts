@@ -1,4 +1,8 @@
 import '@testing-library/jest-dom/vitest';
+import { configure } from '@testing-library/react';
+
+// findBy/waitFor poll until this long: enough for a render on a busy two-core CI machine.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks the layout APIs Mantine and the virtualizer ask for.
 if (!window.matchMedia) {
