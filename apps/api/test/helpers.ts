@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from '@betdesk/contract';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/client.ts';
+import { openDatabase, type Database, type Queryable } from '../src/db/client.ts';
 import type { AppDeps } from '../src/deps.ts';
 import { buildApp } from '../src/http/app.ts';
 import { logGateway } from '../src/integrations/sms/log-gateway.ts';
@@ -121,3 +122,26 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
 export const ADMIN = ADMIN_CATEGORY_ID;
 export const AGENT = AGENT_CATEGORY_ID;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** The plan PostgreSQL chooses for a query: the indexes it reads and the tables it scans whole. */
+export async function explain(query: SQL, db: Queryable): Promise<{ indexes: string[]; seqScans: string[] }> {
+  const result = (await db.execute(sql`explain (format json) ${query}`)) as unknown as { rows: { 'QUERY PLAN': unknown }[] };
+  const raw = result.rows[0]!['QUERY PLAN'];
+  const [top] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
+  const indexes: string[] = [];
+  const seqScans: string[] = [];
+  const walk = (node: PlanNode) => {
+    if (node['Index Name']) indexes.push(node['Index Name']);
+    if (node['Node Type'] === 'Seq Scan' && node['Relation Name']) seqScans.push(node['Relation Name']);
+    node.Plans?.forEach(walk);
+  };
+  walk(top!.Plan);
+  return { indexes, seqScans };
+}

@@ -56,6 +56,8 @@ export const Bet4meSubscription = z.object({
   duration: z.number(),
   done_on: z.string(),
   expiry_date: z.string(),
+  /** Section 3 names it both `status` and `status_id`: the same 1 (green) or 0 (red). */
+  status: z.union([z.literal(1), z.literal(0)]),
   status_id: z.number(),
   status_name: z.string(),
   client_id: z.number(),

@@ -47,6 +47,17 @@ export const MAX_ID = 2_147_483_647;
 /** An id in a query string or body: a positive integer, coerced from text. */
 export const Id = z.coerce.number({ message: 'Must be a number' }).int().positive().max(MAX_ID, 'No such record');
 
+/**
+ * The id picked in a select: nothing chosen (absent, null, '' or 0) and anything that is no id
+ * give the one message the form shows, e.g. 'Choose a bet category'.
+ */
+export function ChoiceId(message: string) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z.number({ error: message }).int(message).positive(message).max(MAX_ID, message),
+  );
+}
+
 /** Kenyan mobile number as staff type it (07.., 01.., +254.., 254..), normalised to 2547XXXXXXXX. */
 export const KenyanPhone = z
   .string({ message: 'The phone number is required' })

@@ -19,3 +19,4 @@ export * from './tips-prices.ts';
 export * from './tips-subscriptions.ts';
 export * from './tips-subscribers.ts';
 export * from './sms.ts';
+export * from './settings.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, Notice, PageQuery } from './common.ts';
+import { ChoiceId, Id, Notice, PageQuery } from './common.ts';
 
 /** A kind of tip sold, e.g. "Daily 2 Odds" with code D2 (spec 3, Bet category). */
 export const BetCategory = z.object({ id: z.number(), name: z.string(), code: z.string() });
@@ -50,12 +50,15 @@ export const PostForm = z.object({
     .trim()
     .min(1, 'The title is required')
     .max(POST_TITLE_MAX, `The title may not be longer than ${POST_TITLE_MAX} characters`),
-  post_category_id: Id.describe('post category id'),
+  post_category_id: ChoiceId('Choose a category').describe('post category id'),
   /** Optional: a post without a cover shows the default image. */
-  image_type_id: z.union([Id, z.null()]).optional().transform((v) => v ?? null),
+  image_type_id: z
+    .union([z.literal(''), z.null(), ChoiceId('Choose a cover image, or none for the default')])
+    .optional()
+    .transform((v) => (v === '' || v === undefined ? null : v)),
   match_date: MatchDate,
   selected_bets: z
-    .array(Id, { message: 'Choose the bets this tip is shown in' })
+    .array(ChoiceId('Choose the bets this tip is shown in'), { message: 'Choose the bets this tip is shown in' })
     .min(1, 'Choose at least one bet this tip is shown in')
     .max(100),
   content: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, Kes, KenyanPhone, Notice, PageQuery } from './common.ts';
+import { ChoiceId, Id, Kes, KenyanPhone, Notice, PageQuery } from './common.ts';
 import { BetCategory } from './tips-posts.ts';
 import { TIPS_MEDIA_LABELS } from './tips-prices.ts';
 import { TipsSubscription } from './tips-subscriptions.ts';
@@ -13,15 +13,11 @@ export const NewSubscriberForm = z.object({
     .min(1, 'The name is required')
     .max(100, 'The name may not be longer than 100 characters'),
   phone: KenyanPhone,
-  bet_category_id: Id,
+  bet_category_id: ChoiceId('Choose a bet category'),
   transmission_medium_id: z.enum(Object.keys(TIPS_MEDIA_LABELS) as ['sms', 'web'], {
     message: 'Choose how the tips are sent: SMS or Web',
   }),
-  duration: z.coerce
-    .number({ message: 'Choose a duration' })
-    .int('Choose a duration')
-    .positive('Choose a duration')
-    .max(3660, 'Choose a duration'),
+  duration: ChoiceId('Choose a duration').pipe(z.number().max(3660, 'Choose a duration')),
 });
 export type NewSubscriberForm = z.input<typeof NewSubscriberForm>;
 

@@ -15,6 +15,8 @@ export const TipsSubscription = z.object({
   /** The bet category and medium bought, e.g. "Daily 2 Odds (D2) by SMS". */
   bets: z.string(),
   amount: Kes,
+  /** Section 3 names it both `status` and `status_id`: the same 1 (active, green) or 0 (red). */
+  status: z.union([z.literal(1), z.literal(0)]),
   status_id: z.number(),
   status_name: z.string(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, KenyanPhone, Notice } from './common.ts';
+import { ChoiceId, Id, KenyanPhone, Notice } from './common.ts';
 import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from './constants.ts';
 import { Gender, User } from './auth.ts';
 import { Client, csvExport } from './clients.ts';
@@ -29,8 +29,7 @@ export const UserForm = z.object({
     .max(254)
     .pipe(z.email('Enter a valid email address'))
     .transform((e) => e.toLowerCase()),
-  category_id: z.coerce
-    .number({ message: 'The category is required' })
+  category_id: ChoiceId('Choose a category')
     .refine((c) => c === ADMIN_CATEGORY_ID || c === AGENT_CATEGORY_ID, 'Choose a category'),
   gender: Gender.nullable().optional().transform((g) => g ?? null),
 });

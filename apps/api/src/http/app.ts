@@ -19,6 +19,7 @@ import { messageRoutes } from '../modules/messages/routes.ts';
 import { subscriptionRoutes } from '../modules/subscriptions/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { mpesaRoutes } from '../modules/mpesa/routes.ts';
+import { settingsRoutes } from '../modules/settings/routes.ts';
 import { smsRoutes } from '../modules/sms/routes.ts';
 import { tipsPostsRoutes } from '../modules/tips-posts/routes.ts';
 import { tipsPricesRoutes } from '../modules/tips-prices/routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   tipsPricesRoutes(app, deps);
   smsRoutes(app, deps);
   mpesaRoutes(app, deps);
+  settingsRoutes(app, deps);
 
   const serveWeb = options.serveWeb !== false && existsSync(webDist);
   if (serveWeb) {

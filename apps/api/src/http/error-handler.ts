@@ -79,8 +79,10 @@ export function installErrorHandler(app: FastifyInstance): void {
 }
 
 function summarise(errors: FieldErrors): string {
-  const [field, messages] = Object.entries(errors)[0] ?? [];
-  return field ? `${statusTexts[422]} ${field}: ${messages?.[0] ?? 'invalid'}` : statusTexts[422];
+  // The first message only: field names are the API's words, the form already shows each message
+  // under its own input.
+  const [, messages] = Object.entries(errors)[0] ?? [];
+  return messages?.[0] ? `${statusTexts[422]} ${messages[0]}` : statusTexts[422];
 }
 
 function clientErrorText(error: FastifyError): string {

@@ -148,7 +148,9 @@ export async function seedBet4meDemo(tx: Queryable, secretsKey: Buffer): Promise
         lapsedAt: expires < now ? new Date(expires) : null,
       });
       if (expires > now) break;
-      start = expires + (rand.next() < 0.3 ? rand.int(1, 10) * DAY : 0);
+      // A pause before renewing, but never one that would date the renewal in the future.
+      const resumed = expires + (rand.next() < 0.3 ? rand.int(1, 10) * DAY : 0);
+      start = resumed > now ? expires : resumed;
     }
     if (stillActive) activeClients.push(c.id);
     else if (rand.next() < 0.015) renewToday.push(c.id);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, bonuses } from '../../src/db/schema/index.ts';
+import { bonusCents } from '../../src/modules/bets/service.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { addClient, people } from '../clients/fixtures.ts';
 
@@ -85,6 +86,12 @@ describe('POST /api/bets/update (Enter Profit)', () => {
     expect(bonus).toMatchObject({ amountCents: 60_015, ratePercent: 30, clientId: mine });
   });
 
+  it('keeps the bonus in cents, a half cent rounded up: profit 1,000.05 at 30 % owes 300.02', () => {
+    expect(bonusCents(100_005, 30)).toBe(30_002);
+    expect(bonusCents(100_100, 30)).toBe(30_030);
+    expect(bonusCents(-50_000, 30)).toBe(0);
+  });
+
   it('closes a lost bet without a bonus', async () => {
     const betId = await newBet(mine);
     const res = await enterProfit(p.admin, { bet_id: betId, profit: -1000 });
@@ -151,6 +158,14 @@ describe('bet lists', () => {
     const theirsForStaff = (await t.as(p.otherStaff, { method: 'GET', url: '/api/bets/closed' })).json();
     expect(theirsForStaff.total_records).toBe(0);
     expect(theirsForStaff.total_open_bets).toBeUndefined();
+  });
+
+  it('searches closed bets by what was bet on, as well as by client name or phone', async () => {
+    const found = (await t.as(p.admin, { method: 'GET', url: '/api/bets/closed/search?search=gor%20mahia' })).json();
+    expect(found.total_records).toBe(3);
+    expect(found.bets.every((b: { description: string }) => b.description === 'Gor Mahia to win')).toBe(true);
+    // The open bet on Chelsea is not a closed bet.
+    expect((await t.as(p.admin, { method: 'GET', url: '/api/bets/closed/search?search=Chelsea' })).json().total_records).toBe(0);
   });
 
   it('exports closed bets as CSV', async () => {

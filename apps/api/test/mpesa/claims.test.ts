@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { auditLog, bets, bonuses, subscriptions } from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { pendingBonusCents } from '../../src/modules/bonuses/service.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
+import { listTipsDeposits } from '../../src/modules/mpesa/queries.ts';
+import { ADMIN, createTestApp, explain, type TestApp } from '../helpers.ts';
 import { c2b, confirm, ledgerOf, ledgerSumOfPayment, paymentByReceipt, seedPeople } from './fixtures.ts';
 
 let t: TestApp;
@@ -206,5 +207,40 @@ describe('claiming a payment', () => {
     expect(bySearch.json().candidates.map((c: { id: number }) => c.id)).toContain(clientId);
     const byPhone = await t.as(admin, { method: 'GET', url: `/api/mpesa-transactions/claim-candidates?transaction_id=${payment.id}&search=0733200126` });
     expect(byPhone.json().candidates).toHaveLength(1);
+  });
+});
+
+describe('M-Pesa lists: paging and indexes', () => {
+  it('still says how many there are on a page past the end', async () => {
+    for (const list of ['/api/mpesa-transactions', '/api/mpesa-transactions/search?search=a', '/api/mpesa-transactions/unclaimed', '/api/tips/mpesa/all']) {
+      const join = list.includes('?') ? '&' : '?';
+      const first = (await t.as(admin, { method: 'GET', url: `${list}${join}page=1&perPage=50` })).json();
+      const past = (await t.as(admin, { method: 'GET', url: `${list}${join}page=999&perPage=50` })).json();
+      expect(first.total_records).toBeGreaterThan(0);
+      expect(past.total_records).toBe(first.total_records);
+      expect(past.transactions ?? past.deposits).toEqual([]);
+    }
+  });
+
+  it('finds tips deposits among thousands of payments through the account-number index', async () => {
+    await t.deps.database.executeSql(
+      `insert into mpesa_payments (trans_id, source, amount_cents, bill_ref_number, raw, status, received_at)
+       select 'BULK' || n, 'c2b', 10000, case when n % 50 = 0 then 'd2 ' || n else 'B4M' || n end, '{}'::jsonb,
+              'unclaimed', now() - make_interval(mins => n)
+         from generate_series(1, 4000) as n`,
+    );
+    await t.deps.database.executeSql('analyze mpesa_payments');
+    let listed: SQL | undefined;
+    const recording = new Proxy(t.deps.db, {
+      get: (target, key, receiver) =>
+        key === 'execute'
+          ? (query: SQL) => ((listed = query), target.execute(query))
+          : Reflect.get(target, key, receiver),
+    });
+    const page = await listTipsDeposits(recording, { page: 1, perPage: 50 });
+    expect(page.total).toBeGreaterThanOrEqual(80);
+    const plan = await explain(listed!, t.deps.db);
+    expect(plan.indexes).toContain('mpesa_payments_account_prefix_idx');
+    expect(plan.seqScans).not.toContain('mpesa_payments');
   });
 });

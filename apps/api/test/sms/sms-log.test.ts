@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { SmsMessage, SmsMessageDetail } from '@betdesk/contract';
 import { clientAssignments, clients, tipsSubscribers } from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { dispatchQueuedSms, queueSms, queueSmsFanout } from '../../src/modules/sms/outbox.ts';
+import { smsMessages } from '../../src/db/schema/index.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
@@ -90,6 +91,10 @@ describe('SMS log (admin)', () => {
   it('pages', async () => {
     const body = (await get(admin, '/api/sms/log?perPage=50&page=2')).json();
     expect(body.messages).toEqual([]);
+    // A page past the end still says how many messages there are.
+    expect(body.total_records).toBe(4);
+    const client = (await get(wanjiku, `/api/sms/client-messages?client_id=${wanjikusClient}&page=3`)).json();
+    expect(client).toEqual({ total_records: 2, messages: [] });
   });
 
   it('refuses an unknown status or a search that is not a phone, naming the field', async () => {
@@ -145,5 +150,35 @@ describe("A person's messages", () => {
     expect(body.messages).toEqual([expect.objectContaining({ message: 'D2 tips: Gor Mahia to win', name: 'Mwangi Kariuki' })]);
     expect((await get(otieno, '/api/sms/subscriber-messages?subscriber_id=424242')).statusCode).toBe(404);
     expect((await get(otieno, '/api/sms/subscriber-messages?subscriber_id=abc')).statusCode).toBe(422);
+  });
+});
+
+describe('A temporary password by SMS', () => {
+  it('is never shown in the log, the message detail or the person\'s messages, and is not kept once sent', async () => {
+    // A new staff user whose phone is also a client's: the message shows on the client's page too.
+    const registered = await t.as(admin, {
+      method: 'POST',
+      url: '/api/users/store',
+      payload: { name: 'Njeri Wambui', phone_number: '0712000101', email: 'njeri@betdesk.test', gender: 'female', category_id: 2 },
+    });
+    expect(registered.statusCode).toBe(200);
+    const [stored] = await t.deps.db.select().from(smsMessages).where(eq(smsMessages.intent, 'user.temporary-password'));
+    const password = /temporary password (\S+),/.exec(stored!.body)![1]!;
+
+    const seen = async () => {
+      const log = (await get(admin, '/api/sms/log?search=0712000101')).json();
+      const detail = (await get(admin, `/api/sms/log/show?id=${stored!.id}`)).json();
+      const client = (await get(wanjiku, `/api/sms/client-messages?client_id=${wanjikusClient}`)).json();
+      const texts = [...log.messages, detail.message, ...client.messages].filter((m: SmsMessage) => m.id === stored!.id);
+      expect(texts).toHaveLength(3);
+      for (const m of texts) expect(m).toMatchObject({ intent: 'user.temporary-password', message: '[temporary password hidden]' });
+      expect(JSON.stringify([log, detail, client])).not.toContain(password);
+    };
+    await seen(); // while it waits in the queue
+
+    await dispatchQueuedSms(t.deps.database, t.deps.sms);
+    const [sent] = await t.deps.db.select().from(smsMessages).where(eq(smsMessages.id, stored!.id));
+    expect(sent).toMatchObject({ status: 'sent', body: '[temporary password hidden]' });
+    await seen();
   });
 });

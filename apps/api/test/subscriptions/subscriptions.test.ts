@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { addClient, people } from '../clients/fixtures.ts';
+import { c2b, confirm, paymentByReceipt } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let p: Awaited<ReturnType<typeof people>>;
+let brian: number;
 
 beforeAll(async () => {
   t = await createTestApp();
   p = await people(t);
-  await addClient(t.deps.db, { name: 'Brian Mwangi', staffId: p.staffId });
+  brian = await addClient(t.deps.db, { name: 'Brian Mwangi', staffId: p.staffId });
   await addClient(t.deps.db, { name: 'Mary Njeri', active: false });
 });
 afterAll(() => t.close());
@@ -30,6 +32,14 @@ describe('Bet4Me subscriptions', () => {
     expect(body.subscriptions.map((s: { status_id: number }) => s.status_id)).toEqual([1, 0]);
   });
 
+  it('gives each row its status as both status and status_id (1 green, 0 red) with status_name', async () => {
+    const body = (await get(p.admin, '/api/subscriptions/all')).json();
+    expect(body.subscriptions.map((s: Record<string, unknown>) => [s.status, s.status_id, s.status_name])).toEqual([
+      [1, 1, 'Active'],
+      [0, 0, 'Expired'],
+    ]);
+  });
+
   it('is for admins only', async () => {
     expect((await get(p.staff, '/api/subscriptions')).statusCode).toBe(403);
     expect((await get(p.staff, '/api/subscriptions/all/export')).statusCode).toBe(403);
@@ -39,5 +49,23 @@ describe('Bet4Me subscriptions', () => {
   it('exports every subscription as CSV', async () => {
     const res = await get(p.admin, '/api/subscriptions/all/export');
     expect(res.body.trim().split('\r\n')).toHaveLength(3);
+  });
+});
+
+describe('Income from Bet4Me subscriptions', () => {
+  it('counts a subscription bought by a payment, and stops counting it once the payment is unclaimed', async () => {
+    const body = c2b({ BillRefNumber: `B4M${brian}`, TransAmount: '1000.00' });
+    await confirm(t, body);
+    const payment = (await paymentByReceipt(t, body.TransID as string))!;
+    expect(payment.clientId).toBe(brian);
+    const bought = (await get(p.admin, '/api/subscriptions/all')).json();
+    expect(bought).toMatchObject({ total_records: 3, total_income: 3000, total_income_today: 2000 });
+
+    const unclaimed = await t.as(p.admin, { method: 'POST', url: '/api/mpesa-transactions/unclaim', payload: { transaction_id: payment.id } });
+    expect(unclaimed.statusCode).toBe(200);
+    const after = (await get(p.admin, '/api/subscriptions/all')).json();
+    expect(after).toMatchObject({ total_records: 3, total_income: 2000, total_income_today: 1000 });
+    expect(after.subscriptions[0]).toMatchObject({ amount: 1000, status: 0, status_id: 0, status_name: 'Reversed' });
+    expect((await get(p.admin, '/api/subscriptions')).json()).toMatchObject({ total_income: 2000, total_income_today: 1000 });
   });
 });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { smsMessages, tipsSubscribers } from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { activateSubscription } from '../../src/modules/subscriptions/service.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { currentTipsWithDelivery } from '../../src/modules/tips-sms/queries.ts';
+import { createTestApp, explain, type TestApp } from '../helpers.ts';
 import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 
 let t: TestApp;
@@ -121,5 +122,29 @@ describe('SMS tips', () => {
     expect((await t.as(null, { method: 'GET', url: '/api/tips/posts/update-sms-tips' })).statusCode).toBe(401);
     expect((await t.as(null, { method: 'GET', url: '/api/tips/posts/view-sms-tips' })).statusCode).toBe(401);
     expect((await save(null as unknown as string, [{ bet_category_id: ref.d2, content: 'x' }])).statusCode).toBe(401);
+  });
+});
+
+describe('View SMS tips at scale', () => {
+  it('counts a tip\'s deliveries through the tip-version index, not by scanning the outbox', async () => {
+    // Thousands of other messages and older tip versions in the outbox.
+    await t.deps.database.executeSql(
+      `insert into sms_messages (intent, dedupe_key, recipient, body, parts, status)
+       select case when n % 4 = 0 then 'tips.sms-tip' else 'client.message' end,
+              case when n % 4 = 0 then 'sms-tip:' || (100000 + n % 40) || ':' || n else 'bulk:' || n end,
+              '2547' || lpad(n::text, 8, '0'), 'x', 1, 'delivered'
+         from generate_series(1, 6000) as n`,
+    );
+    await t.deps.database.executeSql('analyze sms_messages');
+    let viewed: SQL | undefined;
+    const recording = new Proxy(t.deps.db, {
+      get: (target, key, receiver) =>
+        key === 'execute' ? (query: SQL) => ((viewed = query), target.execute(query)) : Reflect.get(target, key, receiver),
+    });
+    const [d2] = await currentTipsWithDelivery(recording);
+    expect(d2!.delivery).toEqual({ queued: 0, sent: 0, delivered: 1, failed: 1 });
+    const plan = await explain(viewed!, t.deps.db);
+    expect(plan.indexes).toContain('sms_tip_version_idx');
+    expect(plan.seqScans).not.toContain('sms_messages');
   });
 });

@@ -152,10 +152,11 @@ describe('tips subscribers', () => {
       duration: 7,
       bets: 'Daily 2 Odds (D2) by SMS',
       amount: 500,
+      status: 0,
       status_id: 0,
       status_name: 'Expired',
     });
-    expect(subscriber.subscriptions[0]).toMatchObject({ status_id: 1, status_name: 'Active' });
+    expect(subscriber.subscriptions[0]).toMatchObject({ status: 1, status_id: 1, status_name: 'Active' });
     expect((await t.as(staff, { method: 'GET', url: '/api/tips/subscribers/show?subscriber_id=98765' })).statusCode).toBe(404);
   });
 
@@ -183,6 +184,25 @@ describe('tips subscribers', () => {
       payload: { subscriber_id: 98765, message: 'Hello' },
     });
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it('sends two different messages sent with the same X-Request-Id both, each once', async () => {
+    const [kevin] = await t.deps.db.select().from(tipsSubscribers).where(eq(tipsSubscribers.phone, '254733123456'));
+    for (const message of ['Your tips arrive at 9 am.', 'Today the tips come at 10 am.']) {
+      const res = await t.as(staff, {
+        method: 'POST',
+        url: '/api/tips/subscribers/send-sms',
+        headers: { 'x-request-id': 'same-request-id-1' },
+        payload: { subscriber_id: kevin!.id, message },
+      });
+      expect(res.json()).toEqual({ info: 'SMS sent successfully' });
+    }
+    const queued = await t.deps.db
+      .select()
+      .from(smsMessages)
+      .where(eq(smsMessages.intent, 'tips-subscriber.message'))
+      .orderBy(smsMessages.id);
+    expect(queued.map((m) => m.body).slice(-2)).toEqual(['Your tips arrive at 9 am.', 'Today the tips come at 10 am.']);
   });
 
   it('needs a session for every subscribers call', async () => {

@@ -36,16 +36,17 @@ describe('tips subscriptions', () => {
     expect(res.json().total_records).toBe(3);
     const [newest] = res.json().subscriptions;
     expect(Object.keys(newest).sort()).toEqual(
-      ['amount', 'bets', 'done_on', 'duration', 'expiry_date', 'id', 'name', 'phone', 'status_id', 'status_name', 'subscriber_id'],
+      ['amount', 'bets', 'done_on', 'duration', 'expiry_date', 'id', 'name', 'phone', 'status', 'status_id', 'status_name', 'subscriber_id'],
     );
-    expect(newest).toMatchObject({ phone: '254711000003', status_id: 0, status_name: 'Expired', bets: 'Daily 2 Odds (D2) by SMS' });
+    // Section 3: status (status_id 1 green, 0 red; status_name), served under both names.
+    expect(newest).toMatchObject({ phone: '254711000003', status: 0, status_id: 0, status_name: 'Expired', bets: 'Daily 2 Odds (D2) by SMS' });
   });
 
   it('lists running subscriptions, soonest expiry first, for staff too', async () => {
     const res = await t.as(staff, { method: 'GET', url: '/api/tips/subscriptions/active' });
     expect(res.statusCode).toBe(200);
     expect(res.json().subscriptions.map((s: { phone: string }) => s.phone)).toEqual(['254711000001', '254711000002']);
-    expect(res.json().subscriptions[1]).toMatchObject({ duration: 30, amount: 1500, status_id: 1, status_name: 'Active' });
+    expect(res.json().subscriptions[1]).toMatchObject({ duration: 30, amount: 1500, status: 1, status_id: 1, status_name: 'Active' });
     expect(res.json().total_records).toBe(2);
   });
 

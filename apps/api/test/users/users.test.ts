@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { auditLog, clientAssignments, smsMessages } from '../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { and, eq, isNull } from 'drizzle-orm';
+import { auditLog, clientAssignments, smsMessages, users } from '../../src/db/schema/index.ts';
+import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { addClient, people } from '../clients/fixtures.ts';
 
 let t: TestApp;
@@ -132,5 +132,27 @@ describe('POST /api/users/delete', () => {
     expect((await get(p.otherStaff, '/api/clients')).statusCode).toBe(401);
     expect(await t.deps.db.select().from(clientAssignments).where(eq(clientAssignments.userId, p.otherStaffId))).toHaveLength(0);
     expect((await post(p.admin, '/api/users/delete', { id: p.otherStaffId })).statusCode).toBe(404);
+  });
+});
+
+describe('two admins deleting each other at the same time', () => {
+  it('never leaves the office without an admin', async () => {
+    const secondId = await t.addUser({ email: 'second-admin@x.test', categoryId: ADMIN, name: 'Second Admin' });
+    const liveAdmins = () =>
+      t.deps.db.select().from(users).where(and(eq(users.categoryId, ADMIN), isNull(users.deletedAt)));
+    expect(await liveAdmins()).toHaveLength(2);
+
+    let firstDeletesSecond: ReturnType<typeof post> | undefined;
+    // The second admin's deletion of the first is under way (row written, not committed) when the
+    // first admin's deletion of the second arrives.
+    await t.deps.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(and(eq(users.categoryId, ADMIN), isNull(users.deletedAt))).orderBy(users.id).for('update');
+      await tx.update(users).set({ deletedAt: new Date() }).where(eq(users.id, p.adminId));
+      firstDeletesSecond = post(p.admin, '/api/users/delete', { id: secondId });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const res = await firstDeletesSecond!;
+    expect(res.statusCode).not.toBe(200);
+    expect(await liveAdmins()).toHaveLength(1);
   });
 });

@@ -64,6 +64,10 @@ test.describe('Bet4Me as an admin', () => {
     await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
     const row = page.getByTestId('table-row').filter({ hasText: description });
     await row.getByTestId('enter-profit').click();
+    // A blank profit is not 0: the form refuses it and the bet stays open.
+    await page.getByRole('button', { name: 'Save profit' }).click();
+    await expect(page.getByTestId('enter-profit-modal').getByText('The profit is required')).toBeVisible();
+    await expect(page.getByTestId('form-success')).toHaveCount(0);
     await page.getByTestId('bet-profit').fill('1000');
     await page.getByRole('button', { name: 'Save profit' }).click();
     await expect(page.getByTestId('form-success')).toHaveText(successTexts.profitSaved);
@@ -71,7 +75,7 @@ test.describe('Bet4Me as an admin', () => {
     await page.goto('/bets/closed');
     await page.getByTestId('table-search').fill(clientName);
     await page.getByTestId('table-search').press('Enter');
-    await expect(page.getByTestId('table-row').filter({ hasText: description })).toContainText('300.00');
+    await expect(page.getByTestId('table-row').filter({ hasText: description })).toContainText('KES 300.00');
 
     await page.goto('/bonuses');
     await page.getByTestId('table-search').fill(clientName);
@@ -93,6 +97,10 @@ test.describe('Bet4Me as an admin', () => {
     await expect(page.getByText('SMS pages: 1 | Characters: 39')).toBeVisible();
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.getByTestId('form-success')).toHaveText(successTexts.messageSent);
+    // The client's page lists it among their messages once the modal has closed.
+    await expect(
+      page.getByTestId('person-messages').getByRole('row').filter({ hasText: 'Habari! Your bet for tonight is placed.' }),
+    ).toBeVisible({ timeout: 15_000 });
   });
 
   test('registers a user, assigns them a client and drops it again', async ({ page }) => {

@@ -70,6 +70,14 @@ test.describe('SMS log', () => {
     await expect(drawer).toContainText('UserInBlackList');
     await expect(drawer).toContainText('63902');
     await expect(drawer).toContainText('tips-subscriber.message');
+    await page.keyboard.press('Escape');
+
+    // The subscriber's own page lists the message and its fate too.
+    await page.goto(`/tips/subscribers/view/${subscriber.id}`);
+    const mine = page.getByTestId('person-messages').getByRole('row').filter({ hasText: MESSAGE });
+    await expect(mine).toBeVisible();
+    await expect(mine).toContainText('Failed');
+    await expect(mine).toContainText('UserInBlackList');
   });
 
   test('is not in the staff menu and its API refuses staff', async ({ page, request }) => {

@@ -17,7 +17,8 @@ export function FigureBoxes({ figures }: { figures: Figure[] }) {
           <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
             {f.label}
           </Text>
-          <Text fz={24} fw={700} c={f.color}>
+          {/* An amount reads as one figure: it never wraps mid-number. */}
+          <Text fz={24} fw={700} c={f.color} style={{ whiteSpace: 'nowrap' }}>
             {f.value}
           </Text>
         </Paper>

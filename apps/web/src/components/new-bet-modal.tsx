@@ -1,7 +1,7 @@
 import { NumberInput, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NewBet, openBet, type BodyOf } from '@betdesk/contract';
-import { FormModal } from '@/components/form-modal/index.ts';
+import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { callEndpoint } from '@/lib/http.ts';
 
 export interface NewBetClient {
@@ -25,7 +25,7 @@ export function NewBetModal({ client, onClose }: { client: NewBetClient | null; 
       onClose={onClose}
       title="New Bet"
       schema={NewBet}
-      defaultValues={{ client_id: client?.id ?? 0, name: client?.name ?? '', stake: '' as unknown as number, description: '' }}
+      defaultValues={{ client_id: client?.id ?? 0, name: client?.name ?? '', stake: '', description: '' }}
       submit={save.mutateAsync}
       submitLabel="Open bet"
       data-testid="new-bet-modal"
@@ -40,8 +40,7 @@ export function NewBetModal({ client, onClose }: { client: NewBetClient | null; 
             decimalScale={2}
             thousandSeparator=","
             error={errorOf('stake')}
-            value={form.watch('stake') as number | string}
-            onChange={(value) => form.setValue('stake', value as number, { shouldValidate: form.formState.isSubmitted })}
+            {...numberFieldProps(form, 'stake')}
             data-testid="bet-stake"
           />
           <Textarea

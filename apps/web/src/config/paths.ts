@@ -42,6 +42,7 @@ export const paths = {
   sms: {
     log: '/sms',
   },
+  settings: '/settings',
   users: {
     all: '/users',
     assignClients: '/users/assign-clients',

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { formatDate, formatDateTime, formatMoney } from './format.ts';
 
 describe('format', () => {
-  it('formats money as KES the en-KE way', () => {
-    const expected = new Intl.NumberFormat('en-KE', { style: 'currency', currency: 'KES' }).format(1250.5);
-    expect(formatMoney(1250.5)).toBe(expected);
-    expect(formatMoney(1250.5)).toMatch(/1,250\.50/);
-    expect(formatMoney('99')).toMatch(/99\.00/);
+  it('formats money as KES with the currency code (spec 9), never Ksh', () => {
+    expect(formatMoney(1250.5)).toBe('KES\u00a01,250.50');
+    expect(formatMoney(1250.5).replace(/\s/g, ' ')).toBe('KES 1,250.50');
+    expect(formatMoney('99')).toMatch(/^KES\s99\.00$/);
+    expect(formatMoney(-50)).toMatch(/^-KES\s50\.00$/);
+    expect(formatMoney(50)).not.toMatch(/Ksh/);
     expect(formatMoney(null)).toBe('');
   });
 

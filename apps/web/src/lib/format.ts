@@ -1,12 +1,10 @@
-import { BUSINESS_TIME_ZONE, CURRENCY } from '@betdesk/contract';
+import { BUSINESS_TIME_ZONE, formatKes } from '@betdesk/contract';
 
-const money = new Intl.NumberFormat('en-KE', { style: 'currency', currency: CURRENCY });
-
-/** KES as the business reads it, e.g. 'Ksh 1,250.00'. */
+/** KES as the business reads it, e.g. 'KES 1,250.00'. */
 export function formatMoney(amount: number | string | null | undefined): string {
   const value = typeof amount === 'string' ? Number(amount) : amount;
   if (value === null || value === undefined || Number.isNaN(value)) return '';
-  return money.format(value);
+  return formatKes(value);
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -95,6 +95,8 @@ export const bets = pgTable(
     index('bets_client_idx').on(t.clientId, t.openedAt),
     index('bets_status_opened_idx').on(t.status, t.openedAt),
     index('bets_status_closed_idx').on(t.status, t.closedAt),
+    // The closed-bets search looks inside what was bet on.
+    index('bets_description_trgm_idx').using('gin', sql`${t.description} gin_trgm_ops`),
   ],
 );
 

@@ -48,6 +48,13 @@ export const mpesaPayments = pgTable(
     index('mpesa_payments_sender_name_trgm_idx').using('gin', sql`${t.senderName} gin_trgm_ops`),
     index('mpesa_payments_sender_phone_idx').on(t.senderPhone),
     index('mpesa_payments_trans_id_trgm_idx').using('gin', sql`${t.transId} gin_trgm_ops`),
+    // The tips deposits list finds account numbers starting with a bet category code, normalised
+    // as the matching rules read them (case-insensitive, spaces and dashes ignored); the list uses
+    // exactly this expression (`normalisedAccountSql`) so that this index serves it.
+    index('mpesa_payments_account_prefix_idx').using(
+      'btree',
+      sql`upper(regexp_replace(coalesce(${t.billRefNumber}, ''), '[\\s-]+', '', 'g')) text_pattern_ops`,
+    ),
   ],
 );
 
@@ -78,6 +85,8 @@ export const subscriptions = pgTable(
     /** Set by the expiry job when the subscription lapses; the reminder job sets reminded_at. */
     lapsedAt: timestamp('lapsed_at', { withTimezone: true }),
     remindedAt: timestamp('reminded_at', { withTimezone: true }),
+    /** Set when the payment that bought it is unclaimed: it is void and never counts as income. */
+    reversedAt: timestamp('reversed_at', { withTimezone: true }),
   },
   (t) => [
     check('subscriptions_one_subject', sql`(${t.clientId} is null) <> (${t.subscriberId} is null)`),

@@ -65,5 +65,10 @@ export const smsMessages = pgTable(
     index('sms_recipient_trgm_idx').using('gin', sql`${t.recipient} gin_trgm_ops`),
     index('sms_client_idx').on(t.clientId),
     index('sms_subscriber_idx').on(t.subscriberId),
+    // View SMS tips counts each tip version's messages by status: the version is the second part
+    // of an SMS tip's dedupe key (`sms-tip:<version id>:<phone>`), so this is an index-only count.
+    index('sms_tip_version_idx')
+      .on(sql`split_part(${t.dedupeKey}, ':', 2)`, t.status)
+      .where(sql`${t.intent} = 'tips.sms-tip'`),
   ],
 );

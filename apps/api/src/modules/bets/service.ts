@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { betTexts, successTexts, type Bet, type EnterProfit, type NewBet, type PageQuery, type SearchPageQuery } from '@betdesk/contract';
+import { betTexts, formatKes, successTexts, type Bet, type EnterProfit, type NewBet, type PageQuery, type SearchPageQuery } from '@betdesk/contract';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -11,7 +11,6 @@ import { inScope, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
 
-const money = new Intl.NumberFormat('en-KE', { style: 'currency', currency: 'KES' });
 const cents = (kes: number): number => Math.round(kes * 100);
 
 /** round(max(profit, 0) x rate): what the client owes on a win (BUSINESS-RULES.md). */
@@ -31,7 +30,7 @@ export async function openBet(
     if (!client.active) throw invalid({ client_id: [betTexts.clientNotActive] }, betTexts.clientNotActive);
     const stakeCents = cents(input.stake);
     if (client.maximumStakeCents !== null && stakeCents > client.maximumStakeCents) {
-      throw fieldError('stake', betTexts.stakeAboveMaximum(money.format(client.maximumStakeCents / 100)));
+      throw fieldError('stake', betTexts.stakeAboveMaximum(formatKes(client.maximumStakeCents / 100)));
     }
     const id = await q.insertBet(tx, {
       clientId: client.id,
@@ -90,7 +89,11 @@ export async function enterProfit(
 
 function closedWhere(actor: Actor, search: string): SQL {
   const parts = [sql`b.status = 'closed'`, inScope(scopeOf(actor), sql`b.client_id`)];
-  if (search) parts.push(nameOrPhoneContains(search, sql`c.name`, sql`c.phone`));
+  if (search) {
+    // The client's name or phone, or what was bet on (bets_description_trgm_idx serves the ilike).
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    parts.push(sql`(${nameOrPhoneContains(search, sql`c.name`, sql`c.phone`)} or b.description ilike ${pattern})`);
+  }
   return sql.join(parts, sql` and `);
 }
 

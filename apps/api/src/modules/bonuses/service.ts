@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   bonusTexts,
+  formatKes,
   type Bonus,
   type BonusPayment,
   type BonusPaymentForm,
@@ -247,7 +248,7 @@ export async function recordBonusPayment(
     const amountCents = Math.round(input.amount * 100);
     const pending = await pendingBonusCents(tx, input.client_id);
     if (pending === 0) throw fieldError('amount', bonusTexts.nothingPending);
-    if (amountCents > pending) throw fieldError('amount', bonusTexts.abovePending(money.format(pending / 100)));
+    if (amountCents > pending) throw fieldError('amount', bonusTexts.abovePending(formatKes(pending / 100)));
     await payPendingBonuses(tx, {
       clientId: input.client_id,
       amountCents,
@@ -260,7 +261,6 @@ export async function recordBonusPayment(
   return { info: bonusTexts.paymentRecorded };
 }
 
-const money = new Intl.NumberFormat('en-KE', { style: 'currency', currency: 'KES' });
 
 const bonusColumns: CsvTable<Bonus>['columns'] = [
   { header: 'Client', value: (b) => b.name },

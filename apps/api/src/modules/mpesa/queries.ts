@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { normaliseKenyanPhone, type ClaimCandidate, type MpesaTransaction, type TipsDeposit } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
+import { pageWithTotal, rows } from '../../db/rows.ts';
 import { betCategories, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
@@ -24,7 +24,7 @@ interface PaymentRow {
   subscriber_id: number | null;
   subscriber_name: string | null;
   reject_reason: string | null;
-  total: string;
+  total_records?: string;
 }
 
 /** One payment as the screens read it. The MSISDN is shown as a phone only when it is one. */
@@ -52,7 +52,7 @@ const paymentColumns = sql`
   coalesce(p.trans_id, p.raw->>'TransID') as reference,
   coalesce(p.trans_time, p.received_at) as at,
   p.bill_ref_number, p.status, p.client_id, c.name as client_name, p.subscriber_id, s.name as subscriber_name,
-  p.reject_reason, count(*) over() as total`;
+  p.reject_reason, count(*) over() as total_records`;
 
 const paymentJoins = sql`
   from ${mpesaPayments} p
@@ -87,12 +87,20 @@ export async function listPayments(
   db: Queryable,
   f: PaymentFilter & { page: number; perPage: number },
 ): Promise<{ total: number; transactions: MpesaTransaction[] }> {
-  const found = await rows<PaymentRow>(db, sql`
-    select ${paymentColumns} ${paymentJoins}
-     where ${filterSql(f)}
-     order by p.received_at desc, p.id desc
-     limit ${f.perPage} offset ${(f.page - 1) * f.perPage}`);
-  return { total: Number(found[0]?.total ?? 0), transactions: found.map(transactionOf) };
+  const offset = (f.page - 1) * f.perPage;
+  const { found, total } = await pageWithTotal<PaymentRow>(
+    db,
+    {
+      query: sql`
+        select ${paymentColumns} ${paymentJoins}
+         where ${filterSql(f)}
+         order by p.received_at desc, p.id desc
+         limit ${f.perPage} offset ${offset}`,
+      offset,
+    },
+    sql`select count(*) as total ${paymentJoins} where ${filterSql(f)}`,
+  );
+  return { total, transactions: found.map(transactionOf) };
 }
 
 /** KES waiting unclaimed and KES received (rejected payloads are not money). */
@@ -110,24 +118,42 @@ export async function paymentById(db: Queryable, id: number): Promise<MpesaTrans
 }
 
 /**
+ * The account number as the matching rules read it (upper case, spaces and dashes dropped), written
+ * exactly as the expression of `mpesa_payments_account_prefix_idx` so that the index serves it.
+ */
+const normalisedAccountSql = sql`upper(regexp_replace(coalesce(p.bill_ref_number, ''), '[\\s-]+', '', 'g'))`;
+
+const likePrefix = (text: string) => `${text.toUpperCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+
+/**
  * Tips deposits: payments that went to a tips subscriber, or whose account number starts with a bet
- * category code (the tips account numbers), claimed or not.
+ * category code (the tips account numbers), claimed or not. The codes are read first so that each
+ * is a constant prefix the account index can range-scan, instead of a pattern per row.
  */
 export async function listTipsDeposits(
   db: Queryable,
   page: { page: number; perPage: number },
 ): Promise<{ total: number; deposits: TipsDeposit[] }> {
-  const found = await rows<PaymentRow>(db, sql`
-    select ${paymentColumns} ${paymentJoins}
-     where p.status <> 'rejected'
-       and (p.subscriber_id is not null
-            or (p.client_id is null and exists (
-                  select 1 from ${betCategories} bc
-                   where upper(regexp_replace(coalesce(p.bill_ref_number, ''), '[\\s-]+', '', 'g')) like upper(bc.code) || '%')))
-     order by p.received_at desc, p.id desc
-     limit ${page.perPage} offset ${(page.page - 1) * page.perPage}`);
+  const codes = await db.select({ code: betCategories.code }).from(betCategories);
+  const namesCategory = codes.length
+    ? sql.join(codes.map(({ code }) => sql`${normalisedAccountSql} like ${likePrefix(code)}`), sql` or `)
+    : sql`false`;
+  const where = sql`p.status <> 'rejected' and (p.subscriber_id is not null or (p.client_id is null and (${namesCategory})))`;
+  const offset = (page.page - 1) * page.perPage;
+  const { found, total } = await pageWithTotal<PaymentRow>(
+    db,
+    {
+      query: sql`
+        select ${paymentColumns} ${paymentJoins}
+         where ${where}
+         order by p.received_at desc, p.id desc
+         limit ${page.perPage} offset ${offset}`,
+      offset,
+    },
+    sql`select count(*) as total from ${mpesaPayments} p where ${where}`,
+  );
   return {
-    total: Number(found[0]?.total ?? 0),
+    total,
     deposits: found.map((r) => ({
       id: Number(r.id),
       sender_phone: r.sender_phone,

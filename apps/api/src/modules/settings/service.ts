@@ -1,13 +1,19 @@
 import { eq } from 'drizzle-orm';
+import { settingTexts, type Setting, type SettingForm, type SettingValue as WireValue } from '@betdesk/contract';
+import type { z } from 'zod';
 import { settings } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import { fieldError } from '../../http/errors.ts';
+import { audit } from '../audit/service.ts';
+import * as q from './queries.ts';
 
 /**
  * Business constants an admin may tune, with the defaults of BUSINESS-RULES.md. Domains add their
  * own entries here; boot seeds any that are missing without touching edited values.
  */
 export const settingDefaults = {
-  support_phone: { value: '0700 000 000', description: 'Support line shown in the footer' },
   login_max_failures_per_email: { value: 5, description: 'Failed sign-ins per email in the window before 429' },
   login_max_failures_per_ip: { value: 20, description: 'Failed sign-ins per IP address in the window before 429' },
   login_window_minutes: { value: 15, description: 'Window for counting failed sign-ins' },
@@ -41,4 +47,97 @@ export async function ensureSettingDefaults(db: Queryable): Promise<void> {
 export async function getSetting<K extends SettingKey>(db: Queryable, key: K): Promise<SettingValue<K>> {
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
   return (row?.value ?? settingDefaults[key].value) as SettingValue<K>;
+}
+
+/** Bounds of the numeric settings; a number setting not listed here takes a whole number from 0. */
+const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?: string }>> = {
+  bonus_rate_percent: { min: 0, max: 100, unit: '%' },
+  login_max_failures_per_email: { min: 1, max: 1000 },
+  login_max_failures_per_ip: { min: 1, max: 100_000 },
+  login_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
+};
+const DEFAULT_NUMBER_MAX = 1_000_000_000;
+const TEXT_MAX = 1000;
+
+function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(settingDefaults, key);
+}
+
+/** The `{name}` placeholders a text must keep: those of its seeded default. */
+function placeholdersOf(text: string): string[] {
+  return [...new Set(text.match(/\{[a-z_]+\}/g) ?? [])];
+}
+
+/**
+ * The value an admin typed, as the setting stores it, or a 422 on `value` saying what is wrong.
+ * The kind of a setting is the kind of its default: a number stays a whole number within its
+ * bounds, a switch a boolean, a text non-empty with the placeholders the code fills in.
+ */
+export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue<SettingKey> {
+  const fallback: unknown = settingDefaults[key].value;
+  if (typeof fallback === 'number') {
+    const text = typeof raw === 'string' ? raw.trim() : raw;
+    if (text === '') throw fieldError('value', 'A number is required');
+    const value = typeof text === 'string' ? Number(text) : text;
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw fieldError('value', 'The value must be a number');
+    const bounds = numberBounds[key] ?? { min: 0, max: DEFAULT_NUMBER_MAX };
+    if (!Number.isInteger(value)) throw fieldError('value', 'The value must be a whole number');
+    if (value < bounds.min || value > bounds.max) {
+      const unit = bounds.unit ? ` ${bounds.unit}` : '';
+      throw fieldError('value', `The value must be between ${bounds.min} and ${bounds.max}${unit}`);
+    }
+    return value;
+  }
+  if (typeof fallback === 'boolean') {
+    if (typeof raw === 'boolean') return raw;
+    if (raw === 'true' || raw === 'false') return raw === 'true';
+    throw fieldError('value', 'The value must be on (true) or off (false)');
+  }
+  if (typeof raw !== 'string' || raw.trim() === '') throw fieldError('value', 'The text is required');
+  const text = raw.trim();
+  if (text.length > TEXT_MAX) throw fieldError('value', `The text may not be longer than ${TEXT_MAX} characters`);
+  const missing = placeholdersOf(String(fallback)).filter((p) => !text.includes(p));
+  if (missing.length > 0) {
+    throw fieldError('value', `The text must keep ${missing.join(', ')}: the system fills ${missing.length === 1 ? 'it' : 'them'} in`);
+  }
+  return text;
+}
+
+/** Every setting with its description, in the order of the defaults. */
+export async function listSettings(db: Queryable): Promise<Setting[]> {
+  const order = Object.keys(settingDefaults);
+  const found = await q.listSettings(db);
+  return found
+    .filter((s) => isSettingKey(s.key))
+    .sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key))
+    .map((s) => ({ ...s, value: s.value as WireValue }));
+}
+
+/** Changes one setting after checking its value; audited with before and after. */
+export async function updateSetting(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof SettingForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  if (!isSettingKey(form.key)) throw fieldError('key', settingTexts.unknownKey);
+  const key = form.key;
+  const value = checkSettingValue(key, form.value);
+  await deps.db.transaction(async (tx) => {
+    const before = await q.lockSetting(tx, key);
+    if (before === undefined) {
+      await ensureSettingDefaults(tx);
+    }
+    await q.saveSetting(tx, key, value, actor.userId);
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'setting.update',
+      entity: 'setting',
+      entityId: key,
+      before: { value: before === undefined ? settingDefaults[key].value : before },
+      after: { value },
+      requestId,
+    });
+  });
+  return { info: settingTexts.saved };
 }

@@ -6,6 +6,12 @@ import type { Database, Queryable } from '../../db/client.ts';
 import type { OutgoingSms, SendOutcome, SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '../../lib/sms-parts.ts';
 
+/** Messages carrying a secret (a temporary password): their text is for the recipient only. */
+export const SECRET_SMS_INTENTS: readonly string[] = ['user.temporary-password'];
+
+/** What staff see, and what is stored once sent, instead of a secret message's text. */
+export const SECRET_SMS_HIDDEN_TEXT = '[temporary password hidden]';
+
 export interface SmsToQueue {
   /** Why it is sent, e.g. 'user.temporary-password', 'client.message'. */
   intent: string;
@@ -287,6 +293,9 @@ async function recordOutcomes(
             failure_reason = o.failure,
             next_attempt_at = now() + make_interval(secs => o.retry_in),
             sent_at = case when o.status = 'sent' then now() else m.sent_at end,
+            -- a secret leaves the database once the gateway had it (sent, failed or unconfirmed);
+            -- only a message going back to the queue still needs its text
+            body = case when m.intent = any($11::text[]) and o.status <> 'queued' then $12 else m.body end,
             handed_at = case when o.status = 'queued' then null else m.handed_at end,
             claim_token = null, claimed_until = null, updated_at = now()
        from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::float8[])
@@ -303,6 +312,8 @@ async function recordOutcomes(
       columns.failure,
       columns.retryInSeconds,
       token,
+      SECRET_SMS_INTENTS,
+      SECRET_SMS_HIDDEN_TEXT,
     ],
   );
 }

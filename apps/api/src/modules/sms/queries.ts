@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { localPhone, SMS_STATUSES, type SmsMessage, type SmsMessageDetail, type SmsStatus } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
-import { rows } from '../../db/rows.ts';
+import { pageWithTotal, rows } from '../../db/rows.ts';
+import { SECRET_SMS_HIDDEN_TEXT, SECRET_SMS_INTENTS } from './outbox.ts';
 
 export interface Page {
   limit: number;
@@ -73,7 +74,8 @@ function toMessage(r: Row): SmsMessage {
     client_id: r.person_client_id == null ? null : Number(r.person_client_id),
     subscriber_id: r.person_subscriber_id == null ? null : Number(r.person_subscriber_id),
     intent: String(r.intent),
-    message: String(r.body),
+    // A temporary password is never shown, even while it waits in the queue.
+    message: SECRET_SMS_INTENTS.includes(String(r.intent)) ? SECRET_SMS_HIDDEN_TEXT : String(r.body),
     parts: Number(r.parts),
     status: r.status as SmsStatus,
     attempts: Number(r.attempts),
@@ -90,8 +92,13 @@ export async function findMessages(
   filter: MessageFilter,
   page: Page,
 ): Promise<{ messages: SmsMessage[]; total: number }> {
-  const found = await rows<Row>(db, pageSql(whereOf(filter), page, false));
-  return { messages: found.map(toMessage), total: Number(found[0]?.total_records ?? 0) };
+  const where = whereOf(filter);
+  const { found, total } = await pageWithTotal<Row>(
+    db,
+    { query: pageSql(where, page, false), offset: page.offset },
+    sql`select count(*) as total from sms_messages m where ${where}`,
+  );
+  return { messages: found.map(toMessage), total };
 }
 
 /** How many messages of each status match the phone search (the filter buttons' counts). */

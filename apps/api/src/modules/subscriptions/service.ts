@@ -118,7 +118,7 @@ export async function reverseSubscriptionsOfPayment(
     const endsAt = sub.expiresAt < now ? sub.expiresAt : sub.startsAt > now ? sub.startsAt : now;
     await tx
       .update(subscriptions)
-      .set({ paymentId: null, expiresAt: endsAt, lapsedAt: now })
+      .set({ paymentId: null, expiresAt: endsAt, lapsedAt: now, reversedAt: now })
       .where(eq(subscriptions.id, sub.id));
     if (sub.source !== 'manual') {
       await postLedgerEntry(tx, {
@@ -137,7 +137,7 @@ export async function reverseSubscriptionsOfPayment(
       entity: 'subscription',
       entityId: sub.id,
       before: { payment_id: sub.paymentId, expires_at: sub.expiresAt, lapsed_at: sub.lapsedAt },
-      after: { payment_id: null, expires_at: endsAt, lapsed_at: now, note: r.note },
+      after: { payment_id: null, expires_at: endsAt, lapsed_at: now, reversed_at: now, note: r.note },
       requestId: r.requestId ?? null,
     });
   }

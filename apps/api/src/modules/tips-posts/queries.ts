@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ImageType, PostCategory, PostRow, Post, BetCategory } from '@betdesk/contract';
 import { betCategoryLabel } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
+import { pageWithTotal, rows } from '../../db/rows.ts';
 import { betCategories, imageTypes, postCategories, tipsPostBets, tipsPosts } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
@@ -133,24 +133,22 @@ export async function pagePosts(
   db: Queryable,
   page: { page: number; perPage: number },
 ): Promise<{ posts: PostRow[]; total: number }> {
-  const found = await rows<PostRecord>(
+  const offset = (page.page - 1) * page.perPage;
+  const { found, total } = await pageWithTotal<PostRecord>(
     db,
-    sql`${postSelect(false)}, count(*) over ()::int as total_records
+    {
+      query: sql`${postSelect(false)}, count(*) over ()::int as total_records
           from ${tipsPosts} p
           join ${postCategories} pc on pc.id = p.post_category_id
           left join ${imageTypes} it on it.id = p.image_type_id
          where p.deleted_at is null
          order by p.match_date desc, p.id desc
-         limit ${page.perPage} offset ${(page.page - 1) * page.perPage}`,
+         limit ${page.perPage} offset ${offset}`,
+      offset,
+    },
+    sql`select count(*)::int as total from ${tipsPosts} where deleted_at is null`,
   );
-  if (found.length === 0 && page.page > 1) {
-    const [counted] = await rows<{ total: number }>(
-      db,
-      sql`select count(*)::int as total from ${tipsPosts} where deleted_at is null`,
-    );
-    return { posts: [], total: counted?.total ?? 0 };
-  }
-  return { posts: found.map(toPostRow), total: Number(found[0]?.total_records ?? 0) };
+  return { posts: found.map(toPostRow), total };
 }
 
 export interface StoredImage {

@@ -4,7 +4,10 @@ import { rows } from '../../db/rows.ts';
 import { betCategories, smsMessages, smsTipVersions, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
-/** The outbox intent of an SMS tip; each row's dedupe key is `sms-tip:<version id>:<phone>`. */
+/**
+ * The outbox intent of an SMS tip; each row's dedupe key is `sms-tip:<version id>:<phone>`. The
+ * index sms_tip_version_idx (schema/sms.ts) is partial on this intent: change both together.
+ */
 export const SMS_TIP_INTENT = 'tips.sms-tip';
 export const smsTipDedupePrefix = (versionId: number) => `sms-tip:${versionId}`;
 
@@ -23,7 +26,7 @@ interface TipRecord {
 
 /**
  * Every bet category with its current tip (the newest version) and, in the same statement, the
- * delivery counts of that version from the outbox, grouped by the version in the dedupe key.
+ * delivery counts of that version from the outbox, found by the version in the dedupe key.
  */
 async function tipRecords(db: Queryable): Promise<TipRecord[]> {
   return rows<TipRecord>(
@@ -33,15 +36,19 @@ async function tipRecords(db: Queryable): Promise<TipRecord[]> {
             from ${smsTipVersions}
            order by bet_category_id, id desc
         ), delivery as (
-          select split_part(m.dedupe_key, ':', 2)::int as version_id,
-                 count(*) filter (where m.status in ('queued', 'sending'))::int as queued,
-                 count(*) filter (where m.status in ('sent', 'unconfirmed'))::int as sent,
-                 count(*) filter (where m.status = 'delivered')::int as delivered,
-                 count(*) filter (where m.status = 'failed')::int as failed
-            from ${smsMessages} m
-           where m.intent = ${SMS_TIP_INTENT}
-             and split_part(m.dedupe_key, ':', 2) in (select id::text from current_versions)
-           group by 1
+          -- per current version, an index-only count on sms_tip_version_idx (its expression and
+          -- predicate, literally): never a scan of the whole outbox
+          select v.id as version_id, d.*
+            from current_versions v
+            cross join lateral (
+              select count(*) filter (where m.status in ('queued', 'sending'))::int as queued,
+                     count(*) filter (where m.status in ('sent', 'unconfirmed'))::int as sent,
+                     count(*) filter (where m.status = 'delivered')::int as delivered,
+                     count(*) filter (where m.status = 'failed')::int as failed
+                from ${smsMessages} m
+               where m.intent = ${sql.raw(`'${SMS_TIP_INTENT}'`)}
+                 and split_part(m.dedupe_key, ':', 2) = v.id::text
+            ) d
         )
         select v.id as version_id, bc.id as bet_category_id, bc.name as bet_category, bc.code,
                coalesce(v.content, '') as content, v.created_at as updated_at,

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { SubscriberRow } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
+import { pageWithTotal, rows } from '../../db/rows.ts';
 import { subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
@@ -34,22 +34,19 @@ export async function pageSubscribers(
   const where = options.onlyActive
     ? sql`exists (select 1 from ${subscriptions} a where a.subscriber_id = s.id and a.expires_at > now())`
     : sql`true`;
-  const found = await rows<SubscriberRecord>(
+  const offset = (options.page - 1) * options.perPage;
+  const { found, total } = await pageWithTotal<SubscriberRecord>(
     db,
-    sql`${subscriberSelect}, count(*) over ()::int as total_records
+    {
+      query: sql`${subscriberSelect}, count(*) over ()::int as total_records
           from ${tipsSubscribers} s
          where ${where}
          order by s.joined_at desc, s.id desc
-         limit ${options.perPage} offset ${(options.page - 1) * options.perPage}`,
+         limit ${options.perPage} offset ${offset}`,
+      offset,
+    },
+    sql`select count(*)::int as total from ${tipsSubscribers} s where ${where}`,
   );
-  let total = Number(found[0]?.total_records ?? 0);
-  if (found.length === 0 && options.page > 1) {
-    const [counted] = await rows<{ total: number }>(
-      db,
-      sql`select count(*)::int as total from ${tipsSubscribers} s where ${where}`,
-    );
-    total = counted?.total ?? 0;
-  }
   return { subscribers: found.map(toRow), total };
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   can,
@@ -13,7 +14,7 @@ import {
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import { AppError, fieldError, notFound } from '../../http/errors.ts';
+import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { balanceCents } from '../ledger/service.ts';
@@ -120,14 +121,16 @@ export async function sendSmsToSubscriber(
 ): Promise<{ info: string }> {
   const subscriber = await q.findSubscriber(deps.db, form.subscriber_id);
   if (!subscriber) throw notFound('This subscriber does not exist.');
-  await queueSms(deps.db, {
+  // Every press of Send is a new message: the key is ours, never the caller's X-Request-Id.
+  const queued = await queueSms(deps.db, {
     intent: 'tips-subscriber.message',
-    dedupeKey: `tips-subscriber-sms:${requestId}`,
+    dedupeKey: `tips-subscriber.message:${subscriber.id}:${requestId}:${randomUUID()}`,
     to: subscriber.phone,
     body: form.message,
     subscriberId: subscriber.id,
     createdBy: actor.userId,
   });
+  if (queued === null) throw conflict('The SMS was not queued. Please send it again.');
   await deps.jobs.nudge(QUEUES.smsDispatch);
   return { info: successTexts.smsSent };
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { betCategoryLabel, TIPS_MEDIA_LABELS, type SubscriberSubscription, type TipsSubscription } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
+import { pageWithTotal, rows } from '../../db/rows.ts';
 import { betCategories, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
@@ -17,6 +17,7 @@ interface SubscriptionRecord {
   medium: 'sms' | 'web' | null;
   amount_cents: number | string;
   active: boolean;
+  reversed: boolean;
   total_records?: number;
 }
 
@@ -37,8 +38,9 @@ function toSubscription(r: SubscriptionRecord): TipsSubscription {
     expiry_date: new Date(r.expiry_date).toISOString(),
     bets: betsText(r),
     amount: Number(r.amount_cents) / 100,
+    status: r.active ? 1 : 0,
     status_id: r.active ? 1 : 0,
-    status_name: r.active ? 'Active' : 'Expired',
+    status_name: r.reversed ? 'Reversed' : r.active ? 'Active' : 'Expired',
   };
 }
 
@@ -46,7 +48,7 @@ const subscriptionSelect = sql`
   select sub.id, sub.subscriber_id, s.name, s.phone, sub.created_at as done_on,
          sub.duration_days as duration, sub.expires_at as expiry_date,
          bc.name as category_name, bc.code as category_code, sub.medium, sub.amount_cents,
-         sub.expires_at > now() as active`;
+         (sub.expires_at > now() and sub.reversed_at is null) as active, sub.reversed_at is not null as reversed`;
 
 const subscriptionFrom = sql`
   from ${subscriptions} sub
@@ -59,19 +61,19 @@ async function pageOf(
   orderBy: SQL,
   page: { page: number; perPage: number },
 ): Promise<{ subscriptions: TipsSubscription[]; total_records: number }> {
-  const found = await rows<SubscriptionRecord>(
+  const offset = (page.page - 1) * page.perPage;
+  const { found, total } = await pageWithTotal<SubscriptionRecord>(
     db,
-    sql`${subscriptionSelect}, count(*) over ()::int as total_records
+    {
+      query: sql`${subscriptionSelect}, count(*) over ()::int as total_records
         ${subscriptionFrom}
         where ${where}
         order by ${orderBy}
-        limit ${page.perPage} offset ${(page.page - 1) * page.perPage}`,
+        limit ${page.perPage} offset ${offset}`,
+      offset,
+    },
+    sql`select count(*)::int as total ${subscriptionFrom} where ${where}`,
   );
-  let total = Number(found[0]?.total_records ?? 0);
-  if (found.length === 0 && page.page > 1) {
-    const [counted] = await rows<{ total: number }>(db, sql`select count(*)::int as total ${subscriptionFrom} where ${where}`);
-    total = counted?.total ?? 0;
-  }
   return { subscriptions: found.map(toSubscription), total_records: total };
 }
 
@@ -84,7 +86,7 @@ export function allSubscriptionsPage(db: Queryable, page: { page: number; perPag
 export function activeSubscriptionsPage(db: Queryable, page: { page: number; perPage: number }) {
   return pageOf(
     db,
-    sql`sub.subscriber_id is not null and sub.expires_at > now()`,
+    sql`sub.subscriber_id is not null and sub.expires_at > now() and sub.reversed_at is null`,
     sql`sub.expires_at asc, sub.id asc`,
     page,
   );

@@ -105,12 +105,19 @@ export function findCategories(db: Queryable) {
   return db.select({ id: userCategories.id, name: userCategories.name }).from(userCategories).orderBy(userCategories.id);
 }
 
-export async function countLiveAdmins(db: Queryable): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
+/**
+ * Locks every live admin (in id order, so two callers never deadlock) and returns how many there
+ * are. Deleting or demoting an admin takes these locks before counting: two admins removing each
+ * other at the same time then count one after the other, and the second sees one admin left.
+ */
+export async function lockLiveAdmins(db: Queryable): Promise<number> {
+  const locked = await db
+    .select({ id: users.id })
     .from(users)
-    .where(and(isNull(users.deletedAt), eq(users.categoryId, ADMIN_CATEGORY_ID)));
-  return row?.n ?? 0;
+    .where(and(isNull(users.deletedAt), eq(users.categoryId, ADMIN_CATEGORY_ID)))
+    .orderBy(users.id)
+    .for('update');
+  return locked.length;
 }
 
 /** The live user with a row lock (update, delete). */

@@ -34,11 +34,11 @@ import { queueSms } from '../sms/outbox.ts';
 import type { SessionUser } from '@betdesk/contract';
 import {
   countAssignedClients,
-  countLiveAdmins,
   findCategories,
   findLiveUserByEmail,
   findLiveUserById,
   findLiveUsersWithCounts,
+  lockLiveAdmins,
   lockLiveUser,
   toSessionUser,
   toUser,
@@ -146,11 +146,12 @@ export async function storeUser(
   }
   const userId = form.user_id;
   await deps.db.transaction(async (tx) => {
+    const liveAdmins = await lockLiveAdmins(tx);
     const before = await lockLiveUser(tx, userId);
     if (!before) throw notFound('This user was not found.');
     const sameEmail = await findLiveUserByEmail(tx, form.email);
     if (sameEmail && sameEmail.id !== userId) throw fieldError('email', userTexts.emailTaken);
-    if (before.categoryId === ADMIN_CATEGORY_ID && form.category_id !== ADMIN_CATEGORY_ID && (await countLiveAdmins(tx)) <= 1) {
+    if (before.categoryId === ADMIN_CATEGORY_ID && form.category_id !== ADMIN_CATEGORY_ID && liveAdmins <= 1) {
       throw fieldError('category_id', userTexts.cannotDemoteLastAdmin);
     }
     const after = {
@@ -170,9 +171,10 @@ export async function storeUser(
 export async function deleteUser(deps: AppDeps, actor: Actor, id: number, requestId: string): Promise<{ info: string }> {
   if (id === actor.userId) throw fieldError('id', userTexts.cannotDeleteSelf);
   await deps.db.transaction(async (tx) => {
+    const liveAdmins = await lockLiveAdmins(tx);
     const user = await lockLiveUser(tx, id);
     if (!user) throw notFound('This user was not found.');
-    if (user.categoryId === ADMIN_CATEGORY_ID && (await countLiveAdmins(tx)) <= 1) {
+    if (user.categoryId === ADMIN_CATEGORY_ID && liveAdmins <= 1) {
       throw fieldError('id', userTexts.cannotDeleteLastAdmin);
     }
     await trashUser(tx, id);

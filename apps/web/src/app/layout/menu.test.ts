@@ -43,6 +43,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Mpesa Transactions', ['Transactions /mpesa', 'Unclaimed /mpesa/unclaimed']],
           ['Users', ['My Users /users', 'Assign clients /users/assign-clients']],
           ['SMS Log', '/sms'],
+          ['Settings', '/settings'],
         ],
       },
     ]);

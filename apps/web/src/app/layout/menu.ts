@@ -6,6 +6,7 @@ import {
   IconHistory,
   IconMessage,
   IconReceipt,
+  IconSettings,
   IconTag,
   IconTrophy,
   IconUserCheck,
@@ -149,6 +150,7 @@ export const menu: MenuSection[] = [
         ],
       },
       { label: 'SMS Log', icon: IconMessage, permission: 'view:sms-log', to: paths.sms.log },
+      { label: 'Settings', icon: IconSettings, permission: 'manage:settings', to: paths.settings },
     ],
   },
 ];

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { PageSize } from '@betdesk/contract';
 import { renderWithProviders } from '@/testing/test-utils.tsx';
 import { setBearerToken } from '@/lib/http.ts';
-import { DataTable, type DataTableColumn } from './data-table.tsx';
+import { DataTable, MIN_COLUMN_WIDTH, tableMinWidth, type DataTableColumn } from './data-table.tsx';
 
 interface Client {
   id: number;
@@ -142,5 +142,16 @@ describe('DataTable', () => {
     expect(new Headers(init.headers).get('Authorization')).toBe('Bearer session-token');
     vi.unstubAllGlobals();
     setBearerToken(null);
+  });
+
+  it('keeps a minimum width so a phone scrolls the table sideways instead of squeezing it', () => {
+    const wide: DataTableColumn<Client>[] = [
+      ...columns,
+      { key: 'id', header: 'Id', width: 80 },
+      { key: 'notes', header: 'Notes', minWidth: 300 },
+    ];
+    renderWithProviders(<DataTable columns={wide} rows={clients(2)} rowKey={(r) => r.id} />);
+    expect(screen.getByTestId('table')).toHaveStyle({ minWidth: `${2 * MIN_COLUMN_WIDTH + 80 + 300}px` });
+    expect(tableMinWidth(columns)).toBe(2 * MIN_COLUMN_WIDTH);
   });
 });

@@ -23,6 +23,8 @@ export interface DataTableColumn<Row> {
   header: ReactNode;
   render?: (row: Row, index: number) => ReactNode;
   width?: CSSProperties['width'];
+  /** Narrowest the column may get, in px; defaults to a numeric `width`, else MIN_COLUMN_WIDTH. */
+  minWidth?: number;
   align?: 'left' | 'center' | 'right';
 }
 
@@ -58,6 +60,18 @@ export interface DataTableProps<Row> {
 }
 
 const OVERSCAN = 10;
+export const MIN_COLUMN_WIDTH = 120;
+
+/**
+ * The table never gets narrower than its columns' minimum widths: on a phone the scroll box then
+ * scrolls sideways instead of squeezing each column to a character.
+ */
+export function tableMinWidth<Row>(columns: readonly DataTableColumn<Row>[]): number {
+  return columns.reduce(
+    (sum, column) => sum + (column.minWidth ?? (typeof column.width === 'number' ? column.width : MIN_COLUMN_WIDTH)),
+    0,
+  );
+}
 
 function cellValue<Row>(column: DataTableColumn<Row>, row: Row, index: number): ReactNode {
   if (column.render) return column.render(row, index);
@@ -123,7 +137,14 @@ export function DataTable<Row>({
       <Box pos="relative">
         <LoadingOverlay visible={loading && rows.length > 0} loaderProps={{ size: 'sm' }} />
         <div ref={scrollRef} className={classes.scroller} style={{ maxHeight: height }} data-testid="table-scroller">
-          <Table striped highlightOnHover layout="fixed" verticalSpacing="xs">
+          <Table
+            striped
+            highlightOnHover
+            layout="fixed"
+            verticalSpacing="xs"
+            style={{ minWidth: tableMinWidth(columns) }}
+            data-testid="table"
+          >
             <Table.Thead className={classes.head}>
               <Table.Tr>
                 {columns.map((column) => (

@@ -1,1 +1,2 @@
 export { FormModal, type FormModalProps, type FormModalRenderProps } from './form-modal.tsx';
+export { numberFieldProps } from './number-field.ts';

@@ -3,7 +3,7 @@ import { Button, Card, Group, NumberInput, Stack, Text, TextInput, Title } from 
 import { EnterProfit, type Bet } from '@betdesk/contract';
 import { DataTable } from '@/components/data-table/index.ts';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
-import { FormModal } from '@/components/form-modal/index.ts';
+import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { formatMoney } from '@/lib/format.ts';
 import { useEnterProfit } from '../api/enter-profit.ts';
 import { useOpenBets } from '../api/get-open-bets.ts';
@@ -61,7 +61,7 @@ function EnterProfitModal({ bet, onClose }: { bet: Bet | null; onClose: () => vo
       onClose={onClose}
       title="Enter Profit"
       schema={EnterProfit}
-      defaultValues={{ bet_id: bet?.bet_id ?? 0, name: bet?.name ?? '', stake: bet?.stake, profit: '' as unknown as number }}
+      defaultValues={{ bet_id: bet?.bet_id ?? 0, name: bet?.name ?? '', stake: bet?.stake, profit: '' }}
       submit={save.mutateAsync}
       submitLabel="Save profit"
       data-testid="enter-profit-modal"
@@ -82,8 +82,7 @@ function EnterProfitModal({ bet, onClose }: { bet: Bet | null; onClose: () => vo
             decimalScale={2}
             thousandSeparator=","
             error={errorOf('profit')}
-            value={form.watch('profit') as number | string}
-            onChange={(value) => form.setValue('profit', value as number)}
+            {...numberFieldProps(form, 'profit')}
             data-testid="bet-profit"
           />
         </>

@@ -1,8 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sendClientMessage, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
 
 /** POST /api/messages {id, name, phone, message}: an SMS to the client, queued by the server. */
 export function useSendMessage() {
-  return useMutation({ mutationFn: (body: BodyOf<typeof sendClientMessage>) => callEndpoint(sendClientMessage, { body }) });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BodyOf<typeof sendClientMessage>) => callEndpoint(sendClientMessage, { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sms'] }),
+  });
 }

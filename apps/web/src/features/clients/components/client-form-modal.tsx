@@ -2,7 +2,7 @@ import { ActionIcon, Button, Group, NumberInput, PasswordInput, Stack, Text, Tex
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray } from 'react-hook-form';
 import { ClientForm, localPhone, type Client, type PlatformPassword } from '@betdesk/contract';
-import { FormModal } from '@/components/form-modal/index.ts';
+import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { useStoreClient } from '../api/store-client.ts';
 
 interface ClientFormModalProps {
@@ -54,8 +54,7 @@ function ClientFields({ form, errorOf }: FormProps) {
         decimalScale={2}
         thousandSeparator=","
         error={errorOf('maximum_stake')}
-        value={(form.watch('maximum_stake') ?? '') as number | string}
-        onChange={(value) => form.setValue('maximum_stake', value === '' ? '' : Number(value))}
+        {...numberFieldProps(form, 'maximum_stake')}
       />
       <Stack gap={6}>
         <Group justify="space-between">

@@ -80,6 +80,7 @@ export function ClientListPage({ kind }: { kind: ClientListKind }) {
           rows={(list.data?.list ?? []) as never[]}
           rowKey={rowKeys[kind] as never}
           loading={list.isFetching}
+          emptyText={list.isError ? 'This client could not be loaded.' : undefined}
           exportCsv={{ path: `/api/clients/${kind}/export`, query: { client_id: clientId }, filename: `client-${clientId}-${kind}.csv` }}
           paging={table.paging(list.data?.total_records ?? 0)}
           data-testid="client-list-table"

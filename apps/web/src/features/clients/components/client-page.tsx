@@ -1,9 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { Anchor, Avatar, Badge, Button, Card, Group, Loader, NumberInput, PasswordInput, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Anchor, Avatar, Badge, Button, Card, Group, NumberInput, PasswordInput, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { BonusPaymentForm, ClientMessage, localPhone, smsPages, type Client } from '@betdesk/contract';
-import { FormModal } from '@/components/form-modal/index.ts';
+import { LoadState } from '@/components/load-state.tsx';
+import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { NewBetModal } from '@/components/new-bet-modal.tsx';
+import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { useSession } from '@/lib/auth.ts';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
@@ -21,11 +23,7 @@ export function ClientPage() {
   const { isAdmin } = useSession();
   const [dialog, setDialog] = useState<Dialog>(null);
   if (!shown.data) {
-    return (
-      <Group justify="center" py="xl">
-        {shown.isError ? <Text c="dimmed">This client could not be loaded.</Text> : <Loader aria-label="Loading" />}
-      </Group>
-    );
+    return <LoadState failed={shown.isError} what="client" />;
   }
   const { client, passwords } = shown.data;
   const base = `/clients/${client.id}`;
@@ -127,6 +125,7 @@ export function ClientPage() {
           </Card>
         </Stack>
       </SimpleGrid>
+      <PersonMessages person={{ clientId: client.id }} />
 
       <SendMessageModal client={client} opened={dialog === 'message'} onClose={() => setDialog(null)} />
       <NewBetModal client={dialog === 'bet' ? { id: client.id, name: client.name } : null} onClose={() => setDialog(null)} />
@@ -212,8 +211,7 @@ function BonusPaymentModal({ client, opened, onClose }: { client: Client; opened
             decimalScale={2}
             thousandSeparator=","
             error={errorOf('amount')}
-            value={form.watch('amount') as number | string}
-            onChange={(value) => form.setValue('amount', value as number)}
+            {...numberFieldProps(form, 'amount')}
             data-testid="bonus-payment-amount"
           />
           <TextInput label="Description" placeholder="e.g. Cash at the office" required error={errorOf('description')} {...form.register('description')} data-testid="bonus-payment-description" />

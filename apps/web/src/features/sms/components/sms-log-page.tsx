@@ -6,7 +6,7 @@ import { DataTable, useTableState, type DataTableColumn } from '@/components/dat
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useSmsLog } from '../api/get-sms-log.ts';
 import { SmsMessageDrawer } from './sms-message-drawer.tsx';
-import { SmsStatusBadge, statusLabels } from './sms-status-badge.tsx';
+import { SmsStatusBadge, statusLabels } from '@/components/sms-status-badge.tsx';
 
 function recipient(m: SmsMessage) {
   if (!m.name) return '';

@@ -1,8 +1,9 @@
-import { Alert, Drawer, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Drawer, SimpleGrid, Stack, Text } from '@mantine/core';
 import { smsStatusTexts, type SmsMessageDetail } from '@betdesk/contract';
+import { LoadState } from '@/components/load-state.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useSmsMessage } from '../api/get-sms-message.ts';
-import { SmsStatusBadge } from './sms-status-badge.tsx';
+import { SmsStatusBadge } from '@/components/sms-status-badge.tsx';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -58,7 +59,7 @@ export function SmsMessageDrawer({ messageId, onClose }: { messageId: number | n
   const message = useSmsMessage(messageId);
   return (
     <Drawer opened={messageId !== null} onClose={onClose} position="right" size="lg" title="SMS details">
-      {message.data ? <Details message={message.data.message} /> : <Loader />}
+      {message.data ? <Details message={message.data.message} /> : <LoadState failed={message.isError} what="message" />}
     </Drawer>
   );
 }

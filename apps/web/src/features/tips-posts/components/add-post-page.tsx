@@ -1,5 +1,6 @@
-import { Card, Loader, Stack, Title } from '@mantine/core';
+import { Card, Stack, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
+import { LoadState } from '@/components/load-state.tsx';
 import { useAddPost } from '../api/add-post.ts';
 import { usePostForm } from '../api/get-post-form.ts';
 import { emptyPost, PostForm } from './post-form.tsx';
@@ -24,7 +25,7 @@ export function AddPostPage() {
             }}
           />
         ) : (
-          <Loader />
+          <LoadState failed={choices.isError} what="form" />
         )}
       </Card>
     </Stack>

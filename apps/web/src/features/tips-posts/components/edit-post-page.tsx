@@ -1,5 +1,6 @@
-import { Card, Loader, Stack, Title } from '@mantine/core';
+import { Card, Stack, Title } from '@mantine/core';
 import { useNavigate, useParams } from 'react-router';
+import { LoadState } from '@/components/load-state.tsx';
 import { usePostForEditing } from '../api/get-post-for-editing.ts';
 import { useUpdatePost } from '../api/update-post.ts';
 import { PostForm } from './post-form.tsx';
@@ -33,7 +34,7 @@ export function EditPostPage() {
             }}
           />
         ) : (
-          <Loader />
+          <LoadState failed={editing.isError} what="post" />
         )}
       </Card>
     </Stack>

@@ -60,8 +60,9 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
     try {
       await onSubmit({
         title: values.title,
-        post_category_id: values.post_category_id ? Number(values.post_category_id) : (undefined as unknown as number),
-        image_type_id: values.image_type_id ? Number(values.image_type_id) : null,
+        // An empty select is sent as null, never 0: the server answers 'Choose a ...' under it.
+        post_category_id: values.post_category_id,
+        image_type_id: values.image_type_id,
         match_date: values.match_date ?? '',
         selected_bets: values.selected_bets.map(Number),
         content: values.content,

@@ -1,7 +1,8 @@
-import { Badge, Button, Card, Group, Image, Loader, Stack, Text, Title, TypographyStylesProvider } from '@mantine/core';
+import { Badge, Button, Card, Group, Image, Stack, Text, Title, TypographyStylesProvider } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { betCategoryLabel, confirmTexts, coverImageUrl } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
+import { LoadState } from '@/components/load-state.tsx';
 import { paths } from '@/config/paths.ts';
 import { formatDate } from '@/lib/format.ts';
 import defaultCover from '../assets/default-cover.svg';
@@ -12,10 +13,10 @@ import classes from './post-content.module.css';
 /** /tips/posts/view/{post_id}: cover, title, category, cover title, match date, bets, content. */
 export function ViewPostPage() {
   const postId = Number(useParams().post_id);
-  const { data } = usePost(postId);
+  const { data, isError } = usePost(postId);
   const trash = useDeletePost();
   const navigate = useNavigate();
-  if (!data) return <Loader />;
+  if (!data) return <LoadState failed={isError} what="post" />;
   const { post } = data;
   const trashPost = async () => {
     const confirmed = await confirmTrash({ message: confirmTexts.trashPost, confirmLabel: confirmTexts.trashPostButton });

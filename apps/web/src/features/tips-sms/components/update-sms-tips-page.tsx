@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Button, Card, Group, Loader, Stack, Textarea, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Textarea, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { betCategoryLabel, smsPages, type SmsTip } from '@betdesk/contract';
+import { LoadState } from '@/components/load-state.tsx';
 import { paths } from '@/config/paths.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useSmsTipsForm } from '../api/get-sms-tips-form.ts';
@@ -66,7 +67,7 @@ export function UpdateSmsTipsPage() {
   return (
     <Stack>
       <Title order={2}>Update SMS Tips</Title>
-      <Card withBorder>{tips.data ? <SmsTipsForm tips={tips.data.posts} /> : <Loader />}</Card>
+      <Card withBorder>{tips.data ? <SmsTipsForm tips={tips.data.posts} /> : <LoadState failed={tips.isError} what="form" />}</Card>
     </Stack>
   );
 }

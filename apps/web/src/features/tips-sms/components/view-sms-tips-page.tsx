@@ -1,5 +1,6 @@
-import { Badge, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { betCategoryLabel } from '@betdesk/contract';
+import { LoadState } from '@/components/load-state.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { useSmsTips } from '../api/get-sms-tips.ts';
 
@@ -11,7 +12,7 @@ export function ViewSmsTipsPage() {
   return (
     <Stack>
       <Title order={2}>SMS Tips</Title>
-      {!tips.data && <Loader />}
+      {!tips.data && <LoadState failed={tips.isError} what="page" />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         {tips.data?.posts.map((tip) => (
           <Card withBorder key={tip.bet_category_id} data-testid={`sms-tip-${tip.code}`}>

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sendSubscriberSms, SubscriberSmsForm, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
 
@@ -10,5 +10,6 @@ export function sendSms(body: BodyOf<typeof sendSubscriberSms>) {
 }
 
 export function useSendSms() {
-  return useMutation({ mutationFn: sendSms });
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: sendSms, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sms'] }) });
 }

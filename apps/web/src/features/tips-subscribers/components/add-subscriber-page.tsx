@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Group, Loader, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { betCategoryLabel, type NewSubscriberForm } from '@betdesk/contract';
+import { LoadState } from '@/components/load-state.tsx';
 import { paths } from '@/config/paths.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useSubscriberForm } from '../api/get-subscriber-form.ts';
@@ -32,9 +33,10 @@ export function AddSubscriberPage() {
       await store.mutateAsync({
         name: values.name,
         phone: values.phone,
-        bet_category_id: Number(values.bet_category_id ?? 0),
-        transmission_medium_id: (values.medium ?? '') as 'sms',
-        duration: values.duration ?? '',
+        // An empty select is sent as null, never 0: the server answers 'Choose a ...' under it.
+        bet_category_id: values.bet_category_id,
+        transmission_medium_id: values.medium as NewSubscriberForm['transmission_medium_id'],
+        duration: values.duration,
       });
       await navigate(paths.tips.activeSubscribers);
     } catch (error) {
@@ -49,7 +51,7 @@ export function AddSubscriberPage() {
       <Title order={2}>Add Subscriber</Title>
       <Card withBorder maw={720}>
         {!choices.data ? (
-          <Loader />
+          <LoadState failed={choices.isError} what="form" />
         ) : (
           <form
             noValidate

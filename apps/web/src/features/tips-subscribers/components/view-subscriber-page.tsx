@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import { durationLabel, localPhone, type SubscriberSubscription } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
+import { LoadState } from '@/components/load-state.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useSubscriber } from '../api/get-subscriber.ts';
@@ -34,9 +36,9 @@ function Fact({ label, value }: { label: string; value: string | number }) {
 /** /tips/subscribers/view/{subscriber_id}: facts, subscriptions and the Send SMS modal. */
 export function ViewSubscriberPage() {
   const subscriberId = Number(useParams().subscriber_id);
-  const { data } = useSubscriber(subscriberId);
+  const { data, isError } = useSubscriber(subscriberId);
   const [sending, setSending] = useState(false);
-  if (!data) return <Loader />;
+  if (!data) return <LoadState failed={isError} what="subscriber" />;
   const { subscriber } = data;
   return (
     <Stack>
@@ -62,6 +64,7 @@ export function ViewSubscriberPage() {
         </Title>
         <DataTable columns={columns} rows={subscriber.subscriptions} rowKey={(s) => s.id} data-testid="subscriber-subscriptions" />
       </Card>
+      <PersonMessages person={{ subscriberId: subscriber.id }} />
       <SendSmsModal subscriberId={subscriber.id} opened={sending} onClose={() => setSending(false)} />
     </Stack>
   );

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Card, Group, Loader, Stack, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Title } from '@mantine/core';
+import { LoadState } from '@/components/load-state.tsx';
 import { RichTextEditor } from '@/components/rich-text-editor/index.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useWinnings } from '../api/get-winnings.ts';
@@ -35,7 +36,7 @@ export function WinningsPage() {
   return (
     <Stack>
       <Title order={2}>Winnings &amp; Results</Title>
-      <Card withBorder>{winnings.data ? <WinningsEditor initial={winnings.data.content} /> : <Loader />}</Card>
+      <Card withBorder>{winnings.data ? <WinningsEditor initial={winnings.data.content} /> : <LoadState failed={winnings.isError} what="page" />}</Card>
     </Stack>
   );
 }

@@ -56,7 +56,7 @@ export function UserClientsPage() {
           rows={shown.data?.clients ?? []}
           rowKey={(c) => c.id}
           loading={shown.isFetching}
-          emptyText="No client is assigned to this user."
+          emptyText={shown.isError ? 'This user could not be loaded.' : 'No client is assigned to this user.'}
           exportCsv={{ path: '/api/users/show-clients/export', query: { user_id: userId }, filename: `user-${userId}-clients.csv` }}
           data-testid="user-clients-table"
         />

@@ -27,7 +27,7 @@ export function UserFormModal({ opened, onClose, user, categories }: UserFormMod
         phone_number: user ? localPhone(user.phone_number) : '',
         email: user?.email ?? '',
         gender: user?.gender ?? null,
-        category_id: user?.category_id ?? ('' as unknown as number),
+        category_id: user?.category_id ?? null,
       }}
       submit={save.mutateAsync}
       submitLabel={user ? 'Update' : 'Register'}
@@ -65,7 +65,7 @@ export function UserFormModal({ opened, onClose, user, categories }: UserFormMod
                 required
                 data={categories.map((c) => ({ value: String(c.id), label: c.name }))}
                 value={field.value ? String(field.value) : null}
-                onChange={(value) => field.onChange(value ? Number(value) : '')}
+                onChange={(value) => field.onChange(value ? Number(value) : null)}
                 error={errorOf('category_id')}
                 data-testid="user-category"
               />

@@ -1,0 +1,1 @@
+CREATE INDEX "bets_description_trgm_idx" ON "bets" USING gin ("description" gin_trgm_ops);

@@ -1,0 +1,1 @@
+CREATE INDEX "sms_tip_version_idx" ON "sms_messages" USING btree (split_part("dedupe_key", ':', 2),"status") WHERE "sms_messages"."intent" = 'tips.sms-tip';

@@ -1,0 +1,1 @@
+CREATE INDEX "mpesa_payments_account_prefix_idx" ON "mpesa_payments" USING btree (upper(regexp_replace(coalesce("bill_ref_number", ''), '[\s-]+', '', 'g')) text_pattern_ops);

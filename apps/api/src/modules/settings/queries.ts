@@ -1,0 +1,45 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { settings, users } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+
+export interface SettingRow {
+  key: string;
+  value: unknown;
+  description: string;
+  updated_at: string;
+  updated_by_name: string | null;
+}
+
+export async function listSettings(db: Queryable): Promise<SettingRow[]> {
+  const found = await db
+    .select({
+      key: settings.key,
+      value: settings.value,
+      description: settings.description,
+      updatedAt: settings.updatedAt,
+      updatedByName: users.name,
+    })
+    .from(settings)
+    .leftJoin(users, eq(users.id, settings.updatedBy))
+    .orderBy(asc(settings.key));
+  return found.map((s) => ({
+    key: s.key,
+    value: s.value,
+    description: s.description,
+    updated_at: s.updatedAt.toISOString(),
+    updated_by_name: s.updatedByName,
+  }));
+}
+
+/** The current value, locked until the transaction ends; undefined when the row is missing. */
+export async function lockSetting(db: Queryable, key: string): Promise<unknown> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).for('update');
+  return row?.value;
+}
+
+export async function saveSetting(db: Queryable, key: string, value: unknown, userId: number): Promise<void> {
+  await db
+    .update(settings)
+    .set({ value, updatedBy: userId, updatedAt: sql`now()` })
+    .where(eq(settings.key, key));
+}

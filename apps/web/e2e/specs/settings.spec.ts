@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import { admin, signIn, staff } from '../support.ts';
+
+test.describe('Settings', () => {
+  test('an admin changes a number and a text, with the rules of each setting', async ({ page }) => {
+    await signIn(page, admin);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+    const table = page.getByTestId('settings-table');
+    await expect(table).toContainText('Bonus rate percent');
+    await expect(page.getByTestId('setting-value-login_window_minutes')).toHaveText('15');
+
+    await page.getByTestId('edit-setting-login_window_minutes').click();
+    const modal = page.getByRole('dialog', { name: 'Login window minutes' });
+    const input = modal.getByTestId('setting-input');
+    await input.fill('');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expect(modal.getByText('A number is required').first()).toBeVisible();
+    await input.fill('5000');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expect(modal.getByText('The value must be between 1 and 1440 minutes').first()).toBeVisible();
+    await input.fill('20');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expect(modal.getByTestId('form-success')).toHaveText('Setting saved successfully');
+    await expect(page.getByTestId('setting-value-login_window_minutes')).toHaveText('20');
+    await expect(table.getByTestId('table-row').filter({ hasText: 'Login window minutes' })).toContainText('by ');
+    await modal.getByRole('button', { name: 'Close' }).click();
+
+    await page.getByTestId('edit-setting-subscription_reminder_sms').click();
+    const text = page.getByRole('dialog', { name: 'Subscription reminder sms' }).getByTestId('setting-input');
+    await text.fill('Hi {name}, renew now.');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('dialog').getByText(/must keep \{package\}, \{expiry\}/).first()).toBeVisible();
+    await text.fill('Hi {name}, your {package} ends on {expiry}. Renew by M-Pesa.');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('dialog').getByTestId('form-success')).toHaveText('Setting saved successfully');
+    await expect(page.getByTestId('setting-value-subscription_reminder_sms')).toHaveText(
+      'Hi {name}, your {package} ends on {expiry}. Renew by M-Pesa.',
+    );
+  });
+
+  test('staff do not see Settings and the server refuses them', async ({ page }) => {
+    await signIn(page, staff);
+    await expect(page.getByRole('link', { name: 'Settings' })).toHaveCount(0);
+    await page.goto('/settings');
+    await expect(page.getByText('You are not authorized to perform that action.').first()).toBeVisible();
+  });
+});

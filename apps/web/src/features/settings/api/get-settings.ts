@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { listSettings } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** GET /api/settings -> settings. */
+export function getSettings() {
+  return callEndpoint(listSettings);
+}
+
+export function settingsQueryOptions() {
+  return queryOptions({ queryKey: ['settings'], queryFn: getSettings });
+}
+
+export function useSettings() {
+  return useQuery(settingsQueryOptions());
+}

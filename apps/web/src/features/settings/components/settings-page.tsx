@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { Button, Card, NumberInput, Stack, Switch, Text, Textarea, Title } from '@mantine/core';
+import type { Setting } from '@betdesk/contract';
+import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
+import { formatDateTime } from '@/lib/format.ts';
+import { useSettings } from '../api/get-settings.ts';
+import { updateSettingInputSchema, useUpdateSetting } from '../api/update-setting.ts';
+
+/** 'bonus_rate_percent' -> 'Bonus rate percent'. */
+function labelOf(key: string): string {
+  const words = key.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function shownValue(value: Setting['value']): string {
+  if (typeof value === 'boolean') return value ? 'On' : 'Off';
+  return String(value);
+}
+
+const columns = (edit: (setting: Setting) => void): DataTableColumn<Setting>[] => [
+  {
+    key: 'key',
+    header: 'Setting',
+    width: 260,
+    render: (s) => (
+      <Stack gap={2}>
+        <Text fw={600} size="sm">
+          {labelOf(s.key)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {s.description}
+        </Text>
+      </Stack>
+    ),
+  },
+  {
+    key: 'value',
+    header: 'Value',
+    width: 320,
+    render: (s) => (
+      <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid={`setting-value-${s.key}`}>
+        {shownValue(s.value)}
+      </Text>
+    ),
+  },
+  {
+    key: 'updated_at',
+    header: 'Last change',
+    width: 180,
+    render: (s) => (
+      <Text size="sm">
+        {s.updated_by_name ? `${formatDateTime(s.updated_at)} by ${s.updated_by_name}` : 'Default'}
+      </Text>
+    ),
+  },
+  {
+    key: 'edit',
+    header: '',
+    width: 90,
+    align: 'right',
+    render: (s) => (
+      <Button size="compact-sm" variant="light" onClick={() => edit(s)} data-testid={`edit-setting-${s.key}`}>
+        Edit
+      </Button>
+    ),
+  },
+];
+
+/** /settings (admin): the business constants of BUSINESS-RULES.md, each edited in a modal. */
+export function SettingsPage() {
+  const settings = useSettings();
+  const update = useUpdateSetting();
+  const [editing, setEditing] = useState<Setting | null>(null);
+  return (
+    <Stack>
+      <Title order={2}>Settings</Title>
+      <Card withBorder>
+        <DataTable
+          columns={columns(setEditing)}
+          rows={settings.data?.settings ?? []}
+          rowKey={(s) => s.key}
+          loading={settings.isFetching}
+          emptyText={settings.isError ? 'The settings could not be loaded.' : 'No settings.'}
+          data-testid="settings-table"
+        />
+      </Card>
+      <FormModal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing ? labelOf(editing.key) : 'Edit setting'}
+        schema={updateSettingInputSchema}
+        defaultValues={{ key: editing?.key ?? '', value: editing?.value ?? '' }}
+        submit={update.mutateAsync}
+        data-testid="setting-modal"
+      >
+        {({ form, errorOf }) => {
+          const kind = typeof editing?.value;
+          if (kind === 'boolean') {
+            return (
+              <Switch
+                label={editing?.description}
+                checked={form.watch('value') === true}
+                onChange={(event) => form.setValue('value', event.currentTarget.checked)}
+                error={errorOf('value')}
+                data-testid="setting-input"
+              />
+            );
+          }
+          if (kind === 'number') {
+            return (
+              <NumberInput
+                label="Value"
+                description={editing?.description}
+                required
+                allowDecimal={false}
+                error={errorOf('value')}
+                {...numberFieldProps(form, 'value')}
+                data-testid="setting-input"
+              />
+            );
+          }
+          return (
+            <Textarea
+              label="Value"
+              description={editing?.description}
+              required
+              autosize
+              minRows={3}
+              error={errorOf('value')}
+              {...form.register('value')}
+              data-testid="setting-input"
+            />
+          );
+        }}
+      </FormModal>
+    </Stack>
+  );
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { Notice } from './common.ts';
+
+/** A value as stored: numbers stay numbers, switches booleans, texts strings. */
+export const SettingValue = z.union([z.number(), z.boolean(), z.string()]);
+export type SettingValue = z.infer<typeof SettingValue>;
+
+/** One business constant of BUSINESS-RULES.md an admin may tune. */
+export const Setting = z.object({
+  key: z.string(),
+  value: SettingValue,
+  description: z.string(),
+  updated_at: z.string(),
+  /** Null while the seeded default is untouched. */
+  updated_by_name: z.string().nullable(),
+});
+export type Setting = z.infer<typeof Setting>;
+
+/** Edit modal. Which values a key accepts is the server's rule (bounds, placeholders). */
+export const SettingForm = z.object({
+  key: z.string({ message: 'Choose a setting' }).trim().min(1, 'Choose a setting').max(100),
+  value: z.union([z.number(), z.boolean(), z.string().max(2000, 'The value may not be longer than 2000 characters')], {
+    message: 'The value is required',
+  }),
+});
+export type SettingForm = z.input<typeof SettingForm>;
+
+export const settingTexts = {
+  saved: 'Setting saved successfully',
+  unknownKey: 'There is no such setting',
+} as const;
+
+export const listSettings = endpoint({
+  method: 'GET',
+  path: '/api/settings',
+  tag: 'settings',
+  summary: 'The business constants an admin may tune, with who changed each last',
+  access: 'manage:settings',
+  response: z.object({ settings: z.array(Setting) }),
+});
+
+export const updateSetting = endpoint({
+  method: 'POST',
+  path: '/api/settings/update',
+  tag: 'settings',
+  summary: 'Change one setting; the value is checked against the rule of its key (audited)',
+  access: 'manage:settings',
+  body: SettingForm,
+  response: Notice,
+});
