@@ -20,3 +20,4 @@ export * from './tips-subscriptions.ts';
 export * from './tips-subscribers.ts';
 export * from './sms.ts';
 export * from './settings.ts';
+export * from './catalogue.ts';

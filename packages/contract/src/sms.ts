@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, Kes, PageQuery } from './common.ts';
+import { Id, Kes, Notice, PageQuery } from './common.ts';
 
 /**
  * The SMS log (beyond the spec): every message of the outbox and its fate, for admins; and each
@@ -51,6 +51,10 @@ export const SmsMessageDetail = SmsMessage.extend({
   next_attempt_on: z.string().nullable(),
   created_by: z.string().nullable(),
   updated_on: z.string(),
+  /** The failed or unconfirmed message this one sends again, when an admin resent it. */
+  resent_from_id: z.number().nullable(),
+  /** The messages sending this one again, oldest first. */
+  resent_as_ids: z.array(z.number()),
 });
 export type SmsMessageDetail = z.infer<typeof SmsMessageDetail>;
 
@@ -90,6 +94,35 @@ export const smsMessage = endpoint({
   access: 'view:sms-log',
   query: z.object({ id: Id }),
   response: z.object({ message: SmsMessageDetail }),
+});
+
+/** Statuses an admin may send again by hand: the gateway refused it, or its fate is unknown. */
+export const SMS_RESENDABLE_STATUSES = ['failed', 'unconfirmed'] as const satisfies readonly SmsStatus[];
+
+/** Intents whose text is not kept once sent (a temporary password): never resent from the outbox. */
+export const SMS_NOT_RESENDABLE_INTENTS: readonly string[] = ['user.temporary-password'];
+
+export const smsResendTexts = {
+  queued: 'SMS queued again',
+  notResendable: 'Only a failed or unconfirmed message can be sent again.',
+  alreadyResent: 'This message was already sent again; see the newer message.',
+  temporaryPassword:
+    'A temporary password cannot be sent again: its text is not kept. Issue a new password instead.',
+} as const;
+
+/** Whether the log offers "Resend" for this message (the server decides again). */
+export const canResendSms = (m: Pick<SmsMessage, 'status' | 'intent'>): boolean =>
+  (SMS_RESENDABLE_STATUSES as readonly string[]).includes(m.status) && !SMS_NOT_RESENDABLE_INTENTS.includes(m.intent);
+
+export const resendSms = endpoint({
+  method: 'POST',
+  path: '/api/sms/resend',
+  tag: 'sms',
+  summary:
+    'Queue a failed or unconfirmed message again as a new message linked to it (409 for any other status, a temporary password, or while an earlier resend is pending or sent)',
+  access: 'resend:sms',
+  body: z.object({ id: Id }),
+  response: Notice.extend({ sms: SmsMessageDetail }),
 });
 
 const PersonMessages = z.object({ total_records: z.number(), messages: z.array(SmsMessage) });

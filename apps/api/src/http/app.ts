@@ -20,6 +20,7 @@ import { subscriptionRoutes } from '../modules/subscriptions/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { mpesaRoutes } from '../modules/mpesa/routes.ts';
 import { settingsRoutes } from '../modules/settings/routes.ts';
+import { catalogueRoutes } from '../modules/catalogue/routes.ts';
 import { smsRoutes } from '../modules/sms/routes.ts';
 import { tipsPostsRoutes } from '../modules/tips-posts/routes.ts';
 import { tipsPricesRoutes } from '../modules/tips-prices/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   smsRoutes(app, deps);
   mpesaRoutes(app, deps);
   settingsRoutes(app, deps);
+  catalogueRoutes(app, deps);
 
   const serveWeb = options.serveWeb !== false && existsSync(webDist);
   if (serveWeb) {

@@ -83,6 +83,46 @@ test.describe('M-Pesa payments', () => {
     await shot(page, 'mpesa-subscriber-after-claim');
   });
 
+  test('unclaiming a payment asks first: cancel keeps it claimed, confirm unclaims it', async ({ page, request }) => {
+    const login = await request.post('/api/auth/login', { data: admin });
+    const headers = { authorization: `Bearer ${(await login.json()).token as string}`, 'x-requested-with': 'XMLHttpRequest' };
+    const { subscribers } = await (await request.get('/api/tips/subscribers/active?perPage=50', { headers })).json();
+    const subscriber = subscribers[0] as { id: number; name: string };
+    const receipt = `SU2E${Date.now().toString().slice(-6)}`;
+    simulatePayment(['--amount', '130', '--account', 'HELLO', '--msisdn-mode', 'masked', '--name', 'Brian Otieno', '--receipt', receipt]);
+    const found = await (await request.get(`/api/mpesa-transactions/search?search=${receipt}`, { headers })).json();
+    const transaction = found.transactions[0] as { id: number };
+    const claim = await request.post('/api/mpesa-transactions/claim', {
+      headers,
+      data: { transaction_id: transaction.id, subscriber_id: subscriber.id },
+    });
+    expect(claim.status()).toBe(200);
+
+    await signIn(page, admin);
+    await page.goto('/mpesa');
+    await page.getByPlaceholder('Sender name, phone or ref, then Enter').fill(receipt);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('claimed');
+
+    await page.getByTestId(`unclaim-${receipt}`).click();
+    await expect(page.getByText('Are you sure you want to do this!')).toBeVisible();
+    const details = page.getByTestId('unclaim-details');
+    await expect(details).toContainText(subscriber.name);
+    await expect(details).toContainText(receipt);
+    await expect(details).toContainText('subscription it paid for ends now');
+    await shot(page, 'mpesa-unclaim-confirm');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByText('Are you sure you want to do this!')).toHaveCount(0);
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('claimed');
+    const still = await (await request.get(`/api/mpesa-transactions/search?search=${receipt}`, { headers })).json();
+    expect(still.transactions[0].status).toBe('claimed');
+
+    await page.getByTestId(`unclaim-${receipt}`).click();
+    await page.getByTestId('confirm-trash').click();
+    await expect(page.getByText('Payment unclaimed successfully')).toBeVisible();
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('unclaimed');
+  });
+
   test('the tips deposits screen lists tips payments', async ({ page }) => {
     await signIn(page, admin);
     await page.goto('/tips/mpesa/all');

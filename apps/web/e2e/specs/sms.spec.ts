@@ -78,6 +78,34 @@ test.describe('SMS log', () => {
     await expect(mine).toBeVisible();
     await expect(mine).toContainText('Failed');
     await expect(mine).toContainText('UserInBlackList');
+
+    // An admin sends the failed message again from its drawer, after confirming: a new row appears.
+    await page.goto('/sms');
+    await page.getByTestId('table-search').fill(subscriber.phone);
+    await page.getByTestId('table-search').press('Enter');
+    await expect(table.getByRole('row').filter({ hasText: MESSAGE })).toHaveCount(1);
+    await table.getByRole('row').filter({ hasText: MESSAGE }).getByRole('button', { name: 'View' }).click();
+    await page.getByTestId('sms-resend').click();
+    await expect(page.getByText('Are you sure you want to do this!')).toBeVisible();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(table.getByRole('row').filter({ hasText: MESSAGE })).toHaveCount(1);
+    await page.getByTestId('sms-resend').click();
+    await page.getByTestId('confirm-trash').click();
+    await expect(page.getByText('SMS queued again')).toBeVisible();
+    await expect(page.getByTestId('sms-resent-from')).toContainText(`#${message!.id}`);
+    await expect(page.getByTestId('sms-resend')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    const rows = table.getByRole('row').filter({ hasText: MESSAGE });
+    await expect(rows).toHaveCount(2);
+    await expect(rows.filter({ hasText: 'Failed' })).toHaveCount(1);
+    const log = await (await request.get(`/api/sms/log?search=${subscriber.phone}`, { headers })).json();
+    const copies = log.messages.filter((m: { message: string }) => m.message === MESSAGE);
+    expect(copies).toHaveLength(2);
+    const copy = await (await request.get(`/api/sms/log/show?id=${copies[0].id}`, { headers })).json();
+    expect(copy.message.resent_from_id).toBe(message!.id);
+    // A second resend of the same message is refused while the first is under way or sent.
+    const again = await request.post('/api/sms/resend', { headers, data: { id: message!.id } });
+    expect(again.status()).toBe(409);
   });
 
   test('is not in the staff menu and its API refuses staff', async ({ page, request }) => {

@@ -10,6 +10,7 @@ import { routes as profileRoutes } from '@/features/profile/routes.tsx';
 import { routes as subscriptionsRoutes } from '@/features/subscriptions/routes.tsx';
 import { routes as usersRoutes } from '@/features/users/routes.tsx';
 import { routes as settingsRoutes } from '@/features/settings/routes.tsx';
+import { routes as catalogueRoutes } from '@/features/catalogue/routes.tsx';
 import { routes as smsRoutes } from '@/features/sms/routes.tsx';
 import { routes as tipsPostsRoutes } from '@/features/tips-posts/routes.tsx';
 import { routes as tipsPricesRoutes } from '@/features/tips-prices/routes.tsx';
@@ -44,5 +45,6 @@ export const sessionRoutes: RouteObject[] = [
   ...mpesaRoutes,
   ...tipsDepositsRoutes,
   ...settingsRoutes,
+  ...catalogueRoutes,
   notFoundRoute,
 ];

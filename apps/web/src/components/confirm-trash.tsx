@@ -7,6 +7,8 @@ export interface ConfirmTrashOptions {
   message?: string;
   confirmLabel?: string;
   title?: string;
+  /** Shown under the question: what the action will change. */
+  details?: React.ReactNode;
 }
 
 /** Asks before trashing something; resolves true only when the user confirms. */
@@ -14,12 +16,18 @@ export function confirmTrash({
   message = confirmTexts.trash,
   confirmLabel = 'Yes',
   title,
+  details,
 }: ConfirmTrashOptions = {}): Promise<boolean> {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title,
       centered: true,
-      children: <Text size="sm">{message}</Text>,
+      children: (
+        <>
+          <Text size="sm">{message}</Text>
+          {details}
+        </>
+      ),
       labels: { confirm: confirmLabel, cancel: 'Cancel' },
       confirmProps: { color: 'red', 'data-testid': 'confirm-trash' },
       onConfirm: () => resolve(true),

@@ -43,6 +43,7 @@ export const paths = {
     log: '/sms',
   },
   settings: '/settings',
+  catalogue: '/catalogue',
   users: {
     all: '/users',
     assignClients: '/users/assign-clients',

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, smallint, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { clients } from './clients.ts';
 import { tipsSubscribers } from './tips-core.ts';
@@ -51,6 +51,8 @@ export const smsMessages = pgTable(
     lastError: text('last_error'),
     failureReason: text('failure_reason'),
     createdBy: integer('created_by').references(() => users.id),
+    /** A message an admin sent again (a failed or unconfirmed one): the row it copies. */
+    resentFromId: bigint('resent_from_id', { mode: 'number' }).references((): AnyPgColumn => smsMessages.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
@@ -65,6 +67,7 @@ export const smsMessages = pgTable(
     index('sms_recipient_trgm_idx').using('gin', sql`${t.recipient} gin_trgm_ops`),
     index('sms_client_idx').on(t.clientId),
     index('sms_subscriber_idx').on(t.subscriberId),
+    index('sms_resent_from_idx').on(t.resentFromId).where(sql`${t.resentFromId} is not null`),
     // View SMS tips counts each tip version's messages by status: the version is the second part
     // of an SMS tip's dedupe key (`sms-tip:<version id>:<phone>`), so this is an index-only count.
     index('sms_tip_version_idx')

@@ -24,6 +24,8 @@ export interface SmsToQueue {
   /** The person it is for, so their page lists it. */
   clientId?: number | null;
   subscriberId?: number | null;
+  /** The failed or unconfirmed message this one sends again (an admin's resend). */
+  resentFromId?: number | null;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function queueSms(db: Queryable, sms: SmsToQueue): Promise<number |
       clientId: sms.clientId ?? null,
       subscriberId: sms.subscriberId ?? null,
       createdBy: sms.createdBy,
+      resentFromId: sms.resentFromId ?? null,
     })
     .onConflictDoNothing({ target: smsMessages.dedupeKey })
     .returning({ id: smsMessages.id });

@@ -124,7 +124,18 @@ export async function findMessage(db: Queryable, id: number): Promise<SmsMessage
     next_attempt_on: r.status === 'queued' ? isoOrNull(r.next_attempt_at) : null,
     created_by: textOrNull(r.created_by_name),
     updated_on: iso(r.updated_at),
+    resent_from_id: r.resent_from_id == null ? null : Number(r.resent_from_id),
+    resent_as_ids: await resendIdsOf(db, id),
   };
+}
+
+/** The messages that send this one again, oldest first (partial index sms_resent_from_idx). */
+async function resendIdsOf(db: Queryable, id: number): Promise<number[]> {
+  const found = await rows<{ id: number }>(
+    db,
+    sql`select id from sms_messages where resent_from_id = ${id} and resent_from_id is not null order by id`,
+  );
+  return found.map((r) => Number(r.id));
 }
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'in-progress';

@@ -1,10 +1,24 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import { normaliseKenyanPhone, SmsDeliveryReport, type PageQuery, type SmsLogQuery } from '@betdesk/contract';
+import { asc, eq } from 'drizzle-orm';
+import {
+  normaliseKenyanPhone,
+  SMS_NOT_RESENDABLE_INTENTS,
+  SMS_RESENDABLE_STATUSES,
+  SmsDeliveryReport,
+  smsResendTexts,
+  type PageQuery,
+  type SmsLogQuery,
+  type SmsMessageDetail,
+} from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import { smsMessages } from '../../db/schema/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import { invalid, notFound } from '../../http/errors.ts';
+import { conflict, invalid, notFound } from '../../http/errors.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
+import { audit } from '../audit/service.ts';
+import { queueSms } from './outbox.ts';
 import type { SmsBalance, SmsGateway } from '../../integrations/sms/gateway.ts';
 import { requireClientFacts } from '../clients/service.ts';
 import { subscriberById } from '../tips-subscribers/service.ts';
@@ -49,6 +63,63 @@ export async function smsMessageDetail(db: Queryable, id: number) {
   const message = await q.findMessage(db, id);
   if (!message) throw notFound('This message was not found.');
   return { message };
+}
+
+/**
+ * An admin sends a failed or unconfirmed message again: a NEW outbox row with the same recipient,
+ * person, intent and text, linked to the original (`resent_from_id`), audited, then the dispatcher
+ * is nudged after commit. The original is locked, so two clicks at once queue one message: while an
+ * earlier resend of it is not failed (queued, sending, sent, delivered or unconfirmed) it is a 409.
+ * Its dedupe key is the original's plus `:resend:<n>`, so an SMS tip's resend still counts under its
+ * tip version (`split_part(dedupe_key, ':', 2)`), and a retried request cannot queue it twice.
+ * A temporary password is never resent: its text is gone once sent (decision 005).
+ */
+export async function resendMessage(
+  deps: AppDeps,
+  actor: Actor,
+  id: number,
+  requestId: string,
+): Promise<{ info: string; sms: SmsMessageDetail }> {
+  const newId = await deps.db.transaction(async (tx) => {
+    const [original] = await tx.select().from(smsMessages).where(eq(smsMessages.id, id)).for('update');
+    if (!original) throw notFound('This message was not found.');
+    if (SMS_NOT_RESENDABLE_INTENTS.includes(original.intent)) {
+      throw conflict(smsResendTexts.temporaryPassword, 'temporary_password');
+    }
+    if (!(SMS_RESENDABLE_STATUSES as readonly string[]).includes(original.status)) {
+      throw conflict(smsResendTexts.notResendable, 'not_resendable');
+    }
+    const resends = await tx
+      .select({ id: smsMessages.id, status: smsMessages.status })
+      .from(smsMessages)
+      .where(eq(smsMessages.resentFromId, original.id))
+      .orderBy(asc(smsMessages.id));
+    if (resends.some((r) => r.status !== 'failed')) throw conflict(smsResendTexts.alreadyResent, 'already_resent');
+    const queued = await queueSms(tx, {
+      intent: original.intent,
+      dedupeKey: `${original.dedupeKey}:resend:${resends.length + 1}`,
+      to: original.recipient,
+      body: original.body,
+      createdBy: actor.userId,
+      clientId: original.clientId,
+      subscriberId: original.subscriberId,
+      resentFromId: original.id,
+    });
+    if (queued === null) throw conflict(smsResendTexts.alreadyResent, 'already_resent');
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'sms.resend',
+      entity: 'sms_message',
+      entityId: original.id,
+      before: { status: original.status, failure_reason: original.failureReason, resends: resends.map((r) => r.id) },
+      after: { resent_as_id: queued, status: 'queued' },
+      requestId,
+    });
+    return queued;
+  });
+  await deps.jobs.nudge(QUEUES.smsDispatch);
+  const sms = await q.findMessage(deps.db, newId);
+  return { info: smsResendTexts.queued, sms: sms! };
 }
 
 /** A client's messages; staff only for their own clients (404 otherwise). */

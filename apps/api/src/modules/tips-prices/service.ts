@@ -1,11 +1,12 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { successTexts, type PricePackage, type PriceForm } from '@betdesk/contract';
+import { catalogueTexts, successTexts, type PackageForm, type PricePackage, type PriceForm } from '@betdesk/contract';
 import type { z } from 'zod';
 import { betCategories, pricePackages, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/unique.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import { notFound } from '../../http/errors.ts';
+import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 
 const toKes = (cents: number) => cents / 100;
@@ -82,4 +83,57 @@ export async function updatePackage(
     });
   });
   return { info: successTexts.priceSaved };
+}
+
+/**
+ * Adds a package: one per bet category, medium and duration (a 422 naming those fields
+ * otherwise), so a payment of its price for the category's code activates it.
+ */
+export async function addPackage(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof PackageForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  const key = { betCategoryId: form.bet_category_id, medium: form.medium, durationDays: form.duration };
+  const taken = () =>
+    invalid(
+      {
+        bet_category_id: [catalogueTexts.packageTaken],
+        medium: [catalogueTexts.packageTaken],
+        duration: [catalogueTexts.packageTaken],
+      },
+      catalogueTexts.packageTaken,
+    );
+  const after = { ...key, name: form.name, priceCents: Math.round(form.price * 100) };
+  try {
+    await deps.db.transaction(async (tx) => {
+      const [category] = await tx
+        .select({ id: betCategories.id })
+        .from(betCategories)
+        .where(eq(betCategories.id, form.bet_category_id));
+      if (!category) throw fieldError('bet_category_id', catalogueTexts.noBetCategory);
+      if (await findPackage(tx, key)) throw taken();
+      const [created] = await tx.insert(pricePackages).values(after).returning({ id: pricePackages.id });
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: 'price-package.create',
+        entity: 'price_package',
+        entityId: created!.id,
+        before: null,
+        after: {
+          bet_category_id: after.betCategoryId,
+          medium: after.medium,
+          duration_days: after.durationDays,
+          name: after.name,
+          price_cents: after.priceCents,
+        },
+        requestId,
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+  return { info: catalogueTexts.packageAdded };
 }

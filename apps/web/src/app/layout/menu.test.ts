@@ -44,6 +44,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Users', ['My Users /users', 'Assign clients /users/assign-clients']],
           ['SMS Log', '/sms'],
           ['Settings', '/settings'],
+          ['Catalogue', '/catalogue'],
         ],
       },
     ]);

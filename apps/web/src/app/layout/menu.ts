@@ -1,6 +1,7 @@
 import {
   IconBallFootball,
   IconCash,
+  IconCategory,
   IconCoins,
   IconGift,
   IconHistory,
@@ -151,6 +152,7 @@ export const menu: MenuSection[] = [
       },
       { label: 'SMS Log', icon: IconMessage, permission: 'view:sms-log', to: paths.sms.log },
       { label: 'Settings', icon: IconSettings, permission: 'manage:settings', to: paths.settings },
+      { label: 'Catalogue', icon: IconCategory, permission: 'manage:catalogue', to: paths.catalogue },
     ],
   },
 ];

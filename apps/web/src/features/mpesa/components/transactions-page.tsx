@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Button, Card, Stack, Title } from '@mantine/core';
-import type { MpesaTransaction } from '@betdesk/contract';
+import { Button, Card, List, Stack, Text, Title } from '@mantine/core';
+import { confirmTexts, type MpesaTransaction } from '@betdesk/contract';
+import { confirmTrash } from '@/components/confirm-trash.tsx';
 import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { formatMoney } from '@/lib/format.ts';
@@ -8,6 +9,30 @@ import { useTransactions, type TransactionsView } from '../api/get-transactions.
 import { useUnclaimPayment } from '../api/unclaim-payment.ts';
 import { ClaimModal } from './claim-modal.tsx';
 import { transactionColumns } from './transaction-columns.tsx';
+
+/** What unclaiming a payment reverses (decision 008), for the confirmation. */
+function UnclaimDetails({ transaction: t }: { transaction: MpesaTransaction }) {
+  const payee = t.client_name ?? t.subscriber_name ?? 'the payee';
+  return (
+    <Stack gap={4} mt="sm" data-testid="unclaim-details">
+      <Text size="sm">
+        {formatMoney(t.amount ?? 0)} from {t.sender_name ?? t.sender_phone ?? 'the sender'} (ref {t.transaction_reference}) goes
+        back to unclaimed, and what it bought for <b>{payee}</b> is reversed:
+      </Text>
+      <List size="sm">
+        {t.client_id !== null ? (
+          <>
+            <List.Item>a Bet4Me subscription it paid for ends now;</List.Item>
+            <List.Item>bonuses it paid are owed again;</List.Item>
+          </>
+        ) : (
+          <List.Item>a tips subscription it paid for ends now;</List.Item>
+        )}
+        <List.Item>credit it left on the account balance is taken back.</List.Item>
+      </List>
+    </Stack>
+  );
+}
 
 /**
  * /mpesa: every payment, searchable by sender name, phone or ref (on Enter); /mpesa/unclaimed:
@@ -19,6 +44,16 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
   const unclaim = useUnclaimPayment();
   const [claiming, setClaiming] = useState<MpesaTransaction | null>(null);
   const data = transactions.data;
+  /** Unclaiming reverses money: ask first. */
+  const unclaimAfterConfirm = async (t: MpesaTransaction) => {
+    const confirmed = await confirmTrash({
+      title: 'Unclaim this payment?',
+      message: confirmTexts.trash,
+      confirmLabel: 'Yes, unclaim it',
+      details: <UnclaimDetails transaction={t} />,
+    });
+    if (confirmed) unclaim.mutate(t.id);
+  };
 
   const actions: DataTableColumn<MpesaTransaction> = {
     key: 'actions',
@@ -34,7 +69,7 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
           variant="subtle"
           color="red"
           loading={unclaim.isPending && unclaim.variables === t.id}
-          onClick={() => unclaim.mutate(t.id)}
+          onClick={() => void unclaimAfterConfirm(t)}
           data-testid={`unclaim-${t.transaction_reference}`}
         >
           Unclaim

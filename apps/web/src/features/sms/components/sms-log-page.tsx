@@ -89,7 +89,7 @@ export function SmsLogPage() {
           data-testid="sms-log-table"
         />
       </Card>
-      <SmsMessageDrawer messageId={openId} onClose={() => setOpenId(null)} />
+      <SmsMessageDrawer messageId={openId} onClose={() => setOpenId(null)} onOpen={setOpenId} />
     </Stack>
   );
 }

@@ -1,8 +1,10 @@
-import { Alert, Drawer, SimpleGrid, Stack, Text } from '@mantine/core';
-import { smsStatusTexts, type SmsMessageDetail } from '@betdesk/contract';
+import { Alert, Anchor, Button, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { canResendSms, confirmTexts, smsStatusTexts, type SmsMessageDetail } from '@betdesk/contract';
+import { confirmTrash } from '@/components/confirm-trash.tsx';
 import { LoadState } from '@/components/load-state.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useSmsMessage } from '../api/get-sms-message.ts';
+import { useResendSms } from '../api/resend-sms.ts';
 import { SmsStatusBadge } from '@/components/sms-status-badge.tsx';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -18,7 +20,40 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-function Details({ message }: { message: SmsMessageDetail }) {
+function MessageLink({ id, onOpen }: { id: number; onOpen: (id: number) => void }) {
+  return (
+    <Anchor component="button" type="button" onClick={() => onOpen(id)} data-testid={`sms-link-${id}`}>
+      #{id}
+    </Anchor>
+  );
+}
+
+/** Sends a failed or unconfirmed message again (admins; never a temporary password), after asking. */
+function ResendButton({ message, onOpen }: { message: SmsMessageDetail; onOpen: (id: number) => void }) {
+  const resend = useResendSms();
+  const resendAfterConfirm = async () => {
+    const confirmed = await confirmTrash({
+      title: 'Send this SMS again?',
+      message: confirmTexts.trash,
+      confirmLabel: 'Yes, resend it',
+    });
+    if (!confirmed) return;
+    const answer = await resend.mutateAsync(message.id);
+    onOpen(answer.sms.id);
+  };
+  return (
+    <Group>
+      <Button color="orange" onClick={() => void resendAfterConfirm().catch(() => {})} loading={resend.isPending} data-testid="sms-resend">
+        Resend
+      </Button>
+      <Text size="xs" c="dimmed">
+        Queues a new message with the same text to {message.phone}.
+      </Text>
+    </Group>
+  );
+}
+
+function Details({ message, onOpen }: { message: SmsMessageDetail; onOpen: (id: number) => void }) {
   return (
     <Stack data-testid="sms-message-detail">
       <Alert color="gray" variant="light" title={message.name ?? message.phone}>
@@ -29,6 +64,24 @@ function Details({ message }: { message: SmsMessageDetail }) {
           {smsStatusTexts.unconfirmed}.
         </Alert>
       )}
+      {message.resent_from_id !== null && (
+        <Text size="sm" data-testid="sms-resent-from">
+          Sent again from message <MessageLink id={message.resent_from_id} onOpen={onOpen} />.
+        </Text>
+      )}
+      {message.resent_as_ids.length > 0 && (
+        <Text size="sm" data-testid="sms-resent-as">
+          Sent again as message{message.resent_as_ids.length > 1 ? 's' : ''}{' '}
+          {message.resent_as_ids.map((id, i) => (
+            <span key={id}>
+              {i > 0 && ', '}
+              <MessageLink id={id} onOpen={onOpen} />
+            </span>
+          ))}
+          .
+        </Text>
+      )}
+      {canResendSms(message) && <ResendButton message={message} onOpen={onOpen} />}
       <SimpleGrid cols={2}>
         <Fact label="Status">
           <SmsStatusBadge status={message.status} />
@@ -55,11 +108,24 @@ function Details({ message }: { message: SmsMessageDetail }) {
 }
 
 /** Everything known about one message, beside the log. */
-export function SmsMessageDrawer({ messageId, onClose }: { messageId: number | null; onClose: () => void }) {
+export function SmsMessageDrawer({
+  messageId,
+  onClose,
+  onOpen,
+}: {
+  messageId: number | null;
+  onClose: () => void;
+  /** Shows another message (a resend, or the message it sends again). */
+  onOpen: (id: number) => void;
+}) {
   const message = useSmsMessage(messageId);
   return (
     <Drawer opened={messageId !== null} onClose={onClose} position="right" size="lg" title="SMS details">
-      {message.data ? <Details message={message.data.message} /> : <LoadState failed={message.isError} what="message" />}
+      {message.data ? (
+        <Details message={message.data.message} onOpen={onOpen} />
+      ) : (
+        <LoadState failed={message.isError} what="message" />
+      )}
     </Drawer>
   );
 }

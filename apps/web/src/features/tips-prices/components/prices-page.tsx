@@ -1,17 +1,22 @@
 import { useState } from 'react';
-import { Button, Card, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, TextInput, Title } from '@mantine/core';
 import { durationLabel, type PricePackage } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
 import { FormModal } from '@/components/form-modal/index.ts';
 import { formatMoney } from '@/lib/format.ts';
 import { usePackages, type PricesMedium } from '../api/get-packages.ts';
 import { updatePriceInputSchema, useUpdatePrice } from '../api/update-price.ts';
+import { AddPackageModal } from './add-package-modal.tsx';
 
-/** /tips/prices/web-tips and /tips/prices/sms-tips: Name, Price (KES), Duration and an Edit modal. */
+/**
+ * /tips/prices/web-tips and /tips/prices/sms-tips: Name, Price (KES), Duration and an Edit modal,
+ * plus Add package (not in the spec: without it a fresh install has nothing to sell).
+ */
 export function PricesPage({ medium }: { medium: PricesMedium }) {
   const packages = usePackages(medium);
   const update = useUpdatePrice();
   const [editing, setEditing] = useState<PricePackage | null>(null);
+  const [adding, setAdding] = useState(false);
   const columns: DataTableColumn<PricePackage>[] = [
     { key: 'name', header: 'Name' },
     { key: 'price', header: 'Price (KES)', align: 'right', render: (p) => formatMoney(p.price) },
@@ -29,13 +34,19 @@ export function PricesPage({ medium }: { medium: PricesMedium }) {
   ];
   return (
     <Stack>
-      <Title order={2}>{medium === 'web' ? 'Web Tips Prices' : 'SMS Tips Prices'}</Title>
+      <Group justify="space-between">
+        <Title order={2}>{medium === 'web' ? 'Web Tips Prices' : 'SMS Tips Prices'}</Title>
+        <Button onClick={() => setAdding(true)} data-testid="add-package">
+          Add package
+        </Button>
+      </Group>
       <Card withBorder>
         <DataTable
           columns={columns}
           rows={packages.data?.packages ?? []}
           rowKey={(p) => p.id}
           loading={packages.isFetching}
+          emptyText="No packages yet. Add one for each bet category and duration you sell."
           data-testid="prices-table"
         />
       </Card>
@@ -55,6 +66,7 @@ export function PricesPage({ medium }: { medium: PricesMedium }) {
           </>
         )}
       </FormModal>
+      <AddPackageModal medium={medium} opened={adding} onClose={() => setAdding(false)} />
     </Stack>
   );
 }

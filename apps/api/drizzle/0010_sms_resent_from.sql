@@ -1,0 +1,3 @@
+ALTER TABLE "sms_messages" ADD COLUMN "resent_from_id" bigint;--> statement-breakpoint
+ALTER TABLE "sms_messages" ADD CONSTRAINT "sms_messages_resent_from_id_sms_messages_id_fk" FOREIGN KEY ("resent_from_id") REFERENCES "public"."sms_messages"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "sms_resent_from_idx" ON "sms_messages" USING btree ("resent_from_id") WHERE "sms_messages"."resent_from_id" is not null;

@@ -1,0 +1,76 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { bet4mePlans, betCategories, postCategories, pricePackages, subscriptions, tipsPosts } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+
+/** Bet categories with how many packages each sells by SMS and on the web. */
+export async function betCategoriesWithPackages(db: Queryable) {
+  return db
+    .select({
+      id: betCategories.id,
+      name: betCategories.name,
+      code: betCategories.code,
+      smsPackages: sql<number>`count(${pricePackages.id}) filter (where ${pricePackages.medium} = 'sms')`.mapWith(Number),
+      webPackages: sql<number>`count(${pricePackages.id}) filter (where ${pricePackages.medium} = 'web')`.mapWith(Number),
+    })
+    .from(betCategories)
+    .leftJoin(pricePackages, eq(pricePackages.betCategoryId, betCategories.id))
+    .groupBy(betCategories.id)
+    .orderBy(asc(betCategories.id));
+}
+
+export async function postCategoriesWithPosts(db: Queryable) {
+  return db
+    .select({
+      id: postCategories.id,
+      name: postCategories.name,
+      posts: sql<number>`count(${tipsPosts.id})`.mapWith(Number),
+    })
+    .from(postCategories)
+    .leftJoin(tipsPosts, eq(tipsPosts.postCategoryId, postCategories.id))
+    .groupBy(postCategories.id)
+    .orderBy(asc(postCategories.name));
+}
+
+export async function plansWithSubscriptions(db: Queryable) {
+  return db
+    .select({
+      id: bet4mePlans.id,
+      name: bet4mePlans.name,
+      durationDays: bet4mePlans.durationDays,
+      priceCents: bet4mePlans.priceCents,
+      active: bet4mePlans.active,
+      subscriptions: sql<number>`count(${subscriptions.id})`.mapWith(Number),
+    })
+    .from(bet4mePlans)
+    .leftJoin(subscriptions, eq(subscriptions.planId, bet4mePlans.id))
+    .groupBy(bet4mePlans.id)
+    .orderBy(asc(bet4mePlans.durationDays), asc(bet4mePlans.id));
+}
+
+export async function betCategoryForUpdate(db: Queryable, id: number) {
+  const [found] = await db.select().from(betCategories).where(eq(betCategories.id, id)).for('update');
+  return found ?? null;
+}
+
+export async function betCategoryByCode(db: Queryable, code: string) {
+  const [found] = await db.select({ id: betCategories.id }).from(betCategories).where(eq(betCategories.code, code));
+  return found ?? null;
+}
+
+export async function postCategoryForUpdate(db: Queryable, id: number) {
+  const [found] = await db.select().from(postCategories).where(eq(postCategories.id, id)).for('update');
+  return found ?? null;
+}
+
+export async function postCategoryByName(db: Queryable, name: string) {
+  const [found] = await db
+    .select({ id: postCategories.id })
+    .from(postCategories)
+    .where(sql`lower(${postCategories.name}) = lower(${name})`);
+  return found ?? null;
+}
+
+export async function planForUpdate(db: Queryable, id: number) {
+  const [found] = await db.select().from(bet4mePlans).where(eq(bet4mePlans.id, id)).for('update');
+  return found ?? null;
+}

@@ -1,0 +1,177 @@
+import { eq } from 'drizzle-orm';
+import {
+  catalogueTexts,
+  type BetCategoryForm,
+  type BetCategoryRow,
+  type PlanForm,
+  type PlanRow,
+  type PostCategoryForm,
+  type PostCategoryRow,
+} from '@betdesk/contract';
+import type { z } from 'zod';
+import { bet4mePlans, betCategories, postCategories } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/unique.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import { fieldError, notFound } from '../../http/errors.ts';
+import { audit } from '../audit/service.ts';
+import * as q from './queries.ts';
+
+const toKes = (cents: number) => cents / 100;
+
+export async function catalogue(db: Queryable): Promise<{
+  bet_categories: BetCategoryRow[];
+  post_categories: PostCategoryRow[];
+  plans: PlanRow[];
+}> {
+  const [bets, posts, plans] = [
+    await q.betCategoriesWithPackages(db),
+    await q.postCategoriesWithPosts(db),
+    await q.plansWithSubscriptions(db),
+  ];
+  return {
+    bet_categories: bets.map((b) => ({
+      id: b.id,
+      name: b.name,
+      code: b.code,
+      sms_packages: b.smsPackages,
+      web_packages: b.webPackages,
+    })),
+    post_categories: posts,
+    plans: plans.map((p) => ({
+      id: p.id,
+      name: p.name,
+      duration: p.durationDays,
+      price: toKes(p.priceCents),
+      active: p.active,
+      subscriptions: p.subscriptions,
+    })),
+  };
+}
+
+/** Runs a save, turning a unique-index race into the same 422 the pre-check gives. */
+async function savingUnique<T>(field: string, message: string, save: () => Promise<T>): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fieldError(field, message);
+    throw error;
+  }
+}
+
+/**
+ * Adds a bet category or edits one. The code is what payers type as the M-Pesa account number,
+ * so it is unique; changing it is allowed (audited) because old payments keep their category id.
+ */
+export async function storeBetCategory(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof BetCategoryForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  await savingUnique('code', catalogueTexts.codeTaken, () =>
+    deps.db.transaction(async (tx) => {
+      const before = form.id === undefined ? null : await q.betCategoryForUpdate(tx, form.id);
+      if (form.id !== undefined && !before) throw notFound(catalogueTexts.noBetCategory);
+      const holder = await q.betCategoryByCode(tx, form.code);
+      if (holder && holder.id !== form.id) throw fieldError('code', catalogueTexts.codeTaken);
+      const after = { name: form.name, code: form.code };
+      let id = form.id;
+      if (before) {
+        await tx.update(betCategories).set(after).where(eq(betCategories.id, before.id));
+      } else {
+        const [created] = await tx.insert(betCategories).values(after).returning({ id: betCategories.id });
+        id = created!.id;
+      }
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: before ? 'bet-category.update' : 'bet-category.create',
+        entity: 'bet_category',
+        entityId: id,
+        before: before ? { name: before.name, code: before.code } : null,
+        after,
+        requestId,
+      });
+    }),
+  );
+  return { info: catalogueTexts.betCategorySaved };
+}
+
+export async function storePostCategory(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof PostCategoryForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  await savingUnique('name', catalogueTexts.postCategoryTaken, () =>
+    deps.db.transaction(async (tx) => {
+      const before = form.id === undefined ? null : await q.postCategoryForUpdate(tx, form.id);
+      if (form.id !== undefined && !before) throw notFound(catalogueTexts.noPostCategory);
+      const holder = await q.postCategoryByName(tx, form.name);
+      if (holder && holder.id !== form.id) throw fieldError('name', catalogueTexts.postCategoryTaken);
+      let id = form.id;
+      if (before) {
+        await tx.update(postCategories).set({ name: form.name }).where(eq(postCategories.id, before.id));
+      } else {
+        const [created] = await tx.insert(postCategories).values({ name: form.name }).returning({ id: postCategories.id });
+        id = created!.id;
+      }
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: before ? 'post-category.update' : 'post-category.create',
+        entity: 'post_category',
+        entityId: id,
+        before: before ? { name: before.name } : null,
+        after: { name: form.name },
+        requestId,
+      });
+    }),
+  );
+  return { info: catalogueTexts.postCategorySaved };
+}
+
+/**
+ * Adds a Bet4Me plan or edits one. A plan taken off sale (active false) stays on the
+ * subscriptions that bought it; payments and payment requests only match plans on sale.
+ */
+export async function storePlan(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof PlanForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  const after = {
+    name: form.name,
+    durationDays: form.duration,
+    priceCents: Math.round(form.price * 100),
+    active: form.active,
+  };
+  await deps.db.transaction(async (tx) => {
+    const before = form.id === undefined ? null : await q.planForUpdate(tx, form.id);
+    if (form.id !== undefined && !before) throw notFound(catalogueTexts.noPlan);
+    let id = form.id;
+    if (before) {
+      await tx.update(bet4mePlans).set(after).where(eq(bet4mePlans.id, before.id));
+    } else {
+      const [created] = await tx.insert(bet4mePlans).values(after).returning({ id: bet4mePlans.id });
+      id = created!.id;
+    }
+    const shape = (p: typeof after) => ({
+      name: p.name,
+      duration_days: p.durationDays,
+      price_cents: p.priceCents,
+      active: p.active,
+    });
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: before ? 'plan.update' : 'plan.create',
+      entity: 'bet4me_plan',
+      entityId: id,
+      before: before ? shape(before) : null,
+      after: shape(after),
+      requestId,
+    });
+  });
+  return { info: catalogueTexts.planSaved };
+}

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getCatalogue as getCatalogueEndpoint } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** GET /api/catalogue -> bet_categories, post_categories, plans. */
+export function getCatalogue() {
+  return callEndpoint(getCatalogueEndpoint);
+}
+
+export function catalogueQueryOptions() {
+  return queryOptions({ queryKey: ['catalogue'], queryFn: getCatalogue });
+}
+
+export function useCatalogue() {
+  return useQuery(catalogueQueryOptions());
+}

@@ -1,0 +1,91 @@
+import { NumberInput, Select, Text, TextInput } from '@mantine/core';
+import { DURATION_MAX_DAYS, TIPS_MEDIA_LABELS, durationLabel } from '@betdesk/contract';
+import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
+import { useBetCategories } from '../api/get-bet-categories.ts';
+import type { PricesMedium } from '../api/get-packages.ts';
+import { storePackageInputSchema, useStorePackage } from '../api/store-package.ts';
+
+/** Adds a package (bet category x medium x duration, at a price); the medium starts as the page's. */
+export function AddPackageModal({ medium, opened, onClose }: { medium: PricesMedium; opened: boolean; onClose: () => void }) {
+  const categories = useBetCategories(opened);
+  const store = useStorePackage();
+  const choices = (categories.data?.bet_categories ?? []).map((b) => ({ value: String(b.id), label: `${b.name} (${b.code})` }));
+  return (
+    <FormModal
+      opened={opened}
+      onClose={onClose}
+      title="Add package"
+      schema={storePackageInputSchema}
+      defaultValues={{ bet_category_id: '', medium, name: '', duration: '', price: '' }}
+      submit={store.mutateAsync}
+      submitLabel="Add package"
+      data-testid="add-package-modal"
+    >
+      {({ form, errorOf }) => {
+        const days = Number(form.watch('duration'));
+        return (
+          <>
+            {categories.isSuccess && choices.length === 0 && (
+              <Text size="sm" c="orange">
+                There are no bet categories yet: add one under Catalogue first.
+              </Text>
+            )}
+            <Select
+              label="Bet category"
+              placeholder="Choose a bet category"
+              required
+              searchable
+              data={choices}
+              value={String(form.watch('bet_category_id') ?? '') || null}
+              onChange={(value) => form.setValue('bet_category_id', value ?? '')}
+              error={errorOf('bet_category_id')}
+              data-testid="package-bet-category"
+            />
+            <Select
+              label="Get Tips Via"
+              required
+              allowDeselect={false}
+              data={Object.entries(TIPS_MEDIA_LABELS).map(([value, label]) => ({ value, label }))}
+              value={String(form.watch('medium') ?? medium)}
+              onChange={(value) => form.setValue('medium', value === 'web' || value === 'sms' ? value : medium)}
+              error={errorOf('medium')}
+              data-testid="package-medium"
+            />
+            <NumberInput
+              label="Duration (days)"
+              description={Number.isInteger(days) && days > 0 ? durationLabel(days) : `1 to ${DURATION_MAX_DAYS} days`}
+              required
+              min={1}
+              max={DURATION_MAX_DAYS}
+              allowDecimal={false}
+              allowNegative={false}
+              error={errorOf('duration')}
+              {...numberFieldProps(form, 'duration')}
+              data-testid="package-duration"
+            />
+            <TextInput
+              label="Name"
+              placeholder="e.g. Daily 2 Odds SMS weekly"
+              required
+              error={errorOf('name')}
+              {...form.register('name')}
+              data-testid="package-name"
+            />
+            <NumberInput
+              label="Price (KES)"
+              description="A payment of exactly this amount to the category's code buys the package"
+              required
+              min={0}
+              decimalScale={2}
+              thousandSeparator=","
+              allowNegative={false}
+              error={errorOf('price')}
+              {...numberFieldProps(form, 'price')}
+              data-testid="package-price"
+            />
+          </>
+        );
+      }}
+    </FormModal>
+  );
+}
