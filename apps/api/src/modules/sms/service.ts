@@ -15,7 +15,7 @@ import type { Queryable } from '../../db/client.ts';
 import { smsMessages } from '../../db/schema/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import { conflict, invalid, notFound } from '../../http/errors.ts';
+import { conflict, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { queueSms } from './outbox.ts';
@@ -158,13 +158,8 @@ function outcomeOf(status: string): q.DeliveryOutcome {
  * all the same (the gateway would otherwise keep retrying it).
  */
 export async function recordDeliveryReport(db: Queryable, body: unknown): Promise<{ known: boolean; providerMessageId: string }> {
-  const parsed = SmsDeliveryReport.safeParse(body);
-  if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
-    throw invalid(errors);
-  }
-  const report = parsed.data;
+  // A bad report is a ZodError, which the error handler answers as a 422 naming the fields.
+  const report = SmsDeliveryReport.parse(body);
   const known = await q.applyDeliveryReport(db, {
     providerMessageId: report.id,
     outcome: outcomeOf(report.status),
