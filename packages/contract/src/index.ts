@@ -21,3 +21,4 @@ export * from './tips-subscribers.ts';
 export * from './sms.ts';
 export * from './settings.ts';
 export * from './catalogue.ts';
+export * from './lists.ts';
