@@ -1,4 +1,22 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** `npm run simulate:payment` against the E2E server, as a user would run it. */
+export function simulatePayment(args: string[]): void {
+  execFileSync('node', ['--import', 'tsx', 'scripts/simulate-payment.ts', ...args], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: process.env.E2E_PORT ?? '3111',
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR ?? `${root}/data/e2e`,
+    },
+    stdio: 'pipe',
+  });
+}
 
 /** Accounts of the E2E server (playwright.config.ts env and the demo seed). */
 export const admin = { email: 'admin@betdesk.test', password: 'e2e-admin-password' };

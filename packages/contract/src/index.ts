@@ -22,3 +22,6 @@ export * from './sms.ts';
 export * from './settings.ts';
 export * from './catalogue.ts';
 export * from './lists.ts';
+export * from './date-range.ts';
+export * from './audit.ts';
+export * from './events.ts';

@@ -35,6 +35,9 @@ export const permissionMatrix = {
   'manage:tips-prices': ['admin'],
   'view:tips-deposits': ['admin'],
   'upload:images': ['admin'],
+  'view:audit': ['admin'],
+  'view:reports': ['admin'],
+  'watch:events': ['admin', 'staff'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissionMatrix;

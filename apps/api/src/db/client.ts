@@ -29,6 +29,11 @@ export interface Database {
   /** The connection string when on PostgreSQL (pg-boss opens its own pool). */
   url: string | undefined;
   migrate(): Promise<void>;
+  /**
+   * LISTEN on a channel: `onPayload` gets each NOTIFY's payload once its transaction commits, from
+   * any process on this database. Answers the function that stops listening.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,13 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     async migrate() {
       await migratePglite(drizzlePglite(client), { migrationsFolder });
     },
+    async listen(channel, onPayload) {
+      // One embedded connection: it hears its own NOTIFYs, delivered after commit like PostgreSQL's.
+      const stop = await client.listen(channel, onPayload);
+      return async () => {
+        if (!client.closed) await stop();
+      };
+    },
     async close() {
       await client.close();
     },
@@ -88,8 +100,49 @@ async function openPostgres(url: string): Promise<Database> {
     async migrate() {
       await migratePg(drizzlePg(pool), { migrationsFolder });
     },
+    listen: (channel, onPayload) => listenPostgres(url, channel, onPayload),
     async close() {
       await pool.end();
     },
+  };
+}
+
+const RELISTEN_DELAY_MS = 1000;
+
+/**
+ * A dedicated connection that LISTENs (a pooled one would be handed to other queries). When it
+ * drops it reconnects after a second; notifications sent while it was down are lost, which the
+ * live screens make up for by refetching when their stream reconnects.
+ */
+async function listenPostgres(url: string, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | null = null;
+  const relisten = (): void => {
+    if (!stopped) setTimeout(() => void connect().catch(relisten), RELISTEN_DELAY_MS).unref();
+  };
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+    });
+    client.on('error', () => {
+      if (current === client) current = null;
+      void client.end().catch(() => {});
+      relisten();
+    });
+    await client.connect();
+    await client.query(`listen "${channel.replace(/"/g, '""')}"`);
+    if (stopped) {
+      await client.end();
+      return;
+    }
+    current = client;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    const client = current;
+    current = null;
+    await client?.end().catch(() => {});
   };
 }

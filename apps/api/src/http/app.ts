@@ -10,7 +10,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { health, statusTexts } from '@betdesk/contract';
 import type { AppDeps } from '../deps.ts';
+import { auditRoutes } from '../modules/audit/routes.ts';
 import { authRoutes } from '../modules/auth/routes.ts';
+import { eventRoutes } from '../modules/events/routes.ts';
 import { betRoutes } from '../modules/bets/routes.ts';
 import { bonusRoutes } from '../modules/bonuses/routes.ts';
 import { clientRoutes } from '../modules/clients/routes.ts';
@@ -137,6 +139,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   mpesaRoutes(app, deps);
   settingsRoutes(app, deps);
   catalogueRoutes(app, deps);
+  auditRoutes(app, deps);
+  eventRoutes(app, deps);
 
   const serveWeb = options.serveWeb !== false && existsSync(webDist);
   if (serveWeb) {

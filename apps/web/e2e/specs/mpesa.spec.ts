@@ -1,22 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { admin, signIn } from '../support.ts';
-
-const root = fileURLToPath(new URL('../../../..', import.meta.url));
-const port = process.env.E2E_PORT ?? '3111';
+import { admin, signIn, simulatePayment } from '../support.ts';
 
 const shot = (page: Page, name: string) =>
   process.env.E2E_SCREENSHOTS ? page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name}.png`, fullPage: true }) : null;
-
-/** `npm run simulate:payment` against the E2E server, as a user would run it. */
-function simulatePayment(args: string[]): void {
-  execFileSync('node', ['--import', 'tsx', 'scripts/simulate-payment.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, PORT: port, HOST: '127.0.0.1', DATA_DIR: process.env.E2E_DATA_DIR ?? `${root}/data/e2e` },
-    stdio: 'pipe',
-  });
-}
 
 async function adminApi(request: APIRequestContext) {
   const login = await request.post('/api/auth/login', { data: admin });

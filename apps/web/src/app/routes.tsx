@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { routes as auditRoutes } from '@/features/audit/routes.tsx';
 import { publicRoutes as authPublicRoutes } from '@/features/auth/routes.tsx';
 import { routes as betsRoutes } from '@/features/bets/routes.tsx';
 import { routes as bonusesRoutes } from '@/features/bonuses/routes.tsx';
@@ -46,5 +47,6 @@ export const sessionRoutes: RouteObject[] = [
   ...tipsDepositsRoutes,
   ...settingsRoutes,
   ...catalogueRoutes,
+  ...auditRoutes,
   notFoundRoute,
 ];

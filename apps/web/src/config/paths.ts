@@ -43,9 +43,16 @@ export const paths = {
     log: '/sms',
   },
   settings: '/settings',
+  audit: '/audit',
+  reports: '/reports',
   catalogue: '/catalogue',
   users: {
     all: '/users',
     assignClients: '/users/assign-clients',
   },
 } as const;
+
+/** /audit narrowed to one record's history, e.g. auditPathFor('client', 12). */
+export function auditPathFor(entity: string, entityId: string | number): string {
+  return `${paths.audit}?${new URLSearchParams({ entity, entity_id: String(entityId) }).toString()}`;
+}

@@ -263,3 +263,13 @@ export async function downloadFile(path: string, query: QueryParams | undefined,
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * Opens a long-lived GET that the server streams (the live events): the session's headers ride
+ * along, so the token never goes into a URL. The caller reads the body and aborts with `signal`.
+ */
+export function openStream(path: string, signal: AbortSignal): Promise<Response> {
+  const headers = buildHeaders();
+  headers.set('Accept', 'text/event-stream');
+  return fetch(path, { headers, signal, cache: 'no-store' });
+}

@@ -24,5 +24,12 @@ export const auditLog = pgTable(
     requestId: text('request_id'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('audit_entity_idx').on(t.entity, t.entityId), index('audit_at_idx').on(t.at)],
+  // The screen pages newest first by (at, id); each filter has an index that yields its rows in
+  // that order, so a page costs its own rows, not a scan of millions.
+  (t) => [
+    index('audit_at_id_idx').on(t.at.desc(), t.id.desc()),
+    index('audit_entity_at_idx').on(t.entity, t.entityId, t.at.desc(), t.id.desc()),
+    index('audit_actor_at_idx').on(t.actorUserId, t.at.desc(), t.id.desc()),
+    index('audit_action_at_idx').on(t.action, t.at.desc(), t.id.desc()),
+  ],
 );

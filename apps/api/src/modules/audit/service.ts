@@ -1,5 +1,8 @@
 import { auditLog } from '../../db/schema/index.ts';
+import type { AuditQuery } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import { fieldError } from '../../http/errors.ts';
+import { auditCount, auditPage, auditUsers } from './queries.ts';
 
 export interface AuditEntry {
   actorUserId: number | null;
@@ -22,4 +25,20 @@ export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
     after: entry.after ?? null,
     requestId: entry.requestId ?? null,
   });
+}
+
+/** The audit screen: one page of the trail, its capped count and the users the filter offers. */
+export async function readAuditLog(db: Queryable, filter: AuditQuery) {
+  if (filter.entity_id && !filter.entity) throw fieldError('entity', 'Choose the entity of this record');
+  const [entries, counted, people] = await Promise.all([
+    auditPage(db, filter),
+    auditCount(db, filter),
+    auditUsers(db),
+  ]);
+  return {
+    total_records: counted.total,
+    total_capped: counted.capped,
+    entries,
+    users: people.map((p) => ({ id: Number(p.id), name: p.name })),
+  };
 }

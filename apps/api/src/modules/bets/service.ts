@@ -7,7 +7,8 @@ import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
-import { inScope, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
+import { assignedUserOf, inScope, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
+import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
 
@@ -46,6 +47,7 @@ export async function openBet(
       after: { client_id: client.id, stake_cents: stakeCents, description: input.description },
       requestId,
     });
+    await announce(tx, { type: 'bet.opened', bet_id: id, client_id: client.id }, await assignedUserOf(tx, client.id));
     return id;
   });
   return { info: successTexts.betOpened, bet_id: betId };
@@ -82,6 +84,7 @@ export async function enterProfit(
       after: { status: 'closed', profit_cents: profitCents, bonus_id: bonusId, bonus_cents: amountCents, rate_percent: ratePercent },
       requestId,
     });
+    await announce(tx, { type: 'bet.closed', bet_id: bet.id, client_id: bet.clientId }, await assignedUserOf(tx, bet.clientId));
     return amountCents;
   });
   return { info: successTexts.profitSaved, bonus: bonus / 100 };

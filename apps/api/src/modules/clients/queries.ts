@@ -222,3 +222,12 @@ export async function replacePasswords(db: Queryable, clientId: number, sealed: 
     .values(sealed.map((p) => ({ clientId, platform: p.platform, passwordSealed: p.sealed })));
 }
 
+
+/** The staff member a client is assigned to, if any. */
+export async function findAssignedUserId(db: Queryable, clientId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ userId: clientAssignments.userId })
+    .from(clientAssignments)
+    .where(eq(clientAssignments.clientId, clientId));
+  return row?.userId ?? null;
+}

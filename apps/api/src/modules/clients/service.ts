@@ -151,6 +151,11 @@ export async function storeClient(
 
 // ---- assignment (used by the users domain) ---------------------------------------------------
 
+/** Who (besides the admins) looks after this client: the staff member it is assigned to. */
+export function assignedUserOf(db: Queryable, clientId: number): Promise<number | null> {
+  return q.findAssignedUserId(db, clientId);
+}
+
 export function clientIdsOf(db: Queryable, userId: number): Promise<number[]> {
   return q.findClientIdsOf(db, userId);
 }

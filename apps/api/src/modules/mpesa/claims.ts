@@ -7,6 +7,7 @@ import type { Actor } from '../../http/actor.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
+import { announce } from '../events/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
 import { paymentById } from './queries.ts';
@@ -87,6 +88,7 @@ export async function claimPayment(
       },
       requestId,
     });
+    await announce(tx, { type: 'payment.claimed', payment_id: payment.id, status: 'claimed' });
     return settled.activatedSms !== null;
   });
   if (activatedSms) await deps.jobs.nudge(QUEUES.smsDispatch);
@@ -129,6 +131,7 @@ export async function unclaimPayment(
       after: { status: 'unclaimed' },
       requestId,
     });
+    await announce(tx, { type: 'payment.claimed', payment_id: payment.id, status: 'unclaimed' });
   });
   return { info: successTextsMpesa.paymentUnclaimed, transaction: (await paymentById(deps.db, transactionId))! };
 }

@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
+import { announce } from '../events/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import { nairobiTime, parseC2b, type C2bFields } from './c2b-payload.ts';
 import { accountLooksValid, categoryNamedBy, matchPayment, normaliseAccount, type Payee } from './matching.ts';
@@ -128,6 +129,22 @@ async function adoptReceipt(tx: Queryable, f: C2bFields): Promise<number | null>
   return adopted[0]?.id ?? null;
 }
 
+/** Tells the admins' screens that money arrived (delivered when this transaction commits). */
+function announcePayment(
+  tx: Queryable,
+  paymentId: number,
+  p: { amountCents: number; senderName: string | null; account: string | null; status: string },
+): Promise<void> {
+  return announce(tx, {
+    type: 'payment.received',
+    payment_id: paymentId,
+    amount: p.amountCents / 100,
+    sender_name: p.senderName,
+    account: p.account,
+    status: p.status,
+  });
+}
+
 function afterCommit(deps: AppDeps, outcome: SettlementOutcome | null | undefined): Promise<void> {
   return outcome?.activatedSms ? deps.jobs.nudge(QUEUES.smsDispatch) : Promise.resolve();
 }
@@ -172,6 +189,7 @@ export async function storeC2bConfirmation(
   if (!row) return { stored: false, paymentId: null, status: null, outcome: null };
   if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null };
   const matched = await matchStored(tx, row.id, f, requestId);
+  await announcePayment(tx, row.id, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status: matched.status });
   return { stored: true, paymentId: row.id, status: matched.status, outcome: matched.outcome, settleError: matched.error };
 }
 
@@ -292,6 +310,12 @@ async function storeStkPayment(
     actorUserId: null,
     requestId,
   });
+  await announcePayment(tx, row.id, {
+    amountCents: paid.amountCents,
+    senderName: null,
+    account: request.accountReference,
+    status: outcome ? 'claimed' : 'unclaimed',
+  });
   return { paymentId: row.id, outcome };
 }
 
@@ -308,7 +332,7 @@ export async function receiveStkCallback(deps: AppDeps, raw: unknown, requestId:
     if (!request) {
       // A push this server did not send (or lost): its money is still stored, unclaimed.
       if (cb.resultCode === '0' && cb.receipt && cb.amountCents) {
-        await tx
+        const [stored] = await tx
           .insert(mpesaPayments)
           .values({
             transId: cb.receipt,
@@ -322,7 +346,11 @@ export async function receiveStkCallback(deps: AppDeps, raw: unknown, requestId:
             raw: raw as object,
             status: 'unclaimed',
           })
-          .onConflictDoNothing({ target: mpesaPayments.transId });
+          .onConflictDoNothing({ target: mpesaPayments.transId })
+          .returning({ id: mpesaPayments.id });
+        if (stored) {
+          await announcePayment(tx, stored.id, { amountCents: cb.amountCents, senderName: null, account: null, status: 'unclaimed' });
+        }
       }
       return null;
     }

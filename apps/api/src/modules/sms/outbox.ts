@@ -5,6 +5,7 @@ import { smsMessages, SMS_PRIORITY } from '../../db/schema/index.ts';
 import type { Database, Queryable } from '../../db/client.ts';
 import type { OutgoingSms, SendOutcome, SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '../../lib/sms-parts.ts';
+import { announce } from '../events/service.ts';
 
 /** Messages carrying a secret (a temporary password): their text is for the recipient only. */
 export const SECRET_SMS_INTENTS: readonly string[] = ['user.temporary-password'];
@@ -319,4 +320,8 @@ async function recordOutcomes(
       SECRET_SMS_HIDDEN_TEXT,
     ],
   );
+  // One announcement per status of the batch, not one per message: a blast is 100,000 messages.
+  const counts = new Map<string, number>();
+  for (const status of columns.status) counts.set(status, (counts.get(status) ?? 0) + 1);
+  for (const [status, count] of counts) await announce(database.db, { type: 'sms.status', status, count });
 }

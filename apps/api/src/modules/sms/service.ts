@@ -23,6 +23,7 @@ import type { SmsBalance, SmsGateway } from '../../integrations/sms/gateway.ts';
 import { requireClientFacts } from '../clients/service.ts';
 import { subscriberById } from '../tips-subscribers/service.ts';
 import * as q from './queries.ts';
+import { announce } from '../events/service.ts';
 
 const BALANCE_TTL_MS = 60_000;
 const balances = new WeakMap<SmsGateway, { at: number; value: SmsBalance | null }>();
@@ -167,5 +168,7 @@ export async function recordDeliveryReport(db: Queryable, body: unknown): Promis
     networkCode: report.networkCode || null,
     failureReason: report.failureReason || null,
   });
+  const outcome = outcomeOf(report.status);
+  if (known && outcome !== 'in-progress') await announce(db, { type: 'sms.status', status: outcome, count: 1 });
   return { known, providerMessageId: report.id };
 }

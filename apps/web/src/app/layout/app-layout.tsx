@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Outlet, useNavigate } from 'react-router';
 import { goBackStore } from '@/lib/feedback.tsx';
 import { useStore } from '@/lib/store.ts';
+import { useLiveUpdates } from '../live-updates.ts';
 import classes from './app-layout.module.css';
 import { Footer } from './footer.tsx';
 import { Sidebar } from './sidebar.tsx';
@@ -14,6 +15,7 @@ export function AppLayout() {
   const [navbarOpened, navbar] = useDisclosure(false);
   const navigate = useNavigate();
   const goBack = useStore(goBackStore, (value) => value);
+  useLiveUpdates();
 
   // A response that asks to go back (goBack, goback or back) takes the user one step back.
   useEffect(() => {

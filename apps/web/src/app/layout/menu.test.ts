@@ -45,6 +45,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['SMS Log', '/sms'],
           ['Settings', '/settings'],
           ['Catalogue', '/catalogue'],
+          ['Audit Log', '/audit'],
         ],
       },
     ]);

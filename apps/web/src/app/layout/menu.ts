@@ -3,6 +3,7 @@ import {
   IconCash,
   IconCategory,
   IconCoins,
+  IconFileSearch,
   IconGift,
   IconHistory,
   IconMessage,
@@ -153,6 +154,7 @@ export const menu: MenuSection[] = [
       { label: 'SMS Log', icon: IconMessage, permission: 'view:sms-log', to: paths.sms.log },
       { label: 'Settings', icon: IconSettings, permission: 'manage:settings', to: paths.settings },
       { label: 'Catalogue', icon: IconCategory, permission: 'manage:catalogue', to: paths.catalogue },
+      { label: 'Audit Log', icon: IconFileSearch, permission: 'view:audit', to: paths.audit },
     ],
   },
 ];

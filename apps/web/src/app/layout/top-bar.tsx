@@ -1,14 +1,37 @@
-import { Burger, Button, Group, Text } from '@mantine/core';
+import { Box, Burger, Button, Group, Text, Tooltip } from '@mantine/core';
 import { IconHome, IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useLogout } from '@/features/auth/api/logout.ts';
 import { APP_NAME } from '@/config/app.ts';
 import { paths } from '@/config/paths.ts';
 import { useUser } from '@/lib/auth.ts';
+import { liveConnectedStore } from '@/lib/live-events.ts';
+import { useStore } from '@/lib/store.ts';
 
 interface TopBarProps {
   navbarOpened: boolean;
   onToggleNavbar: () => void;
+}
+
+/** A dot that is green while payments and bets arrive live, grey while reconnecting. */
+function LiveDot() {
+  const connected = useStore(liveConnectedStore, (v) => v);
+  return (
+    <Tooltip label={connected ? 'Live updates on' : 'Live updates reconnecting'}>
+      <Box
+        visibleFrom="xs"
+        data-testid="live-status"
+        data-connected={connected}
+        aria-label={connected ? 'Live updates on' : 'Live updates reconnecting'}
+        style={{
+          width: 10,
+          height: 10,
+          borderRadius: '50%',
+          background: connected ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-gray-5)',
+        }}
+      />
+    </Tooltip>
+  );
 }
 
 /** Home, My Profile and logout (spec 2), plus the burger that opens the sidebar on small screens. */
@@ -31,6 +54,7 @@ export function TopBar({ navbarOpened, onToggleNavbar }: TopBarProps) {
         </Text>
       </Group>
       <Group gap="xs" wrap="nowrap">
+        <LiveDot />
         <Button component={Link} to={paths.dashboard} variant="subtle" leftSection={<IconHome size={16} />}>
           Home
         </Button>

@@ -7,6 +7,7 @@ import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { NewBetModal } from '@/components/new-bet-modal.tsx';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
+import { HistoryLink } from '@/components/history-link.tsx';
 import { useSession } from '@/lib/auth.ts';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useClient } from '../api/get-client.ts';
@@ -63,6 +64,7 @@ export function ClientPage() {
               Edit client
             </Button>
           )}
+          <HistoryLink entity="client" entityId={clientId} />
         </Group>
       </Group>
 

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Card, List, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import { confirmTexts, type MpesaTransaction } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
 import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
+import { HistoryLink } from '@/components/history-link.tsx';
 import { formatMoney } from '@/lib/format.ts';
 import { useTransactions, type TransactionsView } from '../api/get-transactions.ts';
 import { useUnclaimPayment } from '../api/unclaim-payment.ts';
@@ -58,8 +59,15 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
   const actions: DataTableColumn<MpesaTransaction> = {
     key: 'actions',
     header: '',
-    render: (t) =>
-      t.status === 'unclaimed' ? (
+    render: (t) => (
+      <Group gap={4} wrap="nowrap">
+        {paymentAction(t)}
+        <HistoryLink entity="mpesa_payment" entityId={t.id} compact />
+      </Group>
+    ),
+  };
+  function paymentAction(t: MpesaTransaction) {
+    return t.status === 'unclaimed' ? (
         <Button size="compact-xs" onClick={() => setClaiming(t)} data-testid={`claim-${t.transaction_reference}`}>
           Claim
         </Button>
@@ -74,8 +82,8 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
         >
           Unclaim
         </Button>
-      ) : null,
-  };
+      ) : null;
+  }
 
   return (
     <Stack>

@@ -9,6 +9,7 @@ import defaultCover from '../assets/default-cover.svg';
 import { useDeletePost } from '../api/delete-post.ts';
 import { usePost } from '../api/get-post.ts';
 import classes from './post-content.module.css';
+import { HistoryLink } from '@/components/history-link.tsx';
 
 /** /tips/posts/view/{post_id}: cover, title, category, cover title, match date, bets, content. */
 export function ViewPostPage() {
@@ -35,6 +36,7 @@ export function ViewPostPage() {
           <Button color="red" variant="light" onClick={() => void trashPost()} loading={trash.isPending}>
             Delete Post
           </Button>
+          <HistoryLink entity="tips_post" entityId={post.id} />
         </Group>
       </Group>
       <Card withBorder padding={0}>

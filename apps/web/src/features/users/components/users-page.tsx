@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Card, Group, Stack, Title, Tooltip } from '@mantine/core';
-import { IconEdit, IconTrash, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconEdit, IconHistory, IconTrash, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { localPhone, type User } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { auditPathFor } from '@/config/paths.ts';
 import { useDeleteUser } from '../api/mutations.ts';
 import { useUsers } from '../api/get-users.ts';
 import { UserFormModal } from './user-form-modal.tsx';
@@ -30,7 +31,7 @@ export function UsersPage() {
     {
       key: 'actions',
       header: '',
-      width: 130,
+      width: 160,
       render: (u) => (
         <Group gap={4} wrap="nowrap">
           <Tooltip label="Edit">
@@ -41,6 +42,17 @@ export function UsersPage() {
           <Tooltip label="Assigned clients">
             <ActionIcon variant="subtle" component={Link} to={`/users/${u.id}/clients`} aria-label={`Clients of ${u.name}`}>
               <IconUsers size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="History">
+            <ActionIcon
+              variant="subtle"
+              component={Link}
+              to={auditPathFor('user', u.id)}
+              aria-label={`History of ${u.name}`}
+              data-testid={`history-user-${u.id}`}
+            >
+              <IconHistory size={18} />
             </ActionIcon>
           </Tooltip>
           <Tooltip label="Trash">

@@ -1,0 +1,64 @@
+import { useEffect } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { paymentReceivedText, type LiveEventType } from '@betdesk/contract';
+import { useSession } from '@/lib/auth.ts';
+import { showToast } from '@/lib/feedback.tsx';
+import { connectLiveEvents } from '@/lib/live-events.ts';
+
+/** The cached screens each kind of event makes stale (their TanStack Query key prefixes). */
+const staleAfter: Record<LiveEventType, string[][]> = {
+  'payment.received': [['dashboard'], ['mpesa-transactions'], ['subscriptions'], ['tips'], ['clients'], ['reports']],
+  'payment.claimed': [['dashboard'], ['mpesa-transactions'], ['subscriptions'], ['tips'], ['clients'], ['bonuses'], ['reports']],
+  'sms.status': [['sms']],
+  'bet.opened': [['dashboard'], ['bets'], ['clients']],
+  'bet.closed': [['dashboard'], ['bets'], ['clients'], ['bonuses'], ['reports']],
+};
+const everyKey = [...new Map(Object.values(staleAfter).flat().map((key) => [key.join('/'), key])).values()];
+
+/** Many events in a burst (an SMS blast) refresh each screen once. */
+const BATCH_MS = 400;
+
+function batchedInvalidation(queryClient: QueryClient) {
+  const pending = new Map<string, string[]>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return {
+    add(keys: string[][]) {
+      for (const key of keys) pending.set(key.join('/'), key);
+      timer ??= setTimeout(() => {
+        timer = null;
+        for (const key of pending.values()) void queryClient.invalidateQueries({ queryKey: key });
+        pending.clear();
+      }, BATCH_MS);
+    },
+    cancel() {
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * While signed in: listens to the live stream and refreshes the screens an event changes; admins
+ * get a toast for each payment received. After a reconnection everything live is refetched, since
+ * what happened while disconnected is unknown.
+ */
+export function useLiveUpdates(): void {
+  const queryClient = useQueryClient();
+  const { token, isAdmin } = useSession();
+  useEffect(() => {
+    if (!token) return;
+    const invalidation = batchedInvalidation(queryClient);
+    const stop = connectLiveEvents({
+      onReady: (again) => {
+        if (again) invalidation.add(everyKey);
+      },
+      onEvent: (event) => {
+        if (event.type === 'payment.received' && isAdmin) showToast('success', paymentReceivedText(event));
+        invalidation.add(staleAfter[event.type]);
+      },
+    });
+    return () => {
+      stop();
+      invalidation.cancel();
+    };
+  }, [token, isAdmin, queryClient]);
+}

@@ -1,0 +1,10 @@
+import type { RouteObject } from 'react-router';
+import { paths } from '@/config/paths.ts';
+
+export const routes: RouteObject[] = [
+  {
+    id: 'audit',
+    path: paths.audit,
+    lazy: async () => ({ Component: (await import('./components/audit-page.tsx')).AuditPage }),
+  },
+];
