@@ -25,3 +25,4 @@ export * from './lists.ts';
 export * from './date-range.ts';
 export * from './audit.ts';
 export * from './events.ts';
+export * from './reconciliation.ts';

@@ -19,6 +19,7 @@ export const permissionMatrix = {
   'view:subscriptions': ['admin'],
   'view:mpesa': ['admin'],
   'claim:payments': ['admin'],
+  'reconcile:payments': ['admin'],
   'request:payments': ['admin', 'staff'],
   'pay:bonuses': ['admin'],
   'manage:users': ['admin'],

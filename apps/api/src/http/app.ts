@@ -21,6 +21,7 @@ import { messageRoutes } from '../modules/messages/routes.ts';
 import { subscriptionRoutes } from '../modules/subscriptions/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { mpesaRoutes } from '../modules/mpesa/routes.ts';
+import { reconciliationRoutes } from '../modules/reconciliation/routes.ts';
 import { settingsRoutes } from '../modules/settings/routes.ts';
 import { catalogueRoutes } from '../modules/catalogue/routes.ts';
 import { smsRoutes } from '../modules/sms/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   tipsPricesRoutes(app, deps);
   smsRoutes(app, deps);
   mpesaRoutes(app, deps);
+  reconciliationRoutes(app, deps);
   settingsRoutes(app, deps);
   catalogueRoutes(app, deps);
   auditRoutes(app, deps);

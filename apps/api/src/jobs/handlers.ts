@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps.ts';
 import { dispatchQueuedSms } from '../modules/sms/outbox.ts';
 import { recheckPendingRequests } from '../modules/mpesa/service.ts';
+import { runMoneyCheck, runPull } from '../modules/reconciliation/service.ts';
 import { QUEUES, type JobHandler } from './jobs.ts';
 import { runSubscriptionExpiry } from './subscription-expiry.ts';
 
@@ -30,6 +31,23 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       run: async () => {
         const { reminded } = await runSubscriptionExpiry(deps.db);
         if (reminded > 0) await deps.jobs.nudge(QUEUES.smsDispatch);
+      },
+    },
+    {
+      // Hourly; the run itself waits for the `mpesa_pull_interval_hours` setting and calls nothing
+      // unless M-Pesa is configured.
+      queue: QUEUES.mpesaPull,
+      cron: '7 * * * *',
+      run: async () => {
+        await runPull(deps);
+      },
+    },
+    {
+      // 21:30 UTC is 00:30 in Nairobi: the day just ended is complete.
+      queue: QUEUES.moneyCheck,
+      cron: '30 21 * * *',
+      run: async () => {
+        await runMoneyCheck(deps.db);
       },
     },
   ];

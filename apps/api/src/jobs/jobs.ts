@@ -7,6 +7,8 @@ export const QUEUES = {
   smsDispatch: 'sms-dispatch',
   stkRecheck: 'mpesa-stk-recheck',
   subscriptionExpiry: 'subscription-expiry',
+  mpesaPull: 'mpesa-pull',
+  moneyCheck: 'money-check',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

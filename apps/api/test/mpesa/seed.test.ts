@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../src/db/rows.ts';
+import { runMoneyCheck } from '../../src/modules/reconciliation/service.ts';
 import { seedDemo } from '../../src/seed/demo.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 
@@ -26,4 +27,16 @@ it('seeds demo payments through the ingestion path: matched ones bought somethin
   expect(counts!.unclaimed).toBeGreaterThan(3);
   expect(counts!.bought).toBeGreaterThan(10);
   expect(counts!.uncredited).toBe(0);
+});
+
+it('leaves the demo data in balance: every money invariant holds and each day adds up', async () => {
+  expect((await runMoneyCheck(t.deps.db)).failures).toEqual([]);
+  const days = await rows<{ received: string; claimed: string; unclaimed: string }>(
+    t.deps.db,
+    sql`select coalesce(sum(amount_cents) filter (where status <> 'rejected'), 0) as received,
+               coalesce(sum(amount_cents) filter (where status = 'claimed'), 0) as claimed,
+               coalesce(sum(amount_cents) filter (where status = 'unclaimed'), 0) as unclaimed
+          from mpesa_payments group by (coalesce(trans_time, received_at) at time zone 'Africa/Nairobi')::date`,
+  );
+  for (const d of days) expect(Number(d.claimed) + Number(d.unclaimed)).toBe(Number(d.received));
 });

@@ -6,3 +6,4 @@ export * from './tips-core.ts';
 export * from './money.ts';
 export * from './mpesa.ts';
 export * from './tips.ts';
+export * from './reconciliation.ts';

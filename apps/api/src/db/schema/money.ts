@@ -7,6 +7,8 @@ import { betCategories, pricePackages, tipsSubscribers, TIPS_MEDIA } from './tip
 export const PAYMENT_STATUSES = ['unclaimed', 'claimed', 'rejected'] as const;
 export const MSISDN_KINDS = ['plain', 'hashed', 'masked', 'unknown'] as const;
 export const PAYMENT_MATCHES = ['account', 'msisdn', 'manual', 'stk'] as const;
+/** How a payment reached Betdesk: C2B confirmation, STK callback, Pull Transactions, or a portal statement import. */
+export const PAYMENT_SOURCES = ['c2b', 'stk', 'pull', 'statement'] as const;
 
 /**
  * Every M-Pesa payment received, once per TransID (C2B and STK alike), with its raw payload.
@@ -18,7 +20,7 @@ export const mpesaPayments = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     /** M-Pesa receipt (TransID / MpesaReceiptNumber); null only on a rejected payload without one. */
     transId: text('trans_id').unique(),
-    source: text('source', { enum: ['c2b', 'stk'] }).notNull(),
+    source: text('source', { enum: PAYMENT_SOURCES }).notNull(),
     transactionType: text('transaction_type'),
     amountCents: bigint('amount_cents', { mode: 'number' }),
     billRefNumber: text('bill_ref_number'),

@@ -35,10 +35,33 @@ export interface StkQueryAnswer {
   resultDesc: string;
 }
 
+/** One C2B transaction as Pull Transactions reports it (field names as Daraja spells them). */
+export interface PulledTransaction {
+  transactionId: string;
+  /** ISO time, e.g. "2020-08-05T10:13:00Z". */
+  trxDate: string;
+  msisdn: string | number | null;
+  sender: string | null;
+  transactiontype: string | null;
+  billreference: string | null;
+  amount: string | number;
+  organizationname?: string | null;
+}
+
+export interface PullPage {
+  transactions: PulledTransaction[];
+  /** Daraja's ResponseCode: 1000 found, 1001 nothing in the period. */
+  responseCode: string;
+}
+
 export interface DarajaClient {
   registerUrls(): Promise<{ responseDescription: string; confirmationUrl: string; validationUrl: string }>;
   stkPush(request: StkPushRequest): Promise<StkPushAnswer>;
   stkQuery(checkoutRequestId: string): Promise<StkQueryAnswer>;
+  /** Registers the shortcode for Pull Transactions (once); "already registered" counts as done. */
+  registerPull(nominatedNumber: string): Promise<{ responseDescription: string; callbackUrl: string }>;
+  /** One page of the C2B transactions between two times (at most 48 hours back), from `offset`. */
+  pullTransactions(from: Date, to: Date, offset: number): Promise<PullPage>;
 }
 
 /** Callback URLs under the secret segment; Daraja refuses URLs naming M-Pesa, so the paths avoid it. */
@@ -47,7 +70,21 @@ export function webhookUrls(callbackBaseUrl: string, secret: string) {
     validation: `${callbackBaseUrl}/api/hooks/c2b/validation/${secret}`,
     confirmation: `${callbackBaseUrl}/api/hooks/c2b/confirmation/${secret}`,
     stk: `${callbackBaseUrl}/api/hooks/stk/${secret}`,
+    pull: `${callbackBaseUrl}/api/hooks/pull/${secret}`,
   };
+}
+
+/** Pull Transactions' "2019-07-31 20:35:21", in Nairobi time. */
+export function pullTime(at: Date): string {
+  return new Date(at.getTime() + 3 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The page's transactions: Daraja nests them (`Response: [[...]]`); a flat list is read too. */
+function pulledRows(response: unknown): PulledTransaction[] {
+  if (!Array.isArray(response)) return [];
+  return response
+    .flatMap((item: unknown) => (Array.isArray(item) ? (item as unknown[]) : [item]))
+    .filter((t): t is PulledTransaction => typeof t === 'object' && t !== null && 'transactionId' in t);
 }
 
 /** Daraja's "YYYYMMDDHHmmss" in Nairobi time (UTC+3 all year). */
@@ -171,6 +208,32 @@ export function createDarajaClient(
         checkoutRequestId: body.CheckoutRequestID,
         customerMessage: body.CustomerMessage ?? '',
       };
+    },
+
+    async registerPull(nominatedNumber) {
+      const body = await post<Record<string, unknown>>('/pulltransactions/v1/register', {
+        ShortCode: api.shortcode,
+        RequestType: 'Pull',
+        NominatedNumber: nominatedNumber,
+        CallBackURL: urls.pull,
+      });
+      // Daraja spells these with a space: "Response Status" 1000 registered, 1001 already registered.
+      const code = String(body['Response Status'] ?? body.ResponseCode ?? '');
+      const description = String(body['Response Description'] ?? body.ResponseDescription ?? body.ResponseMessage ?? '');
+      if (code !== '1000' && code !== '1001') throw new DarajaError(description || 'Daraja refused the Pull registration', code || null);
+      return { responseDescription: description, callbackUrl: urls.pull };
+    },
+
+    async pullTransactions(from, to, offset) {
+      const body = await post<{ ResponseCode?: string | number; ResponseMessage?: string; Response?: unknown }>(
+        '/pulltransactions/v1/query',
+        { ShortCode: api.shortcode, StartDate: pullTime(from), EndDate: pullTime(to), OffSetValue: String(offset) },
+      );
+      const code = String(body.ResponseCode ?? '');
+      if (code === '1001') return { transactions: [], responseCode: code };
+      // Failures come back with HTTP 200 and another ResponseCode (e.g. 500).
+      if (code !== '1000') throw new DarajaError(body.ResponseMessage ?? 'Pull Transactions failed', code || null);
+      return { transactions: pulledRows(body.Response), responseCode: code };
     },
 
     async stkQuery(checkoutRequestId) {

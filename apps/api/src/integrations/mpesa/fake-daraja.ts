@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { darajaTimestamp } from './daraja.ts';
+import { darajaTimestamp, type PulledTransaction } from './daraja.ts';
 
 /** How the fake ends the next STK push: a ResultCode sent to the callback, or no callback at all. */
 export type StkOutcome = { resultCode: number; callback: boolean; receipt?: string };
@@ -16,6 +16,16 @@ export interface FakeDaraja {
   queries: string[];
   /** Outcomes for the next pushes, in order; when empty a push succeeds with a callback. */
   outcomes: StkOutcome[];
+  /** Pull Transactions registrations received. */
+  pullRegistered: Record<string, unknown>[];
+  /** The C2B transactions M-Pesa holds for the shortcode, as Pull Transactions answers them. */
+  pullTransactions: PulledTransaction[];
+  /** Rows a Pull Transactions page holds at most. */
+  pullPageSize: number;
+  /** Every Pull Transactions query body, in order. */
+  pullQueries: Record<string, unknown>[];
+  /** The next this many pull queries fail with HTTP 200 and ResponseCode 500, as Daraja does. */
+  pullFailures: number;
   /** How long the "payer" takes before the callback is sent. */
   callbackDelayMs: number;
   /** How a callback reaches the app: a POST to CallBackURL unless replaced (tests use app.inject). */
@@ -32,6 +42,13 @@ const RESULT_TEXTS: Record<number, string> = {
   1037: 'DS timeout user cannot be reached',
   2001: 'The initiator information is invalid.',
 };
+
+/** Pull Transactions' "2019-07-31 20:35:21" (Nairobi) -> epoch ms; null when unreadable. */
+function nairobiPullTime(value: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(value);
+  if (!m) return null;
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]) - 3, Number(m[5]), Number(m[6] ?? 0));
+}
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
@@ -63,6 +80,11 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
     pushes: [],
     queries: [],
     outcomes: [],
+    pullRegistered: [],
+    pullTransactions: [],
+    pullPageSize: 1000,
+    pullQueries: [],
+    pullFailures: 0,
     callbackDelayMs: 100,
     deliver: async (url, body) => {
       await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -145,6 +167,38 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
           .finally(() => inFlight.delete(delivery));
         inFlight.add(delivery);
         return;
+      }
+
+      if (req.method === 'POST' && url.pathname === '/pulltransactions/v1/register') {
+        fake.pullRegistered.push(body);
+        const again = fake.pullRegistered.filter((r) => r.ShortCode === body.ShortCode).length > 1;
+        return send(200, {
+          ResponseRefID: `pull-reg-${seq}`,
+          'Response Status': again ? '1001' : '1000',
+          ShortCode: body.ShortCode,
+          'Response Description': again ? 'ShortCode already Registered' : 'Short code Registered Successfully',
+        });
+      }
+
+      if (req.method === 'POST' && url.pathname === '/pulltransactions/v1/query') {
+        fake.pullQueries.push(body);
+        seq += 1;
+        if (fake.pullFailures > 0) {
+          fake.pullFailures -= 1;
+          return send(200, { ResponseRefID: `pull-${seq}`, ResponseCode: '500', ResponseMessage: 'Failed to retrieve transactions' });
+        }
+        const from = nairobiPullTime(String(body.StartDate));
+        const to = nairobiPullTime(String(body.EndDate));
+        const offset = Number(body.OffSetValue ?? 0);
+        const inWindow = fake.pullTransactions.filter((t) => {
+          const at = Date.parse(t.trxDate);
+          return from !== null && to !== null && at >= from && at <= to;
+        });
+        const page = inWindow.slice(offset, offset + fake.pullPageSize);
+        if (page.length === 0) {
+          return send(200, { ResponseRefID: `pull-${seq}`, ResponseCode: '1001', ResponseMessage: 'No transactions available', Response: [[]] });
+        }
+        return send(200, { ResponseRefID: `pull-${seq}`, ResponseCode: '1000', ResponseMessage: 'Success', Response: [page] });
       }
 
       if (req.method === 'POST' && url.pathname === '/mpesa/stkpushquery/v1/query') {

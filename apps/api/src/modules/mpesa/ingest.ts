@@ -153,12 +153,15 @@ function afterCommit(deps: AppDeps, outcome: SettlementOutcome | null | undefine
  * A C2B confirmation: stored once per TransID (a repeat, even 20 at once, is acknowledged and
  * ignored through the unique constraint), raw payload kept, then matched and settled in the same
  * transaction `tx`. A payload that cannot be read is stored as rejected with the reason.
+ * `source` says how it reached us: the callback, or recovered later by Pull Transactions or a
+ * portal statement (then it counts on the day M-Pesa received it, its TransTime).
  */
 export async function storeC2bConfirmation(
   tx: Queryable,
   shortCode: string | undefined,
   raw: unknown,
   requestId: string | null,
+  source: 'c2b' | 'pull' | 'statement' = 'c2b',
 ): Promise<Receipt & { outcome: SettlementOutcome | null }> {
   const { fields: f, rejectReason } = parseC2b(raw, shortCode);
   if (!rejectReason) {
@@ -170,7 +173,7 @@ export async function storeC2bConfirmation(
     .values({
       // A rejected payload keeps its TransID in the raw body only, so it never blocks the real one.
       transId: rejectReason ? null : f.transId,
-      source: 'c2b',
+      source,
       transactionType: f.transactionType,
       amountCents: f.amountCents,
       billRefNumber: f.billRefNumber,
@@ -183,6 +186,7 @@ export async function storeC2bConfirmation(
       raw: raw ?? {},
       status: rejectReason ? 'rejected' : 'unclaimed',
       rejectReason,
+      ...(source !== 'c2b' && f.transTime ? { receivedAt: f.transTime } : {}),
     })
     .onConflictDoNothing({ target: mpesaPayments.transId })
     .returning({ id: mpesaPayments.id });

@@ -26,6 +26,10 @@ export const settingDefaults = {
     value: false,
     description: 'C2B validation refuses a payment whose account number names no bet category, client or phone (off: accept all)',
   },
+  mpesa_pull_interval_hours: {
+    value: 1,
+    description: 'Hours between two Daraja Pull Transactions runs that recover payments whose callback never came (0: off)',
+  },
   subscription_reminder_sms: {
     value: 'Hi {name}, your {package} subscription expires on {expiry}. Renew by M-Pesa to keep receiving it.',
     description: 'SMS sent the day before a subscription expires; {name}, {package} and {expiry} are filled in',
@@ -55,6 +59,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   login_max_failures_per_email: { min: 1, max: 1000 },
   login_max_failures_per_ip: { min: 1, max: 100_000 },
   login_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
+  mpesa_pull_interval_hours: { min: 0, max: 24, unit: 'hours' },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;
