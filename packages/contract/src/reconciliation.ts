@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { Id, Notice, PageQuery } from './common.ts';
+import { BusinessDay } from './lists.ts';
 
 /** Longest range the daily money check answers at once. */
 export const RECONCILIATION_MAX_DAYS = 92;
 /** Largest statement file accepted. */
 export const STATEMENT_MAX_BYTES = 20 * 1024 * 1024;
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2025-03-14');
+const Day = BusinessDay;
 
 /** A statement's kinds of compared rows (withdrawals and charges are only summarised). */
 export const STATEMENT_KINDS = ['missing', 'mismatched', 'not_on_statement', 'matched'] as const;
