@@ -41,6 +41,7 @@ const EnvSchema = z.object({
   AT_USERNAME: z.string().min(1).optional(),
   AT_API_KEY: z.string().min(1).optional(),
   AT_SENDER_ID: z.string().min(1).max(11, 'must be at most 11 characters').optional(),
+  AT_SENDER_ID_PROMO: z.string().min(1).max(11, 'must be at most 11 characters').optional(),
   AT_BASE_URL: z.url().optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   MPESA_BASE_URL: z.url().default('https://sandbox.safaricom.co.ke'),
@@ -96,7 +97,14 @@ export type SmsConfig = {
   batchSize: number;
   /** Messages per second one dispatcher sends at most. */
   sendRate: number;
-  africasTalking: { username: string; apiKey: string; senderId: string | undefined; baseUrl: string } | null;
+  africasTalking: {
+    username: string;
+    apiKey: string;
+    senderId: string | undefined;
+    /** Sender of promotional messages (AT_SENDER_ID_PROMO, else AT_SENDER_ID). */
+    promoSenderId: string | undefined;
+    baseUrl: string;
+  } | null;
 };
 
 export class ConfigError extends Error {}
@@ -149,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
               username: e.AT_USERNAME!,
               apiKey: e.AT_API_KEY!,
               senderId: e.AT_SENDER_ID,
+              promoSenderId: e.AT_SENDER_ID_PROMO ?? e.AT_SENDER_ID,
               baseUrl:
                 e.AT_BASE_URL ??
                 (e.AT_USERNAME === 'sandbox' ? 'https://api.sandbox.africastalking.com' : 'https://api.africastalking.com'),

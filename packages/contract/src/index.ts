@@ -26,3 +26,4 @@ export * from './date-range.ts';
 export * from './audit.ts';
 export * from './events.ts';
 export * from './reconciliation.ts';
+export * from './self-service.ts';

@@ -10,6 +10,9 @@ export type MpesaPaymentStatus = (typeof MPESA_PAYMENT_STATUSES)[number];
  * account number the payer typed, the subscriber it went to, and why a rejected payload was refused.
  * `sender_phone` is a phone only: a hashed MSISDN gives null, a masked one is in `sender_msisdn`.
  */
+/** Said of an unclaimed payment whose payer M-Pesa identified only by a hashed or masked number. */
+export const PAYER_NUMBER_HIDDEN = "payer's number is hidden: claim it to a subscriber";
+
 export const MpesaTransaction = z.object({
   id: z.number(),
   amount: z.number().nullable(),
@@ -25,6 +28,8 @@ export const MpesaTransaction = z.object({
   subscriber_name: z.string().nullable(),
   subscriber_id: z.number().nullable(),
   reject_reason: z.string().nullable(),
+  /** Why an unclaimed payment was not matched, when the server can tell (e.g. the payer's number is hidden). */
+  unclaimed_reason: z.string().nullable(),
 });
 export type MpesaTransaction = z.infer<typeof MpesaTransaction>;
 

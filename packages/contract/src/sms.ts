@@ -38,6 +38,10 @@ export const SmsMessage = z.object({
   queued_on: z.string(),
   sent_on: z.string().nullable(),
   delivered_on: z.string().nullable(),
+  /** transactional, service (paid tips) or promotional (reminders, broadcasts). */
+  sms_class: z.enum(['transactional', 'service', 'promotional']),
+  /** A promotional message waiting for the promotional window: when it will go. */
+  held_until: z.string().nullable(),
 });
 export type SmsMessage = z.infer<typeof SmsMessage>;
 

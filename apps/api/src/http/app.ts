@@ -25,6 +25,8 @@ import { reconciliationRoutes } from '../modules/reconciliation/routes.ts';
 import { settingsRoutes } from '../modules/settings/routes.ts';
 import { catalogueRoutes } from '../modules/catalogue/routes.ts';
 import { smsRoutes } from '../modules/sms/routes.ts';
+import { selfServiceRoutes } from '../modules/self-service/routes.ts';
+import { broadcastRoutes } from '../modules/broadcasts/routes.ts';
 import { tipsPostsRoutes } from '../modules/tips-posts/routes.ts';
 import { tipsPricesRoutes } from '../modules/tips-prices/routes.ts';
 import { tipsSmsRoutes } from '../modules/tips-sms/routes.ts';
@@ -137,6 +139,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   tipsSubscriptionsRoutes(app, deps);
   tipsPricesRoutes(app, deps);
   smsRoutes(app, deps);
+  selfServiceRoutes(app, deps);
+  broadcastRoutes(app, deps);
   mpesaRoutes(app, deps);
   reconciliationRoutes(app, deps);
   settingsRoutes(app, deps);

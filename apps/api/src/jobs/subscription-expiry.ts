@@ -67,6 +67,7 @@ export async function runSubscriptionExpiry(db: Db): Promise<{ lapsed: number; r
         createdBy: null,
         clientId: sub.client_id,
         subscriberId: sub.subscriber_id,
+        smsClass: 'promotional',
       });
       if (id !== null) queued += 1;
       await tx.update(subscriptions).set({ remindedAt: sql`now()` }).where(sql`${subscriptions.id} = ${sub.id}`);

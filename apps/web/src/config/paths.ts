@@ -41,6 +41,8 @@ export const paths = {
   },
   sms: {
     log: '/sms',
+    inbox: '/sms/inbox',
+    broadcasts: '/sms/broadcasts',
   },
   settings: '/settings',
   audit: '/audit',

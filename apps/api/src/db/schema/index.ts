@@ -7,3 +7,4 @@ export * from './money.ts';
 export * from './mpesa.ts';
 export * from './tips.ts';
 export * from './reconciliation.ts';
+export * from './self-service.ts';

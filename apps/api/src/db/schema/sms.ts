@@ -16,6 +16,14 @@ export type SmsStatus = (typeof SMS_STATUSES)[number];
 export const SMS_PRIORITY = { single: 0, bulk: 1 } as const;
 
 /**
+ * Kenya's SMS rules: transactional (receipts, replies, passwords, a staff member's message to one
+ * person) always go; service (paid tips) and promotional (reminders, broadcasts) never reach an
+ * opted-out phone; promotional ones only leave inside the promotional window.
+ */
+export const SMS_CLASSES = ['transactional', 'service', 'promotional'] as const;
+export type SmsClass = (typeof SMS_CLASSES)[number];
+
+/**
  * The SMS outbox: every message the business decides to send is a row here, written in the same
  * transaction as the decision. `dedupe_key` makes a send idempotent per (intent, recipient).
  */
@@ -53,6 +61,9 @@ export const smsMessages = pgTable(
     createdBy: integer('created_by').references(() => users.id),
     /** A message an admin sent again (a failed or unconfirmed one): the row it copies. */
     resentFromId: bigint('resent_from_id', { mode: 'number' }).references((): AnyPgColumn => smsMessages.id),
+    smsClass: text('sms_class', { enum: SMS_CLASSES }).notNull().default('transactional'),
+    /** The broadcast this message is part of (its counts are read by this column). */
+    broadcastId: bigint('broadcast_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
@@ -67,6 +78,7 @@ export const smsMessages = pgTable(
     index('sms_recipient_trgm_idx').using('gin', sql`${t.recipient} gin_trgm_ops`),
     index('sms_client_idx').on(t.clientId),
     index('sms_subscriber_idx').on(t.subscriberId),
+    index('sms_broadcast_idx').on(t.broadcastId, t.status).where(sql`${t.broadcastId} is not null`),
     index('sms_resent_from_idx').on(t.resentFromId).where(sql`${t.resentFromId} is not null`),
     // View SMS tips counts each tip version's messages by status: the version is the second part
     // of an SMS tip's dedupe key (`sms-tip:<version id>:<phone>`), so this is an index-only count.

@@ -6,6 +6,8 @@ export interface AfricasTalkingOptions {
   apiKey: string;
   /** Alphanumeric sender id or short code; the account's default when absent. */
   senderId?: string | undefined;
+  /** Sender id of promotional messages; `senderId` when absent. */
+  promoSenderId?: string | undefined;
   /** https://api.africastalking.com, the sandbox, or a local fake. */
   baseUrl: string;
   /** How long one request may take before its outcome is treated as unknown. */
@@ -45,7 +47,8 @@ export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGatewa
       message: body,
       bulkSMSMode: '1',
     });
-    if (options.senderId) form.set('from', options.senderId);
+    const from = batch[0]?.promotional ? (options.promoSenderId ?? options.senderId) : options.senderId;
+    if (from) form.set('from', from);
     if (batch.length > 1) form.set('enqueue', '1');
     const all = (outcome: { status: 'retry' | 'unconfirmed'; reason: string }): SendOutcome[] =>
       batch.map((sms) => ({ id: sms.id, ...outcome }));
@@ -146,8 +149,10 @@ function requestsOf(batch: OutgoingSms[]): [string, OutgoingSms[]][] {
   const requests: { body: string; numbers: Set<string>; group: OutgoingSms[] }[] = [];
   const byBody = new Map<string, typeof requests>();
   for (const sms of batch) {
-    const sameText = byBody.get(sms.body) ?? [];
-    byBody.set(sms.body, sameText);
+    // One request has one sender: promotional messages (their own sender id) never share it.
+    const key = `${sms.promotional ? 'promotional' : 'other'}:${sms.body}`;
+    const sameText = byBody.get(key) ?? [];
+    byBody.set(key, sameText);
     let open = sameText.find((r) => !r.numbers.has(sms.recipient));
     if (!open) {
       open = { body: sms.body, numbers: new Set(), group: [] };

@@ -52,6 +52,13 @@ export interface FakeAfricasTalking {
     callbackUrl: string,
     report: { id: string; status: string; phoneNumber?: string; networkCode?: string; failureReason?: string },
   ): Promise<number>;
+  /** Posts an incoming message (someone texted the short code), form-encoded as Africa's Talking does. */
+  postInbound(
+    callbackUrl: string,
+    sms: { from: string; text: string; to?: string; id?: string; date?: string; linkId?: string; networkCode?: string },
+  ): Promise<number>;
+  /** Posts a bulk SMS opt-out notification (the phone opted out of the sender id). */
+  postOptOut(callbackUrl: string, notice: { phoneNumber: string; senderId?: string }): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -74,17 +81,18 @@ export async function startFakeAfricasTalking(options: FakeAfricasTalkingOptions
     },
     verdicts: new Map(),
     onCall: null,
-    async deliver(callbackUrl, report) {
-      const form = new URLSearchParams(
-        Object.entries(report).filter((entry): entry is [string, string] => entry[1] !== undefined),
-      );
-      const response = await fetch(callbackUrl, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: form,
+    deliver: postForm,
+    postInbound(callbackUrl, sms) {
+      return postForm(callbackUrl, {
+        to: '22384',
+        id: `ATin_${randomBytes(8).toString('hex')}`,
+        date: new Date().toISOString().replace('T', ' ').slice(0, 19),
+        linkId: '',
+        networkCode: '63902',
+        ...sms,
       });
-      return response.status;
     },
+    postOptOut: postForm,
     async close() {
       for (const res of held) res.destroy();
       server.closeAllConnections();
@@ -174,6 +182,18 @@ export async function startFakeAfricasTalking(options: FakeAfricasTalkingOptions
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
+}
+
+async function postForm(callbackUrl: string, fields: Record<string, string | undefined>): Promise<number> {
+  const form = new URLSearchParams(
+    Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const response = await fetch(callbackUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: form,
+  });
+  return response.status;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

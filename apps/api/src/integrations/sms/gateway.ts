@@ -3,6 +3,8 @@ export interface OutgoingSms {
   id: number;
   recipient: string;
   body: string;
+  /** Promotional traffic leaves under its own sender id when one is configured. */
+  promotional?: boolean;
 }
 
 /**

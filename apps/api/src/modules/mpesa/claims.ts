@@ -89,7 +89,7 @@ export async function claimPayment(
       requestId,
     });
     await announce(tx, { type: 'payment.claimed', payment_id: payment.id, status: 'claimed' });
-    return settled.activatedSms !== null;
+    return settled.activatedSms !== null || settled.smsQueued === true;
   });
   if (activatedSms) await deps.jobs.nudge(QUEUES.smsDispatch);
   return { info: successTextsMpesa.paymentClaimed, transaction: (await paymentById(deps.db, body.transaction_id))! };

@@ -8,8 +8,9 @@ import { sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
 import { announce } from '../events/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
+import { subscribePayer } from '../tips-subscribers/service.ts';
 import { nairobiTime, parseC2b, type C2bFields } from './c2b-payload.ts';
-import { accountLooksValid, categoryNamedBy, matchPayment, normaliseAccount, type Payee } from './matching.ts';
+import { accountLooksValid, categoryNamedBy, matchPayment, newTipsPayer, normaliseAccount, type Payee } from './matching.ts';
 import { settlePayment, type RequestedItem, type SettlementOutcome } from './settle.ts';
 
 export interface Receipt {
@@ -80,9 +81,12 @@ async function settleStored(
   }
 }
 
-/** Matches a freshly stored C2B payment and settles it when the rules find its payee. */
+/**
+ * Matches a freshly stored C2B payment and settles it when the rules find its payee; a tips payer
+ * who is not yet a subscriber becomes one when their phone is known (pay to subscribe).
+ */
 async function matchStored(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
-  const match = await matchPayment(tx, f);
+  const match = (await matchPayment(tx, f)) ?? (await subscribeNewPayer(tx, paymentId, f, requestId));
   if (!match) return { status: 'unclaimed' as const, outcome: null };
   const { outcome, error } = await settleStored(tx, {
     paymentId,
@@ -95,6 +99,13 @@ async function matchStored(tx: Queryable, paymentId: number, f: C2bFields, reque
     requestId,
   });
   return { status: outcome ? ('claimed' as const) : ('unclaimed' as const), outcome, error };
+}
+
+async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
+  const payer = await newTipsPayer(tx, f);
+  if (!payer) return null;
+  const subscriberId = await subscribePayer(tx, { phone: payer.phone, name: f.senderName, paymentId, requestId });
+  return { payee: { subscriberId }, betCategoryId: payer.betCategoryId, matchedBy: 'account' as const };
 }
 
 /**
@@ -146,7 +157,7 @@ function announcePayment(
 }
 
 function afterCommit(deps: AppDeps, outcome: SettlementOutcome | null | undefined): Promise<void> {
-  return outcome?.activatedSms ? deps.jobs.nudge(QUEUES.smsDispatch) : Promise.resolve();
+  return outcome?.activatedSms || outcome?.smsQueued ? deps.jobs.nudge(QUEUES.smsDispatch) : Promise.resolve();
 }
 
 /**

@@ -122,6 +122,22 @@ export async function matchPayment(db: Queryable, who: WhoPaid): Promise<Payment
   return null;
 }
 
+/**
+ * A tips payment nobody matched, from a payer whose phone is known: the phone written after the
+ * category code ("D2 0712345678"), else a plain MSISDN. A hashed or masked MSISDN alone gives none:
+ * such a payment waits for an admin (the payments screen says why).
+ */
+export async function newTipsPayer(
+  db: Queryable,
+  who: WhoPaid,
+): Promise<{ phone: string; betCategoryId: number } | null> {
+  const account = normaliseAccount(who.billRefNumber);
+  const category = await categoryNamedBy(db, account);
+  if (!category) return null;
+  const phone = phoneInside(account.slice(category.code.length)) ?? (who.msisdnKind === 'plain' ? who.senderPhone : null);
+  return phone ? { phone, betCategoryId: category.id } : null;
+}
+
 /** Whether the account number could name anything at all (validation refuses only plain nonsense). */
 export async function accountLooksValid(db: Queryable, billRefNumber: string | null): Promise<boolean> {
   const account = normaliseAccount(billRefNumber);

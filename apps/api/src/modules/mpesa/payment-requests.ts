@@ -183,6 +183,48 @@ export async function requestPayment(
   await payerDetails(deps.db, actor, payer);
   const chosen = (await payableItems(deps.db, payer)).find((i) => i.item.key === body.item);
   if (!chosen) throw fieldError('item', 'Choose one of the listed packages, plans or the pending bonus');
+  const rowId = await pushStk(deps, daraja, { payer, chosen, phone: body.phone, actorUserId: actor.userId, requestId, item: body.item });
+  const [request] = await requestsWhere(deps.db, sql`r.id = ${rowId}`, 1);
+  return { info: successTextsMpesa.paymentRequested, request: request! };
+}
+
+/**
+ * A texted category code (SMS keyword) asks for that category's cheapest SMS package: an STK push
+ * to the sender, who must already be a subscriber. Null when M-Pesa is not configured or the
+ * category has no SMS package; throws when M-Pesa refuses.
+ */
+export async function requestCheapestSmsPackage(
+  deps: AppDeps,
+  r: { subscriberId: number; phone: string; betCategoryId: number; requestId: string | null },
+): Promise<number | null> {
+  const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
+  if (!daraja) return null;
+  const [cheapest] = await deps.db
+    .select({ id: pricePackages.id })
+    .from(pricePackages)
+    .where(and(eq(pricePackages.betCategoryId, r.betCategoryId), eq(pricePackages.medium, 'sms'), sql`${pricePackages.priceCents} > 0`))
+    .orderBy(asc(pricePackages.priceCents), asc(pricePackages.durationDays))
+    .limit(1);
+  if (!cheapest) return null;
+  const payer: Payer = { subscriberId: r.subscriberId };
+  const chosen = (await payableItems(deps.db, payer)).find((i) => i.packageId === cheapest.id);
+  if (!chosen) return null;
+  return pushStk(deps, daraja, { payer, chosen, phone: r.phone, actorUserId: null, requestId: r.requestId, item: chosen.item.key });
+}
+
+/**
+ * The request row is written first (pending), then Daraja is called; its ids settle the row, or its
+ * refusal marks it failed and answers 502. Returns the request's id.
+ */
+async function pushStk(
+  deps: AppDeps,
+  daraja: NonNullable<ReturnType<typeof darajaFor>>,
+  p: { payer: Payer; chosen: Priced; phone: string; actorUserId: number | null; requestId: string | null; item: string },
+): Promise<number> {
+  const { payer, chosen } = p;
+  const body = { phone: p.phone, item: p.item };
+  const actor = { userId: p.actorUserId };
+  const requestId = p.requestId;
   const amountCents = Math.round(chosen.item.amount * 100);
 
   const [row] = await deps.db.transaction(async (tx) => {
@@ -230,8 +272,7 @@ export async function requestPayment(
       .where(eq(stkRequests.id, row!.id));
     throw new AppError(502, `M-Pesa did not accept the payment request: ${reason}`, { popup: true });
   }
-  const [request] = await requestsWhere(deps.db, sql`r.id = ${row!.id}`, 1);
-  return { info: successTextsMpesa.paymentRequested, request: request! };
+  return row!.id;
 }
 
 /** One request; a staff user sees only requests to their own clients (or to tips subscribers). */

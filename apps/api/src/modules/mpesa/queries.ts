@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { normaliseKenyanPhone, type ClaimCandidate, type MpesaTransaction, type TipsDeposit } from '@betdesk/contract';
+import { normaliseKenyanPhone, PAYER_NUMBER_HIDDEN, type ClaimCandidate, type MpesaTransaction, type TipsDeposit } from '@betdesk/contract';
 import { pageWithTotal, rows } from '../../db/rows.ts';
 import { betCategories, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -44,6 +44,10 @@ function transactionOf(r: PaymentRow): MpesaTransaction {
     subscriber_name: r.subscriber_name,
     subscriber_id: r.subscriber_id === null ? null : Number(r.subscriber_id),
     reject_reason: r.reject_reason,
+    unclaimed_reason:
+      r.status === 'unclaimed' && r.sender_phone === null && (r.msisdn_kind === 'hashed' || r.msisdn_kind === 'masked')
+        ? PAYER_NUMBER_HIDDEN
+        : null,
   };
 }
 

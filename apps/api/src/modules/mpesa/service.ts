@@ -59,3 +59,6 @@ export async function recentPayments(
 
 export { receiveC2bConfirmation, receiveStkCallback, storeC2bConfirmation } from './ingest.ts';
 export { recheckPendingRequests } from './payment-requests.ts';
+
+export { categoryPricesText } from './receipts.ts';
+export { requestCheapestSmsPackage } from './payment-requests.ts';

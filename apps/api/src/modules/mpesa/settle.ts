@@ -5,6 +5,7 @@ import { payPendingBonuses, reverseBonusPaymentsOfPayment } from '../bonuses/ser
 import { postLedgerEntry } from '../ledger/service.ts';
 import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
 import type { Payee } from './matching.ts';
+import { queueCreditNotice, queueTipsReceipt } from './receipts.ts';
 
 /** What an STK push asked for: it decides over the general rules (the payer chose it). */
 export type RequestedItem = { packageId: number } | { planId: number } | { bonus: true };
@@ -26,6 +27,8 @@ export interface SettlementOutcome {
   subscriptionId: number | null;
   /** A tips SMS package was activated: the subscriber should get the current tip. */
   activatedSms: { subscriberId: number; betCategoryId: number } | null;
+  /** A receipt or credit SMS was queued: nudge the SMS queue after commit. */
+  smsQueued?: boolean;
 }
 
 /**
@@ -116,7 +119,19 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
       chosen = fits.find((p) => p.medium === preferred) ?? fits[0];
     }
   }
-  if (!chosen) return outcome;
+  if (!chosen) {
+    const categoryId = s.betCategoryId ?? latest?.betCategoryId ?? null;
+    if (categoryId !== null && !requested) {
+      outcome.smsQueued = await queueCreditNotice(tx, {
+        paymentId: s.paymentId,
+        subscriberId,
+        betCategoryId: categoryId,
+        amountCents: s.amountCents,
+        createdBy: s.actorUserId,
+      });
+    }
+    return outcome;
+  }
   const sub = await activateSubscription(tx, {
     what: { subscriberId, packageId: chosen.id, betCategoryId: chosen.betCategoryId, medium: chosen.medium },
     durationDays: chosen.durationDays,
@@ -127,6 +142,15 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     requestId: s.requestId ?? null,
   });
   outcome.subscriptionId = sub.id;
+  outcome.smsQueued = await queueTipsReceipt(tx, {
+    paymentId: s.paymentId,
+    subscriberId,
+    subscriptionId: sub.id,
+    packageId: chosen.id,
+    amountCents: s.amountCents,
+    expiresAt: sub.expiresAt,
+    createdBy: s.actorUserId,
+  });
   if (chosen.medium === 'sms') outcome.activatedSms = { subscriberId, betCategoryId: chosen.betCategoryId };
   return outcome;
 }

@@ -34,6 +34,50 @@ export const settingDefaults = {
     value: 'Hi {name}, your {package} subscription expires on {expiry}. Renew by M-Pesa to keep receiving it.',
     description: 'SMS sent the day before a subscription expires; {name}, {package} and {expiry} are filled in',
   },
+  sms_promotional_window_start_hour: {
+    value: 8,
+    description: 'Promotional SMS (reminders, broadcasts) leave from this hour, Africa/Nairobi (0-23)',
+  },
+  sms_promotional_window_end_hour: {
+    value: 18,
+    description: 'Promotional SMS are held from this hour until the window opens again, Africa/Nairobi (1-24)',
+  },
+  sms_opt_out_text: {
+    value: 'STOP*456*9*5#',
+    description: 'Added at the end of every promotional SMS: how to stop them',
+  },
+  sms_cost_per_part_cents: {
+    value: 80,
+    description: "Estimated cost of one SMS part in cents (KES 0.80), for the broadcast preview",
+  },
+  tips_receipt_sms: {
+    value: 'Thank you {name}. KES {amount} received ({receipt}). Your {package} tips run until {expiry}.',
+    description: 'SMS to a payer whose payment started a tips package; {name}, {amount}, {receipt}, {package} and {expiry} are filled in',
+  },
+  tips_credit_sms: {
+    value: 'KES {amount} received ({receipt}) and kept as credit on your account. {prices}',
+    description: 'SMS to a payer whose payment matched no package price; {amount}, {receipt} and {prices} are filled in',
+  },
+  tips_prices_sms: {
+    value: '{category} tips: {packages}. Pay by M-Pesa with account number {code}.',
+    description: "A category's prices and how to pay (keyword reply, credit SMS); {category}, {packages} and {code} are filled in",
+  },
+  sms_help_reply: {
+    value: 'Betdesk tips: send a category code (e.g. D2) for prices, STOP to stop messages, START to receive them again.',
+    description: 'Reply to HELP or any text the system does not understand',
+  },
+  sms_stop_reply: {
+    value: 'You will receive no more tips or offers from us. Send START to receive them again.',
+    description: 'Reply to STOP',
+  },
+  sms_stop_category_reply: {
+    value: 'You will receive no more {category} tips. Send START to receive them again.',
+    description: 'Reply to STOP <code>; {category} is filled in',
+  },
+  sms_start_reply: {
+    value: 'Welcome back: you will receive our tips and offers again. Send STOP to stop them.',
+    description: 'Reply to START',
+  },
 } satisfies Record<string, { value: unknown; description: string }>;
 
 export type SettingKey = keyof typeof settingDefaults;
@@ -60,6 +104,8 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   login_max_failures_per_ip: { min: 1, max: 100_000 },
   login_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
   mpesa_pull_interval_hours: { min: 0, max: 24, unit: 'hours' },
+  sms_promotional_window_start_hour: { min: 0, max: 23 },
+  sms_promotional_window_end_hour: { min: 1, max: 24 },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../db/rows.ts';
-import { smsMessages, SMS_PRIORITY } from '../../db/schema/index.ts';
+import { smsMessages, SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
 import type { Database, Queryable } from '../../db/client.ts';
 import type { OutgoingSms, SendOutcome, SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '../../lib/sms-parts.ts';
 import { announce } from '../events/service.ts';
+import { isOptedOut, optedOutSql, optOut } from './opt-outs.ts';
+import { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 
 /** Messages carrying a secret (a temporary password): their text is for the recipient only. */
 export const SECRET_SMS_INTENTS: readonly string[] = ['user.temporary-password'];
@@ -27,6 +29,21 @@ export interface SmsToQueue {
   subscriberId?: number | null;
   /** The failed or unconfirmed message this one sends again (an admin's resend). */
   resentFromId?: number | null;
+  /** Transactional (the default) always goes; service and promotional skip opted-out phones. */
+  smsClass?: SmsClass;
+  /** The tips category a service message belongs to (STOP <code> opts out of it). */
+  betCategoryId?: number | null;
+  /** The clock deciding the promotional window (tests inject one). */
+  now?: Date;
+}
+
+/**
+ * When a message of this class may first leave: a promotional one queued outside the window waits
+ * for it to open (the SMS log shows it as held until then).
+ */
+async function firstAttemptAt(db: Queryable, smsClass: SmsClass, now: Date): Promise<Date> {
+  if (smsClass !== 'promotional') return now;
+  return windowAt(now, await promotionalWindow(db)).opensAt;
 }
 
 /**
@@ -34,14 +51,19 @@ export interface SmsToQueue {
  * the dispatcher after commit. Returns the row id, or null when the same dedupe key was queued before.
  */
 export async function queueSms(db: Queryable, sms: SmsToQueue): Promise<number | null> {
+  const smsClass = sms.smsClass ?? 'transactional';
+  if (smsClass !== 'transactional' && (await isOptedOut(db, sms.to, sms.betCategoryId))) return null;
+  const body = smsClass === 'promotional' ? await withOptOutText(db, sms.body) : sms.body;
   const [row] = await db
     .insert(smsMessages)
     .values({
       intent: sms.intent,
       dedupeKey: sms.dedupeKey,
       recipient: sms.to,
-      body: sms.body,
-      parts: smsParts(sms.body),
+      body,
+      parts: smsParts(body),
+      smsClass,
+      nextAttemptAt: await firstAttemptAt(db, smsClass, sms.now ?? new Date()),
       priority: SMS_PRIORITY.single,
       clientId: sms.clientId ?? null,
       subscriberId: sms.subscriberId ?? null,
@@ -66,6 +88,12 @@ export interface SmsFanout {
   createdBy: number | null;
   /** Links each row to the person: the recipients query then also returns that id column. */
   recipientsAre?: 'subscribers' | 'clients';
+  /** Service (paid tips, the default) or promotional; opted-out phones are never queued. */
+  smsClass?: Exclude<SmsClass, 'transactional'>;
+  /** The tips category (STOP <code> opts out of it). */
+  betCategoryId?: number | null;
+  broadcastId?: number | null;
+  now?: Date;
 }
 
 /**
@@ -75,13 +103,19 @@ export interface SmsFanout {
 export async function queueSmsFanout(db: Queryable, f: SmsFanout): Promise<number> {
   const subscriberId = f.recipientsAre === 'subscribers' ? sql`r.subscriber_id` : sql`null::integer`;
   const clientId = f.recipientsAre === 'clients' ? sql`r.client_id` : sql`null::integer`;
+  const smsClass = f.smsClass ?? 'service';
+  const body = smsClass === 'promotional' ? await withOptOutText(db, f.body) : f.body;
+  const firstAttempt = await firstAttemptAt(db, smsClass, f.now ?? new Date());
   const [result] = await rows<{ queued: number }>(
     db,
     sql`with inserted as (
-          insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, priority, subscriber_id, client_id, created_by)
-          select ${f.intent}, ${f.dedupeKeyPrefix} || ':' || r.phone, r.phone, ${f.body}, ${smsParts(f.body)},
-                 ${SMS_PRIORITY.bulk}, ${subscriberId}, ${clientId}, ${f.createdBy}
+          insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, priority, subscriber_id, client_id,
+                                      created_by, sms_class, broadcast_id, next_attempt_at)
+          select ${f.intent}, ${f.dedupeKeyPrefix} || ':' || r.phone, r.phone, ${body}, ${smsParts(body)},
+                 ${SMS_PRIORITY.bulk}, ${subscriberId}, ${clientId}, ${f.createdBy}, ${smsClass},
+                 ${f.broadcastId ?? null}::bigint, ${firstAttempt.toISOString()}::timestamptz
             from (${f.recipients}) as r
+           where not ${optedOutSql(sql`r.phone`, f.betCategoryId)}
           on conflict (dedupe_key) do nothing
           returning 1)
         select count(*)::int as queued from inserted`,
@@ -102,6 +136,8 @@ export interface DispatchOptions {
   claimMs?: number;
   /** A run stops after this long (reporting `more`) so a job never outlives its expiry. */
   maxRunMs?: number;
+  /** The clock deciding which messages are due and whether the promotional window is open. */
+  now?: () => Date;
 }
 
 export interface DispatchReport {
@@ -123,6 +159,7 @@ export const DISPATCH_DEFAULTS = {
   retryDelayMs: (attempts: number) => Math.min(30_000 * 2 ** (attempts - 1), 3_600_000),
   claimMs: 120_000,
   maxRunMs: 300_000,
+  now: () => new Date(),
 } satisfies Required<DispatchOptions>;
 
 interface ClaimedSms extends OutgoingSms {
@@ -151,6 +188,7 @@ export async function dispatchQueuedSms(
   const started = Date.now();
   let handedCount = 0;
   await releaseExpiredClaims(database);
+  const window = await promotionalWindow(database.db);
   for (;;) {
     if (Date.now() - started >= o.maxRunMs) {
       report.more = true;
@@ -160,13 +198,15 @@ export async function dispatchQueuedSms(
     if (pacedUntil > Date.now()) await new Promise((resolve) => setTimeout(resolve, pacedUntil - Date.now()));
 
     const token = randomUUID();
-    if ((await claimBatch(database, token, o.batchSize, o.claimMs)) === 0) return report;
+    const now = o.now();
+    const due = { now, promotionalOpen: windowAt(now, window).open };
+    if ((await claimBatch(database, token, o.batchSize, o.claimMs, due)) === 0) return report;
     const batch = await handToGateway(database, token, o.claimMs);
     if (batch.length === 0) continue;
     report.batches += 1;
     handedCount += batch.length;
 
-    const outcomes = await gateway.send(batch.map(({ id, recipient, body }) => ({ id, recipient, body }))).catch(
+    const outcomes = await gateway.send(batch.map(({ id, recipient, body, promotional }) => ({ id, recipient, body, promotional }))).catch(
       (error: unknown): SendOutcome[] =>
         batch.map((sms) => ({ id: sms.id, status: 'unconfirmed', reason: `Gateway failed: ${String(error)}` })),
     );
@@ -176,7 +216,22 @@ export async function dispatchQueuedSms(
         byId.get(sms.id) ?? { id: sms.id, status: 'unconfirmed', reason: 'The gateway gave no outcome' },
     );
     await recordOutcomes(database, token, batch, decided, o, report);
+    await optOutBlacklisted(database, batch, decided);
     if (decided.every((outcome) => outcome.status === 'retry')) return report; // gateway trouble: back off
+  }
+}
+
+/**
+ * A send answered 406 UserInBlacklist: the phone asked its network to stop our messages, so it is
+ * opted out here too (transactional messages still go; the network decides about those).
+ */
+async function optOutBlacklisted(database: Database, batch: ClaimedSms[], outcomes: SendOutcome[]): Promise<void> {
+  const blacklisted = new Set(
+    outcomes.filter((o) => o.status === 'failed' && /UserInBlack ?list/i.test(o.reason)).map((o) => o.id),
+  );
+  for (const sms of batch) {
+    if (!blacklisted.has(sms.id)) continue;
+    await optOut(database.db, { phone: sms.recipient, scope: 'all', source: 'blacklist', reason: 'The gateway answered 406 UserInBlacklist' });
   }
 }
 
@@ -192,17 +247,27 @@ async function releaseExpiredClaims(database: Database): Promise<void> {
   );
 }
 
-/** Claims up to `batchSize` due messages of one text (the oldest due message's); returns how many. */
-async function claimBatch(database: Database, token: string, batchSize: number, claimMs: number): Promise<number> {
+/**
+ * Claims up to `batchSize` due messages of one text (the oldest due message's); returns how many.
+ * Outside the promotional window promotional messages are not due, whatever their next attempt.
+ */
+async function claimBatch(
+  database: Database,
+  token: string,
+  batchSize: number,
+  claimMs: number,
+  due: { now: Date; promotionalOpen: boolean },
+): Promise<number> {
   const { rows: claimed } = await database.executeSql(
     `with head as (
        select body from sms_messages
-        where status = 'queued' and next_attempt_at <= now()
+        where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
         order by priority, id limit 1
         for update skip locked
      ), picked as (
        select id from sms_messages
-        where status = 'queued' and next_attempt_at <= now() and body = (select body from head)
+        where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
+          and body = (select body from head)
         order by priority, id limit $1
         for update skip locked
      )
@@ -211,7 +276,7 @@ async function claimBatch(database: Database, token: string, batchSize: number, 
             claimed_until = now() + make_interval(secs => $3), handed_at = null, updated_at = now()
        from picked where m.id = picked.id
      returning m.id`,
-    [batchSize, token, claimMs / 1000],
+    [batchSize, token, claimMs / 1000, due.now.toISOString(), due.promotionalOpen],
   );
   return claimed.length;
 }
@@ -221,11 +286,17 @@ async function handToGateway(database: Database, token: string, claimMs: number)
     `update sms_messages
         set handed_at = now(), claimed_until = now() + make_interval(secs => $2)
       where claim_token = $1 and status = 'sending' and handed_at is null
-      returning id, recipient, body, attempts`,
+      returning id, recipient, body, attempts, sms_class`,
     [token, claimMs / 1000],
   );
   return handed
-    .map((r) => ({ id: Number(r.id), recipient: String(r.recipient), body: String(r.body), attempts: Number(r.attempts) }))
+    .map((r) => ({
+      id: Number(r.id),
+      recipient: String(r.recipient),
+      body: String(r.body),
+      attempts: Number(r.attempts),
+      promotional: r.sms_class === 'promotional',
+    }))
     .sort((a, b) => a.id - b.id);
 }
 

@@ -84,6 +84,11 @@ function toMessage(r: Row): SmsMessage {
     queued_on: iso(r.created_at),
     sent_on: isoOrNull(r.sent_at),
     delivered_on: isoOrNull(r.delivered_at),
+    sms_class: r.sms_class as SmsMessage['sms_class'],
+    held_until:
+      r.status === 'queued' && r.sms_class === 'promotional' && new Date(r.next_attempt_at as string) > new Date()
+        ? iso(r.next_attempt_at)
+        : null,
   };
 }
 

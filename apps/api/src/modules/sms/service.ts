@@ -105,6 +105,7 @@ export async function resendMessage(
       clientId: original.clientId,
       subscriberId: original.subscriberId,
       resentFromId: original.id,
+      smsClass: original.smsClass,
     });
     if (queued === null) throw conflict(smsResendTexts.alreadyResent, 'already_resent');
     await audit(tx, {

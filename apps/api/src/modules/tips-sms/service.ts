@@ -88,6 +88,8 @@ export async function publishSmsTip(
     recipients: q.activeSmsRecipients(tip.betCategoryId),
     recipientsAre: 'subscribers',
     createdBy: tip.createdBy,
+    smsClass: 'service',
+    betCategoryId: tip.betCategoryId,
   });
   return { versionId, queued };
 }
@@ -113,6 +115,8 @@ export async function sendCurrentTipOnActivation(
     body: tip.content,
     subscriberId: activation.subscriberId,
     createdBy: activation.createdBy ?? null,
+    smsClass: 'service',
+    betCategoryId: activation.betCategoryId,
   });
   return id !== null;
 }

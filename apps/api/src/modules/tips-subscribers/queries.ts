@@ -61,7 +61,7 @@ export async function findSubscriber(db: Queryable, id: number): Promise<Subscri
  */
 export async function findOrCreateByPhone(
   db: Queryable,
-  s: { name: string; phone: string; createdBy: number },
+  s: { name: string; phone: string; createdBy: number | null },
 ): Promise<{ id: number; created: boolean }> {
   const [created] = await db
     .insert(tipsSubscribers)

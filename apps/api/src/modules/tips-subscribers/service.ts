@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   can,
+  localPhone,
   durationLabel,
   successTexts,
   TIPS_MEDIA_LABELS,
@@ -133,4 +134,27 @@ export async function sendSmsToSubscriber(
   if (queued === null) throw conflict('The SMS was not queued. Please send it again.');
   await deps.jobs.nudge(QUEUES.smsDispatch);
   return { info: successTexts.smsSent };
+}
+
+/**
+ * A payer who is not yet a subscriber becomes one (pay or text to subscribe): named as M-Pesa names
+ * them, or by their number when there is no name. Audited as the system's doing. Returns the id.
+ */
+export async function subscribePayer(
+  tx: Queryable,
+  payer: { phone: string; name: string | null; paymentId: number | null; requestId: string | null },
+): Promise<number> {
+  const name = payer.name?.trim() || localPhone(payer.phone);
+  const subscriber = await q.findOrCreateByPhone(tx, { name, phone: payer.phone, createdBy: null });
+  if (subscriber.created) {
+    await audit(tx, {
+      actorUserId: null,
+      action: 'tips-subscriber.create',
+      entity: 'tips_subscriber',
+      entityId: subscriber.id,
+      after: { name, phone: payer.phone, payment_id: payer.paymentId },
+      requestId: payer.requestId,
+    });
+  }
+  return subscriber.id;
 }

@@ -43,6 +43,8 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Mpesa Transactions', ['Transactions /mpesa', 'Unclaimed /mpesa/unclaimed']],
           ['Users', ['My Users /users', 'Assign clients /users/assign-clients']],
           ['SMS Log', '/sms'],
+          ['SMS Inbox', '/sms/inbox'],
+          ['Broadcasts', '/sms/broadcasts'],
           ['Settings', '/settings'],
           ['Catalogue', '/catalogue'],
           ['Audit Log', '/audit'],

@@ -6,6 +6,7 @@ import { LoadState } from '@/components/load-state.tsx';
 import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { NewBetModal } from '@/components/new-bet-modal.tsx';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
+import { SmsOptOut } from '@/components/sms-opt-out/sms-opt-out.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { HistoryLink } from '@/components/history-link.tsx';
 import { useSession } from '@/lib/auth.ts';
@@ -127,6 +128,7 @@ export function ClientPage() {
           </Card>
         </Stack>
       </SimpleGrid>
+      <SmsOptOut person={{ clientId: client.id }} />
       <PersonMessages person={{ clientId: client.id }} />
 
       <SendMessageModal client={client} opened={dialog === 'message'} onClose={() => setDialog(null)} />

@@ -32,7 +32,8 @@ function PaidTo({ t }: { t: MpesaTransaction }) {
       </Anchor>
     );
   }
-  return t.reject_reason ? <Text span size="sm" c="red">{t.reject_reason}</Text> : null;
+  if (t.reject_reason) return <Text span size="sm" c="red">{t.reject_reason}</Text>;
+  return t.unclaimed_reason ? <Text span size="sm" c="dimmed">{t.unclaimed_reason}</Text> : null;
 }
 
 export const transactionColumns: DataTableColumn<MpesaTransaction>[] = [

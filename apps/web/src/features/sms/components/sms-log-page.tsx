@@ -43,7 +43,22 @@ export function SmsLogPage() {
       ),
     },
     { key: 'parts', header: 'Parts', align: 'right', width: 60 },
-    { key: 'status', header: 'Status', render: (m) => <SmsStatusBadge status={m.status} />, width: 120 },
+    {
+      key: 'status',
+      header: 'Status',
+      width: 140,
+      render: (m) =>
+        m.held_until ? (
+          <Stack gap={0}>
+            <SmsStatusBadge status={m.status} />
+            <Text size="xs" c="dimmed">
+              Held until {formatDateTime(m.held_until)}
+            </Text>
+          </Stack>
+        ) : (
+          <SmsStatusBadge status={m.status} />
+        ),
+    },
     { key: 'cost', header: 'Cost', align: 'right', render: (m) => (m.cost === null ? '' : formatMoney(m.cost)), width: 100 },
     {
       key: 'view',

@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { durationLabel, localPhone, type SubscriberSubscription } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
+import { SmsOptOut } from '@/components/sms-opt-out/sms-opt-out.tsx';
 import { LoadState } from '@/components/load-state.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
@@ -64,6 +65,7 @@ export function ViewSubscriberPage() {
         </Title>
         <DataTable columns={columns} rows={subscriber.subscriptions} rowKey={(s) => s.id} data-testid="subscriber-subscriptions" />
       </Card>
+      <SmsOptOut person={{ subscriberId: subscriber.id }} />
       <PersonMessages person={{ subscriberId: subscriber.id }} />
       <SendSmsModal subscriberId={subscriber.id} opened={sending} onClose={() => setSending(false)} />
     </Stack>

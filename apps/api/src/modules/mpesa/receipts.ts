@@ -1,0 +1,103 @@
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { BUSINESS_TIME_ZONE } from '@betdesk/contract';
+import { betCategories, mpesaPayments, pricePackages, tipsSubscribers } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import { getSetting } from '../settings/service.ts';
+import { queueSms } from '../sms/outbox.ts';
+
+export const TIPS_RECEIPT_INTENT = 'tips.receipt';
+export const TIPS_CREDIT_INTENT = 'tips.credit';
+
+const expiryFormat = new Intl.DateTimeFormat('en-KE', {
+  timeZone: BUSINESS_TIME_ZONE,
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+const kes = (cents: number) => (cents / 100).toFixed(2);
+
+function fill(template: string, values: Record<string, string>): string {
+  return Object.entries(values).reduce((text, [key, value]) => text.replaceAll(`{${key}}`, value), template);
+}
+
+/** A category's packages and how to pay, from the `tips_prices_sms` setting; null when it has none. */
+export async function categoryPricesText(db: Queryable, betCategoryId: number): Promise<string | null> {
+  const [category] = await db.select().from(betCategories).where(eq(betCategories.id, betCategoryId));
+  if (!category) return null;
+  const packages = await db
+    .select({ medium: pricePackages.medium, days: pricePackages.durationDays, priceCents: pricePackages.priceCents })
+    .from(pricePackages)
+    .where(and(eq(pricePackages.betCategoryId, betCategoryId), gt(pricePackages.priceCents, 0)))
+    .orderBy(asc(pricePackages.medium), asc(pricePackages.durationDays))
+    .limit(10);
+  if (packages.length === 0) return null;
+  const list = packages
+    .map((p) => `${p.medium === 'sms' ? 'SMS' : 'Web'} ${p.days} day${p.days === 1 ? '' : 's'} KES ${kes(p.priceCents)}`)
+    .join(', ');
+  return fill(await getSetting(db, 'tips_prices_sms'), { category: category.name, packages: list, code: category.code });
+}
+
+async function payerOf(db: Queryable, paymentId: number, subscriberId: number) {
+  const [subscriber] = await db
+    .select({ name: tipsSubscribers.name, phone: tipsSubscribers.phone })
+    .from(tipsSubscribers)
+    .where(eq(tipsSubscribers.id, subscriberId));
+  const [payment] = await db.select({ transId: mpesaPayments.transId }).from(mpesaPayments).where(eq(mpesaPayments.id, paymentId));
+  return subscriber ? { ...subscriber, receipt: payment?.transId ?? 'M-Pesa' } : null;
+}
+
+/**
+ * The receipt SMS of a tips package a payment started (transactional, so it reaches an opted-out
+ * phone too). Queued before today's tip, so the payer reads it first. Returns whether it was queued.
+ */
+export async function queueTipsReceipt(
+  tx: Queryable,
+  r: { paymentId: number; subscriberId: number; subscriptionId: number; packageId: number; amountCents: number; expiresAt: Date; createdBy: number | null },
+): Promise<boolean> {
+  const payer = await payerOf(tx, r.paymentId, r.subscriberId);
+  const [pkg] = await tx.select({ name: pricePackages.name }).from(pricePackages).where(eq(pricePackages.id, r.packageId));
+  if (!payer) return false;
+  const body = fill(await getSetting(tx, 'tips_receipt_sms'), {
+    name: payer.name,
+    amount: kes(r.amountCents),
+    receipt: payer.receipt,
+    package: pkg?.name ?? 'tips',
+    expiry: expiryFormat.format(r.expiresAt),
+  });
+  const id = await queueSms(tx, {
+    intent: TIPS_RECEIPT_INTENT,
+    dedupeKey: `${TIPS_RECEIPT_INTENT}:${r.paymentId}:${r.subscriptionId}`,
+    to: payer.phone,
+    body,
+    subscriberId: r.subscriberId,
+    createdBy: r.createdBy,
+  });
+  return id !== null;
+}
+
+/** A payment that bought nothing: the payer learns it is credit, with the category's prices. */
+export async function queueCreditNotice(
+  tx: Queryable,
+  r: { paymentId: number; subscriberId: number; betCategoryId: number; amountCents: number; createdBy: number | null },
+): Promise<boolean> {
+  const payer = await payerOf(tx, r.paymentId, r.subscriberId);
+  const prices = await categoryPricesText(tx, r.betCategoryId);
+  if (!payer || prices === null) return false;
+  const body = fill(await getSetting(tx, 'tips_credit_sms'), {
+    amount: kes(r.amountCents),
+    receipt: payer.receipt,
+    prices,
+  });
+  const id = await queueSms(tx, {
+    intent: TIPS_CREDIT_INTENT,
+    dedupeKey: `${TIPS_CREDIT_INTENT}:${r.paymentId}:${r.subscriberId}`,
+    to: payer.phone,
+    body,
+    subscriberId: r.subscriberId,
+    createdBy: r.createdBy,
+  });
+  return id !== null;
+}

@@ -1,0 +1,222 @@
+import {
+  InboundSms,
+  normaliseKenyanPhone,
+  SmsOptOutNotice,
+  smsSelfServiceTexts,
+  type OptOutState,
+  type PageQuery,
+} from '@betdesk/contract';
+import type { Queryable } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import { fieldError } from '../../http/errors.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
+import { audit } from '../audit/service.ts';
+import { requireClientFacts } from '../clients/service.ts';
+import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.ts';
+import { getSetting } from '../settings/service.ts';
+import { optIn, optOut, optOutState } from '../sms/opt-outs.ts';
+import { queueSms } from '../sms/outbox.ts';
+import { phoneSearchDigits } from '../sms/service.ts';
+import { subscriberById, subscribePayer } from '../tips-subscribers/service.ts';
+import * as q from './queries.ts';
+
+export const KEYWORD_REPLY_INTENT = 'sms.keyword-reply';
+
+/** What a text asks for: keywords are case-insensitive, surrounding spaces ignored. */
+type Understood =
+  | { keyword: 'STOP' }
+  | { keyword: 'STOP <code>'; category: { id: number; code: string; name: string } }
+  | { keyword: 'START' }
+  | { keyword: 'CODE'; category: { id: number; code: string; name: string } }
+  | { keyword: 'HELP' };
+
+async function understand(db: Queryable, text: string): Promise<Understood> {
+  const words = text.trim().toUpperCase().split(/\s+/).filter(Boolean);
+  if (words[0] === 'STOP' && words.length === 1) return { keyword: 'STOP' };
+  if (words[0] === 'STOP' && words.length === 2) {
+    const category = await q.categoryByCode(db, words[1]!);
+    // An unknown code after STOP still means stop: never keep texting someone who asked us not to.
+    return category ? { keyword: 'STOP <code>', category } : { keyword: 'STOP' };
+  }
+  if (words.length === 1 && words[0] === 'START') return { keyword: 'START' };
+  if (words.length === 1) {
+    const category = await q.categoryByCode(db, words[0]!);
+    if (category) return { keyword: 'CODE', category };
+  }
+  return { keyword: 'HELP' };
+}
+
+const keywordLabel = (u: Understood) => (u.keyword === 'CODE' ? u.category.code : u.keyword === 'STOP <code>' ? `STOP ${u.category.code}` : u.keyword);
+
+/**
+ * An incoming message: stored once by the gateway's id and linked to the subscriber or client with
+ * that phone; its keyword is acted on and answered (a transactional reply through the outbox) in
+ * the same transaction. A category code also asks M-Pesa for an STK push of the category's
+ * cheapest SMS package when M-Pesa is configured (after commit: it calls the internet).
+ */
+export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: string): Promise<void> {
+  const sms = InboundSms.parse(raw);
+  const phone = normaliseKenyanPhone(sms.from) ?? sms.from.replace(/^\+/, '');
+  const stk = await deps.db.transaction(async (tx) => {
+    const understood = await understand(tx, sms.text);
+    let people = await q.peopleByPhone(tx, phone);
+    const id = await q.insertInbound(tx, {
+      providerId: sms.id,
+      phone,
+      toCode: sms.to ?? null,
+      text: sms.text.slice(0, 2000),
+      linkId: sms.linkId ?? null,
+      networkCode: sms.networkCode ?? null,
+      providerDate: sms.date ?? null,
+      subscriberId: people.subscriberId,
+      clientId: people.clientId,
+      keyword: keywordLabel(understood),
+      action: '',
+    });
+    if (id === null) return null; // the gateway sent it again: answered the first time
+
+    let reply: string;
+    let action: string;
+    let wantsStk: { betCategoryId: number } | null = null;
+    if (understood.keyword === 'STOP') {
+      await optOut(tx, { phone, scope: 'all', source: 'keyword', reason: `Texted "${sms.text.trim().slice(0, 100)}"` });
+      reply = await getSetting(tx, 'sms_stop_reply');
+      action = 'Opted out of all tips and offers; confirmation sent';
+    } else if (understood.keyword === 'STOP <code>') {
+      await optOut(tx, { phone, scope: { betCategoryId: understood.category.id }, source: 'keyword', reason: `Texted "STOP ${understood.category.code}"` });
+      reply = (await getSetting(tx, 'sms_stop_category_reply')).replaceAll('{category}', understood.category.name);
+      action = `Opted out of ${understood.category.code} tips; confirmation sent`;
+    } else if (understood.keyword === 'START') {
+      const cleared = await optIn(tx, { phone, source: 'keyword', reason: 'Texted START' });
+      reply = await getSetting(tx, 'sms_start_reply');
+      action = cleared.length > 0 ? 'Opted back in; confirmation sent' : 'Was not opted out; confirmation sent';
+    } else if (understood.keyword === 'CODE') {
+      reply = (await categoryPricesText(tx, understood.category.id)) ?? (await getSetting(tx, 'sms_help_reply'));
+      action = `${understood.category.code} prices sent`;
+      if (deps.config.mpesa.api !== null && normaliseKenyanPhone(phone)) {
+        if (people.subscriberId === null) {
+          const subscriberId = await subscribePayer(tx, { phone, name: null, paymentId: null, requestId });
+          people = { ...people, subscriberId };
+          await q.linkInboundSubscriber(tx, id, subscriberId);
+        }
+        wantsStk = { betCategoryId: understood.category.id };
+      }
+    } else {
+      reply = await getSetting(tx, 'sms_help_reply');
+      action = 'Kept for staff; help reply sent';
+    }
+    await queueSms(tx, {
+      intent: KEYWORD_REPLY_INTENT,
+      dedupeKey: `${KEYWORD_REPLY_INTENT}:${id}`,
+      to: phone,
+      body: reply,
+      createdBy: null,
+      subscriberId: people.subscriberId,
+      clientId: people.subscriberId === null ? people.clientId : null,
+    });
+    await q.setInboundAction(tx, id, action);
+    return { id, action, wantsStk, subscriberId: people.subscriberId };
+  });
+  if (!stk) return;
+  await deps.jobs.nudge(QUEUES.smsDispatch);
+  if (stk.wantsStk && stk.subscriberId !== null) {
+    const outcome = await requestCheapestSmsPackage(deps, {
+      subscriberId: stk.subscriberId,
+      phone,
+      betCategoryId: stk.wantsStk.betCategoryId,
+      requestId,
+    }).then(
+      (requestRowId) => (requestRowId === null ? 'no SMS package to request' : 'M-Pesa payment request sent'),
+      (error: unknown) => `M-Pesa payment request failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    await q.setInboundAction(deps.db, stk.id, `${stk.action}; ${outcome}`);
+  }
+}
+
+/** Africa's Talking says a phone opted out of our sender id. */
+export async function receiveOptOutNotice(deps: AppDeps, raw: unknown): Promise<void> {
+  const notice = SmsOptOutNotice.parse(raw);
+  const phone = normaliseKenyanPhone(notice.phoneNumber) ?? notice.phoneNumber.replace(/^\+/, '');
+  await optOut(deps.db, {
+    phone,
+    scope: 'all',
+    source: 'provider',
+    reason: notice.senderId ? `Opted out of sender ${notice.senderId}` : null,
+  });
+}
+
+const pageOf = (query: PageQuery) => ({ limit: query.perPage, offset: (query.page - 1) * query.perPage });
+
+export async function inbox(db: Queryable, query: PageQuery & { search: string }) {
+  const page = await q.inboxPage(db, { phoneContains: phoneSearchDigits(query.search) }, pageOf(query));
+  return { total_records: page.total, messages: page.messages };
+}
+
+async function stateOf(db: Queryable, phone: string): Promise<OptOutState> {
+  return { phone, ...(await optOutState(db, phone)) };
+}
+
+export async function subscriberOptOutState(db: Queryable, subscriberId: number) {
+  const subscriber = await subscriberById(db, subscriberId);
+  return { opt_out: await stateOf(db, subscriber.phone) };
+}
+
+export async function clientOptOutState(db: Queryable, actor: Actor, clientId: number) {
+  const client = await requireClientFacts(db, actor, clientId);
+  return { opt_out: await stateOf(db, client.phone) };
+}
+
+async function phoneOfPerson(db: Queryable, actor: Actor, p: { client_id?: number | undefined; subscriber_id?: number | undefined }) {
+  if (p.client_id !== undefined) return (await requireClientFacts(db, actor, p.client_id)).phone;
+  return (await subscriberById(db, p.subscriber_id!)).phone;
+}
+
+/** An admin opts a person out (audited). */
+export async function optOutByAdmin(
+  deps: AppDeps,
+  actor: Actor,
+  body: { client_id?: number | undefined; subscriber_id?: number | undefined; reason: string },
+  requestId: string,
+) {
+  const phone = await phoneOfPerson(deps.db, actor, body);
+  await deps.db.transaction(async (tx) => {
+    const created = await optOut(tx, { phone, scope: 'all', source: 'admin', reason: body.reason || null, actorUserId: actor.userId });
+    if (created) {
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: 'sms.opt-out',
+        entity: 'sms_opt_out',
+        entityId: phone,
+        before: { opted_out: false },
+        after: { opted_out: true, reason: body.reason || null },
+        requestId,
+      });
+    }
+  });
+  return { info: smsSelfServiceTexts.optedOut, opt_out: await stateOf(deps.db, phone) };
+}
+
+/** An admin clears a person's opt-out; only with a reason, audited. */
+export async function clearOptOutByAdmin(
+  deps: AppDeps,
+  actor: Actor,
+  body: { client_id?: number | undefined; subscriber_id?: number | undefined; reason: string },
+  requestId: string,
+) {
+  const phone = await phoneOfPerson(deps.db, actor, body);
+  await deps.db.transaction(async (tx) => {
+    const cleared = await optIn(tx, { phone, source: 'admin', reason: body.reason, actorUserId: actor.userId });
+    if (cleared.length === 0) throw fieldError('reason', 'This phone is not opted out');
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'sms.opt-out.clear',
+      entity: 'sms_opt_out',
+      entityId: phone,
+      before: { scopes: cleared },
+      after: { scopes: [], reason: body.reason },
+      requestId,
+    });
+  });
+  return { info: smsSelfServiceTexts.optOutCleared, opt_out: await stateOf(deps.db, phone) };
+}

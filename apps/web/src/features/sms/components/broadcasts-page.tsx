@@ -1,0 +1,181 @@
+import { useState } from 'react';
+import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import {
+  BROADCAST_SEGMENT_LABELS,
+  getCatalogue,
+  type Broadcast,
+  type BroadcastAudience,
+  type BroadcastSegment,
+} from '@betdesk/contract';
+import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { formatDateTime, formatMoney } from '@/lib/format.ts';
+import { callEndpoint, isHttpError } from '@/lib/http.ts';
+import { useBroadcasts } from '../api/get-broadcasts.ts';
+import { usePreviewBroadcast } from '../api/preview-broadcast.ts';
+import { useSendBroadcast } from '../api/send-broadcast.ts';
+
+const segmentOptions = Object.entries(BROADCAST_SEGMENT_LABELS).map(([value, label]) => ({ value, label }));
+
+const columns: DataTableColumn<Broadcast>[] = [
+  { key: 'created_on', header: 'Sent On', render: (b) => formatDateTime(b.created_on), width: 150 },
+  {
+    key: 'segment',
+    header: 'To',
+    width: 220,
+    render: (b) =>
+      `${BROADCAST_SEGMENT_LABELS[b.segment as BroadcastSegment] ?? b.segment}${b.bet_category ? `: ${b.bet_category}` : ''}${
+        b.lapsed_days ? ` (${b.lapsed_days} days)` : ''
+      }`,
+  },
+  {
+    key: 'message',
+    header: 'Message',
+    render: (b) => (
+      <Text size="sm" lineClamp={2} title={b.message}>
+        {b.message}
+      </Text>
+    ),
+  },
+  { key: 'recipients', header: 'Recipients', align: 'right', width: 90 },
+  { key: 'queued', header: 'Queued', align: 'right', width: 70, render: (b) => b.counts.queued },
+  { key: 'held', header: 'Held', align: 'right', width: 70, render: (b) => b.counts.held },
+  { key: 'sent', header: 'Sent', align: 'right', width: 70, render: (b) => b.counts.sent },
+  { key: 'delivered', header: 'Delivered', align: 'right', width: 80, render: (b) => b.counts.delivered },
+  { key: 'failed', header: 'Failed', align: 'right', width: 70, render: (b) => b.counts.failed },
+];
+
+const emptyForm = { segment: '', bet_category_id: '', lapsed_days: '' as number | string, message: '' };
+
+/**
+ * /sms/broadcasts (admins): one promotional text to a segment. Preview first (recipients after
+ * opt-outs, parts, cost, whether the window holds it); Send queues it once per form: the key sent with
+ * it makes a double click or a retry a no-op.
+ */
+export function BroadcastsPage() {
+  const table = useTableState();
+  const list = useBroadcasts(table.page, table.perPage);
+  const catalogue = useQuery({ queryKey: ['catalogue'], queryFn: () => callEndpoint(getCatalogue) });
+  const preview = usePreviewBroadcast();
+  const send = useSendBroadcast();
+  const [form, setForm] = useState(emptyForm);
+  const [key, setKey] = useState(() => crypto.randomUUID());
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const change = (patch: Partial<typeof emptyForm>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    setKey(crypto.randomUUID());
+    preview.reset();
+    setNotice(null);
+  };
+  const audience = (): BroadcastAudience => ({
+    segment: form.segment as BroadcastSegment,
+    message: form.message,
+    ...(form.bet_category_id ? { bet_category_id: Number(form.bet_category_id) } : {}),
+    ...(form.lapsed_days !== '' ? { lapsed_days: Number(form.lapsed_days) } : {}),
+  });
+  const failure = preview.error ?? send.error;
+  const errorOf = (field: string) => (isHttpError(failure) ? failure.errors?.[field]?.[0] : undefined);
+  const needsCategory = form.segment.startsWith('category');
+
+  return (
+    <Stack>
+      <Title order={2}>Broadcasts</Title>
+      <Card withBorder>
+        <Stack>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Select
+              label="Send to"
+              data={segmentOptions}
+              value={form.segment || null}
+              onChange={(v) => change({ segment: v ?? '' })}
+              error={errorOf('segment')}
+              data-testid="broadcast-segment"
+            />
+            {needsCategory && (
+              <Select
+                label="Bet category"
+                data={(catalogue.data?.bet_categories ?? []).map((c) => ({ value: String(c.id), label: `${c.name} (${c.code})` }))}
+                value={form.bet_category_id || null}
+                onChange={(v) => change({ bet_category_id: v ?? '' })}
+                error={errorOf('bet_category_id')}
+              />
+            )}
+            {form.segment === 'category-lapsed' && (
+              <NumberInput
+                label="Lapsed within (days)"
+                min={1}
+                value={form.lapsed_days}
+                onChange={(v) => change({ lapsed_days: v })}
+                error={errorOf('lapsed_days')}
+              />
+            )}
+          </SimpleGrid>
+          <Textarea
+            label="Message"
+            autosize
+            minRows={3}
+            value={form.message}
+            onChange={(e) => change({ message: e.currentTarget.value })}
+            error={errorOf('message')}
+            description="The opt-out text is added at the end. Promotional messages go only inside the promotional window."
+          />
+          {isHttpError(failure) && !failure.errors && <Alert color="red">{failure.info}</Alert>}
+          {preview.data && (
+            <Alert color="blue" data-testid="broadcast-preview">
+              <Text size="sm">
+                {preview.data.recipients} recipient{preview.data.recipients === 1 ? '' : 's'} ({preview.data.opted_out} opted out
+                left out), {preview.data.parts} SMS part{preview.data.parts === 1 ? '' : 's'} each: about{' '}
+                {preview.data.estimated_parts} parts, {formatMoney(preview.data.estimated_cost)}.
+              </Text>
+              <Text size="sm">
+                {preview.data.held_until
+                  ? `Held until the promotional window opens: ${formatDateTime(preview.data.held_until)}.`
+                  : 'Goes now.'}
+              </Text>
+              <Text size="xs" c="dimmed" mt={4}>
+                {preview.data.message}
+              </Text>
+            </Alert>
+          )}
+          {notice && <Alert color="green">{notice}</Alert>}
+          <Group>
+            <Button variant="light" loading={preview.isPending} onClick={() => preview.mutate(audience())}>
+              Preview
+            </Button>
+            <Button
+              disabled={!preview.data || preview.data.recipients === 0}
+              loading={send.isPending}
+              onClick={() =>
+                send.mutate(
+                  { ...audience(), idempotency_key: key },
+                  {
+                    onSuccess: (result) => {
+                      setNotice(`${result.info}: ${result.broadcast.recipients} recipients`);
+                      setForm(emptyForm);
+                      setKey(crypto.randomUUID());
+                      preview.reset();
+                    },
+                  },
+                )
+              }
+            >
+              Send
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+      <Card withBorder>
+        <DataTable
+          columns={columns}
+          rows={list.data?.broadcasts ?? []}
+          rowKey={(b) => b.id}
+          loading={list.isFetching}
+          emptyText="No broadcasts yet."
+          paging={table.paging(list.data?.total_records ?? 0)}
+          data-testid="broadcasts-table"
+        />
+      </Card>
+    </Stack>
+  );
+}
