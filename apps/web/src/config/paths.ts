@@ -38,6 +38,7 @@ export const paths = {
   mpesa: {
     all: '/mpesa',
     unclaimed: '/mpesa/unclaimed',
+    reconciliation: '/mpesa/reconciliation',
   },
   sms: {
     log: '/sms',

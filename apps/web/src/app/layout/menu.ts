@@ -142,6 +142,7 @@ export const menu: MenuSection[] = [
         links: [
           { label: 'Transactions', to: paths.mpesa.all, permission: 'view:mpesa' },
           { label: 'Unclaimed', to: paths.mpesa.unclaimed, permission: 'view:mpesa' },
+          { label: 'Reconciliation', to: paths.mpesa.reconciliation, permission: 'reconcile:payments' },
         ],
       },
       {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { localPhone } from '@betdesk/contract';
 import { DataTable } from '@/components/data-table/index.ts';
@@ -9,6 +9,7 @@ import { useSession } from '@/lib/auth.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { useIncomeChart } from '../api/get-income-chart.ts';
+import { useMoneyCheck } from '../api/get-money-check.ts';
 import { IncomeChart } from './income-chart.tsx';
 
 /** /dashboard: figures (admin), counts, income chart (admin), recent payments and active clients. */
@@ -16,6 +17,7 @@ export function DashboardPage() {
   const { isAdmin, user } = useSession();
   const board = useDashboard();
   const chart = useIncomeChart(isAdmin);
+  const moneyCheck = useMoneyCheck(isAdmin);
   const [betFor, setBetFor] = useState<NewBetClient | null>(null);
   const data = board.data;
 
@@ -42,6 +44,14 @@ export function DashboardPage() {
           </Text>
         )}
       </div>
+      {moneyCheck.data && !moneyCheck.data.ok && (
+        <Alert color="red" title="The nightly money check failed" data-testid="money-check-banner">
+          {moneyCheck.data.failures.map((f) => f.check).join('; ')}.{' '}
+          <Anchor component={Link} to="/mpesa/reconciliation">
+            Open the reconciliation
+          </Anchor>
+        </Alert>
+      )}
       {money.length > 0 && <FigureBoxes figures={money} />}
       <FigureBoxes figures={counts} />
       {isAdmin && chart.data && <IncomeChart days={chart.data.days} />}
