@@ -125,6 +125,17 @@ describe('Pull Transactions', () => {
   });
 });
 
+describe("Daraja's pull notification", () => {
+  it('is acknowledged behind the webhook secret only', async () => {
+    const post = (secret: string) =>
+      t.app.inject({ method: 'POST', url: `/api/hooks/pull/${secret}`, headers: { 'content-type': 'application/json' }, payload: '{"any":"thing"}' });
+    expect((await post('wrong-secret-0123456789')).statusCode).toBe(404);
+    const ok = await post('test-webhook-secret-0123');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ ResultCode: 0, ResultDesc: 'Success' });
+  });
+});
+
 describe('without M-Pesa configured', () => {
   it('calls nothing and says pull is off', async () => {
     const plain = await createTestApp();
