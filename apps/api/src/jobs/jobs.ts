@@ -9,6 +9,7 @@ export const QUEUES = {
   subscriptionExpiry: 'subscription-expiry',
   mpesaPull: 'mpesa-pull',
   moneyCheck: 'money-check',
+  summaryCompaction: 'summary-compaction',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

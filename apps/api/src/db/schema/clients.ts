@@ -28,6 +28,8 @@ export const clients = pgTable(
     index('clients_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('clients_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
     index('clients_created_at_idx').on(t.createdAt),
+    index('clients_live_created_idx').on(t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
+    index('clients_live_name_idx').on(t.name, t.id).where(sql`${t.deletedAt} is null`),
   ],
 );
 
@@ -97,6 +99,13 @@ export const bets = pgTable(
     index('bets_status_closed_idx').on(t.status, t.closedAt),
     // The closed-bets search looks inside what was bet on.
     index('bets_description_trgm_idx').using('gin', sql`${t.description} gin_trgm_ops`),
+    // Open and closed bets page off these, by each sortable column, newest first by default.
+    index('bets_open_opened_idx').on(t.openedAt, t.id).where(sql`${t.status} = 'open'`),
+    index('bets_open_stake_idx').on(t.stakeCents, t.id).where(sql`${t.status} = 'open'`),
+    index('bets_closed_closed_idx').on(t.closedAt, t.id).where(sql`${t.status} = 'closed'`),
+    index('bets_closed_opened_idx').on(t.openedAt, t.id).where(sql`${t.status} = 'closed'`),
+    index('bets_closed_stake_idx').on(t.stakeCents, t.id).where(sql`${t.status} = 'closed'`),
+    index('bets_closed_profit_idx').on(t.profitCents, t.id).where(sql`${t.status} = 'closed'`),
   ],
 );
 
@@ -115,8 +124,17 @@ export const bonuses = pgTable(
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
     ratePercent: integer('rate_percent').notNull(),
     earnedAt: timestamp('earned_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Sum of its allocations, kept by a trigger on bonus_allocations: unpaid is amount - paid. */
+    paidCents: bigint('paid_cents', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [index('bonuses_client_idx').on(t.clientId, t.earnedAt), index('bonuses_earned_idx').on(t.earnedAt)],
+  (t) => [
+    index('bonuses_client_idx').on(t.clientId, t.earnedAt),
+    index('bonuses_earned_idx').on(t.earnedAt),
+    index('bonuses_earned_id_idx').on(t.earnedAt, t.id),
+    index('bonuses_amount_idx').on(t.amountCents, t.id),
+    index('bonuses_unpaid_earned_idx').on(t.earnedAt, t.id).where(sql`${t.paidCents} < ${t.amountCents}`),
+    index('bonuses_unpaid_amount_idx').on(t.amountCents, t.id).where(sql`${t.paidCents} < ${t.amountCents}`),
+  ],
 );
 
 export const BONUS_PAYMENT_SOURCES = ['manual', 'mpesa', 'balance'] as const;
@@ -136,7 +154,12 @@ export const bonusPayments = pgTable(
     recordedBy: integer('recorded_by').references(() => users.id),
     paidAt: timestamp('paid_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('bonus_payments_client_idx').on(t.clientId, t.paidAt), index('bonus_payments_paid_idx').on(t.paidAt)],
+  (t) => [
+    index('bonus_payments_client_idx').on(t.clientId, t.paidAt),
+    index('bonus_payments_paid_idx').on(t.paidAt),
+    index('bonus_payments_paid_id_idx').on(t.paidAt, t.id),
+    index('bonus_payments_amount_idx').on(t.amountCents, t.id),
+  ],
 );
 
 export const bonusAllocations = pgTable(

@@ -8,3 +8,4 @@ export * from './mpesa.ts';
 export * from './tips.ts';
 export * from './reconciliation.ts';
 export * from './self-service.ts';
+export * from './summaries.ts';

@@ -41,9 +41,21 @@ export const mpesaPayments = pgTable(
     claimedBy: integer('claimed_by').references(() => users.id),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When the payer paid: M-Pesa's TransTime, else when Betdesk received it. Stored so that the
+     * lists' order and the day summaries read one indexed column instead of a `coalesce`.
+     */
+    paidAt: timestamp('paid_at', { withTimezone: true })
+      .notNull()
+      .generatedAlwaysAs(sql`coalesce(trans_time, received_at)`),
   },
   (t) => [
     index('mpesa_payments_status_idx').on(t.status, t.receivedAt),
+    // Every payment list pages off one of these (newest first or by amount), filtered by status.
+    index('mpesa_payments_paid_idx').on(t.paidAt, t.id),
+    index('mpesa_payments_status_paid_idx').on(t.status, t.paidAt, t.id),
+    index('mpesa_payments_amount_idx').on(t.amountCents, t.id),
+    index('mpesa_payments_status_amount_idx').on(t.status, t.amountCents, t.id),
     index('mpesa_payments_received_idx').on(t.receivedAt),
     index('mpesa_payments_client_idx').on(t.clientId),
     index('mpesa_payments_subscriber_idx').on(t.subscriberId),
@@ -98,6 +110,12 @@ export const subscriptions = pgTable(
     index('subscriptions_subscriber_idx').on(t.subscriberId, t.expiresAt),
     index('subscriptions_expires_idx').on(t.expiresAt),
     index('subscriptions_created_idx').on(t.createdAt),
+    // The Bet4Me and tips subscription lists page newest first (or by amount/expiry) off these.
+    index('subscriptions_client_created_idx').on(t.createdAt, t.id).where(sql`${t.clientId} is not null`),
+    index('subscriptions_subscriber_created_idx').on(t.createdAt, t.id).where(sql`${t.subscriberId} is not null`),
+    index('subscriptions_client_amount_idx').on(t.amountCents, t.id).where(sql`${t.clientId} is not null`),
+    index('subscriptions_subscriber_expires_idx').on(t.expiresAt, t.id).where(sql`${t.subscriberId} is not null`),
+    index('subscriptions_client_history_idx').on(t.clientId, t.createdAt, t.id).where(sql`${t.clientId} is not null`),
   ],
 );
 

@@ -76,8 +76,10 @@ export const smsMessages = pgTable(
     index('sms_due_idx').on(t.priority, t.id).where(sql`${t.status} = 'queued'`),
     index('sms_claims_idx').on(t.claimedUntil).where(sql`${t.status} = 'sending'`),
     index('sms_recipient_trgm_idx').using('gin', sql`${t.recipient} gin_trgm_ops`),
-    index('sms_client_idx').on(t.clientId),
-    index('sms_subscriber_idx').on(t.subscriberId),
+    // A person's messages and the SMS log page newest first off these.
+    index('sms_client_idx').on(t.clientId, t.id),
+    index('sms_subscriber_idx').on(t.subscriberId, t.id),
+    index('sms_created_idx').on(t.createdAt, t.id),
     index('sms_broadcast_idx').on(t.broadcastId, t.status).where(sql`${t.broadcastId} is not null`),
     index('sms_resent_from_idx').on(t.resentFromId).where(sql`${t.resentFromId} is not null`),
     // View SMS tips counts each tip version's messages by status: the version is the second part

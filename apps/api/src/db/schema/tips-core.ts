@@ -27,6 +27,8 @@ export const tipsSubscribers = pgTable(
     index('tips_subscribers_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('tips_subscribers_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
     index('tips_subscribers_joined_idx').on(t.joinedAt),
+    index('tips_subscribers_joined_id_idx').on(t.joinedAt, t.id),
+    index('tips_subscribers_name_idx').on(t.name, t.id),
   ],
 );
 

@@ -1,0 +1,21 @@
+/**
+ * npm run db:refresh-summaries
+ * Rebuilds the day summaries (totals, dashboard figures, reports) from the base rows, for data loaded
+ * straight into the tables with triggers off: an import from the old system, a restore, the bench
+ * generator. Writers wait while it runs. Stop the server first when on the embedded PGlite.
+ */
+import { join } from 'node:path';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { openDatabase } from '../apps/api/src/db/client.ts';
+import { refreshSummaries } from '../apps/api/src/db/summaries.ts';
+
+const config = loadConfig();
+const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+try {
+  await database.migrate();
+  const started = Date.now();
+  const rebuilt = await refreshSummaries(database.db);
+  console.log(`Summaries rebuilt: ${rebuilt} day rows in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+} finally {
+  await database.close();
+}
