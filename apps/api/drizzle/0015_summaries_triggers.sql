@@ -80,7 +80,7 @@ $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION sms_summary(m sms_messages)
   RETURNS TABLE (key text, day date, n bigint, amount_cents bigint)
   LANGUAGE sql STABLE STRICT AS $$
-  SELECT 'sms', nairobi_day(m.created_at), 1::bigint, 0::bigint
+  SELECT 'sms:' || m.status, nairobi_day(m.created_at), 1::bigint, 0::bigint
 $$;--> statement-breakpoint
 
 -- Which function summarises which table: the triggers, refresh_summaries() and the tests read this one list.

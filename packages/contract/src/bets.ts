@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, Notice, PageQuery, SearchPageQuery } from './common.ts';
-import { Bet, csvExport, kesInput, SearchOnly } from './clients.ts';
+import { Id, Notice } from './common.ts';
+import { Bet, csvExport, kesInput } from './clients.ts';
+import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 
 export const DESCRIPTION_MAX = 500;
 
@@ -54,20 +55,21 @@ export const openBets = endpoint({
   method: 'GET',
   path: '/api/bets/open',
   tag: 'bets',
-  summary: 'Open bets, oldest first (staff: their clients)',
+  summary: 'Open bets, newest first, paged and searchable (staff: their clients)',
   access: 'manage:bets',
-  response: BetTotals.extend({ bets: z.array(Bet) }),
+  query: listQuery('openBets'),
+  response: BetTotals.merge(ListCounts).extend({ bets: z.array(Bet) }),
 });
 
-const ClosedBetPage = BetTotals.extend({ total_records: z.number(), bets: z.array(Bet) });
+const ClosedBetPage = BetTotals.merge(ListCounts).extend({ bets: z.array(Bet) });
 
 export const closedBets = endpoint({
   method: 'GET',
   path: '/api/bets/closed',
   tag: 'bets',
-  summary: 'Closed bets, newest first, paged',
+  summary: 'Closed bets, newest closed first, paged (sort, from/to on the day closed)',
   access: 'manage:bets',
-  query: PageQuery,
+  query: listQuery('closedBets'),
   response: ClosedBetPage,
 });
 
@@ -77,7 +79,7 @@ export const searchClosedBets = endpoint({
   tag: 'bets',
   summary: "Closed bets whose client name, phone or description contains the search text, paged",
   access: 'manage:bets',
-  query: SearchPageQuery,
+  query: listQuery('closedBets'),
   response: ClosedBetPage,
 });
 
@@ -91,14 +93,15 @@ export const betTexts = {
 export const exportOpenBets = csvExport({
   path: '/api/bets/open/export',
   tag: 'bets',
-  summary: 'CSV of the open bets',
+  summary: 'CSV of the open bets, filtered and ordered as the list',
   access: 'manage:bets',
+  query: listFilterQuery('openBets'),
 });
 
 export const exportClosedBets = csvExport({
   path: '/api/bets/closed/export',
   tag: 'bets',
-  summary: 'CSV of the closed bets, filtered by the search text',
+  summary: 'CSV of the closed bets, filtered and ordered as the list',
   access: 'manage:bets',
-  query: SearchOnly,
+  query: listFilterQuery('closedBets'),
 });

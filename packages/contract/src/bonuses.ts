@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, Kes, Notice, PageQuery, SearchPageQuery } from './common.ts';
-import { Bonus, BonusPayment, csvExport, kesInput, SearchOnly } from './clients.ts';
+import { Id, Kes, Notice } from './common.ts';
+import { Bonus, BonusPayment, csvExport, kesInput } from './clients.ts';
+import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 
 /** Totals boxes: admins only (absent for staff). */
 const BonusTotals = z.object({ total_bonus: Kes.optional(), paid_bonus: Kes.optional(), pending_bonus: Kes.optional() });
 
-const BonusPage = BonusTotals.extend({ bonuses: z.array(Bonus), total_records: z.number() });
+const BonusPage = BonusTotals.merge(ListCounts).extend({ bonuses: z.array(Bonus) });
 
 export const listBonuses = endpoint({
   method: 'GET',
@@ -14,7 +15,7 @@ export const listBonuses = endpoint({
   tag: 'bonuses',
   summary: 'All bonuses, newest first, paged (staff: their clients; totals for admins)',
   access: 'view:bonuses',
-  query: PageQuery,
+  query: listQuery('bonuses'),
   response: BonusPage,
 });
 
@@ -24,7 +25,7 @@ export const searchBonuses = endpoint({
   tag: 'bonuses',
   summary: 'Bonuses whose client name or phone contains the search text, paged',
   access: 'view:bonuses',
-  query: SearchPageQuery,
+  query: listQuery('bonuses'),
   response: BonusPage,
 });
 
@@ -34,17 +35,17 @@ export const paidBonuses = endpoint({
   tag: 'bonuses',
   summary: 'Bonus payments, newest first, paged',
   access: 'view:bonuses',
-  query: PageQuery,
-  response: BonusTotals.extend({ bonuses: z.array(BonusPayment), total_records: z.number() }),
+  query: listQuery('paidBonuses'),
+  response: BonusTotals.merge(ListCounts).extend({ bonuses: z.array(BonusPayment) }),
 });
 
 export const unpaidBonuses = endpoint({
   method: 'GET',
   path: '/api/bonuses/unpaid',
   tag: 'bonuses',
-  summary: 'Bonuses not yet fully paid, oldest first, paged',
+  summary: 'Bonuses not yet fully paid, newest first, paged and searchable',
   access: 'view:bonuses',
-  query: PageQuery,
+  query: listQuery('unpaidBonuses'),
   response: BonusPage,
 });
 
@@ -80,19 +81,21 @@ export const exportBonuses = csvExport({
   tag: 'bonuses',
   summary: 'CSV of the bonuses, filtered by the search text',
   access: 'view:bonuses',
-  query: SearchOnly,
+  query: listFilterQuery('bonuses'),
 });
 
 export const exportPaidBonuses = csvExport({
   path: '/api/bonuses/paid/export',
   tag: 'bonuses',
-  summary: 'CSV of the bonus payments',
+  summary: 'CSV of the bonus payments, filtered and ordered as the list',
   access: 'view:bonuses',
+  query: listFilterQuery('paidBonuses'),
 });
 
 export const exportUnpaidBonuses = csvExport({
   path: '/api/bonuses/unpaid/export',
   tag: 'bonuses',
-  summary: 'CSV of the unpaid bonuses',
+  summary: 'CSV of the unpaid bonuses, filtered and ordered as the list',
   access: 'view:bonuses',
+  query: listFilterQuery('unpaidBonuses'),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, KenyanPhone, Kes, Notice, PageQuery, SearchPageQuery } from './common.ts';
+import { Id, KenyanPhone, Kes, Notice, PageQuery } from './common.ts';
+import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 
 /** The most a single amount typed by staff may be (KES): far above any real stake or payment. */
 export const MAX_KES_AMOUNT = 10_000_000;
@@ -74,6 +75,8 @@ export const Bet = z.object({
   bonus: Kes.nullable(),
   description: z.string(),
   opened_on: z.string(),
+  /** When the profit was entered; null while open. */
+  closed_on: z.string().nullable(),
   status: z.enum(['open', 'closed']),
   client_id: z.number(),
   name: z.string(),
@@ -116,12 +119,13 @@ export const activeClients = endpoint({
   method: 'GET',
   path: '/api/clients/active',
   tag: 'clients',
-  summary: 'Clients with a running Bet4Me subscription (staff: their own), with totals',
+  summary: 'Clients with a running Bet4Me subscription (staff: their own), by name, paged and searchable, with totals',
   access: 'manage:clients',
-  response: z.object({ total_active_clients: z.number(), total_clients: z.number(), active_clients: z.array(Client) }),
+  query: listQuery('activeClients'),
+  response: ListCounts.extend({ total_active_clients: z.number(), total_clients: z.number(), active_clients: z.array(Client) }),
 });
 
-const ClientPage = z.object({ total_records: z.number(), total_active_clients: z.number(), clients: z.array(Client) });
+const ClientPage = ListCounts.extend({ total_active_clients: z.number(), clients: z.array(Client) });
 
 export const listClients = endpoint({
   method: 'GET',
@@ -129,7 +133,7 @@ export const listClients = endpoint({
   tag: 'clients',
   summary: 'All clients (staff: their own), newest first, paged',
   access: 'manage:clients',
-  query: PageQuery,
+  query: listQuery('clients'),
   response: ClientPage,
 });
 
@@ -139,7 +143,7 @@ export const searchClients = endpoint({
   tag: 'clients',
   summary: 'Clients whose name or phone contains the search text, paged',
   access: 'manage:clients',
-  query: SearchPageQuery,
+  query: listQuery('clients'),
   response: ClientPage,
 });
 
@@ -262,16 +266,17 @@ const SearchOnly = z.object({ search: z.string().trim().max(100).default('') });
 export const exportClients = csvExport({
   path: '/api/clients/export',
   tag: 'clients',
-  summary: 'CSV of all clients (staff: their own), filtered by the search text',
+  summary: 'CSV of all clients (staff: their own), filtered by the search text, in the list\'s order',
   access: 'manage:clients',
-  query: SearchOnly,
+  query: listFilterQuery('clients'),
 });
 
 export const exportActiveClients = csvExport({
   path: '/api/clients/active/export',
   tag: 'clients',
-  summary: 'CSV of the active clients',
+  summary: 'CSV of the active clients, filtered by the search text',
   access: 'manage:clients',
+  query: listFilterQuery('activeClients'),
 });
 
 export const exportClientSubscriptions = csvExport({

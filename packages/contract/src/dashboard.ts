@@ -5,6 +5,8 @@ import { Kes } from './common.ts';
 /** How many payments and days the dashboard shows. */
 export const RECENT_PAYMENTS_SHOWN = 10;
 export const INCOME_CHART_DAYS = 30;
+/** Active clients on the dashboard: those with the newest subscriptions; the full list is /clients/active. */
+export const DASHBOARD_ACTIVE_CLIENTS = 10;
 
 export const RecentPayment = z.object({
   name: z.string(),
@@ -27,7 +29,7 @@ export const dashboard = endpoint({
   method: 'GET',
   path: '/api/dashboard',
   tag: 'dashboard',
-  summary: 'Figures, counts, recent payments and active clients',
+  summary: `Figures, counts, recent payments and the ${DASHBOARD_ACTIVE_CLIENTS} active clients with the newest subscriptions`,
   access: 'view:dashboard',
   response: z.object({
     total_income_today: Kes.optional(),

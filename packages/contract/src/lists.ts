@@ -17,6 +17,16 @@ export type SortDirection = (typeof SORT_DIRECTIONS)[number];
  */
 export const COUNT_CAP = 10_000;
 
+/**
+ * Pages are read by offset off an index; past this many rows a page would cost a walk over all the
+ * rows before it, so deeper pages are refused (422 on `page`) with a hint to narrow the list.
+ */
+export const MAX_LIST_OFFSET = 100_000;
+
+export const listTexts = {
+  pastLastPage: `Only the first ${MAX_LIST_OFFSET.toLocaleString('en-US')} rows can be paged: narrow the list with a search or dates`,
+};
+
 /** A business day as YYYY-MM-DD, checked to be a real calendar date. */
 export const BusinessDay = z
   .string()
@@ -62,7 +72,8 @@ export const LISTS = {
   tipsDeposits: list({ sorts: ['transaction_timestamp', 'amount'], defaultDir: 'desc', searchable: true, dated: true }),
   tipsSubscribers: list({ sorts: ['joined_on', 'name'], defaultDir: 'desc', searchable: true, dated: false }),
   tipsSubscriptions: list({ sorts: ['done_on', 'expiry_date'], defaultDir: 'desc', searchable: true, dated: true }),
-  activeTipsSubscriptions: list({ sorts: ['done_on', 'expiry_date'], defaultDir: 'desc', searchable: true, dated: true }),
+  // Running subscriptions: the soonest to expire first, as the screen has always read.
+  activeTipsSubscriptions: list({ sorts: ['expiry_date', 'done_on'], defaultDir: 'asc', searchable: true, dated: true }),
   smsLog: list({ sorts: ['queued_on'], defaultDir: 'desc', searchable: true, dated: true }),
   personMessages: list({ sorts: ['queued_on'], defaultDir: 'desc', searchable: false, dated: false }),
   posts: list({ sorts: ['match_date'], defaultDir: 'desc', searchable: true, dated: false }),
@@ -107,7 +118,13 @@ export function listFilterQuery<N extends ListName>(name: N) {
 
 /** Query of a paged list: `page`, `perPage` and the list's filters. */
 export function listQuery<N extends ListName>(name: N) {
-  return PageQuery.extend(filterShape(name)).superRefine(checkFilters(name));
+  const filters = checkFilters(name);
+  return PageQuery.extend(filterShape(name)).superRefine((q, ctx) => {
+    filters(q, ctx);
+    if ((q.page - 1) * q.perPage > MAX_LIST_OFFSET) {
+      ctx.addIssue({ code: 'custom', path: ['page'], message: listTexts.pastLastPage });
+    }
+  });
 }
 
 export type ListFilters<N extends ListName> = z.output<ReturnType<typeof listFilterQuery<N>>>;

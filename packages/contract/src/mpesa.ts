@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, KenyanPhone, Notice, PageQuery, SearchPageQuery } from './common.ts';
+import { Id, KenyanPhone, Notice } from './common.ts';
+import { csvExport } from './clients.ts';
+import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 
 export const MPESA_PAYMENT_STATUSES = ['claimed', 'unclaimed', 'rejected'] as const;
 export type MpesaPaymentStatus = (typeof MPESA_PAYMENT_STATUSES)[number];
@@ -34,8 +36,7 @@ export const MpesaTransaction = z.object({
 export type MpesaTransaction = z.infer<typeof MpesaTransaction>;
 
 /** KES totals: what waits unclaimed, and every accepted payment (rejected payloads excluded). */
-const TransactionsPage = z.object({
-  total_records: z.number(),
+const TransactionsPage = ListCounts.extend({
   transactions: z.array(MpesaTransaction),
   total_unclaimed: z.number(),
   total_deposit: z.number(),
@@ -45,9 +46,9 @@ export const mpesaTransactions = endpoint({
   method: 'GET',
   path: '/api/mpesa-transactions',
   tag: 'mpesa',
-  summary: 'Every M-Pesa payment received, newest first',
+  summary: 'Every M-Pesa payment received, newest first (sort, from/to on the payment day; totals follow the days)',
   access: 'view:mpesa',
-  query: PageQuery,
+  query: listQuery('mpesaTransactions'),
   response: TransactionsPage,
 });
 
@@ -57,7 +58,7 @@ export const searchMpesaTransactions = endpoint({
   tag: 'mpesa',
   summary: "M-Pesa payments whose sender's name, phone or receipt (ref) matches the search",
   access: 'view:mpesa',
-  query: SearchPageQuery,
+  query: listQuery('mpesaTransactions'),
   response: TransactionsPage,
 });
 
@@ -67,7 +68,7 @@ export const unclaimedMpesaTransactions = endpoint({
   tag: 'mpesa',
   summary: 'Payments no client or subscriber has been found for yet, newest first',
   access: 'view:mpesa',
-  query: SearchPageQuery,
+  query: listQuery('unclaimedTransactions'),
   response: TransactionsPage,
 });
 
@@ -145,8 +146,32 @@ export const tipsDeposits = endpoint({
   summary:
     'Tips deposits: payments that went to a tips subscriber or whose account number names a bet category, newest first',
   access: 'view:tips-deposits',
-  query: PageQuery,
-  response: z.object({ deposits: z.array(TipsDeposit), total_records: z.number() }),
+  query: listQuery('tipsDeposits'),
+  response: ListCounts.extend({ deposits: z.array(TipsDeposit) }),
+});
+
+export const exportMpesaTransactions = csvExport({
+  path: '/api/mpesa-transactions/export',
+  tag: 'mpesa',
+  summary: 'CSV of the M-Pesa payments the list shows: its search, sort and days',
+  access: 'view:mpesa',
+  query: listFilterQuery('mpesaTransactions'),
+});
+
+export const exportUnclaimedMpesaTransactions = csvExport({
+  path: '/api/mpesa-transactions/unclaimed/export',
+  tag: 'mpesa',
+  summary: 'CSV of the unclaimed payments the list shows: its search, sort and days',
+  access: 'view:mpesa',
+  query: listFilterQuery('unclaimedTransactions'),
+});
+
+export const exportTipsDeposits = csvExport({
+  path: '/api/tips/mpesa/export',
+  tag: 'tips',
+  summary: 'CSV of the tips deposits the list shows: its search, sort and days',
+  access: 'view:tips-deposits',
+  query: listFilterQuery('tipsDeposits'),
 });
 
 // ---- Request payment (STK push) ----

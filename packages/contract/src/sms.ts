@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { Id, Kes, Notice, PageQuery } from './common.ts';
+import { ListCounts, listQuery } from './lists.ts';
 
 /**
  * The SMS log (beyond the spec): every message of the outbox and its fate, for admins; and each
@@ -70,10 +71,12 @@ export const SmsPhoneSearch = z
   .regex(/^[+\d\s-]*$/, 'Search by phone number: digits only')
   .default('');
 
-export const SmsLogQuery = PageQuery.extend({
-  status: z.preprocess((v) => (v === '' ? undefined : v), SmsStatus.optional()),
-  search: SmsPhoneSearch,
-});
+export const SmsLogQuery = listQuery('smsLog').and(
+  z.object({
+    status: z.preprocess((v) => (v === '' ? undefined : v), SmsStatus.optional()),
+    search: SmsPhoneSearch,
+  }),
+);
 export type SmsLogQuery = z.input<typeof SmsLogQuery>;
 
 export const SmsStatusCounts = z.object(
@@ -87,7 +90,7 @@ export const smsLog = endpoint({
   summary: 'Every SMS, newest first, filtered by status and phone, paged; with counts per status',
   access: 'view:sms-log',
   query: SmsLogQuery,
-  response: z.object({ total_records: z.number(), status_counts: SmsStatusCounts, messages: z.array(SmsMessage) }),
+  response: ListCounts.extend({ status_counts: SmsStatusCounts, messages: z.array(SmsMessage) }),
 });
 
 export const smsMessage = endpoint({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { ChoiceId, Id, Kes, KenyanPhone, Notice, PageQuery } from './common.ts';
+import { ChoiceId, Id, Kes, KenyanPhone, Notice } from './common.ts';
+import { ListCounts, listQuery } from './lists.ts';
 import { BetCategory } from './tips-posts.ts';
 import { TIPS_MEDIA_LABELS } from './tips-prices.ts';
 import { TipsSubscription } from './tips-subscriptions.ts';
@@ -84,8 +85,8 @@ export const activeSubscribers = endpoint({
   summary:
     'Subscribers with an active subscription, newest first; status=all (admins, the All Subscribers screen) lists everyone',
   access: 'manage:tips-subscribers',
-  query: PageQuery.extend({ status: z.enum(['active', 'all']).default('active') }),
-  response: z.object({ subscribers: z.array(SubscriberRow), total_records: z.number() }),
+  query: listQuery('tipsSubscribers').and(z.object({ status: z.enum(['active', 'all']).default('active') })),
+  response: ListCounts.extend({ subscribers: z.array(SubscriberRow) }),
 });
 
 export const showSubscriber = endpoint({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Kes, PageQuery } from './common.ts';
+import { Kes } from './common.ts';
+import { ListCounts, listQuery } from './lists.ts';
 
 /** A tips subscription as the tables read it: status_id 1 (active, green) while the expiry is ahead, else 0. */
 export const TipsSubscription = z.object({
@@ -22,15 +23,15 @@ export const TipsSubscription = z.object({
 });
 export type TipsSubscription = z.infer<typeof TipsSubscription>;
 
-const SubscriptionsPage = z.object({ subscriptions: z.array(TipsSubscription), total_records: z.number() });
+const SubscriptionsPage = ListCounts.extend({ subscriptions: z.array(TipsSubscription) });
 
 export const allTipsSubscriptions = endpoint({
   method: 'GET',
   path: '/api/tips/subscriptions/all',
   tag: 'tips-subscriptions',
-  summary: 'Every tips subscription, newest first',
+  summary: 'Every tips subscription, newest first (search by subscriber name or phone; from/to on the day taken)',
   access: 'view:tips-subscriptions-all',
-  query: PageQuery,
+  query: listQuery('tipsSubscriptions'),
   response: SubscriptionsPage,
 });
 
@@ -40,6 +41,6 @@ export const activeTipsSubscriptions = endpoint({
   tag: 'tips-subscriptions',
   summary: 'Tips subscriptions whose expiry is ahead, soonest expiry first',
   access: 'view:tips-subscriptions-active',
-  query: PageQuery,
+  query: listQuery('activeTipsSubscriptions'),
   response: SubscriptionsPage,
 });

@@ -9,6 +9,9 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -30,12 +33,20 @@ export interface Database {
   url: string | undefined;
   migrate(): Promise<void>;
   /**
+   * The rows of one query, `batchRows` at a time, read as the consumer asks for them: a server-side
+   * cursor on PostgreSQL (memory stays flat however many rows), offset batches on the embedded
+   * database (whose lists are demo-sized). The query must order its rows completely.
+   */
+  streamRows(query: SQL, batchRows: number): AsyncGenerator<Record<string, unknown>[]>;
+  /**
    * LISTEN on a channel: `onPayload` gets each NOTIFY's payload once its transaction commits, from
    * any process on this database. Answers the function that stops listening.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+const dialect = new PgDialect();
 
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -69,6 +80,17 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     async migrate() {
       await migratePglite(drizzlePglite(client), { migrationsFolder });
     },
+    async *streamRows(query, batchRows) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      for (let offset = 0; ; offset += batchRows) {
+        const batch = await client.query<Record<string, unknown>>(
+          `select * from (${text}) as streamed limit ${batchRows} offset ${offset}`,
+          params,
+        );
+        if (batch.rows.length > 0) yield batch.rows;
+        if (batch.rows.length < batchRows) return;
+      }
+    },
     async listen(channel, onPayload) {
       // One embedded connection: it hears its own NOTIFYs, delivered after commit like PostgreSQL's.
       const stop = await client.listen(channel, onPayload);
@@ -99,6 +121,21 @@ async function openPostgres(url: string): Promise<Database> {
     },
     async migrate() {
       await migratePg(drizzlePg(pool), { migrationsFolder });
+    },
+    async *streamRows(query, batchRows) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const connection = await pool.connect();
+      const cursor = connection.query(new Cursor<Record<string, unknown>>(text, params));
+      try {
+        for (;;) {
+          const batch = await cursor.read(batchRows);
+          if (batch.length > 0) yield batch;
+          if (batch.length < batchRows) return;
+        }
+      } finally {
+        await cursor.close().catch(() => {});
+        connection.release();
+      }
     },
     listen: (channel, onPayload) => listenPostgres(url, channel, onPayload),
     async close() {

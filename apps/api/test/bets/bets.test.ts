@@ -138,12 +138,12 @@ describe('POST /api/bets/update (Enter Profit)', () => {
 describe('bet lists', () => {
   it('lists open bets with admin-only totals', async () => {
     const admin = (await t.as(p.admin, { method: 'GET', url: '/api/bets/open' })).json();
-    expect(Object.keys(admin).sort()).toEqual(['bets', 'total_closed_bets', 'total_open_bets']);
+    expect(Object.keys(admin).sort()).toEqual(['bets', 'total_closed_bets', 'total_open_bets', 'total_records']);
     expect(Object.keys(admin.bets[0]).sort()).toEqual(
-      ['bet_id', 'bonus', 'client_id', 'description', 'name', 'opened_on', 'phone', 'photo', 'profit', 'stake', 'status'].sort(),
+      ['bet_id', 'bonus', 'client_id', 'closed_on', 'description', 'name', 'opened_on', 'phone', 'photo', 'profit', 'stake', 'status'].sort(),
     );
     const staff = (await t.as(p.staff, { method: 'GET', url: '/api/bets/open' })).json();
-    expect(Object.keys(staff)).toEqual(['bets']);
+    expect(Object.keys(staff).sort()).toEqual(['bets', 'total_records']);
     expect(staff.bets.every((b: { client_id: number }) => b.client_id === mine)).toBe(true);
   });
 

@@ -76,7 +76,7 @@ describe('GET /api/clients/search', () => {
 describe('GET /api/clients/active', () => {
   it('lists active clients with totals', async () => {
     const body = (await get(p.staff, '/api/clients/active')).json();
-    expect(Object.keys(body).sort()).toEqual(['active_clients', 'total_active_clients', 'total_clients']);
+    expect(Object.keys(body).sort()).toEqual(['active_clients', 'total_active_clients', 'total_clients', 'total_records']);
     expect(body).toMatchObject({ total_active_clients: 1, total_clients: 2 });
     expect(body.active_clients[0]).toMatchObject({ id: mine, status: 1 });
   });
@@ -159,7 +159,9 @@ describe('CSV export', () => {
     const lines = res.body.trim().split('\r\n');
     expect(lines[0]).toContain('Name,Phone');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain('Brian Mwangi,254711000001');
+    // The screen's formats: the local phone, Nairobi time.
+    expect(lines[1]).toContain('Brian Mwangi,0711000001');
+    expect(lines[1]).toMatch(/"\d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}"/);
   });
 
   it("keeps staff to their own clients and refuses someone else's sub-list", async () => {

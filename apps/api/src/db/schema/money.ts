@@ -115,6 +115,8 @@ export const subscriptions = pgTable(
     index('subscriptions_subscriber_created_idx').on(t.createdAt, t.id).where(sql`${t.subscriberId} is not null`),
     index('subscriptions_client_amount_idx').on(t.amountCents, t.id).where(sql`${t.clientId} is not null`),
     index('subscriptions_subscriber_expires_idx').on(t.expiresAt, t.id).where(sql`${t.subscriberId} is not null`),
+    // Active clients: the running Bet4Me subscriptions, read without visiting the table.
+    index('subscriptions_client_running_idx').on(t.expiresAt, t.clientId).where(sql`${t.clientId} is not null`),
     index('subscriptions_client_history_idx').on(t.clientId, t.createdAt, t.id).where(sql`${t.clientId} is not null`),
   ],
 );

@@ -80,6 +80,7 @@ export const smsMessages = pgTable(
     index('sms_client_idx').on(t.clientId, t.id),
     index('sms_subscriber_idx').on(t.subscriberId, t.id),
     index('sms_created_idx').on(t.createdAt, t.id),
+    index('sms_status_created_idx').on(t.status, t.createdAt, t.id),
     index('sms_broadcast_idx').on(t.broadcastId, t.status).where(sql`${t.broadcastId} is not null`),
     index('sms_resent_from_idx').on(t.resentFromId).where(sql`${t.resentFromId} is not null`),
     // View SMS tips counts each tip version's messages by status: the version is the second part

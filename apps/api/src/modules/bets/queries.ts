@@ -1,45 +1,72 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Bet } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
+import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
+import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { iso, kes, pagingSql, type Page } from '../clients/service.ts';
 
-/** Bets with their client and bonus; `where` filters over b (bets) and c (clients). */
-export async function findBets(db: Queryable, where: SQL, order: SQL, page: Page | null): Promise<Bet[]> {
-  const found = await rows<Record<string, unknown>>(db, sql`
-    select b.id, b.stake_cents, b.profit_cents, b.description, b.opened_at, b.status, bo.amount_cents as bonus_cents,
-           b.client_id, c.name, c.phone, c.photo
-      from ${bets} b join ${clients} c on c.id = b.client_id
-      left join ${bonuses} bo on bo.bet_id = b.id
-     where ${where} order by ${order} ${pagingSql(page)}`);
-  return found.map((r) => ({
+const betColumns = sql`
+  b.id, b.stake_cents, b.profit_cents, b.description, b.opened_at, b.closed_at, b.status, bo.amount_cents as bonus_cents,
+  b.client_id, c.name, c.phone, c.photo`;
+
+function toBet(r: Record<string, unknown>): Bet {
+  return {
     bet_id: Number(r.id),
     stake: kes(r.stake_cents),
     profit: r.profit_cents == null ? null : kes(r.profit_cents),
     bonus: r.status === 'closed' ? kes(r.bonus_cents) : null,
     description: String(r.description),
     opened_on: iso(r.opened_at),
+    closed_on: r.closed_at == null ? null : iso(r.closed_at),
     status: r.status as Bet['status'],
     client_id: Number(r.client_id),
     name: String(r.name),
     phone: String(r.phone),
     photo: (r.photo as string | null) ?? null,
-  }));
+  };
 }
 
-export async function countBets(db: Queryable, where: SQL): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, sql`
-    select count(*)::int as n from ${bets} b join ${clients} c on c.id = b.client_id where ${where}`);
-  return Number(row?.n ?? 0);
+/**
+ * One page of bets with their client and bonus: the page is picked off the sort index first
+ * (`where` and `order` over b, the bets), then only its rows are joined.
+ */
+export async function findBets(db: Queryable, where: SQL, order: SQL, page: Page | null): Promise<Bet[]> {
+  const found = await rows<Record<string, unknown>>(db, sql`
+    select ${betColumns}
+      from (select * from ${bets} b where ${where} order by ${order} ${pagingSql(page)}) b
+      join ${clients} c on c.id = b.client_id
+      left join ${bonuses} bo on bo.bet_id = b.id
+     order by ${order}`);
+  return found.map(toBet);
 }
 
-/** Open and closed bets of every client (the admin's totals boxes). */
-export async function betTotals(db: Queryable): Promise<{ open: number; closed: number }> {
-  const [row] = await rows<{ open: number; closed: number }>(db, sql`
-    select count(*) filter (where status = 'open')::int as open, count(*) filter (where status = 'closed')::int as closed
-      from ${bets}`);
-  return { open: Number(row?.open ?? 0), closed: Number(row?.closed ?? 0) };
+/** Every bet of `where` in `order`, for the CSV export's cursor: a flat join that streams off the sort index. */
+export function betsExportQuery(where: SQL, order: SQL): SQL {
+  return sql`
+    select ${betColumns}
+      from ${bets} b join ${clients} c on c.id = b.client_id
+      left join ${bonuses} bo on bo.bet_id = b.id
+     where ${where} order by ${order}`;
+}
+
+export { toBet };
+
+/** Bets of `where` (over b), counted up to the cap. */
+export function countBets(db: Queryable, where: SQL): Promise<ListCount> {
+  return cappedCount(db, sql`from ${bets} b where ${where}`);
+}
+
+/** Bets of `where` (over b), counted exactly: for small sets (one client's bets). */
+export function countBetsExactly(db: Queryable, where: SQL): Promise<number> {
+  return exactCount(db, sql`from ${bets} b where ${where}`);
+}
+
+/** Open and closed bets of every client (the admin's totals boxes), from the day summaries. */
+export async function betTotals(db: Queryable, closedIn: DayRange = {}): Promise<{ open: number; closed: number }> {
+  const [open, closed] = await Promise.all([summed(db, 'bet:open:'), summed(db, 'bet:closed:', closedIn)]);
+  return { open: open.n, closed: closed.n };
 }
 
 export async function insertBet(

@@ -1,10 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { betTexts, formatKes, successTexts, type Bet, type EnterProfit, type NewBet, type PageQuery, type SearchPageQuery } from '@betdesk/contract';
+import { betTexts, formatKes, successTexts, type Bet, type EnterProfit, type NewBet, type SortOf } from '@betdesk/contract';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { Queryable } from '../../db/client.ts';
-import type { CsvTable } from '../../http/csv.ts';
+import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
+import { containing, dayRangeOf, inDays, orderSql, type ListRequest } from '../../db/list.ts';
+import type { DayRange } from '../../db/summaries.ts';
+import { clients } from '../../db/schema/index.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { assignedUserOf, inScope, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
@@ -90,46 +93,78 @@ export async function enterProfit(
   return { info: successTexts.profitSaved, bonus: bonus / 100 };
 }
 
-function closedWhere(actor: Actor, search: string): SQL {
-  const parts = [sql`b.status = 'closed'`, inScope(scopeOf(actor), sql`b.client_id`)];
-  if (search) {
-    // The client's name or phone, or what was bet on (bets_description_trgm_idx serves the ilike).
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    parts.push(sql`(${nameOrPhoneContains(search, sql`c.name`, sql`c.phone`)} or b.description ilike ${pattern})`);
-  }
-  return sql.join(parts, sql` and `);
+type OpenBetQuery = ListRequest<SortOf<'openBets'>>;
+type ClosedBetQuery = ListRequest<SortOf<'closedBets'>>;
+
+const openSorts: Record<SortOf<'openBets'>, SQL> = { opened_on: sql`b.opened_at`, stake: sql`b.stake_cents` };
+const closedSorts: Record<SortOf<'closedBets'>, SQL> = {
+  closed_on: sql`b.closed_at`,
+  opened_on: sql`b.opened_at`,
+  stake: sql`b.stake_cents`,
+  profit: sql`b.profit_cents`,
+};
+
+/** The client's name or phone, or what was bet on (bets_description_trgm_idx serves the ilike). */
+function searchSql(search: string | undefined): SQL {
+  const text = search?.trim();
+  if (!text) return sql`true`;
+  return sql`(b.description ilike ${containing(text)}
+    or b.client_id in (select c.id from ${clients} c where ${nameOrPhoneContains(text, sql`c.name`, sql`c.phone`)}))`;
 }
 
-const openWhere = (actor: Actor): SQL => sql`b.status = 'open' and ${inScope(scopeOf(actor), sql`b.client_id`)}`;
+function openWhere(actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}): SQL {
+  return sql`b.status = 'open' and ${inScope(scopeOf(actor), sql`b.client_id`)} and ${searchSql(f.search)}`;
+}
+
+function closedWhere(actor: Actor, f: Omit<ClosedBetQuery, 'page' | 'perPage'>): SQL {
+  return sql`b.status = 'closed' and ${inScope(scopeOf(actor), sql`b.client_id`)} and ${searchSql(f.search)}
+    and ${inDays(sql`b.closed_at`, dayRangeOf(f))}`;
+}
+
 const newestFirst = sql`b.opened_at desc, b.id desc`;
 
-async function adminTotals(db: Queryable, actor: Actor) {
+async function adminTotals(db: Queryable, actor: Actor, closedIn: DayRange = {}) {
   if (actor.role !== 'admin') return {};
-  const totals = await q.betTotals(db);
+  const totals = await q.betTotals(db, closedIn);
   return { total_open_bets: totals.open, total_closed_bets: totals.closed };
 }
 
-export async function openBets(deps: AppDeps, actor: Actor) {
-  const [list, totals] = await Promise.all([
-    q.findBets(deps.db, openWhere(actor), sql`b.opened_at, b.id`, null),
-    adminTotals(deps.db, actor),
-  ]);
-  return { ...totals, bets: list };
+/**
+ * How many rows a bets list holds: an admin's unsearched list reads the day summaries (exact);
+ * a staff member's or a search is counted up to the cap.
+ */
+function countOf(deps: AppDeps, actor: Actor, f: { search?: string | undefined }, where: SQL, summary: () => Promise<number>) {
+  if (actor.role === 'admin' && !f.search?.trim()) return summary().then((n) => ({ total_records: n }));
+  return q.countBets(deps.db, where);
 }
 
-export async function closedBets(deps: AppDeps, actor: Actor, query: PageQuery | SearchPageQuery) {
-  const where = closedWhere(actor, 'search' in query ? query.search : '');
-  const [list, totalRecords, totals] = await Promise.all([
-    q.findBets(deps.db, where, sql`b.closed_at desc, b.id desc`, pageOf(query)),
-    q.countBets(deps.db, where),
+export async function openBets(deps: AppDeps, actor: Actor, query: OpenBetQuery) {
+  const where = openWhere(actor, query);
+  const order = orderSql('openBets', openSorts, sql`b.id`, query);
+  const [list, counted, totals] = await Promise.all([
+    q.findBets(deps.db, where, order, pageOf(query)),
+    countOf(deps, actor, query, where, () => q.betTotals(deps.db).then((t) => t.open)),
     adminTotals(deps.db, actor),
   ]);
-  return { ...totals, total_records: totalRecords, bets: list };
+  return { ...totals, ...counted, bets: list };
 }
 
-/** How many open bets the actor can see (the dashboard's count). */
-export function countOpenBets(db: Queryable, actor: Actor): Promise<number> {
-  return q.countBets(db, openWhere(actor));
+export async function closedBets(deps: AppDeps, actor: Actor, query: ClosedBetQuery) {
+  const where = closedWhere(actor, query);
+  const order = orderSql('closedBets', closedSorts, sql`b.id`, query);
+  const range = dayRangeOf(query);
+  const [list, counted, totals] = await Promise.all([
+    q.findBets(deps.db, where, order, pageOf(query)),
+    countOf(deps, actor, query, where, () => q.betTotals(deps.db, range).then((t) => t.closed)),
+    adminTotals(deps.db, actor, range),
+  ]);
+  return { ...totals, ...counted, bets: list };
+}
+
+/** How many open bets the actor can see (the dashboard's count): the summaries for an admin. */
+export async function countOpenBets(db: Queryable, actor: Actor): Promise<number> {
+  if (actor.role === 'admin') return (await q.betTotals(db)).open;
+  return q.countBetsExactly(db, openWhere(actor));
 }
 
 /** A client's bets (the client page's sub-list); the caller has checked the scope. */
@@ -137,38 +172,46 @@ export async function betsOfClient(db: Queryable, clientId: number, page: Page |
   const where = sql`b.client_id = ${clientId}`;
   const [list, totalRecords] = await Promise.all([
     q.findBets(db, where, newestFirst, page),
-    page ? q.countBets(db, where) : Promise.resolve(0),
+    page ? q.countBetsExactly(db, where) : Promise.resolve(0),
   ]);
   return { list, totalRecords };
 }
 
 const betColumns: CsvTable<Bet>['columns'] = [
-  { header: 'Bet', value: (b) => b.bet_id },
-  { header: 'Client', value: (b) => b.name },
-  { header: 'Phone', value: (b) => b.phone },
-  { header: 'Description', value: (b) => b.description },
+  { header: 'Name', value: (b) => b.name },
+  { header: 'Phone', value: (b) => csvPhone(b.phone) },
   { header: 'Stake (KES)', value: (b) => b.stake },
+  { header: 'Bet Description', value: (b) => b.description },
   { header: 'Profit (KES)', value: (b) => b.profit },
   { header: 'Bonus (KES)', value: (b) => b.bonus },
-  { header: 'Opened on', value: (b) => b.opened_on },
-  { header: 'Status', value: (b) => b.status },
+  { header: 'Opened on', value: (b) => csvDateTime(b.opened_on) },
+  { header: 'Closed on', value: (b) => csvDateTime(b.closed_on) },
+  { header: 'Status', value: (b) => (b.status === 'open' ? 'Open' : 'Closed') },
 ];
 
 export function betsCsv(
   deps: AppDeps,
   actor: Actor,
-  filter: { status: 'open' } | { status: 'closed'; search: string } | { clientId: number },
+  filter:
+    | ({ status: 'open' } & Omit<OpenBetQuery, 'page' | 'perPage'>)
+    | ({ status: 'closed' } & Omit<ClosedBetQuery, 'page' | 'perPage'>)
+    | { clientId: number },
 ): CsvTable<Bet> {
-  const where =
-    'clientId' in filter
-      ? sql`b.client_id = ${filter.clientId}`
-      : filter.status === 'open'
-        ? openWhere(actor)
-        : closedWhere(actor, filter.search);
-  const order = 'status' in filter && filter.status === 'closed' ? sql`b.closed_at desc, b.id desc` : newestFirst;
+  let where: SQL;
+  let order: SQL;
+  if ('clientId' in filter) {
+    where = sql`b.client_id = ${filter.clientId}`;
+    order = newestFirst;
+  } else if (filter.status === 'open') {
+    where = openWhere(actor, filter);
+    order = orderSql('openBets', openSorts, sql`b.id`, filter);
+  } else {
+    where = closedWhere(actor, filter);
+    order = orderSql('closedBets', closedSorts, sql`b.id`, filter);
+  }
   return {
     filename: 'clientId' in filter ? 'client-bets' : `${filter.status}-bets`,
     columns: betColumns,
-    batch: (page) => q.findBets(deps.db, where, order, page),
+    rows: queryBatches(deps.database, q.betsExportQuery(where, order), q.toBet),
   };
 }

@@ -1,22 +1,18 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Bonus, BonusPayment } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { bets, bonusAllocations, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
+import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
+import { summed, type DayRange } from '../../db/summaries.ts';
+import { bets, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { iso, kes, pagingSql, type Page } from '../clients/service.ts';
 
-/** Each bonus with what is still pending on it; columns: id, earned_at, pending, client_id, name, phone ... */
-const bonusRows = sql`
-  select bo.id, bo.bet_id, b.stake_cents, b.profit_cents, bo.amount_cents, bo.earned_at,
-         bo.amount_cents - coalesce(al.paid, 0) as pending, bo.client_id, c.name, c.phone
-    from ${bonuses} bo join ${bets} b on b.id = bo.bet_id join ${clients} c on c.id = bo.client_id
-    left join lateral (select sum(a.amount_cents) as paid from ${bonusAllocations} a where a.bonus_id = bo.id) al on true`;
+const bonusColumns = sql`
+  bo.id, bo.bet_id, b.stake_cents, b.profit_cents, bo.amount_cents, bo.earned_at,
+  bo.amount_cents - bo.paid_cents as pending, bo.client_id, c.name, c.phone`;
 
-/** Bonuses with their bet and client; `where` and `order` read the columns of bonusRows as x. */
-export async function findBonuses(db: Queryable, where: SQL, order: SQL, page: Page | null): Promise<Bonus[]> {
-  const found = await rows<Record<string, unknown>>(db, sql`
-    select * from (${bonusRows}) x where ${where} order by ${order} ${pagingSql(page)}`);
-  return found.map((r) => ({
+function toBonus(r: Record<string, unknown>): Bonus {
+  return {
     bonus_id: Number(r.id),
     bet_id: Number(r.bet_id),
     stake: kes(r.stake_cents),
@@ -27,21 +23,41 @@ export async function findBonuses(db: Queryable, where: SQL, order: SQL, page: P
     client_id: Number(r.client_id),
     name: String(r.name),
     phone: String(r.phone),
-  }));
+  };
 }
 
-export async function countBonuses(db: Queryable, where: SQL): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, sql`select count(*)::int as n from (${bonusRows}) x where ${where}`);
-  return Number(row?.n ?? 0);
-}
-
-/** Bonus payments with their client; `where` reads p (payments) and c (clients). */
-export async function findBonusPayments(db: Queryable, where: SQL, page: Page | null): Promise<BonusPayment[]> {
+/**
+ * One page of bonuses with their bet and client: `where` and `order` read bo (bonuses), so the page
+ * is picked off the sort index before anything is joined.
+ */
+export async function findBonuses(db: Queryable, where: SQL, order: SQL, page: Page | null): Promise<Bonus[]> {
   const found = await rows<Record<string, unknown>>(db, sql`
-    select p.id, p.amount_cents, p.paid_at, p.description, p.client_id, c.name, c.phone
-      from ${bonusPayments} p join ${clients} c on c.id = p.client_id
-     where ${where} order by p.paid_at desc, p.id desc ${pagingSql(page)}`);
-  return found.map((r) => ({
+    select ${bonusColumns}
+      from (select * from ${bonuses} bo where ${where} order by ${order} ${pagingSql(page)}) bo
+      join ${bets} b on b.id = bo.bet_id join ${clients} c on c.id = bo.client_id
+     order by ${order}`);
+  return found.map(toBonus);
+}
+
+/** Every bonus of `where` in `order`, for the CSV export's cursor. */
+export function bonusesExportQuery(where: SQL, order: SQL): SQL {
+  return sql`select ${bonusColumns}
+      from ${bonuses} bo join ${bets} b on b.id = bo.bet_id join ${clients} c on c.id = bo.client_id
+     where ${where} order by ${order}`;
+}
+
+export function countBonuses(db: Queryable, where: SQL): Promise<ListCount> {
+  return cappedCount(db, sql`from ${bonuses} bo where ${where}`);
+}
+
+export function countBonusesExactly(db: Queryable, where: SQL): Promise<number> {
+  return exactCount(db, sql`from ${bonuses} bo where ${where}`);
+}
+
+const paymentColumns = sql`p.id, p.amount_cents, p.paid_at, p.description, p.client_id, c.name, c.phone`;
+
+function toBonusPayment(r: Record<string, unknown>): BonusPayment {
+  return {
     id: Number(r.id),
     amount: kes(r.amount_cents),
     paid_on: iso(r.paid_at),
@@ -49,19 +65,48 @@ export async function findBonusPayments(db: Queryable, where: SQL, page: Page | 
     client_id: Number(r.client_id),
     name: String(r.name),
     phone: String(r.phone),
-  }));
+  };
 }
 
-export async function countBonusPayments(db: Queryable, where: SQL): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, sql`
-    select count(*)::int as n from ${bonusPayments} p join ${clients} c on c.id = p.client_id where ${where}`);
-  return Number(row?.n ?? 0);
+/** One page of bonus payments with their client; `where` and `order` read p (bonus payments). */
+export async function findBonusPayments(db: Queryable, where: SQL, order: SQL, page: Page | null): Promise<BonusPayment[]> {
+  const found = await rows<Record<string, unknown>>(db, sql`
+    select ${paymentColumns}
+      from (select * from ${bonusPayments} p where ${where} order by ${order} ${pagingSql(page)}) p
+      join ${clients} c on c.id = p.client_id
+     order by ${order}`);
+  return found.map(toBonusPayment);
 }
 
-/** Every client's bonuses: earned, paid and still pending, in cents (the admin's totals boxes). */
-export async function bonusTotals(db: Queryable): Promise<{ totalCents: number; paidCents: number }> {
-  const [row] = await rows<{ total: string; paid: string }>(db, sql`
-    select (select coalesce(sum(amount_cents), 0) from ${bonuses}) as total,
-           (select coalesce(sum(amount_cents), 0) from ${bonusPayments}) as paid`);
-  return { totalCents: Number(row?.total ?? 0), paidCents: Number(row?.paid ?? 0) };
+export function bonusPaymentsExportQuery(where: SQL, order: SQL): SQL {
+  return sql`select ${paymentColumns} from ${bonusPayments} p join ${clients} c on c.id = p.client_id
+     where ${where} order by ${order}`;
+}
+
+export { toBonus, toBonusPayment };
+
+export function countBonusPayments(db: Queryable, where: SQL): Promise<ListCount> {
+  return cappedCount(db, sql`from ${bonusPayments} p where ${where}`);
+}
+
+export function countBonusPaymentsExactly(db: Queryable, where: SQL): Promise<number> {
+  return exactCount(db, sql`from ${bonusPayments} p where ${where}`);
+}
+
+/**
+ * Every client's bonuses, in cents, from the day summaries: earned, paid towards them and still
+ * unpaid (the admin's totals boxes), over the bonuses earned in `earnedIn`, and how many there are.
+ */
+export async function bonusTotals(db: Queryable, earnedIn: DayRange = {}) {
+  const [earned, paid, unpaid] = await Promise.all([
+    summed(db, 'bonus:earned:', earnedIn),
+    summed(db, 'bonus:paid:', earnedIn),
+    summed(db, 'bonus:unpaid:', earnedIn),
+  ]);
+  return { totalCents: earned.amount_cents, paidCents: paid.amount_cents, pendingCents: unpaid.amount_cents, bonuses: earned.n, unpaid: unpaid.n };
+}
+
+/** Bonus payments made in `paidIn`: how many and how much. */
+export function bonusPaymentTotals(db: Queryable, paidIn: DayRange = {}) {
+  return summed(db, 'bonus_payment', paidIn);
 }

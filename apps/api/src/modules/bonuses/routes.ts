@@ -20,7 +20,7 @@ export function bonusRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, paidBonuses, ({ actor, query }) => bonuses.bonusPaymentsPage(deps, actor, query));
   route(app, unpaidBonuses, ({ actor, query }) => bonuses.bonusesPage(deps, actor, 'unpaid', query));
   route(app, recordBonusPayment, ({ actor, body, request }) => bonuses.recordBonusPayment(deps, actor, body, request.id));
-  csvRoute(app, exportBonuses, async ({ actor, query }) => bonuses.bonusesCsv(deps, actor, { which: 'all', search: query.search }));
-  csvRoute(app, exportPaidBonuses, async ({ actor }) => bonuses.bonusPaymentsCsv(deps, actor));
-  csvRoute(app, exportUnpaidBonuses, async ({ actor }) => bonuses.bonusesCsv(deps, actor, { which: 'unpaid' }));
+  csvRoute(app, exportBonuses, async ({ actor, query }) => bonuses.bonusesCsv(deps, actor, { which: 'all', ...query }));
+  csvRoute(app, exportPaidBonuses, async ({ actor, query }) => bonuses.bonusPaymentsCsv(deps, actor, query));
+  csvRoute(app, exportUnpaidBonuses, async ({ actor, query }) => bonuses.bonusesCsv(deps, actor, { which: 'unpaid', ...query }));
 }

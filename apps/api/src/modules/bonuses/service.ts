@@ -6,17 +6,18 @@ import {
   type Bonus,
   type BonusPayment,
   type BonusPaymentForm,
-  type PageQuery,
-  type SearchPageQuery,
+  type SortOf,
 } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { bonusAllocations, bonusPayments, bonuses, BONUS_PAYMENT_SOURCES } from '../../db/schema/index.ts';
+import { bonusAllocations, bonusPayments, bonuses, clients, BONUS_PAYMENT_SOURCES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import type { CsvTable } from '../../http/csv.ts';
+import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
+import { dayRangeOf, inDays, orderSql, type ListCount, type ListRequest } from '../../db/list.ts';
+import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
 import { inScope, kes, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
 import * as bonusQueries from './queries.ts';
@@ -36,10 +37,8 @@ export interface BonusSettlement {
 /** Pending (unpaid) bonus of a client in cents: bonuses less what has been allocated to them. */
 export async function pendingBonusCents(db: Queryable, clientId: number): Promise<number> {
   const [row] = await rows<{ pending: string }>(db, sql`
-    select coalesce(sum(b.amount_cents - coalesce(a.paid, 0)), 0) as pending
+    select coalesce(sum(b.amount_cents - b.paid_cents), 0) as pending
       from ${bonuses} b
-      left join (select bonus_id, sum(amount_cents) as paid from ${bonusAllocations} group by bonus_id) a
-        on a.bonus_id = b.id
      where b.client_id = ${clientId}`);
   return Number(row?.pending ?? 0);
 }
@@ -54,7 +53,7 @@ export async function payPendingBonuses(
   s: BonusSettlement,
 ): Promise<{ paidCents: number; bonusPaymentId: number | null }> {
   const open = await rows<{ id: number; remaining: string }>(tx, sql`
-    select b.id, b.amount_cents - coalesce((select sum(a.amount_cents) from ${bonusAllocations} a where a.bonus_id = b.id), 0) as remaining
+    select b.id, b.amount_cents - b.paid_cents as remaining
       from ${bonuses} b
      where b.client_id = ${s.clientId}
      order by b.earned_at, b.id
@@ -161,57 +160,80 @@ export async function reverseBonusPaymentsOfPayment(
 
 // ---- Bonus History screens ------------------------------------------------------------------
 
-const newestFirst = sql`x.earned_at desc, x.id desc`;
-const oldestFirst = sql`x.earned_at, x.id`;
+type BonusQuery = ListRequest<SortOf<'bonuses'>>;
+type BonusFilter = Omit<BonusQuery, 'page' | 'perPage'>;
+type PaymentQuery = ListRequest<SortOf<'paidBonuses'>>;
+type PaymentFilter = Omit<PaymentQuery, 'page' | 'perPage'>;
 
-function bonusWhere(actor: Actor, filter: { search?: string; unpaidOnly?: boolean; clientId?: number }): SQL {
-  const parts = [inScope(scopeOf(actor), sql`x.client_id`)];
-  if (filter.search) parts.push(nameOrPhoneContains(filter.search, sql`x.name`, sql`x.phone`));
-  if (filter.unpaidOnly) parts.push(sql`x.pending > 0`);
-  if (filter.clientId !== undefined) parts.push(sql`x.client_id = ${filter.clientId}`);
+const bonusSorts: Record<SortOf<'bonuses'>, SQL> = { earned_on: sql`bo.earned_at`, bonus: sql`bo.amount_cents` };
+const paymentSorts: Record<SortOf<'paidBonuses'>, SQL> = { paid_on: sql`p.paid_at`, amount: sql`p.amount_cents` };
+const newestFirst = sql`bo.earned_at desc, bo.id desc`;
+const newestPaidFirst = sql`p.paid_at desc, p.id desc`;
+
+/** The client's name or phone contains the search. */
+function clientSearchSql(column: SQL, search: string | undefined): SQL {
+  const text = search?.trim();
+  if (!text) return sql`true`;
+  return sql`${column} in (select c.id from ${clients} c where ${nameOrPhoneContains(text, sql`c.name`, sql`c.phone`)})`;
+}
+
+function bonusWhere(actor: Actor, f: BonusFilter & { unpaidOnly?: boolean; clientId?: number }): SQL {
+  const parts = [inScope(scopeOf(actor), sql`bo.client_id`), clientSearchSql(sql`bo.client_id`, f.search), inDays(sql`bo.earned_at`, dayRangeOf(f))];
+  // bonuses_unpaid_*_idx are partial on exactly this predicate.
+  if (f.unpaidOnly) parts.push(sql`bo.paid_cents < bo.amount_cents`);
+  if (f.clientId !== undefined) parts.push(sql`bo.client_id = ${f.clientId}`);
   return sql.join(parts, sql` and `);
 }
 
-function paymentWhere(actor: Actor, clientId?: number): SQL {
-  const scoped = inScope(scopeOf(actor), sql`p.client_id`);
-  return clientId === undefined ? scoped : sql`${scoped} and p.client_id = ${clientId}`;
+function paymentWhere(actor: Actor, f: PaymentFilter & { clientId?: number }): SQL {
+  const parts = [inScope(scopeOf(actor), sql`p.client_id`), clientSearchSql(sql`p.client_id`, f.search), inDays(sql`p.paid_at`, dayRangeOf(f))];
+  if (f.clientId !== undefined) parts.push(sql`p.client_id = ${f.clientId}`);
+  return sql.join(parts, sql` and `);
 }
 
-/** Totals boxes: admins only. */
-async function adminTotals(db: Queryable, actor: Actor) {
+const unsearchedAdmin = (actor: Actor, f: { search?: string | undefined }) => actor.role === 'admin' && !f.search?.trim();
+
+/** Totals boxes: admins only, over the bonuses earned in the list's days. */
+async function adminTotals(db: Queryable, actor: Actor, earnedIn: DayRange = {}) {
   if (actor.role !== 'admin') return {};
-  const t = await bonusQueries.bonusTotals(db);
-  return { total_bonus: kes(t.totalCents), paid_bonus: kes(t.paidCents), pending_bonus: kes(t.totalCents - t.paidCents) };
+  const t = await bonusQueries.bonusTotals(db, earnedIn);
+  return { total_bonus: kes(t.totalCents), paid_bonus: kes(t.paidCents), pending_bonus: kes(t.pendingCents) };
 }
 
-export async function bonusesPage(
-  deps: AppDeps,
-  actor: Actor,
-  which: 'all' | 'unpaid',
-  query: PageQuery | SearchPageQuery,
-) {
-  const where = bonusWhere(actor, { search: 'search' in query ? query.search : '', unpaidOnly: which === 'unpaid' });
-  const [list, totalRecords, totals] = await Promise.all([
-    bonusQueries.findBonuses(deps.db, where, which === 'unpaid' ? oldestFirst : newestFirst, pageOf(query)),
-    bonusQueries.countBonuses(deps.db, where),
-    adminTotals(deps.db, actor),
+export async function bonusesPage(deps: AppDeps, actor: Actor, which: 'all' | 'unpaid', query: BonusQuery) {
+  const where = bonusWhere(actor, { ...query, unpaidOnly: which === 'unpaid' });
+  const order = orderSql('bonuses', bonusSorts, sql`bo.id`, query);
+  const range = dayRangeOf(query);
+  const counted: Promise<ListCount> = unsearchedAdmin(actor, query)
+    ? bonusQueries.bonusTotals(deps.db, range).then((t) => ({ total_records: which === 'unpaid' ? t.unpaid : t.bonuses }))
+    : bonusQueries.countBonuses(deps.db, where);
+  const [list, count, totals] = await Promise.all([
+    bonusQueries.findBonuses(deps.db, where, order, pageOf(query)),
+    counted,
+    adminTotals(deps.db, actor, range),
   ]);
-  return { ...totals, bonuses: list, total_records: totalRecords };
+  return { ...totals, ...count, bonuses: list };
 }
 
-export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: PageQuery) {
-  const where = paymentWhere(actor);
-  const [list, totalRecords, totals] = await Promise.all([
-    bonusQueries.findBonusPayments(deps.db, where, pageOf(query)),
-    bonusQueries.countBonusPayments(deps.db, where),
+export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: PaymentQuery) {
+  const where = paymentWhere(actor, query);
+  const order = orderSql('paidBonuses', paymentSorts, sql`p.id`, query);
+  const range = dayRangeOf(query);
+  const counted: Promise<ListCount> = unsearchedAdmin(actor, query)
+    ? bonusQueries.bonusPaymentTotals(deps.db, range).then((t) => ({ total_records: t.n }))
+    : bonusQueries.countBonusPayments(deps.db, where);
+  const [list, count, totals] = await Promise.all([
+    bonusQueries.findBonusPayments(deps.db, where, order, pageOf(query)),
+    counted,
     adminTotals(deps.db, actor),
   ]);
-  return { ...totals, bonuses: list, total_records: totalRecords };
+  return { ...totals, ...count, bonuses: list };
 }
 
 /** How many bonuses still have something unpaid, among the clients the actor sees (dashboard). */
-export function countUnpaidBonuses(db: Queryable, actor: Actor): Promise<number> {
-  return bonusQueries.countBonuses(db, bonusWhere(actor, { unpaidOnly: true }));
+export async function countUnpaidBonuses(db: Queryable, actor: Actor): Promise<number> {
+  if (actor.role === 'admin') return (await bonusQueries.bonusTotals(db)).unpaid;
+  return bonusQueries.countBonusesExactly(db, bonusWhere(actor, { unpaidOnly: true }));
 }
 
 /** A client's bonuses and bonus payments (the client page's sub-lists); scope checked by the caller. */
@@ -219,16 +241,16 @@ export async function bonusesOfClient(db: Queryable, actor: Actor, clientId: num
   const where = bonusWhere(actor, { clientId });
   const [list, totalRecords] = await Promise.all([
     bonusQueries.findBonuses(db, where, newestFirst, page),
-    page ? bonusQueries.countBonuses(db, where) : Promise.resolve(0),
+    page ? bonusQueries.countBonusesExactly(db, where) : Promise.resolve(0),
   ]);
   return { list, totalRecords };
 }
 
 export async function bonusPaymentsOfClient(db: Queryable, actor: Actor, clientId: number, page: Page | null) {
-  const where = paymentWhere(actor, clientId);
+  const where = paymentWhere(actor, { clientId });
   const [list, totalRecords] = await Promise.all([
-    bonusQueries.findBonusPayments(db, where, page),
-    page ? bonusQueries.countBonusPayments(db, where) : Promise.resolve(0),
+    bonusQueries.findBonusPayments(db, where, newestPaidFirst, page),
+    page ? bonusQueries.countBonusPaymentsExactly(db, where) : Promise.resolve(0),
   ]);
   return { list, totalRecords };
 }
@@ -263,45 +285,46 @@ export async function recordBonusPayment(
 
 
 const bonusColumns: CsvTable<Bonus>['columns'] = [
-  { header: 'Client', value: (b) => b.name },
-  { header: 'Phone', value: (b) => b.phone },
+  { header: 'Name', value: (b) => b.name },
+  { header: 'Phone', value: (b) => csvPhone(b.phone) },
   { header: 'Stake (KES)', value: (b) => b.stake },
   { header: 'Profit (KES)', value: (b) => b.profit },
   { header: 'Bonus (KES)', value: (b) => b.bonus },
-  { header: 'Unpaid (KES)', value: (b) => b.pending_bonus },
-  { header: 'Earned on', value: (b) => b.earned_on },
+  { header: 'Pending Bonus (KES)', value: (b) => b.pending_bonus },
+  { header: 'Earned On', value: (b) => csvDateTime(b.earned_on) },
 ];
 
 const paymentColumns: CsvTable<BonusPayment>['columns'] = [
-  { header: 'Client', value: (p) => p.name },
-  { header: 'Phone', value: (p) => p.phone },
+  { header: 'Name', value: (p) => p.name },
+  { header: 'Phone', value: (p) => csvPhone(p.phone) },
   { header: 'Amount (KES)', value: (p) => p.amount },
-  { header: 'Paid on', value: (p) => p.paid_on },
+  { header: 'Paid On', value: (p) => csvDateTime(p.paid_on) },
   { header: 'Description', value: (p) => p.description },
 ];
 
 export function bonusesCsv(
   deps: AppDeps,
   actor: Actor,
-  filter: { which: 'all'; search: string } | { which: 'unpaid' } | { clientId: number },
+  filter: ({ which: 'all' | 'unpaid' } & BonusFilter) | { clientId: number },
 ): CsvTable<Bonus> {
   const where =
     'clientId' in filter
       ? bonusWhere(actor, { clientId: filter.clientId })
-      : bonusWhere(actor, filter.which === 'all' ? { search: filter.search } : { unpaidOnly: true });
-  const order = 'which' in filter && filter.which === 'unpaid' ? oldestFirst : newestFirst;
+      : bonusWhere(actor, { ...filter, unpaidOnly: filter.which === 'unpaid' });
+  const order = 'which' in filter ? orderSql('bonuses', bonusSorts, sql`bo.id`, filter) : newestFirst;
   return {
     filename: 'clientId' in filter ? 'client-bonuses' : filter.which === 'all' ? 'bonuses' : 'unpaid-bonuses',
     columns: bonusColumns,
-    batch: (page) => bonusQueries.findBonuses(deps.db, where, order, page),
+    rows: queryBatches(deps.database, bonusQueries.bonusesExportQuery(where, order), bonusQueries.toBonus),
   };
 }
 
-export function bonusPaymentsCsv(deps: AppDeps, actor: Actor, clientId?: number): CsvTable<BonusPayment> {
-  const where = paymentWhere(actor, clientId);
+export function bonusPaymentsCsv(deps: AppDeps, actor: Actor, filter: PaymentFilter & { clientId?: number }): CsvTable<BonusPayment> {
+  const where = paymentWhere(actor, filter);
+  const order = filter.clientId === undefined ? orderSql('paidBonuses', paymentSorts, sql`p.id`, filter) : newestPaidFirst;
   return {
-    filename: clientId === undefined ? 'bonus-payments' : 'client-bonus-payments',
+    filename: filter.clientId === undefined ? 'bonus-payments' : 'client-bonus-payments',
     columns: paymentColumns,
-    batch: (page) => bonusQueries.findBonusPayments(deps.db, where, page),
+    rows: queryBatches(deps.database, bonusQueries.bonusPaymentsExportQuery(where, order), bonusQueries.toBonusPayment),
   };
 }

@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { AssignableClient, Client } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
+import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import {
   bets,
-  bonusPayments,
   bonuses,
   clientAssignments,
   clientPlatformPasswords,
@@ -95,38 +95,66 @@ function toClient(r: ClientSqlRow): Client {
   };
 }
 
+/** Every figure of the spec's Client for the rows of c, each aggregated per client off its index. */
+const clientFigures = sql`
+    c.id, c.name, c.phone, c.email, c.photo, c.created_at, c.maximum_stake_cents, c.last_login,
+    s.total as total_subscriptions, s.active, b.total as total_bets,
+    bo.total as total_bonuses, bo.amount as total_bonus_cents, bo.paid as paid_bonus_cents,
+    l.balance as balance_cents`;
+
+const figureJoins = sql`
+  left join lateral (select count(*) as total, coalesce(bool_or(expires_at > now()), false) as active
+                       from ${subscriptions} where client_id = c.id) s on true
+  left join lateral (select count(*) as total from ${bets} where client_id = c.id) b on true
+  left join lateral (select count(*) as total, coalesce(sum(amount_cents), 0) as amount, coalesce(sum(paid_cents), 0) as paid
+                       from ${bonuses} where client_id = c.id) bo on true
+  left join lateral (select coalesce(sum(amount_cents), 0) as balance from ${ledgerEntries} where client_id = c.id) l on true`;
+
+export const newestClientsFirst = sql`c.created_at desc, c.id desc`;
+
 /**
  * One page of clients with every figure of the spec's Client, in one statement: the page is chosen
- * first, then each figure is aggregated for those rows only (index-served per client).
+ * first off the sort index, then each figure is aggregated for those rows only.
  */
 export async function findClients(
   db: Queryable,
   f: ClientFilter,
   page: Page | null,
+  order: SQL = newestClientsFirst,
 ): Promise<Client[]> {
-  const paging = pagingSql(page);
   const found = await rows<ClientSqlRow>(db, sql`
-    with picked as (
-      select c.id from ${clients} c where ${clientWhere(f)}
-       order by c.created_at desc, c.id desc ${paging})
-    select c.id, c.name, c.phone, c.email, c.photo, c.created_at, c.maximum_stake_cents, c.last_login,
-           s.total as total_subscriptions, s.active, b.total as total_bets,
-           bo.total as total_bonuses, bo.amount as total_bonus_cents, bp.paid as paid_bonus_cents,
-           l.balance as balance_cents
+    with picked as (select c.id from ${clients} c where ${clientWhere(f)} order by ${order} ${pagingSql(page)})
+    select ${clientFigures}
       from picked join ${clients} c on c.id = picked.id
-      left join lateral (select count(*) as total, coalesce(bool_or(expires_at > now()), false) as active
-                           from ${subscriptions} where client_id = c.id) s on true
-      left join lateral (select count(*) as total from ${bets} where client_id = c.id) b on true
-      left join lateral (select count(*) as total, coalesce(sum(amount_cents), 0) as amount
-                           from ${bonuses} where client_id = c.id) bo on true
-      left join lateral (select coalesce(sum(amount_cents), 0) as paid from ${bonusPayments} where client_id = c.id) bp on true
-      left join lateral (select coalesce(sum(amount_cents), 0) as balance from ${ledgerEntries} where client_id = c.id) l on true
-     order by c.created_at desc, c.id desc`);
+      ${figureJoins}
+     order by ${order}`);
   return found.map(toClient);
 }
 
+/** Every client of the filter in `order`, for the CSV export's cursor: streams off the sort index. */
+export function clientsExportQuery(f: ClientFilter, order: SQL = newestClientsFirst): SQL {
+  return sql`select ${clientFigures} from ${clients} c ${figureJoins} where ${clientWhere(f)} order by ${order}`;
+}
+
+export { toClient };
+
+export function countClientsCapped(db: Queryable, f: ClientFilter): Promise<ListCount> {
+  return cappedCount(db, sql`from ${clients} c where ${clientWhere(f)}`);
+}
+
 export async function countClients(db: Queryable, f: ClientFilter): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, sql`select count(*)::int as n from ${clients} c where ${clientWhere(f)}`);
+  return exactCount(db, sql`from ${clients} c where ${clientWhere(f)}`);
+}
+
+/**
+ * Live clients with a running Bet4Me subscription, in scope: read off the running subscriptions
+ * (subscriptions_client_running_idx), which are few, instead of testing every client.
+ */
+export async function countActiveClients(db: Queryable, scope: Scope): Promise<number> {
+  const [row] = await rows<{ n: string }>(db, sql`
+    select count(*) as n from ${clients} c
+     where c.id in (select s.client_id from ${subscriptions} s where s.client_id is not null and s.expires_at > now())
+       and c.deleted_at is null and ${inScope(scope, sql`c.id`)}`);
   return Number(row?.n ?? 0);
 }
 

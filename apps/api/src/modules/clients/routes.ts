@@ -26,7 +26,7 @@ import * as clients from './service.ts';
 
 export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db } = deps;
-  route(app, activeClients, ({ actor }) => clients.activeClients(deps, actor));
+  route(app, activeClients, ({ actor, query }) => clients.activeClients(deps, actor, query));
   route(app, listClients, ({ actor, query }) => clients.listClients(deps, actor, query));
   route(app, searchClients, ({ actor, query }) => clients.listClients(deps, actor, query));
   route(app, showClient, ({ actor, query, request }) => clients.showClient(deps, actor, query.client_id, request.id));
@@ -54,11 +54,13 @@ export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { total_records: totalRecords, list, client };
   });
 
-  csvRoute(app, exportClients, async ({ actor, query }) => clients.clientsCsv(deps, actor, { search: query.search }));
-  csvRoute(app, exportActiveClients, async ({ actor }) => clients.clientsCsv(deps, actor, { activeOnly: true }));
+  csvRoute(app, exportClients, async ({ actor, query }) => clients.clientsCsv(deps, actor, query));
+  csvRoute(app, exportActiveClients, async ({ actor, query }) =>
+    clients.clientsCsv(deps, actor, { search: query.search, dir: query.dir, activeOnly: true }),
+  );
   csvRoute(app, exportClientSubscriptions, async ({ actor, query }) => {
     await clients.requireClient(db, actor, query.client_id);
-    return subscriptionsCsv(db, { clientId: query.client_id });
+    return subscriptionsCsv(deps, { clientId: query.client_id });
   });
   csvRoute(app, exportClientBets, async ({ actor, query }) => {
     await clients.requireClient(db, actor, query.client_id);
@@ -70,6 +72,6 @@ export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
   csvRoute(app, exportClientPaidBonuses, async ({ actor, query }) => {
     await clients.requireClient(db, actor, query.client_id);
-    return bonusPaymentsCsv(deps, actor, query.client_id);
+    return bonusPaymentsCsv(deps, actor, { clientId: query.client_id });
   });
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   clientTexts,
@@ -6,14 +6,17 @@ import {
   type ClientForm,
   type PageQuery,
   type PlatformPassword,
-  type SearchPageQuery,
+  type SortDirection,
+  type SortOf,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { Queryable } from '../../db/client.ts';
 import { clientAssignments, clients } from '../../db/schema/index.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
-import type { CsvTable } from '../../http/csv.ts';
+import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
+import { orderSql, type ListCount, type ListRequest } from '../../db/list.ts';
+import { summed } from '../../db/summaries.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
 import * as q from './queries.ts';
@@ -46,28 +49,52 @@ export async function requireClientFacts(db: Queryable, actor: Actor, clientId: 
   return facts;
 }
 
-export async function listClients(deps: AppDeps, actor: Actor, query: SearchPageQuery | PageQuery) {
-  const scope = scopeOf(actor);
-  const search = 'search' in query ? query.search : '';
-  const [clientsPage, totalRecords, totalActive] = await Promise.all([
-    q.findClients(deps.db, { scope, search }, pageOf(query)),
-    q.countClients(deps.db, { scope, search }),
-    q.countClients(deps.db, { scope, activeOnly: true }),
-  ]);
-  return { total_records: totalRecords, total_active_clients: totalActive, clients: clientsPage };
+type ClientQuery = ListRequest<SortOf<'clients'>>;
+type ActiveClientQuery = ListRequest<SortOf<'activeClients'>>;
+
+const clientSorts: Record<SortOf<'clients'>, SQL> = { joined_on: sql`c.created_at`, name: sql`c.name` };
+const activeSorts: Record<SortOf<'activeClients'>, SQL> = { name: sql`c.name` };
+
+/** How many clients the actor sees: the day summaries for an admin, their assignments for staff. */
+function countAllClients(db: Queryable, scope: q.Scope): Promise<number> {
+  if (scope === 'all') return summed(db, 'client').then((s) => s.n);
+  return q.countClients(db, { scope });
 }
 
-export async function activeClients(deps: AppDeps, actor: Actor) {
+export async function listClients(deps: AppDeps, actor: Actor, query: ClientQuery) {
   const scope = scopeOf(actor);
-  const [active, total] = await Promise.all([
-    q.findClients(deps.db, { scope, activeOnly: true }, null),
-    q.countClients(deps.db, { scope }),
+  const search = query.search?.trim() ?? '';
+  const counted: Promise<ListCount> = search
+    ? q.countClientsCapped(deps.db, { scope, search })
+    : countAllClients(deps.db, scope).then((n) => ({ total_records: n }));
+  const [clientsPage, count, totalActive] = await Promise.all([
+    q.findClients(deps.db, { scope, search }, pageOf(query), orderSql('clients', clientSorts, sql`c.id`, query)),
+    counted,
+    q.countActiveClients(deps.db, scope),
   ]);
-  return { total_active_clients: active.length, total_clients: total, active_clients: active };
+  return { ...count, total_active_clients: totalActive, clients: clientsPage };
+}
+
+/** Clients with a running subscription, by name, paged and searchable, with the totals boxes. */
+export async function activeClients(deps: AppDeps, actor: Actor, query: ActiveClientQuery) {
+  const scope = scopeOf(actor);
+  const search = query.search?.trim() ?? '';
+  const [active, totalActive, total, searched] = await Promise.all([
+    q.findClients(deps.db, { scope, search, activeOnly: true }, pageOf(query), orderSql('activeClients', activeSorts, sql`c.id`, query)),
+    q.countActiveClients(deps.db, scope),
+    countAllClients(deps.db, scope),
+    search ? q.countClientsCapped(deps.db, { scope, search, activeOnly: true }) : null,
+  ]);
+  return {
+    ...(searched ?? { total_records: totalActive }),
+    total_active_clients: totalActive,
+    total_clients: total,
+    active_clients: active,
+  };
 }
 
 export function countActiveClients(db: Queryable, actor: Actor): Promise<number> {
-  return q.countClients(db, { scope: scopeOf(actor), activeOnly: true });
+  return q.countActiveClients(db, scopeOf(actor));
 }
 
 /** The client and their platform passwords, decrypted; the reveal is audited. */
@@ -211,24 +238,31 @@ export async function unassignAllOf(tx: Queryable, userId: number): Promise<numb
 
 const clientColumns: CsvTable<Client>['columns'] = [
   { header: 'Name', value: (c) => c.name },
-  { header: 'Phone', value: (c) => c.phone },
+  { header: 'Phone', value: (c) => csvPhone(c.phone) },
   { header: 'Email', value: (c) => c.email },
-  { header: 'Joined on', value: (c) => c.joined_on },
-  { header: 'Maximum stake (KES)', value: (c) => c.maximum_stake },
-  { header: 'Subscriptions', value: (c) => c.total_subscriptions },
+  { header: 'Joined On', value: (c) => csvDateTime(c.joined_on) },
+  { header: 'Maximum Stake (KES)', value: (c) => c.maximum_stake },
+  { header: 'Total Subscriptions', value: (c) => c.total_subscriptions },
   { header: 'Status', value: (c) => (c.status === 1 ? 'Active' : 'Inactive') },
-  { header: 'Bets', value: (c) => c.total_bets },
-  { header: 'Unpaid bonus (KES)', value: (c) => c.pending_bonus },
-  { header: 'Account balance (KES)', value: (c) => c.account_balance },
-  { header: 'Last login', value: (c) => c.last_login },
+  { header: 'Total Bets', value: (c) => c.total_bets },
+  { header: 'Pending Bonus (KES)', value: (c) => c.pending_bonus },
+  { header: 'Account Balance (KES)', value: (c) => c.account_balance },
+  { header: 'Last Login', value: (c) => csvDateTime(c.last_login) },
 ];
 
-export function clientsCsv(deps: AppDeps, actor: Actor, filter: { search?: string; activeOnly?: boolean; assignedTo?: number }): CsvTable<Client> {
+export function clientsCsv(
+  deps: AppDeps,
+  actor: Actor,
+  filter: { search?: string | undefined; sort?: SortOf<'clients'> | undefined; dir?: SortDirection | undefined; activeOnly?: boolean; assignedTo?: number },
+): CsvTable<Client> {
   const scope = filter.assignedTo !== undefined ? 'all' : scopeOf(actor);
+  const order = filter.activeOnly
+    ? orderSql('activeClients', activeSorts, sql`c.id`, { dir: filter.dir })
+    : orderSql('clients', clientSorts, sql`c.id`, filter);
+  const where = { scope, search: filter.search?.trim() ?? '', activeOnly: filter.activeOnly, assignedTo: filter.assignedTo };
   return {
     filename: filter.activeOnly ? 'active-clients' : 'clients',
     columns: clientColumns,
-    batch: (page) => q.findClients(deps.db, { scope, ...filter }, page),
+    rows: queryBatches(deps.database, q.clientsExportQuery(where, order), q.toClient),
   };
 }
-

@@ -1,20 +1,34 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { BUSINESS_TIME_ZONE, INCOME_CHART_DAYS } from '@betdesk/contract';
+import { DASHBOARD_ACTIVE_CLIENTS, INCOME_CHART_DAYS, nairobiDayOf } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { bets, clients, mpesaPayments, subscriptions } from '../../db/schema/index.ts';
+import { summedByDay } from '../../db/summaries.ts';
+import { bets, clients, subscriptions } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
-/** Active clients with their open-bet counts, newest subscription first; `scope` filters c.id. */
+/**
+ * Subscriptions read to find the dashboard's clients: the newest running ones, off
+ * subscriptions_client_created_idx. A client holds a few stacked subscriptions at most, so this
+ * many always name DASHBOARD_ACTIVE_CLIENTS different clients when there are that many.
+ */
+const NEWEST_RUNNING_READ = 500;
+
+/**
+ * The active clients with the newest subscriptions (top DASHBOARD_ACTIVE_CLIENTS) and their
+ * open-bet counts; the full list is /clients/active. `scope` filters s.client_id.
+ */
 export async function findActiveClientsWithOpenBets(db: Queryable, scope: SQL) {
-  const found = await rows<{ id: number; name: string; phone: string; photo: string | null; open_bets: number; latest: string }>(
+  const found = await rows<{ id: number; name: string; phone: string; photo: string | null; open_bets: string }>(
     db,
-    sql`select c.id, c.name, c.phone, c.photo, coalesce(ob.n, 0)::int as open_bets, s.latest
-          from ${clients} c
-          join (select client_id, max(created_at) as latest from ${subscriptions}
-                 where client_id is not null and expires_at > now() group by client_id) s on s.client_id = c.id
-          left join (select client_id, count(*) as n from ${bets} where status = 'open' group by client_id) ob on ob.client_id = c.id
-         where c.deleted_at is null and ${scope}
-         order by s.latest desc, c.id desc`,
+    sql`select c.id, c.name, c.phone, c.photo, ob.n as open_bets
+          from (select s.client_id, max(s.created_at) as latest, max(s.id) as newest
+                  from (select s.client_id, s.created_at, s.id from ${subscriptions} s
+                         where s.client_id is not null and s.expires_at > now() and ${scope}
+                         order by s.created_at desc, s.id desc limit ${NEWEST_RUNNING_READ}) s
+                 group by s.client_id) s
+          join ${clients} c on c.id = s.client_id and c.deleted_at is null
+          cross join lateral (select count(*) as n from ${bets} b where b.client_id = c.id and b.status = 'open') ob
+         order by s.latest desc, s.newest desc
+         limit ${DASHBOARD_ACTIVE_CLIENTS}`,
   );
   return found.map((r) => ({
     client_id: Number(r.id),
@@ -27,20 +41,15 @@ export async function findActiveClientsWithOpenBets(db: Queryable, scope: SQL) {
 
 /**
  * M-Pesa income per Nairobi day over the chart's window, every day present (zero when nothing
- * came in). Same definition of income as the mpesa domain's incomeTotals: every payment stored
- * except rejected payloads.
+ * came in), from the day summaries: the same income as the mpesa domain's incomeTotals.
  */
-export async function incomeByDay(db: Queryable): Promise<{ day: string; cents: number }[]> {
-  const found = await rows<{ day: string; cents: string }>(db, sql`
-    with days as (
-      select generate_series(
-               (now() at time zone ${BUSINESS_TIME_ZONE})::date - ${INCOME_CHART_DAYS - 1}::int,
-               (now() at time zone ${BUSINESS_TIME_ZONE})::date,
-               interval '1 day')::date as day)
-    select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(p.amount_cents), 0) as cents
-      from days d
-      left join ${mpesaPayments} p
-        on p.status <> 'rejected' and (p.received_at at time zone ${BUSINESS_TIME_ZONE})::date = d.day
-     group by d.day order by d.day`);
-  return found.map((r) => ({ day: r.day, cents: Number(r.cents) }));
+export async function incomeByDay(db: Queryable, incomeKeys: readonly string[]): Promise<{ day: string; cents: number }[]> {
+  const today = nairobiDayOf(new Date());
+  const days = Array.from({ length: INCOME_CHART_DAYS }, (_, i) =>
+    nairobiDayOf(new Date(Date.parse(`${today}T12:00:00Z`) - (INCOME_CHART_DAYS - 1 - i) * 86_400_000)),
+  );
+  const found = await summedByDay(db, incomeKeys, { from: days[0], to: today });
+  const byDay = new Map<string, number>();
+  for (const r of found) byDay.set(r.day, (byDay.get(r.day) ?? 0) + r.amount_cents);
+  return days.map((day) => ({ day, cents: byDay.get(day) ?? 0 }));
 }

@@ -4,8 +4,8 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { countUnpaidBonuses } from '../bonuses/service.ts';
 import { countOpenBets } from '../bets/service.ts';
-import { clientIdsOf, countActiveClients, inScope, kes, scopeOf } from '../clients/service.ts';
-import { incomeTotals, recentPayments } from '../mpesa/service.ts';
+import { countActiveClients, inScope, kes, scopeOf } from '../clients/service.ts';
+import { INCOME_KEYS, incomeTotals, recentPayments } from '../mpesa/service.ts';
 import { currentSmsBalance } from '../sms/service.ts';
 import * as q from './queries.ts';
 
@@ -16,13 +16,12 @@ import * as q from './queries.ts';
 export async function dashboard(deps: AppDeps, actor: Actor) {
   const { db } = deps;
   const isAdmin = actor.role === 'admin';
-  const ownClientIds = isAdmin ? undefined : await clientIdsOf(db, actor.userId);
   const [activeCount, openBets, unpaidBonuses, payments, active] = await Promise.all([
     countActiveClients(db, actor),
     countOpenBets(db, actor),
     countUnpaidBonuses(db, actor),
-    recentPayments(db, { limit: RECENT_PAYMENTS_SHOWN, ...(ownClientIds ? { clientIds: ownClientIds } : {}) }),
-    q.findActiveClientsWithOpenBets(db, inScope(scopeOf(actor), sql`c.id`)),
+    recentPayments(db, { limit: RECENT_PAYMENTS_SHOWN, ...(isAdmin ? {} : { clientsOf: actor.userId }) }),
+    q.findActiveClientsWithOpenBets(db, inScope(scopeOf(actor), sql`s.client_id`)),
   ]);
   const common = {
     total_active_clients: activeCount,
@@ -48,6 +47,6 @@ export async function dashboard(deps: AppDeps, actor: Actor) {
 }
 
 export async function incomeChart(deps: AppDeps) {
-  const days = await q.incomeByDay(deps.db);
+  const days = await q.incomeByDay(deps.db, INCOME_KEYS);
   return { days: days.map((d) => ({ day: d.day, amount: kes(d.cents) })) };
 }

@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { normaliseKenyanPhone, PAYER_NUMBER_HIDDEN, type ClaimCandidate, type MpesaTransaction, type TipsDeposit } from '@betdesk/contract';
-import { pageWithTotal, rows } from '../../db/rows.ts';
+import { normaliseKenyanPhone, PAYER_NUMBER_HIDDEN, type ClaimCandidate, type MpesaTransaction, type SortOf, type TipsDeposit } from '@betdesk/contract';
+import { rows } from '../../db/rows.ts';
+import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageSql, type ListCount, type ListRequest } from '../../db/list.ts';
+import { summed, type DayRange } from '../../db/summaries.ts';
 import { betCategories, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
@@ -12,7 +14,9 @@ interface PaymentRow {
   id: number;
   amount_cents: string | null;
   sender_name: string | null;
+  /** The phone M-Pesa gave, or the matched client's or subscriber's (issue 14: show what Betdesk knows). */
   sender_phone: string | null;
+  given_phone: string | null;
   msisdn: string | null;
   msisdn_kind: string;
   reference: string | null;
@@ -24,7 +28,6 @@ interface PaymentRow {
   subscriber_id: number | null;
   subscriber_name: string | null;
   reject_reason: string | null;
-  total_records?: string;
 }
 
 /** One payment as the screens read it. The MSISDN is shown as a phone only when it is one. */
@@ -45,79 +48,103 @@ function transactionOf(r: PaymentRow): MpesaTransaction {
     subscriber_id: r.subscriber_id === null ? null : Number(r.subscriber_id),
     reject_reason: r.reject_reason,
     unclaimed_reason:
-      r.status === 'unclaimed' && r.sender_phone === null && (r.msisdn_kind === 'hashed' || r.msisdn_kind === 'masked')
+      r.status === 'unclaimed' && r.given_phone === null && (r.msisdn_kind === 'hashed' || r.msisdn_kind === 'masked')
         ? PAYER_NUMBER_HIDDEN
         : null,
   };
 }
 
 const paymentColumns = sql`
-  p.id, p.amount_cents, p.sender_name, p.sender_phone, p.msisdn, p.msisdn_kind,
-  coalesce(p.trans_id, p.raw->>'TransID') as reference,
-  coalesce(p.trans_time, p.received_at) as at,
+  p.id, p.amount_cents, p.sender_name, coalesce(p.sender_phone, c.phone, s.phone) as sender_phone,
+  p.sender_phone as given_phone, p.msisdn, p.msisdn_kind,
+  coalesce(p.trans_id, p.raw->>'TransID') as reference, p.paid_at as at,
   p.bill_ref_number, p.status, p.client_id, c.name as client_name, p.subscriber_id, s.name as subscriber_name,
-  p.reject_reason, count(*) over() as total_records`;
+  p.reject_reason`;
 
-const paymentJoins = sql`
-  from ${mpesaPayments} p
+/** The page's payments (`p`, already limited) with the people they went to. */
+const withPeople = (page: SQL) => sql`
+  from (${page}) p
   left join ${clients} c on c.id = p.client_id
   left join ${tipsSubscribers} s on s.id = p.subscriber_id`;
 
-export interface PaymentFilter {
+type PaymentSort = SortOf<'mpesaTransactions'>;
+const paymentSorts: Record<PaymentSort, SQL> = { transaction_timestamp: sql`p.paid_at`, amount: sql`p.amount_cents` };
+
+export interface PaymentFilter extends Omit<ListRequest<PaymentSort>, 'page' | 'perPage'> {
   status?: 'unclaimed';
-  search?: string;
 }
 
 /**
  * Search by sender name (contains), receipt (contains) or phone: a phone typed in any local form
  * also finds payments whose MSISDN is its hash, and payments claimed to someone with that phone.
  */
-function filterSql(f: PaymentFilter): SQL {
-  const parts: SQL[] = [sql`true`];
+function searchSql(search: string | undefined): SQL {
+  const text = search?.trim();
+  if (!text) return sql`true`;
+  const like = containing(text);
+  const phone = normaliseKenyanPhone(text);
+  const byPhone = phone
+    ? sql` or p.sender_phone = ${phone} or p.msisdn = ${sha256Hex(phone)}
+           or p.client_id in (select id from ${clients} where phone = ${phone})
+           or p.subscriber_id in (select id from ${tipsSubscribers} where phone = ${phone})`
+    : sql``;
+  return sql`(p.sender_name ilike ${like} or p.trans_id ilike ${like}${byPhone})`;
+}
+
+function paymentsWhere(f: PaymentFilter): SQL {
+  const parts: SQL[] = [searchSql(f.search), inDays(sql`p.paid_at`, dayRangeOf(f))];
   if (f.status) parts.push(sql`p.status = ${f.status}`);
-  const search = f.search?.trim();
-  if (search) {
-    const like = `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    const phone = normaliseKenyanPhone(search);
-    const byPhone = phone
-      ? sql` or p.sender_phone = ${phone} or p.msisdn = ${sha256Hex(phone)} or c.phone = ${phone} or s.phone = ${phone}`
-      : sql``;
-    parts.push(sql`(p.sender_name ilike ${like} or p.trans_id ilike ${like}${byPhone})`);
-  }
   return sql.join(parts, sql` and `);
 }
+
+function paymentsPage(f: PaymentFilter, limit: SQL): SQL {
+  const order = orderSql('mpesaTransactions', paymentSorts, sql`p.id`, f);
+  return sql`select ${paymentColumns} ${withPeople(
+    sql`select * from ${mpesaPayments} p where ${paymentsWhere(f)} order by ${order} ${limit}`,
+  )} order by ${order}`;
+}
+
+/** The summary keys of the payments a list shows: every payment, or the unclaimed ones. */
+const paymentKeys = (f: PaymentFilter) => (f.status ? `payment:${f.status}:` : 'payment:');
 
 export async function listPayments(
   db: Queryable,
   f: PaymentFilter & { page: number; perPage: number },
-): Promise<{ total: number; transactions: MpesaTransaction[] }> {
-  const offset = (f.page - 1) * f.perPage;
-  const { found, total } = await pageWithTotal<PaymentRow>(
-    db,
-    {
-      query: sql`
-        select ${paymentColumns} ${paymentJoins}
-         where ${filterSql(f)}
-         order by p.received_at desc, p.id desc
-         limit ${f.perPage} offset ${offset}`,
-      offset,
-    },
-    sql`select count(*) as total ${paymentJoins} where ${filterSql(f)}`,
-  );
-  return { total, transactions: found.map(transactionOf) };
+): Promise<ListCount & { transactions: MpesaTransaction[] }> {
+  const count: Promise<ListCount> = f.search?.trim()
+    ? cappedCount(db, sql`from ${mpesaPayments} p where ${paymentsWhere(f)}`)
+    : summed(db, paymentKeys(f), dayRangeOf(f)).then((s) => ({ total_records: s.n }));
+  const [found, counted] = await Promise.all([rows<PaymentRow>(db, paymentsPage(f, pageSql(f))), count]);
+  return { ...counted, transactions: found.map(transactionOf) };
 }
 
-/** KES waiting unclaimed and KES received (rejected payloads are not money). */
-export async function paymentTotals(db: Queryable): Promise<{ unclaimed: number; deposit: number }> {
-  const [row] = await rows<{ unclaimed: string; deposit: string }>(db, sql`
-    select coalesce(sum(amount_cents) filter (where status = 'unclaimed'), 0) as unclaimed,
-           coalesce(sum(amount_cents) filter (where status <> 'rejected'), 0) as deposit
-      from ${mpesaPayments}`);
-  return { unclaimed: kes(row?.unclaimed) ?? 0, deposit: kes(row?.deposit) ?? 0 };
+/**
+ * The whole of a payments list in its order, for the CSV export's cursor: one flat join, so the
+ * rows come off the sort index as they are read instead of after a sort of the whole result.
+ */
+export function paymentsExportQuery(f: PaymentFilter): SQL {
+  return sql`select ${paymentColumns}
+    from ${mpesaPayments} p
+    left join ${clients} c on c.id = p.client_id
+    left join ${tipsSubscribers} s on s.id = p.subscriber_id
+   where ${paymentsWhere(f)}
+   order by ${orderSql('mpesaTransactions', paymentSorts, sql`p.id`, f)}`;
+}
+
+export { transactionOf, depositRow };
+export type { PaymentRow };
+
+/** KES waiting unclaimed and KES received (rejected payloads are not money) over the days, from the summaries. */
+export async function paymentTotals(db: Queryable, range: DayRange = {}): Promise<{ unclaimed: number; deposit: number }> {
+  const [unclaimed, claimed] = await Promise.all([summed(db, 'payment:unclaimed:', range), summed(db, 'payment:claimed:', range)]);
+  return { unclaimed: unclaimed.amount_cents / 100, deposit: (unclaimed.amount_cents + claimed.amount_cents) / 100 };
 }
 
 export async function paymentById(db: Queryable, id: number): Promise<MpesaTransaction | null> {
-  const [found] = await rows<PaymentRow>(db, sql`select ${paymentColumns} ${paymentJoins} where p.id = ${id}`);
+  const [found] = await rows<PaymentRow>(
+    db,
+    sql`select ${paymentColumns} ${withPeople(sql`select * from ${mpesaPayments} where id = ${id}`)}`,
+  );
   return found ? transactionOf(found) : null;
 }
 
@@ -129,45 +156,73 @@ const normalisedAccountSql = sql`upper(regexp_replace(coalesce(p.bill_ref_number
 
 const likePrefix = (text: string) => `${text.toUpperCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
+type DepositSort = SortOf<'tipsDeposits'>;
+const depositSorts: Record<DepositSort, SQL> = { transaction_timestamp: sql`p.paid_at`, amount: sql`p.amount_cents` };
+export type DepositFilter = Omit<ListRequest<DepositSort>, 'page' | 'perPage'>;
+
 /**
- * Tips deposits: payments that went to a tips subscriber, or whose account number starts with a bet
- * category code (the tips account numbers), claimed or not. The codes are read first so that each
- * is a constant prefix the account index can range-scan, instead of a pattern per row.
+ * Unclaimed payments whose account number starts with a bet category code. The codes are read
+ * first so that each is a constant prefix the account index can range-scan.
+ */
+async function namesCategorySql(db: Queryable): Promise<SQL> {
+  const codes = await db.select({ code: betCategories.code }).from(betCategories);
+  const names = codes.length
+    ? sql.join(codes.map(({ code }) => sql`${normalisedAccountSql} like ${likePrefix(code)}`), sql` or `)
+    : sql`false`;
+  return sql`(p.status = 'unclaimed' and p.client_id is null and p.subscriber_id is null and (${names}))`;
+}
+
+function depositRow(r: PaymentRow): TipsDeposit {
+  return {
+    id: Number(r.id),
+    sender_phone: r.sender_phone,
+    sender_name: r.sender_name,
+    amount: kes(r.amount_cents),
+    transaction_reference: r.reference,
+    transaction_timestamp: iso(r.at),
+    status: r.status,
+  };
+}
+
+const depositsWhere = (f: DepositFilter, waiting: SQL) => sql`(p.subscriber_id is not null and p.status = 'claimed' or ${waiting})
+    and ${searchSql(f.search)} and ${inDays(sql`p.paid_at`, dayRangeOf(f))}`;
+
+function depositsPage(f: DepositFilter, waiting: SQL, limit: SQL): SQL {
+  const order = orderSql('tipsDeposits', depositSorts, sql`p.id`, f);
+  return sql`select ${paymentColumns} ${withPeople(
+    sql`select * from ${mpesaPayments} p where ${depositsWhere(f, waiting)} order by ${order} ${limit}`,
+  )} order by ${order}`;
+}
+
+/**
+ * Tips deposits: payments claimed to a tips subscriber, and unclaimed ones whose account number
+ * names a bet category. Counted from the summaries plus the (small) unclaimed set, or capped when searched.
  */
 export async function listTipsDeposits(
   db: Queryable,
-  page: { page: number; perPage: number },
-): Promise<{ total: number; deposits: TipsDeposit[] }> {
-  const codes = await db.select({ code: betCategories.code }).from(betCategories);
-  const namesCategory = codes.length
-    ? sql.join(codes.map(({ code }) => sql`${normalisedAccountSql} like ${likePrefix(code)}`), sql` or `)
-    : sql`false`;
-  const where = sql`p.status <> 'rejected' and (p.subscriber_id is not null or (p.client_id is null and (${namesCategory})))`;
-  const offset = (page.page - 1) * page.perPage;
-  const { found, total } = await pageWithTotal<PaymentRow>(
-    db,
-    {
-      query: sql`
-        select ${paymentColumns} ${paymentJoins}
-         where ${where}
-         order by p.received_at desc, p.id desc
-         limit ${page.perPage} offset ${offset}`,
-      offset,
-    },
-    sql`select count(*) as total from ${mpesaPayments} p where ${where}`,
-  );
-  return {
-    total,
-    deposits: found.map((r) => ({
-      id: Number(r.id),
-      sender_phone: r.sender_phone,
-      sender_name: r.sender_name,
-      amount: kes(r.amount_cents),
-      transaction_reference: r.reference,
-      transaction_timestamp: iso(r.at),
-      status: r.status,
-    })),
-  };
+  f: DepositFilter & { page: number; perPage: number },
+): Promise<ListCount & { deposits: TipsDeposit[] }> {
+  const waiting = await namesCategorySql(db);
+  const range = dayRangeOf(f);
+  const count: Promise<ListCount> = f.search?.trim()
+    ? cappedCount(db, sql`from ${mpesaPayments} p where ${depositsWhere(f, waiting)}`)
+    : Promise.all([
+        summed(db, 'payment:claimed:subscriber:', range),
+        exactCount(db, sql`from ${mpesaPayments} p where ${waiting} and ${inDays(sql`p.paid_at`, range)}`),
+      ]).then(([claimed, unclaimed]) => ({ total_records: claimed.n + unclaimed }));
+  const [found, counted] = await Promise.all([rows<PaymentRow>(db, depositsPage(f, waiting, pageSql(f))), count]);
+  return { ...counted, deposits: found.map(depositRow) };
+}
+
+/** The whole of the tips deposits list in its order, for the CSV export's cursor. */
+export async function tipsDepositsExportQuery(db: Queryable, f: DepositFilter): Promise<SQL> {
+  const waiting = await namesCategorySql(db);
+  return sql`select ${paymentColumns}
+    from ${mpesaPayments} p
+    left join ${clients} c on c.id = p.client_id
+    left join ${tipsSubscribers} s on s.id = p.subscriber_id
+   where ${depositsWhere(f, waiting)}
+   order by ${orderSql('tipsDeposits', depositSorts, sql`p.id`, f)}`;
 }
 
 /**

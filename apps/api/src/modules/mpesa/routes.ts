@@ -5,6 +5,9 @@ import {
   c2bValidation,
   claimCandidates,
   claimPayment,
+  exportMpesaTransactions,
+  exportTipsDeposits,
+  exportUnclaimedMpesaTransactions,
   mpesaTransactions,
   paymentRequestOptions,
   requestPayment,
@@ -25,6 +28,9 @@ import * as claims from './claims.ts';
 import { receiveC2bConfirmation, receiveStkCallback, validateC2b } from './ingest.ts';
 import * as requests from './payment-requests.ts';
 import * as q from './queries.ts';
+import { paymentsCsv, tipsDepositsCsv } from './exports.ts';
+import { csvRoute } from '../../http/csv.ts';
+import { dayRangeOf } from '../../db/list.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -80,13 +86,8 @@ export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
   webhookRoutes(app, deps);
 
   const page = async (filter: q.PaymentFilter & { page: number; perPage: number }) => {
-    const [list, totals] = await Promise.all([q.listPayments(deps.db, filter), q.paymentTotals(deps.db)]);
-    return {
-      total_records: list.total,
-      transactions: list.transactions,
-      total_unclaimed: totals.unclaimed,
-      total_deposit: totals.deposit,
-    };
+    const [list, totals] = await Promise.all([q.listPayments(deps.db, filter), q.paymentTotals(deps.db, dayRangeOf(filter))]);
+    return { ...list, total_unclaimed: totals.unclaimed, total_deposit: totals.deposit };
   };
   route(app, mpesaTransactions, ({ query }) => page(query));
   route(app, searchMpesaTransactions, ({ query }) => page(query));
@@ -105,10 +106,13 @@ export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
     claims.unclaimPayment(deps, actor, body.transaction_id, request.id),
   );
 
-  route(app, tipsDeposits, async ({ query }) => {
-    const found = await q.listTipsDeposits(deps.db, query);
-    return { deposits: found.deposits, total_records: found.total };
-  });
+  route(app, tipsDeposits, ({ query }) => q.listTipsDeposits(deps.db, query));
+
+  csvRoute(app, exportMpesaTransactions, async ({ query }) => paymentsCsv(deps, 'mpesa-transactions', query));
+  csvRoute(app, exportUnclaimedMpesaTransactions, async ({ query }) =>
+    paymentsCsv(deps, 'unclaimed-mpesa-transactions', { ...query, status: 'unclaimed' }),
+  );
+  csvRoute(app, exportTipsDeposits, async ({ query }) => tipsDepositsCsv(deps, query));
 
   route(app, paymentRequestOptions, ({ actor, query }) => requests.paymentRequestOptions(deps, actor, query));
   route(app, requestPayment, ({ actor, body, request }) => requests.requestPayment(deps, actor, body, request.id));

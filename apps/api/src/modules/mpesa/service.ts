@@ -1,22 +1,25 @@
-import { and, desc, inArray, ne, sql } from 'drizzle-orm';
-import { BUSINESS_TIME_ZONE } from '@betdesk/contract';
-import { clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
+import { sql } from 'drizzle-orm';
+import { nairobiDayOf } from '@betdesk/contract';
+import { clientAssignments, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
+import { rows } from '../../db/rows.ts';
+import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
 
 /**
  * Income is money received by M-Pesa (every stored payment but rejected payloads), in cents;
- * "today" is the Africa/Nairobi business day.
+ * "today" is the Africa/Nairobi business day. Read from the day summaries.
  */
 export async function incomeTotals(db: Queryable): Promise<{ todayCents: number; totalCents: number }> {
-  const [row] = await db
-    .select({
-      today: sql<string>`coalesce(sum(${mpesaPayments.amountCents}) filter (where ${mpesaPayments.receivedAt} >= (date_trunc('day', now() at time zone ${BUSINESS_TIME_ZONE}) at time zone ${BUSINESS_TIME_ZONE})), 0)`,
-      total: sql<string>`coalesce(sum(${mpesaPayments.amountCents}), 0)`,
-    })
-    .from(mpesaPayments)
-    .where(ne(mpesaPayments.status, 'rejected'));
-  return { todayCents: Number(row?.today ?? 0), totalCents: Number(row?.total ?? 0) };
+  const today = nairobiDayOf(new Date());
+  const [total, todays] = await Promise.all([
+    summed(db, INCOME_KEYS),
+    summed(db, INCOME_KEYS, { from: today, to: today }),
+  ]);
+  return { todayCents: todays.amount_cents, totalCents: total.amount_cents };
 }
+
+/** The summary keys of income: claimed and unclaimed payments (rejected payloads are not money). */
+export const INCOME_KEYS = ['payment:claimed:', 'payment:unclaimed:'] as const;
 
 export interface RecentPayment {
   name: string;
@@ -28,33 +31,35 @@ export interface RecentPayment {
 
 /**
  * The newest payments for the dashboard: who paid (the client or subscriber it is claimed to, else
- * the sender's name), their phone when known, the M-Pesa receipt, when and how much.
- * `clientIds` narrows to payments of those clients (a staff user's own).
+ * the sender's name), their phone when known, the M-Pesa receipt, when and how much, read newest
+ * first off mpesa_payments_paid_idx. `clientsOf` narrows to the payments of a staff user's clients.
  */
 export async function recentPayments(
   db: Queryable,
-  options: { limit: number; clientIds?: number[] },
+  options: { limit: number; clientsOf?: number },
 ): Promise<RecentPayment[]> {
-  const filters = [ne(mpesaPayments.status, 'rejected')];
-  if (options.clientIds) {
-    if (options.clientIds.length === 0) return [];
-    filters.push(inArray(mpesaPayments.clientId, options.clientIds));
-  }
-  const found = await db
-    .select({
-      name: sql<string>`coalesce(${clients.name}, ${tipsSubscribers.name}, ${mpesaPayments.senderName}, 'Unknown sender')`,
-      phone: sql<string | null>`coalesce(${clients.phone}, ${tipsSubscribers.phone}, ${mpesaPayments.senderPhone})`,
-      transactionReference: sql<string>`coalesce(${mpesaPayments.transId}, '')`,
-      time: sql<Date>`coalesce(${mpesaPayments.transTime}, ${mpesaPayments.receivedAt})`,
-      amountCents: sql<string>`coalesce(${mpesaPayments.amountCents}, 0)`,
-    })
-    .from(mpesaPayments)
-    .leftJoin(clients, sql`${clients.id} = ${mpesaPayments.clientId}`)
-    .leftJoin(tipsSubscribers, sql`${tipsSubscribers.id} = ${mpesaPayments.subscriberId}`)
-    .where(and(...filters))
-    .orderBy(desc(mpesaPayments.receivedAt), desc(mpesaPayments.id))
-    .limit(options.limit);
-  return found.map((p) => ({ ...p, time: new Date(p.time), amountCents: Number(p.amountCents) }));
+  const mine =
+    options.clientsOf === undefined
+      ? sql`true`
+      : sql`p.client_id in (select client_id from ${clientAssignments} where user_id = ${options.clientsOf})`;
+  const found = await rows<{ name: string; phone: string | null; reference: string; time: string; amount_cents: string }>(
+    db,
+    sql`select coalesce(c.name, s.name, p.sender_name, 'Unknown sender') as name,
+               coalesce(c.phone, s.phone, p.sender_phone) as phone,
+               coalesce(p.trans_id, '') as reference, p.paid_at as time, coalesce(p.amount_cents, 0) as amount_cents
+          from (select * from ${mpesaPayments} p where p.status <> 'rejected' and ${mine}
+                 order by p.paid_at desc, p.id desc limit ${options.limit}) p
+          left join ${clients} c on c.id = p.client_id
+          left join ${tipsSubscribers} s on s.id = p.subscriber_id
+         order by p.paid_at desc, p.id desc`,
+  );
+  return found.map((p) => ({
+    name: p.name,
+    phone: p.phone,
+    transactionReference: p.reference,
+    time: new Date(p.time),
+    amountCents: Number(p.amount_cents),
+  }));
 }
 
 export { receiveC2bConfirmation, receiveStkCallback, storeC2bConfirmation } from './ingest.ts';

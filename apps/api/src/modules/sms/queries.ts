@@ -1,7 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { localPhone, SMS_STATUSES, type SmsMessage, type SmsMessageDetail, type SmsStatus } from '@betdesk/contract';
+import { COUNT_CAP, localPhone, SMS_STATUSES, type SmsMessage, type SmsMessageDetail, type SmsStatus } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
-import { pageWithTotal, rows } from '../../db/rows.ts';
+import { rows } from '../../db/rows.ts';
+import { exactCount, inDays, type ListCount } from '../../db/list.ts';
+import { summedByKey, type DayRange } from '../../db/summaries.ts';
 import { SECRET_SMS_HIDDEN_TEXT, SECRET_SMS_INTENTS } from './outbox.ts';
 
 export interface Page {
@@ -12,6 +14,8 @@ export interface Page {
 /** Which messages a list shows. */
 export interface MessageFilter {
   status?: SmsStatus | undefined;
+  /** Inclusive Nairobi days of queueing. */
+  days?: DayRange;
   /** Digits some part of the recipient's number contains. */
   phoneContains?: string | undefined;
   /** A person's messages: linked to them, or sent to their phone. */
@@ -22,6 +26,7 @@ function whereOf(filter: MessageFilter): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filter.status) conditions.push(sql`m.status = ${filter.status}`);
   if (filter.phoneContains) conditions.push(sql`m.recipient like ${`%${filter.phoneContains}%`}`);
+  if (filter.days) conditions.push(inDays(sql`m.created_at`, filter.days));
   const person = filter.person;
   if (person && 'clientId' in person) {
     conditions.push(sql`(m.client_id = ${person.clientId} or m.recipient = ${person.phone})`);
@@ -41,13 +46,13 @@ const textOrNull = (value: unknown): string | null => (value == null ? null : St
  * The page is chosen first (index on id, or status+id, or the recipient trigram), then the person
  * each row is for is looked up for those rows only: linked ids first, else the phone.
  */
-function pageSql(where: SQL, page: Page, detail: boolean): SQL {
+function pageSql(where: SQL, page: Page, detail: boolean, order: MessageOrder = newestFirst): SQL {
   return sql`
     with page as (
-      select m.*, count(*) over() as total_records
+      select m.*
         from sms_messages m
        where ${where}
-       order by m.id desc
+       order by ${order.inner}
        limit ${page.limit} offset ${page.offset}
     )
     select p.*, c.id as person_client_id, c.name as client_name, s.id as person_subscriber_id, s.name as subscriber_name
@@ -63,8 +68,23 @@ function pageSql(where: SQL, page: Page, detail: boolean): SQL {
          where s.id = coalesce(p.subscriber_id, (select s2.id from tips_subscribers s2 where s2.phone = p.recipient))
       ) s on true
       ${detail ? sql`left join users u on u.id = p.created_by` : sql``}
-     order by p.id desc`;
+     order by ${order.outer}`;
 }
+
+/** The order of a page, over m (the messages) and again over p (the picked page). */
+interface MessageOrder {
+  inner: SQL;
+  outer: SQL;
+}
+
+/** A person's messages page by id off sms_client_idx / sms_subscriber_idx. */
+const newestFirst: MessageOrder = { inner: sql`m.id desc`, outer: sql`p.id desc` };
+
+/** The log pages by the queueing time off sms_created_idx / sms_status_created_idx. */
+const byQueueing = (dir: 'asc' | 'desc'): MessageOrder => {
+  const d = sql.raw(dir);
+  return { inner: sql`m.created_at ${d}, m.id ${d}`, outer: sql`p.created_at ${d}, p.id ${d}` };
+};
 
 function toMessage(r: Row): SmsMessage {
   return {
@@ -92,29 +112,64 @@ function toMessage(r: Row): SmsMessage {
   };
 }
 
-export async function findMessages(
-  db: Queryable,
-  filter: MessageFilter,
-  page: Page,
-): Promise<{ messages: SmsMessage[]; total: number }> {
+/** A person's messages, newest first, counted exactly (a person has few). */
+export async function findMessages(db: Queryable, filter: MessageFilter, page: Page): Promise<{ messages: SmsMessage[]; total: number }> {
   const where = whereOf(filter);
-  const { found, total } = await pageWithTotal<Row>(
-    db,
-    { query: pageSql(where, page, false), offset: page.offset },
-    sql`select count(*) as total from sms_messages m where ${where}`,
-  );
+  const [found, total] = await Promise.all([
+    rows<Row>(db, pageSql(where, page, false)),
+    exactCount(db, sql`from sms_messages m where ${where}`),
+  ]);
   return { messages: found.map(toMessage), total };
 }
 
-/** How many messages of each status match the phone search (the filter buttons' counts). */
-export async function countByStatus(db: Queryable, phoneContains: string | undefined): Promise<Record<SmsStatus, number>> {
-  const found = await rows<{ status: SmsStatus; n: number }>(
-    db,
-    sql`select m.status, count(*)::int as n from sms_messages m where ${whereOf({ phoneContains })} group by m.status`,
-  );
+/**
+ * The SMS log: one page off sms_created_idx (or sms_status_created_idx with a status), in the
+ * asked direction. Its counts come from the day summaries (`sms:<status>`), or, with a phone
+ * search, from the matching messages up to the count cap.
+ */
+export async function findLogMessages(
+  db: Queryable,
+  filter: MessageFilter,
+  page: Page,
+  dir: 'asc' | 'desc',
+): Promise<ListCount & { messages: SmsMessage[]; status_counts: Record<SmsStatus, number> }> {
+  const where = whereOf(filter);
+  const [found, counts] = await Promise.all([
+    rows<Row>(db, pageSql(where, page, false, byQueueing(dir))),
+    countByStatus(db, filter),
+  ]);
+  const status_counts = counts.byStatus;
+  const total = filter.status ? status_counts[filter.status] : Object.values(status_counts).reduce((a, b) => a + b, 0);
+  return {
+    messages: found.map(toMessage),
+    status_counts,
+    ...(counts.capped ? { total_records: Math.min(total, COUNT_CAP), total_capped: total >= COUNT_CAP } : { total_records: total }),
+  };
+}
+
+/** How many messages of each status the days (and phone search) hold: the filter buttons' counts. */
+async function countByStatus(db: Queryable, filter: MessageFilter): Promise<{ byStatus: Record<SmsStatus, number>; capped: boolean }> {
   const counts = Object.fromEntries(SMS_STATUSES.map((s) => [s, 0])) as Record<SmsStatus, number>;
-  for (const r of found) counts[r.status] = Number(r.n);
-  return counts;
+  if (!filter.phoneContains) {
+    for (const r of await summedByKey(db, 'sms:', filter.days)) {
+      const status = r.key.slice('sms:'.length) as SmsStatus;
+      if (status in counts) counts[status] = r.n;
+    }
+    return { byStatus: counts, capped: false };
+  }
+  const found = await rows<{ status: SmsStatus; n: string }>(
+    db,
+    sql`select status, count(*) as n
+          from (select m.status from sms_messages m
+                 where ${whereOf({ phoneContains: filter.phoneContains, days: filter.days })} limit ${COUNT_CAP + 1}) m
+         group by status`,
+  );
+  let seen = 0;
+  for (const r of found) {
+    counts[r.status] = Number(r.n);
+    seen += Number(r.n);
+  }
+  return { byStatus: counts, capped: seen > COUNT_CAP };
 }
 
 export async function findMessage(db: Queryable, id: number): Promise<SmsMessageDetail | undefined> {

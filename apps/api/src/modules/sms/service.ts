@@ -1,3 +1,4 @@
+import { dayRangeOf } from '../../db/list.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import { asc, eq } from 'drizzle-orm';
@@ -55,9 +56,7 @@ export function phoneSearchDigits(search: string): string | undefined {
 /** The SMS log: one page of messages, newest first, and how many there are of each status. */
 export async function smsLogPage(db: Queryable, query: z.output<typeof SmsLogQuery>) {
   const phoneContains = phoneSearchDigits(query.search);
-  const page = await q.findMessages(db, { status: query.status, phoneContains }, pageOf(query));
-  const status_counts = await q.countByStatus(db, phoneContains);
-  return { total_records: page.total, status_counts, messages: page.messages };
+  return q.findLogMessages(db, { status: query.status, phoneContains, days: dayRangeOf(query) }, pageOf(query), query.dir ?? 'desc');
 }
 
 export async function smsMessageDetail(db: Queryable, id: number) {

@@ -8,6 +8,6 @@ import { subscriptionsCsv, subscriptionsPage } from './service.ts';
 export function subscriptionRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, recentSubscriptions, ({ query }) => subscriptionsPage(deps.db, 'recent', query));
   route(app, allSubscriptions, ({ query }) => subscriptionsPage(deps.db, 'all', query));
-  csvRoute(app, exportRecentSubscriptions, async () => subscriptionsCsv(deps.db, { which: 'recent' }));
-  csvRoute(app, exportAllSubscriptions, async () => subscriptionsCsv(deps.db, { which: 'all' }));
+  csvRoute(app, exportRecentSubscriptions, async ({ query }) => subscriptionsCsv(deps, { which: 'recent', ...query }));
+  csvRoute(app, exportAllSubscriptions, async ({ query }) => subscriptionsCsv(deps, { which: 'all', ...query }));
 }

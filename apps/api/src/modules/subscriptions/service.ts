@@ -1,8 +1,10 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { subscriptions, SUBSCRIPTION_SOURCES, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type PageQuery } from '@betdesk/contract';
-import type { CsvTable } from '../../http/csv.ts';
+import { RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortOf } from '@betdesk/contract';
+import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
+import { dayRangeOf, inDays, orderSql, type ListRequest } from '../../db/list.ts';
+import type { AppDeps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
 import { kes, pageOf, type Page } from '../clients/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
@@ -148,19 +150,31 @@ export async function reverseSubscriptionsOfPayment(
 
 const recentSql = sql`s.created_at >= now() - make_interval(days => ${RECENT_SUBSCRIPTION_DAYS})`;
 
-/** The admin's Bet4Me subscriptions screens: recent (last days) or all, with the income totals. */
-export async function subscriptionsPage(db: Queryable, which: 'recent' | 'all', query: PageQuery) {
-  const where = which === 'recent' ? recentSql : sql`true`;
-  const [list, totalRecords, income] = await Promise.all([
-    subscriptionQueries.findClientSubscriptions(db, where, pageOf(query)),
-    subscriptionQueries.countClientSubscriptions(db, where),
-    subscriptionQueries.clientSubscriptionIncome(db),
+type SubscriptionQuery = ListRequest<SortOf<'allSubscriptions'>>;
+const subscriptionSorts: Record<SortOf<'allSubscriptions'>, SQL> = { done_on: sql`s.created_at`, amount: sql`s.amount_cents` };
+
+function listWhere(which: 'recent' | 'all', f: Omit<SubscriptionQuery, 'page' | 'perPage'>): SQL {
+  return sql`${which === 'recent' ? recentSql : sql`true`} and ${inDays(sql`s.created_at`, dayRangeOf(f))}`;
+}
+
+/**
+ * The admin's Bet4Me subscriptions screens: recent (last days) or all, with the income totals of the
+ * days shown. The whole list is counted from the summaries; the recent window off its index.
+ */
+export async function subscriptionsPage(db: Queryable, which: 'recent' | 'all', query: SubscriptionQuery) {
+  const where = listWhere(which, query);
+  const order = orderSql('allSubscriptions', subscriptionSorts, sql`s.id`, query);
+  const income = subscriptionQueries.clientSubscriptionIncome(db, dayRangeOf(query));
+  const [list, totalRecords, totals] = await Promise.all([
+    subscriptionQueries.findClientSubscriptions(db, where, pageOf(query), order),
+    which === 'all' ? income.then((i) => i.subscriptions) : subscriptionQueries.countClientSubscriptions(db, where),
+    income,
   ]);
   return {
     total_records: totalRecords,
     subscriptions: list,
-    total_income: kes(income.totalCents),
-    total_income_today: kes(income.todayCents),
+    total_income: kes(totals.totalCents),
+    total_income_today: kes(totals.todayCents),
   };
 }
 
@@ -176,19 +190,23 @@ export async function subscriptionsOfClient(db: Queryable, clientId: number, pag
 
 const subscriptionColumns: CsvTable<Bet4meSubscription>['columns'] = [
   { header: 'Name', value: (s) => s.name },
-  { header: 'Phone', value: (s) => s.phone },
+  { header: 'Phone', value: (s) => csvPhone(s.phone) },
   { header: 'Amount (KES)', value: (s) => s.amount },
-  { header: 'Duration (days)', value: (s) => s.duration },
-  { header: 'Done on', value: (s) => s.done_on },
-  { header: 'Expiry date', value: (s) => s.expiry_date },
+  { header: 'Duration', value: (s) => `${s.duration} ${s.duration === 1 ? 'day' : 'days'}` },
+  { header: 'Done On', value: (s) => csvDateTime(s.done_on) },
+  { header: 'Expiry Date', value: (s) => csvDateTime(s.expiry_date) },
   { header: 'Status', value: (s) => s.status_name },
 ];
 
-export function subscriptionsCsv(db: Queryable, filter: { which: 'recent' | 'all' } | { clientId: number }): CsvTable<Bet4meSubscription> {
-  const where = 'clientId' in filter ? sql`s.client_id = ${filter.clientId}` : filter.which === 'recent' ? recentSql : sql`true`;
+export function subscriptionsCsv(
+  deps: AppDeps,
+  filter: ({ which: 'recent' | 'all' } & Omit<SubscriptionQuery, 'page' | 'perPage'>) | { clientId: number },
+): CsvTable<Bet4meSubscription> {
+  const where = 'clientId' in filter ? sql`s.client_id = ${filter.clientId}` : listWhere(filter.which, filter);
+  const order = 'clientId' in filter ? subscriptionQueries.newestSubscriptionsFirst : orderSql('allSubscriptions', subscriptionSorts, sql`s.id`, filter);
   return {
     filename: 'clientId' in filter ? 'client-subscriptions' : `${filter.which}-subscriptions`,
     columns: subscriptionColumns,
-    batch: (page) => subscriptionQueries.findClientSubscriptions(db, where, page),
+    rows: queryBatches(deps.database, subscriptionQueries.clientSubscriptionsExportQuery(where, order), subscriptionQueries.toSubscription),
   };
 }

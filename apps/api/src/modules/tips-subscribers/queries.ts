@@ -1,6 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
-import type { SubscriberRow } from '@betdesk/contract';
-import { pageWithTotal, rows } from '../../db/rows.ts';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import type { SortOf, SubscriberRow } from '@betdesk/contract';
+import { rows } from '../../db/rows.ts';
+import { cappedCount, orderSql, pageSql, type ListCount, type ListRequest } from '../../db/list.ts';
+import { summed } from '../../db/summaries.ts';
+import { nameOrPhoneContains } from '../clients/service.ts';
 import { subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
@@ -11,7 +14,6 @@ interface SubscriberRecord {
   phone: string;
   joined_on: Date | string;
   number_of_subscriptions: number;
-  total_records?: number;
 }
 
 const toRow = (r: SubscriberRecord): SubscriberRow => ({
@@ -26,28 +28,35 @@ const subscriberSelect = sql`
   select s.id, s.name, s.phone, s.joined_at as joined_on,
          (select count(*) from ${subscriptions} c where c.subscriber_id = s.id)::int as number_of_subscriptions`;
 
+export type SubscriberQuery = ListRequest<SortOf<'tipsSubscribers'>>;
+const sorts: Record<SortOf<'tipsSubscribers'>, SQL> = { joined_on: sql`s.joined_at`, name: sql`s.name` };
+
 /** A page of subscribers, newest first; `onlyActive` keeps those with a subscription running now. */
 export async function pageSubscribers(
   db: Queryable,
-  options: { page: number; perPage: number; onlyActive: boolean },
-): Promise<{ subscribers: SubscriberRow[]; total: number }> {
-  const where = options.onlyActive
-    ? sql`exists (select 1 from ${subscriptions} a where a.subscriber_id = s.id and a.expires_at > now())`
-    : sql`true`;
-  const offset = (options.page - 1) * options.perPage;
-  const { found, total } = await pageWithTotal<SubscriberRecord>(
-    db,
-    {
-      query: sql`${subscriberSelect}, count(*) over ()::int as total_records
-          from ${tipsSubscribers} s
-         where ${where}
-         order by s.joined_at desc, s.id desc
-         limit ${options.perPage} offset ${offset}`,
-      offset,
-    },
-    sql`select count(*)::int as total from ${tipsSubscribers} s where ${where}`,
-  );
-  return { subscribers: found.map(toRow), total };
+  options: SubscriberQuery & { onlyActive: boolean },
+): Promise<ListCount & { subscribers: SubscriberRow[] }> {
+  const parts = [sql`true`];
+  // subscriptions_subscriber_idx (subscriber_id, expires_at) answers each test.
+  if (options.onlyActive) parts.push(sql`exists (select 1 from ${subscriptions} a where a.subscriber_id = s.id and a.expires_at > now())`);
+  const search = options.search?.trim();
+  if (search) parts.push(nameOrPhoneContains(search, sql`s.name`, sql`s.phone`));
+  const where = sql.join(parts, sql` and `);
+  const order = orderSql('tipsSubscribers', sorts, sql`s.id`, options);
+  const counted: Promise<ListCount> =
+    options.onlyActive || search
+      ? cappedCount(db, sql`from ${tipsSubscribers} s where ${where}`)
+      : summed(db, 'tips_subscriber').then((t) => ({ total_records: t.n }));
+  const [found, count] = await Promise.all([
+    rows<SubscriberRecord>(
+      db,
+      sql`${subscriberSelect}
+            from (select * from ${tipsSubscribers} s where ${where} order by ${order} ${pageSql(options)}) s
+           order by ${order}`,
+    ),
+    counted,
+  ]);
+  return { ...count, subscribers: found.map(toRow) };
 }
 
 export async function findSubscriber(db: Queryable, id: number): Promise<SubscriberRow | null> {

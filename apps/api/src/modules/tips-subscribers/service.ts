@@ -9,7 +9,6 @@ import {
   type BetCategory,
   type NewSubscriberForm,
   type Subscriber,
-  type SubscriberRow,
   type SubscriberSmsForm,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
@@ -95,13 +94,12 @@ export async function storeSubscriber(
 export async function subscribersPage(
   db: Queryable,
   actor: Actor,
-  query: { page: number; perPage: number; status: 'active' | 'all' },
-): Promise<{ subscribers: SubscriberRow[]; total_records: number }> {
+  query: q.SubscriberQuery & { status: 'active' | 'all' },
+) {
   if (query.status === 'all' && !can(actor.role, 'view:tips-subscribers-all')) {
     throw new AppError(403, 'Only admins can list all subscribers.');
   }
-  const { subscribers, total } = await q.pageSubscribers(db, { ...query, onlyActive: query.status === 'active' });
-  return { subscribers, total_records: total };
+  return q.pageSubscribers(db, { ...query, onlyActive: query.status === 'active' });
 }
 
 export async function subscriberById(db: Queryable, id: number): Promise<Subscriber> {

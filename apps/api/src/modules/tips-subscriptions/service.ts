@@ -1,6 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { betCategoryLabel, TIPS_MEDIA_LABELS, type SubscriberSubscription, type TipsSubscription } from '@betdesk/contract';
-import { pageWithTotal, rows } from '../../db/rows.ts';
+import { betCategoryLabel, TIPS_MEDIA_LABELS, type SortOf, type SubscriberSubscription, type TipsSubscription } from '@betdesk/contract';
+import { rows } from '../../db/rows.ts';
+import { cappedCount, dayRangeOf, inDays, orderSql, pageSql, type ListCount, type ListRequest } from '../../db/list.ts';
+import { summed } from '../../db/summaries.ts';
+import { nameOrPhoneContains } from '../clients/service.ts';
 import { betCategories, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
@@ -18,7 +21,6 @@ interface SubscriptionRecord {
   amount_cents: number | string;
   active: boolean;
   reversed: boolean;
-  total_records?: number;
 }
 
 /** What was bought, as the Bets column reads: "Daily 2 Odds (D2) by SMS". */
@@ -55,41 +57,56 @@ const subscriptionFrom = sql`
   join ${tipsSubscribers} s on s.id = sub.subscriber_id
   left join ${betCategories} bc on bc.id = sub.bet_category_id`;
 
-async function pageOf(
-  db: Queryable,
-  where: SQL,
-  orderBy: SQL,
-  page: { page: number; perPage: number },
-): Promise<{ subscriptions: TipsSubscription[]; total_records: number }> {
-  const offset = (page.page - 1) * page.perPage;
-  const { found, total } = await pageWithTotal<SubscriptionRecord>(
-    db,
-    {
-      query: sql`${subscriptionSelect}, count(*) over ()::int as total_records
-        ${subscriptionFrom}
-        where ${where}
-        order by ${orderBy}
-        limit ${page.perPage} offset ${offset}`,
-      offset,
-    },
-    sql`select count(*)::int as total ${subscriptionFrom} where ${where}`,
-  );
-  return { subscriptions: found.map(toSubscription), total_records: total };
+type AllQuery = ListRequest<SortOf<'tipsSubscriptions'>>;
+type ActiveQuery = ListRequest<SortOf<'activeTipsSubscriptions'>>;
+
+const sorts: Record<SortOf<'tipsSubscriptions'>, SQL> = { done_on: sql`sub.created_at`, expiry_date: sql`sub.expires_at` };
+const running = sql`sub.expires_at > now() and sub.reversed_at is null`;
+
+function listWhere(f: AllQuery | ActiveQuery, runningOnly: boolean): SQL {
+  const parts = [sql`sub.subscriber_id is not null`, inDays(sql`sub.created_at`, dayRangeOf(f))];
+  if (runningOnly) parts.push(running);
+  const search = f.search?.trim();
+  if (search) {
+    parts.push(sql`sub.subscriber_id in (select s.id from ${tipsSubscribers} s where ${nameOrPhoneContains(search, sql`s.name`, sql`s.phone`)})`);
+  }
+  return sql.join(parts, sql` and `);
 }
 
-/** Every tips subscription, newest first. */
-export function allSubscriptionsPage(db: Queryable, page: { page: number; perPage: number }) {
-  return pageOf(db, sql`sub.subscriber_id is not null`, sql`sub.created_at desc, sub.id desc`, page);
+/** One page picked off subscriptions_subscriber_*_idx, then joined to its subscribers and categories. */
+async function pageOf(db: Queryable, where: SQL, order: SQL, page: { page: number; perPage: number }): Promise<TipsSubscription[]> {
+  const found = await rows<SubscriptionRecord>(
+    db,
+    sql`${subscriptionSelect}
+          from (select * from ${subscriptions} sub where ${where} order by ${order} ${pageSql(page)}) sub
+          join ${tipsSubscribers} s on s.id = sub.subscriber_id
+          left join ${betCategories} bc on bc.id = sub.bet_category_id
+         order by ${order}`,
+  );
+  return found.map(toSubscription);
+}
+
+/** Every tips subscription, newest first; counted from the day summaries unless searched. */
+export async function allSubscriptionsPage(db: Queryable, query: AllQuery) {
+  const where = listWhere(query, false);
+  const counted: Promise<ListCount> = query.search?.trim()
+    ? cappedCount(db, sql`from ${subscriptions} sub where ${where}`)
+    : Promise.all([
+        summed(db, 'subscription:subscriber:', dayRangeOf(query)),
+        summed(db, 'subscription_reversed:subscriber', dayRangeOf(query)),
+      ]).then(([sold, reversed]) => ({ total_records: sold.n + reversed.n }));
+  const [list, count] = await Promise.all([pageOf(db, where, orderSql('tipsSubscriptions', sorts, sql`sub.id`, query), query), counted]);
+  return { ...count, subscriptions: list };
 }
 
 /** Tips subscriptions running now, the soonest to expire first. */
-export function activeSubscriptionsPage(db: Queryable, page: { page: number; perPage: number }) {
-  return pageOf(
-    db,
-    sql`sub.subscriber_id is not null and sub.expires_at > now() and sub.reversed_at is null`,
-    sql`sub.expires_at asc, sub.id asc`,
-    page,
-  );
+export async function activeSubscriptionsPage(db: Queryable, query: ActiveQuery) {
+  const where = listWhere(query, true);
+  const [list, count] = await Promise.all([
+    pageOf(db, where, orderSql('activeTipsSubscriptions', sorts, sql`sub.id`, query), query),
+    cappedCount(db, sql`from ${subscriptions} sub where ${where}`),
+  ]);
+  return { ...count, subscriptions: list };
 }
 
 /** One subscriber's subscriptions, newest first (the subscriber view). */

@@ -18,7 +18,7 @@ import { sha256Hex, temporaryPassword } from '../../lib/crypto.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import type { CsvTable } from '../../http/csv.ts';
+import { csvDateTime, csvPhone, type CsvTable } from '../../http/csv.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import {
@@ -265,13 +265,15 @@ export function usersCsv(db: Queryable): CsvTable<User> {
     filename: 'users',
     columns: [
       { header: 'Name', value: (u) => u.name },
-      { header: 'Phone', value: (u) => u.phone_number },
+      { header: 'Phone', value: (u) => csvPhone(u.phone_number) },
       { header: 'Email', value: (u) => u.email },
       { header: 'Category', value: (u) => u.category_name },
       { header: 'Assigned clients', value: (u) => u.total_clients },
-      { header: 'Last login', value: (u) => u.last_login },
+      { header: 'Last login', value: (u) => csvDateTime(u.last_login) },
     ],
     // The users table is small: one batch holds it all.
-    batch: async (page) => (page.offset === 0 ? findLiveUsersWithCounts(db) : []),
+    rows: (async function* () {
+      yield await findLiveUsersWithCounts(db);
+    })(),
   };
 }

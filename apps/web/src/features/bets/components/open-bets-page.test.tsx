@@ -13,6 +13,7 @@ const bet: Bet = {
   bonus: null,
   description: 'Juventus v Napoli, draw no bet',
   opened_on: '2026-11-19T14:52:00Z',
+  closed_on: null,
   status: 'open',
   client_id: 4,
   name: 'Caroline Kiprotich',

@@ -1,0 +1,76 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { COUNT_CAP, LISTS, type ListName, type SortDirection, type SortOf } from '@betdesk/contract';
+import type { Queryable } from './client.ts';
+import { rows } from './rows.ts';
+import type { DayRange } from './summaries.ts';
+
+/**
+ * The one list mechanism (docs/decisions/015-scale-summaries.md): every paged list reads its page
+ * off an index chosen by its sort column, filters by Africa/Nairobi days on that index, counts
+ * broad searches up to COUNT_CAP, and takes its totals from the day summaries.
+ */
+
+/** What a list's endpoint receives from packages/contract's `listQuery(name)`. */
+export interface ListRequest<S extends string = string> {
+  page: number;
+  perPage: number;
+  search?: string | undefined;
+  sort?: S | undefined;
+  dir?: SortDirection | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export const dayRangeOf = (q: { from?: string | undefined; to?: string | undefined }): DayRange => ({ from: q.from, to: q.to });
+
+/** `column` within the inclusive Nairobi days: a range on the column itself, so its index serves it. */
+export function inDays(column: SQL, range: DayRange): SQL {
+  const parts: SQL[] = [];
+  if (range.from) parts.push(sql`${column} >= (${range.from}::date)::timestamp at time zone 'Africa/Nairobi'`);
+  if (range.to) parts.push(sql`${column} < (${range.to}::date + 1)::timestamp at time zone 'Africa/Nairobi'`);
+  return parts.length ? sql.join(parts, sql` and `) : sql`true`;
+}
+
+/**
+ * `order by <sort column> <dir>, <id> <dir>`: each list's columns are given as the SQL an index of
+ * (column, id) serves, so both directions are one index scan.
+ */
+export function orderSql<N extends ListName>(
+  name: N,
+  columns: Record<SortOf<N>, SQL>,
+  id: SQL,
+  q: { sort?: SortOf<N> | undefined; dir?: SortDirection | undefined },
+): SQL {
+  const def = LISTS[name];
+  const sort = (q.sort ?? def.sorts[0]) as SortOf<N>;
+  const dir = sql.raw((q.dir ?? def.defaultDir) === 'asc' ? 'asc' : 'desc');
+  return sql`${columns[sort]} ${dir}, ${id} ${dir}`;
+}
+
+export function pageSql(q: { page: number; perPage: number }): SQL {
+  return sql`limit ${q.perPage} offset ${(q.page - 1) * q.perPage}`;
+}
+
+/** `%text%` for ilike, with the user's % and _ taken literally. */
+export const containing = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+
+export interface ListCount {
+  total_records: number;
+  total_capped?: boolean;
+}
+
+/**
+ * Counts the rows of `fromWhere` (a `from … where …` fragment) up to COUNT_CAP: a search for a
+ * common surname matches 100,000 rows, and the screen says "10,000+" instead of counting them all.
+ */
+export async function cappedCount(db: Queryable, fromWhere: SQL): Promise<ListCount> {
+  const [row] = await rows<{ n: string }>(db, sql`select count(*) as n from (select 1 ${fromWhere} limit ${COUNT_CAP + 1}) c`);
+  const n = Number(row?.n ?? 0);
+  return n > COUNT_CAP ? { total_records: COUNT_CAP, total_capped: true } : { total_records: n };
+}
+
+/** An exact count of a list whose rows a summary counts, or of a small filtered set. */
+export async function exactCount(db: Queryable, fromWhere: SQL): Promise<number> {
+  const [row] = await rows<{ n: string }>(db, sql`select count(*) as n ${fromWhere}`);
+  return Number(row?.n ?? 0);
+}
