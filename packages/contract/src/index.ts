@@ -27,3 +27,4 @@ export * from './audit.ts';
 export * from './events.ts';
 export * from './reconciliation.ts';
 export * from './self-service.ts';
+export * from './reports.ts';
