@@ -52,7 +52,7 @@ function periodEnd(period: string, group: ReportGroup): string {
   return d.toISOString().slice(0, 10);
 }
 
-const money = <R,>(key: keyof R & string, header: string, width = 150): DataTableColumn<R> => ({
+const money = <R,>(key: keyof R & string, header: string, width = 140): DataTableColumn<R> => ({
   key,
   header,
   align: 'right',
@@ -309,11 +309,11 @@ export function StaffReport({ filter }: { filter: ReportFilter }) {
   const report = useStaffReport(filter);
   const data = report.data;
   const columns: DataTableColumn<StaffLine>[] = [
-    { key: 'name', header: 'Staff member', minWidth: 180 },
+    { key: 'name', header: 'Staff member', minWidth: 160 },
     count<StaffLine>('clients', 'Clients', 90),
-    count<StaffLine>('bets_opened', 'Bets opened', 120),
+    count<StaffLine>('bets_opened', 'Bets opened', 110),
     money<StaffLine>('stake', 'Stake'),
-    count<StaffLine>('bets_closed', 'Bets closed', 120),
+    count<StaffLine>('bets_closed', 'Bets closed', 110),
     money<StaffLine>('profit', 'Profit'),
     money<StaffLine>('bonus_earned', 'Bonus earned'),
     money<StaffLine>('bonus_paid', 'Bonus paid'),

@@ -4,7 +4,6 @@ import { useSearchParams } from 'react-router';
 import {
   addDays,
   defaultRange,
-  INCOME_SOURCE_LABELS,
   nairobiDayOf,
   periodStart,
   REPORT_GROUPS,
@@ -14,7 +13,6 @@ import {
   type ReportGroup,
   type ReportName,
 } from '@betdesk/contract';
-import { formatMoney } from '@/lib/format.ts';
 import type { ReportFilter } from '../api/get-reports.ts';
 import { IncomeReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
 
@@ -166,8 +164,8 @@ export function ReportsPage() {
       </Tabs>
       <Alert variant="light" color="gray" p="xs">
         <Text size="xs">
-          Income is every M-Pesa payment stored except rejected ones, by the time it was paid. Manual income is what staff recorded
-          without M-Pesa ({INCOME_SOURCE_LABELS.manual.toLowerCase()}). Amounts in {formatMoney(0).split(' ')[0]}.
+          Income is every M-Pesa payment stored except rejected ones, on the day it was paid. Manual income is what staff recorded
+          without M-Pesa: subscriptions and bonus payments entered by hand. Amounts in KES.
         </Text>
       </Alert>
     </Stack>
