@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { nairobiRange } from '@betdesk/contract';
 import { rows } from '../../src/db/rows.ts';
 import { bets, bonusAllocations, bonuses, bonusPayments, mpesaPayments, subscriptions } from '../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { manualIncomeQuery } from '../../src/modules/reports/queries.ts';
+import { createTestApp, explain, type TestApp } from '../helpers.ts';
 import { addClient, people } from '../clients/fixtures.ts';
 import { c2b, confirm, paymentByReceipt, receipt, seedPeople } from '../mpesa/fixtures.ts';
 
@@ -204,6 +205,15 @@ describe('GET /api/reports/sources', () => {
     });
     expect(body.total.mpesa).toBe((await paymentsBetween('2026-03-09', '2026-03-15')).total);
     expect(Math.round(body.total.total * 100)).toBe(Math.round(body.total.mpesa * 100) + 40_000);
+  });
+
+  it('reads manual records through their partial indexes, not a scan of subscriptions or bonus payments', async () => {
+    await t.deps.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const plan = await explain(manualIncomeQuery({ from: '2026-03-09', to: '2026-03-15' }), tx);
+      expect(plan.indexes).toEqual(expect.arrayContaining(['subscriptions_manual_created_idx', 'bonus_payments_manual_paid_idx']));
+      expect(plan.seqScans).toEqual([]);
+    });
   });
 });
 

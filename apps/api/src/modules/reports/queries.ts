@@ -120,23 +120,25 @@ export async function catalogueNames(db: Queryable) {
 
 /**
  * Money staff recorded by hand per Nairobi day: subscriptions marked `manual` (not reversed) and
- * bonus payments marked `manual`. Range conditions on `created_at` / `paid_at` alone, read through
- * `subscriptions_created_idx` and `bonus_payments_paid_idx`.
+ * bonus payments marked `manual`. Each side is read through its partial index on the manual rows
+ * (`subscriptions_manual_created_idx`, `bonus_payments_manual_paid_idx`): the cost is the manual
+ * rows of the range, however many M-Pesa ones there are.
  */
-export async function manualIncomeByDay(db: Queryable, range: { from: string; to: string }): Promise<{ day: string; cents: number }[]> {
+export function manualIncomeQuery(range: { from: string; to: string }): SQL {
   const { start, end } = instants(range);
-  const found = await rows<{ day: string; cents: string | number }>(
-    db,
-    sql`select day, sum(cents) as cents from (
+  return sql`select day, sum(cents) as cents from (
           select ${periodSql(sql`created_at`, 'day')} as day, amount_cents as cents
             from ${subscriptions}
-           where created_at >= ${start} and created_at < ${end} and source = 'manual' and reversed_at is null
+           where source = 'manual' and created_at >= ${start} and created_at < ${end} and reversed_at is null
           union all
           select ${periodSql(sql`paid_at`, 'day')} as day, amount_cents as cents
             from ${bonusPayments}
-           where paid_at >= ${start} and paid_at < ${end} and source = 'manual'
-        ) manual group by day`,
-  );
+           where source = 'manual' and paid_at >= ${start} and paid_at < ${end}
+        ) manual group by day`;
+}
+
+export async function manualIncomeByDay(db: Queryable, range: { from: string; to: string }): Promise<{ day: string; cents: number }[]> {
+  const found = await rows<{ day: string; cents: string | number }>(db, manualIncomeQuery(range));
   return found.map((r) => ({ day: r.day, cents: Number(r.cents) }));
 }
 
