@@ -161,6 +161,13 @@ describe('GET /api/reports/income', () => {
     }
   });
 
+  it('is in the OpenAPI document with its query', async () => {
+    const doc = (await t.as(null, { method: 'GET', url: '/api/docs/json' })).json();
+    const params = doc.paths['/api/reports/income'].get.parameters.map((x: { name: string }) => x.name);
+    expect(params).toEqual(expect.arrayContaining(['from', 'to', 'group']));
+    expect(doc.paths['/api/reports/staff/export']).toBeDefined();
+  });
+
   it('defaults to the last 30 Nairobi days by day', async () => {
     const body = (await get('/api/reports/income')).json();
     expect(body.group).toBe('day');
