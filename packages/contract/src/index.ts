@@ -28,3 +28,4 @@ export * from './events.ts';
 export * from './reconciliation.ts';
 export * from './self-service.ts';
 export * from './format.ts';
+export * from './reports.ts';

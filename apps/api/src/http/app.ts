@@ -22,6 +22,7 @@ import { subscriptionRoutes } from '../modules/subscriptions/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { mpesaRoutes } from '../modules/mpesa/routes.ts';
 import { reconciliationRoutes } from '../modules/reconciliation/routes.ts';
+import { reportRoutes } from '../modules/reports/routes.ts';
 import { settingsRoutes } from '../modules/settings/routes.ts';
 import { catalogueRoutes } from '../modules/catalogue/routes.ts';
 import { smsRoutes } from '../modules/sms/routes.ts';
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   settingsRoutes(app, deps);
   catalogueRoutes(app, deps);
   auditRoutes(app, deps);
+  reportRoutes(app, deps);
   eventRoutes(app, deps);
 
   const serveWeb = options.serveWeb !== false && existsSync(webDist);

@@ -157,6 +157,8 @@ export const bonusPayments = pgTable(
   (t) => [
     index('bonus_payments_client_idx').on(t.clientId, t.paidAt),
     index('bonus_payments_paid_idx').on(t.paidAt),
+    // The income-by-source report reads the bonus payments recorded by hand.
+    index('bonus_payments_manual_paid_idx').on(t.paidAt).where(sql`${t.source} = 'manual'`),
     index('bonus_payments_paid_id_idx').on(t.paidAt, t.id),
     index('bonus_payments_amount_idx').on(t.amountCents, t.id),
   ],

@@ -110,6 +110,8 @@ export const subscriptions = pgTable(
     index('subscriptions_subscriber_idx').on(t.subscriberId, t.expiresAt),
     index('subscriptions_expires_idx').on(t.expiresAt),
     index('subscriptions_created_idx').on(t.createdAt),
+    // The income-by-source report reads what staff recorded by hand: few rows among millions.
+    index('subscriptions_manual_created_idx').on(t.createdAt).where(sql`${t.source} = 'manual'`),
     // The Bet4Me and tips subscription lists page newest first (or by amount/expiry) off these.
     index('subscriptions_client_created_idx').on(t.createdAt, t.id).where(sql`${t.clientId} is not null`),
     index('subscriptions_subscriber_created_idx').on(t.createdAt, t.id).where(sql`${t.subscriberId} is not null`),

@@ -47,6 +47,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Broadcasts', '/sms/broadcasts'],
           ['Settings', '/settings'],
           ['Catalogue', '/catalogue'],
+          ['Reports', '/reports'],
           ['Audit Log', '/audit'],
         ],
       },

@@ -1,0 +1,2 @@
+CREATE INDEX "bonus_payments_manual_paid_idx" ON "bonus_payments" USING btree ("paid_at") WHERE "bonus_payments"."source" = 'manual';--> statement-breakpoint
+CREATE INDEX "subscriptions_manual_created_idx" ON "subscriptions" USING btree ("created_at") WHERE "subscriptions"."source" = 'manual';

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  exportIncomeBySourceReport,
+  exportIncomeReport,
+  exportSalesReport,
+  exportStaffReport,
+  exportSubscribersReport,
+  incomeBySourceReport,
+  incomeReport,
+  salesReport,
+  staffReport,
+  subscribersReport,
+} from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { csvRoute } from '../../http/csv.ts';
+import { route } from '../../http/route.ts';
+import * as money from './money.ts';
+import * as subscribers from './subscribers.ts';
+
+export function reportRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(app, incomeReport, ({ query }) => money.incomeReport(deps.db, query));
+  route(app, incomeBySourceReport, ({ query }) => money.incomeBySourceReport(deps.db, query));
+  route(app, salesReport, ({ query }) => money.salesReport(deps.db, query));
+  route(app, staffReport, ({ query }) => money.staffReport(deps.db, query));
+  route(app, subscribersReport, ({ query }) => subscribers.subscribersReport(deps.db, query));
+  csvRoute(app, exportIncomeReport, ({ query }) => money.incomeCsv(deps.db, query));
+  csvRoute(app, exportIncomeBySourceReport, ({ query }) => money.incomeBySourceCsv(deps.db, query));
+  csvRoute(app, exportSalesReport, ({ query }) => money.salesCsv(deps.db, query));
+  csvRoute(app, exportStaffReport, ({ query }) => money.staffCsv(deps.db, query));
+  csvRoute(app, exportSubscribersReport, ({ query }) => subscribers.subscribersCsv(deps.db, query));
+}

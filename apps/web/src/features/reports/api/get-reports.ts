@@ -1,0 +1,62 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  exportIncomeBySourceReport,
+  exportIncomeReport,
+  exportSalesReport,
+  exportStaffReport,
+  exportSubscribersReport,
+  incomeBySourceReport,
+  incomeReport,
+  salesReport,
+  staffReport,
+  subscribersReport,
+  type QueryOf,
+  type ReportName,
+} from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+export type ReportFilter = QueryOf<typeof incomeReport>;
+
+/** Every report's data lives under this key, so live updates and a refresh reach them all. */
+export const reportsKey = ['reports'] as const;
+
+const endpoints = {
+  income: incomeReport,
+  sources: incomeBySourceReport,
+  sales: salesReport,
+  subscribers: subscribersReport,
+} as const;
+
+/** GET /api/reports/<name>: one report over the filter's range and grouping (admin). */
+export function useReport<N extends keyof typeof endpoints>(name: N, filter: ReportFilter, enabled = true) {
+  return useQuery(
+    queryOptions({
+      queryKey: [...reportsKey, name, filter],
+      queryFn: () => callEndpoint(endpoints[name] as (typeof endpoints)[N], { query: filter } as never),
+      placeholderData: keepPreviousData,
+      enabled,
+    }),
+  );
+}
+
+/** GET /api/reports/staff: Bet4Me per staff member over the range (no grouping). */
+export function useStaffReport(filter: ReportFilter, enabled = true) {
+  const query = { from: filter.from, to: filter.to };
+  return useQuery(
+    queryOptions({
+      queryKey: [...reportsKey, 'staff', query],
+      queryFn: () => callEndpoint(staffReport, { query }),
+      placeholderData: keepPreviousData,
+      enabled,
+    }),
+  );
+}
+
+/** Where each report's CSV is streamed from (the same filter). */
+export const exportPaths: Record<ReportName, string> = {
+  income: exportIncomeReport.path,
+  sources: exportIncomeBySourceReport.path,
+  sales: exportSalesReport.path,
+  subscribers: exportSubscribersReport.path,
+  staff: exportStaffReport.path,
+};

@@ -1,0 +1,344 @@
+import type { ReactNode } from 'react';
+import { Card, Stack, Text, Title } from '@mantine/core';
+import { INCOME_SOURCE_LABELS, type ReportGroup, type ReportName, type SalesLine, type StaffLine, type SubscriberLine } from '@betdesk/contract';
+import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { FigureBoxes } from '@/components/figure-boxes.tsx';
+import { LoadState } from '@/components/load-state.tsx';
+import { formatMoney } from '@/lib/format.ts';
+import { exportPaths, useReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
+import { BarChart, type ChartSeries } from './bar-chart.tsx';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const short = (day: string) => `${day.slice(8, 10)} ${MONTHS[Number(day.slice(5, 7)) - 1] ?? ''}`;
+
+/** A period as staff read it: '02 Mar', 'Week of 02 Mar', 'Mar 2026'. */
+function periodLabel(period: string, group: ReportGroup): string {
+  if (group === 'month') return `${MONTHS[Number(period.slice(5, 7)) - 1] ?? ''} ${period.slice(0, 4)}`;
+  return group === 'week' ? `Week of ${short(period)}` : short(period);
+}
+
+function chartLabel(period: string, group: ReportGroup): string {
+  return group === 'month' ? periodLabel(period, group) : short(period);
+}
+
+/** The period column: its name, and the days it covers when the range cuts it short. */
+function periodColumn<R extends { period: string; from: string; to: string }>(group: ReportGroup): DataTableColumn<R> {
+  return {
+    key: 'period',
+    header: 'Period',
+    width: 190,
+    render: (r) => {
+      const cut = group !== 'day' && (r.from !== r.period || periodEnd(r.period, group) !== r.to);
+      return (
+        <span>
+          {periodLabel(r.period, group)}
+          {cut && (
+            <Text span size="xs" c="dimmed">
+              {' '}
+              ({short(r.from)}–{short(r.to)})
+            </Text>
+          )}
+        </span>
+      );
+    },
+  };
+}
+
+function periodEnd(period: string, group: ReportGroup): string {
+  if (group === 'day') return period;
+  const d = new Date(`${period}T00:00:00Z`);
+  if (group === 'week') d.setUTCDate(d.getUTCDate() + 6);
+  else d.setUTCMonth(d.getUTCMonth() + 1, 0);
+  return d.toISOString().slice(0, 10);
+}
+
+const money = <R,>(key: keyof R & string, header: string, width = 140): DataTableColumn<R> => ({
+  key,
+  header,
+  align: 'right',
+  width,
+  render: (r) => formatMoney(r[key] as number),
+});
+const count = <R,>(key: keyof R & string, header: string, width = 110): DataTableColumn<R> => ({
+  key,
+  header,
+  align: 'right',
+  width,
+  render: (r) => (r[key] as number).toLocaleString('en-KE'),
+});
+
+function ReportCard({
+  title,
+  name,
+  failed,
+  loading,
+  figures,
+  chart,
+  children,
+}: {
+  title: string;
+  name: ReportName;
+  failed: boolean;
+  loading: boolean;
+  figures?: ReactNode;
+  chart: ReactNode;
+  children: ReactNode;
+}) {
+  if (failed) return <LoadState failed what="report" />;
+  return (
+    <Stack data-testid={`report-${name}`} data-loading={loading ? 'true' : 'false'}>
+      {figures}
+      <Card withBorder>
+        <Title order={4} mb="sm">
+          {title}
+        </Title>
+        {chart}
+      </Card>
+      <Card withBorder>{children}</Card>
+    </Stack>
+  );
+}
+
+const csv = (name: ReportName, filter: ReportFilter) => ({
+  path: exportPaths[name],
+  query: name === 'staff' ? { from: filter.from ?? '', to: filter.to ?? '' } : { from: filter.from ?? '', to: filter.to ?? '', group: filter.group ?? 'day' },
+  filename: `report-${name}-${filter.from}-to-${filter.to}.csv`,
+});
+
+// ---- income -------------------------------------------------------------------------------------
+
+const INCOME_SERIES: ChartSeries[] = [
+  { key: 'tips', label: 'Tips', color: 'var(--mantine-color-teal-6)' },
+  { key: 'bet4me', label: 'Bet4Me', color: 'var(--mantine-color-blue-6)' },
+  { key: 'unclaimed', label: 'Unclaimed', color: 'var(--mantine-color-orange-5)' },
+];
+
+export function IncomeReport({ filter }: { filter: ReportFilter }) {
+  const report = useReport('income', filter);
+  const data = report.data;
+  const group = data?.group ?? filter.group ?? 'day';
+  type Row = NonNullable<typeof data>['rows'][number];
+  const columns: DataTableColumn<Row>[] = [
+    periodColumn<Row>(group),
+    money<Row>('tips', 'Tips'),
+    money<Row>('bet4me', 'Bet4Me'),
+    money<Row>('unclaimed', 'Unclaimed'),
+    money<Row>('total', 'Total'),
+    count<Row>('count', 'Payments'),
+  ];
+  return (
+    <ReportCard
+      title="M-Pesa income"
+      name="income"
+      failed={report.isError}
+      loading={report.isFetching}
+      figures={
+        data && (
+          <FigureBoxes
+            figures={[
+              { label: 'Total income', value: formatMoney(data.total.total), testId: 'income-total' },
+              { label: 'Tips', value: formatMoney(data.total.tips), testId: 'income-tips' },
+              { label: 'Bet4Me', value: formatMoney(data.total.bet4me), testId: 'income-bet4me' },
+              { label: 'Unclaimed', value: formatMoney(data.total.unclaimed), testId: 'income-unclaimed' },
+            ]}
+          />
+        )
+      }
+      chart={
+        <BarChart
+          series={INCOME_SERIES}
+          bars={(data?.rows ?? []).map((r) => ({ label: chartLabel(r.period, group), values: r }))}
+          format={formatMoney}
+          data-testid="income-report-chart"
+        />
+      }
+    >
+      <Text size="sm" c="dimmed" mb="xs" data-testid="income-count">
+        {data ? `${data.total.count.toLocaleString('en-KE')} ${data.total.count === 1 ? 'payment' : 'payments'}` : ''}
+      </Text>
+      <DataTable columns={columns} rows={data?.rows ?? []} rowKey={(r) => r.period} loading={report.isFetching} exportCsv={csv('income', filter)} emptyText="No period in this range" data-testid="income-table" />
+    </ReportCard>
+  );
+}
+
+// ---- by source ----------------------------------------------------------------------------------
+
+const SOURCE_SERIES: ChartSeries[] = [
+  { key: 'c2b', label: INCOME_SOURCE_LABELS.c2b, color: 'var(--mantine-color-teal-6)' },
+  { key: 'stk', label: INCOME_SOURCE_LABELS.stk, color: 'var(--mantine-color-blue-6)' },
+  { key: 'pull', label: INCOME_SOURCE_LABELS.pull, color: 'var(--mantine-color-violet-5)' },
+  { key: 'statement', label: INCOME_SOURCE_LABELS.statement, color: 'var(--mantine-color-grape-4)' },
+  { key: 'manual', label: 'Manual', color: 'var(--mantine-color-orange-5)' },
+];
+
+export function SourcesReport({ filter }: { filter: ReportFilter }) {
+  const report = useReport('sources', filter);
+  const data = report.data;
+  const group = data?.group ?? filter.group ?? 'day';
+  type Row = NonNullable<typeof data>['rows'][number];
+  const columns: DataTableColumn<Row>[] = [
+    periodColumn<Row>(group),
+    money<Row>('c2b', 'C2B'),
+    money<Row>('stk', 'STK'),
+    money<Row>('pull', 'Pull'),
+    money<Row>('statement', 'Statement'),
+    money<Row>('mpesa', 'M-Pesa total'),
+    money<Row>('manual', 'Manual'),
+    money<Row>('total', 'Total'),
+  ];
+  return (
+    <ReportCard
+      title="Income by source"
+      name="sources"
+      failed={report.isError}
+      loading={report.isFetching}
+      figures={
+        data && (
+          <FigureBoxes
+            figures={[
+              { label: 'M-Pesa', value: formatMoney(data.total.mpesa), testId: 'sources-mpesa' },
+              { label: 'C2B + STK', value: formatMoney(data.total.c2b + data.total.stk) },
+              { label: 'Pull + statement', value: formatMoney(data.total.pull + data.total.statement) },
+              { label: 'Manual', value: formatMoney(data.total.manual), testId: 'sources-manual' },
+            ]}
+          />
+        )
+      }
+      chart={
+        <BarChart series={SOURCE_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: chartLabel(r.period, group), values: r }))} format={formatMoney} />
+      }
+    >
+      <DataTable columns={columns} rows={data?.rows ?? []} rowKey={(r) => r.period} loading={report.isFetching} exportCsv={csv('sources', filter)} emptyText="No period in this range" data-testid="sources-table" />
+    </ReportCard>
+  );
+}
+
+// ---- sales by bet category and medium --------------------------------------------------------------
+
+const lineName = (l: SalesLine) => (l.kind === 'tips' ? `${l.name}${l.medium ? ` (${l.medium.toUpperCase()})` : ''}` : `Bet4Me: ${l.name}`);
+
+export function SalesReport({ filter }: { filter: ReportFilter }) {
+  const report = useReport('sales', filter);
+  const data = report.data;
+  const group = data?.group ?? filter.group ?? 'day';
+  type Row = SalesLine & { period: string; from: string; to: string };
+  const rows: Row[] = (data?.rows ?? []).flatMap((p) => p.lines.map((l) => ({ ...l, period: p.period, from: p.from, to: p.to })));
+  const columns: DataTableColumn<Row>[] = [
+    periodColumn<Row>(group),
+    { key: 'name', header: 'Bet category or plan', render: (l) => lineName(l), minWidth: 200 },
+    { key: 'medium', header: 'Medium', render: (l) => l.medium?.toUpperCase() ?? '—', width: 100 },
+    count<Row>('count', 'Subscriptions', 130),
+    money<Row>('amount', 'Amount'),
+  ];
+  return (
+    <ReportCard
+      title="Subscriptions sold by bet category, medium and plan (whole range)"
+      name="sales"
+      failed={report.isError}
+      loading={report.isFetching}
+      chart={
+        <BarChart
+          series={[{ key: 'amount', label: 'Amount', color: 'var(--mantine-color-teal-6)' }]}
+          bars={(data?.total ?? []).map((l) => ({ label: lineName(l), values: { amount: l.amount } }))}
+          format={formatMoney}
+        />
+      }
+    >
+      <DataTable columns={columns} rows={rows} rowKey={(r) => `${r.period}:${r.key}`} loading={report.isFetching} exportCsv={csv('sales', filter)} emptyText="Nothing sold in this range" data-testid="sales-table" />
+    </ReportCard>
+  );
+}
+
+// ---- subscribers --------------------------------------------------------------------------------
+
+const SUBSCRIBER_SERIES: ChartSeries[] = [
+  { key: 'new', label: 'New', color: 'var(--mantine-color-teal-6)' },
+  { key: 'renewed', label: 'Renewed', color: 'var(--mantine-color-blue-6)' },
+  { key: 'lapsed', label: 'Lapsed', color: 'var(--mantine-color-red-5)' },
+];
+
+export function SubscribersReport({ filter }: { filter: ReportFilter }) {
+  const report = useReport('subscribers', filter);
+  const data = report.data;
+  const group = data?.group ?? filter.group ?? 'day';
+  type Row = SubscriberLine & { period: string; from: string; to: string };
+  const rows: Row[] = (data?.rows ?? []).flatMap((p) => p.lines.map((l) => ({ ...l, period: p.period, from: p.from, to: p.to })));
+  const columns: DataTableColumn<Row>[] = [
+    periodColumn<Row>(group),
+    { key: 'category', header: 'Bet category', minWidth: 180 },
+    count<Row>('new', 'New'),
+    count<Row>('renewed', 'Renewed'),
+    count<Row>('lapsed', 'Lapsed'),
+  ];
+  const plain = (n: number) => n.toLocaleString('en-KE');
+  return (
+    <ReportCard
+      title="Tips subscribers: new, renewed and lapsed"
+      name="subscribers"
+      failed={report.isError}
+      loading={report.isFetching}
+      figures={
+        data && (
+          <FigureBoxes
+            figures={[
+              { label: 'New', value: plain(data.total.reduce((s, l) => s + l.new, 0)) },
+              { label: 'Renewed', value: plain(data.total.reduce((s, l) => s + l.renewed, 0)) },
+              { label: 'Lapsed', value: plain(data.total.reduce((s, l) => s + l.lapsed, 0)) },
+            ]}
+          />
+        )
+      }
+      chart={
+        <BarChart grouped series={SUBSCRIBER_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: chartLabel(r.period, group), values: r }))} format={plain} />
+      }
+    >
+      <DataTable columns={columns} rows={rows} rowKey={(r) => `${r.period}:${r.bet_category_id ?? 0}`} loading={report.isFetching} exportCsv={csv('subscribers', filter)} emptyText="No subscriber came or went in this range" data-testid="subscribers-table" />
+    </ReportCard>
+  );
+}
+
+// ---- Bet4Me per staff member --------------------------------------------------------------------
+
+const STAFF_SERIES: ChartSeries[] = [
+  { key: 'profit', label: 'Profit', color: 'var(--mantine-color-teal-6)' },
+  { key: 'bonus_earned', label: 'Bonus earned', color: 'var(--mantine-color-blue-6)' },
+  { key: 'bonus_paid', label: 'Bonus paid', color: 'var(--mantine-color-grape-5)' },
+];
+
+export function StaffReport({ filter }: { filter: ReportFilter }) {
+  const report = useStaffReport(filter);
+  const data = report.data;
+  const columns: DataTableColumn<StaffLine>[] = [
+    { key: 'name', header: 'Staff member', minWidth: 160 },
+    count<StaffLine>('clients', 'Clients', 90),
+    count<StaffLine>('bets_opened', 'Bets opened', 110),
+    money<StaffLine>('stake', 'Stake'),
+    count<StaffLine>('bets_closed', 'Bets closed', 110),
+    money<StaffLine>('profit', 'Profit'),
+    money<StaffLine>('bonus_earned', 'Bonus earned'),
+    money<StaffLine>('bonus_paid', 'Bonus paid'),
+  ];
+  return (
+    <ReportCard
+      title="Bet4Me per staff member"
+      name="staff"
+      failed={report.isError}
+      loading={report.isFetching}
+      figures={
+        data && (
+          <FigureBoxes
+            figures={[
+              { label: 'Bets opened', value: data.total.bets_opened.toLocaleString('en-KE') },
+              { label: 'Profit', value: formatMoney(data.total.profit) },
+              { label: 'Bonus earned', value: formatMoney(data.total.bonus_earned) },
+              { label: 'Bonus paid', value: formatMoney(data.total.bonus_paid) },
+            ]}
+          />
+        )
+      }
+      chart={<BarChart grouped series={STAFF_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: r.name, values: r }))} format={formatMoney} />}
+    >
+      <DataTable columns={columns} rows={data?.rows ?? []} rowKey={(r) => r.user_id ?? 0} loading={report.isFetching} exportCsv={csv('staff', filter)} emptyText="No Bet4Me activity in this range" data-testid="staff-table" />
+    </ReportCard>
+  );
+}
