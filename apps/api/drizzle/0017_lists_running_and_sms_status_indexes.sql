@@ -1,0 +1,2 @@
+CREATE INDEX "sms_status_created_idx" ON "sms_messages" USING btree ("status","created_at","id");--> statement-breakpoint
+CREATE INDEX "subscriptions_client_running_idx" ON "subscriptions" USING btree ("expires_at","client_id") WHERE "subscriptions"."client_id" is not null;
