@@ -14,7 +14,7 @@ export interface CsvTable<T> {
   filename: string;
   columns: { header: string; value: (row: T) => CsvCell }[];
   /** The filtered result in the list's order, a batch at a time, read as the download proceeds. */
-  rows: AsyncIterable<T[]>;
+  rows: AsyncIterable<T[]> | Iterable<T[]>;
 }
 
 const BATCH_ROWS = 5000;

@@ -108,7 +108,8 @@ export async function incomeCsv(db: Queryable, q: ReportQuery): Promise<CsvTable
       { header: 'Total (KES)', value: (r) => r.total.toFixed(2) },
       { header: 'Payments', value: (r) => r.count },
     ],
-    batch: async ({ limit, offset }) => report.rows.slice(offset, offset + limit),
+    // A report's rows are bounded by its range cap: one batch.
+    rows: [report.rows],
   };
 }
 
@@ -185,7 +186,8 @@ export async function incomeBySourceCsv(db: Queryable, q: ReportQuery): Promise<
       { header: 'M-Pesa (KES)', value: (r) => money(r.mpesa) },
       { header: 'Total (KES)', value: (r) => money(r.total) },
     ],
-    batch: async ({ limit, offset }) => report.rows.slice(offset, offset + limit),
+    // A report's rows are bounded by its range cap: one batch.
+    rows: [report.rows],
   };
 }
 
@@ -274,7 +276,8 @@ export async function salesCsv(db: Queryable, q: ReportQuery): Promise<CsvTable<
       { header: 'Subscriptions', value: (r) => r.count },
       { header: 'Amount (KES)', value: (r) => r.amount.toFixed(2) },
     ],
-    batch: async ({ limit, offset }) => all.slice(offset, offset + limit),
+    // A report's rows are bounded by its range cap: one batch.
+    rows: [all],
   };
 }
 
@@ -377,6 +380,7 @@ export async function staffCsv(db: Queryable, q: ReportRangeQuery): Promise<CsvT
       { header: 'Bonus earned (KES)', value: (r) => money(r.bonus_earned) },
       { header: 'Bonus paid (KES)', value: (r) => money(r.bonus_paid) },
     ],
-    batch: async ({ limit, offset }) => report.rows.slice(offset, offset + limit),
+    // A report's rows are bounded by its range cap: one batch.
+    rows: [report.rows],
   };
 }
