@@ -56,6 +56,8 @@ function list<const S extends string>(def: ListDefinition<S>): ListDefinition<S>
 export const LISTS = {
   clients: list({ sorts: ['joined_on', 'name'], defaultDir: 'desc', searchable: true, dated: false }),
   activeClients: list({ sorts: ['name'], defaultDir: 'asc', searchable: true, dated: false }),
+  userClients: list({ sorts: ['name', 'joined_on'], defaultDir: 'asc', searchable: true, dated: false }),
+  assignableClients: list({ sorts: ['name'], defaultDir: 'asc', searchable: true, dated: false }),
   clientSubscriptions: list({ sorts: ['done_on'], defaultDir: 'desc', searchable: false, dated: false }),
   clientBets: list({ sorts: ['opened_on'], defaultDir: 'desc', searchable: false, dated: false }),
   clientBonuses: list({ sorts: ['earned_on'], defaultDir: 'desc', searchable: false, dated: false }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { ChoiceId, Id, KenyanPhone, Notice } from './common.ts';
+import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from './constants.ts';
 import { Gender, User } from './auth.ts';
 import { Client, csvExport } from './clients.ts';
@@ -59,10 +60,10 @@ export const showUserClients = endpoint({
   method: 'GET',
   path: '/api/users/show-clients',
   tag: 'users',
-  summary: 'A user and the clients assigned to them (admin)',
+  summary: 'A user and the clients assigned to them, by name, paged and searchable (admin)',
   access: 'manage:users',
-  query: z.object({ user_id: Id }),
-  response: z.object({ user: User, clients: z.array(Client) }),
+  query: listQuery('userClients').and(z.object({ user_id: Id })),
+  response: ListCounts.extend({ user: User, clients: z.array(Client) }),
 });
 
 export const dropClient = endpoint({
@@ -89,9 +90,10 @@ export const assignClientsForm = endpoint({
   method: 'GET',
   path: '/api/users/assign-clients',
   tag: 'users',
-  summary: 'Users and clients for the assignment screen (admin)',
+  summary: 'Users, and one page of the clients by name (searchable), for the assignment screen (admin)',
   access: 'assign:clients',
-  response: z.object({ users: z.array(User), clients: z.array(AssignableClient) }),
+  query: listQuery('assignableClients'),
+  response: ListCounts.extend({ users: z.array(User), clients: z.array(AssignableClient) }),
 });
 
 export const saveClientAssignments = endpoint({
@@ -117,9 +119,9 @@ export const exportUsers = csvExport({
 export const exportUserClients = csvExport({
   path: '/api/users/show-clients/export',
   tag: 'users',
-  summary: 'CSV of the clients assigned to a user',
+  summary: 'CSV of the clients assigned to a user, searched and ordered as the list',
   access: 'manage:users',
-  query: z.object({ user_id: Id }),
+  query: listFilterQuery('userClients').and(z.object({ user_id: Id })),
 });
 
 export const userTexts = {

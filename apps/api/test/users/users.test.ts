@@ -81,8 +81,19 @@ describe('POST /api/users/store', () => {
 describe('assignment', () => {
   it('lists users and clients for the assignment screen', async () => {
     const body = (await get(p.admin, '/api/users/assign-clients')).json();
-    expect(Object.keys(body).sort()).toEqual(['clients', 'users']);
+    expect(Object.keys(body).sort()).toEqual(['clients', 'total_records', 'users']);
     expect(body.clients.find((c: { id: number }) => c.id === clientA)).toMatchObject({ assigned_user_id: p.staffId });
+    const names = body.clients.map((c: { name: string }) => c.name);
+    expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b)));
+    expect(body.total_records).toBe(body.clients.length);
+  });
+
+  it('pages and searches the clients of the assignment screen on the server', async () => {
+    const all = (await get(p.admin, '/api/users/assign-clients')).json();
+    const one = (await get(p.admin, `/api/users/assign-clients?search=${encodeURIComponent(all.clients[0].name)}`)).json();
+    expect(one.clients.map((c: { id: number }) => c.id)).toContain(all.clients[0].id);
+    expect(one.total_records).toBe(one.clients.length);
+    expect((await get(p.admin, '/api/users/assign-clients?perPage=7')).statusCode).toBe(422);
   });
 
   it("says 'No client is selected' when none is ticked", async () => {
@@ -96,7 +107,8 @@ describe('assignment', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().info).toBe('Clients assigned successfully');
     const shown = (await get(p.admin, `/api/users/show-clients?user_id=${p.otherStaffId}`)).json();
-    expect(Object.keys(shown).sort()).toEqual(['clients', 'user']);
+    expect(Object.keys(shown).sort()).toEqual(['clients', 'total_records', 'user']);
+    expect(shown.total_records).toBe(2);
     expect(shown.user.total_clients).toBe(2);
     expect((await get(p.staff, `/api/clients/show?client_id=${clientA}`)).statusCode).toBe(404);
     expect((await get(p.otherStaff, `/api/clients/show?client_id=${clientA}`)).statusCode).toBe(200);

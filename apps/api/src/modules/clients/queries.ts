@@ -189,13 +189,19 @@ export async function findClientIdsOf(db: Queryable, userId: number): Promise<nu
   return found.map((r) => r.id);
 }
 
-export async function findAssignableClients(db: Queryable): Promise<AssignableClient[]> {
+/** One page of live clients by name (clients_live_name_idx), with who looks after each. */
+export async function findAssignableClients(
+  db: Queryable,
+  f: { search: string; dir: 'asc' | 'desc'; page: Page },
+): Promise<AssignableClient[]> {
+  const dir = sql.raw(f.dir);
   const found = await rows<{ id: number; name: string; phone: string; active: boolean; user_id: number | null }>(
     db,
     sql`select c.id, c.name, c.phone, ${activeClientSql(sql`c.id`)} as active, a.user_id
-          from ${clients} c left join ${clientAssignments} a on a.client_id = c.id
-         where c.deleted_at is null
-         order by c.name, c.id`,
+          from (select c.* from ${clients} c where ${clientWhere({ scope: 'all', search: f.search })}
+                 order by c.name ${dir}, c.id ${dir} ${pagingSql(f.page)}) c
+          left join ${clientAssignments} a on a.client_id = c.id
+         order by c.name ${dir}, c.id ${dir}`,
   );
   return found.map((r) => ({
     id: Number(r.id),

@@ -187,12 +187,26 @@ export function clientIdsOf(db: Queryable, userId: number): Promise<number[]> {
   return q.findClientIdsOf(db, userId);
 }
 
-export function assignableClients(db: Queryable) {
-  return q.findAssignableClients(db);
+const userClientSorts: Record<SortOf<'userClients'>, SQL> = { name: sql`c.name`, joined_on: sql`c.created_at` };
+
+/** One page of every live client by name, with who looks after each (the assignment screen). */
+export async function assignableClients(db: Queryable, query: ListRequest<SortOf<'assignableClients'>>) {
+  const search = query.search?.trim() ?? '';
+  const [clientsPage, count] = await Promise.all([
+    q.findAssignableClients(db, { search, dir: query.dir ?? 'asc', page: pageOf(query) }),
+    search ? q.countClientsCapped(db, { scope: 'all', search }) : countAllClients(db, 'all').then((n) => ({ total_records: n })),
+  ]);
+  return { ...count, clients: clientsPage };
 }
 
-export function clientsAssignedTo(db: Queryable, userId: number): Promise<Client[]> {
-  return q.findClients(db, { scope: 'all', assignedTo: userId }, null);
+/** One page of the clients assigned to a user (the user's clients screen). */
+export async function clientsAssignedTo(db: Queryable, userId: number, query: ListRequest<SortOf<'userClients'>>) {
+  const where = { scope: 'all' as const, assignedTo: userId, search: query.search?.trim() ?? '' };
+  const [clientsPage, count] = await Promise.all([
+    q.findClients(db, where, pageOf(query), orderSql('userClients', userClientSorts, sql`c.id`, query)),
+    q.countClientsCapped(db, where),
+  ]);
+  return { ...count, clients: clientsPage };
 }
 
 /** How many of these ids are live clients (to refuse unknown ids before assigning). */

@@ -20,13 +20,18 @@ export function userRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, listUsers, () => users.usersAndCategories(deps.db));
   route(app, storeUser, ({ actor, body, request }) => users.storeUser(deps, actor, body, request.id));
   route(app, deleteUser, ({ actor, body, request }) => users.deleteUser(deps, actor, body.id, request.id));
-  route(app, showUserClients, ({ query }) => users.userWithClients(deps.db, query.user_id));
+  route(app, showUserClients, ({ query }) => users.userWithClients(deps.db, query));
   route(app, dropClient, ({ actor, body, request }) => users.dropClient(deps, actor, body, request.id));
-  route(app, assignClientsForm, () => users.assignmentChoices(deps.db));
+  route(app, assignClientsForm, ({ query }) => users.assignmentChoices(deps.db, query));
   route(app, saveClientAssignments, ({ actor, body, request }) => users.saveClientAssignments(deps, actor, body, request.id));
   csvRoute(app, exportUsers, async () => users.usersCsv(deps.db));
   csvRoute(app, exportUserClients, async ({ actor, query }) => {
     await users.requireUser(deps.db, query.user_id);
-    return clientsCsv(deps, actor, { assignedTo: query.user_id });
+    return clientsCsv(deps, actor, {
+      assignedTo: query.user_id,
+      search: query.search,
+      sort: query.sort ?? 'name',
+      dir: query.dir ?? (query.sort ? 'desc' : 'asc'),
+    });
   });
 }

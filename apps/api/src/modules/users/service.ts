@@ -10,6 +10,7 @@ import {
   userTexts,
   type User,
   type UserForm,
+  type SortOf,
 } from '@betdesk/contract';
 import { users } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -19,6 +20,7 @@ import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { csvDateTime, csvPhone, type CsvTable } from '../../http/csv.ts';
+import type { ListRequest } from '../../db/list.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import {
@@ -197,9 +199,9 @@ export async function requireUser(db: Queryable, id: number): Promise<User> {
   return toUser(row, await countAssignedClients(db, id));
 }
 
-export async function userWithClients(db: Queryable, userId: number) {
-  const user = await requireUser(db, userId);
-  return { user, clients: await clientsAssignedTo(db, userId) };
+export async function userWithClients(db: Queryable, query: ListRequest<SortOf<'userClients'>> & { user_id: number }) {
+  const user = await requireUser(db, query.user_id);
+  return { user, ...(await clientsAssignedTo(db, query.user_id, query)) };
 }
 
 export async function dropClient(
@@ -224,9 +226,9 @@ export async function dropClient(
   return { info: userTexts.clientDropped };
 }
 
-export async function assignmentChoices(db: Queryable) {
-  const [list, clientList] = await Promise.all([findLiveUsersWithCounts(db), assignableClients(db)]);
-  return { users: list, clients: clientList };
+export async function assignmentChoices(db: Queryable, query: ListRequest<SortOf<'assignableClients'>>) {
+  const [list, page] = await Promise.all([findLiveUsersWithCounts(db), assignableClients(db, query)]);
+  return { users: list, ...page };
 }
 
 /** Assigns the ticked clients to the user (a client assigned elsewhere moves to them). */

@@ -1,12 +1,18 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { assignClientsForm } from '@betdesk/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { assignClientsForm, type PageSize } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
 
-/** GET /api/users/assign-clients -> users, clients. */
-export function getAssignmentChoices() {
-  return callEndpoint(assignClientsForm);
+/** GET /api/users/assign-clients ?page&perPage&search -> users, one page of clients by name, total_records. */
+export function getAssignmentChoices(page: number, perPage: PageSize, search: string) {
+  return callEndpoint(assignClientsForm, { query: { page, perPage, search } });
 }
 
-export function useAssignmentChoices() {
-  return useQuery(queryOptions({ queryKey: ['users', 'assign-clients'], queryFn: getAssignmentChoices }));
+export function useAssignmentChoices(page: number, perPage: PageSize, search: string) {
+  return useQuery(
+    queryOptions({
+      queryKey: ['users', 'assign-clients', page, perPage, search],
+      queryFn: () => getAssignmentChoices(page, perPage, search),
+      placeholderData: keepPreviousData,
+    }),
+  );
 }

@@ -1,12 +1,18 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { showUserClients } from '@betdesk/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { showUserClients, type PageSize } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
 
-/** GET /api/users/show-clients ?user_id -> user, clients. */
-export function getUserClients(userId: number) {
-  return callEndpoint(showUserClients, { query: { user_id: userId } });
+/** GET /api/users/show-clients ?user_id&page&perPage&search -> user, one page of their clients, total_records. */
+export function getUserClients(userId: number, page: number, perPage: PageSize, search: string) {
+  return callEndpoint(showUserClients, { query: { user_id: userId, page, perPage, search } });
 }
 
-export function useUserClients(userId: number) {
-  return useQuery(queryOptions({ queryKey: ['users', 'clients', userId], queryFn: () => getUserClients(userId) }));
+export function useUserClients(userId: number, page: number, perPage: PageSize, search: string) {
+  return useQuery(
+    queryOptions({
+      queryKey: ['users', 'clients', userId, page, perPage, search],
+      queryFn: () => getUserClients(userId, page, perPage, search),
+      placeholderData: keepPreviousData,
+    }),
+  );
 }

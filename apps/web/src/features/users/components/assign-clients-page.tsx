@@ -1,26 +1,25 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Checkbox, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Checkbox, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { errorTexts, localPhone, type AssignableClient } from '@betdesk/contract';
-import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
 import { showToast } from '@/lib/feedback.tsx';
 import { useAssignmentChoices } from '../api/get-assignment-choices.ts';
 import { useSaveClientAssignments } from '../api/mutations.ts';
 
-/** /users/assign-clients: select a user, tick clients, submit. */
+/**
+ * /users/assign-clients: select a user, tick clients, submit. The clients come a page at a time by
+ * name (searched on the server); ticks are kept while paging and searching.
+ */
 export function AssignClientsPage() {
-  const choices = useAssignmentChoices();
+  const table = useTableState();
+  const choices = useAssignmentChoices(table.page, table.perPage, table.search);
   const save = useSaveClientAssignments();
   const [userId, setUserId] = useState<string | null>(null);
   const [ticked, setTicked] = useState<Set<number>>(new Set());
-  const [filter, setFilter] = useState('');
 
   const users = useMemo(() => choices.data?.users ?? [], [choices.data]);
   const ownerName = useMemo(() => new Map(users.map((u) => [u.id, u.name])), [users]);
-  const rows = useMemo(() => {
-    const all = choices.data?.clients ?? [];
-    const needle = filter.trim().toLowerCase();
-    return needle ? all.filter((c) => c.name.toLowerCase().includes(needle) || localPhone(c.phone).includes(needle)) : all;
-  }, [choices.data, filter]);
+  const rows = choices.data?.clients ?? [];
 
   const toggle = (id: number) =>
     setTicked((current) => {
@@ -74,14 +73,21 @@ export function AssignClientsPage() {
             w={320}
             data-testid="assign-user"
           />
-          <TextInput label="Filter clients" placeholder="Name or phone" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} w={260} />
           <Button onClick={submit} loading={save.isPending} data-testid="assign-submit">
             Assign {ticked.size > 0 ? `${ticked.size} ` : ''}clients
           </Button>
         </Group>
       </Card>
       <Card withBorder>
-        <DataTable columns={columns} rows={rows} rowKey={(c) => c.id} loading={choices.isFetching} data-testid="assign-clients-table" />
+        <DataTable
+          columns={columns}
+          rows={rows}
+          rowKey={(c) => c.id}
+          loading={choices.isFetching}
+          search={{ placeholder: 'Filter clients: name or phone, then Enter', onSearch: table.setSearch }}
+          paging={table.paging(choices.data?.total_records ?? 0)}
+          data-testid="assign-clients-table"
+        />
       </Card>
     </Stack>
   );

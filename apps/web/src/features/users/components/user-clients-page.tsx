@@ -2,15 +2,16 @@ import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import { ADMIN_CATEGORY_ID, localPhone, type Client } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
-import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
 import { formatMoney } from '@/lib/format.ts';
 import { useDropClient } from '../api/mutations.ts';
 import { useUserClients } from '../api/get-user-clients.ts';
 
-/** /users/{user_id}/clients (users.view-clients): the clients assigned to a user, with drop-client. */
+/** /users/{user_id}/clients (users.view-clients): the clients assigned to a user, paged by name, with drop-client. */
 export function UserClientsPage() {
   const userId = Number(useParams().user_id);
-  const shown = useUserClients(userId);
+  const table = useTableState();
+  const shown = useUserClients(userId, table.page, table.perPage, table.search);
   const drop = useDropClient();
   const user = shown.data?.user;
 
@@ -57,7 +58,13 @@ export function UserClientsPage() {
           rowKey={(c) => c.id}
           loading={shown.isFetching}
           emptyText={shown.isError ? 'This user could not be loaded.' : 'No client is assigned to this user.'}
-          exportCsv={{ path: '/api/users/show-clients/export', query: { user_id: userId }, filename: `user-${userId}-clients.csv` }}
+          search={{ placeholder: 'Name or phone, then Enter', onSearch: table.setSearch }}
+          paging={table.paging(shown.data?.total_records ?? 0)}
+          exportCsv={{
+            path: '/api/users/show-clients/export',
+            query: { user_id: userId, search: table.search },
+            filename: `user-${userId}-clients.csv`,
+          }}
           data-testid="user-clients-table"
         />
       </Card>
