@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { ChoiceId, Id, Notice, PageQuery } from './common.ts';
+import { ChoiceId, Id, Notice } from './common.ts';
+import { ListCounts, listQuery } from './lists.ts';
 
 /** A kind of tip sold, e.g. "Daily 2 Odds" with code D2 (spec 3, Bet category). */
 export const BetCategory = z.object({ id: z.number(), name: z.string(), code: z.string() });
@@ -161,10 +162,10 @@ export const allPosts = endpoint({
   method: 'GET',
   path: '/api/tips/posts/all',
   tag: 'tips-posts',
-  summary: 'Web tip posts, newest match date first, remote-paged',
+  summary: 'Web tip posts, newest match date first, remote-paged, searchable by title',
   access: 'manage:tips-content',
-  query: PageQuery,
-  response: z.object({ posts: z.array(PostRow), total_records: z.number() }),
+  query: listQuery('posts'),
+  response: ListCounts.extend({ posts: z.array(PostRow) }),
 });
 
 /** Cover pictures an admin may upload: raster formats only (an SVG could carry script). */

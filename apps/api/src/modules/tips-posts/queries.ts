@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { ImageType, PostCategory, PostRow, Post, BetCategory } from '@betdesk/contract';
+import type { ImageType, PostCategory, PostRow, Post, BetCategory, SortOf } from '@betdesk/contract';
 import { betCategoryLabel } from '@betdesk/contract';
-import { pageWithTotal, rows } from '../../db/rows.ts';
+import { rows } from '../../db/rows.ts';
 import { betCategories, imageTypes, postCategories, tipsPostBets, tipsPosts } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { containing, exactCount, orderSql, pageSql, type ListRequest } from '../../db/list.ts';
 
 export async function listPostCategories(db: Queryable): Promise<PostCategory[]> {
   return db.select({ id: postCategories.id, name: postCategories.name }).from(postCategories).orderBy(asc(postCategories.name));
@@ -128,26 +129,29 @@ export async function findPost(db: Queryable, id: number): Promise<Post | null> 
   return row ? { ...toPostRow(row), content: row.content ?? '' } : null;
 }
 
-/** One page of live posts, newest match date first, with the total in the same statement. */
+/**
+ * One page of live posts, newest match date first (tips_posts_live_match_date_idx), searched by
+ * title. Posts number in the thousands at most, so they are counted exactly.
+ */
 export async function pagePosts(
   db: Queryable,
-  page: { page: number; perPage: number },
+  query: ListRequest<SortOf<'posts'>>,
 ): Promise<{ posts: PostRow[]; total: number }> {
-  const offset = (page.page - 1) * page.perPage;
-  const { found, total } = await pageWithTotal<PostRecord>(
-    db,
-    {
-      query: sql`${postSelect(false)}, count(*) over ()::int as total_records
-          from ${tipsPosts} p
-          join ${postCategories} pc on pc.id = p.post_category_id
-          left join ${imageTypes} it on it.id = p.image_type_id
-         where p.deleted_at is null
-         order by p.match_date desc, p.id desc
-         limit ${page.perPage} offset ${offset}`,
-      offset,
-    },
-    sql`select count(*)::int as total from ${tipsPosts} where deleted_at is null`,
-  );
+  const search = query.search?.trim();
+  const where = sql`p.deleted_at is null and ${search ? sql`p.title ilike ${containing(search)}` : sql`true`}`;
+  const order = orderSql('posts', { match_date: sql`p.match_date` }, sql`p.id`, query);
+  const [found, total] = await Promise.all([
+    rows<PostRecord>(
+      db,
+      sql`${postSelect(false)}
+            from ${tipsPosts} p
+            join ${postCategories} pc on pc.id = p.post_category_id
+            left join ${imageTypes} it on it.id = p.image_type_id
+           where ${where}
+           order by ${order} ${pageSql(query)}`,
+    ),
+    exactCount(db, sql`from ${tipsPosts} p where ${where}`),
+  ]);
   return { posts: found.map(toPostRow), total };
 }
 

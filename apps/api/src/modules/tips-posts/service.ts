@@ -9,8 +9,9 @@ import {
   type BetCategory,
 } from '@betdesk/contract';
 import type { z } from 'zod';
-import type { PostForm as PostFormSchema } from '@betdesk/contract';
+import type { PostForm as PostFormSchema, SortOf } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import type { ListRequest } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, notFound, type FieldErrors } from '../../http/errors.ts';
@@ -155,7 +156,7 @@ export async function postForEditing(
 
 export async function postsPage(
   db: Queryable,
-  page: { page: number; perPage: number },
+  page: ListRequest<SortOf<'posts'>>,
 ): Promise<{ posts: PostRow[]; total_records: number }> {
   const { posts, total } = await q.pagePosts(db, page);
   return { posts, total_records: total };
