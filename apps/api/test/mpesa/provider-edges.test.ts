@@ -71,7 +71,7 @@ describe('case 1: a C2B payment to another shortcode', () => {
     const stored = await rowsOf(body.TransID as string);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ status: 'unclaimed', amountCents: 25_000, rejectReason: null, subscriberId: null });
-    expect(stored[0]!.warning).toContain('"777777"');
+    expect(stored[0]!.warning).toContain('Not our shortcode: paid to 777777');
 
     const after = (await t.as(admin, { method: 'GET', url: '/api/mpesa-transactions?page=1&perPage=50' })).json();
     expect(after.total_unclaimed - before.total_unclaimed).toBe(250);

@@ -110,5 +110,5 @@ export function parseC2b(raw: unknown, expectedShortCodes: string | readonly str
 
 /** Why a payment to another shortcode waits for a person instead of being matched. */
 export function shortCodeWarning(given: string | null, ours: readonly string[]): string {
-  return `Paid to shortcode ${given ? `"${given}"` : '(none given)'}, which is not ours (${ours.join(', ')}): check it before claiming`;
+  return `Not our shortcode: paid to ${given ?? '(none given)'} (ours: ${ours.join(', ')}); check it before claiming`;
 }

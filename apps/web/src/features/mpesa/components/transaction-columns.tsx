@@ -20,7 +20,7 @@ function SenderPhone({ t }: { t: MpesaTransaction }) {
 function PaidTo({ t }: { t: MpesaTransaction }) {
   if (t.status === 'unclaimed' && t.warning) {
     return (
-      <Text span size="sm" c="orange.8" data-testid={`warning-${t.transaction_reference}`}>
+      <Text size="sm" c="orange.8" lineClamp={2} title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
         ⚠ {t.warning}
       </Text>
     );

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Button, Group, Select, Text } from '@mantine/core';
 import { useSmsBacklog } from '@/components/sms-gateway-alert.tsx';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
-import { showToast } from '@/lib/feedback.tsx';
 import { useResendByCause } from '../api/resend-by-cause.ts';
 
 /** Admins: resend every failed message of one gateway cause (each once), after asking. */
@@ -21,13 +20,13 @@ export function ResendByCause() {
       confirmLabel: 'Yes, resend them',
     });
     if (!confirmed) return;
-    const answer = await resend.mutateAsync(chosen.cause);
-    showToast('success', answer.info ?? `${answer.queued} queued`);
+    // The server's notice ("4 failed messages queued again") is shown by the HTTP layer.
+    await resend.mutateAsync(chosen.cause);
     setCause(null);
   };
 
   return (
-    <Group gap="xs" align="end" data-testid="sms-resend-by-cause">
+    <Group gap="xs" align="end" mb="md" data-testid="sms-resend-by-cause">
       <Select
         label="Resend failed messages by cause"
         placeholder="Choose a cause"
