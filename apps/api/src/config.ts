@@ -47,7 +47,8 @@ const EnvSchema = z.object({
   MPESA_BASE_URL: z.url().default('https://sandbox.safaricom.co.ke'),
   MPESA_CONSUMER_KEY: z.string().min(1).optional(),
   MPESA_CONSUMER_SECRET: z.string().min(1).optional(),
-  MPESA_SHORTCODE: z.string().regex(/^\d{5,7}$/, 'must be the 5 to 7 digit paybill or till number').optional(),
+  MPESA_SHORTCODE: z.string().regex(/^\d{5,7}$/, 'must be the 5 to 7 digit paybill or store number').optional(),
+  MPESA_TILL_NUMBER: z.string().regex(/^\d{5,7}$/, 'must be the 5 to 7 digit till number').optional(),
   MPESA_PASSKEY: z.string().min(1).optional(),
   MPESA_CALLBACK_BASE_URL: z.url().optional(),
   MPESA_TRANSACTION_TYPE: z.enum(['CustomerPayBillOnline', 'CustomerBuyGoodsOnline']).default('CustomerPayBillOnline'),
@@ -75,8 +76,14 @@ export type Config = {
 
 /** Daraja settings. `api` is null unless key, secret, shortcode and callback URL are all given. */
 export type MpesaConfig = {
-  /** When set, C2B payments to another shortcode are stored as rejected. */
+  /**
+   * The paybill or store number (head office): the BusinessShortCode of STK pushes and of C2B
+   * registration. When set, a C2B payment to a shortcode that is neither this nor the till is
+   * refused at validation and, if M-Pesa took it anyway, stored unclaimed with a warning.
+   */
   shortcode: string | undefined;
+  /** The till (Buy Goods) whose confirmations may carry its own number; STK's PartyB for CustomerBuyGoodsOnline. */
+  tillNumber: string | undefined;
   stkTimeoutSeconds: number;
   api: {
     baseUrl: string;
@@ -86,6 +93,8 @@ export type MpesaConfig = {
     passkey: string | undefined;
     callbackBaseUrl: string;
     transactionType: 'CustomerPayBillOnline' | 'CustomerBuyGoodsOnline';
+    /** PartyB of an STK push: the till for CustomerBuyGoodsOnline, else the shortcode. */
+    partyB: string;
   } | null;
 };
 
@@ -109,6 +118,11 @@ export type SmsConfig = {
 
 export class ConfigError extends Error {}
 
+/** The shortcodes whose C2B payments are ours: the paybill/store number and the till. Empty: any. */
+export function ourShortcodes(mpesa: Pick<MpesaConfig, 'shortcode' | 'tillNumber'>): string[] {
+  return [mpesa.shortcode, mpesa.tillNumber].filter((c): c is string => Boolean(c));
+}
+
 /**
  * Parse the environment. A bad value stops the boot naming the variable. Secrets that are not
  * given are generated once into DATA_DIR (embedded use); production must set them.
@@ -130,6 +144,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.SMS_PROVIDER === 'africastalking' && (!e.AT_USERNAME || !e.AT_API_KEY)) {
     throw new ConfigError('Invalid configuration:\n  AT_USERNAME and AT_API_KEY must be set when SMS_PROVIDER=africastalking');
+  }
+  if (e.MPESA_TRANSACTION_TYPE === 'CustomerBuyGoodsOnline' && e.MPESA_CONSUMER_KEY && !e.MPESA_TILL_NUMBER) {
+    throw new ConfigError(
+      'Invalid configuration:\n  MPESA_TILL_NUMBER must be set when MPESA_TRANSACTION_TYPE=CustomerBuyGoodsOnline (STK PartyB is the till)',
+    );
   }
   const dataDir = resolve(e.DATA_DIR);
   const local = e.SECRETS_KEY && e.WEBHOOK_SECRET ? null : localSecrets(dataDir);
@@ -167,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production,
     mpesa: {
       shortcode: e.MPESA_SHORTCODE,
+      tillNumber: e.MPESA_TILL_NUMBER,
       stkTimeoutSeconds: e.MPESA_STK_TIMEOUT_SECONDS,
       api:
         e.MPESA_CONSUMER_KEY && e.MPESA_CONSUMER_SECRET && e.MPESA_SHORTCODE && e.MPESA_CALLBACK_BASE_URL
@@ -178,6 +198,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
               passkey: e.MPESA_PASSKEY,
               callbackBaseUrl: e.MPESA_CALLBACK_BASE_URL.replace(/\/+$/, ''),
               transactionType: e.MPESA_TRANSACTION_TYPE,
+              partyB:
+                e.MPESA_TRANSACTION_TYPE === 'CustomerBuyGoodsOnline' ? e.MPESA_TILL_NUMBER! : e.MPESA_SHORTCODE,
             }
           : null,
     },

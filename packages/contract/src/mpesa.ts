@@ -32,6 +32,8 @@ export const MpesaTransaction = z.object({
   reject_reason: z.string().nullable(),
   /** Why an unclaimed payment was not matched, when the server can tell (e.g. the payer's number is hidden). */
   unclaimed_reason: z.string().nullable(),
+  /** Money received that needs a look before it is claimed (e.g. paid to a shortcode that is not ours). */
+  warning: z.string().nullable(),
 });
 export type MpesaTransaction = z.infer<typeof MpesaTransaction>;
 

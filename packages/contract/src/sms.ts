@@ -36,6 +36,8 @@ export const SmsMessage = z.object({
   attempts: z.number(),
   cost: Kes.nullable(),
   failure_reason: z.string().nullable(),
+  /** The gateway's one-word cause of the last failure (InvalidSenderId, AbsentSubscriber ...), also while retried. */
+  failure_cause: z.string().nullable(),
   queued_on: z.string(),
   sent_on: z.string().nullable(),
   delivered_on: z.string().nullable(),
@@ -173,4 +175,61 @@ export const smsDeliveryReport = endpoint({
   // Read after the secret is checked, so a wrong secret is a 404 whatever the body.
   body: z.unknown(),
   response: z.object({ message: z.string() }),
+});
+
+/** Causes of a whole refused call that only a person can fix: the admin banner names them. */
+export const SMS_GATEWAY_REFUSALS = ['InvalidSenderId', 'InvalidCredentials'] as const;
+
+export const smsGatewayRefusalTexts: Record<(typeof SMS_GATEWAY_REFUSALS)[number], string> = {
+  InvalidSenderId:
+    "Africa's Talking refuses the sender id (InvalidSenderId): SMS are failing. Fix AT_SENDER_ID (or have the sender id approved), then resend the failed messages by cause.",
+  InvalidCredentials:
+    "Africa's Talking refuses the username or API key: SMS are failing. Fix AT_USERNAME / AT_API_KEY, then resend the failed messages by cause.",
+};
+
+/** One gateway cause: failed messages not yet resent, and messages still being retried. */
+export const SmsCauseCount = z.object({ cause: z.string(), failed: z.number(), retrying: z.number() });
+
+/**
+ * What waits or failed at the gateway, for the dashboard and the SMS log: messages being retried
+ * (transient causes, for up to the `sms_retry_hours` window), counts per cause, and the refusal the
+ * admin banner shows while no message has gone out since.
+ */
+export const SmsBacklog = z.object({
+  retrying: z.number(),
+  oldest_retrying_on: z.string().nullable(),
+  causes: z.array(SmsCauseCount),
+  refusal: z
+    .object({ cause: z.enum(SMS_GATEWAY_REFUSALS), reason: z.string().nullable(), at: z.string() })
+    .nullable(),
+});
+export type SmsBacklog = z.infer<typeof SmsBacklog>;
+
+export const smsBacklog = endpoint({
+  method: 'GET',
+  path: '/api/sms/backlog',
+  tag: 'sms',
+  summary: 'Messages being retried and failed messages per gateway cause; the sender id or credentials refusal, if current',
+  access: 'view:sms-log',
+  response: SmsBacklog,
+});
+
+export const ResendByCause = z.object({
+  cause: z.string({ message: 'Choose a cause' }).trim().min(1, 'Choose a cause').max(60, 'The cause is at most 60 characters'),
+});
+
+export const smsResendByCauseTexts = {
+  queued: (n: number) => (n === 1 ? '1 failed message queued again' : `${n} failed messages queued again`),
+  none: 'No failed message with this cause is waiting to be resent.',
+} as const;
+
+export const resendSmsByCause = endpoint({
+  method: 'POST',
+  path: '/api/sms/resend-by-cause',
+  tag: 'sms',
+  summary:
+    'Queue again every failed message of one gateway cause that was not resent yet (each once, as a new linked message; temporary passwords never), audited',
+  access: 'resend:sms',
+  body: ResendByCause,
+  response: Notice.extend({ queued: z.number() }),
 });

@@ -74,13 +74,13 @@ describe("Africa's Talking adapter against the fake gateway", () => {
     expect(invalidNumber).toMatchObject({ status: 'failed', failure_reason: 'InvalidPhoneNumber' });
   });
 
-  it('keeps messages queued, not failed, when the gateway refuses the credentials (401)', async () => {
+  it('fails the batch with the cause when the gateway refuses the credentials (401): only a person can fix it', async () => {
     fake.failNextCalls(401);
     const ids = await queueTo(t.deps.database, phones(2, 254755000000), 'Key check');
-    expect(await dispatchQueuedSms(t.deps.database, gateway)).toMatchObject({ sent: 0, retried: 2 });
+    expect(await dispatchQueuedSms(t.deps.database, gateway)).toMatchObject({ sent: 0, failed: 2, retried: 0 });
     expect(await messagesById(t.deps.database, ids)).toEqual([
-      expect.objectContaining({ status: 'queued', attempts: 1, waiting: true, last_error: expect.stringContaining('401') }),
-      expect.objectContaining({ status: 'queued', attempts: 1, waiting: true }),
+      expect.objectContaining({ status: 'failed', attempts: 1, failure_reason: expect.stringContaining('401') }),
+      expect.objectContaining({ status: 'failed', attempts: 1 }),
     ]);
   });
 

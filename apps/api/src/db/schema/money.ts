@@ -35,6 +35,11 @@ export const mpesaPayments = pgTable(
     raw: jsonb('raw').notNull(),
     status: text('status', { enum: PAYMENT_STATUSES }).notNull(),
     rejectReason: text('reject_reason'),
+    /**
+     * Money M-Pesa says it received that needs a person's eye before it is claimed (e.g. paid to a
+     * shortcode that is neither the store number nor the till): stored unclaimed, counted, shown.
+     */
+    warning: text('warning'),
     clientId: integer('client_id').references(() => clients.id),
     subscriberId: integer('subscriber_id').references(() => tipsSubscribers.id),
     matchedBy: text('matched_by', { enum: PAYMENT_MATCHES }),

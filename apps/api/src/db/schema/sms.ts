@@ -58,6 +58,11 @@ export const smsMessages = pgTable(
     handedAt: timestamp('handed_at', { withTimezone: true }),
     lastError: text('last_error'),
     failureReason: text('failure_reason'),
+    /**
+     * Why it failed, as one short gateway word (InvalidSenderId, InsufficientBalance, AbsentSubscriber ...):
+     * what an admin resends by ("resend all failed by cause") and what the dashboard groups.
+     */
+    failureCause: text('failure_cause'),
     createdBy: integer('created_by').references(() => users.id),
     /** A message an admin sent again (a failed or unconfirmed one): the row it copies. */
     resentFromId: bigint('resent_from_id', { mode: 'number' }).references((): AnyPgColumn => smsMessages.id),
@@ -81,6 +86,7 @@ export const smsMessages = pgTable(
     index('sms_subscriber_idx').on(t.subscriberId, t.id),
     index('sms_created_idx').on(t.createdAt, t.id),
     index('sms_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('sms_failure_cause_idx').on(t.failureCause, t.id).where(sql`${t.failureCause} is not null`),
     index('sms_broadcast_idx').on(t.broadcastId, t.status).where(sql`${t.broadcastId} is not null`),
     index('sms_resent_from_idx').on(t.resentFromId).where(sql`${t.resentFromId} is not null`),
     // View SMS tips counts each tip version's messages by status: the version is the second part

@@ -192,9 +192,11 @@ export function createDarajaClient(
         Password: stkPassword(timestamp),
         Timestamp: timestamp,
         TransactionType: api.transactionType,
-        Amount: request.amountKes,
+        // Daraja takes whole shillings; callers ask whole amounts, this only guards the wire.
+        Amount: Math.ceil(request.amountKes),
         PartyA: request.phone,
-        PartyB: api.shortcode,
+        // CustomerBuyGoodsOnline pays the till, not the store number ("The operator does not exist").
+        PartyB: api.partyB,
         PhoneNumber: request.phone,
         CallBackURL: urls.stk,
         AccountReference: request.accountReference.slice(0, 12),

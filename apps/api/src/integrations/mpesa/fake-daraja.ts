@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { darajaTimestamp, type PulledTransaction } from './daraja.ts';
 
 /** How the fake ends the next STK push: a ResultCode sent to the callback, or no callback at all. */
-export type StkOutcome = { resultCode: number; callback: boolean; receipt?: string };
+export type StkOutcome = {
+  resultCode: number;
+  callback: boolean;
+  receipt?: string;
+  /** The callback is kept until `releaseCallback` sends it (a callback that arrives very late). */
+  hold?: boolean;
+  /** STK query answers "The transaction is being processed" for this push, as Daraja does meanwhile. */
+  queryPending?: boolean;
+};
 
 export interface FakeDaraja {
   baseUrl: string;
@@ -26,6 +34,12 @@ export interface FakeDaraja {
   pullQueries: Record<string, unknown>[];
   /** The next this many pull queries fail with HTTP 200 and ResponseCode 500, as Daraja does. */
   pullFailures: number;
+  /** Tills the store number owns: a CustomerBuyGoodsOnline push must name one as PartyB. */
+  tills: string[];
+  /** Callbacks held back (`hold`), by CheckoutRequestID. */
+  heldCallbacks: Map<string, { url: string; body: unknown }>;
+  /** Sends a held callback now. */
+  releaseCallback(checkoutRequestId: string): Promise<void>;
   /** How long the "payer" takes before the callback is sent. */
   callbackDelayMs: number;
   /** How a callback reaches the app: a POST to CallBackURL unless replaced (tests use app.inject). */
@@ -67,7 +81,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 export async function startFakeDaraja(): Promise<FakeDaraja> {
   const consumerKey = 'fake-consumer-key';
   const consumerSecret = 'fake-consumer-secret';
-  const settledPushes = new Map<string, { resultCode: number }>();
+  const settledPushes = new Map<string, { resultCode: number; pending: boolean }>();
   const inFlight = new Set<Promise<void>>();
   let seq = 0;
 
@@ -85,6 +99,14 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
     pullPageSize: 1000,
     pullQueries: [],
     pullFailures: 0,
+    tills: [],
+    heldCallbacks: new Map(),
+    async releaseCallback(checkoutRequestId) {
+      const held = fake.heldCallbacks.get(checkoutRequestId);
+      if (!held) throw new Error(`No callback held for ${checkoutRequestId}`);
+      fake.heldCallbacks.delete(checkoutRequestId);
+      await fake.deliver(held.url, held.body);
+    },
     callbackDelayMs: 100,
     deliver: async (url, body) => {
       await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -126,10 +148,18 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
       if (req.method === 'POST' && url.pathname === '/mpesa/stkpush/v1/processrequest') {
         fake.pushes.push(body);
         seq += 1;
+        // Daraja takes whole shillings only.
+        if (!Number.isInteger(body.Amount) && !/^\d+$/.test(String(body.Amount))) {
+          return send(400, { requestId: `r-${seq}`, errorCode: '400.002.02', errorMessage: 'Bad Request - Invalid Amount' });
+        }
+        // Buy Goods pays a till: the store number itself (or any other number) is no operator.
+        if (body.TransactionType === 'CustomerBuyGoodsOnline' && !fake.tills.includes(String(body.PartyB))) {
+          return send(500, { requestId: `r-${seq}`, errorCode: '500.001.1001', errorMessage: 'The operator does not exist' });
+        }
         const merchantRequestId = `29115-${seq}`;
         const checkoutRequestId = `ws_CO_${darajaTimestamp()}${String(seq).padStart(6, '0')}`;
         const outcome = fake.outcomes.shift() ?? { resultCode: 0, callback: true };
-        settledPushes.set(checkoutRequestId, { resultCode: outcome.resultCode });
+        settledPushes.set(checkoutRequestId, { resultCode: outcome.resultCode, pending: outcome.queryPending === true });
         send(200, {
           MerchantRequestID: merchantRequestId,
           CheckoutRequestID: checkoutRequestId,
@@ -161,6 +191,10 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
             },
           },
         };
+        if (outcome.hold) {
+          fake.heldCallbacks.set(checkoutRequestId, { url: String(body.CallBackURL), body: callback });
+          return;
+        }
         // The payer needs a moment to enter their PIN: the callback never beats the push's answer.
         const delivery = new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs))
           .then(() => fake.deliver(String(body.CallBackURL), callback))
@@ -206,6 +240,9 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
         fake.queries.push(id);
         const push = settledPushes.get(id);
         if (!push) return send(400, { requestId: `q-${seq}`, errorCode: '400.002.02', errorMessage: 'Bad Request - Invalid CheckoutRequestID' });
+        if (push.pending) {
+          return send(500, { requestId: `q-${seq}`, errorCode: '500.001.1001', errorMessage: 'The transaction is being processed' });
+        }
         return send(200, {
           ResponseCode: '0',
           ResponseDescription: 'The service request has been accepted successsfully',

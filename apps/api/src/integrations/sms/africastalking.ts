@@ -15,9 +15,37 @@ export interface AfricasTalkingOptions {
   logger: FastifyBaseLogger;
 }
 
-/** Per-recipient status codes (INTEGRATIONS.md): accepted, worth trying again later, or final. */
+/**
+ * Per-recipient status codes (INTEGRATIONS.md): accepted, worth trying again later, or final.
+ * 405 InsufficientBalance clears with a top-up and 500/501 are Africa's Talking's own errors: retried.
+ * 401 RiskHold (held by Africa's Talking's fraud checks) and 502 RejectedByGateway (the operator
+ * refused it) do not clear by sending the same text again: final, resendable by hand (decision 013).
+ */
 const ACCEPTED = new Set([100, 101, 102]);
-const TRANSIENT = new Set([405, 500, 501, 502]);
+const TRANSIENT = new Set([405, 500, 501]);
+
+/**
+ * A whole call refused with a cause (HTTP 401, or 201 with `SMSMessageData.Message` naming it and
+ * no recipients). Causes only a person can fix (the sender id, the username or API key) fail the
+ * batch at once, so the log and the admin banner say so; an empty balance is retried.
+ */
+export function wholeCallCause(text: string, senderId: string | undefined): { cause: string; final: boolean; reason: string } | null {
+  if (/InvalidSenderId|invalid sender/i.test(text)) {
+    return {
+      cause: 'InvalidSenderId',
+      final: true,
+      reason: `Africa's Talking refused the sender id ${senderId ? `"${senderId}"` : '(account default)'} (InvalidSenderId)`,
+    };
+  }
+  if (/insufficient\s*balance|InsufficientCredit/i.test(text)) {
+    return { cause: 'InsufficientBalance', final: false, reason: "Africa's Talking balance is empty (InsufficientBalance)" };
+  }
+  if (/invalid\s*user\s*name|user\s*name\s+is\s+invalid|authentication is invalid|invalid\s*api\s*key|unauthori[sz]ed/i.test(text)) {
+    return { cause: 'InvalidCredentials', final: true, reason: "Africa's Talking refused the username or API key" };
+  }
+  if (/RiskHold/i.test(text)) return { cause: 'RiskHold', final: true, reason: "Africa's Talking held the messages (RiskHold)" };
+  return null;
+}
 
 /** Errors raised before a request left this machine: it certainly did not reach the gateway. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
@@ -50,8 +78,10 @@ export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGatewa
     const from = batch[0]?.promotional ? (options.promoSenderId ?? options.senderId) : options.senderId;
     if (from) form.set('from', from);
     if (batch.length > 1) form.set('enqueue', '1');
-    const all = (outcome: { status: 'retry' | 'unconfirmed'; reason: string }): SendOutcome[] =>
-      batch.map((sms) => ({ id: sms.id, ...outcome }));
+    const all = (outcome: { status: 'retry' | 'unconfirmed' | 'failed'; reason: string; cause?: string }): SendOutcome[] =>
+      batch.map((sms) => ({ id: sms.id, ...outcome }) as SendOutcome);
+    const refused = (found: { cause: string; final: boolean; reason: string }): SendOutcome[] =>
+      all({ status: found.final ? 'failed' : 'retry', reason: found.reason, cause: found.cause });
 
     let response: Response;
     try {
@@ -72,21 +102,35 @@ export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGatewa
     }
 
     if (response.status === 401) {
-      options.logger.error("Africa's Talking refused the username or API key (401)");
-      return all({ status: 'retry', reason: 'Gateway refused the credentials (HTTP 401)' });
+      const text = (await response.text().catch(() => '')).slice(0, 200);
+      const found = wholeCallCause(text, from) ?? wholeCallCause('authentication is invalid', from)!;
+      options.logger.error({ cause: found.cause }, "Africa's Talking refused the whole request (401)");
+      return refused({ ...found, reason: `${found.reason} (HTTP 401)` });
     }
     if (response.status !== 200 && response.status !== 201) {
       const text = (await response.text().catch(() => '')).slice(0, 200);
       options.logger.warn({ status: response.status, text }, "Africa's Talking answered with an error");
-      return all({ status: 'retry', reason: `Gateway error (HTTP ${response.status})` });
+      const found = wholeCallCause(text, from);
+      if (found) return refused(found);
+      return all({ status: 'retry', reason: `Gateway error (HTTP ${response.status})`, cause: `HTTP ${response.status}` });
     }
 
     const payload = (await response.json().catch(() => null)) as {
-      SMSMessageData?: { Recipients?: AtRecipient[] };
+      SMSMessageData?: { Message?: string; Recipients?: AtRecipient[] };
     } | null;
     const recipients = payload?.SMSMessageData?.Recipients;
-    if (!Array.isArray(recipients)) {
-      return all({ status: 'unconfirmed', reason: 'Gateway answer without recipients' });
+    const message = String(payload?.SMSMessageData?.Message ?? '').slice(0, 200);
+    if (!Array.isArray(recipients) || recipients.length === 0) {
+      // Nobody was taken: the Message says why (e.g. "InvalidSenderId").
+      const found = wholeCallCause(message, from);
+      if (found) {
+        options.logger.error({ cause: found.cause }, "Africa's Talking refused the whole request");
+        return refused(found);
+      }
+      if (Array.isArray(recipients) && message) {
+        return all({ status: 'failed', reason: `Africa's Talking sent none: "${message}"`, cause: message.replace(/\s+/g, '').slice(0, 40) });
+      }
+      return all({ status: 'unconfirmed', reason: `Gateway answer without recipients${message ? `: "${message}"` : ''}` });
     }
     const byNumber = new Map(recipients.map((r) => [String(r.number ?? '').replace(/^\+/, ''), r]));
     return batch.map((sms) => {
@@ -137,8 +181,8 @@ function recipientOutcome(id: number, r: AtRecipient): SendOutcome {
       providerStatus: status,
     };
   }
-  if (TRANSIENT.has(code)) return { id, status: 'retry', reason: status };
-  return { id, status: 'failed', reason: status, providerStatus: status };
+  if (TRANSIENT.has(code)) return { id, status: 'retry', reason: status, cause: status };
+  return { id, status: 'failed', reason: status, providerStatus: status, cause: status };
 }
 
 /**

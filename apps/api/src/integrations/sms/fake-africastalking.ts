@@ -43,6 +43,16 @@ export interface FakeAfricasTalking {
   balanceKes: number;
   /** The next `times` messaging calls are answered with this whole-call status (401, 500, 503 ...). */
   failNextCalls(status: number, times?: number): void;
+  /**
+   * The next `times` calls are answered HTTP 201 with this `SMSMessageData.Message` and no
+   * recipients, as Africa's Talking refuses a whole call (e.g. "InsufficientBalance").
+   */
+  refuseNextCalls(message: string, times?: number): void;
+  /**
+   * Sender ids approved for the account; a call from another one is answered 201 with Message
+   * "InvalidSenderId" and no recipients. Empty: any sender id goes.
+   */
+  senderIds: string[];
   /** Per-number answers, e.g. `+254700000001` -> 406 UserInBlacklist. */
   verdicts: Map<string, RecipientVerdict>;
   /** Called on every messaging request before it is answered; returning 'hold' never answers it. */
@@ -69,6 +79,7 @@ export async function startFakeAfricasTalking(options: FakeAfricasTalkingOptions
   const apiKey = options.apiKey ?? 'fake-api-key';
   const costPerPart = options.costPerPartKes ?? 0.8;
   const failures: number[] = [];
+  const refusals: string[] = [];
   const held = new Set<ServerResponse>();
 
   const fake: FakeAfricasTalking = {
@@ -79,6 +90,10 @@ export async function startFakeAfricasTalking(options: FakeAfricasTalkingOptions
     failNextCalls(status, times = 1) {
       for (let i = 0; i < times; i += 1) failures.push(status);
     },
+    refuseNextCalls(message, times = 1) {
+      for (let i = 0; i < times; i += 1) refusals.push(message);
+    },
+    senderIds: [],
     verdicts: new Map(),
     onCall: null,
     deliver: postForm,
@@ -125,6 +140,11 @@ export async function startFakeAfricasTalking(options: FakeAfricasTalkingOptions
     const failure = failures.shift();
     if (failure) return answer(failure, failure === 401 ? 'The supplied authentication is invalid' : 'Internal Server Error');
     if (call.to.length === 0 || !call.message) return answer(400, 'Missing required parameters');
+    const refusal = refusals.shift();
+    if (refusal) return answer(201, { SMSMessageData: { Message: refusal, Recipients: [] } });
+    if (fake.senderIds.length > 0 && !fake.senderIds.includes(call.from ?? '')) {
+      return answer(201, { SMSMessageData: { Message: 'InvalidSenderId', Recipients: [] } });
+    }
 
     const parts = smsParts(call.message);
     let total = 0;

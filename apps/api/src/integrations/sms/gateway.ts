@@ -11,7 +11,10 @@ export interface OutgoingSms {
  * What became of one message.
  * - `sent`: the gateway accepted it (delivery reports say the rest).
  * - `failed`: final, sending again would not help (an invalid number, a blacklisted user).
- * - `retry`: transient (gateway error, insufficient balance); the queue tries again after a backoff.
+ * - `retry`: transient (gateway error, insufficient balance); the queue tries again after a backoff
+ *   for up to the retry window (setting `sms_retry_hours`).
+ * `cause` is the gateway's one-word reason (InvalidSenderId, InsufficientBalance ...): what the log
+ * shows, the dashboard groups and an admin resends by.
  * - `unconfirmed`: the request may have reached the gateway but its answer did not reach us; it is
  *   never resent automatically, so a message is not sent twice.
  */
@@ -25,8 +28,8 @@ export type SendOutcome =
       parts?: number;
       providerStatus?: string;
     }
-  | { id: number; status: 'failed'; reason: string; providerStatus?: string }
-  | { id: number; status: 'retry'; reason: string }
+  | { id: number; status: 'failed'; reason: string; providerStatus?: string; cause?: string }
+  | { id: number; status: 'retry'; reason: string; cause?: string }
   | { id: number; status: 'unconfirmed'; reason: string };
 
 export interface SmsBalance {

@@ -22,7 +22,11 @@ export interface C2bFields {
   businessShortCode: string | null;
 }
 
-export type ParsedC2b = { fields: C2bFields; rejectReason: string | null };
+/**
+ * `rejectReason`: the payload is not money (unreadable); `warning`: it is money M-Pesa received but
+ * not in a way the business expects (another shortcode), to be stored unclaimed for a person to look at.
+ */
+export type ParsedC2b = { fields: C2bFields; rejectReason: string | null; warning: string | null };
 
 function text(body: Record<string, unknown>, key: string): string | null {
   const value = body[key];
@@ -65,7 +69,8 @@ export function classifyMsisdn(value: string | null): { kind: MsisdnKind; phone:
  * Reads a C2B body. Never throws: what cannot be read is reported as the reason to store the
  * payload as rejected (it is kept either way).
  */
-export function parseC2b(raw: unknown, expectedShortCode: string | undefined): ParsedC2b {
+export function parseC2b(raw: unknown, expectedShortCodes: string | readonly string[] | undefined): ParsedC2b {
+  const ours = (typeof expectedShortCodes === 'string' ? [expectedShortCodes] : (expectedShortCodes ?? [])).filter(Boolean);
   const body = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const msisdn = classifyMsisdn(text(body, 'MSISDN'));
   const names = ['FirstName', 'MiddleName', 'LastName'].map((k) => text(body, k)).filter(Boolean);
@@ -93,10 +98,17 @@ export function parseC2b(raw: unknown, expectedShortCode: string | undefined): P
   else if (fields.amountCents === null) rejectReason = `TransAmount "${amountText.slice(0, 40)}" is not an amount`;
   else if (fields.amountCents < MIN_PAYMENT_CENTS) rejectReason = `TransAmount ${amountText} is below KES 1`;
   else if (fields.amountCents > MAX_PAYMENT_CENTS) rejectReason = `TransAmount ${amountText} is above KES 250,000`;
-  else if (expectedShortCode && fields.businessShortCode !== expectedShortCode)
-    rejectReason = `BusinessShortCode "${fields.businessShortCode ?? ''}" is not ours (${expectedShortCode})`;
   else if (transTimeText && !fields.transTime) rejectReason = `TransTime "${transTimeText.slice(0, 40)}" is not a date`;
   // A rejected amount is not money received: keep the text in the raw payload only.
   if (rejectReason) fields.amountCents = fields.amountCents !== null && fields.amountCents <= MAX_PAYMENT_CENTS ? fields.amountCents : null;
-  return { fields, rejectReason };
+  const warning =
+    !rejectReason && ours.length > 0 && !ours.includes(fields.businessShortCode ?? '')
+      ? shortCodeWarning(fields.businessShortCode, ours)
+      : null;
+  return { fields, rejectReason, warning };
+}
+
+/** Why a payment to another shortcode waits for a person instead of being matched. */
+export function shortCodeWarning(given: string | null, ours: readonly string[]): string {
+  return `Not our shortcode: paid to ${given ?? '(none given)'} (ours: ${ours.join(', ')}); check it before claiming`;
 }

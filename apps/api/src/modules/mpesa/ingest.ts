@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { normaliseKenyanPhone } from '@betdesk/contract';
+import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { mpesaPayments, stkRequests } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -20,6 +21,8 @@ export interface Receipt {
   status: 'unclaimed' | 'claimed' | 'rejected' | null;
   /** A matched payment's rules failed unexpectedly; it was kept unclaimed (for the log). */
   settleError?: unknown;
+  /** Stored unclaimed for a person to check (e.g. paid to another shortcode). */
+  warning?: string | null;
 }
 
 /**
@@ -169,13 +172,13 @@ function afterCommit(deps: AppDeps, outcome: SettlementOutcome | null | undefine
  */
 export async function storeC2bConfirmation(
   tx: Queryable,
-  shortCode: string | undefined,
+  shortCodes: string | readonly string[] | undefined,
   raw: unknown,
   requestId: string | null,
   source: 'c2b' | 'pull' | 'statement' = 'c2b',
 ): Promise<Receipt & { outcome: SettlementOutcome | null }> {
-  const { fields: f, rejectReason } = parseC2b(raw, shortCode);
-  if (!rejectReason) {
+  const { fields: f, rejectReason, warning } = parseC2b(raw, shortCodes);
+  if (!rejectReason && !warning) {
     const adopted = await adoptReceipt(tx, f);
     if (adopted !== null) return { stored: false, paymentId: adopted, status: null, outcome: null };
   }
@@ -197,12 +200,19 @@ export async function storeC2bConfirmation(
       raw: raw ?? {},
       status: rejectReason ? 'rejected' : 'unclaimed',
       rejectReason,
+      warning,
       ...(source !== 'c2b' && f.transTime ? { receivedAt: f.transTime } : {}),
     })
     .onConflictDoNothing({ target: mpesaPayments.transId })
     .returning({ id: mpesaPayments.id });
   if (!row) return { stored: false, paymentId: null, status: null, outcome: null };
   if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null };
+  if (warning) {
+    // Money M-Pesa received, but not as the business expects: counted, shown, never matched
+    // automatically; an admin claims it after a look.
+    await announcePayment(tx, row.id, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status: 'unclaimed' });
+    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, warning };
+  }
   const matched = await matchStored(tx, row.id, f, requestId);
   await announcePayment(tx, row.id, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status: matched.status });
   return { stored: true, paymentId: row.id, status: matched.status, outcome: matched.outcome, settleError: matched.error };
@@ -210,7 +220,7 @@ export async function storeC2bConfirmation(
 
 /** The confirmation webhook's work: one transaction, then the SMS queue is nudged if a tip was queued. */
 export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, requestId: string | null): Promise<Receipt> {
-  const result = await deps.db.transaction((tx) => storeC2bConfirmation(tx, deps.config.mpesa.shortcode, raw, requestId));
+  const result = await deps.db.transaction((tx) => storeC2bConfirmation(tx, ourShortcodes(deps.config.mpesa), raw, requestId));
   await afterCommit(deps, result.outcome);
   return result;
 }
@@ -218,15 +228,17 @@ export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, reques
 export type ValidationAnswer = { ResultCode: string; ResultDesc: string };
 
 /**
- * C2B validation: accept-all by default; with the `mpesa_validate_account` setting on, refuse an
- * amount outside Daraja's limits (C2B00013) or an account number that names nothing (C2B00012).
+ * C2B validation (Daraja asks before it takes the money). A payment to a shortcode that is neither
+ * the store number nor the till is always refused (C2B00015): the business does not take money it
+ * would then have to set aside. With the `mpesa_validate_account` setting on, an amount outside
+ * Daraja's limits (C2B00013) or an account number that names nothing (C2B00012) is refused too.
  */
 export async function validateC2b(deps: AppDeps, raw: unknown, strict: boolean): Promise<ValidationAnswer> {
   const accepted = { ResultCode: '0', ResultDesc: 'Accepted' };
+  const { fields, rejectReason, warning } = parseC2b(raw, ourShortcodes(deps.config.mpesa));
+  if (warning) return { ResultCode: 'C2B00015', ResultDesc: 'Rejected' };
   if (!strict) return accepted;
-  const { fields, rejectReason } = parseC2b(raw, deps.config.mpesa.shortcode);
   if (rejectReason?.startsWith('TransAmount')) return { ResultCode: 'C2B00013', ResultDesc: 'Rejected' };
-  if (rejectReason?.startsWith('BusinessShortCode')) return { ResultCode: 'C2B00015', ResultDesc: 'Rejected' };
   if (!(await accountLooksValid(deps.db, fields.billRefNumber))) return { ResultCode: 'C2B00012', ResultDesc: 'Rejected' };
   return accepted;
 }
@@ -310,13 +322,39 @@ async function storeStkPayment(
     .onConflictDoNothing({ target: mpesaPayments.transId })
     .returning({ id: mpesaPayments.id });
   if (!row) {
-    const [existing] = await tx.select({ id: mpesaPayments.id }).from(mpesaPayments).where(eq(mpesaPayments.transId, paid.receipt!));
-    return { paymentId: existing!.id, outcome: null };
+    // C2B (or a pull) stored this receipt first. If its rules found the payee, it stands; if it
+    // waits unclaimed, this request says whose it is and what it buys: settled here, once.
+    const [existing] = await tx
+      .select({ id: mpesaPayments.id, status: mpesaPayments.status, amountCents: mpesaPayments.amountCents })
+      .from(mpesaPayments)
+      .where(eq(mpesaPayments.transId, paid.receipt!))
+      .for('update');
+    if (existing!.status !== 'unclaimed' || existing!.amountCents === null) return { paymentId: existing!.id, outcome: null };
+    const settled = await settleForRequest(tx, request, existing!.id, existing!.amountCents, requestId);
+    return { paymentId: existing!.id, outcome: settled };
   }
+  const outcome = await settleForRequest(tx, request, row.id, paid.amountCents, requestId);
+  await announcePayment(tx, row.id, {
+    amountCents: paid.amountCents,
+    senderName: null,
+    account: request.accountReference,
+    status: outcome ? 'claimed' : 'unclaimed',
+  });
+  return { paymentId: row.id, outcome };
+}
+
+/** Claims a stored payment for what an STK request asked (its payee, its item). */
+async function settleForRequest(
+  tx: Queryable,
+  request: StkRequestRow,
+  paymentId: number,
+  amountCents: number,
+  requestId: string | null,
+): Promise<SettlementOutcome | null> {
   const category = request.purpose === 'package' ? await categoryNamedBy(tx, normaliseAccount(request.accountReference)) : null;
   const { outcome } = await settleStored(tx, {
-    paymentId: row.id,
-    amountCents: paid.amountCents,
+    paymentId,
+    amountCents,
     payee: payeeOf(request),
     betCategoryId: category?.id ?? null,
     source: 'stk',
@@ -325,13 +363,7 @@ async function storeStkPayment(
     actorUserId: null,
     requestId,
   });
-  await announcePayment(tx, row.id, {
-    amountCents: paid.amountCents,
-    senderName: null,
-    account: request.accountReference,
-    status: outcome ? 'claimed' : 'unclaimed',
-  });
-  return { paymentId: row.id, outcome };
+  return outcome;
 }
 
 /** The STK callback: settles its request; a success stores the receipt as a payment (once). */
@@ -385,8 +417,11 @@ export async function receiveStkCallback(deps: AppDeps, raw: unknown, requestId:
       }
       return null;
     }
-    if (request.status !== 'pending') return null;
-    if (cb.resultCode !== '0') {
+    if (request.status !== 'pending') {
+      // Failed or cancelled here (the STK query timed out, Daraja said so), yet M-Pesa took the
+      // money: a success with a receipt is always stored and settled, whatever we had decided.
+      if (cb.resultCode !== '0' || !cb.receipt) return null;
+    } else if (cb.resultCode !== '0') {
       await tx
         .update(stkRequests)
         .set({ status: endedStatus(cb.resultCode), resultCode: cb.resultCode, resultDesc: cb.resultDesc, settledAt: sql`now()` })
@@ -405,9 +440,16 @@ export async function receiveStkCallback(deps: AppDeps, raw: unknown, requestId:
       },
       requestId,
     );
+    const late = request.status !== 'pending' ? ` (arrived after the request was marked ${request.status})` : '';
     await tx
       .update(stkRequests)
-      .set({ status: 'paid', resultCode: '0', resultDesc: cb.resultDesc, paymentId: stored.paymentId, settledAt: sql`now()` })
+      .set({
+        status: 'paid',
+        resultCode: '0',
+        resultDesc: `${cb.resultDesc}${late}`.slice(0, 300),
+        paymentId: stored.paymentId,
+        settledAt: sql`now()`,
+      })
       .where(eq(stkRequests.id, request.id));
     return stored.outcome;
   });

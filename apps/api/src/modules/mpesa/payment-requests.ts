@@ -51,8 +51,11 @@ async function payerDetails(db: Queryable, actor: Actor, payer: Payer): Promise<
 }
 
 const kes = (cents: number) => cents / 100;
-/** Daraja takes whole shillings: a bonus with cents is asked rounded up. */
+/** Daraja takes whole shillings (no cents in STK's Amount): a price with cents is asked rounded up. */
 const wholeShillingsCents = (cents: number) => Math.ceil(cents / 100) * 100;
+/** The label says so when the amount asked is the price rounded up. */
+const roundedNote = (cents: number) =>
+  cents % 100 === 0 ? '' : ` (KES ${(cents / 100).toFixed(2)} asked as KES ${wholeShillingsCents(cents) / 100}: M-Pesa takes whole shillings)`;
 
 interface Priced {
   item: PayableItem;
@@ -82,8 +85,8 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
     return packages.map((p) => ({
       item: {
         key: `package:${p.id}`,
-        label: `${p.category} (${p.code}), ${p.medium.toUpperCase()}, ${p.durationDays} days`,
-        amount: kes(p.priceCents),
+        label: `${p.category} (${p.code}), ${p.medium.toUpperCase()}, ${p.durationDays} days${roundedNote(p.priceCents)}`,
+        amount: kes(wholeShillingsCents(p.priceCents)),
       },
       purpose: 'package' as const,
       packageId: p.id,
@@ -96,7 +99,11 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
     .where(and(eq(bet4mePlans.active, true), sql`${bet4mePlans.priceCents} > 0`))
     .orderBy(asc(bet4mePlans.durationDays));
   const items: Priced[] = plans.map((p) => ({
-    item: { key: `plan:${p.id}`, label: `${p.name} plan, ${p.durationDays} days`, amount: kes(p.priceCents) },
+    item: {
+      key: `plan:${p.id}`,
+      label: `${p.name} plan, ${p.durationDays} days${roundedNote(p.priceCents)}`,
+      amount: kes(wholeShillingsCents(p.priceCents)),
+    },
     purpose: 'plan' as const,
     planId: p.id,
     accountReference: `B4M${payer.clientId}`,

@@ -68,6 +68,9 @@ function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
       if (receipt.settleError) {
         request.log.error({ err: receipt.settleError, paymentId: receipt.paymentId }, 'payment stored but not settled');
       }
+      if (receipt.warning) {
+        request.log.warn({ paymentId: receipt.paymentId }, 'C2B confirmation stored unclaimed with a warning');
+      }
       if (receipt.status === 'rejected') {
         request.log.warn({ paymentId: receipt.paymentId }, 'C2B confirmation stored as rejected');
       }

@@ -46,6 +46,11 @@ export const settingDefaults = {
     value: 'STOP*456*9*5#',
     description: 'Added at the end of every promotional SMS: how to stop them',
   },
+  sms_retry_hours: {
+    value: 24,
+    description:
+      "Hours a message is retried on a transient failure (gateway outage, empty Africa's Talking balance) before it fails for good",
+  },
   sms_cost_per_part_cents: {
     value: 80,
     description: "Estimated cost of one SMS part in cents (KES 0.80), for the broadcast preview",
@@ -106,6 +111,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   mpesa_pull_interval_hours: { min: 0, max: 24, unit: 'hours' },
   sms_promotional_window_start_hour: { min: 0, max: 23 },
   sms_promotional_window_end_hour: { min: 1, max: 24 },
+  sms_retry_hours: { min: 1, max: 168, unit: 'hours' },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;

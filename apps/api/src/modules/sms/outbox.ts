@@ -6,6 +6,7 @@ import type { Database, Queryable } from '../../db/client.ts';
 import type { OutgoingSms, SendOutcome, SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '../../lib/sms-parts.ts';
 import { announce } from '../events/service.ts';
+import { getSetting } from '../settings/service.ts';
 import { isOptedOut, optedOutSql, optOut } from './opt-outs.ts';
 import { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 
@@ -128,8 +129,13 @@ export interface DispatchOptions {
   batchSize?: number;
   /** Messages per second this dispatcher hands the gateway at most (SMS_SEND_RATE). */
   sendRate?: number;
-  /** Attempts before a transient failure becomes final. */
+  /** Attempts before a transient failure becomes final (a bound on top of `retryForMs`). */
   maxAttempts?: number;
+  /**
+   * How long after it was queued a message may still be retried on a transient failure (a gateway
+   * outage, an empty balance); the setting `sms_retry_hours` when not given.
+   */
+  retryForMs?: number;
   /** Wait before attempt n + 1 after attempt n failed transiently. */
   retryDelayMs?: (attempts: number) => number;
   /** How long a claim lasts; longer than one gateway request may take. */
@@ -154,7 +160,9 @@ export interface DispatchReport {
 export const DISPATCH_DEFAULTS = {
   batchSize: 500,
   sendRate: 100,
-  maxAttempts: 8,
+  // The retry window decides; this only stops a runaway (a day at one attempt an hour is ~30).
+  maxAttempts: 100,
+  retryForMs: 24 * 3_600_000,
   /** 30 s, 1 min, 2 min ... at most an hour. */
   retryDelayMs: (attempts: number) => Math.min(30_000 * 2 ** (attempts - 1), 3_600_000),
   claimMs: 120_000,
@@ -164,6 +172,7 @@ export const DISPATCH_DEFAULTS = {
 
 interface ClaimedSms extends OutgoingSms {
   attempts: number;
+  createdAt: Date;
 }
 
 /**
@@ -183,7 +192,8 @@ export async function dispatchQueuedSms(
   gateway: SmsGateway,
   options: DispatchOptions = {},
 ): Promise<DispatchReport> {
-  const o = { ...DISPATCH_DEFAULTS, ...options };
+  const retryForMs = options.retryForMs ?? (await getSetting(database.db, 'sms_retry_hours')) * 3_600_000;
+  const o = { ...DISPATCH_DEFAULTS, ...options, retryForMs };
   const report: DispatchReport = { sent: 0, failed: 0, retried: 0, unconfirmed: 0, batches: 0, more: false };
   const started = Date.now();
   let handedCount = 0;
@@ -286,7 +296,7 @@ async function handToGateway(database: Database, token: string, claimMs: number)
     `update sms_messages
         set handed_at = now(), claimed_until = now() + make_interval(secs => $2)
       where claim_token = $1 and status = 'sending' and handed_at is null
-      returning id, recipient, body, attempts, sms_class`,
+      returning id, recipient, body, attempts, sms_class, created_at`,
     [token, claimMs / 1000],
   );
   return handed
@@ -295,6 +305,7 @@ async function handToGateway(database: Database, token: string, claimMs: number)
       recipient: String(r.recipient),
       body: String(r.body),
       attempts: Number(r.attempts),
+      createdAt: new Date(r.created_at as string),
       promotional: r.sms_class === 'promotional',
     }))
     .sort((a, b) => a.id - b.id);
@@ -309,6 +320,8 @@ async function recordOutcomes(
   report: DispatchReport,
 ): Promise<void> {
   const attemptsOf = new Map(batch.map((sms) => [sms.id, sms.attempts]));
+  const queuedAt = new Map(batch.map((sms) => [sms.id, sms.createdAt.getTime()]));
+  const now = o.now().getTime();
   const columns = {
     id: [] as number[],
     status: [] as string[],
@@ -318,6 +331,7 @@ async function recordOutcomes(
     parts: [] as (number | null)[],
     lastError: [] as (string | null)[],
     failure: [] as (string | null)[],
+    cause: [] as (string | null)[],
     retryInSeconds: [] as number[],
   };
   for (const outcome of outcomes) {
@@ -326,6 +340,8 @@ async function recordOutcomes(
     let failure: string | null = null;
     let lastError: string | null = null;
     let retryIn = 0;
+    const cause = outcome.status === 'failed' || outcome.status === 'retry' ? (outcome.cause ?? outcome.reason).slice(0, 60) : null;
+    const waited = now - (queuedAt.get(outcome.id) ?? now);
     if (outcome.status === 'sent') {
       report.sent += 1;
     } else if (outcome.status === 'failed') {
@@ -334,11 +350,12 @@ async function recordOutcomes(
     } else if (outcome.status === 'unconfirmed') {
       report.unconfirmed += 1;
       lastError = outcome.reason;
-    } else if (attempts >= o.maxAttempts) {
+    } else if (attempts >= o.maxAttempts || waited >= o.retryForMs) {
       report.failed += 1;
       status = 'failed';
       lastError = outcome.reason;
-      failure = `${outcome.reason} (gave up after ${attempts} attempts)`;
+      const hours = Math.round((waited / 3_600_000) * 10) / 10;
+      failure = `${outcome.reason} (gave up after ${attempts} attempts${hours >= 1 ? ` over ${hours} hours` : ''})`;
     } else {
       report.retried += 1;
       status = 'queued';
@@ -355,6 +372,7 @@ async function recordOutcomes(
     columns.parts.push(outcome.status === 'sent' ? (outcome.parts ?? null) : null);
     columns.lastError.push(lastError);
     columns.failure.push(failure);
+    columns.cause.push(cause);
     columns.retryInSeconds.push(retryIn);
   }
   await database.executeSql(
@@ -366,6 +384,8 @@ async function recordOutcomes(
             parts = coalesce(o.parts, m.parts),
             last_error = o.last_error,
             failure_reason = o.failure,
+            -- the cause of the last failure (kept while it is retried, cleared once sent)
+            failure_cause = o.cause,
             next_attempt_at = now() + make_interval(secs => o.retry_in),
             sent_at = case when o.status = 'sent' then now() else m.sent_at end,
             -- a secret leaves the database once the gateway had it (sent, failed or unconfirmed);
@@ -373,8 +393,8 @@ async function recordOutcomes(
             body = case when m.intent = any($11::text[]) and o.status <> 'queued' then $12 else m.body end,
             handed_at = case when o.status = 'queued' then null else m.handed_at end,
             claim_token = null, claimed_until = null, updated_at = now()
-       from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::float8[])
-            as o(id, status, provider_id, provider_status, cost, parts, last_error, failure, retry_in)
+       from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::float8[], $13::text[])
+            as o(id, status, provider_id, provider_status, cost, parts, last_error, failure, retry_in, cause)
       where m.id = o.id and m.claim_token = $10 and m.status in ('sending', 'unconfirmed')`,
     [
       columns.id,
@@ -389,6 +409,7 @@ async function recordOutcomes(
       token,
       SECRET_SMS_INTENTS,
       SECRET_SMS_HIDDEN_TEXT,
+      columns.cause,
     ],
   );
   // One announcement per status of the batch, not one per message: a blast is 100,000 messages.

@@ -101,6 +101,7 @@ function toMessage(r: Row): SmsMessage {
     attempts: Number(r.attempts),
     cost: r.cost_cents == null ? null : Number(r.cost_cents) / 100,
     failure_reason: textOrNull(r.failure_reason),
+    failure_cause: textOrNull(r.failure_cause),
     queued_on: iso(r.created_at),
     sent_on: isoOrNull(r.sent_at),
     delivered_on: isoOrNull(r.delivered_at),
@@ -221,6 +222,8 @@ export async function applyDeliveryReport(
                  network_code = coalesce(${report.networkCode}::text, m.network_code),
                  failure_reason = case when ${status}::text = 'failed' then ${report.failureReason ?? report.providerStatus}::text
                                        else m.failure_reason end,
+                 failure_cause = case when ${status}::text = 'failed' then ${report.failureReason ?? report.providerStatus}::text
+                                      else m.failure_cause end,
                  delivered_at = case when ${status}::text = 'delivered' then now() else m.delivered_at end,
                  updated_at = now()
             from target

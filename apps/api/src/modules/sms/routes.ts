@@ -1,14 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import { clientSmsMessages, resendSms, smsDeliveryReport, smsLog, smsMessage, subscriberSmsMessages } from '@betdesk/contract';
+import {
+  clientSmsMessages,
+  resendSms,
+  resendSmsByCause,
+  smsBacklog,
+  smsDeliveryReport,
+  smsLog,
+  smsMessage,
+  subscriberSmsMessages,
+} from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import * as backlog from './backlog.ts';
 import * as sms from './service.ts';
 
 export function smsRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, smsLog, ({ query }) => sms.smsLogPage(deps.db, query));
   route(app, smsMessage, ({ query }) => sms.smsMessageDetail(deps.db, query.id));
   route(app, resendSms, ({ actor, body, request }) => sms.resendMessage(deps, actor, body.id, request.id));
+  route(app, smsBacklog, () => backlog.smsBacklog(deps.db));
+  route(app, resendSmsByCause, ({ actor, body, request }) => backlog.resendFailedByCause(deps, actor, body.cause, request.id));
   route(app, clientSmsMessages, ({ actor, query }) => sms.clientMessages(deps.db, actor, query));
   route(app, subscriberSmsMessages, ({ query }) => sms.subscriberMessages(deps.db, query));
   route(app, smsDeliveryReport, async ({ body, request }) => {

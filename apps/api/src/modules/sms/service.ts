@@ -147,11 +147,18 @@ export function isWebhookSecret(deps: AppDeps, given: string): boolean {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** Africa's Talking's delivery statuses: Success is delivered, Failed and Rejected are final failures. */
-function outcomeOf(status: string): q.DeliveryOutcome {
-  if (status === 'Success') return 'delivered';
-  if (status === 'Failed' || status === 'Rejected') return 'failed';
-  return 'in-progress';
+/**
+ * Africa's Talking's delivery statuses (decision 013): Success is delivered; Sent, Submitted and
+ * Buffered are on the way; every other status is final and a failure: Failed and Rejected (the
+ * documented ones) and those seen from operators (AbsentSubscriber, Expired, ...). An unknown word
+ * is never left looking sent.
+ */
+const IN_PROGRESS_STATUSES = new Set(['sent', 'submitted', 'buffered', 'queued', 'processed']);
+export function outcomeOf(status: string): q.DeliveryOutcome {
+  const word = status.trim().toLowerCase();
+  if (word === 'success' || word === 'delivered') return 'delivered';
+  if (IN_PROGRESS_STATUSES.has(word)) return 'in-progress';
+  return 'failed';
 }
 
 /**

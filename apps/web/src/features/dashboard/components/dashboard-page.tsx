@@ -5,6 +5,7 @@ import { localPhone } from '@betdesk/contract';
 import { DataTable } from '@/components/data-table/index.ts';
 import { FigureBoxes, type Figure } from '@/components/figure-boxes.tsx';
 import { NewBetModal, type NewBetClient } from '@/components/new-bet-modal.tsx';
+import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
 import { useSession } from '@/lib/auth.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
@@ -52,6 +53,7 @@ export function DashboardPage() {
           </Anchor>
         </Alert>
       )}
+      <SmsGatewayAlert enabled={isAdmin} backlog />
       {money.length > 0 && <FigureBoxes figures={money} />}
       <FigureBoxes figures={counts} />
       {isAdmin && chart.data && <IncomeChart days={chart.data.days} />}

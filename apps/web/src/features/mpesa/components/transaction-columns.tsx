@@ -18,6 +18,13 @@ function SenderPhone({ t }: { t: MpesaTransaction }) {
 }
 
 function PaidTo({ t }: { t: MpesaTransaction }) {
+  if (t.status === 'unclaimed' && t.warning) {
+    return (
+      <Text size="sm" c="orange.8" lineClamp={2} title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
+        ⚠ {t.warning}
+      </Text>
+    );
+  }
   if (t.client_id !== null) {
     return (
       <Anchor component={Link} to={`/clients/${t.client_id}`}>

@@ -7,6 +7,8 @@ import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useSmsLog } from '../api/get-sms-log.ts';
 import { SmsMessageDrawer } from './sms-message-drawer.tsx';
 import { SmsStatusBadge, statusLabels } from '@/components/sms-status-badge.tsx';
+import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
+import { ResendByCause } from './resend-by-cause.tsx';
 
 function recipient(m: SmsMessage) {
   if (!m.name) return '';
@@ -55,6 +57,13 @@ export function SmsLogPage() {
               Held until {formatDateTime(m.held_until)}
             </Text>
           </Stack>
+        ) : m.failure_cause && (m.status === 'failed' || m.status === 'queued') ? (
+          <Stack gap={0}>
+            <SmsStatusBadge status={m.status} />
+            <Text size="xs" c={m.status === 'failed' ? 'red.7' : 'dimmed'} data-testid={`sms-cause-${m.id}`}>
+              {m.failure_cause}
+            </Text>
+          </Stack>
         ) : (
           <SmsStatusBadge status={m.status} />
         ),
@@ -75,7 +84,9 @@ export function SmsLogPage() {
   return (
     <Stack>
       <Title order={2}>SMS Log</Title>
+      <SmsGatewayAlert enabled backlog />
       <Card withBorder>
+        <ResendByCause />
         <Chip.Group
           value={status ?? ALL}
           onChange={(value) => {
