@@ -65,5 +65,14 @@ test.describe('Self-service tips', () => {
     // The name links back to the subscriber's view.
     await row.getByRole('link', { name }).click();
     await expect(page).toHaveURL(subscriberUrl);
+
+    // START opts them back in; then Africa's Talking reports they opted out of the sender id.
+    simulateSms(['--from', phone, '--text', 'START']);
+    await page.reload();
+    await expect(page.getByTestId('sms-opt-out')).toContainText('Receives SMS');
+    simulateSms(['--from', phone, '--optout']);
+    await page.reload();
+    await expect(page.getByTestId('sms-opt-out')).toContainText('Opted out of tips and offers');
+    await expect(page.getByTestId('sms-opt-out-history').getByRole('row').filter({ hasText: "Africa's Talking opt-out" })).toHaveCount(1);
   });
 });
