@@ -4,9 +4,8 @@ import { expect, type Page } from '@playwright/test';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** `npm run simulate:payment` against the E2E server, as a user would run it. */
-export function simulatePayment(args: string[]): void {
-  execFileSync('node', ['--import', 'tsx', 'scripts/simulate-payment.ts', ...args], {
+function runScript(script: string, args: string[]): void {
+  execFileSync('node', ['--import', 'tsx', script, ...args], {
     cwd: root,
     env: {
       ...process.env,
@@ -16,6 +15,16 @@ export function simulatePayment(args: string[]): void {
     },
     stdio: 'pipe',
   });
+}
+
+/** `npm run simulate:payment` against the E2E server, as a user would run it. */
+export function simulatePayment(args: string[]): void {
+  runScript('scripts/simulate-payment.ts', args);
+}
+
+/** `npm run simulate:sms` (an incoming SMS or opt-out, as Africa's Talking posts it) against the E2E server. */
+export function simulateSms(args: string[]): void {
+  runScript('scripts/simulate-sms.ts', args);
 }
 
 /** Accounts of the E2E server (playwright.config.ts env and the demo seed). */

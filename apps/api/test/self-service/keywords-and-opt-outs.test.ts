@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
+import pino from 'pino';
+import { smsSelfServiceTexts } from '@betdesk/contract';
 import { auditLog, smsInbound, smsMessages, subscriptions } from '../../src/db/schema/index.ts';
 import { runSubscriptionExpiry } from '../../src/jobs/subscription-expiry.ts';
+import { africasTalkingGateway } from '../../src/integrations/sms/africastalking.ts';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../src/integrations/sms/fake-africastalking.ts';
 import { dispatchQueuedSms, queueSms } from '../../src/modules/sms/outbox.ts';
 import { publishSmsTip } from '../../src/modules/tips-sms/service.ts';
@@ -107,6 +110,15 @@ describe('SMS keywords (inbound webhook)', () => {
     expect(replies[1]!.body).toContain('send a category code');
     expect((await t.as(staff, { method: 'GET', url: '/api/sms/inbox' })).statusCode).toBe(403);
   });
+
+  it('answers HELP with the help text from settings, whatever its case', async () => {
+    expect(await text('+254733000010', ' help ', 'ATin-help-1')).toBe(200);
+    const [stored] = await t.deps.db.select().from(smsInbound).where(eq(smsInbound.providerId, 'ATin-help-1'));
+    expect(stored).toMatchObject({ keyword: 'HELP', action: 'Kept for staff; help reply sent' });
+    const replies = await messagesTo('254733000010');
+    expect(replies).toMatchObject([{ intent: 'sms.keyword-reply', smsClass: 'transactional' }]);
+    expect(replies[0]!.body).toContain('send a category code');
+  });
 });
 
 describe('Opt-out routes', () => {
@@ -199,6 +211,34 @@ describe('Promotional window', () => {
   });
 });
 
+describe('Promotional sender id', () => {
+  it('sends promotional messages from AT_SENDER_ID_PROMO and the rest from AT_SENDER_ID', async () => {
+    const fake = await startFakeAfricasTalking({ username: 'betdesk', apiKey: 'at-test-key' });
+    try {
+      const gateway = africasTalkingGateway({
+        username: 'betdesk',
+        apiKey: 'at-test-key',
+        senderId: 'BETDESK',
+        promoSenderId: 'BETOFFERS',
+        baseUrl: fake.url,
+        timeoutMs: 5_000,
+        logger: pino({ level: 'silent' }),
+      });
+      // 10:00 in Nairobi: inside the promotional window.
+      const at10 = new Date('2030-02-01T07:00:00Z');
+      await queueSms(t.deps.db, { intent: 'test.promotion', dedupeKey: 'promo-sender', to: '254755000002', body: 'Promo sender check', createdBy: null, smsClass: 'promotional', now: at10 });
+      await queueSms(t.deps.db, { intent: 'client.message', dedupeKey: 'plain-sender', to: '254755000002', body: 'Plain sender check', createdBy: null });
+      await dispatchQueuedSms(t.deps.database, gateway, { now: () => at10, sendRate: 10_000 });
+      const promo = fake.calls.find((c) => c.message.startsWith('Promo sender check'));
+      const plain = fake.calls.find((c) => c.message === 'Plain sender check');
+      expect(promo).toMatchObject({ from: 'BETOFFERS', to: ['+254755000002'] });
+      expect(plain).toMatchObject({ from: 'BETDESK', to: ['+254755000002'] });
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe('Broadcasts', () => {
   it('previews the recipients after opt-outs, and queues once per idempotency key', async () => {
     await ref.person('client', 'Client One', '254766000001');
@@ -224,9 +264,44 @@ describe('Broadcasts', () => {
     expect((await t.as(staff, { method: 'POST', url: '/api/broadcasts/preview', payload: audience })).statusCode).toBe(403);
   });
 
+  it('queues a double-clicked broadcast (two requests at once with one key) only once', async () => {
+    await ref.person('client', 'Client Three', '254766000003');
+    const payload = { segment: 'clients-all', message: 'Bet4Me: weekend boost', idempotency_key: 'broadcast-key-0002' };
+    const [a, b] = await Promise.all([
+      t.as(admin, { method: 'POST', url: '/api/broadcasts/send', payload }),
+      t.as(admin, { method: 'POST', url: '/api/broadcasts/send', payload }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const id = a.json().broadcast.id;
+    expect(b.json().broadcast.id).toBe(id);
+    expect([a.json().info, b.json().info].sort()).toEqual([smsSelfServiceTexts.broadcastAlreadyQueued, smsSelfServiceTexts.broadcastQueued].sort());
+    const rows = await t.deps.db.select().from(smsMessages).where(eq(smsMessages.broadcastId, id));
+    const recipients = rows.map((r) => r.recipient);
+    expect(new Set(recipients).size).toBe(recipients.length);
+    expect(recipients).toContain('254766000003');
+    expect(recipients).not.toContain('254766000002'); // opted out in the test above
+  });
+
   it('names the missing category of a category segment', async () => {
     const res = await t.as(admin, { method: 'POST', url: '/api/broadcasts/preview', payload: { segment: 'category-lapsed', message: 'Come back' } });
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().errors).sort()).toEqual(['bet_category_id', 'lapsed_days']);
+  });
+});
+
+// Last: a client created here would change the broadcast counts above.
+describe('Clients and keywords', () => {
+  it("links a client's STOP to the client, and the client's page shows the state", async () => {
+    const clientId = await ref.person('client', 'Texting Client', '254733000011');
+    expect(await text('+254733000011', 'STOP', 'ATin-client-stop')).toBe(200);
+    const [stored] = await t.deps.db.select().from(smsInbound).where(eq(smsInbound.providerId, 'ATin-client-stop'));
+    expect(stored).toMatchObject({ clientId, subscriberId: null, keyword: 'STOP' });
+    const state = await t.as(admin, { method: 'GET', url: `/api/sms/opt-out/client?client_id=${clientId}` });
+    expect(state.statusCode).toBe(200);
+    expect(state.json().opt_out).toMatchObject({ opted_out: true, history: [{ action: 'opt-out', source: 'keyword', scope: 'all' }] });
+    // START puts them back.
+    await text('+254733000011', 'START');
+    const back = await t.as(admin, { method: 'GET', url: `/api/sms/opt-out/client?client_id=${clientId}` });
+    expect(back.json().opt_out).toMatchObject({ opted_out: false });
   });
 });
