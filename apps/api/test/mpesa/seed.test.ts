@@ -27,7 +27,8 @@ it('seeds demo payments through the ingestion path: matched ones bought somethin
   expect(counts!.unclaimed).toBeGreaterThan(3);
   expect(counts!.bought).toBeGreaterThan(10);
   expect(counts!.uncredited).toBe(0);
-});
+  // The whole demo history goes through the ingestion path: about 15 s alone, more on a busy machine.
+}, 120_000);
 
 it('leaves the demo data in balance: every money invariant holds and each day adds up', async () => {
   expect((await runMoneyCheck(t.deps.db)).failures).toEqual([]);
