@@ -64,8 +64,8 @@ export function BarChart({
       <ScrollArea type="auto" offsetScrollbars>
         <Box style={{ minWidth: bars.length * MIN_BAR_PX }}>
           <div style={{ display: 'flex', alignItems: 'flex-end', gap: bars.length > 60 ? 1 : 3, height: HEIGHT }} role="img" aria-label="Chart">
-            {bars.map((bar) => (
-              <Tooltip key={bar.label} label={describe(bar)} withArrow multiline maw={280}>
+            {bars.map((bar, i) => (
+              <Tooltip key={`${i}:${bar.label}`} label={describe(bar)} withArrow multiline maw={280}>
                 <div
                   aria-label={describe(bar)}
                   data-testid="chart-bar"
@@ -94,7 +94,7 @@ export function BarChart({
           </div>
           <div style={{ display: 'flex', gap: bars.length > 60 ? 1 : 3 }}>
             {bars.map((bar, i) => (
-              <Text key={bar.label} size="xs" c="dimmed" style={{ flex: 1, minWidth: MIN_BAR_PX - 1, overflow: 'visible', whiteSpace: 'nowrap' }}>
+              <Text key={`${i}:${bar.label}`} size="xs" c="dimmed" style={{ flex: 1, minWidth: MIN_BAR_PX - 1, overflow: 'visible', whiteSpace: 'nowrap' }}>
                 {i % labelEvery === 0 ? bar.label : ''}
               </Text>
             ))}
