@@ -9,3 +9,5 @@ export {
 } from './data-table.tsx';
 export { useTableState, type TableState, type TableStateOptions } from './use-table-state.ts';
 export { StatusBadge } from './status-badge.tsx';
+export { WIDTH } from './column-widths.ts';
+export { getList, totalOf, type ListQueryParams } from './list-query.ts';

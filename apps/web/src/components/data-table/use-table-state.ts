@@ -85,6 +85,10 @@ export function useTableState(list?: ListName, options: TableStateOptions = {}) 
     searchBox(placeholder?: string): DataTableSearch {
       return { placeholder, value: state.search, onSearch: setSearch };
     },
+    /** The DataTable's `paging` prop for a list response (its `total_records` and `total_capped`). */
+    pagingOf(data: { total_records?: number; total_capped?: boolean } | undefined): DataTablePaging {
+      return this.paging(data?.total_records ?? 0, data?.total_capped ?? false);
+    },
     /** The DataTable's `paging` prop for `totalRecords` rows (`capped`: the count stopped at the cap). */
     paging(totalRecords: number, capped = false): DataTablePaging {
       return { page: state.page, perPage: state.perPage, totalRecords, capped, onPageChange: setPage, onPerPageChange: setPerPage };
