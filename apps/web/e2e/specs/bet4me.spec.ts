@@ -140,9 +140,9 @@ test.describe('Bet4Me as an admin', () => {
     await page.goto('/clients');
     await expect(page.getByTestId('table-total')).toContainText('of 2,5');
     await page.getByTestId('table-page-size').selectOption('2000');
-    await expect(page.getByTestId('table-total')).toContainText('1–2000 of');
+    await expect(page.getByTestId('table-total')).toContainText('1–2,000 of');
     await page.getByRole('button', { name: 'next page' }).click();
-    await expect(page.getByTestId('table-total')).toContainText('2001–');
+    await expect(page.getByTestId('table-total')).toContainText('2,001–');
     const { clients } = await apiGet<{ clients: { phone: string; name: string }[] }>(page, '/api/clients?perPage=50&page=3');
     const wanted = clients[0]!;
     await page.getByTestId('table-search').fill(`0${wanted.phone.slice(3)}`);

@@ -80,7 +80,7 @@ test.describe('Catalogue', () => {
     await expect(modal.getByTestId('form-success')).toHaveText('Plan saved successfully');
     await modal.getByRole('button', { name: 'Close' }).click();
     const row = page.getByTestId('plans-table').getByTestId('table-row').filter({ hasText: 'Fortnight' });
-    await expect(row).toContainText('2 Weeks');
+    await expect(row).toContainText('14 days');
     await expect(row).toContainText('KES 1,800.00');
     await expect(row).toContainText('On sale');
     await row.getByRole('button', { name: 'Edit' }).click();

@@ -4,13 +4,13 @@
  */
 export const WIDTH = {
   date: 115,
-  dateTime: 150,
-  money: 135,
-  phone: 125,
-  ref: 125,
-  status: 115,
-  count: 115,
-  duration: 95,
+  dateTime: 140,
+  money: 120,
+  phone: 120,
+  ref: 112,
+  status: 108,
+  count: 110,
+  duration: 90,
   /** One compact button. */
-  action: 110,
+  action: 105,
 } as const;

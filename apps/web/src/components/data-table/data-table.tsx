@@ -88,7 +88,7 @@ export interface DataTableProps<Row> {
 }
 
 const OVERSCAN = 10;
-export const MIN_COLUMN_WIDTH = 120;
+export const MIN_COLUMN_WIDTH = 110;
 export const ROW_HEIGHT = 40;
 const CARD_HEIGHT_ESTIMATE = 150;
 /** Under this width (Mantine's `sm`) each row is a card. */
