@@ -40,7 +40,7 @@ test.describe('Catalogue', () => {
     await add.getByRole('button', { name: 'Close' }).click();
     const pkg = page.getByTestId('prices-table').getByTestId('table-row').filter({ hasText: 'Sure Wins SMS 3 days' });
     await expect(pkg).toContainText('KES 150.00');
-    await expect(pkg).toContainText('3 Days');
+    await expect(pkg).toContainText('3 days');
 
     await page.getByTestId('add-package').click();
     await add.getByRole('textbox', { name: 'Bet category' }).click();

@@ -116,7 +116,7 @@ test.describe('M-Pesa payments', () => {
     for (const header of ['Phone No', 'Sender Name', 'Amount', 'Ref No.', 'Sent On', 'Status']) {
       await expect(table.getByText(header, { exact: true }).first()).toBeVisible();
     }
-    await expect(table).toContainText('claimed');
+    await expect(table).toContainText('Claimed');
     await shot(page, 'tips-deposits');
   });
 });
