@@ -87,7 +87,7 @@ export interface DataTableProps<Row> {
   'data-testid'?: string;
 }
 
-const OVERSCAN = 10;
+const OVERSCAN = 6;
 export const MIN_COLUMN_WIDTH = 110;
 export const ROW_HEIGHT = 40;
 const CARD_HEIGHT_ESTIMATE = 150;
@@ -343,6 +343,8 @@ function TableBody<Row>({
     getScrollElement: () => scrollRef.current,
     // Fixed heights: the window is computed, never measured, so scrolling lays out nothing new.
     estimateSize: () => rowHeight,
+    // Let React batch the scroll updates of one frame instead of rendering on every scroll event.
+    useFlushSync: false,
     // A row not laid out (hidden tab) measures 0: keep the estimate rather than pull in every row.
     ...(measured ? { measureElement: (element: Element) => element.getBoundingClientRect().height || rowHeight } : {}),
     overscan: OVERSCAN,
