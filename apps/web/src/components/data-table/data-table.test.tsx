@@ -221,4 +221,14 @@ describe('DataTable', () => {
     expect(within(cards[0]!).getByText('Phone')).toBeInTheDocument();
     expect(within(cards[0]!).getByRole('button', { name: 'Claim Client 1' })).toBeInTheDocument();
   });
+
+  it('pages only as deep as the server serves, and says how to reach the rest', () => {
+    const paging = { page: 1, perPage: 50 as const, totalRecords: 500_000, onPageChange: vi.fn(), onPerPageChange: vi.fn() };
+    const { rerender } = renderWithProviders(<DataTable columns={columns} rows={clients(3)} rowKey={(r) => r.id} paging={paging} />);
+    expect(screen.getByTestId('table-page-cap')).toHaveTextContent('narrow the list with a search or dates');
+    expect(screen.getByRole('button', { name: '2001' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '10000' })).not.toBeInTheDocument();
+    rerender(<DataTable columns={columns} rows={clients(3)} rowKey={(r) => r.id} paging={{ ...paging, totalRecords: 5000 }} />);
+    expect(screen.queryByTestId('table-page-cap')).not.toBeInTheDocument();
+  });
 });

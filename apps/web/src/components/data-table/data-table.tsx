@@ -3,7 +3,7 @@ import { Box, Button, Group, Loader, LoadingOverlay, NativeSelect, Pagination, T
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconDownload, IconSearch } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { COUNT_CAP, PAGE_SIZES, type PageSize, type SortDirection } from '@betdesk/contract';
+import { COUNT_CAP, listTexts, MAX_LIST_OFFSET, PAGE_SIZES, type PageSize, type SortDirection } from '@betdesk/contract';
 import classes from './data-table.module.css';
 import { DateRangeFilter } from './date-range-filter.tsx';
 import { downloadFile, type QueryParams } from '@/lib/http.ts';
@@ -457,7 +457,11 @@ export function pagingSummary(page: number, perPage: number, totalRecords: numbe
 
 function PagingBar({ page, perPage, totalRecords, capped = false, onPageChange, onPerPageChange }: DataTablePaging) {
   const countable = capped ? Math.max(totalRecords, COUNT_CAP) : totalRecords;
-  const totalPages = Math.max(1, Math.ceil(countable / perPage));
+  // The server pages only the first MAX_LIST_OFFSET rows (deeper offsets cost a walk over every
+  // row before them): the pager stops there and says how to reach the rest.
+  const lastPageable = Math.floor(MAX_LIST_OFFSET / perPage) + 1;
+  const totalPages = Math.max(1, Math.min(Math.ceil(countable / perPage), lastPageable));
+  const truncated = Math.ceil(countable / perPage) > lastPageable;
   return (
     <Group justify="space-between" mt="sm" wrap="wrap" gap="sm">
       <Group gap="sm" wrap="nowrap">
@@ -473,6 +477,11 @@ function PagingBar({ page, perPage, totalRecords, capped = false, onPageChange, 
           {pagingSummary(page, perPage, countable, capped)}
         </Text>
       </Group>
+      {truncated && (
+        <Text size="xs" c="dimmed" data-testid="table-page-cap">
+          {listTexts.pastLastPage}
+        </Text>
+      )}
       <Pagination
         total={totalPages}
         value={Math.min(page, totalPages)}

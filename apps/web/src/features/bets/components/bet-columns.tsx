@@ -4,10 +4,7 @@ import { localPhone, type Bet } from '@betdesk/contract';
 import { StatusBadge, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 
-/** A bet as the lists answer it; `closed_on` comes with closed bets. */
-export type BetRow = Bet & { closed_on?: string | null };
-
-export const betColumns: DataTableColumn<BetRow>[] = [
+export const betColumns: DataTableColumn<Bet>[] = [
   {
     key: 'name',
     header: 'Client',
@@ -30,6 +27,6 @@ export const betColumns: DataTableColumn<BetRow>[] = [
   },
   { key: 'bonus', header: 'Bonus', render: (b) => (b.bonus === null ? '' : formatMoney(b.bonus)), align: 'right', width: WIDTH.money },
   { key: 'opened_on', header: 'Opened on', render: (b) => formatDateTime(b.opened_on), width: WIDTH.dateTime },
-  { key: 'closed_on', header: 'Closed on', render: (b) => formatDateTime(b.closed_on ?? null), width: WIDTH.dateTime },
+  { key: 'closed_on', header: 'Closed on', render: (b) => formatDateTime(b.closed_on), width: WIDTH.dateTime },
   { key: 'status', header: 'Status', width: WIDTH.status, render: (b) => <StatusBadge status={b.status} /> },
 ];

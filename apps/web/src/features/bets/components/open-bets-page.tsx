@@ -53,18 +53,13 @@ export function OpenBetsPage() {
           search={table.searchBox('Client name or phone, then Enter')}
           sorting={table.sorting}
           exportCsv={{ path: '/api/bets/open/export', query: table.filters, filename: 'open-bets.csv' }}
-          paging={table.pagingOf(openBetsPage(data))}
+          paging={table.pagingOf(data)}
           data-testid="open-bets-table"
         />
       </Card>
       <EnterProfitModal bet={closing} onClose={() => setClosing(null)} />
     </Stack>
   );
-}
-
-/** Until every server pages open bets, an unpaged answer counts its own rows. */
-function openBetsPage(data: { bets: unknown[]; total_records?: number; total_capped?: boolean } | undefined) {
-  return data && { total_records: data.total_records ?? data.bets.length, total_capped: data.total_capped };
 }
 
 function EnterProfitModal({ bet, onClose }: { bet: Bet | null; onClose: () => void }) {

@@ -47,11 +47,7 @@ export function ActiveClientsPage() {
           search={table.searchBox('Name or phone, then Enter')}
           sorting={table.sorting}
           exportCsv={{ path: '/api/clients/active/export', query: table.filters, filename: 'active-clients.csv' }}
-          paging={table.pagingOf(
-            data && {
-              total_records: (data as { total_records?: number }).total_records ?? data.total_active_clients,
-            },
-          )}
+          paging={table.pagingOf(data)}
           data-testid="active-clients-table"
         />
       </Card>

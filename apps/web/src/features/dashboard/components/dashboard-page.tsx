@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { localPhone } from '@betdesk/contract';
+import { DASHBOARD_ACTIVE_CLIENTS, localPhone } from '@betdesk/contract';
 import { DataTable, WIDTH } from '@/components/data-table/index.ts';
 import { FigureBoxes, type Figure } from '@/components/figure-boxes.tsx';
 import { NewBetModal, type NewBetClient } from '@/components/new-bet-modal.tsx';
@@ -12,9 +12,6 @@ import { useDashboard } from '../api/get-dashboard.ts';
 import { useIncomeChart } from '../api/get-income-chart.ts';
 import { useMoneyCheck } from '../api/get-money-check.ts';
 import { IncomeChart } from './income-chart.tsx';
-
-/** The dashboard lists the first few active clients; the full list pages at /clients/active. */
-export const DASHBOARD_ACTIVE_CLIENTS = 10;
 
 /** /dashboard: figures (admin), counts, income chart (admin), recent payments and the top active clients. */
 export function DashboardPage() {

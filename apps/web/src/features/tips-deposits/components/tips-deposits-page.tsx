@@ -36,6 +36,7 @@ export function TipsDepositsPage() {
           search={table.searchBox('Sender name, phone or ref, then Enter')}
           sorting={table.sorting}
           dateRange={table.dateRange}
+          exportCsv={{ path: '/api/tips/mpesa/export', query: table.filters, filename: 'tips-mpesa-transactions.csv' }}
           paging={table.pagingOf(deposits.data)}
           data-testid="tips-deposits-table"
         />
