@@ -4,11 +4,11 @@
  */
 export const WIDTH = {
   date: 115,
-  dateTime: 140,
-  money: 120,
-  phone: 120,
-  ref: 112,
-  status: 108,
+  dateTime: 150,
+  money: 115,
+  phone: 118,
+  ref: 108,
+  status: 100,
   count: 110,
   duration: 90,
   /** One compact button. */

@@ -222,6 +222,35 @@ describe('DataTable', () => {
     expect(within(cards[0]!).getByRole('button', { name: 'Claim Client 1' })).toBeInTheDocument();
   });
 
+  it('offers the sorts as a select on a phone, where there are no headers to click', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query.includes('max-width'),
+          media: query,
+          onchange: null,
+          addListener: () => {},
+          removeListener: () => {},
+          addEventListener: () => {},
+          removeEventListener: () => {},
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
+    const onSortTo = vi.fn();
+    renderWithProviders(
+      <DataTable
+        columns={columns}
+        rows={clients(2)}
+        rowKey={(r) => r.id}
+        sorting={{ sorts: ['name'], sort: 'name', dir: 'asc', onSort: vi.fn(), onSortTo }}
+      />,
+    );
+    const select = screen.getByLabelText('Sort by');
+    expect(select).toHaveValue('name:asc');
+    await userEvent.selectOptions(select, 'name:desc');
+    expect(onSortTo).toHaveBeenCalledExactlyOnceWith('name', 'desc');
+  });
+
   it('pages only as deep as the server serves, and says how to reach the rest', () => {
     const paging = { page: 1, perPage: 50 as const, totalRecords: 500_000, onPageChange: vi.fn(), onPerPageChange: vi.fn() };
     const { rerender } = renderWithProviders(<DataTable columns={columns} rows={clients(3)} rowKey={(r) => r.id} paging={paging} />);

@@ -52,6 +52,8 @@ export interface DataTableSorting {
   sort: string;
   dir: SortDirection;
   onSort: (field: string) => void;
+  /** Sorts by `field` in `dir` (the phone layout's select). */
+  onSortTo?: (field: string, dir: SortDirection) => void;
 }
 
 export interface DataTableDateRange {
@@ -220,7 +222,7 @@ export function DataTable<Row>({
   'data-testid': testId = 'data-table',
 }: DataTableProps<Row>) {
   const cards = useMediaQuery(CARD_LAYOUT_QUERY, false, { getInitialValueInEffect: false }) ?? false;
-  const showToolbar = search !== undefined || exportCsv !== undefined || dateRange !== undefined;
+  const showToolbar = search !== undefined || exportCsv !== undefined || dateRange !== undefined || (cards && sorting !== undefined);
 
   return (
     <Box data-testid={testId} data-layout={cards ? 'cards' : 'table'}>
@@ -229,6 +231,7 @@ export function DataTable<Row>({
           <Group gap="xs" wrap="wrap" className={classes.filters}>
             {search && <SearchInput {...search} />}
             {dateRange && <DateRangeFilter {...dateRange} />}
+            {cards && sorting && <CardSortSelect columns={columns} sorting={sorting} />}
           </Group>
           {exportCsv && (
             <Button
@@ -266,6 +269,33 @@ export function DataTable<Row>({
 
       {paging && <PagingBar {...paging} />}
     </Box>
+  );
+}
+
+/** On a phone there are no headers to click: the same sorts as a select. */
+function CardSortSelect<Row>({ columns, sorting }: { columns: readonly DataTableColumn<Row>[]; sorting: DataTableSorting }) {
+  const options = sorting.sorts.flatMap((field) => {
+    const column = columns.find((c) => (c.sortKey ?? c.key) === field);
+    if (!column) return [];
+    const label = typeof column.header === 'string' ? column.header : field;
+    return [
+      { value: `${field}:desc`, label: `${label} ↓` },
+      { value: `${field}:asc`, label: `${label} ↑` },
+    ];
+  });
+  if (options.length === 0 || !sorting.onSortTo) return null;
+  return (
+    <NativeSelect
+      aria-label="Sort by"
+      data={options}
+      value={`${sorting.sort}:${sorting.dir}`}
+      onChange={(event) => {
+        const [field, dir] = event.currentTarget.value.split(':') as [string, SortDirection];
+        sorting.onSortTo?.(field, dir);
+      }}
+      w={170}
+      data-testid="card-sort"
+    />
   );
 }
 

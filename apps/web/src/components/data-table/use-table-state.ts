@@ -54,15 +54,17 @@ export function useTableState(list?: ListName, options: TableStateOptions = {}) 
     [def, state.sort, state.dir, update],
   );
 
+  const setSortTo = useCallback((field: string, dir: SortDirection) => update({ sort: field, dir }), [update]);
+
   const query = useMemo(() => listQueryOf(state, def), [state, def]);
   const filters = useMemo(() => filtersOf(state, def), [state, def]);
 
   const sorting: DataTableSorting | undefined = useMemo(
     () =>
       def && state.sort && state.dir
-        ? { sorts: def.sorts, sort: state.sort, dir: state.dir, onSort: setSort }
+        ? { sorts: def.sorts, sort: state.sort, dir: state.dir, onSort: setSort, onSortTo: setSortTo }
         : undefined,
-    [def, state.sort, state.dir, setSort],
+    [def, state.sort, state.dir, setSort, setSortTo],
   );
   const dateRange: DataTableDateRange | undefined = useMemo(
     () => (def?.dated ? { from: state.from, to: state.to, onChange: setRange } : undefined),

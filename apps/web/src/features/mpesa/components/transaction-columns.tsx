@@ -41,7 +41,7 @@ export const transactionColumns: DataTableColumn<MpesaTransaction>[] = [
   { key: 'transaction_reference', header: 'Ref No.', render: (t) => t.transaction_reference ?? '', width: WIDTH.ref, card: 'hidden' },
   { key: 'sender_name', header: 'Sender Name', render: (t) => t.sender_name ?? '', card: 'title' },
   { key: 'sender_phone', header: 'Phone No', render: (t) => <SenderPhone t={t} />, width: WIDTH.phone },
-  { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '', width: 90, card: 'hidden' },
+  { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '', width: 80, card: 'hidden' },
   { key: 'amount', header: 'Amount', render: (t) => (t.amount === null ? '' : formatMoney(t.amount)), align: 'right', width: WIDTH.money },
   { key: 'transaction_timestamp', header: 'Sent On', render: (t) => formatDateTime(t.transaction_timestamp), width: WIDTH.dateTime },
   {
