@@ -32,7 +32,7 @@ test.describe('Catalogue', () => {
     await add.getByRole('textbox', { name: 'Bet category' }).click();
     await page.getByRole('option', { name: 'Sure Wins (SW9)' }).click();
     await add.getByTestId('package-duration').fill('3');
-    await expect(add.getByText('3 Days')).toBeVisible();
+    await expect(add.getByText('3 days')).toBeVisible();
     await add.getByTestId('package-name').fill('Sure Wins SMS 3 days');
     await add.getByTestId('package-price').fill('150');
     await add.getByRole('button', { name: 'Add package' }).click();
