@@ -125,4 +125,23 @@ test.describe('Tables', () => {
     await expect(page.getByTestId('table-card').first()).toContainText('Phone');
     if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/cards-375.png` });
   });
+
+  test('at 1366 px the dashboard\'s Recent payments shows every spec column, Amount included, without sideways scrolling', async ({ page }) => {
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.goto('/dashboard');
+    const table = page.getByTestId('recent-payments-table');
+    await expect(table.getByTestId('table-row').first()).toBeVisible();
+    for (const header of ['Subscriber', 'Phone', 'Ref', 'Time', 'Amount']) {
+      await expect(table.getByRole('columnheader', { name: header, exact: true })).toBeInViewport();
+    }
+    const scroller = table.getByTestId('table-scroller');
+    const sideways = await scroller.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(sideways).toBeLessThanOrEqual(0);
+    await expect(table.getByTestId('table-row').first()).toContainText('KES');
+    // The top 10 active clients, and the way to all of them.
+    await expect(page.getByTestId('dashboard-active-clients').getByTestId('table-row')).toHaveCount(10);
+    await page.getByTestId('all-active-clients').click();
+    await expect(page).toHaveURL(/\/clients\/active$/);
+    await expect(page.getByTestId('table-total')).toContainText('1–50 of');
+  });
 });
