@@ -8,7 +8,7 @@ export const WIDTH = {
   money: 115,
   phone: 118,
   ref: 108,
-  status: 100,
+  status: 112,
   count: 110,
   duration: 90,
   /** One compact button. */

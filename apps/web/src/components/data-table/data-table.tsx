@@ -90,7 +90,7 @@ export interface DataTableProps<Row> {
 }
 
 const OVERSCAN = 6;
-export const MIN_COLUMN_WIDTH = 110;
+export const MIN_COLUMN_WIDTH = 105;
 export const ROW_HEIGHT = 40;
 const CARD_HEIGHT_ESTIMATE = 150;
 /** Under this width (Mantine's `sm`) each row is a card. */

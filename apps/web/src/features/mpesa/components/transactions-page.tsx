@@ -60,7 +60,7 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
   const actions: DataTableColumn<MpesaTransaction> = {
     key: 'actions',
     header: '',
-    width: 145,
+    width: 138,
     render: (t) => (
       <Group gap={4} wrap="nowrap">
         {paymentAction(t)}
