@@ -14,7 +14,8 @@ function SenderPhone({ t }: { t: MpesaTransaction }) {
 function PaidTo({ t }: { t: MpesaTransaction }) {
   if (t.status === 'unclaimed' && t.warning) {
     return (
-      <Text size="sm" c="orange.8" lineClamp={2} title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
+      // One line in the table's fixed-height row (the whole warning in the title and on the phone card).
+      <Text span size="sm" c="orange.8" title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
         ⚠ {t.warning}
       </Text>
     );
