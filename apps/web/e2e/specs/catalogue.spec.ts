@@ -32,7 +32,7 @@ test.describe('Catalogue', () => {
     await add.getByRole('textbox', { name: 'Bet category' }).click();
     await page.getByRole('option', { name: 'Sure Wins (SW9)' }).click();
     await add.getByTestId('package-duration').fill('3');
-    await expect(add.getByText('3 Days')).toBeVisible();
+    await expect(add.getByText('3 days')).toBeVisible();
     await add.getByTestId('package-name').fill('Sure Wins SMS 3 days');
     await add.getByTestId('package-price').fill('150');
     await add.getByRole('button', { name: 'Add package' }).click();
@@ -40,7 +40,7 @@ test.describe('Catalogue', () => {
     await add.getByRole('button', { name: 'Close' }).click();
     const pkg = page.getByTestId('prices-table').getByTestId('table-row').filter({ hasText: 'Sure Wins SMS 3 days' });
     await expect(pkg).toContainText('KES 150.00');
-    await expect(pkg).toContainText('3 Days');
+    await expect(pkg).toContainText('3 days');
 
     await page.getByTestId('add-package').click();
     await add.getByRole('textbox', { name: 'Bet category' }).click();
@@ -80,7 +80,7 @@ test.describe('Catalogue', () => {
     await expect(modal.getByTestId('form-success')).toHaveText('Plan saved successfully');
     await modal.getByRole('button', { name: 'Close' }).click();
     const row = page.getByTestId('plans-table').getByTestId('table-row').filter({ hasText: 'Fortnight' });
-    await expect(row).toContainText('2 Weeks');
+    await expect(row).toContainText('14 days');
     await expect(row).toContainText('KES 1,800.00');
     await expect(row).toContainText('On sale');
     await row.getByRole('button', { name: 'Edit' }).click();

@@ -29,7 +29,7 @@ test.describe('M-Pesa payments', () => {
     const table = page.getByTestId('mpesa-table');
     await expect(table).toContainText('ESTHER WAIRIMU');
     await expect(table).toContainText('2547 ***** ');
-    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('unclaimed');
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^unclaimed$/i);
     await shot(page, 'mpesa-transactions');
   });
 
@@ -60,7 +60,7 @@ test.describe('M-Pesa payments', () => {
     await page.goto('/mpesa');
     await page.getByPlaceholder('Sender name, phone or ref, then Enter').fill(receipt);
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('claimed');
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^claimed$/i);
 
     const after = await api<{ subscriber: { number_of_subscriptions: number } }>(`/api/tips/subscribers/show?subscriber_id=${subscriber.id}`);
     expect(after.subscriber.number_of_subscriptions).toBe(before.subscriber.number_of_subscriptions + 1);
@@ -88,7 +88,7 @@ test.describe('M-Pesa payments', () => {
     await page.goto('/mpesa');
     await page.getByPlaceholder('Sender name, phone or ref, then Enter').fill(receipt);
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('claimed');
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^claimed$/i);
 
     await page.getByTestId(`unclaim-${receipt}`).click();
     await expect(page.getByText('Are you sure you want to do this!')).toBeVisible();
@@ -99,14 +99,14 @@ test.describe('M-Pesa payments', () => {
     await shot(page, 'mpesa-unclaim-confirm');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByText('Are you sure you want to do this!')).toHaveCount(0);
-    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('claimed');
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^claimed$/i);
     const still = await (await request.get(`/api/mpesa-transactions/search?search=${receipt}`, { headers })).json();
     expect(still.transactions[0].status).toBe('claimed');
 
     await page.getByTestId(`unclaim-${receipt}`).click();
     await page.getByTestId('confirm-trash').click();
     await expect(page.getByText('Payment unclaimed successfully')).toBeVisible();
-    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('unclaimed');
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^unclaimed$/i);
   });
 
   test('the tips deposits screen lists tips payments', async ({ page }) => {
@@ -116,7 +116,7 @@ test.describe('M-Pesa payments', () => {
     for (const header of ['Phone No', 'Sender Name', 'Amount', 'Ref No.', 'Sent On', 'Status']) {
       await expect(table.getByText(header, { exact: true }).first()).toBeVisible();
     }
-    await expect(table).toContainText('claimed');
+    await expect(table).toContainText('Claimed');
     await shot(page, 'tips-deposits');
   });
 });

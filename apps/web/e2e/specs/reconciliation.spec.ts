@@ -57,7 +57,7 @@ test.describe('M-Pesa reconciliation', () => {
     await page.goto('/mpesa');
     await page.getByPlaceholder('Sender name, phone or ref, then Enter').fill(receipt);
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('claimed');
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^claimed$/i);
     await expect(page.getByTestId('mpesa-table')).toContainText(subscriber.name);
   });
 });

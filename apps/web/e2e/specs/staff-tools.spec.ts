@@ -49,7 +49,7 @@ test.describe('Staff tools', () => {
     await page.goto('/mpesa');
     await page.getByPlaceholder('Sender name, phone or ref, then Enter').fill(receipt);
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId(`status-${receipt}`)).toHaveText('claimed');
+    await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^claimed$/i);
     await page.getByTestId(`history-mpesa_payment-${transaction.id}`).click();
 
     await expect(page).toHaveURL(new RegExp(`/audit\\?entity=mpesa_payment&entity_id=${transaction.id}$`));

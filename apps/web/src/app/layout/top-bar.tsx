@@ -55,11 +55,16 @@ export function TopBar({ navbarOpened, onToggleNavbar }: TopBarProps) {
       </Group>
       <Group gap="xs" wrap="nowrap">
         <LiveDot />
-        <Button component={Link} to={paths.dashboard} variant="subtle" leftSection={<IconHome size={16} />}>
-          Home
+        {/* On a phone Home and My Profile are icons, so Logout keeps its place on screen. */}
+        <Button component={Link} to={paths.dashboard} variant="subtle" leftSection={<IconHome size={16} />} aria-label="Home" px={{ base: 'xs', xs: 'md' }}>
+          <Box component="span" visibleFrom="xs">
+            Home
+          </Box>
         </Button>
-        <Button component={Link} to={paths.me} variant="subtle" leftSection={<IconUser size={16} />}>
-          My Profile
+        <Button component={Link} to={paths.me} variant="subtle" leftSection={<IconUser size={16} />} aria-label="My Profile" px={{ base: 'xs', xs: 'md' }}>
+          <Box component="span" visibleFrom="xs">
+            My Profile
+          </Box>
         </Button>
         {user && (
           <Text size="sm" c="dimmed" visibleFrom="sm" data-testid="current-user">

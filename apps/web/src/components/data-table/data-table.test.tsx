@@ -5,7 +5,8 @@ import userEvent from '@testing-library/user-event';
 import type { PageSize } from '@betdesk/contract';
 import { renderWithProviders } from '@/testing/test-utils.tsx';
 import { setBearerToken } from '@/lib/http.ts';
-import { DataTable, MIN_COLUMN_WIDTH, tableMinWidth, type DataTableColumn } from './data-table.tsx';
+import { fireEvent } from '@testing-library/react';
+import { DataTable, MIN_COLUMN_WIDTH, pagingSummary, tableMinWidth, type DataTableColumn, type DataTableSorting } from './data-table.tsx';
 
 interface Client {
   id: number;
@@ -106,7 +107,7 @@ describe('DataTable', () => {
     renderWithProviders(<Paged />);
     expect(screen.getByTestId('table-total')).toHaveTextContent('101–150 of 5,000 records');
     await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '1000');
-    expect(screen.getByTestId('table-total')).toHaveTextContent('1–1000 of 5,000 records');
+    expect(screen.getByTestId('table-total')).toHaveTextContent('1–1,000 of 5,000 records');
   });
 
   it('searches on Enter only', async () => {
@@ -153,5 +154,110 @@ describe('DataTable', () => {
     renderWithProviders(<DataTable columns={wide} rows={clients(2)} rowKey={(r) => r.id} />);
     expect(screen.getByTestId('table')).toHaveStyle({ minWidth: `${2 * MIN_COLUMN_WIDTH + 80 + 300}px` });
     expect(tableMinWidth(columns)).toBe(2 * MIN_COLUMN_WIDTH);
+  });
+
+  it('makes a header clickable exactly when the list can be sorted by its field, and shows the order', async () => {
+    const onSort = vi.fn();
+    const sorting: DataTableSorting = { sorts: ['name'], sort: 'name', dir: 'asc', onSort };
+    renderWithProviders(<DataTable columns={columns} rows={clients(3)} rowKey={(r) => r.id} sorting={sorting} />);
+    const name = screen.getByRole('columnheader', { name: /Name/ });
+    expect(name).toHaveAttribute('aria-sort', 'ascending');
+    expect(within(name).getByRole('button')).toBeInTheDocument();
+    const phone = screen.getByRole('columnheader', { name: 'Phone' });
+    expect(phone).not.toHaveAttribute('aria-sort');
+    expect(within(phone).queryByRole('button')).not.toBeInTheDocument();
+    await userEvent.click(within(name).getByRole('button'));
+    expect(onSort).toHaveBeenCalledExactlyOnceWith('name');
+  });
+
+  it('renders a row once: scrolling renders only the rows that come into view', () => {
+    const render = vi.fn((row: Client) => row.name);
+    const counted: DataTableColumn<Client>[] = [{ key: 'name', header: 'Name', render }, columns[1]!];
+    renderWithProviders(<DataTable columns={counted} rows={clients(2000)} rowKey={(r) => r.id} />);
+    const firstWindow = render.mock.calls.length;
+    const renderedRows = new Set(render.mock.calls.map(([row]) => row.id));
+    expect(firstWindow).toBe(renderedRows.size);
+
+    const scroller = screen.getByTestId('table-scroller');
+    scroller.scrollTop = 40 * 5;
+    fireEvent.scroll(scroller);
+    const after = render.mock.calls.slice(firstWindow).map(([row]) => row.id);
+    expect(after.length).toBeGreaterThan(0);
+    // Only rows new to the window were rendered; none on screen before was rendered again.
+    expect(after.every((id) => !renderedRows.has(id))).toBe(true);
+  });
+
+  it('says the range with separators, the right plural, and 10,000+ when the count was capped', () => {
+    expect(pagingSummary(1, 2000, 2500)).toBe('1–2,000 of 2,500 records');
+    expect(pagingSummary(1, 50, 1)).toBe('1–1 of 1 record');
+    expect(pagingSummary(1, 50, 0)).toBe('0 records');
+    expect(pagingSummary(3, 50, 10_000, true)).toBe('101–150 of 10,000+ records');
+  });
+
+  it('shows each row as a card with its fields and actions on a phone', () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query.includes('max-width'),
+          media: query,
+          onchange: null,
+          addListener: () => {},
+          removeListener: () => {},
+          addEventListener: () => {},
+          removeEventListener: () => {},
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
+    const withAction: DataTableColumn<Client>[] = [
+      ...columns,
+      { key: 'act', header: '', render: (r) => <button type="button">Claim {r.name}</button> },
+    ];
+    renderWithProviders(<DataTable columns={withAction} rows={clients(2)} rowKey={(r) => r.id} />);
+    expect(screen.getByTestId('data-table')).toHaveAttribute('data-layout', 'cards');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const cards = screen.getAllByTestId('table-card');
+    expect(cards).toHaveLength(2);
+    expect(within(cards[0]!).getByText('Client 1')).toBeInTheDocument();
+    expect(within(cards[0]!).getByText('Phone')).toBeInTheDocument();
+    expect(within(cards[0]!).getByRole('button', { name: 'Claim Client 1' })).toBeInTheDocument();
+  });
+
+  it('offers the sorts as a select on a phone, where there are no headers to click', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: query.includes('max-width'),
+          media: query,
+          onchange: null,
+          addListener: () => {},
+          removeListener: () => {},
+          addEventListener: () => {},
+          removeEventListener: () => {},
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
+    const onSortTo = vi.fn();
+    renderWithProviders(
+      <DataTable
+        columns={columns}
+        rows={clients(2)}
+        rowKey={(r) => r.id}
+        sorting={{ sorts: ['name'], sort: 'name', dir: 'asc', onSort: vi.fn(), onSortTo }}
+      />,
+    );
+    const select = screen.getByLabelText('Sort by');
+    expect(select).toHaveValue('name:asc');
+    await userEvent.selectOptions(select, 'name:desc');
+    expect(onSortTo).toHaveBeenCalledExactlyOnceWith('name', 'desc');
+  });
+
+  it('pages only as deep as the server serves, and says how to reach the rest', () => {
+    const paging = { page: 1, perPage: 50 as const, totalRecords: 500_000, onPageChange: vi.fn(), onPerPageChange: vi.fn() };
+    const { rerender } = renderWithProviders(<DataTable columns={columns} rows={clients(3)} rowKey={(r) => r.id} paging={paging} />);
+    expect(screen.getByTestId('table-page-cap')).toHaveTextContent('narrow the list with a search or dates');
+    expect(screen.getByRole('button', { name: '2001' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '10000' })).not.toBeInTheDocument();
+    rerender(<DataTable columns={columns} rows={clients(3)} rowKey={(r) => r.id} paging={{ ...paging, totalRecords: 5000 }} />);
+    expect(screen.queryByTestId('table-page-cap')).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,7 @@
-import { Card, Text, Title } from '@mantine/core';
+import { Card, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { clientSmsMessages, subscriberSmsMessages, type ResponseOf, type SmsMessage } from '@betdesk/contract';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { SmsStatusBadge } from '@/components/sms-status-badge.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { get } from '@/lib/http.ts';
@@ -9,19 +9,11 @@ import { get } from '@/lib/http.ts';
 type Person = { clientId: number } | { subscriberId: number };
 
 const columns: DataTableColumn<SmsMessage>[] = [
-  { key: 'queued_on', header: 'Queued On', render: (m) => formatDateTime(m.queued_on), width: 150 },
-  {
-    key: 'message',
-    header: 'Message',
-    render: (m) => (
-      <Text size="sm" lineClamp={2} title={m.message}>
-        {m.message}
-      </Text>
-    ),
-  },
+  { key: 'queued_on', header: 'Queued On', render: (m) => formatDateTime(m.queued_on), width: WIDTH.dateTime },
+  { key: 'message', header: 'Message', render: (m) => <span title={m.message}>{m.message}</span>, card: 'title' },
   { key: 'status', header: 'Status', render: (m) => <SmsStatusBadge status={m.status} />, width: 130 },
   { key: 'failure_reason', header: 'Reason', render: (m) => m.failure_reason ?? '', width: 160 },
-  { key: 'sent_on', header: 'Sent On', render: (m) => (m.sent_on ? formatDateTime(m.sent_on) : ''), width: 150 },
+  { key: 'sent_on', header: 'Sent On', render: (m) => (m.sent_on ? formatDateTime(m.sent_on) : ''), width: WIDTH.dateTime },
 ];
 
 /**
@@ -29,15 +21,14 @@ const columns: DataTableColumn<SmsMessage>[] = [
  * failed), newest first: GET /api/sms/client-messages or /api/sms/subscriber-messages.
  */
 export function PersonMessages({ person }: { person: Person }) {
-  const table = useTableState();
+  const table = useTableState('personMessages', { prefix: 'messages' });
   const [endpoint, query] =
     'clientId' in person
       ? ([clientSmsMessages, { client_id: person.clientId }] as const)
       : ([subscriberSmsMessages, { subscriber_id: person.subscriberId }] as const);
   const messages = useQuery({
-    queryKey: ['sms', endpoint.path, query, table.page, table.perPage],
-    queryFn: () =>
-      get<ResponseOf<typeof clientSmsMessages>>(endpoint.path, { ...query, page: table.page, perPage: table.perPage }),
+    queryKey: ['sms', endpoint.path, query, table.query],
+    queryFn: () => get<ResponseOf<typeof clientSmsMessages>>(endpoint.path, { ...query, ...table.query }),
     placeholderData: keepPreviousData,
   });
   return (
@@ -51,7 +42,8 @@ export function PersonMessages({ person }: { person: Person }) {
         rowKey={(m) => m.id}
         loading={messages.isFetching}
         emptyText="No SMS sent yet."
-        paging={table.paging(messages.data?.total_records ?? 0)}
+        sorting={table.sorting}
+        paging={table.pagingOf(messages.data)}
         data-testid="person-messages"
       />
     </Card>

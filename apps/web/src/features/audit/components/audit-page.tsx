@@ -118,6 +118,7 @@ export function AuditPage() {
               page: filter.page,
               perPage: filter.perPage,
               totalRecords: data?.total_records ?? 0,
+              capped: data?.total_capped ?? false,
               onPageChange: (page) => goTo(page, filter.perPage),
               onPerPageChange: (perPage) => goTo(1, perPage),
             }}

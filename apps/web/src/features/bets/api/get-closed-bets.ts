@@ -1,19 +1,17 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { closedBets, searchClosedBets, type PageSize } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { closedBets, searchClosedBets } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
-/** GET /api/bets/closed ?page&perPage, or /api/bets/closed/search with the search text. */
-export function getClosedBets(page: number, perPage: PageSize, search: string) {
-  return search
-    ? callEndpoint(searchClosedBets, { query: { page, perPage, search } })
-    : callEndpoint(closedBets, { query: { page, perPage } });
+/** GET /api/bets/closed with the table's page, sort and dates, or /api/bets/closed/search with the search text. */
+export function getClosedBets(query: ListQueryParams) {
+  return query.search ? getList(searchClosedBets, query) : getList(closedBets, query);
 }
 
-export function useClosedBets(page: number, perPage: PageSize, search: string) {
+export function useClosedBets(query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['bets', 'closed', page, perPage, search],
-      queryFn: () => getClosedBets(page, perPage, search),
+      queryKey: ['bets', 'closed', query],
+      queryFn: () => getClosedBets(query),
       placeholderData: keepPreviousData,
     }),
   );

@@ -1,12 +1,14 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { openBets } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
-/** GET /api/bets/open -> total_open_bets, total_closed_bets (admin), bets. */
-export function getOpenBets() {
-  return callEndpoint(openBets);
+/** GET /api/bets/open ?page&perPage&search&sort&dir -> total_open_bets, total_closed_bets (admin), bets, total_records. */
+export function getOpenBets(query: ListQueryParams) {
+  return getList(openBets, query);
 }
 
-export function useOpenBets() {
-  return useQuery(queryOptions({ queryKey: ['bets', 'open'], queryFn: getOpenBets }));
+export function useOpenBets(query: ListQueryParams) {
+  return useQuery(
+    queryOptions({ queryKey: ['bets', 'open', query], queryFn: () => getOpenBets(query), placeholderData: keepPreviousData }),
+  );
 }

@@ -1,34 +1,41 @@
 import { Card, Stack, Title } from '@mantine/core';
 import { DataTable, useTableState } from '@/components/data-table/index.ts';
+import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
+import { formatCount } from '@/lib/format.ts';
 import { useClosedBets } from '../api/get-closed-bets.ts';
 import { betColumns } from './bet-columns.tsx';
 
-/** /bets/closed: closed bets, remote-paged and searchable by client name or phone. */
+const columns = betColumns.filter((c) => c.key !== 'status');
+
+/** /bets/closed: closed bets, newest closed first, remote-paged, sortable, searchable by client name or phone, by date range. */
 export function ClosedBetsPage() {
-  const table = useTableState();
-  const bets = useClosedBets(table.page, table.perPage, table.search);
+  const table = useTableState('closedBets');
+  const bets = useClosedBets(table.query);
   const data = bets.data;
   return (
     <Stack>
       <Title order={2}>Closed Bets</Title>
+      <DateRangeNote from={table.from} to={table.to} />
       {data?.total_closed_bets !== undefined && (
         <FigureBoxes
           figures={[
-            { label: 'Closed bets', value: data.total_closed_bets.toLocaleString('en-KE') },
-            { label: 'Open bets', value: (data.total_open_bets ?? 0).toLocaleString('en-KE') },
+            { label: 'Closed bets', value: formatCount(data.total_closed_bets) },
+            { label: 'Open bets', value: formatCount(data.total_open_bets ?? 0) },
           ]}
         />
       )}
       <Card withBorder>
         <DataTable
-          columns={betColumns}
+          columns={columns}
           rows={data?.bets ?? []}
           rowKey={(b) => b.bet_id}
           loading={bets.isFetching}
-          search={{ placeholder: 'Client name or phone, then Enter', onSearch: table.setSearch }}
-          exportCsv={{ path: '/api/bets/closed/export', query: { search: table.search }, filename: 'closed-bets.csv' }}
-          paging={table.paging(data?.total_records ?? 0)}
+          search={table.searchBox('Client name or phone, then Enter')}
+          sorting={table.sorting}
+          dateRange={table.dateRange}
+          exportCsv={{ path: '/api/bets/closed/export', query: table.filters, filename: 'closed-bets.csv' }}
+          paging={table.pagingOf(data)}
           data-testid="closed-bets-table"
         />
       </Card>

@@ -1,17 +1,23 @@
 import { useState } from 'react';
 import { Button, Card, Group, NumberInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { EnterProfit, type Bet } from '@betdesk/contract';
-import { DataTable } from '@/components/data-table/index.ts';
+import { DataTable, useTableState } from '@/components/data-table/index.ts';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
-import { formatMoney } from '@/lib/format.ts';
+import { formatCount, formatMoney } from '@/lib/format.ts';
 import { useEnterProfit } from '../api/enter-profit.ts';
 import { useOpenBets } from '../api/get-open-bets.ts';
 import { betColumns } from './bet-columns.tsx';
 
-/** /bets/open: open bets, each with an Enter Profit button; admins see the totals. */
+const columns = betColumns.filter((c) => !['profit', 'bonus', 'status', 'closed_on'].includes(c.key));
+
+/**
+ * /bets/open: open bets, newest first, paged, sortable and searchable by client name or phone,
+ * each with an Enter Profit button; admins see the totals.
+ */
 export function OpenBetsPage() {
-  const bets = useOpenBets();
+  const table = useTableState('openBets');
+  const bets = useOpenBets(table.query);
   const [closing, setClosing] = useState<Bet | null>(null);
   const data = bets.data;
   return (
@@ -20,19 +26,19 @@ export function OpenBetsPage() {
       {data?.total_open_bets !== undefined && (
         <FigureBoxes
           figures={[
-            { label: 'Open bets', value: data.total_open_bets.toLocaleString('en-KE'), testId: 'total-open-bets' },
-            { label: 'Closed bets', value: (data.total_closed_bets ?? 0).toLocaleString('en-KE') },
+            { label: 'Open bets', value: formatCount(data.total_open_bets), testId: 'total-open-bets' },
+            { label: 'Closed bets', value: formatCount(data.total_closed_bets ?? 0) },
           ]}
         />
       )}
       <Card withBorder>
         <DataTable
           columns={[
-            ...betColumns.filter((c) => c.key !== 'profit' && c.key !== 'bonus' && c.key !== 'status'),
+            ...columns,
             {
               key: 'enter-profit',
               header: '',
-              width: 130,
+              width: 125,
               render: (b) => (
                 <Button size="xs" onClick={() => setClosing(b)} data-testid="enter-profit">
                   Enter Profit
@@ -44,7 +50,10 @@ export function OpenBetsPage() {
           rowKey={(b) => b.bet_id}
           loading={bets.isFetching}
           emptyText="No open bets."
-          exportCsv={{ path: '/api/bets/open/export', filename: 'open-bets.csv' }}
+          search={table.searchBox('Client name or phone, then Enter')}
+          sorting={table.sorting}
+          exportCsv={{ path: '/api/bets/open/export', query: table.filters, filename: 'open-bets.csv' }}
+          paging={table.pagingOf(data)}
           data-testid="open-bets-table"
         />
       </Card>

@@ -1,17 +1,17 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { paidBonuses, type PageSize } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { paidBonuses } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
-/** GET /api/bonuses/paid -> totals (admin), bonuses (payments), total_records. */
-export function getBonusPayments(page: number, perPage: PageSize) {
-  return callEndpoint(paidBonuses, { query: { page, perPage } });
+/** GET /api/bonuses/paid with the table's page, search, sort and dates -> totals (admin), bonuses (payments), total_records. */
+export function getBonusPayments(query: ListQueryParams) {
+  return getList(paidBonuses, query);
 }
 
-export function useBonusPayments(page: number, perPage: PageSize) {
+export function useBonusPayments(query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['bonuses', 'paid', page, perPage],
-      queryFn: () => getBonusPayments(page, perPage),
+      queryKey: ['bonuses', 'paid', query],
+      queryFn: () => getBonusPayments(query),
       placeholderData: keepPreviousData,
     }),
   );

@@ -1,20 +1,18 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { listBonuses, searchBonuses, unpaidBonuses, type PageSize } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { listBonuses, searchBonuses, unpaidBonuses } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
-/** GET /api/bonuses (or /search with text, or /unpaid) -> totals (admin), bonuses, total_records. */
-export function getBonuses(which: 'all' | 'unpaid', page: number, perPage: PageSize, search: string) {
-  if (which === 'unpaid') return callEndpoint(unpaidBonuses, { query: { page, perPage } });
-  return search
-    ? callEndpoint(searchBonuses, { query: { page, perPage, search } })
-    : callEndpoint(listBonuses, { query: { page, perPage } });
+/** GET /api/bonuses (or /search with text, or /unpaid) with the table's query -> totals (admin), bonuses, total_records. */
+export function getBonuses(which: 'all' | 'unpaid', query: ListQueryParams) {
+  if (which === 'unpaid') return getList(unpaidBonuses, query);
+  return query.search ? getList(searchBonuses, query) : getList(listBonuses, query);
 }
 
-export function useBonuses(which: 'all' | 'unpaid', page: number, perPage: PageSize, search: string) {
+export function useBonuses(which: 'all' | 'unpaid', query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['bonuses', which, page, perPage, search],
-      queryFn: () => getBonuses(which, page, perPage, search),
+      queryKey: ['bonuses', which, query],
+      queryFn: () => getBonuses(which, query),
       placeholderData: keepPreviousData,
     }),
   );

@@ -1,7 +1,8 @@
 import { Anchor, Card, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { localPhone, type BonusPayment } from '@betdesk/contract';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useBonusPayments } from '../api/get-bonus-payments.ts';
 import { BonusTotals } from './bonus-totals.tsx';
@@ -10,26 +11,28 @@ const columns: DataTableColumn<BonusPayment>[] = [
   {
     key: 'name',
     header: 'Client',
+    card: 'title',
     render: (p) => (
       <Anchor component={Link} to={`/clients/${p.client_id}`}>
         {p.name}
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone', render: (p) => localPhone(p.phone) },
-  { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right' },
-  { key: 'paid_on', header: 'Paid on', render: (p) => formatDateTime(p.paid_on) },
+  { key: 'phone', header: 'Phone', render: (p) => localPhone(p.phone), width: WIDTH.phone },
+  { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money },
+  { key: 'paid_on', header: 'Paid on', render: (p) => formatDateTime(p.paid_on), width: WIDTH.dateTime },
   { key: 'description', header: 'Description' },
 ];
 
-/** /bonuses/paid: Bonus Payments. */
+/** /bonuses/paid: Bonus Payments, newest first, sortable, searchable, by date range. */
 export function BonusPaymentsPage() {
-  const table = useTableState();
-  const payments = useBonusPayments(table.page, table.perPage);
+  const table = useTableState('paidBonuses');
+  const payments = useBonusPayments(table.query);
   const data = payments.data;
   return (
     <Stack>
       <Title order={2}>Bonus Payments</Title>
+      <DateRangeNote from={table.from} to={table.to} />
       <BonusTotals totals={data} />
       <Card withBorder>
         <DataTable
@@ -37,8 +40,11 @@ export function BonusPaymentsPage() {
           rows={data?.bonuses ?? []}
           rowKey={(p) => p.id}
           loading={payments.isFetching}
-          exportCsv={{ path: '/api/bonuses/paid/export', filename: 'bonus-payments.csv' }}
-          paging={table.paging(data?.total_records ?? 0)}
+          search={table.searchBox('Client name or phone, then Enter')}
+          sorting={table.sorting}
+          dateRange={table.dateRange}
+          exportCsv={{ path: '/api/bonuses/paid/export', query: table.filters, filename: 'bonus-payments.csv' }}
+          paging={table.pagingOf(data)}
           data-testid="bonus-payments-table"
         />
       </Card>

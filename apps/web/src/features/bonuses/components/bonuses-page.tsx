@@ -1,7 +1,8 @@
 import { Anchor, Card, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { localPhone, type Bonus } from '@betdesk/contract';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useBonuses } from '../api/get-bonuses.ts';
 import { BonusTotals } from './bonus-totals.tsx';
@@ -10,33 +11,36 @@ const columns: DataTableColumn<Bonus>[] = [
   {
     key: 'name',
     header: 'Client',
+    card: 'title',
     render: (b) => (
       <Anchor component={Link} to={`/clients/${b.client_id}`}>
         {b.name}
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone', render: (b) => localPhone(b.phone) },
-  { key: 'stake', header: 'Stake', render: (b) => formatMoney(b.stake), align: 'right' },
-  { key: 'profit', header: 'Profit', render: (b) => formatMoney(b.profit), align: 'right' },
-  { key: 'bonus', header: 'Bonus', render: (b) => formatMoney(b.bonus), align: 'right' },
+  { key: 'phone', header: 'Phone', render: (b) => localPhone(b.phone), width: WIDTH.phone },
+  { key: 'stake', header: 'Stake', render: (b) => formatMoney(b.stake), align: 'right', width: WIDTH.money },
+  { key: 'profit', header: 'Profit', render: (b) => formatMoney(b.profit), align: 'right', width: WIDTH.money },
+  { key: 'bonus', header: 'Bonus', render: (b) => formatMoney(b.bonus), align: 'right', width: WIDTH.money },
   {
     key: 'pending_bonus',
     header: 'Unpaid',
     align: 'right',
+    width: WIDTH.money,
     render: (b) => <span style={{ color: b.pending_bonus > 0 ? 'var(--mantine-color-red-7)' : undefined }}>{formatMoney(b.pending_bonus)}</span>,
   },
-  { key: 'earned_on', header: 'Earned on', render: (b) => formatDateTime(b.earned_on) },
+  { key: 'earned_on', header: 'Earned on', render: (b) => formatDateTime(b.earned_on), width: WIDTH.dateTime },
 ];
 
-/** /bonuses (all, searchable) and /bonuses/unpaid (oldest first). */
+/** /bonuses and /bonuses/unpaid: newest first, sortable, searchable by client, by date range; totals of the same range. */
 export function BonusesPage({ which }: { which: 'all' | 'unpaid' }) {
-  const table = useTableState();
-  const bonuses = useBonuses(which, table.page, table.perPage, which === 'all' ? table.search : '');
+  const table = useTableState(which === 'all' ? 'bonuses' : 'unpaidBonuses');
+  const bonuses = useBonuses(which, table.query);
   const data = bonuses.data;
   return (
     <Stack>
       <Title order={2}>{which === 'all' ? 'Bonuses' : 'Unpaid Bonuses'}</Title>
+      <DateRangeNote from={table.from} to={table.to} />
       <BonusTotals totals={data} />
       <Card withBorder>
         <DataTable
@@ -44,13 +48,15 @@ export function BonusesPage({ which }: { which: 'all' | 'unpaid' }) {
           rows={data?.bonuses ?? []}
           rowKey={(b) => b.bonus_id}
           loading={bonuses.isFetching}
-          {...(which === 'all' ? { search: { placeholder: 'Client name or phone, then Enter', onSearch: table.setSearch } } : {})}
-          exportCsv={
-            which === 'all'
-              ? { path: '/api/bonuses/export', query: { search: table.search }, filename: 'bonuses.csv' }
-              : { path: '/api/bonuses/unpaid/export', filename: 'unpaid-bonuses.csv' }
-          }
-          paging={table.paging(data?.total_records ?? 0)}
+          search={table.searchBox('Client name or phone, then Enter')}
+          sorting={table.sorting}
+          dateRange={table.dateRange}
+          exportCsv={{
+            path: which === 'all' ? '/api/bonuses/export' : '/api/bonuses/unpaid/export',
+            query: table.filters,
+            filename: which === 'all' ? 'bonuses.csv' : 'unpaid-bonuses.csv',
+          }}
+          paging={table.pagingOf(data)}
           data-testid="bonuses-table"
         />
       </Card>

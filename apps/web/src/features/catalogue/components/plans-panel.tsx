@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Badge, Button, Group, NumberInput, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { DURATION_MAX_DAYS, durationLabel, type PlanRow } from '@betdesk/contract';
+import { DURATION_MAX_DAYS, type PlanRow } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
 import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
-import { formatMoney } from '@/lib/format.ts';
+import { formatDuration, formatMoney } from '@/lib/format.ts';
 import { storePlanInputSchema, useStorePlan } from '../api/store-plan.ts';
 
 type Editing = PlanRow | 'new' | null;
@@ -18,7 +18,7 @@ export function PlansPanel({ rows, loading }: { rows: PlanRow[]; loading: boolea
   const edited = editing !== null && editing !== 'new' ? editing : null;
   const columns: DataTableColumn<PlanRow>[] = [
     { key: 'name', header: 'Name' },
-    { key: 'duration', header: 'Duration', width: 140, render: (p) => durationLabel(p.duration) },
+    { key: 'duration', header: 'Duration', width: 140, render: (p) => formatDuration(p.duration) },
     { key: 'price', header: 'Price (KES)', width: 150, align: 'right', render: (p) => formatMoney(p.price) },
     {
       key: 'active',

@@ -1,12 +1,18 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { activeClients } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
-/** GET /api/clients/active -> total_active_clients, total_clients, active_clients. */
-export function getActiveClients() {
-  return callEndpoint(activeClients);
+/** GET /api/clients/active ?page&perPage&search&sort&dir -> total_active_clients, total_clients, active_clients, total_records. */
+export function getActiveClients(query: ListQueryParams) {
+  return getList(activeClients, query);
 }
 
-export function useActiveClients() {
-  return useQuery(queryOptions({ queryKey: ['clients', 'active'], queryFn: getActiveClients }));
+export function useActiveClients(query: ListQueryParams) {
+  return useQuery(
+    queryOptions({
+      queryKey: ['clients', 'active', query],
+      queryFn: () => getActiveClients(query),
+      placeholderData: keepPreviousData,
+    }),
+  );
 }

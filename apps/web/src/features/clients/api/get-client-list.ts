@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { clientBets, clientBonuses, clientPaidBonuses, clientSubscriptions, type PageSize, type ResponseOf } from '@betdesk/contract';
+import { clientBets, clientBonuses, clientPaidBonuses, clientSubscriptions, type ResponseOf } from '@betdesk/contract';
+import type { ListQueryParams } from '@/components/data-table/list-query.ts';
 import { get } from '@/lib/http.ts';
 
 export const clientLists = {
@@ -10,16 +11,24 @@ export const clientLists = {
 } as const;
 export type ClientListKind = keyof typeof clientLists;
 
-/** GET /api/clients/{subscriptions,bets,bonuses,paid-bonuses} ?page&perPage&client_id -> total_records, list, client. */
-export function getClientList<K extends ClientListKind>(kind: K, clientId: number, page: number, perPage: PageSize) {
-  return get<ResponseOf<(typeof clientLists)[K]>>(clientLists[kind].path, { client_id: clientId, page, perPage });
+/** The LISTS entry of each list. */
+export const clientListNames = {
+  subscriptions: 'clientSubscriptions',
+  bets: 'clientBets',
+  bonuses: 'clientBonuses',
+  'paid-bonuses': 'clientPaidBonuses',
+} as const satisfies Record<ClientListKind, string>;
+
+/** GET /api/clients/{subscriptions,bets,bonuses,paid-bonuses} ?client_id&page&perPage&sort&dir -> total_records, list, client. */
+export function getClientList<K extends ClientListKind>(kind: K, clientId: number, query: ListQueryParams) {
+  return get<ResponseOf<(typeof clientLists)[K]>>(clientLists[kind].path, { client_id: clientId, ...query });
 }
 
-export function useClientList<K extends ClientListKind>(kind: K, clientId: number, page: number, perPage: PageSize) {
+export function useClientList<K extends ClientListKind>(kind: K, clientId: number, query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['clients', kind, clientId, page, perPage],
-      queryFn: () => getClientList(kind, clientId, page, perPage),
+      queryKey: ['clients', kind, clientId, query],
+      queryFn: () => getClientList(kind, clientId, query),
       placeholderData: keepPreviousData,
     }),
   );

@@ -1,19 +1,17 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { listClients, searchClients, type PageSize } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { listClients, searchClients } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
-/** GET /api/clients ?page&perPage, or /api/clients/search with the search text. */
-export function getClients(page: number, perPage: PageSize, search: string) {
-  return search
-    ? callEndpoint(searchClients, { query: { page, perPage, search } })
-    : callEndpoint(listClients, { query: { page, perPage } });
+/** GET /api/clients with the table's page and sort, or /api/clients/search with the search text. */
+export function getClients(query: ListQueryParams) {
+  return query.search ? getList(searchClients, query) : getList(listClients, query);
 }
 
-export function useClients(page: number, perPage: PageSize, search: string) {
+export function useClients(query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['clients', 'all', page, perPage, search],
-      queryFn: () => getClients(page, perPage, search),
+      queryKey: ['clients', 'all', query],
+      queryFn: () => getClients(query),
       placeholderData: keepPreviousData,
     }),
   );

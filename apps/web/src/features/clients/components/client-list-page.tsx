@@ -1,9 +1,9 @@
-import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import type { Bet, Bet4meSubscription, Bonus, BonusPayment } from '@betdesk/contract';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
-import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
-import { useClientList, type ClientListKind } from '../api/get-client-list.ts';
+import { DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
+import { clientListNames, useClientList, type ClientListKind } from '../api/get-client-list.ts';
 
 const titles: Record<ClientListKind, string> = {
   subscriptions: 'Subscriptions',
@@ -14,23 +14,19 @@ const titles: Record<ClientListKind, string> = {
 
 const columns: { [K in ClientListKind]: DataTableColumn<never>[] } = {
   subscriptions: [
-    { key: 'done_on', header: 'Done on', render: (s: Bet4meSubscription) => formatDateTime(s.done_on) },
+    { key: 'done_on', header: 'Done on', render: (s: Bet4meSubscription) => formatDateTime(s.done_on), card: 'title' },
     { key: 'amount', header: 'Amount', render: (s: Bet4meSubscription) => formatMoney(s.amount), align: 'right' },
-    { key: 'duration', header: 'Duration', render: (s: Bet4meSubscription) => `${s.duration} days` },
+    { key: 'duration', header: 'Duration', render: (s: Bet4meSubscription) => formatDuration(s.duration) },
     { key: 'expiry_date', header: 'Expiry date', render: (s: Bet4meSubscription) => formatDate(s.expiry_date) },
-    {
-      key: 'status',
-      header: 'Status',
-      render: (s: Bet4meSubscription) => <Badge color={s.status_id === 1 ? 'green' : 'red'}>{s.status_name}</Badge>,
-    },
+    { key: 'status', header: 'Status', render: (s: Bet4meSubscription) => <StatusBadge status={s.status_name} /> },
   ],
   bets: [
-    { key: 'opened_on', header: 'Opened on', render: (b: Bet) => formatDateTime(b.opened_on) },
-    { key: 'description', header: 'Bet' },
-    { key: 'stake', header: 'Stake', render: (b: Bet) => formatMoney(b.stake), align: 'right' },
-    { key: 'profit', header: 'Profit', render: (b: Bet) => (b.profit === null ? '' : formatMoney(b.profit)), align: 'right' },
-    { key: 'bonus', header: 'Bonus', render: (b: Bet) => (b.bonus === null ? '' : formatMoney(b.bonus)), align: 'right' },
-    { key: 'status', header: 'Status', render: (b: Bet) => <Badge color={b.status === 'open' ? 'blue' : 'gray'}>{b.status}</Badge> },
+    { key: 'opened_on', header: 'Opened on', render: (b: Bet) => formatDateTime(b.opened_on), width: WIDTH.dateTime },
+    { key: 'description', header: 'Bet', card: 'title' },
+    { key: 'stake', header: 'Stake', render: (b: Bet) => formatMoney(b.stake), align: 'right', width: WIDTH.money },
+    { key: 'profit', header: 'Profit', render: (b: Bet) => (b.profit === null ? '' : formatMoney(b.profit)), align: 'right', width: WIDTH.money },
+    { key: 'bonus', header: 'Bonus', render: (b: Bet) => (b.bonus === null ? '' : formatMoney(b.bonus)), align: 'right', width: WIDTH.money },
+    { key: 'status', header: 'Status', render: (b: Bet) => <StatusBadge status={b.status} />, width: WIDTH.status },
   ],
   bonuses: [
     { key: 'earned_on', header: 'Earned on', render: (b: Bonus) => formatDateTime(b.earned_on) },
@@ -56,8 +52,8 @@ const rowKeys: Record<ClientListKind, (row: Record<string, number>, index: numbe
 /** /clients/{client_id}/{subscriptions,bets,bonuses,paid-bonuses}: one paged list of the client. */
 export function ClientListPage({ kind }: { kind: ClientListKind }) {
   const clientId = Number(useParams().client_id);
-  const table = useTableState();
-  const list = useClientList(kind, clientId, table.page, table.perPage);
+  const table = useTableState(clientListNames[kind]);
+  const list = useClientList(kind, clientId, table.query);
   const client = list.data?.client;
   return (
     <Stack>
@@ -81,8 +77,13 @@ export function ClientListPage({ kind }: { kind: ClientListKind }) {
           rowKey={rowKeys[kind] as never}
           loading={list.isFetching}
           emptyText={list.isError ? 'This client could not be loaded.' : undefined}
-          exportCsv={{ path: `/api/clients/${kind}/export`, query: { client_id: clientId }, filename: `client-${clientId}-${kind}.csv` }}
-          paging={table.paging(list.data?.total_records ?? 0)}
+          sorting={table.sorting}
+          exportCsv={{
+            path: `/api/clients/${kind}/export`,
+            query: { client_id: clientId, ...table.filters },
+            filename: `client-${clientId}-${kind}.csv`,
+          }}
+          paging={table.pagingOf(list.data)}
           data-testid="client-list-table"
         />
       </Card>

@@ -1,17 +1,18 @@
 import { useState } from 'react';
 import { Button, Card, Group, Stack, Title } from '@mantine/core';
 import { IconUserPlus } from '@tabler/icons-react';
-import { DataTable, useTableState } from '@/components/data-table/index.ts';
+import { DataTable, totalOf, useTableState } from '@/components/data-table/index.ts';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { useSession } from '@/lib/auth.ts';
+import { formatCount } from '@/lib/format.ts';
 import { useClients } from '../api/get-clients.ts';
 import { clientColumns } from './client-columns.tsx';
 import { ClientFormModal } from './client-form-modal.tsx';
 
 /** /clients: every client (staff: their own), remote-paged, searched by name or phone on Enter. */
 export function ClientsPage() {
-  const table = useTableState();
-  const clients = useClients(table.page, table.perPage, table.search);
+  const table = useTableState('clients');
+  const clients = useClients(table.query);
   const { isAdmin } = useSession();
   const [creating, setCreating] = useState(false);
   const data = clients.data;
@@ -27,8 +28,8 @@ export function ClientsPage() {
       </Group>
       <FigureBoxes
         figures={[
-          { label: 'Clients', value: (data?.total_records ?? 0).toLocaleString('en-KE'), testId: 'total-clients' },
-          { label: 'Active clients', value: (data?.total_active_clients ?? 0).toLocaleString('en-KE'), color: 'green.8' },
+          { label: 'Clients', value: totalOf(data), testId: 'total-clients' },
+          { label: 'Active clients', value: formatCount(data?.total_active_clients ?? 0), color: 'green.8' },
         ]}
       />
       <Card withBorder>
@@ -37,9 +38,10 @@ export function ClientsPage() {
           rows={data?.clients ?? []}
           rowKey={(c) => c.id}
           loading={clients.isFetching}
-          search={{ placeholder: 'Name or phone, then Enter', onSearch: table.setSearch }}
-          exportCsv={{ path: '/api/clients/export', query: { search: table.search }, filename: 'clients.csv' }}
-          paging={table.paging(data?.total_records ?? 0)}
+          search={table.searchBox('Name or phone, then Enter')}
+          sorting={table.sorting}
+          exportCsv={{ path: '/api/clients/export', query: table.filters, filename: 'clients.csv' }}
+          paging={table.pagingOf(data)}
           data-testid="clients-table"
         />
       </Card>

@@ -1,19 +1,19 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { localPhone } from '@betdesk/contract';
-import { DataTable } from '@/components/data-table/index.ts';
+import { DASHBOARD_ACTIVE_CLIENTS, localPhone } from '@betdesk/contract';
+import { DataTable, WIDTH } from '@/components/data-table/index.ts';
 import { FigureBoxes, type Figure } from '@/components/figure-boxes.tsx';
 import { NewBetModal, type NewBetClient } from '@/components/new-bet-modal.tsx';
 import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
 import { useSession } from '@/lib/auth.ts';
-import { formatDateTime, formatMoney } from '@/lib/format.ts';
+import { formatCount, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { useIncomeChart } from '../api/get-income-chart.ts';
 import { useMoneyCheck } from '../api/get-money-check.ts';
 import { IncomeChart } from './income-chart.tsx';
 
-/** /dashboard: figures (admin), counts, income chart (admin), recent payments and active clients. */
+/** /dashboard: figures (admin), counts, income chart (admin), recent payments and the top active clients. */
 export function DashboardPage() {
   const { isAdmin, user } = useSession();
   const board = useDashboard();
@@ -21,6 +21,7 @@ export function DashboardPage() {
   const moneyCheck = useMoneyCheck(isAdmin);
   const [betFor, setBetFor] = useState<NewBetClient | null>(null);
   const data = board.data;
+  const topClients = (data?.active_clients ?? []).slice(0, DASHBOARD_ACTIVE_CLIENTS);
 
   const money: Figure[] = data?.total_income !== undefined
     ? [
@@ -57,39 +58,48 @@ export function DashboardPage() {
       {money.length > 0 && <FigureBoxes figures={money} />}
       <FigureBoxes figures={counts} />
       {isAdmin && chart.data && <IncomeChart days={chart.data.days} />}
-      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+      <SimpleGrid cols={{ base: 1, xl: 2 }}>
         <Card withBorder>
           <Title order={4} mb="sm">
             Recent payments
           </Title>
           <DataTable
             columns={[
-              { key: 'name', header: 'Subscriber' },
-              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : '') },
-              { key: 'transaction_reference', header: 'Ref' },
-              { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time) },
-              { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right' },
+              { key: 'name', header: 'Subscriber', card: 'title' },
+              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : ''), width: WIDTH.phone },
+              { key: 'transaction_reference', header: 'Ref', width: WIDTH.ref },
+              { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time), width: WIDTH.dateTime },
+              { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money },
             ]}
             rows={data?.recent_payments ?? []}
             rowKey={(p, i) => `${p.transaction_reference}-${i}`}
             loading={board.isFetching}
             emptyText="No payments yet."
-            height={420}
+            height={360}
             data-testid="recent-payments-table"
           />
         </Card>
         <Card withBorder>
           <Group justify="space-between" mb="sm">
             <Title order={4}>Active clients</Title>
-            <Anchor component={Link} to="/clients/active" size="sm">
-              All active clients
-            </Anchor>
+            <Group gap="sm">
+              {data && (
+                <Text size="sm" c="dimmed" data-testid="dashboard-active-clients-count">
+                  {topClients.length < data.total_active_clients
+                    ? `Top ${formatCount(topClients.length)} of ${formatCount(data.total_active_clients)}`
+                    : `${formatCount(data.total_active_clients)} in all`}
+                </Text>
+              )}
+              <Anchor component={Link} to="/clients/active" size="sm" data-testid="all-active-clients">
+                All active clients
+              </Anchor>
+            </Group>
           </Group>
           <DataTable
             columns={[
-              { key: 'name', header: 'Client' },
-              { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone) },
-              { key: 'total_open_bets', header: 'Open bets', align: 'right', width: 90 },
+              { key: 'name', header: 'Client', card: 'title' },
+              { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone },
+              { key: 'total_open_bets', header: 'Open bets', align: 'right', width: WIDTH.count },
               {
                 key: 'actions',
                 header: '',
@@ -106,7 +116,7 @@ export function DashboardPage() {
                 ),
               },
             ]}
-            rows={data?.active_clients ?? []}
+            rows={topClients}
             rowKey={(c) => c.client_id}
             loading={board.isFetching}
             emptyText="No active clients."

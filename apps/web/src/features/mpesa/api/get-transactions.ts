@@ -1,26 +1,33 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { mpesaTransactions, searchMpesaTransactions, unclaimedMpesaTransactions, type PageSize } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { mpesaTransactions, searchMpesaTransactions, unclaimedMpesaTransactions } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
 export type TransactionsView = 'all' | 'unclaimed';
 
+/** The LISTS entry and CSV export of each view. */
+export const transactionLists = {
+  all: { list: 'mpesaTransactions', exportPath: '/api/mpesa-transactions/export' },
+  unclaimed: { list: 'unclaimedTransactions', exportPath: '/api/mpesa-transactions/unclaimed/export' },
+} as const;
+
 /**
  * GET /api/mpesa-transactions (or /search when searching) and /api/mpesa-transactions/unclaimed
- * -> total_records, transactions, total_unclaimed, total_deposit.
+ * with the table's page, sort and date range -> total_records, transactions, total_unclaimed,
+ * total_deposit (the totals of the same range).
  */
-export function getTransactions(view: TransactionsView, page: number, perPage: PageSize, search: string) {
-  if (view === 'unclaimed') return callEndpoint(unclaimedMpesaTransactions, { query: { page, perPage, search } });
-  if (search) return callEndpoint(searchMpesaTransactions, { query: { page, perPage, search } });
-  return callEndpoint(mpesaTransactions, { query: { page, perPage } });
+export function getTransactions(view: TransactionsView, query: ListQueryParams) {
+  if (view === 'unclaimed') return getList(unclaimedMpesaTransactions, query);
+  if (query.search) return getList(searchMpesaTransactions, query);
+  return getList(mpesaTransactions, query);
 }
 
 export const transactionsKey = ['mpesa-transactions'] as const;
 
-export function useTransactions(view: TransactionsView, page: number, perPage: PageSize, search: string) {
+export function useTransactions(view: TransactionsView, query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: [...transactionsKey, view, page, perPage, search],
-      queryFn: () => getTransactions(view, page, perPage, search),
+      queryKey: [...transactionsKey, view, query],
+      queryFn: () => getTransactions(view, query),
       placeholderData: keepPreviousData,
     }),
   );

@@ -12,7 +12,7 @@ import {
 import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { isHttpError } from '@/lib/http.ts';
-import { formatDateTime, formatMoney } from '@/lib/format.ts';
+import { formatCount, formatDateTime, formatMoney, plural } from '@/lib/format.ts';
 import { useFigureRows } from '../api/get-figure-rows.ts';
 import { useReconciliation } from '../api/get-reconciliation.ts';
 import { useReconciliationStatus } from '../api/get-reconciliation-status.ts';
@@ -123,7 +123,7 @@ function MoneyCheckCard() {
 
 function StatementResult({ summary }: { summary: StatementSummary }) {
   const [kind, setKind] = useState<StatementKind>('missing');
-  const table = useTableState();
+  const table = useTableState(undefined, { prefix: 'statement' });
   const shown = useStatement(summary.statement_id, kind, table.page, table.perPage);
   const importMissing = useImportMissingReceipts();
   const s = shown.data?.statement ?? summary;
@@ -131,7 +131,7 @@ function StatementResult({ summary }: { summary: StatementSummary }) {
   return (
     <Stack data-testid="statement-result">
       <Text size="sm" c="dimmed">
-        {s.file_name ?? 'Statement'}: {formatDateTime(s.period_from)} to {formatDateTime(s.period_to)}, {s.rows} rows, {s.paid_in_rows} paid in
+        {s.file_name ?? 'Statement'}: {formatDateTime(s.period_from)} to {formatDateTime(s.period_to)}, {plural(s.rows, 'row')}, {formatCount(s.paid_in_rows)} paid in
       </Text>
       <FigureBoxes
         figures={[
@@ -230,7 +230,7 @@ function DaysCard() {
   const [range, setRange] = useState<{ from?: string; to?: string }>({});
   const [pick, setPick] = useState<{ day: string; figure: ReconciliationFigure } | null>(null);
   const days = useReconciliation(range);
-  const table = useTableState();
+  const table = useTableState(undefined, { prefix: 'figures' });
   const rows = useFigureRows(pick, table.page, table.perPage);
   const rangeError = isHttpError(days.error) ? (days.error.errors?.to?.[0] ?? days.error.errors?.from?.[0] ?? days.error.info) : null;
 

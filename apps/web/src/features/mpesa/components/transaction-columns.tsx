@@ -1,14 +1,8 @@
-import { Anchor, Badge, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { localPhone, type MpesaTransaction } from '@betdesk/contract';
-import type { DataTableColumn } from '@/components/data-table/index.ts';
+import { StatusBadge, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
-
-const statusColors: Record<MpesaTransaction['status'], string> = {
-  claimed: 'green',
-  unclaimed: 'orange',
-  rejected: 'red',
-};
 
 /** The payer as M-Pesa named them: a phone only when the MSISDN is one, else the masked number. */
 function SenderPhone({ t }: { t: MpesaTransaction }) {
@@ -20,7 +14,8 @@ function SenderPhone({ t }: { t: MpesaTransaction }) {
 function PaidTo({ t }: { t: MpesaTransaction }) {
   if (t.status === 'unclaimed' && t.warning) {
     return (
-      <Text size="sm" c="orange.8" lineClamp={2} title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
+      // One line in the table's fixed-height row (the whole warning in the title and on the phone card).
+      <Text span size="sm" c="orange.8" title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
         ⚠ {t.warning}
       </Text>
     );
@@ -44,20 +39,17 @@ function PaidTo({ t }: { t: MpesaTransaction }) {
 }
 
 export const transactionColumns: DataTableColumn<MpesaTransaction>[] = [
-  { key: 'transaction_reference', header: 'Ref No.', render: (t) => t.transaction_reference ?? '' },
-  { key: 'sender_name', header: 'Sender Name', render: (t) => t.sender_name ?? '' },
-  { key: 'sender_phone', header: 'Phone No', render: (t) => <SenderPhone t={t} /> },
-  { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '' },
-  { key: 'amount', header: 'Amount', render: (t) => (t.amount === null ? '' : formatMoney(t.amount)), align: 'right' },
-  { key: 'transaction_timestamp', header: 'Sent On', render: (t) => formatDateTime(t.transaction_timestamp) },
+  { key: 'transaction_reference', header: 'Ref No.', render: (t) => t.transaction_reference ?? '', width: WIDTH.ref, card: 'hidden' },
+  { key: 'sender_name', header: 'Sender Name', render: (t) => t.sender_name ?? '', card: 'title' },
+  { key: 'sender_phone', header: 'Phone No', render: (t) => <SenderPhone t={t} />, width: WIDTH.phone },
+  { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '', width: 80, card: 'hidden' },
+  { key: 'amount', header: 'Amount', render: (t) => (t.amount === null ? '' : formatMoney(t.amount)), align: 'right', width: WIDTH.money },
+  { key: 'transaction_timestamp', header: 'Sent On', render: (t) => formatDateTime(t.transaction_timestamp), width: WIDTH.dateTime },
   {
     key: 'status',
     header: 'Status',
-    render: (t) => (
-      <Badge color={statusColors[t.status]} data-testid={`status-${t.transaction_reference}`}>
-        {t.status}
-      </Badge>
-    ),
+    width: WIDTH.status,
+    render: (t) => <StatusBadge status={t.status} data-testid={`status-${t.transaction_reference}`} />,
   },
   { key: 'client_name', header: 'Paid to', render: (t) => <PaidTo t={t} /> },
 ];

@@ -3,10 +3,11 @@ import { Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import { confirmTexts, type MpesaTransaction } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
 import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { HistoryLink } from '@/components/history-link.tsx';
 import { formatMoney } from '@/lib/format.ts';
-import { useTransactions, type TransactionsView } from '../api/get-transactions.ts';
+import { transactionLists, useTransactions, type TransactionsView } from '../api/get-transactions.ts';
 import { useUnclaimPayment } from '../api/unclaim-payment.ts';
 import { ClaimModal } from './claim-modal.tsx';
 import { transactionColumns } from './transaction-columns.tsx';
@@ -40,8 +41,8 @@ function UnclaimDetails({ transaction: t }: { transaction: MpesaTransaction }) {
  * those no one was found for, each with a Claim action. A claimed payment can be unclaimed.
  */
 export function TransactionsPage({ view }: { view: TransactionsView }) {
-  const table = useTableState();
-  const transactions = useTransactions(view, table.page, table.perPage, table.search);
+  const table = useTableState(transactionLists[view].list);
+  const transactions = useTransactions(view, table.query);
   const unclaim = useUnclaimPayment();
   const [claiming, setClaiming] = useState<MpesaTransaction | null>(null);
   const data = transactions.data;
@@ -59,6 +60,7 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
   const actions: DataTableColumn<MpesaTransaction> = {
     key: 'actions',
     header: '',
+    width: 138,
     render: (t) => (
       <Group gap={4} wrap="nowrap">
         {paymentAction(t)}
@@ -88,6 +90,7 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
   return (
     <Stack>
       <Title order={2}>{view === 'unclaimed' ? 'Unclaimed M-Pesa Transactions' : 'M-Pesa Transactions'}</Title>
+      <DateRangeNote from={table.from} to={table.to} />
       <FigureBoxes
         figures={[
           { label: 'Total deposit', value: formatMoney(data?.total_deposit ?? 0), testId: 'total-deposit' },
@@ -100,8 +103,15 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
           rows={data?.transactions ?? []}
           rowKey={(t) => t.id}
           loading={transactions.isFetching}
-          search={{ placeholder: 'Sender name, phone or ref, then Enter', onSearch: table.setSearch }}
-          paging={table.paging(data?.total_records ?? 0)}
+          search={table.searchBox('Sender name, phone or ref, then Enter')}
+          sorting={table.sorting}
+          dateRange={table.dateRange}
+          exportCsv={{
+            path: transactionLists[view].exportPath,
+            query: table.filters,
+            filename: view === 'unclaimed' ? 'unclaimed-mpesa-transactions.csv' : 'mpesa-transactions.csv',
+          }}
+          paging={table.pagingOf(data)}
           data-testid="mpesa-table"
         />
       </Card>

@@ -1,29 +1,20 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { smsLog, type PageSize, type SmsStatus } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { smsLog, type SmsStatus } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
 export interface SmsLogFilter {
   status: SmsStatus | null;
-  search: string;
-  page: number;
-  perPage: PageSize;
+  query: ListQueryParams;
 }
 
-/** GET /api/sms/log ?status&search&page&perPage -> messages, total_records, status_counts. */
+/** GET /api/sms/log ?status&search&page&perPage&sort&dir&from&to -> messages, total_records, status_counts. */
 export function getSmsLog(filter: SmsLogFilter) {
-  return callEndpoint(smsLog, {
-    query: {
-      page: filter.page,
-      perPage: filter.perPage,
-      search: filter.search,
-      ...(filter.status ? { status: filter.status } : {}),
-    },
-  });
+  return getList(smsLog, filter.query, filter.status ? { status: filter.status } : {});
 }
 
 export function smsLogQueryOptions(filter: SmsLogFilter) {
   return queryOptions({
-    queryKey: ['sms', 'log', filter.status, filter.search, filter.page, filter.perPage],
+    queryKey: ['sms', 'log', filter.status, filter.query],
     queryFn: () => getSmsLog(filter),
     placeholderData: keepPreviousData,
   });

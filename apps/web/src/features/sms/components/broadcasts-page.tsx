@@ -9,7 +9,7 @@ import {
   type BroadcastSegment,
 } from '@betdesk/contract';
 import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
-import { formatDateTime, formatMoney } from '@/lib/format.ts';
+import { formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { callEndpoint, isHttpError } from '@/lib/http.ts';
 import { useBroadcasts } from '../api/get-broadcasts.ts';
 import { usePreviewBroadcast } from '../api/preview-broadcast.ts';
@@ -25,7 +25,7 @@ const columns: DataTableColumn<Broadcast>[] = [
     width: 220,
     render: (b) =>
       `${BROADCAST_SEGMENT_LABELS[b.segment as BroadcastSegment] ?? b.segment}${b.bet_category ? `: ${b.bet_category}` : ''}${
-        b.lapsed_days ? ` (${b.lapsed_days} days)` : ''
+        b.lapsed_days ? ` (${formatDuration(b.lapsed_days)})` : ''
       }`,
   },
   {

@@ -46,7 +46,7 @@ export function SmsInboxPage() {
           rowKey={(m) => m.id}
           loading={inbox.isFetching}
           emptyText="No messages received."
-          search={{ placeholder: 'Search by phone number', onSearch: table.setSearch }}
+          search={table.searchBox('Search by phone number')}
           paging={table.paging(inbox.data?.total_records ?? 0)}
           data-testid="sms-inbox-table"
         />

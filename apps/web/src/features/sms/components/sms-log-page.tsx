@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Anchor, Button, Card, Chip, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { SMS_STATUSES, type SmsMessage, type SmsStatus } from '@betdesk/contract';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useSmsLog } from '../api/get-sms-log.ts';
 import { SmsMessageDrawer } from './sms-message-drawer.tsx';
@@ -24,46 +25,43 @@ const ALL = 'all';
 
 /** /sms (admins): every message the business sent or will send, and what became of it. */
 export function SmsLogPage() {
-  const table = useTableState();
+  const table = useTableState('smsLog');
   const [status, setStatus] = useState<SmsStatus | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
-  const log = useSmsLog({ status, search: table.search, page: table.page, perPage: table.perPage });
+  const log = useSmsLog({ status, query: table.query });
   const counts = log.data?.status_counts;
   const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : null;
 
   const columns: DataTableColumn<SmsMessage>[] = [
-    { key: 'queued_on', header: 'Queued On', render: (m) => formatDateTime(m.queued_on), width: 150 },
-    { key: 'phone', header: 'Phone No', width: 120 },
-    { key: 'name', header: 'Name', render: recipient, width: 180 },
+    { key: 'queued_on', header: 'Queued On', render: (m) => formatDateTime(m.queued_on), width: WIDTH.dateTime },
+    { key: 'phone', header: 'Phone No', width: WIDTH.phone },
+    { key: 'name', header: 'Name', render: recipient, width: 180, card: 'title' },
     {
       key: 'message',
       header: 'Message',
-      render: (m) => (
-        <Text size="sm" lineClamp={2} title={m.message}>
-          {m.message}
-        </Text>
-      ),
+      render: (m) => <span title={m.message}>{m.message}</span>,
     },
     { key: 'parts', header: 'Parts', align: 'right', width: 60 },
     {
       key: 'status',
       header: 'Status',
-      width: 140,
+      width: 180,
       render: (m) =>
         m.held_until ? (
-          <Stack gap={0}>
-            <SmsStatusBadge status={m.status} />
-            <Text size="xs" c="dimmed">
-              Held until {formatDateTime(m.held_until)}
+          <span title={`Held until ${formatDateTime(m.held_until)}`}>
+            <SmsStatusBadge status={m.status} />{' '}
+            <Text span size="xs" c="dimmed">
+              held
             </Text>
-          </Stack>
+          </span>
         ) : m.failure_cause && (m.status === 'failed' || m.status === 'queued') ? (
-          <Stack gap={0}>
-            <SmsStatusBadge status={m.status} />
-            <Text size="xs" c={m.status === 'failed' ? 'red.7' : 'dimmed'} data-testid={`sms-cause-${m.id}`}>
+          // One line per row (the table's rows have a fixed height): the cause beside the badge, whole in the title.
+          <span title={m.failure_cause}>
+            <SmsStatusBadge status={m.status} />{' '}
+            <Text span size="xs" c={m.status === 'failed' ? 'red.7' : 'dimmed'} data-testid={`sms-cause-${m.id}`}>
               {m.failure_cause}
             </Text>
-          </Stack>
+          </span>
         ) : (
           <SmsStatusBadge status={m.status} />
         ),
@@ -72,7 +70,7 @@ export function SmsLogPage() {
     {
       key: 'view',
       header: '',
-      width: 80,
+      width: 85,
       render: (m) => (
         <Button size="xs" variant="light" onClick={() => setOpenId(m.id)} data-testid={`sms-view-${m.id}`}>
           View
@@ -85,6 +83,7 @@ export function SmsLogPage() {
     <Stack>
       <Title order={2}>SMS Log</Title>
       <SmsGatewayAlert enabled backlog />
+      <DateRangeNote from={table.from} to={table.to} />
       <Card withBorder>
         <ResendByCause />
         <Chip.Group
@@ -110,8 +109,10 @@ export function SmsLogPage() {
           rowKey={(m) => m.id}
           loading={log.isFetching}
           emptyText="No messages."
-          search={{ placeholder: 'Search by phone number', onSearch: table.setSearch }}
-          paging={table.paging(log.data?.total_records ?? 0)}
+          search={table.searchBox('Search by phone number')}
+          sorting={table.sorting}
+          dateRange={table.dateRange}
+          paging={table.pagingOf(log.data)}
           data-testid="sms-log-table"
         />
       </Card>

@@ -1,50 +1,50 @@
-import { Anchor, Badge, Card, Stack, Title } from '@mantine/core';
+import { Anchor, Card, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { localPhone, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription } from '@betdesk/contract';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, StatusBadge, totalOf, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
-import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
+import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 
 export const subscriptionColumns: DataTableColumn<Bet4meSubscription>[] = [
   {
     key: 'name',
     header: 'Client',
+    card: 'title',
     render: (s) => (
       <Anchor component={Link} to={`/clients/${s.client_id}`}>
         {s.name}
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone', render: (s) => localPhone(s.phone) },
-  { key: 'amount', header: 'Amount', render: (s) => formatMoney(s.amount), align: 'right' },
-  { key: 'duration', header: 'Duration', render: (s) => `${s.duration} days` },
-  { key: 'done_on', header: 'Done on', render: (s) => formatDateTime(s.done_on) },
-  { key: 'expiry_date', header: 'Expiry date', render: (s) => formatDate(s.expiry_date) },
+  { key: 'phone', header: 'Phone', render: (s) => localPhone(s.phone), width: WIDTH.phone },
+  { key: 'amount', header: 'Amount', render: (s) => formatMoney(s.amount), align: 'right', width: WIDTH.money },
+  { key: 'duration', header: 'Duration', render: (s) => formatDuration(s.duration), width: WIDTH.duration },
+  { key: 'done_on', header: 'Done on', render: (s) => formatDateTime(s.done_on), width: WIDTH.dateTime },
+  { key: 'expiry_date', header: 'Expiry date', render: (s) => formatDate(s.expiry_date), width: WIDTH.date },
   {
     key: 'status',
     header: 'Status',
-    render: (s) => (
-      <Badge color={s.status_id === 1 ? 'green' : 'red'} data-testid="subscription-status">
-        {s.status_name}
-      </Badge>
-    ),
+    width: WIDTH.status,
+    render: (s) => <StatusBadge status={s.status_name} data-testid="subscription-status" />,
   },
 ];
 
 /** /subscriptions (taken in the last 30 days) and /subscriptions/all, with the income figures. */
 export function SubscriptionsPage({ which }: { which: 'recent' | 'all' }) {
-  const table = useTableState();
-  const subscriptions = useSubscriptions(which, table.page, table.perPage);
+  const table = useTableState(which === 'recent' ? 'subscriptions' : 'allSubscriptions');
+  const subscriptions = useSubscriptions(which, table.query);
   const data = subscriptions.data;
   return (
     <Stack>
       <Title order={2}>{which === 'recent' ? `Subscriptions of the last ${RECENT_SUBSCRIPTION_DAYS} days` : 'All Subscriptions'}</Title>
+      <DateRangeNote from={table.from} to={table.to} />
       <FigureBoxes
         figures={[
           { label: 'Subscription income today', value: formatMoney(data?.total_income_today ?? 0) },
           { label: 'Subscription income, all time', value: formatMoney(data?.total_income ?? 0) },
-          { label: 'Subscriptions listed', value: (data?.total_records ?? 0).toLocaleString('en-KE') },
+          { label: 'Subscriptions listed', value: totalOf(data) },
         ]}
       />
       <Card withBorder>
@@ -53,11 +53,14 @@ export function SubscriptionsPage({ which }: { which: 'recent' | 'all' }) {
           rows={data?.subscriptions ?? []}
           rowKey={(s) => s.id}
           loading={subscriptions.isFetching}
+          sorting={table.sorting}
+          dateRange={table.dateRange}
           exportCsv={{
             path: which === 'recent' ? '/api/subscriptions/export' : '/api/subscriptions/all/export',
+            query: table.filters,
             filename: `${which}-subscriptions.csv`,
           }}
-          paging={table.paging(data?.total_records ?? 0)}
+          paging={table.pagingOf(data)}
           data-testid="subscriptions-table"
         />
       </Card>

@@ -1,17 +1,17 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { tipsDeposits, type PageSize } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { tipsDeposits } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
-/** GET /api/tips/mpesa/all ?page&perPage -> deposits, total_records. */
-export function getTipsDeposits(page: number, perPage: PageSize) {
-  return callEndpoint(tipsDeposits, { query: { page, perPage } });
+/** GET /api/tips/mpesa/all with the table's query -> deposits, total_records. */
+export function getTipsDeposits(query: ListQueryParams) {
+  return getList(tipsDeposits, query);
 }
 
-export function useTipsDeposits(page: number, perPage: PageSize) {
+export function useTipsDeposits(query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['mpesa-transactions', 'tips-deposits', page, perPage],
-      queryFn: () => getTipsDeposits(page, perPage),
+      queryKey: ['mpesa-transactions', 'tips-deposits', query],
+      queryFn: () => getTipsDeposits(query),
       placeholderData: keepPreviousData,
     }),
   );

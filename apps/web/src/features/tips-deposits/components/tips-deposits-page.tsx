@@ -1,38 +1,43 @@
-import { Badge, Card, Stack, Text, Title } from '@mantine/core';
+import { Card, Stack, Text, Title } from '@mantine/core';
 import { localPhone, type TipsDeposit } from '@betdesk/contract';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useTipsDeposits } from '../api/get-tips-deposits.ts';
-
-const statusColors: Record<TipsDeposit['status'], string> = { claimed: 'green', unclaimed: 'orange', rejected: 'red' };
 
 const columns: DataTableColumn<TipsDeposit>[] = [
   {
     key: 'sender_phone',
     header: 'Phone No',
+    width: WIDTH.phone,
     render: (d) => (d.sender_phone ? localPhone(d.sender_phone) : <Text span c="dimmed">hidden</Text>),
   },
-  { key: 'sender_name', header: 'Sender Name', render: (d) => d.sender_name ?? '' },
-  { key: 'amount', header: 'Amount', render: (d) => (d.amount === null ? '' : formatMoney(d.amount)), align: 'right' },
-  { key: 'transaction_reference', header: 'Ref No.', render: (d) => d.transaction_reference ?? '' },
-  { key: 'transaction_timestamp', header: 'Sent On', render: (d) => formatDateTime(d.transaction_timestamp) },
-  { key: 'status', header: 'Status', render: (d) => <Badge color={statusColors[d.status]}>{d.status}</Badge> },
+  { key: 'sender_name', header: 'Sender Name', render: (d) => d.sender_name ?? '', card: 'title' },
+  { key: 'amount', header: 'Amount', render: (d) => (d.amount === null ? '' : formatMoney(d.amount)), align: 'right', width: WIDTH.money },
+  { key: 'transaction_reference', header: 'Ref No.', render: (d) => d.transaction_reference ?? '', width: WIDTH.ref },
+  { key: 'transaction_timestamp', header: 'Sent On', render: (d) => formatDateTime(d.transaction_timestamp), width: WIDTH.dateTime },
+  { key: 'status', header: 'Status', render: (d) => <StatusBadge status={d.status} />, width: WIDTH.status },
 ];
 
 /** /tips/mpesa/all: payments for tips (to a subscriber, or naming a bet category code). */
 export function TipsDepositsPage() {
-  const table = useTableState();
-  const deposits = useTipsDeposits(table.page, table.perPage);
+  const table = useTableState('tipsDeposits');
+  const deposits = useTipsDeposits(table.query);
   return (
     <Stack>
       <Title order={2}>Tips M-Pesa Transactions</Title>
+      <DateRangeNote from={table.from} to={table.to} />
       <Card withBorder>
         <DataTable
           columns={columns}
           rows={deposits.data?.deposits ?? []}
           rowKey={(d) => d.id}
           loading={deposits.isFetching}
-          paging={table.paging(deposits.data?.total_records ?? 0)}
+          search={table.searchBox('Sender name, phone or ref, then Enter')}
+          sorting={table.sorting}
+          dateRange={table.dateRange}
+          exportCsv={{ path: '/api/tips/mpesa/export', query: table.filters, filename: 'tips-mpesa-transactions.csv' }}
+          paging={table.pagingOf(deposits.data)}
           data-testid="tips-deposits-table"
         />
       </Card>

@@ -1,20 +1,20 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { allPosts, type PageSize } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { allPosts } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
-/** GET /api/tips/posts/all ?page&perPage -> posts, total_records. */
-export function getPosts(page: number, perPage: PageSize) {
-  return callEndpoint(allPosts, { query: { page, perPage } });
+/** GET /api/tips/posts/all with the table's query -> posts, total_records. */
+export function getPosts(query: ListQueryParams) {
+  return getList(allPosts, query);
 }
 
-export function postsQueryOptions(page: number, perPage: PageSize) {
+export function postsQueryOptions(query: ListQueryParams) {
   return queryOptions({
-    queryKey: ['tips', 'posts', 'all', page, perPage],
-    queryFn: () => getPosts(page, perPage),
+    queryKey: ['tips', 'posts', 'all', query],
+    queryFn: () => getPosts(query),
     placeholderData: keepPreviousData,
   });
 }
 
-export function usePosts(page: number, perPage: PageSize) {
-  return useQuery(postsQueryOptions(page, perPage));
+export function usePosts(query: ListQueryParams) {
+  return useQuery(postsQueryOptions(query));
 }

@@ -1,7 +1,7 @@
 import { Anchor, Card, Image, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { coverImageUrl, type PostRow } from '@betdesk/contract';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDate } from '@/lib/format.ts';
 import defaultCover from '../assets/default-cover.svg';
 import { usePosts } from '../api/get-posts.ts';
@@ -10,6 +10,7 @@ const columns: DataTableColumn<PostRow>[] = [
   {
     key: 'title',
     header: 'Title',
+    card: 'title',
     render: (p) => (
       <Anchor component={Link} to={`/tips/posts/view/${p.id}`}>
         {p.title}
@@ -17,10 +18,11 @@ const columns: DataTableColumn<PostRow>[] = [
     ),
   },
   { key: 'post_category', header: 'Category' },
-  { key: 'match_date', header: 'Match Date', render: (p) => formatDate(`${p.match_date}T12:00:00Z`) },
+  { key: 'match_date', header: 'Match Date', render: (p) => formatDate(`${p.match_date}T12:00:00Z`), width: WIDTH.date },
   {
     key: 'cover',
     header: 'Cover Photo',
+    width: 110,
     render: (p) => (
       <Image
         src={p.image_name ? coverImageUrl(p.image_name) : defaultCover}
@@ -36,8 +38,8 @@ const columns: DataTableColumn<PostRow>[] = [
 
 /** /tips/posts/all: the Web Tips table, remote-paged. */
 export function AllPostsPage() {
-  const table = useTableState();
-  const posts = usePosts(table.page, table.perPage);
+  const table = useTableState('posts');
+  const posts = usePosts(table.query);
   return (
     <Stack>
       <Title order={2}>Web Tips</Title>
@@ -47,8 +49,10 @@ export function AllPostsPage() {
           rows={posts.data?.posts ?? []}
           rowKey={(p) => p.id}
           loading={posts.isFetching}
-          estimatedRowHeight={52}
-          paging={table.paging(posts.data?.total_records ?? 0)}
+          rowHeight={52}
+          search={table.searchBox('Title, then Enter')}
+          sorting={table.sorting}
+          paging={table.pagingOf(posts.data)}
           data-testid="posts-table"
         />
       </Card>

@@ -1,5 +1,6 @@
 import { NumberInput, Select, Text, TextInput } from '@mantine/core';
-import { DURATION_MAX_DAYS, TIPS_MEDIA_LABELS, durationLabel } from '@betdesk/contract';
+import { DURATION_MAX_DAYS, TIPS_MEDIA_LABELS } from '@betdesk/contract';
+import { formatDuration } from '@/lib/format.ts';
 import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { useBetCategories } from '../api/get-bet-categories.ts';
 import type { PricesMedium } from '../api/get-packages.ts';
@@ -53,7 +54,7 @@ export function AddPackageModal({ medium, opened, onClose }: { medium: PricesMed
             />
             <NumberInput
               label="Duration (days)"
-              description={Number.isInteger(days) && days > 0 ? durationLabel(days) : `1 to ${DURATION_MAX_DAYS} days`}
+              description={Number.isInteger(days) && days > 0 ? formatDuration(days) : `1 to ${DURATION_MAX_DAYS} days`}
               required
               min={1}
               max={DURATION_MAX_DAYS}

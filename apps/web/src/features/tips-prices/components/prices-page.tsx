@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button, Card, Group, Stack, TextInput, Title } from '@mantine/core';
-import { durationLabel, type PricePackage } from '@betdesk/contract';
+import type { PricePackage } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
 import { FormModal } from '@/components/form-modal/index.ts';
-import { formatMoney } from '@/lib/format.ts';
+import { formatDuration, formatMoney } from '@/lib/format.ts';
 import { usePackages, type PricesMedium } from '../api/get-packages.ts';
 import { updatePriceInputSchema, useUpdatePrice } from '../api/update-price.ts';
 import { AddPackageModal } from './add-package-modal.tsx';
@@ -19,8 +19,8 @@ export function PricesPage({ medium }: { medium: PricesMedium }) {
   const [adding, setAdding] = useState(false);
   const columns: DataTableColumn<PricePackage>[] = [
     { key: 'name', header: 'Name' },
-    { key: 'price', header: 'Price (KES)', align: 'right', render: (p) => formatMoney(p.price) },
-    { key: 'duration', header: 'Duration', render: (p) => durationLabel(p.duration) },
+    { key: 'price', header: 'Price (KES)', align: 'right', render: (p) => formatMoney(p.price), width: 140 },
+    { key: 'duration', header: 'Duration', render: (p) => formatDuration(p.duration), width: 110 },
     {
       key: 'edit',
       header: '',

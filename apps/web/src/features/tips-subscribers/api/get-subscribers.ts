@@ -1,22 +1,22 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { activeSubscribers, type PageSize } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { activeSubscribers } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
 export type SubscribersScope = 'active' | 'all';
 
-/** GET /api/tips/subscribers/active ?page&perPage (status=all for the All Subscribers screen). */
-export function getSubscribers(scope: SubscribersScope, page: number, perPage: PageSize) {
-  return callEndpoint(activeSubscribers, { query: { page, perPage, ...(scope === 'all' ? { status: 'all' } : {}) } });
+/** GET /api/tips/subscribers/active with the table's query (status=all for the All Subscribers screen). */
+export function getSubscribers(scope: SubscribersScope, query: ListQueryParams) {
+  return getList(activeSubscribers, query, scope === 'all' ? { status: 'all' } : {});
 }
 
-export function subscribersQueryOptions(scope: SubscribersScope, page: number, perPage: PageSize) {
+export function subscribersQueryOptions(scope: SubscribersScope, query: ListQueryParams) {
   return queryOptions({
-    queryKey: ['tips', 'subscribers', scope, page, perPage],
-    queryFn: () => getSubscribers(scope, page, perPage),
+    queryKey: ['tips', 'subscribers', scope, query],
+    queryFn: () => getSubscribers(scope, query),
     placeholderData: keepPreviousData,
   });
 }
 
-export function useSubscribers(scope: SubscribersScope, page: number, perPage: PageSize) {
-  return useQuery(subscribersQueryOptions(scope, page, perPage));
+export function useSubscribers(scope: SubscribersScope, query: ListQueryParams) {
+  return useQuery(subscribersQueryOptions(scope, query));
 }

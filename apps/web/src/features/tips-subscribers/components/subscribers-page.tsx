@@ -1,7 +1,7 @@
 import { Anchor, Card, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { localPhone, type SubscriberRow } from '@betdesk/contract';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDate } from '@/lib/format.ts';
 import { useSubscribers, type SubscribersScope } from '../api/get-subscribers.ts';
 
@@ -9,21 +9,22 @@ const columns: DataTableColumn<SubscriberRow>[] = [
   {
     key: 'name',
     header: 'Name',
+    card: 'title',
     render: (s) => (
       <Anchor component={Link} to={`/tips/subscribers/view/${s.id}`}>
         {s.name}
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone No', render: (s) => localPhone(s.phone) },
-  { key: 'joined_on', header: 'Joined On', render: (s) => formatDate(s.joined_on) },
-  { key: 'number_of_subscriptions', header: 'Subscriptions', align: 'right' },
+  { key: 'phone', header: 'Phone No', render: (s) => localPhone(s.phone), width: WIDTH.phone },
+  { key: 'joined_on', header: 'Joined On', render: (s) => formatDate(s.joined_on), width: WIDTH.date },
+  { key: 'number_of_subscriptions', header: 'Subscriptions', align: 'right', width: WIDTH.count },
 ];
 
 /** /tips/subscribers/active and /tips/subscribers/all: both read the active endpoint (spec 2). */
 export function SubscribersPage({ scope }: { scope: SubscribersScope }) {
-  const table = useTableState();
-  const subscribers = useSubscribers(scope, table.page, table.perPage);
+  const table = useTableState('tipsSubscribers');
+  const subscribers = useSubscribers(scope, table.query);
   return (
     <Stack>
       <Title order={2}>{scope === 'all' ? 'All Subscribers' : 'Active Subscribers'}</Title>
@@ -33,7 +34,9 @@ export function SubscribersPage({ scope }: { scope: SubscribersScope }) {
           rows={subscribers.data?.subscribers ?? []}
           rowKey={(s) => s.id}
           loading={subscribers.isFetching}
-          paging={table.paging(subscribers.data?.total_records ?? 0)}
+          search={table.searchBox('Name or phone, then Enter')}
+          sorting={table.sorting}
+          paging={table.pagingOf(subscribers.data)}
           data-testid="subscribers-table"
         />
       </Card>

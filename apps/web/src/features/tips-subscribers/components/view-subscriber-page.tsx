@@ -1,26 +1,22 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
-import { durationLabel, localPhone, type SubscriberSubscription } from '@betdesk/contract';
-import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { localPhone, type SubscriberSubscription } from '@betdesk/contract';
+import { DataTable, StatusBadge, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
 import { SmsOptOut } from '@/components/sms-opt-out/sms-opt-out.tsx';
 import { LoadState } from '@/components/load-state.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
-import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
+import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { useSubscriber } from '../api/get-subscriber.ts';
 import { SendSmsModal } from './send-sms-modal.tsx';
 
 const columns: DataTableColumn<SubscriberSubscription>[] = [
-  { key: 'done_on', header: 'Done On', render: (s) => formatDateTime(s.done_on) },
-  { key: 'duration', header: 'Duration', render: (s) => durationLabel(s.duration) },
-  { key: 'expiry_date', header: 'Expiry Date', render: (s) => formatDateTime(s.expiry_date) },
-  { key: 'bets', header: 'Bets' },
-  {
-    key: 'status',
-    header: 'Status',
-    render: (s) => <Badge color={s.status_id === 1 ? 'green' : 'red'}>{s.status_name}</Badge>,
-  },
+  { key: 'done_on', header: 'Done On', render: (s) => formatDateTime(s.done_on), width: WIDTH.dateTime },
+  { key: 'duration', header: 'Duration', render: (s) => formatDuration(s.duration), width: WIDTH.duration },
+  { key: 'expiry_date', header: 'Expiry Date', render: (s) => formatDateTime(s.expiry_date), width: WIDTH.dateTime },
+  { key: 'bets', header: 'Bets', card: 'title' },
+  { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status_name} />, width: WIDTH.status },
 ];
 
 function Fact({ label, value }: { label: string; value: string | number }) {

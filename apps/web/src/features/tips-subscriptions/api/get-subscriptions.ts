@@ -1,23 +1,22 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { activeTipsSubscriptions, allTipsSubscriptions, type PageSize } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { activeTipsSubscriptions, allTipsSubscriptions } from '@betdesk/contract';
+import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
 
 export type SubscriptionsScope = 'active' | 'all';
 
-/** GET /api/tips/subscriptions/all or /active ?page&perPage -> subscriptions, total_records. */
-export function getSubscriptions(scope: SubscriptionsScope, page: number, perPage: PageSize) {
-  const endpoint = scope === 'all' ? allTipsSubscriptions : activeTipsSubscriptions;
-  return callEndpoint(endpoint, { query: { page, perPage } });
+/** GET /api/tips/subscriptions/all or /active with the table's query -> subscriptions, total_records. */
+export function getSubscriptions(scope: SubscriptionsScope, query: ListQueryParams) {
+  return getList(scope === 'all' ? allTipsSubscriptions : activeTipsSubscriptions, query);
 }
 
-export function subscriptionsQueryOptions(scope: SubscriptionsScope, page: number, perPage: PageSize) {
+export function subscriptionsQueryOptions(scope: SubscriptionsScope, query: ListQueryParams) {
   return queryOptions({
-    queryKey: ['tips', 'subscriptions', scope, page, perPage],
-    queryFn: () => getSubscriptions(scope, page, perPage),
+    queryKey: ['tips', 'subscriptions', scope, query],
+    queryFn: () => getSubscriptions(scope, query),
     placeholderData: keepPreviousData,
   });
 }
 
-export function useSubscriptions(scope: SubscriptionsScope, page: number, perPage: PageSize) {
-  return useQuery(subscriptionsQueryOptions(scope, page, perPage));
+export function useSubscriptions(scope: SubscriptionsScope, query: ListQueryParams) {
+  return useQuery(subscriptionsQueryOptions(scope, query));
 }

@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { ADMIN_CATEGORY_ID, localPhone, type Client } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
 import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
-import { formatMoney } from '@/lib/format.ts';
+import { formatMoney, plural } from '@/lib/format.ts';
 import { useDropClient } from '../api/mutations.ts';
 import { useUserClients } from '../api/get-user-clients.ts';
 
@@ -46,7 +46,7 @@ export function UserClientsPage() {
           <Title order={2}>Assigned clients</Title>
           {user && (
             <Text c="dimmed">
-              {user.name} · {user.category_name} · {user.total_clients} clients
+              {user.name} · {user.category_name} · {plural(user.total_clients, 'client')}
             </Text>
           )}
         </div>
