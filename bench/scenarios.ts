@@ -1,0 +1,412 @@
+/**
+ * The read scenarios of `npm run bench` (issue 9): every list, search and sub-list of spec section 7,
+ * the dashboard and the CSV exports, each with the bare-SQL floor of the same page — the same rows
+ * fetched by a hand-written query an index serves, without totals — measured in the same run.
+ *
+ * Paths and permissions come from the contract, so a scenario follows the route it names and is run
+ * for the staff user only where the permission matrix lets staff call it.
+ */
+import {
+  activeClients,
+  activeTipsSubscriptions,
+  allSubscriptions,
+  allTipsSubscriptions,
+  can,
+  clientBets,
+  clientBonuses,
+  clientPaidBonuses,
+  clientSmsMessages,
+  clientSubscriptions,
+  closedBets,
+  dashboard,
+  exportActiveClients,
+  exportAllSubscriptions,
+  exportBonuses,
+  exportClientBets,
+  exportClients,
+  exportClosedBets,
+  exportOpenBets,
+  exportPaidBonuses,
+  exportRecentSubscriptions,
+  exportUnpaidBonuses,
+  exportUserClients,
+  listBonuses,
+  listClients,
+  allPosts,
+  listUsers,
+  mpesaTransactions,
+  openBets,
+  paidBonuses,
+  recentSubscriptions,
+  RECENT_SUBSCRIPTION_DAYS,
+  searchBonuses,
+  searchClients,
+  searchClosedBets,
+  searchMpesaTransactions,
+  showUserClients,
+  assignClientsForm,
+  smsLog,
+  subscriberSmsMessages,
+  tipsDeposits,
+  activeSubscribers,
+  unclaimedMpesaTransactions,
+  unpaidBonuses,
+  type Endpoint,
+  type Role,
+} from '@betdesk/contract';
+
+/** What the scenarios need from the database, looked up once before the run. */
+export interface Fixtures {
+  /** The staff user the bench signs in as (~10,000 clients at scale 1). */
+  staffId: number;
+  /** The client with the most bets (admin's sub-lists). */
+  busyClientId: number;
+  /** The staff user's client with the most bets (staff's sub-lists). */
+  staffClientId: number;
+  /** The tips subscriber with the most SMS. */
+  busySubscriberId: number;
+  /** A surname ~5 % of people carry (~100,000 payments at scale 1). */
+  surname: string;
+  /** A tips subscriber's phone as it is typed (07…), matching their payments. */
+  phone: string;
+  /** An M-Pesa receipt (TransID) from the middle of the history. */
+  receipt: string;
+}
+
+export type Params = Record<string, string | number>;
+
+export interface FloorContext {
+  f: Fixtures;
+  role: Role;
+  /** Rows of the page (perPage, or the route's whole answer when it is not paged). */
+  limit: number;
+}
+
+export interface ReadScenario {
+  /** Unique label: the path plus what distinguishes it (a search). */
+  name: string;
+  endpoint: Endpoint;
+  /** Takes page/perPage (the spec's paged lists, and the formerly unbounded ones of issue 9). */
+  paged: boolean;
+  kind: 'list' | 'dashboard';
+  params?: (f: Fixtures) => Params;
+  /** The same page in bare SQL; null where no single query is "the same page" (the dashboard). */
+  floor: ((ctx: FloorContext) => string) | null;
+}
+
+export interface ExportScenario {
+  name: string;
+  endpoint: Endpoint;
+  params?: (f: Fixtures) => Params;
+}
+
+/** Rows of a staff user's clients only (the services' scope), as a condition on a client id column. */
+const scoped = (ctx: FloorContext, column: string) =>
+  ctx.role === 'staff' ? ` and ${column} in (select client_id from client_assignments where user_id = ${ctx.f.staffId})` : '';
+const like = (text: string) => `'%${text.replaceAll("'", "''").replaceAll('%', '\\%').replaceAll('_', '\\_')}%'`;
+const digitsOf = (phone: string) => phone.replace(/\D/g, '').replace(/^0/, '254');
+
+const clientCols = `c.id, c.name, c.phone, c.email, c.maximum_stake_cents, c.last_login, c.created_at`;
+const betCols = `b.id, b.client_id, b.stake_cents, b.description, b.profit_cents, b.status, b.opened_at, b.closed_at, c.name, c.phone`;
+const bonusCols = `bo.id, bo.bet_id, bo.client_id, bo.amount_cents, bo.rate_percent, bo.earned_at, c.name, c.phone`;
+const paymentCols = `p.id, p.trans_id, p.source, p.amount_cents, p.bill_ref_number, p.msisdn, p.sender_phone, p.sender_name,
+  p.trans_time, p.status, p.client_id, p.subscriber_id, p.received_at, c.name as client_name, s.name as subscriber_name`;
+const paymentJoins = `left join clients c on c.id = p.client_id left join tips_subscribers s on s.id = p.subscriber_id`;
+const subscriptionCols = `x.id, x.client_id, x.subscriber_id, x.plan_id, x.package_id, x.medium, x.duration_days, x.amount_cents,
+  x.starts_at, x.expires_at, x.source, x.created_at`;
+const smsCols = `m.id, m.intent, m.recipient, m.body, m.parts, m.status, m.client_id, m.subscriber_id, m.cost_cents, m.created_at,
+  m.sent_at, m.delivered_at, m.failure_reason`;
+
+const paymentPage = (where: string) => (ctx: FloorContext) =>
+  `select ${paymentCols} from mpesa_payments p ${paymentJoins} where ${where} order by p.received_at desc, p.id desc limit ${ctx.limit}`;
+const closedBetPage = (extra: (ctx: FloorContext) => string) => (ctx: FloorContext) =>
+  `select ${betCols} from bets b join clients c on c.id = b.client_id
+    where b.status = 'closed'${extra(ctx)}${scoped(ctx, 'b.client_id')} order by b.closed_at desc, b.id desc limit ${ctx.limit}`;
+const bonusPage = (extra: (ctx: FloorContext) => string) => (ctx: FloorContext) =>
+  `select ${bonusCols} from bonuses bo join clients c on c.id = bo.client_id
+    where true${extra(ctx)}${scoped(ctx, 'bo.client_id')} order by bo.earned_at desc, bo.id desc limit ${ctx.limit}`;
+
+export const readScenarios: ReadScenario[] = [
+  { name: 'GET /api/dashboard', endpoint: dashboard, paged: false, kind: 'dashboard', floor: null },
+
+  // Clients and their sub-lists.
+  {
+    name: 'GET /api/clients',
+    endpoint: listClients,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select ${clientCols} from clients c where c.deleted_at is null${scoped(ctx, 'c.id')}
+                      order by c.created_at desc, c.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/clients/search (surname)',
+    endpoint: searchClients,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ search: f.surname }),
+    floor: (ctx) => `select ${clientCols} from clients c where c.deleted_at is null and c.name ilike ${like(ctx.f.surname)}${scoped(ctx, 'c.id')}
+                      order by c.created_at desc, c.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/clients/active',
+    endpoint: activeClients,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select ${clientCols} from clients c
+                      where c.deleted_at is null and c.id in (select client_id from subscriptions where expires_at > now() and client_id is not null)
+                      ${scoped(ctx, 'c.id')} order by c.name, c.id limit ${ctx.limit}`,
+  },
+  ...(
+    [
+      ['subscriptions', clientSubscriptions, (ctx: FloorContext, id: number) =>
+        `select ${subscriptionCols} from subscriptions x where x.client_id = ${id} order by x.created_at desc, x.id desc limit ${ctx.limit}`],
+      ['bets', clientBets, (ctx: FloorContext, id: number) =>
+        `select ${betCols} from bets b join clients c on c.id = b.client_id where b.client_id = ${id} order by b.opened_at desc, b.id desc limit ${ctx.limit}`],
+      ['bonuses', clientBonuses, (ctx: FloorContext, id: number) =>
+        `select ${bonusCols} from bonuses bo join clients c on c.id = bo.client_id where bo.client_id = ${id} order by bo.earned_at desc, bo.id desc limit ${ctx.limit}`],
+      ['paid-bonuses', clientPaidBonuses, (ctx: FloorContext, id: number) =>
+        `select bp.id, bp.amount_cents, bp.paid_at, bp.description, bp.client_id from bonus_payments bp where bp.client_id = ${id}
+          order by bp.paid_at desc, bp.id desc limit ${ctx.limit}`],
+    ] as const
+  ).map(([what, endpoint, sql]): ReadScenario => ({
+    name: `GET /api/clients/${what} (busiest client)`,
+    endpoint,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ client_id: f.busyClientId }),
+    floor: (ctx) => sql(ctx, ctx.role === 'staff' ? ctx.f.staffClientId : ctx.f.busyClientId),
+  })),
+
+  // Bets.
+  {
+    name: 'GET /api/bets/open',
+    endpoint: openBets,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select ${betCols} from bets b join clients c on c.id = b.client_id where b.status = 'open'${scoped(ctx, 'b.client_id')}
+                      order by b.opened_at, b.id limit ${ctx.limit}`,
+  },
+  { name: 'GET /api/bets/closed', endpoint: closedBets, paged: true, kind: 'list', floor: closedBetPage(() => '') },
+  {
+    name: 'GET /api/bets/closed/search (Gor)',
+    endpoint: searchClosedBets,
+    paged: true,
+    kind: 'list',
+    params: () => ({ search: 'Gor' }),
+    floor: closedBetPage(() => ` and b.description ilike '%Gor%'`),
+  },
+  {
+    name: 'GET /api/bets/closed/search (surname)',
+    endpoint: searchClosedBets,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ search: f.surname }),
+    floor: closedBetPage((ctx) => ` and c.name ilike ${like(ctx.f.surname)}`),
+  },
+
+  // Bonuses.
+  { name: 'GET /api/bonuses', endpoint: listBonuses, paged: true, kind: 'list', floor: bonusPage(() => '') },
+  {
+    name: 'GET /api/bonuses/search (surname)',
+    endpoint: searchBonuses,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ search: f.surname }),
+    floor: bonusPage((ctx) => ` and c.name ilike ${like(ctx.f.surname)}`),
+  },
+  {
+    name: 'GET /api/bonuses/paid',
+    endpoint: paidBonuses,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select bp.id, bp.amount_cents, bp.paid_at, bp.description, bp.client_id, c.name, c.phone
+                       from bonus_payments bp join clients c on c.id = bp.client_id where true${scoped(ctx, 'bp.client_id')}
+                      order by bp.paid_at desc, bp.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/bonuses/unpaid',
+    endpoint: unpaidBonuses,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select ${bonusCols} from bonuses bo join clients c on c.id = bo.client_id
+                      where bo.amount_cents > (select coalesce(sum(a.amount_cents), 0) from bonus_allocations a where a.bonus_id = bo.id)
+                      ${scoped(ctx, 'bo.client_id')} order by bo.earned_at, bo.id limit ${ctx.limit}`,
+  },
+
+  // Bet4Me subscriptions.
+  {
+    name: 'GET /api/subscriptions',
+    endpoint: recentSubscriptions,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select ${subscriptionCols}, c.name from subscriptions x join clients c on c.id = x.client_id
+                      where x.created_at >= now() - interval '${RECENT_SUBSCRIPTION_DAYS} days' order by x.created_at desc, x.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/subscriptions/all',
+    endpoint: allSubscriptions,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select ${subscriptionCols}, c.name from subscriptions x join clients c on c.id = x.client_id
+                      order by x.created_at desc, x.id desc limit ${ctx.limit}`,
+  },
+
+  // M-Pesa.
+  { name: 'GET /api/mpesa-transactions', endpoint: mpesaTransactions, paged: true, kind: 'list', floor: paymentPage('true') },
+  {
+    name: 'GET /api/mpesa-transactions/search (surname)',
+    endpoint: searchMpesaTransactions,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ search: f.surname }),
+    floor: (ctx) => paymentPage(`p.sender_name ilike ${like(ctx.f.surname)}`)(ctx),
+  },
+  {
+    name: 'GET /api/mpesa-transactions/search (phone)',
+    endpoint: searchMpesaTransactions,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ search: f.phone }),
+    floor: (ctx) =>
+      paymentPage(`(p.sender_phone = '${digitsOf(ctx.f.phone)}' or p.msisdn = encode(sha256('${digitsOf(ctx.f.phone)}'::bytea), 'hex'))`)(ctx),
+  },
+  {
+    name: 'GET /api/mpesa-transactions/search (receipt)',
+    endpoint: searchMpesaTransactions,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ search: f.receipt }),
+    floor: (ctx) => paymentPage(`p.trans_id = '${ctx.f.receipt}'`)(ctx),
+  },
+  { name: 'GET /api/mpesa-transactions/unclaimed', endpoint: unclaimedMpesaTransactions, paged: true, kind: 'list', floor: paymentPage(`p.status = 'unclaimed'`) },
+
+  // Tips.
+  {
+    name: 'GET /api/tips/posts/all',
+    endpoint: allPosts,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select p.id, p.title, p.post_category_id, p.match_date, p.created_at from tips_posts p where p.deleted_at is null
+                      order by p.match_date desc, p.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/tips/subscribers/active',
+    endpoint: activeSubscribers,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select t.id, t.name, t.phone, t.joined_at from tips_subscribers t
+                      where t.id in (select subscriber_id from subscriptions where expires_at > now() and subscriber_id is not null)
+                      order by t.joined_at desc, t.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/tips/subscribers/active (status=all)',
+    endpoint: activeSubscribers,
+    paged: true,
+    kind: 'list',
+    params: () => ({ status: 'all' }),
+    floor: (ctx) => `select t.id, t.name, t.phone, t.joined_at from tips_subscribers t order by t.joined_at desc, t.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/tips/subscriptions/all',
+    endpoint: allTipsSubscriptions,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select ${subscriptionCols}, t.name, t.phone from subscriptions x join tips_subscribers t on t.id = x.subscriber_id
+                      order by x.created_at desc, x.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/tips/subscriptions/active',
+    endpoint: activeTipsSubscriptions,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select ${subscriptionCols}, t.name, t.phone from subscriptions x join tips_subscribers t on t.id = x.subscriber_id
+                      where x.expires_at > now() order by x.expires_at, x.id limit ${ctx.limit}`,
+  },
+  { name: 'GET /api/tips/mpesa/all', endpoint: tipsDeposits, paged: true, kind: 'list', floor: paymentPage(`p.status <> 'rejected' and p.subscriber_id is not null`) },
+
+  // SMS.
+  {
+    name: 'GET /api/sms/log',
+    endpoint: smsLog,
+    paged: true,
+    kind: 'list',
+    floor: (ctx) => `select ${smsCols} from sms_messages m order by m.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/sms/client-messages (busiest client)',
+    endpoint: clientSmsMessages,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ client_id: f.busyClientId }),
+    floor: (ctx) => `select ${smsCols} from sms_messages m where m.client_id = ${ctx.role === 'staff' ? ctx.f.staffClientId : ctx.f.busyClientId}
+                      order by m.id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/sms/subscriber-messages (busiest subscriber)',
+    endpoint: subscriberSmsMessages,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ subscriber_id: f.busySubscriberId }),
+    floor: (ctx) => `select ${smsCols} from sms_messages m where m.subscriber_id = ${ctx.f.busySubscriberId} order by m.id desc limit ${ctx.limit}`,
+  },
+
+  // Users.
+  {
+    name: 'GET /api/users',
+    endpoint: listUsers,
+    paged: false,
+    kind: 'list',
+    floor: () => `select u.id, u.name, u.email, u.phone_number, u.category_id, (select count(*) from client_assignments a where a.user_id = u.id) as clients
+                    from users u where u.deleted_at is null order by u.name`,
+  },
+  {
+    name: 'GET /api/users/show-clients (big staff user)',
+    endpoint: showUserClients,
+    paged: false,
+    kind: 'list',
+    params: (f) => ({ user_id: f.staffId }),
+    floor: (ctx) => `select ${clientCols} from client_assignments a join clients c on c.id = a.client_id
+                      where a.user_id = ${ctx.f.staffId} and c.deleted_at is null order by c.name limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/users/assign-clients',
+    endpoint: assignClientsForm,
+    paged: false,
+    kind: 'list',
+    floor: (ctx) => `select c.id, c.name, c.phone, a.user_id from clients c left join client_assignments a on a.client_id = c.id
+                      where c.deleted_at is null order by c.name limit ${ctx.limit}`,
+  },
+];
+
+/** The CSV exports, streamed whole; the closed bets are the 2,000,000-row one at scale 1. */
+export const exportScenarios: ExportScenario[] = [
+  { name: 'GET /api/bets/closed/export', endpoint: exportClosedBets },
+  { name: 'GET /api/bets/open/export', endpoint: exportOpenBets },
+  { name: 'GET /api/bonuses/export', endpoint: exportBonuses },
+  { name: 'GET /api/bonuses/paid/export', endpoint: exportPaidBonuses },
+  { name: 'GET /api/bonuses/unpaid/export', endpoint: exportUnpaidBonuses },
+  { name: 'GET /api/clients/export', endpoint: exportClients },
+  { name: 'GET /api/clients/active/export', endpoint: exportActiveClients },
+  { name: 'GET /api/clients/bets/export (busiest client)', endpoint: exportClientBets, params: (f) => ({ client_id: f.busyClientId }) },
+  { name: 'GET /api/subscriptions/export', endpoint: exportRecentSubscriptions },
+  { name: 'GET /api/subscriptions/all/export', endpoint: exportAllSubscriptions },
+  { name: 'GET /api/users/show-clients/export (big staff user)', endpoint: exportUserClients, params: (f) => ({ user_id: f.staffId }) },
+  { name: 'GET /api/bets/closed/export?search=Gor (filtered)', endpoint: exportClosedBets, params: () => ({ search: 'Gor' }) },
+];
+
+/** Whether a role may call an endpoint (the contract's permission matrix). */
+export function allowed(endpoint: Endpoint, role: Role): boolean {
+  return endpoint.access === 'public' || can(role, endpoint.access);
+}
+
+/** SQL that finds the fixtures in a generated database. */
+export const fixtureQueries = {
+  staffId: (email: string) => `select id from users where email = '${email.replaceAll("'", "''")}'`,
+  busyClientId: `select client_id as id from bets group by client_id order by count(*) desc, client_id limit 1`,
+  staffClientId: (staffId: number) => `select b.client_id as id from bets b join client_assignments a on a.client_id = b.client_id and a.user_id = ${staffId}
+                                        group by b.client_id order by count(*) desc, b.client_id limit 1`,
+  busySubscriberId: `select subscriber_id as id from sms_messages where subscriber_id is not null group by subscriber_id order by count(*) desc, subscriber_id limit 1`,
+  /** A subscriber's phone with a payment sent from a plain (unhashed) number, as staff type it (07…). */
+  phone: `select '0' || substr(sender_phone, 4) as v from mpesa_payments where sender_phone like '2547%' order by id limit 1`,
+  receipt: `select trans_id as v from mpesa_payments where trans_id is not null order by id offset (select count(*) / 2 from mpesa_payments) limit 1`,
+};
