@@ -63,6 +63,9 @@ export interface Fixtures {
   busyClientId: number;
   /** The staff user's client with the most bets (staff's sub-lists). */
   staffClientId: number;
+  /** The client with the most SMS, and the staff user's client with the most SMS. */
+  smsClientId: number;
+  staffSmsClientId: number;
   /** The tips subscriber with the most SMS. */
   busySubscriberId: number;
   /** A surname ~5 % of people carry (~100,000 payments at scale 1). */
@@ -89,7 +92,10 @@ export interface ReadScenario {
   /** Takes page/perPage (the spec's paged lists, and the formerly unbounded ones of issue 9). */
   paged: boolean;
   kind: 'list' | 'dashboard';
-  params?: (f: Fixtures) => Params;
+  /** Query parameters beyond paging; a client's sub-list names one of the staff user's clients for staff. */
+  params?: (f: Fixtures, role: Role) => Params;
+  /** Roles it is run for when the permission matrix allows (default both). */
+  roles?: readonly Role[];
   /** The same page in bare SQL; null where no single query is "the same page" (the dashboard). */
   floor: ((ctx: FloorContext) => string) | null;
 }
@@ -173,7 +179,7 @@ export const readScenarios: ReadScenario[] = [
     endpoint,
     paged: true,
     kind: 'list',
-    params: (f) => ({ client_id: f.busyClientId }),
+    params: (f, role) => ({ client_id: role === 'staff' ? f.staffClientId : f.busyClientId }),
     floor: (ctx) => sql(ctx, ctx.role === 'staff' ? ctx.f.staffClientId : ctx.f.busyClientId),
   })),
 
@@ -304,6 +310,7 @@ export const readScenarios: ReadScenario[] = [
     paged: true,
     kind: 'list',
     params: () => ({ status: 'all' }),
+    roles: ['admin'],
     floor: (ctx) => `select t.id, t.name, t.phone, t.joined_at from tips_subscribers t order by t.joined_at desc, t.id desc limit ${ctx.limit}`,
   },
   {
@@ -333,12 +340,12 @@ export const readScenarios: ReadScenario[] = [
     floor: (ctx) => `select ${smsCols} from sms_messages m order by m.id desc limit ${ctx.limit}`,
   },
   {
-    name: 'GET /api/sms/client-messages (busiest client)',
+    name: 'GET /api/sms/client-messages (client with most SMS)',
     endpoint: clientSmsMessages,
     paged: true,
     kind: 'list',
-    params: (f) => ({ client_id: f.busyClientId }),
-    floor: (ctx) => `select ${smsCols} from sms_messages m where m.client_id = ${ctx.role === 'staff' ? ctx.f.staffClientId : ctx.f.busyClientId}
+    params: (f, role) => ({ client_id: role === 'staff' ? f.staffSmsClientId : f.smsClientId }),
+    floor: (ctx) => `select ${smsCols} from sms_messages m where m.client_id = ${ctx.role === 'staff' ? ctx.f.staffSmsClientId : ctx.f.smsClientId}
                       order by m.id desc limit ${ctx.limit}`,
   },
   {
@@ -405,6 +412,9 @@ export const fixtureQueries = {
   busyClientId: `select client_id as id from bets group by client_id order by count(*) desc, client_id limit 1`,
   staffClientId: (staffId: number) => `select b.client_id as id from bets b join client_assignments a on a.client_id = b.client_id and a.user_id = ${staffId}
                                         group by b.client_id order by count(*) desc, b.client_id limit 1`,
+  smsClientId: `select client_id as id from sms_messages where client_id is not null group by client_id order by count(*) desc, client_id limit 1`,
+  staffSmsClientId: (staffId: number) => `select m.client_id as id from sms_messages m join client_assignments a on a.client_id = m.client_id and a.user_id = ${staffId}
+                                           group by m.client_id order by count(*) desc, m.client_id limit 1`,
   busySubscriberId: `select subscriber_id as id from sms_messages where subscriber_id is not null group by subscriber_id order by count(*) desc, subscriber_id limit 1`,
   /** A subscriber's phone with a payment sent from a plain (unhashed) number, as staff type it (07…). */
   phone: `select '0' || substr(sender_phone, 4) as v from mpesa_payments where sender_phone like '2547%' order by id limit 1`,

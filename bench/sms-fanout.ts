@@ -1,5 +1,6 @@
 /**
- * npm run bench: a tips blast at business scale. Generates BENCH_SUBSCRIBERS (100,000) subscribers
+ * npm run bench:sms (and the SMS fan-out scenario of npm run bench): a tips blast at business scale.
+ * Generates BENCH_SUBSCRIBERS (100,000) subscribers
  * with an active SMS subscription of one bet category in bulk SQL, queues the tip to all of them with
  * queueSmsFanout (one INSERT ... SELECT), drains the outbox through the real Africa's Talking adapter
  * against the fake gateway on loopback, and prints the figures. Embedded PGlite by default; a fresh
@@ -11,6 +12,7 @@
  *   BENCH_TIMEOUT_S    the run gives up after this long (default 900)
  */
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
@@ -19,14 +21,28 @@ import { africasTalkingGateway } from '../apps/api/src/integrations/sms/africast
 import { startFakeAfricasTalking } from '../apps/api/src/integrations/sms/fake-africastalking.ts';
 import { dispatchQueuedSms, queueSmsFanout } from '../apps/api/src/modules/sms/outbox.ts';
 
-const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 100_000);
-const batchSize = Number(process.env.SMS_BATCH_SIZE ?? 1000);
-const sendRate = Number(process.env.SMS_SEND_RATE ?? 10_000);
-const timeoutMs = Number(process.env.BENCH_TIMEOUT_S ?? 900) * 1000;
 const TIP = 'D2 tips today: Gor Mahia vs AFC Leopards, Over 1.5 goals @1.45. Good luck! Betdesk';
 
-async function benchDatabase(): Promise<{ database: Database; label: string; drop(): Promise<void> }> {
-  const server = process.env.DATABASE_URL;
+export interface SmsFanoutOptions {
+  /** A PostgreSQL server URL (a fresh database is made on it and dropped); undefined: PGlite in memory. */
+  serverUrl: string | undefined;
+  subscribers: number;
+  batchSize: number;
+  sendRate: number;
+  timeoutMs: number;
+}
+
+export interface SmsFanoutResult {
+  figures: [string, string][];
+  /** Every subscriber queued once and sent exactly once, and a repeated fan-out queued nothing. */
+  ok: boolean;
+  queueingMs: number;
+  drainMs: number;
+  messagesPerSecond: number;
+  duplicates: number;
+}
+
+async function benchDatabase(server: string | undefined): Promise<{ database: Database; label: string; drop(): Promise<void> }> {
   if (!server) return { database: await openDatabase({}), label: 'PGlite (in memory)', drop: async () => {} };
   const name = `betdesk_bench_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server });
@@ -49,13 +65,10 @@ async function benchDatabase(): Promise<{ database: Database; label: string; dro
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-async function main(): Promise<number> {
-  const { database, label, drop } = await benchDatabase();
+export async function runSmsFanout(options: SmsFanoutOptions): Promise<SmsFanoutResult> {
+  const { subscribers, batchSize, sendRate, timeoutMs } = options;
+  const { database, label, drop } = await benchDatabase(options.serverUrl);
   const fake = await startFakeAfricasTalking({ username: 'bench', apiKey: 'bench-key', balanceKes: subscribers * 10 });
-  const deadline = setTimeout(() => {
-    console.error(`The bench did not finish within ${timeoutMs / 1000} s.`);
-    process.exit(1);
-  }, timeoutMs);
   try {
     await database.migrate();
     const db = database.db;
@@ -128,26 +141,51 @@ async function main(): Promise<number> {
       ['Rows by status', JSON.stringify(byStatus)],
       ['Duplicates received by the gateway', String(duplicates)],
     ];
-    const width = Math.max(...figures.map(([k]) => k.length));
-    console.log(`\nSMS tips blast bench\n${figures.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`);
     const complete = queued === subscribers && totals.sent === subscribers && received.length === subscribers;
-    if (duplicates !== 0 || !complete || queuedAgain !== 0) {
-      console.error('FAILED: every subscriber must be queued once and sent exactly once.');
-      return 1;
-    }
-    return 0;
+    return {
+      figures,
+      ok: duplicates === 0 && complete && queuedAgain === 0,
+      queueingMs: queueing,
+      drainMs: drain,
+      messagesPerSecond: totals.sent / (drain / 1000),
+      duplicates,
+    };
   } finally {
-    clearTimeout(deadline);
     await fake.close();
     await database.close();
     await drop();
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
+async function main(): Promise<number> {
+  const timeoutMs = Number(process.env.BENCH_TIMEOUT_S ?? 900) * 1000;
+  const deadline = setTimeout(() => {
+    console.error(`The bench did not finish within ${timeoutMs / 1000} s.`);
     process.exit(1);
-  },
-);
+  }, timeoutMs);
+  const result = await runSmsFanout({
+    serverUrl: process.env.DATABASE_URL,
+    subscribers: Number(process.env.BENCH_SUBSCRIBERS ?? 100_000),
+    batchSize: Number(process.env.SMS_BATCH_SIZE ?? 1000),
+    sendRate: Number(process.env.SMS_SEND_RATE ?? 10_000),
+    timeoutMs,
+  });
+  clearTimeout(deadline);
+  const width = Math.max(...result.figures.map(([k]) => k.length));
+  console.log(`\nSMS tips blast bench\n${result.figures.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`);
+  if (!result.ok) {
+    console.error('FAILED: every subscriber must be queued once and sent exactly once.');
+    return 1;
+  }
+  return 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

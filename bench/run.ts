@@ -1,0 +1,701 @@
+/**
+ * npm run bench -- --scale S [--generate] [--only pattern] [--out file.md]: the reference-scale suite
+ * of issue 9 against the PostgreSQL database of DATABASE_URL.
+ *
+ *   --generate            drop and recreate the database, fill it at --scale (bench/generate.ts) and
+ *                         refresh the summaries (as `npm run db:refresh-summaries` does)
+ *   --refresh-summaries   refresh the summaries of an existing bench database before measuring
+ *   --only pattern        run only the scenarios whose name contains it (case-insensitive), e.g.
+ *                         mpesa, export, ingest, sms-fanout
+ *   --repeat N            measured requests per scenario (default 20, after one warm-up)
+ *   --budget S            seconds one scenario may take before it stops repeating (default 5)
+ *   --export-timeout S    an export is cut off after this long (default 120)
+ *   --ingest N            C2B confirmations of the ingestion scenario (default 10,000 x scale, at least 500)
+ *   --out file.md         also write the markdown report there
+ *
+ * The API runs in this process (buildApp, listening on loopback, no jobs) and is called over HTTP as
+ * the browser does; each page's bare-SQL floor is measured on its own connection in the same run.
+ * A scenario that answers an HTTP error is reported as such and the suite goes on.
+ */
+import http from 'node:http';
+import { execSync } from 'node:child_process';
+import { randomBytes, createHash } from 'node:crypto';
+import { cpus, totalmem } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import pino from 'pino';
+import type { Role } from '@betdesk/contract';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
+import type { AppDeps } from '../apps/api/src/deps.ts';
+import { buildApp } from '../apps/api/src/http/app.ts';
+import { logGateway } from '../apps/api/src/integrations/sms/log-gateway.ts';
+import { noJobs } from '../apps/api/src/jobs/jobs.ts';
+import { ensureSettingDefaults } from '../apps/api/src/modules/settings/service.ts';
+import { BENCH_ADMIN_EMAIL, BENCH_PASSWORD, BENCH_STAFF_EMAIL } from './accounts.ts';
+import { generate, refreshSummariesAfterBulkLoad } from './generate.ts';
+import {
+  allowed,
+  exportScenarios,
+  fixtureQueries,
+  readScenarios,
+  type Fixtures,
+  type Params,
+  type ReadScenario,
+} from './scenarios.ts';
+import { runSmsFanout } from './sms-fanout.ts';
+
+/** The targets of issue 9. */
+export const TARGETS = {
+  listP95Ms: 30,
+  floorRatio: 10,
+  bigPageP95Ms: 300,
+  dashboardP95Ms: 30,
+  dashboardBytes: 50_000,
+  maxBodyBytes: 2_000_000,
+  exportRowsPerSecond: 100_000,
+  /** Exports smaller than this are dominated by their fixed cost: their rate is shown, not judged. */
+  exportRateJudgedFrom: 50_000,
+  exportRssGrowthBytes: 100 * 1024 * 1024,
+  ingestPerSecond: 500,
+  ingestP99Ms: 100,
+  ingestConcurrency: 20,
+} as const;
+
+const WEBHOOK_SECRET = 'bench-webhook-secret-0123456789';
+
+interface Options {
+  url: string;
+  scale: number;
+  generate: boolean;
+  refresh: boolean;
+  only: string | undefined;
+  repeat: number;
+  budgetMs: number;
+  exportTimeoutMs: number;
+  ingest: number;
+  out: string | undefined;
+}
+
+function log(message: string) {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString('en-KE')) : '—');
+const kb = (bytes: number) =>
+  bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : bytes >= 1000 ? `${Math.round(bytes / 1000)} kB` : `${bytes} B`;
+const int = (n: number) => Math.round(n).toLocaleString('en-KE');
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+interface Answer {
+  status: number;
+  bytes: number;
+  ms: number;
+  body: Buffer;
+}
+
+class Client {
+  readonly agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  constructor(readonly base: string) {}
+
+  request(method: 'GET' | 'POST', path: string, options: { token?: string; json?: unknown; keep?: boolean } = {}): Promise<Answer> {
+    const payload = options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json));
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = http.request(
+        `${this.base}${path}`,
+        {
+          method,
+          agent: this.agent,
+          headers: {
+            accept: 'application/json',
+            'x-requested-with': 'XMLHttpRequest',
+            ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+            ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (options.keep !== false) chunks.push(chunk);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, ms: performance.now() - started, body: Buffer.concat(chunks) }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  close() {
+    this.agent.destroy();
+  }
+}
+
+const query = (params: Params) =>
+  Object.keys(params).length ? `?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
+
+function errorText(answer: Answer): string {
+  let text = answer.body.toString('utf8').slice(0, 300);
+  try {
+    const parsed = JSON.parse(answer.body.toString('utf8')) as { message?: string };
+    if (parsed.message) text = parsed.message;
+  } catch {
+    /* not JSON */
+  }
+  return `HTTP ${answer.status}: ${text.replace(/\s+/g, ' ').slice(0, 120)}`;
+}
+
+/** Rows of an answer: the length of its largest top-level array. */
+function rowsOf(body: Buffer): number {
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    return Math.max(0, ...Object.values(parsed).map((v) => (Array.isArray(v) ? v.length : 0)));
+  } catch {
+    return 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+interface ReadResult {
+  name: string;
+  role: Role;
+  perPage: number | null;
+  n: number;
+  p50: number;
+  p95: number;
+  bytes: number;
+  rows: number;
+  floorP50: number;
+  floorP95: number;
+  error?: string;
+  verdict: string;
+}
+
+interface ExportResult {
+  name: string;
+  rows: number;
+  bytes: number;
+  seconds: number;
+  rowsPerSecond: number;
+  rssGrowth: number;
+  error?: string;
+  verdict: string;
+}
+
+interface OtherResult {
+  name: string;
+  figures: string;
+  verdict: string;
+}
+
+const OK = '✅';
+const NO = '❌';
+
+function judgeRead(r: Omit<ReadResult, 'verdict'>, kind: ReadScenario['kind']): string {
+  if (r.error) return `${NO} ${r.error}`;
+  const misses: string[] = [];
+  const ratio = r.floorP50 > 0 ? r.p50 / r.floorP50 : NaN;
+  if (kind === 'dashboard') {
+    if (r.p95 > TARGETS.dashboardP95Ms) misses.push(`p95 > ${TARGETS.dashboardP95Ms} ms`);
+    if (r.bytes > TARGETS.dashboardBytes) misses.push(`body > ${TARGETS.dashboardBytes / 1000} kB`);
+  } else if (r.perPage === 50) {
+    if (r.p95 > TARGETS.listP95Ms) misses.push(`p95 > ${TARGETS.listP95Ms} ms`);
+    if (ratio > TARGETS.floorRatio) misses.push(`> ${TARGETS.floorRatio}× floor`);
+  } else {
+    if (r.p95 > TARGETS.bigPageP95Ms) misses.push(`p95 > ${TARGETS.bigPageP95Ms} ms`);
+  }
+  if (r.bytes > TARGETS.maxBodyBytes) misses.push(`body > ${TARGETS.maxBodyBytes / 1_000_000} MB`);
+  return misses.length ? `${NO} ${misses.join(', ')}` : OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+/** Runs `once` a warm-up time, then up to `repeat` times within the budget (at least 3 when it can). */
+async function sample(once: () => Promise<number>, repeat: number, budgetMs: number): Promise<number[]> {
+  const warm = await once();
+  if (warm > budgetMs) return [warm];
+  const times: number[] = [];
+  const started = performance.now();
+  while (times.length < repeat && (times.length < 3 || performance.now() - started < budgetMs)) times.push(await once());
+  return times.sort((a, b) => a - b);
+}
+
+async function measureRead(
+  http: Client,
+  sql: pg.Client,
+  s: ReadScenario,
+  role: Role,
+  token: string,
+  perPage: number | null,
+  f: Fixtures,
+  o: Options,
+): Promise<ReadResult> {
+  const params: Params = { ...(s.params?.(f, role) ?? {}), ...(perPage ? { page: 1, perPage } : {}) };
+  const path = `${s.endpoint.path}${query(params)}`;
+  const base = { name: s.name, role, perPage, n: 0, p50: NaN, p95: NaN, bytes: 0, rows: 0, floorP50: NaN, floorP95: NaN };
+  let last: Answer | undefined;
+  let failed: Answer | undefined;
+  let times: number[];
+  try {
+    times = await sample(
+      async () => {
+        const answer = await http.request('GET', path, { token });
+        if (answer.status !== 200) failed ??= answer;
+        last = answer;
+        return answer.ms;
+      },
+      o.repeat,
+      o.budgetMs,
+    );
+  } catch (error) {
+    const result = { ...base, error: `request failed: ${error instanceof Error ? error.message : String(error)}` };
+    return { ...result, verdict: judgeRead(result, s.kind) };
+  }
+  if (failed) {
+    const result = { ...base, error: errorText(failed) };
+    return { ...result, verdict: judgeRead(result, s.kind) };
+  }
+  const rows = rowsOf(last!.body);
+  const result: Omit<ReadResult, 'verdict'> = {
+    ...base,
+    n: times.length,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    bytes: last!.bytes,
+    rows,
+  };
+  if (s.floor) {
+    const text = s.floor({ f, role, limit: perPage ?? Math.max(rows, 1) });
+    try {
+      const floor = await sample(
+        async () => {
+          const t = performance.now();
+          await sql.query(text);
+          return performance.now() - t;
+        },
+        Math.max(o.repeat, times.length),
+        o.budgetMs,
+      );
+      result.floorP50 = percentile(floor, 50);
+      result.floorP95 = percentile(floor, 95);
+    } catch (error) {
+      result.error = `floor SQL failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return { ...result, verdict: judgeRead(result, s.kind) };
+}
+
+/** Streams an export, counting its lines, while sampling this process's RSS every 20 ms. */
+async function measureExport(client: Client, path: string, token: string, timeoutMs: number): Promise<Omit<ExportResult, 'name' | 'verdict'>> {
+  global.gc?.();
+  const baseline = process.memoryUsage.rss();
+  let peak = baseline;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  const started = performance.now();
+  try {
+    return await new Promise((resolve) => {
+      let lines = 0;
+      let bytes = 0;
+      let status = 0;
+      const finish = (error?: string) => {
+        const seconds = (performance.now() - started) / 1000;
+        const rows = Math.max(0, lines - 1);
+        peak = Math.max(peak, process.memoryUsage.rss());
+        resolve({ rows, bytes, seconds, rowsPerSecond: rows / seconds, rssGrowth: peak - baseline, ...(error ? { error } : {}) });
+      };
+      const req = http.get(
+        `${client.base}${path}`,
+        { agent: client.agent, headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' } },
+        (res) => {
+          status = res.statusCode ?? 0;
+          const errorBody: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (status !== 200) errorBody.push(chunk);
+            for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+          });
+          res.on('end', () =>
+            finish(status === 200 ? undefined : errorText({ status, bytes, ms: 0, body: Buffer.concat(errorBody) })),
+          );
+          res.on('error', (e) => finish(`stream broke: ${e.message}`));
+        },
+      );
+      req.setTimeout(timeoutMs, () => {
+        req.destroy();
+        finish(`cut off after ${timeoutMs / 1000} s`);
+      });
+      req.on('error', (e) => {
+        if (!/socket hang up|aborted/.test(e.message)) finish(`request failed: ${e.message}`);
+      });
+    });
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function judgeExport(r: Omit<ExportResult, 'name' | 'verdict'>): string {
+  if (r.error) return `${NO} ${r.error}`;
+  const misses: string[] = [];
+  if (r.rows >= TARGETS.exportRateJudgedFrom && r.rowsPerSecond < TARGETS.exportRowsPerSecond) misses.push(`< ${int(TARGETS.exportRowsPerSecond)} rows/s`);
+  if (r.rssGrowth > TARGETS.exportRssGrowthBytes) misses.push('RSS growth > 100 MB');
+  return misses.length ? `${NO} ${misses.join(', ')}` : r.rows >= TARGETS.exportRateJudgedFrom ? OK : `${OK} (rate not judged under ${int(TARGETS.exportRateJudgedFrom)} rows)`;
+}
+
+/** A subscriber's phone as generate.ts derives it (pg_temp.subscriber_phone). */
+function subscriberPhone(k: number): string {
+  return `${k % 5 === 0 ? '2541' : '2547'}${String((k * 104729 + 13) % 100_000_000).padStart(8, '0')}`;
+}
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function darajaTime(date: Date): string {
+  const t = new Date(date.getTime() + 3 * 3600_000); // Africa/Nairobi, UTC+3 all year
+  return t.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+/**
+ * C2B confirmations through the real webhook route (with its secret) at concurrency 20: unique
+ * receipts, one in ten sent twice as Daraja's retries are; then every receipt must be stored once.
+ */
+async function measureIngestion(client: Client, sql: pg.Client, count: number, subscribers: number, codes: string[]): Promise<OtherResult> {
+  const run = randomBytes(3).toString('hex').toUpperCase().slice(0, 4);
+  const receipts = Array.from({ length: count }, (_, i) => `Z${run}${i.toString(36).toUpperCase().padStart(5, '0')}`);
+  const sends = [...receipts.map((r, i) => ({ r, i })), ...receipts.filter((_, i) => i % 10 === 0).map((r, i) => ({ r, i: i * 10 }))];
+  // Retries follow their original a little later, as Daraja's do.
+  sends.sort((a, b) => a.i - b.i);
+  const body = (receipt: string, i: number) => {
+    const k = 1 + ((i * 7919) % subscribers);
+    const kind = i % 4;
+    return {
+      TransactionType: 'Pay Bill',
+      TransID: receipt,
+      TransTime: darajaTime(new Date()),
+      TransAmount: kind === 3 ? '137.00' : '50.00',
+      BusinessShortCode: '600984',
+      BillRefNumber: kind === 3 ? 'ACCOUNT' : (codes[i % codes.length] ?? 'D2'),
+      InvoiceNumber: '',
+      OrgAccountBalance: '',
+      ThirdPartyTransID: '',
+      MSISDN: sha(subscriberPhone(k)),
+      FirstName: 'BENCH',
+      MiddleName: '',
+      LastName: 'PAYER',
+    };
+  };
+  const path = `/api/hooks/c2b/confirmation/${WEBHOOK_SECRET}`;
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError = '';
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: TARGETS.ingestConcurrency }, async () => {
+      while (next < sends.length) {
+        const s = sends[next++]!;
+        try {
+          const answer = await client.request('POST', path, { json: body(s.r, s.i) });
+          latencies.push(answer.ms);
+          const ok = answer.status === 200 && (JSON.parse(answer.body.toString('utf8')) as { ResultCode?: number }).ResultCode === 0;
+          if (!ok) {
+            errors++;
+            firstError ||= errorText(answer);
+          }
+        } catch (error) {
+          errors++;
+          firstError ||= error instanceof Error ? error.message : String(error);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const { rows } = await sql.query<{ distinct: number; stored: number }>(
+    `select count(distinct trans_id)::int as distinct, count(*)::int as stored from mpesa_payments where trans_id = any($1)`,
+    [receipts],
+  );
+  const lost = count - rows[0]!.distinct;
+  const doubled = rows[0]!.stored - rows[0]!.distinct;
+  const perSecond = sends.length / seconds;
+  const p99 = percentile(latencies, 99);
+  const misses: string[] = [];
+  if (perSecond < TARGETS.ingestPerSecond) misses.push(`< ${TARGETS.ingestPerSecond}/s`);
+  if (p99 > TARGETS.ingestP99Ms) misses.push(`p99 > ${TARGETS.ingestP99Ms} ms`);
+  if (lost) misses.push(`${lost} lost`);
+  if (doubled) misses.push(`${doubled} doubled`);
+  if (errors) misses.push(`${errors} errors (${firstError})`);
+  return {
+    name: `C2B confirmations, concurrency ${TARGETS.ingestConcurrency} (POST /api/hooks/c2b/confirmation/:secret)`,
+    figures: `${int(sends.length)} requests (${int(count)} receipts + ${int(sends.length - count)} retries) in ${seconds.toFixed(1)} s: ` +
+      `${int(perSecond)}/s, p50 ${ms(percentile(latencies, 50))} ms, p99 ${ms(p99)} ms, ${lost} lost, ${doubled} doubled`,
+    verdict: misses.length ? `${NO} ${misses.join(', ')}` : OK,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Suite
+
+async function bootApi(url: string): Promise<{ database: Database; base: string; close(): Promise<void> }> {
+  const database = await openDatabase({ url });
+  await database.migrate();
+  await ensureSettingDefaults(database.db);
+  const config = loadConfig({
+    DATABASE_URL: url,
+    DATA_DIR: '/tmp/betdesk-bench-data',
+    SECRETS_KEY: '0'.repeat(64),
+    WEBHOOK_SECRET,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+  });
+  const deps: AppDeps = { config, database, db: database.db, jobs: noJobs, sms: logGateway(pino({ level: 'silent' }), 1_000_000) };
+  const app = await buildApp(deps, { serveWeb: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    database,
+    base: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+async function login(client: Client, email: string): Promise<string> {
+  const answer = await client.request('POST', '/api/auth/login', { json: { email, password: BENCH_PASSWORD } });
+  if (answer.status !== 200) throw new Error(`cannot sign in as ${email}: ${errorText(answer)} (was the database made by bench/generate.ts?)`);
+  return (JSON.parse(answer.body.toString('utf8')) as { token: string }).token;
+}
+
+async function fixtures(sql: pg.Client): Promise<Fixtures> {
+  const one = async (text: string, column = 'id') => {
+    const { rows } = await sql.query<Record<string, unknown>>(text);
+    if (!rows[0]) throw new Error(`no fixture for: ${text.slice(0, 80)}`);
+    return rows[0][column];
+  };
+  const staffId = Number(await one(fixtureQueries.staffId(BENCH_STAFF_EMAIL)));
+  return {
+    staffId,
+    busyClientId: Number(await one(fixtureQueries.busyClientId)),
+    staffClientId: Number(await one(fixtureQueries.staffClientId(staffId))),
+    smsClientId: Number(await one(fixtureQueries.smsClientId)),
+    staffSmsClientId: Number(await one(fixtureQueries.staffSmsClientId(staffId))),
+    busySubscriberId: Number(await one(fixtureQueries.busySubscriberId)),
+    surname: 'Otieno',
+    phone: String(await one(fixtureQueries.phone, 'v')),
+    receipt: String(await one(fixtureQueries.receipt, 'v')),
+  };
+}
+
+async function describeMachine(sql: pg.Client, o: Options): Promise<string[]> {
+  const { rows: version } = await sql.query<{ v: string }>(`select current_setting('server_version') as v`);
+  const { rows: sizes } = await sql.query<Record<string, string>>(`
+    select (select count(*) from clients) as clients, (select count(*) from bets) as bets,
+           (select count(*) from mpesa_payments) as payments, (select count(*) from tips_subscribers) as tips_subscribers,
+           (select count(*) from subscriptions) as subscriptions, (select count(*) from sms_messages) as sms,
+           (select count(*) from client_assignments a join users u on u.id = a.user_id where u.email = '${BENCH_STAFF_EMAIL}') as staff_clients,
+           pg_size_pretty(pg_database_size(current_database())) as size`);
+  let commit = 'unknown';
+  try {
+    commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+  } catch {
+    /* not a checkout */
+  }
+  const cpu = cpus();
+  return [
+    `- Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}, \`--scale ${o.scale}\`, ${o.repeat} requests per scenario after a warm-up (at most ${o.budgetMs / 1000} s each)`,
+    `- Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, PostgreSQL ${version[0]!.v} on loopback`,
+    `- Database (${sizes[0]!.size}): ${Object.entries(sizes[0]!).filter(([k]) => k !== 'size').map(([k, v]) => `${k.replace('_', ' ')} ${int(Number(v))}`).join(', ')}`,
+  ];
+}
+
+function report(head: string[], reads: ReadResult[], exports: ExportResult[], others: OtherResult[], baseline: string): string {
+  const lines = ['## Reference-scale bench (`npm run bench`)', '', ...head, `- ${baseline}`, ''];
+  if (reads.length) {
+    lines.push(
+      `Reads: p50/p95 of sequential requests; floor = the same page in bare SQL (p50); ratio = p50 / floor p50. Targets: perPage 50 p95 ≤ ${TARGETS.listP95Ms} ms and ≤ ${TARGETS.floorRatio}× floor; perPage 2000 and unpaged lists p95 ≤ ${TARGETS.bigPageP95Ms} ms; dashboard p95 ≤ ${TARGETS.dashboardP95Ms} ms and ≤ ${TARGETS.dashboardBytes / 1000} kB; no body > ${TARGETS.maxBodyBytes / 1_000_000} MB.`,
+      '',
+      '| scenario | as | perPage | n | p50 ms | p95 ms | rows | body | floor ms | ratio | target |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    );
+    for (const r of reads) {
+      const ratio = r.floorP50 > 0 && Number.isFinite(r.p50) ? `${(r.p50 / r.floorP50).toFixed(1)}×` : '—';
+      lines.push(
+        `| ${r.name} | ${r.role} | ${r.perPage ?? 'all'} | ${r.n} | ${ms(r.p50)} | ${ms(r.p95)} | ${r.n ? int(r.rows) : '—'} | ${r.n ? kb(r.bytes) : '—'} | ${ms(r.floorP50)} | ${ratio} | ${r.verdict} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (exports.length) {
+    lines.push(
+      `Exports (admin, streamed whole; RSS growth = peak resident memory of the bench process, API included, over its level before the export). Target: ≥ ${int(TARGETS.exportRowsPerSecond)} rows/s (judged from ${int(TARGETS.exportRateJudgedFrom)} rows), RSS growth ≤ 100 MB.`,
+      '',
+      '| export | rows | size | seconds | rows/s | RSS growth | target |',
+      '|---|---:|---:|---:|---:|---:|---|',
+    );
+    for (const e of exports) {
+      lines.push(`| ${e.name} | ${int(e.rows)} | ${kb(e.bytes)} | ${e.seconds.toFixed(1)} | ${int(e.rowsPerSecond)} | ${(e.rssGrowth / 2 ** 20).toFixed(0)} MB | ${e.verdict} |`);
+    }
+    lines.push('');
+  }
+  if (others.length) {
+    lines.push('| scenario | figures | target |', '|---|---|---|');
+    for (const x of others) lines.push(`| ${x.name} | ${x.figures} | ${x.verdict} |`);
+    lines.push('');
+  }
+  const all = [...reads.map((r) => r.verdict), ...exports.map((e) => e.verdict), ...others.map((x) => x.verdict)];
+  const missed = all.filter((v) => v.startsWith(NO)).length;
+  lines.push(`${all.length - missed} of ${all.length} scenarios within target${missed ? `; ${missed} not` : ''}.`);
+  return lines.join('\n');
+}
+
+export async function runSuite(o: Options): Promise<number> {
+  const started = Date.now();
+  if (o.generate) {
+    log(`generating a fresh database at scale ${o.scale}`);
+    await generate({ url: o.url, scale: o.scale, fresh: true, batch: 100_000 });
+  }
+  const api = await bootApi(o.url);
+  if (o.refresh && !o.generate) await refreshSummariesAfterBulkLoad(api.database);
+  const sql = new pg.Client({ connectionString: o.url });
+  await sql.connect();
+  const client = new Client(api.base);
+  const reads: ReadResult[] = [];
+  const exports: ExportResult[] = [];
+  const others: OtherResult[] = [];
+  const wanted = (name: string) => !o.only || name.toLowerCase().includes(o.only.toLowerCase());
+  try {
+    const { rows: empty } = await sql.query<{ n: number }>(`select count(*)::int as n from clients`);
+    if (empty[0]!.n === 0) throw new Error('The database holds no clients: run with --generate (or npm run bench:generate) first.');
+    const f = await fixtures(sql);
+    const tokens: Record<Role, string> = { admin: await login(client, BENCH_ADMIN_EMAIL), staff: await login(client, BENCH_STAFF_EMAIL) };
+    const head = await describeMachine(sql, o);
+    head.forEach((line) => console.log(line));
+
+    // The cost of any authenticated request: the floor under every API figure.
+    const me = await sample(async () => (await client.request('POST', '/api/auth/me', { token: tokens.admin })).ms, 50, 5000);
+    const baseline = `An authenticated request that reads no list (POST /api/auth/me) takes p50 ${ms(percentile(me, 50))} ms, p95 ${ms(percentile(me, 95))} ms.`;
+    log(baseline);
+
+    for (const s of readScenarios) {
+      if (!wanted(s.name)) continue;
+      for (const role of ['admin', 'staff'] as const) {
+        if (!allowed(s.endpoint, role) || (s.roles && !s.roles.includes(role))) continue;
+        for (const perPage of s.paged ? [50, 2000] : [null]) {
+          const r = await measureRead(client, sql, s, role, tokens[role], perPage, f, o);
+          reads.push(r);
+          log(`${s.name} as ${role}${perPage ? ` perPage ${perPage}` : ''}: ${r.error ?? `p50 ${ms(r.p50)} ms, p95 ${ms(r.p95)} ms, ${kb(r.bytes)}, floor ${ms(r.floorP50)} ms`} ${r.verdict}`);
+        }
+      }
+    }
+    for (const e of exportScenarios) {
+      if (!wanted(e.name)) continue;
+      const path = `${e.endpoint.path}${query(e.params?.(f) ?? {})}`;
+      const measured = await measureExport(client, path, tokens.admin, o.exportTimeoutMs);
+      const result = { name: e.name, ...measured, verdict: judgeExport(measured) };
+      exports.push(result);
+      log(`${e.name}: ${int(result.rows)} rows in ${result.seconds.toFixed(1)} s (${int(result.rowsPerSecond)} rows/s), RSS +${(result.rssGrowth / 2 ** 20).toFixed(0)} MB ${result.verdict}`);
+    }
+    if (wanted('ingest C2B confirmations')) {
+      const { rows } = await sql.query<{ n: number }>(`select count(*)::int as n from tips_subscribers`);
+      const { rows: codes } = await sql.query<{ code: string }>(`select code from bet_categories order by id`);
+      log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency}`);
+      const result = await measureIngestion(client, sql, o.ingest, rows[0]!.n, codes.map((c) => c.code));
+      others.push(result);
+      log(`${result.figures} ${result.verdict}`);
+    }
+    if (wanted('sms-fanout SMS fan-out')) {
+      const subscribers = Math.max(1000, Math.round(100_000 * o.scale));
+      log(`SMS fan-out to ${int(subscribers)} subscribers (a fresh database on the same server)`);
+      try {
+        const fan = await runSmsFanout({ serverUrl: o.url, subscribers, batchSize: 1000, sendRate: 10_000, timeoutMs: 900_000 });
+        const get = (key: string) => fan.figures.find(([k]) => k.startsWith(key))?.[1] ?? '';
+        others.push({
+          name: `SMS fan-out (bench/sms-fanout.ts) to ${int(subscribers)} subscribers`,
+          figures: `queued in ${(fan.queueingMs / 1000).toFixed(2)} s (one INSERT … SELECT), drained in ${(fan.drainMs / 1000).toFixed(2)} s: ${int(fan.messagesPerSecond)} messages/s; sent/failed/retried/unconfirmed ${get('Sent /')}; ${fan.duplicates} duplicates`,
+          verdict: fan.ok ? OK : `${NO} not every subscriber queued once and sent exactly once`,
+        });
+      } catch (error) {
+        others.push({ name: 'SMS fan-out', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
+      }
+      log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
+    }
+    const text = report(head, reads, exports, others, baseline);
+    console.log(`\n${text}\n`);
+    if (o.out) writeFileSync(o.out, `${text}\n`);
+    log(`suite done in ${((Date.now() - started) / 60_000).toFixed(1)} min`);
+    return 0;
+  } finally {
+    client.close();
+    await sql.end().catch(() => {});
+    await api.close();
+  }
+}
+
+function cli(): void {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: 'string', default: '1' },
+      generate: { type: 'boolean', default: false },
+      'refresh-summaries': { type: 'boolean', default: false },
+      only: { type: 'string' },
+      repeat: { type: 'string', default: '20' },
+      budget: { type: 'string', default: '5' },
+      'export-timeout': { type: 'string', default: '120' },
+      ingest: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  const url = process.env.DATABASE_URL;
+  if (!url?.startsWith('postgres')) {
+    console.error('Set DATABASE_URL to the bench database, e.g. postgres://postgres@127.0.0.1:5432/betdesk_bench (--generate drops and refills it)');
+    process.exit(2);
+  }
+  const scale = Number(values.scale);
+  const options: Options = {
+    url,
+    scale,
+    generate: values.generate ?? false,
+    refresh: values['refresh-summaries'] ?? false,
+    only: values.only,
+    repeat: Number(values.repeat),
+    budgetMs: Number(values.budget) * 1000,
+    exportTimeoutMs: Number(values['export-timeout']) * 1000,
+    ingest: values.ingest ? Number(values.ingest) : Math.max(500, Math.round(10_000 * scale)),
+    out: values.out,
+  };
+  if (!(scale > 0) || !(options.repeat >= 1) || !(options.budgetMs > 0) || !(options.exportTimeoutMs > 0) || !(options.ingest >= 1)) {
+    console.error('--scale, --repeat, --budget, --export-timeout and --ingest take positive numbers');
+    process.exit(2);
+  }
+  runSuite(options).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) cli();
