@@ -112,6 +112,16 @@ const scoped = (ctx: FloorContext, column: string) =>
 const like = (text: string) => `'%${text.replaceAll("'", "''").replaceAll('%', '\\%').replaceAll('_', '\\_')}%'`;
 const digitsOf = (phone: string) => phone.replace(/\D/g, '').replace(/^0/, '254');
 
+/** An Africa/Nairobi business day (UTC+3 all year), `daysAgo` before today. */
+export function nairobiDay(daysAgo: number): string {
+  return new Date(Date.now() + 3 * 3600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
+}
+/** The last 30 business days as the lists' from/to, and as SQL bounds of a timestamp column. */
+const last30 = () => ({ from: nairobiDay(29), to: nairobiDay(0) });
+const inLast30 = (column: string) =>
+  ` and ${column} >= ('${nairobiDay(29)}'::date)::timestamp at time zone 'Africa/Nairobi'` +
+  ` and ${column} < ('${nairobiDay(-1)}'::date)::timestamp at time zone 'Africa/Nairobi'`;
+
 const clientCols = `c.id, c.name, c.phone, c.email, c.maximum_stake_cents, c.last_login, c.created_at`;
 const betCols = `b.id, b.client_id, b.stake_cents, b.description, b.profit_cents, b.status, b.opened_at, b.closed_at, c.name, c.phone`;
 const bonusCols = `bo.id, bo.bet_id, bo.client_id, bo.amount_cents, bo.rate_percent, bo.earned_at, c.name, c.phone`;
@@ -194,6 +204,14 @@ export const readScenarios: ReadScenario[] = [
   },
   { name: 'GET /api/bets/closed', endpoint: closedBets, paged: true, kind: 'list', floor: closedBetPage(() => '') },
   {
+    name: 'GET /api/bets/closed (last 30 days)',
+    endpoint: closedBets,
+    paged: true,
+    kind: 'list',
+    params: last30,
+    floor: closedBetPage(() => inLast30('b.closed_at')),
+  },
+  {
     name: 'GET /api/bets/closed/search (Gor)',
     endpoint: searchClosedBets,
     paged: true,
@@ -259,6 +277,14 @@ export const readScenarios: ReadScenario[] = [
 
   // M-Pesa.
   { name: 'GET /api/mpesa-transactions', endpoint: mpesaTransactions, paged: true, kind: 'list', floor: paymentPage('true') },
+  {
+    name: 'GET /api/mpesa-transactions (last 30 days)',
+    endpoint: mpesaTransactions,
+    paged: true,
+    kind: 'list',
+    params: last30,
+    floor: paymentPage(`true${inLast30('p.received_at')}`),
+  },
   {
     name: 'GET /api/mpesa-transactions/search (surname)',
     endpoint: searchMpesaTransactions,
