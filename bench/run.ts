@@ -58,7 +58,7 @@ export const TARGETS = {
   maxBodyBytes: 2_000_000,
   exportRowsPerSecond: 100_000,
   /** Exports smaller than this are dominated by their fixed cost: their rate is shown, not judged. */
-  exportRateJudgedFrom: 50_000,
+  exportRateJudgedFrom: 10_000,
   exportRssGrowthBytes: 100 * 1024 * 1024,
   ingestPerSecond: 500,
   ingestP99Ms: 100,
