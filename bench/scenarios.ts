@@ -19,6 +19,7 @@ import {
   clientSubscriptions,
   closedBets,
   dashboard,
+  dashboardIncome,
   exportActiveClients,
   exportAllSubscriptions,
   exportBonuses,
@@ -144,6 +145,7 @@ const bonusPage = (extra: (ctx: FloorContext) => string) => (ctx: FloorContext) 
 
 export const readScenarios: ReadScenario[] = [
   { name: 'GET /api/dashboard', endpoint: dashboard, paged: false, kind: 'dashboard', floor: null },
+  { name: 'GET /api/dashboard/income', endpoint: dashboardIncome, paged: false, kind: 'dashboard', floor: null },
 
   // Clients and their sub-lists.
   {

@@ -1,10 +1,10 @@
 /**
  * npm run bench:sms (and the SMS fan-out scenario of npm run bench): a tips blast at business scale.
- * Generates BENCH_SUBSCRIBERS (100,000) subscribers
- * with an active SMS subscription of one bet category in bulk SQL, queues the tip to all of them with
- * queueSmsFanout (one INSERT ... SELECT), drains the outbox through the real Africa's Talking adapter
- * against the fake gateway on loopback, and prints the figures. Embedded PGlite by default; a fresh
- * database on the server of DATABASE_URL when it is set (dropped afterwards).
+ * Generates BENCH_SUBSCRIBERS (100,000) subscribers with an active SMS subscription of one bet
+ * category in bulk SQL, queues the tip to all of them with queueSmsFanout (one INSERT ... SELECT),
+ * drains the outbox through the real Africa's Talking adapter against the fake gateway on loopback,
+ * and prints the figures. Embedded PGlite by default; a fresh database on the server of DATABASE_URL
+ * when it is set (dropped afterwards). The suite runs it with 100,000 x scale subscribers.
  *
  *   BENCH_SUBSCRIBERS  recipients (default 100000)
  *   SMS_BATCH_SIZE     recipients per gateway request (default 1000)
