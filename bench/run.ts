@@ -180,6 +180,7 @@ interface ReadResult {
   name: string;
   role: Role;
   perPage: number | null;
+  page: number;
   n: number;
   p50: number;
   p95: number;
@@ -251,9 +252,10 @@ async function measureRead(
   f: Fixtures,
   o: Options,
 ): Promise<ReadResult> {
-  const params: Params = { ...(s.params?.(f, role) ?? {}), ...(perPage ? { page: 1, perPage } : {}) };
+  const page = s.page ?? 1;
+  const params: Params = { ...(s.params?.(f, role) ?? {}), ...(perPage ? { page, perPage } : {}) };
   const path = `${s.endpoint.path}${query(params)}`;
-  const base = { name: s.name, role, perPage, n: 0, p50: NaN, p95: NaN, bytes: 0, rows: 0, floorP50: NaN, floorP95: NaN };
+  const base = { name: s.name, role, perPage, page, n: 0, p50: NaN, p95: NaN, bytes: 0, rows: 0, floorP50: NaN, floorP95: NaN };
   let last: Answer | undefined;
   let failed: Answer | undefined;
   let times: number[];
@@ -286,7 +288,7 @@ async function measureRead(
     rows,
   };
   if (s.floor) {
-    const text = s.floor({ f, role, limit: perPage ?? Math.max(rows, 1) });
+    const text = s.floor({ f, role, limit: perPage ?? Math.max(rows, 1), offset: perPage ? (page - 1) * perPage : 0 });
     try {
       const floor = await sample(
         async () => {
@@ -602,7 +604,7 @@ export async function runSuite(o: Options): Promise<number> {
       if (!wanted(s.name)) continue;
       for (const role of ['admin', 'staff'] as const) {
         if (!allowed(s.endpoint, role) || (s.roles && !s.roles.includes(role))) continue;
-        for (const perPage of s.paged ? [50, 2000] : [null]) {
+        for (const perPage of s.paged ? (s.perPages ?? [50, 2000]) : [null]) {
           const r = await measureRead(client, sql, s, role, tokens[role], perPage, f, o);
           reads.push(r);
           log(`${s.name} as ${role}${perPage ? ` perPage ${perPage}` : ''}: ${r.error ?? `p50 ${ms(r.p50)} ms, p95 ${ms(r.p95)} ms, ${kb(r.bytes)}, floor ${ms(r.floorP50)} ms`} ${r.verdict}`);

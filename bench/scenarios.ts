@@ -84,6 +84,8 @@ export interface FloorContext {
   role: Role;
   /** Rows of the page (perPage, or the route's whole answer when it is not paged). */
   limit: number;
+  /** Rows before the page ((page - 1) x perPage). */
+  offset: number;
 }
 
 export interface ReadScenario {
@@ -97,6 +99,10 @@ export interface ReadScenario {
   params?: (f: Fixtures, role: Role) => Params;
   /** Roles it is run for when the permission matrix allows (default both). */
   roles?: readonly Role[];
+  /** Page sizes it is run at when paged (default 50 and 2000). */
+  perPages?: readonly number[];
+  /** The page asked for (default 1). */
+  page?: number;
   /** The same page in bare SQL; null where no single query is "the same page" (the dashboard). */
   floor: ((ctx: FloorContext) => string) | null;
 }
@@ -279,6 +285,15 @@ export const readScenarios: ReadScenario[] = [
 
   // M-Pesa.
   { name: 'GET /api/mpesa-transactions', endpoint: mpesaTransactions, paged: true, kind: 'list', floor: paymentPage('true') },
+  {
+    name: 'GET /api/mpesa-transactions (page 100)',
+    endpoint: mpesaTransactions,
+    paged: true,
+    kind: 'list',
+    page: 100,
+    perPages: [50],
+    floor: (ctx) => `${paymentPage('true')(ctx)} offset ${ctx.offset}`,
+  },
   {
     name: 'GET /api/mpesa-transactions (last 30 days)',
     endpoint: mpesaTransactions,
