@@ -12,12 +12,14 @@
  * reading it back: ids are given explicitly and the identity sequences are moved past them at the end.
  * Money is coherent with the ledger rules: a claimed payment credits its payee, what it bought (a
  * subscription, bonuses) is debited; manual subscriptions and manual bonus payments post nothing.
+ * The rows go in with triggers off, as an import would; the day summaries are rebuilt at the end.
  */
 import { parseArgs } from 'node:util';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
+import { refreshSummaries } from '../apps/api/src/db/summaries.ts';
 import { hashPassword } from '../apps/api/src/lib/password.ts';
 import { ensureSettingDefaults } from '../apps/api/src/modules/settings/service.ts';
 import { BENCH_ADMIN_EMAIL, BENCH_PASSWORD, BENCH_STAFF_EMAIL } from './accounts.ts';
@@ -478,21 +480,11 @@ async function moveSequences(ctx: Context): Promise<void> {
   }
 }
 
-/**
- * The summaries the lead's redesign keeps (issue 9, part 3): when apps/api/src/db/summaries.ts
- * exports refreshSummaries(db), a bulk load must call it; until then there is nothing to refresh.
- */
+/** What `npm run db:refresh-summaries` does: rebuilds the day summaries from the bulk-loaded rows. */
 export async function refreshSummariesAfterBulkLoad(database: Database): Promise<void> {
-  const file = fileURLToPath(new URL('../apps/api/src/db/summaries.ts', import.meta.url));
-  if (!existsSync(file)) {
-    log('no apps/api/src/db/summaries.ts yet: no summaries to refresh');
-    return;
-  }
-  const mod = (await import(pathToFileURL(file).href)) as { refreshSummaries?: (db: Database['db']) => Promise<unknown> };
-  if (typeof mod.refreshSummaries !== 'function') throw new Error('apps/api/src/db/summaries.ts does not export refreshSummaries(db)');
   const started = Date.now();
-  await mod.refreshSummaries(database.db);
-  log(`summaries refreshed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const rebuilt = await refreshSummaries(database.db);
+  log(`summaries refreshed: ${rebuilt.toLocaleString('en-KE')} day rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 async function recreateDatabase(url: string): Promise<void> {
@@ -524,6 +516,13 @@ export async function generate(options: GenerateOptions): Promise<void> {
     const { rows } = await client.query<{ n: number }>(`select (select count(*) from clients)::int + (select count(*) from mpesa_payments)::int as n`);
     if (rows[0]!.n > 0) throw new Error('This database already holds clients or payments; generate into an empty one (--fresh drops and recreates it).');
     await client.query(`set synchronous_commit = off`);
+    // A bulk load, as an import or a restore: the summary triggers (and the foreign-key checks) are
+    // off for this session, and the summaries are rebuilt once at the end (npm run db:refresh-summaries).
+    // Without the privilege to do so the triggers run, which is slower and as exact.
+    await client.query(`set session_replication_role = replica`).then(
+      () => log('triggers off for the bulk load (session_replication_role = replica)'),
+      () => log('triggers stay on (no privilege to set session_replication_role)'),
+    );
     await client.query(`set maintenance_work_mem = '256MB'`);
     await client.query(`set work_mem = '64MB'`);
     await client.query(helperFunctions());

@@ -141,7 +141,7 @@ const smsCols = `m.id, m.intent, m.recipient, m.body, m.parts, m.status, m.clien
   m.sent_at, m.delivered_at, m.failure_reason`;
 
 const paymentPage = (where: string) => (ctx: FloorContext) =>
-  `select ${paymentCols} from mpesa_payments p ${paymentJoins} where ${where} order by p.received_at desc, p.id desc limit ${ctx.limit}`;
+  `select ${paymentCols} from mpesa_payments p ${paymentJoins} where ${where} order by p.paid_at desc, p.id desc limit ${ctx.limit}`;
 const closedBetPage = (extra: (ctx: FloorContext) => string) => (ctx: FloorContext) =>
   `select ${betCols} from bets b join clients c on c.id = b.client_id
     where b.status = 'closed'${extra(ctx)}${scoped(ctx, 'b.client_id')} order by b.closed_at desc, b.id desc limit ${ctx.limit}`;
@@ -261,8 +261,7 @@ export const readScenarios: ReadScenario[] = [
     paged: true,
     kind: 'list',
     floor: (ctx) => `select ${bonusCols} from bonuses bo join clients c on c.id = bo.client_id
-                      where bo.amount_cents > (select coalesce(sum(a.amount_cents), 0) from bonus_allocations a where a.bonus_id = bo.id)
-                      ${scoped(ctx, 'bo.client_id')} order by bo.earned_at, bo.id limit ${ctx.limit}`,
+                      where bo.paid_cents < bo.amount_cents${scoped(ctx, 'bo.client_id')} order by bo.earned_at, bo.id limit ${ctx.limit}`,
   },
 
   // Bet4Me subscriptions.
@@ -272,7 +271,8 @@ export const readScenarios: ReadScenario[] = [
     paged: true,
     kind: 'list',
     floor: (ctx) => `select ${subscriptionCols}, c.name from subscriptions x join clients c on c.id = x.client_id
-                      where x.created_at >= now() - interval '${RECENT_SUBSCRIPTION_DAYS} days' order by x.created_at desc, x.id desc limit ${ctx.limit}`,
+                      where x.client_id is not null and x.created_at >= now() - interval '${RECENT_SUBSCRIPTION_DAYS} days'
+                      order by x.created_at desc, x.id desc limit ${ctx.limit}`,
   },
   {
     name: 'GET /api/subscriptions/all',
@@ -280,7 +280,7 @@ export const readScenarios: ReadScenario[] = [
     paged: true,
     kind: 'list',
     floor: (ctx) => `select ${subscriptionCols}, c.name from subscriptions x join clients c on c.id = x.client_id
-                      order by x.created_at desc, x.id desc limit ${ctx.limit}`,
+                      where x.client_id is not null order by x.created_at desc, x.id desc limit ${ctx.limit}`,
   },
 
   // M-Pesa.
@@ -300,7 +300,7 @@ export const readScenarios: ReadScenario[] = [
     paged: true,
     kind: 'list',
     params: last30,
-    floor: paymentPage(`true${inLast30('p.received_at')}`),
+    floor: paymentPage(`true${inLast30('p.paid_at')}`),
   },
   {
     name: 'GET /api/mpesa-transactions/search (surname)',
@@ -362,7 +362,7 @@ export const readScenarios: ReadScenario[] = [
     paged: true,
     kind: 'list',
     floor: (ctx) => `select ${subscriptionCols}, t.name, t.phone from subscriptions x join tips_subscribers t on t.id = x.subscriber_id
-                      order by x.created_at desc, x.id desc limit ${ctx.limit}`,
+                      where x.subscriber_id is not null order by x.created_at desc, x.id desc limit ${ctx.limit}`,
   },
   {
     name: 'GET /api/tips/subscriptions/active',
@@ -370,7 +370,7 @@ export const readScenarios: ReadScenario[] = [
     paged: true,
     kind: 'list',
     floor: (ctx) => `select ${subscriptionCols}, t.name, t.phone from subscriptions x join tips_subscribers t on t.id = x.subscriber_id
-                      where x.expires_at > now() order by x.expires_at, x.id limit ${ctx.limit}`,
+                      where x.subscriber_id is not null and x.expires_at > now() order by x.expires_at, x.id limit ${ctx.limit}`,
   },
   { name: 'GET /api/tips/mpesa/all', endpoint: tipsDeposits, paged: true, kind: 'list', floor: paymentPage(`p.status <> 'rejected' and p.subscriber_id is not null`) },
 
@@ -380,7 +380,7 @@ export const readScenarios: ReadScenario[] = [
     endpoint: smsLog,
     paged: true,
     kind: 'list',
-    floor: (ctx) => `select ${smsCols} from sms_messages m order by m.id desc limit ${ctx.limit}`,
+    floor: (ctx) => `select ${smsCols} from sms_messages m order by m.created_at desc, m.id desc limit ${ctx.limit}`,
   },
   {
     name: 'GET /api/sms/client-messages (client with most SMS)',
