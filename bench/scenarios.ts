@@ -40,6 +40,7 @@ import {
   paidBonuses,
   recentSubscriptions,
   RECENT_SUBSCRIPTION_DAYS,
+  MAX_LIST_OFFSET,
   searchBonuses,
   searchClients,
   searchClosedBets,
@@ -220,6 +221,15 @@ export const readScenarios: ReadScenario[] = [
     floor: closedBetPage(() => inLast30('b.closed_at')),
   },
   {
+    name: 'GET /api/bets/closed (sort=profit)',
+    endpoint: closedBets,
+    paged: true,
+    kind: 'list',
+    params: () => ({ sort: 'profit', dir: 'desc' }),
+    floor: (ctx) => `select ${betCols} from bets b join clients c on c.id = b.client_id
+                      where b.status = 'closed'${scoped(ctx, 'b.client_id')} order by b.profit_cents desc, b.id desc limit ${ctx.limit}`,
+  },
+  {
     name: 'GET /api/bets/closed/search (Gor)',
     endpoint: searchClosedBets,
     paged: true,
@@ -286,13 +296,22 @@ export const readScenarios: ReadScenario[] = [
   // M-Pesa.
   { name: 'GET /api/mpesa-transactions', endpoint: mpesaTransactions, paged: true, kind: 'list', floor: paymentPage('true') },
   {
-    name: 'GET /api/mpesa-transactions (page 100)',
+    name: `GET /api/mpesa-transactions (page ${MAX_LIST_OFFSET / 50}, the deepest)`,
     endpoint: mpesaTransactions,
     paged: true,
     kind: 'list',
-    page: 100,
+    page: MAX_LIST_OFFSET / 50,
     perPages: [50],
     floor: (ctx) => `${paymentPage('true')(ctx)} offset ${ctx.offset}`,
+  },
+  {
+    name: 'GET /api/mpesa-transactions (sort=amount, dir=asc)',
+    endpoint: mpesaTransactions,
+    paged: true,
+    kind: 'list',
+    params: () => ({ sort: 'amount', dir: 'asc' }),
+    floor: (ctx) =>
+      `select ${paymentCols} from mpesa_payments p ${paymentJoins} order by p.amount_cents, p.id limit ${ctx.limit}`,
   },
   {
     name: 'GET /api/mpesa-transactions (last 30 days)',
