@@ -302,7 +302,10 @@ export const readScenarios: ReadScenario[] = [
     kind: 'list',
     page: MAX_LIST_OFFSET / 50,
     perPages: [50],
-    floor: (ctx) => `${paymentPage('true')(ctx)} offset ${ctx.offset}`,
+    // A deferred join: the offset walks the (paid_at, id) index only, then 50 rows are read whole.
+    floor: (ctx) => `select ${paymentCols} from (select id from mpesa_payments order by paid_at desc, id desc
+                      limit ${ctx.limit} offset ${ctx.offset}) page join mpesa_payments p on p.id = page.id ${paymentJoins}
+                      order by p.paid_at desc, p.id desc`,
   },
   {
     name: 'GET /api/mpesa-transactions (sort=amount, dir=asc)',
