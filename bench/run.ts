@@ -492,22 +492,26 @@ async function login(client: Client, email: string): Promise<string> {
 }
 
 async function fixtures(sql: pg.Client): Promise<Fixtures> {
-  const one = async (text: string, column = 'id') => {
+  /** The first row's column; a fixture the data lacks (a tiny scale) falls back rather than stopping the suite. */
+  const one = async (text: string, column = 'id', fallback?: string | number) => {
     const { rows } = await sql.query<Record<string, unknown>>(text);
-    if (!rows[0]) throw new Error(`no fixture for: ${text.slice(0, 80)}`);
-    return rows[0][column];
+    if (rows[0]) return rows[0][column];
+    if (fallback === undefined) throw new Error(`no fixture for: ${text.slice(0, 80)}`);
+    return fallback;
   };
   const staffId = Number(await one(fixtureQueries.staffId(BENCH_STAFF_EMAIL)));
+  const busyClientId = Number(await one(fixtureQueries.busyClientId));
+  const staffClientId = Number(await one(fixtureQueries.staffClientId(staffId)));
   return {
     staffId,
-    busyClientId: Number(await one(fixtureQueries.busyClientId)),
-    staffClientId: Number(await one(fixtureQueries.staffClientId(staffId))),
-    smsClientId: Number(await one(fixtureQueries.smsClientId)),
-    staffSmsClientId: Number(await one(fixtureQueries.staffSmsClientId(staffId))),
-    busySubscriberId: Number(await one(fixtureQueries.busySubscriberId)),
+    busyClientId,
+    staffClientId,
+    smsClientId: Number(await one(fixtureQueries.smsClientId, 'id', busyClientId)),
+    staffSmsClientId: Number(await one(fixtureQueries.staffSmsClientId(staffId), 'id', staffClientId)),
+    busySubscriberId: Number(await one(fixtureQueries.busySubscriberId, 'id', 1)),
     surname: 'Otieno',
-    phone: String(await one(fixtureQueries.phone, 'v')),
-    receipt: String(await one(fixtureQueries.receipt, 'v')),
+    phone: String(await one(fixtureQueries.phone, 'v', '0712345678')),
+    receipt: String(await one(fixtureQueries.receipt, 'v', 'SAAAAAAAAA')),
   };
 }
 
@@ -624,9 +628,12 @@ export async function runSuite(o: Options): Promise<number> {
       const { rows } = await sql.query<{ n: number }>(`select count(*)::int as n from tips_subscribers`);
       const { rows: codes } = await sql.query<{ code: string }>(`select code from bet_categories order by id`);
       log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency}`);
-      const result = await measureIngestion(client, sql, o.ingest, rows[0]!.n, codes.map((c) => c.code));
-      others.push(result);
-      log(`${result.figures} ${result.verdict}`);
+      try {
+        others.push(await measureIngestion(client, sql, o.ingest, rows[0]!.n, codes.map((c) => c.code)));
+      } catch (error) {
+        others.push({ name: 'C2B confirmations', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
+      }
+      log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
     }
     if (wanted('sms-fanout SMS fan-out')) {
       const subscribers = Math.max(1000, Math.round(100_000 * o.scale));
