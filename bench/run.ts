@@ -20,7 +20,7 @@
 import http from 'node:http';
 import { execSync } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -532,7 +532,7 @@ async function describeMachine(sql: pg.Client, o: Options): Promise<string[]> {
   const cpu = cpus();
   return [
     `- Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}, \`--scale ${o.scale}\`, ${o.repeat} requests per scenario after a warm-up (at most ${o.budgetMs / 1000} s each)`,
-    `- Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, PostgreSQL ${version[0]!.v} on loopback`,
+    `- Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, PostgreSQL ${version[0]!.v} on loopback; load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the start`,
     `- Database (${sizes[0]!.size}): ${Object.entries(sizes[0]!).filter(([k]) => k !== 'size').map(([k, v]) => `${k.replace('_', ' ')} ${int(Number(v))}`).join(', ')}`,
   ];
 }
