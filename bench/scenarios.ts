@@ -434,7 +434,7 @@ export const readScenarios: ReadScenario[] = [
   {
     name: 'GET /api/users/show-clients (big staff user)',
     endpoint: showUserClients,
-    paged: false,
+    paged: true,
     kind: 'list',
     params: (f) => ({ user_id: f.staffId }),
     floor: (ctx) => `select ${clientCols} from client_assignments a join clients c on c.id = a.client_id
@@ -443,10 +443,19 @@ export const readScenarios: ReadScenario[] = [
   {
     name: 'GET /api/users/assign-clients',
     endpoint: assignClientsForm,
-    paged: false,
+    paged: true,
     kind: 'list',
     floor: (ctx) => `select c.id, c.name, c.phone, a.user_id from clients c left join client_assignments a on a.client_id = c.id
-                      where c.deleted_at is null order by c.name limit ${ctx.limit}`,
+                      where c.deleted_at is null order by c.name, c.id limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/users/assign-clients (surname)',
+    endpoint: assignClientsForm,
+    paged: true,
+    kind: 'list',
+    params: (f) => ({ search: f.surname }),
+    floor: (ctx) => `select c.id, c.name, c.phone, a.user_id from clients c left join client_assignments a on a.client_id = c.id
+                      where c.deleted_at is null and c.name ilike ${like(ctx.f.surname)} order by c.name, c.id limit ${ctx.limit}`,
   },
 ];
 
