@@ -66,6 +66,8 @@ export const mpesaPayments = pgTable(
     index('mpesa_payments_subscriber_idx').on(t.subscriberId),
     index('mpesa_payments_sender_name_trgm_idx').using('gin', sql`${t.senderName} gin_trgm_ops`),
     index('mpesa_payments_sender_phone_idx').on(t.senderPhone),
+    // A phone typed in the search also finds payments whose MSISDN is its SHA-256 (hashed by M-Pesa).
+    index('mpesa_payments_msisdn_idx').on(t.msisdn),
     index('mpesa_payments_trans_id_trgm_idx').using('gin', sql`${t.transId} gin_trgm_ops`),
     // The tips deposits list finds account numbers starting with a bet category code, normalised
     // as the matching rules read them (case-insensitive, spaces and dashes ignored); the list uses

@@ -1,0 +1,1 @@
+CREATE INDEX "mpesa_payments_msisdn_idx" ON "mpesa_payments" USING btree ("msisdn");
