@@ -9,6 +9,8 @@ import { publicRoutes, sessionRoutes } from './routes.tsx';
 export const routeTree: RouteObject[] = [
   {
     errorElement: <RouteError />,
+    // Screens load with their route: until the first one is here the page stays as index.html drew it.
+    HydrateFallback: () => null,
     children: [
       ...publicRoutes,
       {

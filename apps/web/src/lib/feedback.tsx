@@ -32,11 +32,37 @@ export function showToast(tone: 'success' | 'error', message: string): void {
   });
 }
 
+/**
+ * Mantine's modal host (and the positioning code it brings) is not in the first load: it is loaded
+ * the first time a popup or a confirmation is asked for, and what was asked meanwhile opens then.
+ */
+export const modalsHostStore = createStore<'off' | 'loading' | 'ready'>('off');
+const waitingForHost: (() => void)[] = [];
+
+export function withModals(open: () => void): void {
+  if (modalsHostStore.get() === 'ready') {
+    open();
+    return;
+  }
+  waitingForHost.push(open);
+  if (modalsHostStore.get() === 'off') modalsHostStore.set('loading');
+}
+
+/** Called by the host once mounted. */
+export function modalsHostReady(): void {
+  modalsHostStore.set('ready');
+  for (const open of waitingForHost.splice(0)) open();
+}
+
 let popupCount = 0;
 
 function showPopup(tone: 'success' | 'error', title: string, text: string): void {
   popupCount += 1;
   const modalId = `http-popup-${popupCount}`;
+  withModals(() => openPopup(modalId, tone, title, text));
+}
+
+function openPopup(modalId: string, tone: 'success' | 'error', title: string, text: string): void {
   modals.open({
     modalId,
     title,

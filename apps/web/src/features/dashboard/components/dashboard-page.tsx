@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { DASHBOARD_ACTIVE_CLIENTS, localPhone } from '@betdesk/contract';
 import { DataTable, WIDTH } from '@/components/data-table/index.ts';
 import { FigureBoxes, type Figure } from '@/components/figure-boxes.tsx';
-import { NewBetModal, type NewBetClient } from '@/components/new-bet-modal.tsx';
+import type { NewBetClient } from '@/components/new-bet-modal.tsx';
 import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
 import { useSession } from '@/lib/auth.ts';
 import { formatCount, formatDateTime, formatMoney } from '@/lib/format.ts';
@@ -12,6 +12,9 @@ import { useDashboard } from '../api/get-dashboard.ts';
 import { useIncomeChart } from '../api/get-income-chart.ts';
 import { useMoneyCheck } from '../api/get-money-check.ts';
 import { IncomeChart } from './income-chart.tsx';
+
+// The bet form (and its validation) loads when a bet is started, not with the dashboard.
+const NewBetModal = lazy(() => import('@/components/new-bet-modal.tsx').then((m) => ({ default: m.NewBetModal })));
 
 /** /dashboard: figures (admin), counts, income chart (admin), recent payments and the top active clients. */
 export function DashboardPage() {
@@ -125,7 +128,11 @@ export function DashboardPage() {
           />
         </Card>
       </SimpleGrid>
-      <NewBetModal client={betFor} onClose={() => setBetFor(null)} />
+      {betFor && (
+        <Suspense fallback={null}>
+          <NewBetModal client={betFor} onClose={() => setBetFor(null)} />
+        </Suspense>
+      )}
     </Stack>
   );
 }
