@@ -33,7 +33,8 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <QueryClientProvider client={client}>
-        <Notifications autoClose={TOAST_DURATION_MS} position="top-right" />
+        {/* Bottom right, above the footer: top right covered My Profile and Logout for 3 s. */}
+        <Notifications autoClose={TOAST_DURATION_MS} position="bottom-right" containerWidth={360} style={{ bottom: 48 }} />
         <ProgressBar />
         {children}
         {modalsWanted && (

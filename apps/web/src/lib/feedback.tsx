@@ -24,7 +24,15 @@ export function present(presentation: Presentation): void {
   }
 }
 
+/** The toasts on screen: several requests failing the same way (a bad token) show one toast, not one each. */
+const shownAt = new Map<string, number>();
+
 export function showToast(tone: 'success' | 'error', message: string): void {
+  const key = `${tone}:${message}`;
+  const now = Date.now();
+  const last = shownAt.get(key);
+  if (last !== undefined && now - last < TOAST_DURATION_MS) return;
+  shownAt.set(key, now);
   notifications.show({
     message,
     color: tone === 'success' ? 'green' : 'red',

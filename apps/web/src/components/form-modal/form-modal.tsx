@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Group, List, Modal, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -58,6 +58,13 @@ function infoOf(result: unknown): string | null {
  * inputs plus a banner, the submit button disabled while in flight, and closing
  * MODAL_CLOSE_DELAY_MS after a successful save (spec 4).
  */
+const FIELDS = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), [contenteditable="true"]';
+
+/** Focuses the first field of a form (the modal's focus trap starts on its close button). */
+export function focusFirstField(root: HTMLElement | null): void {
+  root?.querySelector<HTMLElement>(FIELDS)?.focus();
+}
+
 export function FormModal<S extends FormSchema, Result>({
   opened,
   onClose,
@@ -128,10 +135,19 @@ export function FormModal<S extends FormSchema, Result>({
   };
 
   const busy = form.formState.isSubmitting || saved !== null;
+  const formRef = useRef<HTMLFormElement>(null);
 
   return (
-    <Modal opened={opened} onClose={finish} title={title} centered data-testid={testId}>
-      <form onSubmit={(event) => void form.handleSubmit(save)(event)} noValidate>
+    <Modal
+      opened={opened}
+      onClose={finish}
+      title={title}
+      centered
+      data-testid={testId}
+      // Opening a form puts the cursor in its first field (not on the ×).
+      onEnterTransitionEnd={() => focusFirstField(formRef.current)}
+    >
+      <form ref={formRef} onSubmit={(event) => void form.handleSubmit(save)(event)} noValidate>
         <Stack gap="sm">
           {banner && (
             <Alert
