@@ -7,6 +7,7 @@ import { ProgressBar } from '@/components/progress-bar/progress-bar.tsx';
 import { sessionStore } from '@/lib/auth.ts';
 import { modalsHostStore } from '@/lib/feedback.tsx';
 import { useStore } from '@/lib/store.ts';
+import toastClasses from './toasts.module.css';
 import { createQueryClient } from '@/lib/query-client.ts';
 
 /** 'sm' is where the sidebar collapses (spec 9: under 768 px). */
@@ -34,7 +35,7 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
     <MantineProvider theme={theme} defaultColorScheme="light">
       <QueryClientProvider client={client}>
         {/* Bottom right, above the footer: top right covered My Profile and Logout for 3 s. */}
-        <Notifications autoClose={TOAST_DURATION_MS} position="bottom-right" containerWidth={360} style={{ bottom: 48 }} />
+        <Notifications autoClose={TOAST_DURATION_MS} position="bottom-right" containerWidth={360} classNames={toastClasses} />
         <ProgressBar />
         {children}
         {modalsWanted && (

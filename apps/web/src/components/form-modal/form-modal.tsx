@@ -45,6 +45,10 @@ interface Banner {
   details: string[];
 }
 
+function isPopup(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && (result as { popup?: unknown }).popup === true && infoOf(result) !== null;
+}
+
 function infoOf(result: unknown): string | null {
   if (typeof result === 'object' && result !== null && 'info' in result) {
     const { info } = result as { info: unknown };
@@ -110,6 +114,13 @@ export function FormModal<S extends FormSchema, Result>({
     setBanner(null);
     try {
       const result = await submit(values);
+      if (isPopup(result)) {
+        // The answer opens a popup (it says what happened); the form closes instead of staying under it.
+        form.reset(defaultValues);
+        onClose();
+        onSaved?.(result);
+        return;
+      }
       setBanner({ tone: 'success', text: infoOf(result) ?? 'Saved.', details: [] });
       setSaved({ result });
     } catch (error) {
