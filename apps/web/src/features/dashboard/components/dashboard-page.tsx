@@ -28,8 +28,19 @@ export function DashboardPage() {
 
   const money: Figure[] = data?.total_income !== undefined
     ? [
-        { label: 'Income today', value: formatMoney(data.total_income_today), color: 'teal.8', testId: 'income-today' },
-        { label: 'Total income', value: formatMoney(data.total_income), testId: 'total-income' },
+        {
+          label: 'M-Pesa received today',
+          value: formatMoney(data.total_income_today),
+          color: 'teal.8',
+          testId: 'income-today',
+          hint: 'Every payment in today, tips and Bet4Me, claimed or not',
+        },
+        {
+          label: 'M-Pesa received, all time',
+          value: formatMoney(data.total_income),
+          testId: 'total-income',
+          hint: 'Every M-Pesa payment stored (rejected ones left out)',
+        },
         { label: 'SMS balance', value: data.sms_balance === null ? 'Unknown' : formatMoney(data.sms_balance), testId: 'sms-balance' },
       ]
     : [];
@@ -58,7 +69,18 @@ export function DashboardPage() {
         </Alert>
       )}
       <SmsGatewayAlert enabled={isAdmin} backlog />
-      {money.length > 0 && <FigureBoxes figures={money} />}
+      {money.length > 0 && (
+        <>
+          <FigureBoxes figures={money} />
+          {/* Issue 14 item 1: why these differ from the subscription screens' income. */}
+          <Text size="sm" c="dimmed" data-testid="income-reconcile">
+            Money received by M-Pesa. Subscriptions sold (paid by M-Pesa or recorded by staff, by the day they are
+            sold) are on <Anchor component={Link} to="/subscriptions" size="sm">Bet4Me subscriptions</Anchor> and{' '}
+            <Anchor component={Link} to="/tips/subscriptions/all" size="sm">Tips subscriptions</Anchor>; payments not
+            yet claimed are on <Anchor component={Link} to="/mpesa/unclaimed" size="sm">Unclaimed</Anchor>.
+          </Text>
+        </>
+      )}
       <FigureBoxes figures={counts} />
       {isAdmin && chart.data && <IncomeChart days={chart.data.days} />}
       <SimpleGrid cols={{ base: 1, xl: 2 }}>
