@@ -55,6 +55,7 @@ test.describe('Daily use', () => {
     await signIn(page, admin);
     await page.goto('/dashboard');
     const nav = page.getByRole('navigation', { name: 'Main menu' });
+    await expect(nav.getByRole('link', { name: 'Update Winnings' })).toBeVisible();
     // Each group is a button that Tab reaches; Enter opens it; then each of its links is reachable by Tab.
     for (const section of menu) {
       for (const entry of section.entries) {
@@ -100,7 +101,7 @@ test.describe('Daily use', () => {
       await page.goto(path);
       await expect(page).toHaveTitle(title);
     }
-    await page.goto('/clients/all');
+    await page.goto('/clients');
     await expect(page.getByTestId('table-search')).toBeVisible();
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('/');
