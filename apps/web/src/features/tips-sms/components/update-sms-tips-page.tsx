@@ -60,6 +60,8 @@ function SmsTipsForm({ tips }: { tips: SmsTip[] }) {
   };
   return (
     <Stack>
+      {/* Above the texts: the progress shows where the user is looking after the confirmation. */}
+      {sending && <SmsTipsProgress categories={sending} />}
       {tips.map((tip) => {
         const text = texts[tip.bet_category_id] ?? '';
         return (
@@ -78,7 +80,6 @@ function SmsTipsForm({ tips }: { tips: SmsTip[] }) {
           />
         );
       })}
-      {sending && <SmsTipsProgress categories={sending} />}
       <Group justify="flex-end">
         <Button
           onClick={() => void submit()}
