@@ -64,8 +64,13 @@ function infoOf(result: unknown): string | null {
  */
 const FIELDS = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), [contenteditable="true"]';
 
-/** Focuses the first field of a form (the modal's focus trap starts on its close button). */
+/**
+ * Focuses the first field of a form (the modal's focus trap starts on its close button), unless
+ * the user is already in a field by then.
+ */
 export function focusFirstField(root: HTMLElement | null): void {
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active.matches(FIELDS)) return;
   root?.querySelector<HTMLElement>(FIELDS)?.focus();
 }
 
