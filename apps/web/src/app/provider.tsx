@@ -1,13 +1,11 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { createTheme, DEFAULT_THEME, em, MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { SIDEBAR_COLLAPSE_WIDTH_PX, TOAST_DURATION_MS } from '@betdesk/contract';
+import { SIDEBAR_COLLAPSE_WIDTH_PX } from '@betdesk/contract';
 import { ProgressBar } from '@/components/progress-bar/progress-bar.tsx';
 import { sessionStore } from '@/lib/auth.ts';
-import { modalsHostStore } from '@/lib/feedback.tsx';
+import { modalsHostStore, toastsHostStore } from '@/lib/feedback.tsx';
 import { useStore } from '@/lib/store.ts';
-import toastClasses from './toasts.module.css';
 import { createQueryClient } from '@/lib/query-client.ts';
 
 /** 'sm' is where the sidebar collapses (spec 9: under 768 px). */
@@ -17,10 +15,12 @@ export const theme = createTheme({
 });
 
 const ModalsHost = lazy(() => import('./modals-host.tsx'));
+const ToastsHost = lazy(() => import('./toasts-host.tsx'));
 
 export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   const modalsWanted = useStore(modalsHostStore, (state) => state !== 'off');
+  const toastsWanted = useStore(toastsHostStore, (wanted) => wanted);
 
   // Cached answers belong to the session that fetched them: a new or ended session starts empty.
   useEffect(() => {
@@ -34,8 +34,11 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <QueryClientProvider client={client}>
-        {/* Bottom right, above the footer: top right covered My Profile and Logout for 3 s. */}
-        <Notifications autoClose={TOAST_DURATION_MS} position="bottom-right" containerWidth={360} classNames={toastClasses} />
+        {toastsWanted && (
+          <Suspense fallback={null}>
+            <ToastsHost />
+          </Suspense>
+        )}
         <ProgressBar />
         {children}
         {modalsWanted && (

@@ -24,6 +24,9 @@ export function present(presentation: Presentation): void {
   }
 }
 
+/** Whether the toast host is wanted (it loads with the first toast, not with the first screen). */
+export const toastsHostStore = createStore(false);
+
 /** The toasts on screen: several requests failing the same way (a bad token) show one toast, not one each. */
 const shownAt = new Map<string, number>();
 
@@ -33,6 +36,7 @@ export function showToast(tone: 'success' | 'error', message: string): void {
   const last = shownAt.get(key);
   if (last !== undefined && now - last < TOAST_DURATION_MS) return;
   shownAt.set(key, now);
+  toastsHostStore.set(true);
   notifications.show({
     message,
     color: tone === 'success' ? 'green' : 'red',
