@@ -135,4 +135,20 @@ test.describe('Daily use', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/mpesa\/unclaimed\?search=QX$/);
   });
+
+  test('registering a user says the temporary password went by SMS, in a popup not over the form', async ({ page }) => {
+    await signIn(page, admin);
+    await page.goto('/users');
+    await page.getByTestId('register-user').click();
+    const stamp = String(Date.now()).slice(-6);
+    await page.getByTestId('user-name').fill(`Daily Use ${stamp}`);
+    await page.getByTestId('user-phone').fill(`0713${stamp}`);
+    await page.getByTestId('user-email').fill(`daily-${stamp}@example.com`);
+    await page.getByTestId('user-category').click();
+    await page.getByRole('option', { name: 'Agent' }).click();
+    await page.getByTestId('user-form-modal').getByRole('button', { name: 'Register', exact: true }).click();
+    await expect(page.getByTestId('success-popup-text')).toContainText(`A temporary password has been sent by SMS to 0713${stamp}`);
+    await expect(page.getByTestId('user-name')).toBeHidden();
+    await shot(page, 'register-popup');
+  });
 });
