@@ -28,6 +28,8 @@ async function main(): Promise<number> {
     return 0;
   }
   if (run('npm', ['run', 'build', '--silent']) !== 0) return 1;
+  // The first-load budget of issue 13: the /login route's JavaScript stays under 200 kB of gzip.
+  if (run('node', ['--import', 'tsx', 'apps/web/build/route-sizes.ts', '--check']) !== 0) return 1;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env, E2E_DATA_DIR: dataDir, CHROMIUM_PATH: chromium };

@@ -13,7 +13,7 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     globals: true,
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['src/testing/setup-tests.ts'],
     // The suite shares two cores with the API tests: generous limits keep slow renders from
     // failing as timeouts (waitFor still polls, so passing tests stay fast).

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, Notice } from './common.ts';
+import { Id, Kes, Notice } from './common.ts';
 
 export const SMS_TIP_MAX = 1600;
 
@@ -82,4 +82,36 @@ export const viewSmsTips = endpoint({
   summary: "The current SMS tip of every bet category with its delivery counts",
   access: 'manage:tips-content',
   response: z.object({ posts: z.array(SmsTipWithDelivery) }),
+});
+
+/** What saving these tips would send: per changed category, who receives it and what it costs. */
+export const SmsTipsEstimate = z.object({
+  tips: z.array(
+    z.object({
+      bet_category_id: z.number(),
+      bet_category: z.string(),
+      code: z.string(),
+      /** Subscribers with a running SMS subscription of the category, opted-out phones left out. */
+      recipients: z.number(),
+      /** SMS parts of the text for one recipient (GSM-7 160/153, UCS-2 70/67). */
+      parts: z.number(),
+      estimated_parts: z.number(),
+      estimated_cost: Kes,
+    }),
+  ),
+  recipients: z.number(),
+  estimated_parts: z.number(),
+  estimated_cost: Kes,
+});
+export type SmsTipsEstimate = z.infer<typeof SmsTipsEstimate>;
+
+export const estimateSmsTips = endpoint({
+  method: 'POST',
+  path: '/api/tips/posts/update-sms-tips/estimate',
+  tag: 'tips-sms',
+  summary:
+    'What saving these SMS tips would send: for each changed text, its recipients, SMS parts and estimated cost (nothing is saved)',
+  access: 'manage:tips-content',
+  body: SmsTipsForm,
+  response: SmsTipsEstimate,
 });

@@ -1,11 +1,11 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { createTheme, DEFAULT_THEME, em, MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { SIDEBAR_COLLAPSE_WIDTH_PX, TOAST_DURATION_MS } from '@betdesk/contract';
+import { SIDEBAR_COLLAPSE_WIDTH_PX } from '@betdesk/contract';
 import { ProgressBar } from '@/components/progress-bar/progress-bar.tsx';
 import { sessionStore } from '@/lib/auth.ts';
+import { modalsHostStore, toastsHostStore } from '@/lib/feedback.tsx';
+import { useStore } from '@/lib/store.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 
 /** 'sm' is where the sidebar collapses (spec 9: under 768 px). */
@@ -14,8 +14,13 @@ export const theme = createTheme({
   breakpoints: { ...DEFAULT_THEME.breakpoints, sm: em(SIDEBAR_COLLAPSE_WIDTH_PX) },
 });
 
+const ModalsHost = lazy(() => import('./modals-host.tsx'));
+const ToastsHost = lazy(() => import('./toasts-host.tsx'));
+
 export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
+  const modalsWanted = useStore(modalsHostStore, (state) => state !== 'off');
+  const toastsWanted = useStore(toastsHostStore, (wanted) => wanted);
 
   // Cached answers belong to the session that fetched them: a new or ended session starts empty.
   useEffect(() => {
@@ -29,11 +34,18 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">
       <QueryClientProvider client={client}>
-        <ModalsProvider>
-          <Notifications autoClose={TOAST_DURATION_MS} position="top-right" />
-          <ProgressBar />
-          {children}
-        </ModalsProvider>
+        {toastsWanted && (
+          <Suspense fallback={null}>
+            <ToastsHost />
+          </Suspense>
+        )}
+        <ProgressBar />
+        {children}
+        {modalsWanted && (
+          <Suspense fallback={null}>
+            <ModalsHost />
+          </Suspense>
+        )}
       </QueryClientProvider>
     </MantineProvider>
   );

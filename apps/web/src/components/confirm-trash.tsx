@@ -1,6 +1,7 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { confirmTexts } from '@betdesk/contract';
+import { withModals } from '@/lib/feedback.tsx';
 
 export interface ConfirmTrashOptions {
   /** Defaults to the spec's 'Are you sure you want to do this!'. */
@@ -19,7 +20,7 @@ export function confirmTrash({
   details,
 }: ConfirmTrashOptions = {}): Promise<boolean> {
   return new Promise((resolve) => {
-    modals.openConfirmModal({
+    withModals(() => modals.openConfirmModal({
       title,
       centered: true,
       children: (
@@ -33,6 +34,6 @@ export function confirmTrash({
       onConfirm: () => resolve(true),
       onCancel: () => resolve(false),
       onClose: () => resolve(false),
-    });
+    }));
   });
 }

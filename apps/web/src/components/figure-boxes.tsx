@@ -6,6 +6,8 @@ export interface Figure {
   value: ReactNode;
   color?: string;
   testId?: string;
+  /** What the figure counts, in a line under it (e.g. "all M-Pesa payments received"). */
+  hint?: ReactNode;
 }
 
 /** A row of summary boxes (totals, counts) above a table or on the dashboard. */
@@ -21,6 +23,11 @@ export function FigureBoxes({ figures }: { figures: Figure[] }) {
           <Text fz={24} fw={700} c={f.color} style={{ whiteSpace: 'nowrap' }}>
             {f.value}
           </Text>
+          {f.hint && (
+            <Text size="xs" c="dimmed" mt={2}>
+              {f.hint}
+            </Text>
+          )}
         </Paper>
       ))}
     </SimpleGrid>

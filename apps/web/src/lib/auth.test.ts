@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '@betdesk/contract';
 import { jsonResponse } from '@/testing/test-utils.tsx';
-import { login, logout, refresh, sessionStore } from './auth.ts';
+import { login, logout, refresh, sessionStore, takeReturnPath } from './auth.ts';
 import { get, getBearerToken, setBearerToken } from './http.ts';
 import { setNavigator } from './navigation.ts';
 
@@ -42,6 +42,7 @@ beforeEach(() => {
   vi.spyOn(console, 'debug').mockImplementation(() => {});
   setNavigator(navigate);
   localStorage.clear();
+  sessionStorage.clear();
   setBearerToken(null);
   sessionStore.set({ token: null, user: null, isAdmin: false });
 });
@@ -164,5 +165,37 @@ describe('a 401 anywhere', () => {
     expect(getBearerToken()).toBeNull();
     expect(sessionStore.get()).toEqual({ token: null, user: null, isAdmin: false });
     expect(navigate).toHaveBeenCalledWith('/login');
+  });
+});
+
+describe('signing in again after the session ended (issue 14 item 11)', () => {
+  it('returns to the screen the user was on, with its query, after a 401', async () => {
+    window.history.replaceState(null, '', '/mpesa/unclaimed?page=3');
+    signedIn();
+    fetchMock.mockResolvedValueOnce(jsonResponse(401, { message: 'Unauthorized', info: 'You need to log in first.' }));
+    await expect(get('/api/mpesa')).rejects.toMatchObject({ status: 401 });
+    expect(navigate).toHaveBeenLastCalledWith('/login');
+    window.history.replaceState(null, '', '/login');
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { token: 'again', user: admin }));
+    await login({ email: 'admin@betdesk.local', password: 'secret123' });
+    expect(navigate).toHaveBeenLastCalledWith('/mpesa/unclaimed?page=3');
+  });
+
+  it('goes to the dashboard after a logout the user asked for, and the return path is used once', async () => {
+    window.history.replaceState(null, '', '/bets/open');
+    signedIn();
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, {}));
+    await logout();
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { token: 'again', user: admin }));
+    await login({ email: 'admin@betdesk.local', password: 'secret123' });
+    expect(navigate).toHaveBeenLastCalledWith('/dashboard');
+  });
+
+  it('never returns to a path outside the app', () => {
+    sessionStorage.setItem('betdesk:return-to', '//evil.example/x');
+    expect(takeReturnPath()).toBe('/dashboard');
+    sessionStorage.setItem('betdesk:return-to', '/clients/4');
+    expect(takeReturnPath()).toBe('/clients/4');
+    expect(takeReturnPath()).toBe('/dashboard');
   });
 });

@@ -47,13 +47,47 @@ function storeUser(user: SessionUser): void {
   sessionStore.set((s) => ({ ...s, user, isAdmin: user.is_admin }));
 }
 
+const RETURN_KEY = 'betdesk:return-to';
+
+/** Remembers the screen the user was on when the session ended by itself (expired, revoked). */
+function rememberPage(): void {
+  try {
+    const { pathname, search, hash } = window.location;
+    if (pathname === '/login' || pathname === '/') return;
+    window.sessionStorage.setItem(RETURN_KEY, `${pathname}${search}${hash}`);
+  } catch {
+    // No session storage: the next sign-in goes to the dashboard.
+  }
+}
+
+function forgetPage(): void {
+  try {
+    window.sessionStorage.removeItem(RETURN_KEY);
+  } catch {
+    // Nothing stored.
+  }
+}
+
+/** Where a sign-in goes: the remembered screen (a path of this app), else the dashboard. */
+export function takeReturnPath(): string {
+  let saved: string | null = null;
+  try {
+    saved = window.sessionStorage.getItem(RETURN_KEY);
+  } catch {
+    saved = null;
+  }
+  forgetPage();
+  if (!saved || !saved.startsWith('/') || saved.startsWith('//') || saved.startsWith('/login')) return '/dashboard';
+  return saved;
+}
+
 /** Login stores the token, sets the bearer header, stores the user and admin flag, goes to /dashboard. */
 export async function login(credentials: Credentials): Promise<SessionUser> {
   const { token, user } = await callEndpoint(loginEndpoint, { body: credentials }, { failure: 'progress' });
   storeToken(token);
   setBearerToken(token);
   sessionStore.set({ token, user, isAdmin: user.is_admin });
-  navigateTo('/dashboard');
+  navigateTo(takeReturnPath());
   return user;
 }
 
@@ -72,6 +106,7 @@ export async function logout(): Promise<void> {
   } finally {
     clearUserAndAdmin();
     setBearerToken(null);
+    forgetPage();
     navigateTo('/login');
   }
 }
@@ -95,6 +130,7 @@ async function runRefresh(redirect: boolean): Promise<SessionUser | null> {
   if (!token) {
     sessionStore.set((s) => ({ ...s, token: null }));
     clearUserAndAdmin();
+    rememberPage();
     navigateTo('/login');
     return null;
   }
@@ -103,7 +139,7 @@ async function runRefresh(redirect: boolean): Promise<SessionUser | null> {
   try {
     const { user } = await callEndpoint(refreshEndpoint);
     storeUser(user);
-    if (redirect) navigateTo('/dashboard');
+    if (redirect) navigateTo(takeReturnPath());
     return user;
   } catch {
     sessionStore.set((s) => ({ ...s, user: null }));
@@ -117,6 +153,7 @@ function endSessionAfterUnauthorized(): void {
   clearToken();
   setBearerToken(null);
   sessionStore.set({ token: null, user: null, isAdmin: false });
+  rememberPage();
   navigateTo('/login');
 }
 

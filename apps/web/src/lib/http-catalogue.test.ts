@@ -68,6 +68,20 @@ describe('describeResponse (spec 8 error catalogue)', () => {
     });
   });
 
+  it("adds the server's message to a popup when it says more than the info (issue 14 item 4)", () => {
+    const body = {
+      info: 'User registered successfully',
+      message: 'A temporary password has been sent by SMS to 0712345678.',
+      popup: true,
+    };
+    expect(describeResponse(200, body).presentation).toEqual({
+      kind: 'success-popup',
+      title: 'Awesome!',
+      text: 'User registered successfully. A temporary password has been sent by SMS to 0712345678.',
+    });
+    expect(describeResponse(200, { info: 'Saved', message: 'Saved', popup: true }).presentation).toMatchObject({ text: 'Saved' });
+  });
+
   it('shows nothing for a 2xx without info', () => {
     const d = describeResponse(200, { users: [] });
     expect(d.ok).toBe(true);

@@ -63,8 +63,11 @@ export function describeResponse(status: number, rawBody: unknown): ResponseDesc
   if (!failed) {
     let presentation: Presentation = { kind: 'none' };
     if (info !== null) {
+      // A popup carries what the server added in `message` (e.g. "A temporary password was sent by SMS to 07…").
+      const message = nonEmptyString(body.message);
+      const extra = message !== null && message !== info && !(Object.values(statusTexts) as string[]).includes(message) ? message : null;
       presentation = popup
-        ? { kind: 'success-popup', title: screenTexts.successPopupTitle, text: info }
+        ? { kind: 'success-popup', title: screenTexts.successPopupTitle, text: extra ? `${info.replace(/[.!]$/, "")}. ${extra}` : info }
         : { kind: 'success-toast', text: info };
     }
     return {

@@ -3,6 +3,7 @@ import { describeResponse } from './http-catalogue.ts';
 import { goBackStore, present, showToast } from './feedback.tsx';
 import { navigateTo } from './navigation.ts';
 import { progress } from './progress.ts';
+import { createStore } from './store.ts';
 
 /**
  * THE HTTP client (spec sections 7 and 8). Every call of the app goes through `request`, which
@@ -55,6 +56,9 @@ export class HttpError extends Error {
 export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
 }
+
+/** The last refused read (403) and the screen it was made on. */
+export const refusalStore = createStore<{ screen: string; text: string } | null>(null);
 
 let bearerToken: string | null = null;
 
@@ -182,6 +186,10 @@ export async function request<T>(
   }
 
   console.error(`[http] ${method} ${path} -> ${response.status}`, body);
+  // A list the user may not read says why instead of "No records found." (issue 14 item 5).
+  if (response.status === 403 && method === 'GET') {
+    refusalStore.set({ screen: window.location.pathname, text: description.text ?? 'You are not authorized to see this.' });
+  }
   if (failure === 'log') progress.done();
   else progress.fail();
   if (failure === 'present') present(description.presentation);

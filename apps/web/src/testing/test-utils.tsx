@@ -4,6 +4,10 @@ import { ModalsProvider } from '@mantine/modals';
 import { render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { theme } from '@/app/provider.tsx';
+import { modalsHostReady } from '@/lib/feedback.tsx';
+
+// Components render here inside Mantine's modal host itself: popups and confirmations open at once.
+modalsHostReady();
 
 function Providers({ children }: { children: ReactNode }) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

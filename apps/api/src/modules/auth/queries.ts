@@ -77,3 +77,13 @@ export async function touchLastLogin(db: Queryable, userId: number): Promise<voi
 export async function setPasswordHash(db: Queryable, userId: number, passwordHash: string): Promise<void> {
   await db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
 }
+
+/** A user not trashed, by email (stored lower-case, as at sign-in), locked for the password change. */
+export async function liveUserByEmail(db: Queryable, email: string): Promise<{ id: number; name: string } | undefined> {
+  const [user] = await db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(and(eq(users.email, email.trim().toLowerCase()), isNull(users.deletedAt)))
+    .for('update');
+  return user;
+}

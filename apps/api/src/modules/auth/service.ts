@@ -110,3 +110,29 @@ export async function changePassword(
   });
   return { info: successTexts.passwordSaved };
 }
+
+/**
+ * `npm run reset-password -- --email E`: a new password for a user found by email (a lost admin
+ * password), every session of theirs revoked, audited with no actor. Null when no live user has the email.
+ */
+export async function resetPasswordByEmail(
+  db: AppDeps['db'],
+  email: string,
+  password: string,
+): Promise<{ userId: number; name: string } | null> {
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const user = await q.liveUserByEmail(tx, email);
+    if (!user) return null;
+    await q.setPasswordHash(tx, user.id, passwordHash);
+    await q.revokeUserSessions(tx, user.id);
+    await audit(tx, {
+      actorUserId: null,
+      action: 'user.password-reset',
+      entity: 'user',
+      entityId: user.id,
+      requestId: 'cli:reset-password',
+    });
+    return { userId: user.id, name: user.name };
+  });
+}

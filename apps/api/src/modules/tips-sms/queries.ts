@@ -3,6 +3,7 @@ import { BUSINESS_TIME_ZONE, type SmsTip, type SmsTipWithDelivery } from '@betde
 import { rows } from '../../db/rows.ts';
 import { betCategories, smsMessages, smsTipVersions, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { optedOutSql } from '../sms/opt-outs.ts';
 
 /**
  * The outbox intent of an SMS tip; each row's dedupe key is `sms-tip:<version id>:<phone>`. The
@@ -105,6 +106,16 @@ export function activeSmsRecipients(betCategoryId: number) {
                 and sub.medium = 'sms'
                 and sub.expires_at > now()
               order by s.phone`;
+}
+
+/** How many phones a new tip of the category goes to: its running SMS subscribers, opted-out ones left out. */
+export async function countSmsRecipients(db: Queryable, betCategoryId: number): Promise<number> {
+  const [row] = await rows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (${activeSmsRecipients(betCategoryId)}) r
+         where not ${optedOutSql(sql`r.phone`, betCategoryId)}`,
+  );
+  return row?.n ?? 0;
 }
 
 /** The category's tip when it was saved today (Africa/Nairobi), for a subscriber who joins later. */

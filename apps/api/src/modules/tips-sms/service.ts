@@ -1,9 +1,11 @@
 import type { z } from 'zod';
-import type { SmsTip, SmsTipWithDelivery, SmsTipsForm, TipsMediumKey } from '@betdesk/contract';
+import type { SmsTip, SmsTipWithDelivery, SmsTipsEstimate, SmsTipsForm, TipsMediumKey } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, type FieldErrors } from '../../http/errors.ts';
+import { smsParts } from '../../lib/sms-parts.ts';
+import { getSetting } from '../settings/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { queueSms, queueSmsFanout } from '../sms/outbox.ts';
@@ -15,6 +17,48 @@ export async function smsTipsForEditing(db: Queryable): Promise<SmsTip[]> {
 
 export function smsTipsWithDelivery(db: Queryable): Promise<SmsTipWithDelivery[]> {
   return q.currentTipsWithDelivery(db);
+}
+
+/** Unknown categories in a tips form: 422 naming the field (posts.N.bet_category_id). */
+function checkCategories(form: z.output<typeof SmsTipsForm>, current: Map<number, unknown>): void {
+  const errors: FieldErrors = {};
+  form.posts.forEach((tip, index) => {
+    if (!current.has(tip.bet_category_id)) errors[`posts.${index}.bet_category_id`] = ['This bet category does not exist'];
+  });
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+}
+
+/**
+ * What saving the form would send, computed as the save does: only a changed, non-empty text goes
+ * out, to the category's running SMS subscribers less those who opted out of it. Nothing is saved.
+ */
+export async function estimateSmsTips(db: Queryable, form: z.output<typeof SmsTipsForm>): Promise<SmsTipsEstimate> {
+  const current = new Map((await q.currentTips(db)).map((tip) => [tip.bet_category_id, tip]));
+  checkCategories(form, current);
+  const perPartCents = await getSetting(db, 'sms_cost_per_part_cents');
+  const tips: SmsTipsEstimate['tips'] = [];
+  for (const tip of form.posts) {
+    const before = current.get(tip.bet_category_id)!;
+    if (before.content === tip.content || tip.content === '') continue;
+    const recipients = await q.countSmsRecipients(db, tip.bet_category_id);
+    const parts = smsParts(tip.content);
+    tips.push({
+      bet_category_id: tip.bet_category_id,
+      bet_category: before.bet_category,
+      code: before.code,
+      recipients,
+      parts,
+      estimated_parts: parts * recipients,
+      estimated_cost: (parts * recipients * perPartCents) / 100,
+    });
+  }
+  const estimatedParts = tips.reduce((sum, tip) => sum + tip.estimated_parts, 0);
+  return {
+    tips,
+    recipients: tips.reduce((sum, tip) => sum + tip.recipients, 0),
+    estimated_parts: estimatedParts,
+    estimated_cost: (estimatedParts * perPartCents) / 100,
+  };
 }
 
 /**
@@ -30,13 +74,7 @@ export async function saveSmsTips(
 ): Promise<{ message: string; queued: number }> {
   const { changed, queued } = await deps.db.transaction(async (tx) => {
     const current = new Map((await q.currentTips(tx)).map((tip) => [tip.bet_category_id, tip]));
-    const errors: FieldErrors = {};
-    form.posts.forEach((tip, index) => {
-      if (!current.has(tip.bet_category_id)) {
-        errors[`posts.${index}.bet_category_id`] = ['This bet category does not exist'];
-      }
-    });
-    if (Object.keys(errors).length > 0) throw invalid(errors);
+    checkCategories(form, current);
 
     let changedCount = 0;
     let queuedCount = 0;

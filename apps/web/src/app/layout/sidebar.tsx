@@ -1,16 +1,39 @@
-import { NavLink, ScrollArea, Text } from '@mantine/core';
+import { Box, NavLink, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useRole } from '@/lib/auth.ts';
+import { useState, type ReactNode } from 'react';
 import { menuFor } from './menu.ts';
 
-/** The two sections of the sidebar, filtered by the signed-in user's role. */
+function MenuGroup({ label, icon, open, children }: { label: string; icon: ReactNode; open: boolean; children: ReactNode }) {
+  const [opened, setOpened] = useState(open);
+  return (
+    <NavLink
+      component="button"
+      type="button"
+      label={label}
+      leftSection={icon}
+      defaultOpened={open}
+      onChange={setOpened}
+      aria-expanded={opened}
+      childrenOffset={28}
+      data-testid="menu-group"
+    >
+      {children}
+    </NavLink>
+  );
+}
+
+/**
+ * The two sections of the sidebar, filtered by the signed-in user's role. A group's toggle is a
+ * button (Tab reaches it, Enter or Space opens it) that says whether it is open.
+ */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const role = useRole();
   const { pathname } = useLocation();
   const sections = menuFor(role);
 
   return (
-    <ScrollArea type="auto" h="100%">
+    <Box h="100%" style={{ overflowY: 'auto' }}>
       <nav aria-label="Main menu">
         {sections.map((section) => (
           <div key={section.title}>
@@ -34,13 +57,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
               }
               const links = entry.links ?? [];
               return (
-                <NavLink
-                  key={entry.label}
-                  label={entry.label}
-                  leftSection={<Icon size={18} stroke={1.5} />}
-                  defaultOpened={links.some((link) => link.to === pathname)}
-                  childrenOffset={28}
-                >
+                <MenuGroup key={entry.label} label={entry.label} icon={<Icon size={18} stroke={1.5} />} open={links.some((link) => link.to === pathname)}>
                   {links.map((link) => (
                     <NavLink
                       key={link.to}
@@ -51,12 +68,12 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                       onClick={onNavigate}
                     />
                   ))}
-                </NavLink>
+                </MenuGroup>
               );
             })}
           </div>
         ))}
       </nav>
-    </ScrollArea>
+    </Box>
   );
 }

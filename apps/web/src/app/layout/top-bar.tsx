@@ -1,4 +1,4 @@
-import { Box, Burger, Button, Group, Text, Tooltip } from '@mantine/core';
+import { Box, Burger, Button, Group, Text } from '@mantine/core';
 import { IconHome, IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useLogout } from '@/features/auth/api/logout.ts';
@@ -17,20 +17,20 @@ interface TopBarProps {
 function LiveDot() {
   const connected = useStore(liveConnectedStore, (v) => v);
   return (
-    <Tooltip label={connected ? 'Live updates on' : 'Live updates reconnecting'}>
-      <Box
-        visibleFrom="xs"
-        data-testid="live-status"
-        data-connected={connected}
-        aria-label={connected ? 'Live updates on' : 'Live updates reconnecting'}
-        style={{
-          width: 10,
-          height: 10,
-          borderRadius: '50%',
-          background: connected ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-gray-5)',
-        }}
-      />
-    </Tooltip>
+    // A native title, not Mantine's Tooltip: the frame stays free of the positioning library (first load).
+    <Box
+      title={connected ? 'Live updates on' : 'Live updates reconnecting'}
+      visibleFrom="xs"
+      data-testid="live-status"
+      data-connected={connected}
+      aria-label={connected ? 'Live updates on' : 'Live updates reconnecting'}
+      style={{
+        width: 10,
+        height: 10,
+        borderRadius: '50%',
+        background: connected ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-gray-5)',
+      }}
+    />
   );
 }
 

@@ -6,6 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { COUNT_CAP, listTexts, MAX_LIST_OFFSET, PAGE_SIZES, type PageSize, type SortDirection } from '@betdesk/contract';
 import classes from './data-table.module.css';
 import { DateRangeFilter } from './date-range-filter.tsx';
+import { EmptyText } from './empty-text.tsx';
 import { downloadFile, type QueryParams } from '@/lib/http.ts';
 import { formatCount } from '@/lib/format.ts';
 
@@ -333,7 +334,7 @@ function EmptyBody<Row>({
 }) {
   const message = (
     <Group justify="center" py="lg">
-      {loading ? <Loader size="sm" aria-label="Loading" /> : <Text c="dimmed">{emptyText}</Text>}
+      {loading ? <Loader size="sm" aria-label="Loading" /> : <EmptyText text={emptyText} />}
     </Group>
   );
   if (cards) return <div className={classes.cardList}>{message}</div>;

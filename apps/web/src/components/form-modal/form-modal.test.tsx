@@ -132,4 +132,14 @@ describe('FormModal', () => {
     rerender(<EditName name="second-record" opened />);
     await waitFor(() => expect(screen.getByLabelText('Value')).toHaveValue('second-record'));
   });
+
+  it('closes at once when the answer opens a popup, so the popup is not over the form', async () => {
+    const onSaved = vi.fn();
+    const submit = vi.fn<Submit>().mockResolvedValue({ info: 'User registered successfully', popup: true });
+    renderWithProviders(<PasswordForm submit={submit} onSaved={onSaved} />);
+    await fillAndSave('longenough', 'longenough');
+    await waitFor(() => expect(screen.getByTestId('state')).toHaveTextContent('closed'));
+    expect(onSaved).toHaveBeenCalledWith({ info: 'User registered successfully', popup: true });
+    expect(screen.queryByTestId('form-success')).not.toBeInTheDocument();
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Group, List, Modal, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -45,6 +45,10 @@ interface Banner {
   details: string[];
 }
 
+function isPopup(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && (result as { popup?: unknown }).popup === true && infoOf(result) !== null;
+}
+
 function infoOf(result: unknown): string | null {
   if (typeof result === 'object' && result !== null && 'info' in result) {
     const { info } = result as { info: unknown };
@@ -58,6 +62,18 @@ function infoOf(result: unknown): string | null {
  * inputs plus a banner, the submit button disabled while in flight, and closing
  * MODAL_CLOSE_DELAY_MS after a successful save (spec 4).
  */
+const FIELDS = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), [contenteditable="true"]';
+
+/**
+ * Focuses the first field of a form (the modal's focus trap starts on its close button), unless
+ * the user is already in a field by then.
+ */
+export function focusFirstField(root: HTMLElement | null): void {
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active.matches(FIELDS)) return;
+  root?.querySelector<HTMLElement>(FIELDS)?.focus();
+}
+
 export function FormModal<S extends FormSchema, Result>({
   opened,
   onClose,
@@ -103,6 +119,13 @@ export function FormModal<S extends FormSchema, Result>({
     setBanner(null);
     try {
       const result = await submit(values);
+      if (isPopup(result)) {
+        // The answer opens a popup (it says what happened); the form closes instead of staying under it.
+        form.reset(defaultValues);
+        onClose();
+        onSaved?.(result);
+        return;
+      }
       setBanner({ tone: 'success', text: infoOf(result) ?? 'Saved.', details: [] });
       setSaved({ result });
     } catch (error) {
@@ -128,10 +151,19 @@ export function FormModal<S extends FormSchema, Result>({
   };
 
   const busy = form.formState.isSubmitting || saved !== null;
+  const formRef = useRef<HTMLFormElement>(null);
 
   return (
-    <Modal opened={opened} onClose={finish} title={title} centered data-testid={testId}>
-      <form onSubmit={(event) => void form.handleSubmit(save)(event)} noValidate>
+    <Modal
+      opened={opened}
+      onClose={finish}
+      title={title}
+      centered
+      data-testid={testId}
+      // Opening a form puts the cursor in its first field (not on the ×).
+      onEnterTransitionEnd={() => focusFirstField(formRef.current)}
+    >
+      <form ref={formRef} onSubmit={(event) => void form.handleSubmit(save)(event)} noValidate>
         <Stack gap="sm">
           {banner && (
             <Alert

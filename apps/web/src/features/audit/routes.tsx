@@ -3,7 +3,7 @@ import { paths } from '@/config/paths.ts';
 
 export const routes: RouteObject[] = [
   {
-    id: 'audit',
+    id: 'audit', handle: { title: 'Audit log' },
     path: paths.audit,
     lazy: async () => ({ Component: (await import('./components/audit-page.tsx')).AuditPage }),
   },

@@ -1,6 +1,13 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { LoginPage } from './components/login-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
 /** Routes open without a session. */
-export const publicRoutes: RouteObject[] = [{ id: 'login', path: paths.login, element: <LoginPage /> }];
+export const publicRoutes: RouteObject[] = [
+  {
+    id: 'login',
+    handle: { title: 'Sign in' },
+    path: paths.login,
+    lazy: screen(() => import('./components/login-page.tsx'), (m) => <m.LoginPage />),
+  },
+];

@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { CataloguePage } from './components/catalogue-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
-export const routes: RouteObject[] = [{ id: 'catalogue', path: paths.catalogue, element: <CataloguePage /> }];
+export const routes: RouteObject[] = [{ id: 'catalogue', handle: { title: 'Catalogue' }, path: paths.catalogue, lazy: screen(() => import('./components/catalogue-page.tsx'), (m) => <m.CataloguePage />) }];

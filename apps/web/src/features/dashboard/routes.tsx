@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { DashboardPage } from './components/dashboard-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
-export const routes: RouteObject[] = [{ id: 'dashboard', path: paths.dashboard, element: <DashboardPage /> }];
+export const routes: RouteObject[] = [{ id: 'dashboard', handle: { title: 'Dashboard' }, path: paths.dashboard, lazy: screen(() => import('./components/dashboard-page.tsx'), (m) => <m.DashboardPage />) }];

@@ -1,5 +1,10 @@
 import type { RouteObject } from 'react-router';
-import { NotFoundPage } from './components/not-found-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
 /** Last inside the signed-in layout: whatever no feature claimed. */
-export const notFoundRoute: RouteObject = { id: 'not-found', path: '*', element: <NotFoundPage /> };
+export const notFoundRoute: RouteObject = {
+  id: 'not-found',
+  handle: { title: 'Page not found' },
+  path: '*',
+  lazy: screen(() => import('./components/not-found-page.tsx'), (m) => <m.NotFoundPage />),
+};

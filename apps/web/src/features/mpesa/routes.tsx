@@ -1,10 +1,9 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { ReconciliationPage } from './components/reconciliation-page.tsx';
-import { TransactionsPage } from './components/transactions-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
 export const routes: RouteObject[] = [
-  { id: 'mpesa', path: paths.mpesa.all, element: <TransactionsPage view="all" /> },
-  { id: 'mpesa.reconciliation', path: paths.mpesa.reconciliation, element: <ReconciliationPage /> },
-  { id: 'mpesa.unclaimed', path: paths.mpesa.unclaimed, element: <TransactionsPage view="unclaimed" key="unclaimed" /> },
+  { id: 'mpesa', handle: { title: 'M-Pesa transactions' }, path: paths.mpesa.all, lazy: screen(() => import('./components/transactions-page.tsx'), (m) => <m.TransactionsPage view="all" />) },
+  { id: 'mpesa.reconciliation', handle: { title: 'Reconciliation' }, path: paths.mpesa.reconciliation, lazy: screen(() => import('./components/reconciliation-page.tsx'), (m) => <m.ReconciliationPage />) },
+  { id: 'mpesa.unclaimed', handle: { title: 'Unclaimed payments' }, path: paths.mpesa.unclaimed, lazy: screen(() => import('./components/transactions-page.tsx'), (m) => <m.TransactionsPage view="unclaimed" key="unclaimed" />) },
 ];

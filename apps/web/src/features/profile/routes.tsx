@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { ProfilePage } from './components/profile-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
-export const routes: RouteObject[] = [{ id: 'me', path: paths.me, element: <ProfilePage /> }];
+export const routes: RouteObject[] = [{ id: 'me', handle: { title: 'My profile' }, path: paths.me, lazy: screen(() => import('./components/profile-page.tsx'), (m) => <m.ProfilePage />) }];

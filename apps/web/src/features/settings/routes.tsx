@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { SettingsPage } from './components/settings-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
-export const routes: RouteObject[] = [{ id: 'settings', path: paths.settings, element: <SettingsPage /> }];
+export const routes: RouteObject[] = [{ id: 'settings', handle: { title: 'Settings' }, path: paths.settings, lazy: screen(() => import('./components/settings-page.tsx'), (m) => <m.SettingsPage />) }];

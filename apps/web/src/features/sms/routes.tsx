@@ -1,11 +1,9 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { BroadcastsPage } from './components/broadcasts-page.tsx';
-import { SmsInboxPage } from './components/sms-inbox-page.tsx';
-import { SmsLogPage } from './components/sms-log-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
 export const routes: RouteObject[] = [
-  { id: 'sms.log', path: paths.sms.log, element: <SmsLogPage /> },
-  { id: 'sms.inbox', path: paths.sms.inbox, element: <SmsInboxPage /> },
-  { id: 'sms.broadcasts', path: paths.sms.broadcasts, element: <BroadcastsPage /> },
+  { id: 'sms.log', handle: { title: 'SMS log' }, path: paths.sms.log, lazy: screen(() => import('./components/sms-log-page.tsx'), (m) => <m.SmsLogPage />) },
+  { id: 'sms.inbox', handle: { title: 'SMS inbox' }, path: paths.sms.inbox, lazy: screen(() => import('./components/sms-inbox-page.tsx'), (m) => <m.SmsInboxPage />) },
+  { id: 'sms.broadcasts', handle: { title: 'Broadcasts' }, path: paths.sms.broadcasts, lazy: screen(() => import('./components/broadcasts-page.tsx'), (m) => <m.BroadcastsPage />) },
 ];

@@ -1,8 +1,8 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { SubscriptionsPage } from './components/subscriptions-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
 export const routes: RouteObject[] = [
-  { id: 'subscriptions', path: paths.subscriptions.recent, element: <SubscriptionsPage which="recent" /> },
-  { id: 'subscriptions.all', path: paths.subscriptions.all, element: <SubscriptionsPage which="all" /> },
+  { id: 'subscriptions', handle: { title: 'Recent subscriptions' }, path: paths.subscriptions.recent, lazy: screen(() => import('./components/subscriptions-page.tsx'), (m) => <m.SubscriptionsPage which="recent" />) },
+  { id: 'subscriptions.all', handle: { title: 'All subscriptions' }, path: paths.subscriptions.all, lazy: screen(() => import('./components/subscriptions-page.tsx'), (m) => <m.SubscriptionsPage which="all" />) },
 ];

@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { TipsDepositsPage } from './components/tips-deposits-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
-export const routes: RouteObject[] = [{ id: 'tips.mpesa', path: paths.tips.mpesa, element: <TipsDepositsPage /> }];
+export const routes: RouteObject[] = [{ id: 'tips.mpesa', handle: { title: 'Tips M-Pesa transactions' }, path: paths.tips.mpesa, lazy: screen(() => import('./components/tips-deposits-page.tsx'), (m) => <m.TipsDepositsPage />) }];

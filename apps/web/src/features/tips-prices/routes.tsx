@@ -1,8 +1,8 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { PricesPage } from './components/prices-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
 export const routes: RouteObject[] = [
-  { id: 'tips.prices.web', path: paths.tips.webTipsPrices, element: <PricesPage medium="web" /> },
-  { id: 'tips.prices.sms', path: paths.tips.smsTipsPrices, element: <PricesPage medium="sms" /> },
+  { id: 'tips.prices.web', handle: { title: 'Web tips prices' }, path: paths.tips.webTipsPrices, lazy: screen(() => import('./components/prices-page.tsx'), (m) => <m.PricesPage medium="web" />) },
+  { id: 'tips.prices.sms', handle: { title: 'SMS tips prices' }, path: paths.tips.smsTipsPrices, lazy: screen(() => import('./components/prices-page.tsx'), (m) => <m.PricesPage medium="sms" />) },
 ];

@@ -1,9 +1,8 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { UpdateSmsTipsPage } from './components/update-sms-tips-page.tsx';
-import { ViewSmsTipsPage } from './components/view-sms-tips-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
 export const routes: RouteObject[] = [
-  { id: 'tips.sms-tips.update', path: paths.tips.updateSmsTips, element: <UpdateSmsTipsPage /> },
-  { id: 'tips.sms-tips.view', path: paths.tips.viewSmsTips, element: <ViewSmsTipsPage /> },
+  { id: 'tips.sms-tips.update', handle: { title: 'Update SMS tips' }, path: paths.tips.updateSmsTips, lazy: screen(() => import('./components/update-sms-tips-page.tsx'), (m) => <m.UpdateSmsTipsPage />) },
+  { id: 'tips.sms-tips.view', handle: { title: 'View SMS tips' }, path: paths.tips.viewSmsTips, lazy: screen(() => import('./components/view-sms-tips-page.tsx'), (m) => <m.ViewSmsTipsPage />) },
 ];

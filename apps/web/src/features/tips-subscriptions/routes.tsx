@@ -1,8 +1,8 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { SubscriptionsPage } from './components/subscriptions-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
 export const routes: RouteObject[] = [
-  { id: 'tips.subscriptions.all', path: paths.tips.allSubscriptions, element: <SubscriptionsPage scope="all" /> },
-  { id: 'tips.subscriptions.active', path: paths.tips.activeSubscriptions, element: <SubscriptionsPage scope="active" /> },
+  { id: 'tips.subscriptions.all', handle: { title: 'All tips subscriptions' }, path: paths.tips.allSubscriptions, lazy: screen(() => import('./components/subscriptions-page.tsx'), (m) => <m.SubscriptionsPage scope="all" />) },
+  { id: 'tips.subscriptions.active', handle: { title: 'Active tips subscriptions' }, path: paths.tips.activeSubscriptions, lazy: screen(() => import('./components/subscriptions-page.tsx'), (m) => <m.SubscriptionsPage scope="active" />) },
 ];

@@ -1,11 +1,9 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '@/config/paths.ts';
-import { AssignClientsPage } from './components/assign-clients-page.tsx';
-import { UserClientsPage } from './components/user-clients-page.tsx';
-import { UsersPage } from './components/users-page.tsx';
+import { screen } from '@/lib/screen.tsx';
 
 export const routes: RouteObject[] = [
-  { id: 'users', path: paths.users.all, element: <UsersPage /> },
-  { id: 'users.assign-clients', path: paths.users.assignClients, element: <AssignClientsPage /> },
-  { id: 'users.view-clients', path: '/users/:user_id/clients', element: <UserClientsPage /> },
+  { id: 'users', handle: { title: 'My users' }, path: paths.users.all, lazy: screen(() => import('./components/users-page.tsx'), (m) => <m.UsersPage />) },
+  { id: 'users.assign-clients', handle: { title: 'Assign clients' }, path: paths.users.assignClients, lazy: screen(() => import('./components/assign-clients-page.tsx'), (m) => <m.AssignClientsPage />) },
+  { id: 'users.view-clients', handle: { title: 'User\'s clients' }, path: '/users/:user_id/clients', lazy: screen(() => import('./components/user-clients-page.tsx'), (m) => <m.UserClientsPage />) },
 ];

@@ -1,11 +1,9 @@
-import { useState } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { screenTexts, type Credentials } from '@betdesk/contract';
 import { APP_NAME } from '@/config/app.ts';
 import { isHttpError } from '@/lib/http.ts';
-import { loginInputSchema, useLogin } from '../api/login.ts';
+import { checkCredentials, useLogin, type CredentialErrors } from '../api/login.ts';
 
 /**
  * Sign-in. The HTTP client shows nothing for a failed login (spec 8: only the progress bar); the
@@ -14,33 +12,42 @@ import { loginInputSchema, useLogin } from '../api/login.ts';
 export function LoginPage() {
   const signIn = useLogin();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<Credentials>({
-    resolver: zodResolver(loginInputSchema),
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const [credentials, setCredentials] = useState<Credentials>({ email: '', password: '' });
+  const [errors, setErrors] = useState<CredentialErrors>({});
+  const isSubmitting = signIn.isPending;
 
-  const submit = form.handleSubmit(async (credentials) => {
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (isSubmitting) return;
     setFailure(null);
+    const invalid = checkCredentials(credentials);
+    setErrors(invalid);
+    if (Object.keys(invalid).length > 0) return;
     try {
-      await signIn.mutateAsync(credentials);
+      await signIn.mutateAsync({ email: credentials.email.trim(), password: credentials.password });
     } catch (error) {
       if (isHttpError(error)) {
+        const fromServer: CredentialErrors = {};
         for (const field of ['email', 'password'] as const) {
           const messages = error.errors?.[field];
-          if (messages) form.setError(field, { type: 'server', message: messages.join(' ') });
+          if (messages) fromServer[field] = messages.join(' ');
         }
+        setErrors(fromServer);
         setFailure(error.info);
       } else {
         setFailure(error instanceof Error ? error.message : String(error));
       }
     }
-  });
+  };
+  const change = (field: keyof Credentials) => (event: ChangeEvent<HTMLInputElement>) => {
+    const value = event.currentTarget.value;
+    setCredentials((current) => ({ ...current, [field]: value }));
+  };
 
   return (
     <Center mih="100vh" p="md" bg="gray.1">
       <Paper withBorder shadow="sm" radius="md" p="xl" w={400} maw="100%">
-        <form onSubmit={submit} noValidate data-testid="login-form">
+        <form onSubmit={(event) => void submit(event)} noValidate data-testid="login-form">
           <Stack gap="md">
             <div>
               <Title order={2} ta="center">
@@ -60,15 +67,19 @@ export function LoginPage() {
               type="email"
               autoComplete="username"
               required
-              error={errors.email?.message}
-              {...form.register('email')}
+              name="email"
+              value={credentials.email}
+              onChange={change('email')}
+              error={errors.email}
             />
             <PasswordInput
               label="Password"
               autoComplete="current-password"
               required
-              error={errors.password?.message}
-              {...form.register('password')}
+              name="password"
+              value={credentials.password}
+              onChange={change('password')}
+              error={errors.password}
             />
             <Button type="submit" fullWidth loading={isSubmitting} disabled={isSubmitting}>
               Sign In

@@ -7,8 +7,9 @@ import { formatDateTime, formatMoney } from '@/lib/format.ts';
 /** The payer as M-Pesa named them: a phone only when the MSISDN is one, else the masked number. */
 function SenderPhone({ t }: { t: MpesaTransaction }) {
   if (t.sender_phone) return <>{localPhone(t.sender_phone)}</>;
-  if (t.sender_msisdn) return <Text span c="dimmed">{t.sender_msisdn}</Text>;
-  return <Text span c="dimmed">hidden</Text>;
+  if (t.sender_msisdn) return <Text span c="dimmed" title="Masked by M-Pesa">{t.sender_msisdn}</Text>;
+  // "hidden by M-Pesa" only when nobody knows the phone: the API gives the matched subscriber's or client's.
+  return <Text span c="dimmed" title="M-Pesa sent no phone number and no subscriber or client matches this payment">hidden by M-Pesa</Text>;
 }
 
 function PaidTo({ t }: { t: MpesaTransaction }) {

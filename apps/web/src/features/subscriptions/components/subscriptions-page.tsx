@@ -42,8 +42,16 @@ export function SubscriptionsPage({ which }: { which: 'recent' | 'all' }) {
       <DateRangeNote from={table.from} to={table.to} />
       <FigureBoxes
         figures={[
-          { label: 'Subscription income today', value: formatMoney(data?.total_income_today ?? 0) },
-          { label: 'Subscription income, all time', value: formatMoney(data?.total_income ?? 0) },
+          {
+            label: 'Bet4Me subscriptions sold today',
+            value: formatMoney(data?.total_income_today ?? 0),
+            hint: 'Subscriptions started today, however paid',
+          },
+          {
+            label: 'Bet4Me subscriptions sold, all time',
+            value: formatMoney(data?.total_income ?? 0),
+            hint: 'Money received by M-Pesa is on the Dashboard',
+          },
           { label: 'Subscriptions listed', value: totalOf(data) },
         ]}
       />

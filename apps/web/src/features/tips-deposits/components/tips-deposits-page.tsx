@@ -10,7 +10,15 @@ const columns: DataTableColumn<TipsDeposit>[] = [
     key: 'sender_phone',
     header: 'Phone No',
     width: WIDTH.phone,
-    render: (d) => (d.sender_phone ? localPhone(d.sender_phone) : <Text span c="dimmed">hidden</Text>),
+    // The phone Betdesk knows (M-Pesa's or the matched subscriber's); "hidden by M-Pesa" only when nobody knows it.
+    render: (d) =>
+      d.sender_phone ? (
+        localPhone(d.sender_phone)
+      ) : (
+        <Text span c="dimmed" title="M-Pesa sent no phone number and no subscriber matches this payment">
+          hidden by M-Pesa
+        </Text>
+      ),
   },
   { key: 'sender_name', header: 'Sender Name', render: (d) => d.sender_name ?? '', card: 'title' },
   { key: 'amount', header: 'Amount', render: (d) => (d.amount === null ? '' : formatMoney(d.amount)), align: 'right', width: WIDTH.money },

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { Button, Card, Group, Stack, Textarea, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { betCategoryLabel, smsPages, type SmsTip } from '@betdesk/contract';
+import { betCategoryLabel, smsPages, type SmsTip, type SmsTipsEstimate } from '@betdesk/contract';
 import { LoadState } from '@/components/load-state.tsx';
 import { paths } from '@/config/paths.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useSmsTipsForm } from '../api/get-sms-tips-form.ts';
+import { useEstimateSmsTips } from '../api/estimate-sms-tips.ts';
 import { useSaveSmsTips } from '../api/save-sms-tips.ts';
+import { ConfirmSmsTips, SmsTipsProgress } from './sms-tips-send.tsx';
 
 function SmsTipsForm({ tips }: { tips: SmsTip[] }) {
   const [texts, setTexts] = useState<Record<number, string>>(() =>
@@ -14,26 +16,52 @@ function SmsTipsForm({ tips }: { tips: SmsTip[] }) {
   );
   const [errors, setErrors] = useState<Record<number, string>>({});
   const save = useSaveSmsTips();
+  const estimate = useEstimateSmsTips();
   const navigate = useNavigate();
+  const [asking, setAsking] = useState<SmsTipsEstimate | null>(null);
+  const [sending, setSending] = useState<number[] | null>(null);
+  const posts = () => tips.map((t) => ({ bet_category_id: t.bet_category_id, content: texts[t.bet_category_id] ?? '' }));
+
+  const showErrors = (error: unknown, sent: { bet_category_id: number }[]) => {
+    if (!isHttpError(error)) return;
+    const next: Record<number, string> = {};
+    for (const [field, messages] of Object.entries(error.errors ?? {})) {
+      const index = Number(field.split('.')[1]);
+      const tip = sent[index];
+      if (tip) next[tip.bet_category_id] = messages.join(' ');
+    }
+    setErrors(next);
+  };
+
+  // Save asks first: what would be sent, to how many, at what cost. A save that sends nothing goes straight on.
   const submit = async () => {
     setErrors({});
-    const posts = tips.map((t) => ({ bet_category_id: t.bet_category_id, content: texts[t.bet_category_id] ?? '' }));
+    const form = posts();
     try {
-      await save.mutateAsync({ posts });
-      await navigate(paths.tips.viewSmsTips);
+      const answer = await estimate.mutateAsync({ posts: form });
+      if (answer.tips.length > 0) setAsking(answer);
+      else await commit(null);
     } catch (error) {
-      if (!isHttpError(error)) return;
-      const next: Record<number, string> = {};
-      for (const [field, messages] of Object.entries(error.errors ?? {})) {
-        const index = Number(field.split('.')[1]);
-        const tip = posts[index];
-        if (tip) next[tip.bet_category_id] = messages.join(' ');
-      }
-      setErrors(next);
+      showErrors(error, form);
+    }
+  };
+
+  const commit = async (confirmed: SmsTipsEstimate | null) => {
+    const form = posts();
+    try {
+      await save.mutateAsync({ posts: form });
+      setAsking(null);
+      if (confirmed) setSending(confirmed.tips.map((tip) => tip.bet_category_id));
+      else await navigate(paths.tips.viewSmsTips);
+    } catch (error) {
+      setAsking(null);
+      showErrors(error, form);
     }
   };
   return (
     <Stack>
+      {/* Above the texts: the progress shows where the user is looking after the confirmation. */}
+      {sending && <SmsTipsProgress categories={sending} />}
       {tips.map((tip) => {
         const text = texts[tip.bet_category_id] ?? '';
         return (
@@ -53,10 +81,21 @@ function SmsTipsForm({ tips }: { tips: SmsTip[] }) {
         );
       })}
       <Group justify="flex-end">
-        <Button onClick={() => void submit()} loading={save.isPending} disabled={save.isPending}>
+        <Button
+          onClick={() => void submit()}
+          loading={estimate.isPending || save.isPending}
+          disabled={estimate.isPending || save.isPending}
+          data-testid="sms-tips-save"
+        >
           Save
         </Button>
       </Group>
+      <ConfirmSmsTips
+        estimate={asking}
+        sending={save.isPending}
+        onConfirm={() => void commit(asking)}
+        onCancel={() => setAsking(null)}
+      />
     </Stack>
   );
 }

@@ -5,7 +5,10 @@ import { Link } from 'react-router';
 import { localPhone, type User } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { useUser } from '@/lib/auth.ts';
+import { showToast } from '@/lib/feedback.tsx';
 import { formatDateTime } from '@/lib/format.ts';
+import { isHttpError } from '@/lib/http.ts';
 import { auditPathFor } from '@/config/paths.ts';
 import { useDeleteUser } from '../api/mutations.ts';
 import { useUsers } from '../api/get-users.ts';
@@ -17,8 +20,14 @@ export function UsersPage() {
   const remove = useDeleteUser();
   const [editing, setEditing] = useState<{ user: User | null } | null>(null);
 
+  const me = useUser();
+  // A refused trash (e.g. the last admin) says why; other delete failures stay logged only (spec 8).
   const trash = async (user: User) => {
-    if (await confirmTrash()) remove.mutate({ id: user.id });
+    if (!(await confirmTrash())) return;
+    remove.mutate(
+      { id: user.id },
+      { onError: (error) => showToast('error', isHttpError(error) && error.info ? error.info : 'The user was not trashed.') },
+    );
   };
 
   const columns: DataTableColumn<User>[] = [
@@ -55,11 +64,14 @@ export function UsersPage() {
               <IconHistory size={18} />
             </ActionIcon>
           </Tooltip>
-          <Tooltip label="Trash">
-            <ActionIcon variant="subtle" color="red" aria-label={`Trash ${u.name}`} onClick={() => void trash(u)}>
-              <IconTrash size={18} />
-            </ActionIcon>
-          </Tooltip>
+          {/* Nobody trashes their own account here (the server refuses it): no icon on your own row. */}
+          {u.id !== me?.id && (
+            <Tooltip label="Trash">
+              <ActionIcon variant="subtle" color="red" aria-label={`Trash ${u.name}`} onClick={() => void trash(u)}>
+                <IconTrash size={18} />
+              </ActionIcon>
+            </Tooltip>
+          )}
         </Group>
       ),
     },
