@@ -30,6 +30,8 @@ export const clients = pgTable(
     index('clients_created_at_idx').on(t.createdAt),
     index('clients_live_created_idx').on(t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
     index('clients_live_name_idx').on(t.name, t.id).where(sql`${t.deletedAt} is null`),
+    // The few trashed clients, so that counting active clients can leave them out without a scan.
+    index('clients_deleted_idx').on(t.id).where(sql`${t.deletedAt} is not null`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "clients_deleted_idx" ON "clients" USING btree ("id") WHERE "clients"."deleted_at" is not null;
