@@ -79,6 +79,8 @@ export interface PaymentFilter extends Omit<ListRequest<PaymentSort>, 'page' | '
 /**
  * Search by sender name (contains), receipt (contains) or phone: a phone typed in any local form
  * also finds payments whose MSISDN is its hash, and payments claimed to someone with that phone.
+ * The people are looked up first (`= any(array(...))`), so every branch is an index the planner can
+ * OR together in one bitmap instead of scanning every payment.
  */
 function searchSql(search: string | undefined): SQL {
   const text = search?.trim();
@@ -87,8 +89,8 @@ function searchSql(search: string | undefined): SQL {
   const phone = normaliseKenyanPhone(text);
   const byPhone = phone
     ? sql` or p.sender_phone = ${phone} or p.msisdn = ${sha256Hex(phone)}
-           or p.client_id in (select id from ${clients} where phone = ${phone})
-           or p.subscriber_id in (select id from ${tipsSubscribers} where phone = ${phone})`
+           or p.client_id = any(array(select id from ${clients} where phone = ${phone}))
+           or p.subscriber_id = any(array(select id from ${tipsSubscribers} where phone = ${phone}))`
     : sql``;
   return sql`(p.sender_name ilike ${like} or p.trans_id ilike ${like}${byPhone})`;
 }

@@ -47,14 +47,23 @@ const textOrNull = (value: unknown): string | null => (value == null ? null : St
  * each row is for is looked up for those rows only: linked ids first, else the phone.
  */
 function pageSql(where: SQL, page: Page, detail: boolean, order: MessageOrder = newestFirst): SQL {
+  // A person's messages (few) are collected first through sms_client_idx / sms_recipient_idx and
+  // then ordered; left to itself the planner walks the whole table newest first looking for them.
+  const picked =
+    order === newestFirst
+      ? sql`with mine as materialized (select m.id from sms_messages m where ${where}),
+            page as (
+              select m.* from sms_messages m
+               where m.id in (select id from mine order by id desc limit ${page.limit} offset ${page.offset})
+            )`
+      : sql`with page as (
+              select m.* from sms_messages m
+               where ${where}
+               order by ${order.inner}
+               limit ${page.limit} offset ${page.offset}
+            )`;
   return sql`
-    with page as (
-      select m.*
-        from sms_messages m
-       where ${where}
-       order by ${order.inner}
-       limit ${page.limit} offset ${page.offset}
-    )
+    ${picked}
     select p.*, c.id as person_client_id, c.name as client_name, s.id as person_subscriber_id, s.name as subscriber_name
            ${detail ? sql`, u.name as created_by_name` : sql``}
       from page p
