@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, KenyanPhone, Kes, Notice, PageQuery } from './common.ts';
+import { Id, Kes, Notice, PageQuery } from './common.ts';
+import { KenyanPhone } from './phone.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 
 /** The most a single amount typed by staff may be (KES): far above any real stake or payment. */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './constants.ts';
 
 /** Body of every mutation's answer: the spec's generic response fields (section 3). */
@@ -56,28 +55,6 @@ export function ChoiceId(message: string) {
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
     z.number({ error: message }).int(message).positive(message).max(MAX_ID, message),
   );
-}
-
-/** Kenyan mobile number as staff type it (07.., 01.., +254.., 254..), normalised to 2547XXXXXXXX. */
-export const KenyanPhone = z
-  .string({ message: 'The phone number is required' })
-  .trim()
-  .min(1, 'The phone number is required')
-  .transform((value, ctx) => {
-    const normalised = normaliseKenyanPhone(value);
-    if (!normalised) {
-      ctx.addIssue({ code: 'custom', message: 'Enter a Kenyan mobile number like 0712345678' });
-      return z.NEVER;
-    }
-    return normalised;
-  });
-
-export function normaliseKenyanPhone(value: string): string | null {
-  const parsed = parsePhoneNumberFromString(value.replace(/[\s-]/g, ''), 'KE');
-  if (!parsed || parsed.country !== 'KE' || !parsed.isValid()) return null;
-  const type = parsed.getType();
-  if (type !== 'MOBILE' && type !== undefined) return null;
-  return parsed.number.replace('+', '');
 }
 
 /** 2547XXXXXXXX -> 07XXXXXXXX, the form staff read. */

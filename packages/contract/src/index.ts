@@ -2,6 +2,7 @@ export * from './texts.ts';
 export * from './constants.ts';
 export * from './permissions.ts';
 export * from './common.ts';
+export * from './phone.ts';
 export * from './endpoint.ts';
 export * from './auth.ts';
 export * from './clients.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, KenyanPhone, Notice } from './common.ts';
+import { Id, Notice } from './common.ts';
+import { KenyanPhone } from './phone.ts';
 import { csvExport } from './clients.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 

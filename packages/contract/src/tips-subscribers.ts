@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { ChoiceId, Id, Kes, KenyanPhone, Notice } from './common.ts';
+import { ChoiceId, Id, Kes, Notice } from './common.ts';
+import { KenyanPhone } from './phone.ts';
 import { ListCounts, listQuery } from './lists.ts';
 import { BetCategory } from './tips-posts.ts';
 import { TIPS_MEDIA_LABELS } from './tips-prices.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { ChoiceId, Id, KenyanPhone, Notice } from './common.ts';
+import { ChoiceId, Id, Notice } from './common.ts';
+import { KenyanPhone } from './phone.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from './constants.ts';
 import { Gender, User } from './auth.ts';

@@ -1,33 +1,27 @@
-import { memo, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
-import { Box, Button, Group, Loader, LoadingOverlay, NativeSelect, Pagination, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Box, Button, Group, LoadingOverlay, NativeSelect, Pagination, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconArrowDown, IconArrowUp, IconArrowsSort, IconDownload, IconSearch } from '@tabler/icons-react';
+import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { COUNT_CAP, listTexts, MAX_LIST_OFFSET, PAGE_SIZES, type PageSize, type SortDirection } from '@betdesk/contract';
 import classes from './data-table.module.css';
+import {
+  CARD_LAYOUT_QUERY,
+  CardRow,
+  EmptyBody,
+  HeaderRow,
+  ROW_HEIGHT,
+  tableMinWidth,
+  TableRow,
+  type DataTableColumn,
+  type DataTableSorting,
+} from './table-parts.tsx';
 import { DateRangeFilter } from './date-range-filter.tsx';
-import { EmptyText } from './empty-text.tsx';
 import { downloadFile, type QueryParams } from '@/lib/http.ts';
 import { formatCount } from '@/lib/format.ts';
 
-export interface DataTableColumn<Row> {
-  /** Stable key; also the row field shown when there is no `render`. */
-  key: string;
-  header: ReactNode;
-  render?: (row: Row, index: number) => ReactNode;
-  /** Width in px (or CSS): dates, amounts, phones and badges have one; text columns share the rest. */
-  width?: CSSProperties['width'];
-  /** Narrowest the column may get, in px; defaults to a numeric `width`, else MIN_COLUMN_WIDTH. */
-  minWidth?: number;
-  align?: 'left' | 'center' | 'right';
-  /** The list's sort field this column shows, when it differs from `key`. */
-  sortKey?: string;
-  /**
-   * Its place on a phone card: 'title' (the card's heading), 'field' (label and value), 'actions'
-   * (the buttons row) or 'hidden'. Default: actions for a column without a header, else field.
-   */
-  card?: 'title' | 'field' | 'actions' | 'hidden';
-}
+export type { DataTableColumn, DataTableSorting } from './table-parts.tsx';
+export { CARD_LAYOUT_QUERY, MIN_COLUMN_WIDTH, ROW_HEIGHT, tableMinWidth } from './table-parts.tsx';
 
 export interface DataTablePaging {
   page: number;
@@ -45,16 +39,6 @@ export interface DataTableSearch {
   value?: string;
   /** Called with the typed text when Enter is pressed, never on each key. */
   onSearch: (value: string) => void;
-}
-
-export interface DataTableSorting {
-  /** The fields the server can sort this list by (the contract's LISTS entry). */
-  sorts: readonly string[];
-  sort: string;
-  dir: SortDirection;
-  onSort: (field: string) => void;
-  /** Sorts by `field` in `dir` (the phone layout's select). */
-  onSortTo?: (field: string, dir: SortDirection) => void;
 }
 
 export interface DataTableDateRange {
@@ -91,115 +75,7 @@ export interface DataTableProps<Row> {
 }
 
 const OVERSCAN = 6;
-export const MIN_COLUMN_WIDTH = 105;
-export const ROW_HEIGHT = 40;
 const CARD_HEIGHT_ESTIMATE = 150;
-/** Under this width (Mantine's `sm`) each row is a card. */
-export const CARD_LAYOUT_QUERY = '(max-width: 47.99em)';
-
-/**
- * The table never gets narrower than its columns' minimum widths: on a phone the scroll box then
- * scrolls sideways instead of squeezing each column to a character.
- */
-export function tableMinWidth<Row>(columns: readonly DataTableColumn<Row>[]): number {
-  return columns.reduce(
-    (sum, column) => sum + (column.minWidth ?? (typeof column.width === 'number' ? column.width : MIN_COLUMN_WIDTH)),
-    0,
-  );
-}
-
-function cellValue<Row>(column: DataTableColumn<Row>, row: Row, index: number): ReactNode {
-  if (column.render) return column.render(row, index);
-  const value = (row as Record<string, unknown>)[column.key];
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-function cardRole<Row>(column: DataTableColumn<Row>): NonNullable<DataTableColumn<Row>['card']> {
-  if (column.card) return column.card;
-  return column.header === '' || column.header === null || column.header === undefined ? 'actions' : 'field';
-}
-
-interface RowProps<Row> {
-  row: Row;
-  index: number;
-  columns: readonly DataTableColumn<Row>[];
-  measure?: ((element: Element | null) => void) | undefined;
-}
-
-/**
- * One table row. Memoized on (row, index, columns): scrolling re-renders the table, which only
- * changes which rows exist and the spacer heights; a row already on screen is not rendered again.
- */
-const TableRow = memo(function TableRow<Row>({ row, index, columns, measure }: RowProps<Row>) {
-  return (
-    <tr ref={measure} className={classes.row} data-odd={index % 2 === 1 || undefined} data-index={index} data-testid="table-row">
-      {columns.map((column) => (
-        <td key={column.key} className={classes.cell} style={column.align ? { textAlign: column.align } : undefined}>
-          {cellValue(column, row, index)}
-        </td>
-      ))}
-    </tr>
-  );
-}) as <Row>(props: RowProps<Row>) => ReactNode;
-
-interface CardProps<Row> extends RowProps<Row> {
-  measure: (element: Element | null) => void;
-}
-
-
-/** One row as a phone card: its heading, its key fields as label/value pairs, its actions. */
-const CardRow = memo(function CardRow<Row>({ row, index, columns, measure }: CardProps<Row>) {
-  const title = columns.find((c) => cardRole(c) === 'title') ?? columns.find((c) => cardRole(c) === 'field');
-  const fields = columns.filter((c) => cardRole(c) === 'field' && c !== title);
-  const actions = columns.filter((c) => cardRole(c) === 'actions');
-  return (
-    <div ref={measure} data-index={index} className={classes.cardSlot} data-testid="table-row">
-      <div className={classes.card} data-testid="table-card">
-        {title && <div className={classes.cardTitle}>{cellValue(title, row, index)}</div>}
-        <dl className={classes.cardFields}>
-          {fields.map((column) => (
-            <div key={column.key} className={classes.cardField}>
-              <dt>{column.header}</dt>
-              <dd>{cellValue(column, row, index)}</dd>
-            </div>
-          ))}
-        </dl>
-        {actions.length > 0 && (
-          <div className={classes.cardActions}>
-            {actions.map((column) => (
-              <div key={column.key}>{cellValue(column, row, index)}</div>
-            ))}
-          </div>
-        )}
-      </div>
-    </div>
-  );
-}) as <Row>(props: CardProps<Row>) => ReactNode;
-
-function SortableHeader<Row>({ column, sorting }: { column: DataTableColumn<Row>; sorting: DataTableSorting | undefined }) {
-  const field = column.sortKey ?? column.key;
-  if (!sorting || !sorting.sorts.includes(field)) return <>{column.header}</>;
-  const active = sorting.sort === field;
-  const Icon = !active ? IconArrowsSort : sorting.dir === 'asc' ? IconArrowUp : IconArrowDown;
-  return (
-    <UnstyledButton
-      className={classes.sortButton}
-      onClick={() => sorting.onSort(field)}
-      data-active={active || undefined}
-      data-testid={`sort-${field}`}
-    >
-      <span>{column.header}</span>
-      <Icon size={14} aria-hidden="true" />
-    </UnstyledButton>
-  );
-}
-
-function ariaSort(field: string, sorting: DataTableSorting | undefined): 'ascending' | 'descending' | 'none' | undefined {
-  if (!sorting || !sorting.sorts.includes(field)) return undefined;
-  if (sorting.sort !== field) return 'none';
-  return sorting.dir === 'asc' ? 'ascending' : 'descending';
-}
 
 /**
  * The shared table: remote paging with the spec's page sizes, sortable headers, search on Enter,
@@ -297,58 +173,6 @@ function CardSortSelect<Row>({ columns, sorting }: { columns: readonly DataTable
       w={170}
       data-testid="card-sort"
     />
-  );
-}
-
-function HeaderRow<Row>({ columns, sorting }: { columns: readonly DataTableColumn<Row>[]; sorting: DataTableSorting | undefined }) {
-  return (
-    <thead className={classes.head}>
-      <tr>
-        {columns.map((column) => (
-          <th
-            key={column.key}
-            className={classes.th}
-            style={{ width: column.width, textAlign: column.align }}
-            aria-sort={ariaSort(column.sortKey ?? column.key, sorting)}
-          >
-            <SortableHeader column={column} sorting={sorting} />
-          </th>
-        ))}
-      </tr>
-    </thead>
-  );
-}
-
-function EmptyBody<Row>({
-  columns,
-  sorting,
-  cards,
-  loading,
-  emptyText,
-}: {
-  columns: readonly DataTableColumn<Row>[];
-  sorting: DataTableSorting | undefined;
-  cards: boolean;
-  loading: boolean;
-  emptyText: string;
-}) {
-  const message = (
-    <Group justify="center" py="lg">
-      {loading ? <Loader size="sm" aria-label="Loading" /> : <EmptyText text={emptyText} />}
-    </Group>
-  );
-  if (cards) return <div className={classes.cardList}>{message}</div>;
-  return (
-    <div className={classes.scroller} data-testid="table-scroller">
-      <table className={classes.table} style={{ minWidth: tableMinWidth(columns) }} data-testid="table">
-        <HeaderRow columns={columns} sorting={sorting} />
-        <tbody>
-          <tr>
-            <td colSpan={columns.length}>{message}</td>
-          </tr>
-        </tbody>
-      </table>
-    </div>
   );
 }
 

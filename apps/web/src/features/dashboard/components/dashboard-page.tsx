@@ -2,7 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { DASHBOARD_ACTIVE_CLIENTS, localPhone } from '@betdesk/contract';
-import { DataTable, WIDTH } from '@/components/data-table/index.ts';
+import { WIDTH } from '@/components/data-table/column-widths.ts';
+import { ShortTable } from '@/components/data-table/short-table.tsx';
 import { FigureBoxes, type Figure } from '@/components/figure-boxes.tsx';
 import type { NewBetClient } from '@/components/new-bet-modal.tsx';
 import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
@@ -68,7 +69,7 @@ export function DashboardPage() {
           </Anchor>
         </Alert>
       )}
-      <SmsGatewayAlert enabled={isAdmin} backlog />
+      <SmsGatewayAlert enabled={isAdmin} backlog linkToLog />
       {money.length > 0 && (
         <>
           <FigureBoxes figures={money} />
@@ -88,7 +89,7 @@ export function DashboardPage() {
           <Title order={4} mb="sm">
             Recent payments
           </Title>
-          <DataTable
+          <ShortTable
             columns={[
               { key: 'name', header: 'Subscriber', card: 'title' },
               { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : ''), width: WIDTH.phone },
@@ -100,7 +101,6 @@ export function DashboardPage() {
             rowKey={(p, i) => `${p.transaction_reference}-${i}`}
             loading={board.isFetching}
             emptyText="No payments yet."
-            height={360}
             data-testid="recent-payments-table"
           />
         </Card>
@@ -120,7 +120,7 @@ export function DashboardPage() {
               </Anchor>
             </Group>
           </Group>
-          <DataTable
+          <ShortTable
             columns={[
               { key: 'name', header: 'Client', card: 'title' },
               { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone },
@@ -145,7 +145,6 @@ export function DashboardPage() {
             rowKey={(c) => c.client_id}
             loading={board.isFetching}
             emptyText="No active clients."
-            height={420}
             data-testid="dashboard-active-clients"
           />
         </Card>
