@@ -31,7 +31,7 @@ export default tseslint.config(
     settings: {
       'boundaries/include': ['apps/**/*'],
       'import/resolver': {
-        typescript: { project: ['apps/web/tsconfig.json', 'apps/api/tsconfig.json'], noWarnOnMultipleProjects: true },
+        typescript: { project: ['apps/web/tsconfig.json', 'apps/web/e2e/tsconfig.json', 'apps/api/tsconfig.json'], noWarnOnMultipleProjects: true },
       },
       'boundaries/elements': [
         { type: 'web-app', pattern: 'apps/web/src/app' },
