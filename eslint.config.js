@@ -18,6 +18,11 @@ export default tseslint.config(
     },
   },
   {
+    // Playwright reads the fixtures a fixture needs from its first parameter's pattern: `{}` for none.
+    files: ['apps/web/e2e/**/*.ts'],
+    rules: { 'no-empty-pattern': ['error', { allowObjectPatternsAsParameters: true }] },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
