@@ -18,6 +18,11 @@ export default tseslint.config(
     },
   },
   {
+    // Playwright reads the fixtures a fixture needs from its first parameter's pattern: `{}` for none.
+    files: ['apps/web/e2e/**/*.ts'],
+    rules: { 'no-empty-pattern': ['error', { allowObjectPatternsAsParameters: true }] },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
@@ -31,7 +36,7 @@ export default tseslint.config(
     settings: {
       'boundaries/include': ['apps/**/*'],
       'import/resolver': {
-        typescript: { project: ['apps/web/tsconfig.json', 'apps/api/tsconfig.json'], noWarnOnMultipleProjects: true },
+        typescript: { project: ['apps/web/tsconfig.json', 'apps/web/e2e/tsconfig.json', 'apps/api/tsconfig.json'], noWarnOnMultipleProjects: true },
       },
       'boundaries/elements': [
         { type: 'web-app', pattern: 'apps/web/src/app' },
