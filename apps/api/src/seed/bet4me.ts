@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { AGENT_CATEGORY_ID } from '@betdesk/contract';
+import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from '@betdesk/contract';
 import {
   bet4mePlans,
   bets,
@@ -82,6 +82,12 @@ export async function seedBet4meDemo(tx: Queryable, secretsKey: Buffer): Promise
     .from(users)
     .where(and(eq(users.categoryId, AGENT_CATEGORY_ID), isNull(users.deletedAt)))
     .orderBy(users.id);
+  const [admin] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.categoryId, ADMIN_CATEGORY_ID), isNull(users.deletedAt)))
+    .orderBy(users.id)
+    .limit(1);
 
   const clientRows = Array.from({ length: CLIENTS }, (_, i) => {
     const first = rand.pick(firstNames);
@@ -105,11 +111,13 @@ export async function seedBet4meDemo(tx: Queryable, secretsKey: Buffer): Promise
   });
 
   // Three in five clients are looked after by a demo staff user; the rest wait for assignment.
+  const staffOf = new Map<number, number>();
   if (staff.length > 0) {
     const assignments = created
       .filter(() => rand.next() < 0.6)
       .map((c, i) => ({ clientId: c.id, userId: staff[i % staff.length]!.id, assignedAt: c.createdAt }));
     await insertInChunks(assignments, (chunk) => tx.insert(clientAssignments).values(chunk));
+    for (const a of assignments) staffOf.set(a.clientId, a.userId);
   }
 
   // Platform passwords for a few hundred clients (sealed like real ones).
@@ -173,8 +181,13 @@ export async function seedBet4meDemo(tx: Queryable, secretsKey: Buffer): Promise
       const open = opened > now - 2 * DAY && rand.next() < 0.7;
       const won = rand.next() < 0.45;
       const profitCents = won ? Math.round(stakeCents * (rand.int(50, 250) / 100)) : -stakeCents;
+      // Opened and closed by the client's staff member (an admin for an unassigned client), so the
+      // per-staff report and the bonus lists have someone to name.
+      const by = staffOf.get(clientId) ?? admin?.id ?? null;
       betRows.push({
         clientId,
+        openedBy: by,
+        closedBy: open ? null : by,
         stakeCents,
         description: rand.pick(matches),
         profitCents: open ? null : profitCents,
