@@ -39,6 +39,25 @@ describe('GET /api/dashboard', () => {
     expect(body.active_clients).toEqual([{ client_id: mine, name: 'Brian Mwangi', phone: expect.any(String), photo: null, total_open_bets: 1 }]);
   });
 
+  it("counts a staff member's unpaid bonuses as their unpaid bonuses list does, as bonuses are paid and earned", async () => {
+    const pending = async () => (await t.as(p.staff, { method: 'GET', url: '/api/dashboard' })).json().total_pending_bonus;
+    const listed = async () => (await t.as(p.staff, { method: 'GET', url: '/api/bonuses/unpaid' })).json().total_records;
+    const unpaid = (await t.as(p.admin, { method: 'GET', url: '/api/bonuses/unpaid' })).json();
+    const bonus = unpaid.bonuses.find((b: { client_id: number }) => b.client_id === mine);
+    // Part of it paid: still unpaid.
+    await t.as(p.admin, { method: 'POST', url: '/api/bonuses/pay', payload: { client_id: mine, amount: 1, description: 'part' } });
+    expect([await pending(), await listed()]).toEqual([1, 1]);
+    // The rest paid: none left.
+    const rest = Number(bonus.bonus) - 1;
+    const paid = await t.as(p.admin, { method: 'POST', url: '/api/bonuses/pay', payload: { client_id: mine, amount: rest, description: 'rest' } });
+    expect(paid.statusCode).toBe(200);
+    expect([await pending(), await listed()]).toEqual([0, 0]);
+    // Another win: one again. Another staff member's client's bonus never counts.
+    const bet = await t.as(p.admin, { method: 'POST', url: '/api/bets/save', payload: { client_id: mine, stake: 100, description: 'z' } });
+    await t.as(p.admin, { method: 'POST', url: '/api/bets/update', payload: { bet_id: bet.json().bet_id, profit: 300 } });
+    expect([await pending(), await listed()]).toEqual([1, 1]);
+  });
+
   it('needs a session', async () => {
     expect((await t.as(null, { method: 'GET', url: '/api/dashboard' })).statusCode).toBe(401);
   });

@@ -48,7 +48,8 @@ export const clientAssignments = pgTable(
     assignedBy: integer('assigned_by').references(() => users.id),
     assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('client_assignments_user_idx').on(t.userId)],
+  // (user, client): a staff member's clients read off the index alone (every staff list's scope).
+  (t) => [index('client_assignments_user_idx').on(t.userId, t.clientId)],
 );
 
 /** A client's betting-platform password, sealed with SECRETS_KEY (AES-256-GCM). */
@@ -136,6 +137,8 @@ export const bonuses = pgTable(
     index('bonuses_amount_idx').on(t.amountCents, t.id),
     index('bonuses_unpaid_earned_idx').on(t.earnedAt, t.id).where(sql`${t.paidCents} < ${t.amountCents}`),
     index('bonuses_unpaid_amount_idx').on(t.amountCents, t.id).where(sql`${t.paidCents} < ${t.amountCents}`),
+    // A staff member's unpaid bonuses counted client by client (the dashboard), off the index alone.
+    index('bonuses_unpaid_client_idx').on(t.clientId).where(sql`${t.paidCents} < ${t.amountCents}`),
   ],
 );
 

@@ -3,7 +3,7 @@ import type { Bonus, BonusPayment } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
-import { bets, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
+import { bets, bonusPayments, bonuses, clientAssignments, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { iso, kes, pagingSql, type Page } from '../clients/service.ts';
 
@@ -52,6 +52,19 @@ export function countBonuses(db: Queryable, where: SQL): Promise<ListCount> {
 
 export function countBonusesExactly(db: Queryable, where: SQL): Promise<number> {
   return exactCount(db, sql`from ${bonuses} bo where ${where}`);
+}
+
+/**
+ * A staff member's unpaid bonuses (the dashboard's count), exact: client by client, each an
+ * index-only probe of bonuses_unpaid_client_idx, instead of joining every unpaid bonus of the
+ * business against their clients (a correlated count is never turned into that join).
+ */
+export async function countUnpaidBonusesOfStaff(db: Queryable, userId: number): Promise<number> {
+  const [row] = await rows<{ n: string }>(db, sql`
+    select coalesce(sum((select count(*) from ${bonuses} bo
+                          where bo.client_id = a.client_id and bo.paid_cents < bo.amount_cents)), 0) as n
+      from ${clientAssignments} a where a.user_id = ${userId}`);
+  return Number(row?.n ?? 0);
 }
 
 const paymentColumns = sql`p.id, p.amount_cents, p.paid_at, p.description, p.client_id, c.name, c.phone`;

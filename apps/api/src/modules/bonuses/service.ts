@@ -233,7 +233,7 @@ export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: Paym
 /** How many bonuses still have something unpaid, among the clients the actor sees (dashboard). */
 export async function countUnpaidBonuses(db: Queryable, actor: Actor): Promise<number> {
   if (actor.role === 'admin') return (await bonusQueries.bonusTotals(db)).unpaid;
-  return bonusQueries.countBonusesExactly(db, bonusWhere(actor, { unpaidOnly: true }));
+  return bonusQueries.countUnpaidBonusesOfStaff(db, actor.userId);
 }
 
 /** A client's bonuses and bonus payments (the client page's sub-lists); scope checked by the caller. */
