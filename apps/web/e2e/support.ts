@@ -54,6 +54,16 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** With E2E_SCREENSHOTS=<dir>: the page at 1366 and 375 px wide, for a person to look at. */
+export async function shot(page: Page, name: string): Promise<void> {
+  if (!process.env.E2E_SCREENSHOTS) return;
+  for (const width of [1366, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 export interface OwnServer {
   baseURL: string;
   stop(): Promise<void>;

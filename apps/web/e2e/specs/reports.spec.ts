@@ -1,15 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { admin, signIn, simulatePayment } from '../support.ts';
-
-const shot = async (page: Page, name: string) => {
-  if (!process.env.E2E_SCREENSHOTS) return;
-  for (const width of [1366, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-};
+import { expect, test } from '@playwright/test';
+import { admin, shot, signIn, simulatePayment } from '../support.ts';
 
 /** 'KES 1,250.00' -> 125000 cents. */
 const cents = (text: string) => Math.round(Number(text.replace(/[^\d.-]/g, '')) * 100);

@@ -1,6 +1,6 @@
-import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test as base, type APIRequestContext } from '@playwright/test';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../../api/src/integrations/sms/fake-africastalking.ts';
-import { admin, signIn, startOwnServer, type OwnServer } from '../support.ts';
+import { admin, type OwnServer, shot, signIn, startOwnServer } from '../support.ts';
 
 /**
  * Issue 12: a whole call refused by Africa's Talking raises the admin banner. The shared E2E server
@@ -30,15 +30,6 @@ const test = base.extend<{ gateway: FakeAfricasTalking; ownServer: OwnServer }>(
     await use(ownServer.baseURL);
   },
 });
-
-const shot = async (page: Page, name: string) => {
-  if (!process.env.E2E_SCREENSHOTS) return;
-  for (const width of [1366, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-};
 
 const MESSAGE = 'Your D2 stake is placed: Gor Mahia win @1.85. Betdesk';
 const PHONE = '0712345678';

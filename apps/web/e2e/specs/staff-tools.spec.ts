@@ -1,14 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { admin, signIn, simulatePayment } from '../support.ts';
-
-const shot = async (page: Page, name: string) => {
-  if (!process.env.E2E_SCREENSHOTS) return;
-  for (const width of [1366, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-};
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { admin, shot, signIn, simulatePayment } from '../support.ts';
 
 async function adminHeaders(request: APIRequestContext) {
   const login = await request.post('/api/auth/login', { data: admin });

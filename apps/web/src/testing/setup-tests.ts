@@ -1,24 +1,13 @@
 import '@testing-library/jest-dom/vitest';
 import { configure } from '@testing-library/react';
+import { mediaQueryList } from './media.ts';
 
 // findBy/waitFor poll until this long: enough for a render on a busy two-core CI machine.
 configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks the layout APIs Mantine and the virtualizer ask for.
 if (!window.matchMedia) {
-  Object.defineProperty(window, 'matchMedia', {
-    writable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }),
-  });
+  Object.defineProperty(window, 'matchMedia', { writable: true, value: (query: string) => mediaQueryList(query, false) });
 }
 
 class NoopResizeObserver {

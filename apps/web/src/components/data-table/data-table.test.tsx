@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PageSize } from '@betdesk/contract';
 import { renderWithProviders } from '@/testing/test-utils.tsx';
+import { onAPhone } from '@/testing/media.ts';
 import { setBearerToken } from '@/lib/http.ts';
 import { fireEvent } from '@testing-library/react';
 import { DataTable, MIN_COLUMN_WIDTH, pagingSummary, tableMinWidth, type DataTableColumn, type DataTableSorting } from './data-table.tsx';
@@ -195,19 +196,7 @@ describe('DataTable', () => {
   });
 
   it('shows each row as a card with its fields and actions on a phone', () => {
-    vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) =>
-        ({
-          matches: query.includes('max-width'),
-          media: query,
-          onchange: null,
-          addListener: () => {},
-          removeListener: () => {},
-          addEventListener: () => {},
-          removeEventListener: () => {},
-          dispatchEvent: () => false,
-        }) as MediaQueryList,
-    );
+    onAPhone();
     const withAction: DataTableColumn<Client>[] = [
       ...columns,
       { key: 'act', header: '', render: (r) => <button type="button">Claim {r.name}</button> },
@@ -223,19 +212,7 @@ describe('DataTable', () => {
   });
 
   it('offers the sorts as a select on a phone, where there are no headers to click', async () => {
-    vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) =>
-        ({
-          matches: query.includes('max-width'),
-          media: query,
-          onchange: null,
-          addListener: () => {},
-          removeListener: () => {},
-          addEventListener: () => {},
-          removeEventListener: () => {},
-          dispatchEvent: () => false,
-        }) as MediaQueryList,
-    );
+    onAPhone();
     const onSortTo = vi.fn();
     renderWithProviders(
       <DataTable

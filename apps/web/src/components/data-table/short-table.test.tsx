@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { renderWithProviders } from '@/testing/test-utils.tsx';
+import { onAPhone } from '@/testing/media.ts';
 import { ShortTable } from './short-table.tsx';
 import type { DataTableColumn } from './table-parts.tsx';
 
@@ -22,22 +23,6 @@ const payments: Payment[] = Array.from({ length: 12 }, (_, i) => ({
   name: `Payer ${i + 1}`,
   amount: `KES ${(i + 1) * 100}.00`,
 }));
-
-function onAPhone(phone: boolean) {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: phone && query.includes('max-width'),
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  );
-}
 
 afterEach(() => vi.restoreAllMocks());
 
