@@ -19,16 +19,19 @@ const NEWEST_RUNNING_READ = 500;
 export async function findActiveClientsWithOpenBets(db: Queryable, scope: SQL) {
   const found = await rows<{ id: number; name: string; phone: string; photo: string | null; open_bets: string }>(
     db,
-    sql`select c.id, c.name, c.phone, c.photo, ob.n as open_bets
-          from (select s.client_id, max(s.created_at) as latest, max(s.id) as newest
-                  from (select s.client_id, s.created_at, s.id from ${subscriptions} s
-                         where s.client_id is not null and s.expires_at > now() and ${scope}
-                         order by s.created_at desc, s.id desc limit ${NEWEST_RUNNING_READ}) s
-                 group by s.client_id) s
-          join ${clients} c on c.id = s.client_id and c.deleted_at is null
-          cross join lateral (select count(*) as n from ${bets} b where b.client_id = c.id and b.status = 'open') ob
-         order by s.latest desc, s.newest desc
-         limit ${DASHBOARD_ACTIVE_CLIENTS}`,
+    // The ten are chosen first; only their open bets are counted.
+    sql`select t.id, t.name, t.phone, t.photo, ob.n as open_bets
+          from (select c.id, c.name, c.phone, c.photo, s.latest, s.newest
+                  from (select s.client_id, max(s.created_at) as latest, max(s.id) as newest
+                          from (select s.client_id, s.created_at, s.id from ${subscriptions} s
+                                 where s.client_id is not null and s.expires_at > now() and ${scope}
+                                 order by s.created_at desc, s.id desc limit ${NEWEST_RUNNING_READ}) s
+                         group by s.client_id) s
+                  join ${clients} c on c.id = s.client_id and c.deleted_at is null
+                 order by s.latest desc, s.newest desc
+                 limit ${DASHBOARD_ACTIVE_CLIENTS}) t
+          cross join lateral (select count(*) as n from ${bets} b where b.client_id = t.id and b.status = 'open') ob
+         order by t.latest desc, t.newest desc`,
   );
   return found.map((r) => ({
     client_id: Number(r.id),
