@@ -2,12 +2,37 @@ import { eq, sql } from 'drizzle-orm';
 import { bet4mePlans, betCategories, clients, ledgerEntries, mpesaPayments, pricePackages, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { balanceCents } from '../../src/modules/ledger/service.ts';
-import type { TestApp } from '../helpers.ts';
+import { startFakeDaraja, type FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
+import { createTestApp, type TestApp } from '../helpers.ts';
 
 export const SECRET = 'test-webhook-secret-0123';
 
 let receiptSeq = 0;
 /** A fresh M-Pesa receipt per call ("RKL..."). */
+/** Daraja's published sandbox passkey (shortcode 174379). */
+export const SANDBOX_PASSKEY = 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919';
+
+/**
+ * A test app whose M-Pesa is a fake Daraja on loopback (`env` adds the shortcode, passkey, till),
+ * the fake's callbacks delivered to the app in process instead of the public callback URL.
+ */
+export async function appWithFakeDaraja(env: Record<string, string>): Promise<{ t: TestApp; fake: FakeDaraja }> {
+  const fake = await startFakeDaraja();
+  const t = await createTestApp({
+    env: {
+      MPESA_BASE_URL: fake.baseUrl,
+      MPESA_CONSUMER_KEY: fake.consumerKey,
+      MPESA_CONSUMER_SECRET: fake.consumerSecret,
+      MPESA_CALLBACK_BASE_URL: 'https://betdesk.example.com',
+      ...env,
+    },
+  });
+  fake.deliver = async (url, body) => {
+    await t.app.inject({ method: 'POST', url: new URL(url).pathname, payload: body as object });
+  };
+  return { t, fake };
+}
+
 export function receipt(): string {
   receiptSeq += 1;
   return `RKT${String(Date.now()).slice(-5)}${String(receiptSeq).padStart(4, '0')}`;

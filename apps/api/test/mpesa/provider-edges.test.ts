@@ -3,11 +3,11 @@ import { eq, sql } from 'drizzle-orm';
 import { mpesaPayments, pricePackages, stkRequests, subscriptions } from '../../src/db/schema/index.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createDarajaClient } from '../../src/integrations/mpesa/daraja.ts';
-import { startFakeDaraja, type FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
+import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { settleFromQuery } from '../../src/modules/mpesa/ingest.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
-import { c2b, confirm, ledgerOf, paymentByReceipt, SECRET, seedPeople } from './fixtures.ts';
+import { ADMIN, type TestApp } from '../helpers.ts';
+import { c2b, confirm, ledgerOf, paymentByReceipt, SECRET, seedPeople, appWithFakeDaraja, SANDBOX_PASSKEY } from './fixtures.ts';
 
 /**
  * Issue 12, M-Pesa: real Daraja traffic that lost money. The store number is 600984, its till
@@ -15,7 +15,6 @@ import { c2b, confirm, ledgerOf, paymentByReceipt, SECRET, seedPeople } from './
  */
 const STORE = '600984';
 const TILL = '5123456';
-const PASSKEY = 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919';
 
 let t: TestApp;
 let fake: FakeDaraja;
@@ -23,21 +22,7 @@ let ref: Awaited<ReturnType<typeof seedPeople>>;
 let admin: string;
 
 beforeAll(async () => {
-  fake = await startFakeDaraja();
-  t = await createTestApp({
-    env: {
-      MPESA_BASE_URL: fake.baseUrl,
-      MPESA_CONSUMER_KEY: fake.consumerKey,
-      MPESA_CONSUMER_SECRET: fake.consumerSecret,
-      MPESA_SHORTCODE: STORE,
-      MPESA_TILL_NUMBER: TILL,
-      MPESA_PASSKEY: PASSKEY,
-      MPESA_CALLBACK_BASE_URL: 'https://betdesk.example.com',
-    },
-  });
-  fake.deliver = async (url, body) => {
-    await t.app.inject({ method: 'POST', url: new URL(url).pathname, payload: body as object });
-  };
+  ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: STORE, MPESA_TILL_NUMBER: TILL, MPESA_PASSKEY: SANDBOX_PASSKEY }));
   ref = await seedPeople(t);
   await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
   admin = await t.tokenFor('boss@betdesk.test');
@@ -106,17 +91,22 @@ describe('case 1: a C2B payment to another shortcode', () => {
   });
 });
 
+/** The Daraja client's configuration against the fake, paying `partyB`. */
+const darajaConfig = (
+  partyB: string,
+  transactionType: 'CustomerBuyGoodsOnline' | 'CustomerPayBillOnline' = 'CustomerBuyGoodsOnline',
+) => ({
+  baseUrl: fake.baseUrl,
+  consumerKey: fake.consumerKey,
+  consumerSecret: fake.consumerSecret,
+  shortcode: STORE,
+  passkey: SANDBOX_PASSKEY,
+  callbackBaseUrl: 'https://betdesk.example.com',
+  transactionType,
+  partyB,
+});
+
 describe('case 2: STK push for a till (CustomerBuyGoodsOnline)', () => {
-  const api = (partyB: string) => ({
-    baseUrl: fake.baseUrl,
-    consumerKey: fake.consumerKey,
-    consumerSecret: fake.consumerSecret,
-    shortcode: STORE,
-    passkey: PASSKEY,
-    callbackBaseUrl: 'https://betdesk.example.com',
-    transactionType: 'CustomerBuyGoodsOnline' as const,
-    partyB,
-  });
   const push = { phone: '254722500003', amountKes: 100, accountReference: 'D2', description: 'Tips package' };
 
   it('sends PartyB = the till from configuration, and Daraja accepts it', async () => {
@@ -133,13 +123,13 @@ describe('case 2: STK push for a till (CustomerBuyGoodsOnline)', () => {
     const configured = loadConfig(env).mpesa.api!;
     expect(configured).toMatchObject({ shortcode: STORE, partyB: TILL });
     fake.outcomes.push({ resultCode: 1032, callback: false });
-    await createDarajaClient(api(configured.partyB), SECRET).stkPush(push);
+    await createDarajaClient(darajaConfig(configured.partyB), SECRET).stkPush(push);
     expect(fake.pushes.at(-1)).toMatchObject({ BusinessShortCode: STORE, PartyB: TILL, TransactionType: 'CustomerBuyGoodsOnline' });
   });
 
   it('the fake refuses PartyB = the store number as Daraja does ("The operator does not exist")', async () => {
     fake.tills = [TILL];
-    await expect(createDarajaClient(api(STORE), SECRET).stkPush(push)).rejects.toThrow('The operator does not exist');
+    await expect(createDarajaClient(darajaConfig(STORE), SECRET).stkPush(push)).rejects.toThrow('The operator does not exist');
   });
 
   it('configuration refuses Buy Goods without a till', () => {
@@ -251,16 +241,7 @@ describe('case 4: a package priced with cents', () => {
 
   it('the fake Daraja refuses a decimal Amount, as Daraja does', async () => {
     const client = createDarajaClient(
-      {
-        baseUrl: fake.baseUrl,
-        consumerKey: fake.consumerKey,
-        consumerSecret: fake.consumerSecret,
-        shortcode: STORE,
-        passkey: PASSKEY,
-        callbackBaseUrl: 'https://betdesk.example.com',
-        transactionType: 'CustomerPayBillOnline',
-        partyB: STORE,
-      },
+      darajaConfig(STORE, 'CustomerPayBillOnline'),
       SECRET,
       // Bypass the client's own rounding to see the fake's answer.
       (input, init) => fetch(input, init?.body ? { ...init, body: String(init.body).replace('"Amount":100', '"Amount":99.5') } : init),

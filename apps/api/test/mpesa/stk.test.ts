@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { clientAssignments, mpesaPayments, smsMessages, stkRequests, subscriptions } from '../../src/db/schema/index.ts';
 import { runSubscriptionExpiry } from '../../src/jobs/subscription-expiry.ts';
-import { startFakeDaraja, type FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
+import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { recheckPendingRequests } from '../../src/modules/mpesa/service.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
-import { c2b, confirm, ledgerOf, paymentByReceipt, seedPeople } from './fixtures.ts';
+import { c2b, confirm, ledgerOf, paymentByReceipt, seedPeople, appWithFakeDaraja, SANDBOX_PASSKEY } from './fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
@@ -17,21 +17,7 @@ let staffId: number;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  fake = await startFakeDaraja();
-  t = await createTestApp({
-    env: {
-      MPESA_BASE_URL: fake.baseUrl,
-      MPESA_CONSUMER_KEY: fake.consumerKey,
-      MPESA_CONSUMER_SECRET: fake.consumerSecret,
-      MPESA_SHORTCODE: '174379',
-      MPESA_PASSKEY: 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919',
-      MPESA_CALLBACK_BASE_URL: 'https://betdesk.example.com',
-    },
-  });
-  // The fake's callbacks reach this in-process app instead of the public URL.
-  fake.deliver = async (url, body) => {
-    await t.app.inject({ method: 'POST', url: new URL(url).pathname, payload: body as object });
-  };
+  ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
   ref = await seedPeople(t);
   await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
   staffId = await t.addUser({ email: 'agent@betdesk.test' });

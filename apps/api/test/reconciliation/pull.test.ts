@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { mpesaPayments, mpesaPullRuns } from '../../src/db/schema/index.ts';
 import type { PulledTransaction } from '../../src/integrations/mpesa/daraja.ts';
-import { startFakeDaraja, type FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
+import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { runPull } from '../../src/modules/reconciliation/service.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
-import { c2b, confirm, ledgerOf, paymentByReceipt, seedPeople } from '../mpesa/fixtures.ts';
+import { c2b, confirm, ledgerOf, paymentByReceipt, seedPeople, appWithFakeDaraja } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
@@ -13,16 +13,7 @@ let ref: Awaited<ReturnType<typeof seedPeople>>;
 let admin: string;
 
 beforeAll(async () => {
-  fake = await startFakeDaraja();
-  t = await createTestApp({
-    env: {
-      MPESA_BASE_URL: fake.baseUrl,
-      MPESA_CONSUMER_KEY: fake.consumerKey,
-      MPESA_CONSUMER_SECRET: fake.consumerSecret,
-      MPESA_SHORTCODE: '600984',
-      MPESA_CALLBACK_BASE_URL: 'https://betdesk.example.com',
-    },
-  });
+  ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: '600984' }));
   ref = await seedPeople(t);
   await t.addUser({ email: 'boss@pull.test', categoryId: ADMIN });
   admin = await t.tokenFor('boss@pull.test');

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { smsMessages, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
-import { startFakeDaraja, type FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
+import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { publishSmsTip } from '../../src/modules/tips-sms/service.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
-import { c2b as daraja, confirm, ledgerOf, paymentByReceipt, seedPeople } from '../mpesa/fixtures.ts';
+import { ADMIN, type TestApp } from '../helpers.ts';
+import { c2b as daraja, confirm, ledgerOf, paymentByReceipt, seedPeople, appWithFakeDaraja, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
@@ -13,20 +13,7 @@ let ref: Awaited<ReturnType<typeof seedPeople>>;
 let admin: string;
 
 beforeAll(async () => {
-  fake = await startFakeDaraja();
-  t = await createTestApp({
-    env: {
-      MPESA_BASE_URL: fake.baseUrl,
-      MPESA_CONSUMER_KEY: fake.consumerKey,
-      MPESA_CONSUMER_SECRET: fake.consumerSecret,
-      MPESA_SHORTCODE: '174379',
-      MPESA_PASSKEY: 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919',
-      MPESA_CALLBACK_BASE_URL: 'https://betdesk.example.com',
-    },
-  });
-  fake.deliver = async (url, body) => {
-    await t.app.inject({ method: 'POST', url: new URL(url).pathname, payload: body as object });
-  };
+  ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
   ref = await seedPeople(t);
   await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
   admin = await t.tokenFor('boss@betdesk.test');

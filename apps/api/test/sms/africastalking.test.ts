@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { dispatchQueuedSms } from '../../src/modules/sms/outbox.ts';
 import { currentSmsBalance } from '../../src/modules/sms/service.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
-import { AT_USERNAME, clearQueue, fakeGateway, messagesById, phones, queueTo, skipBackoff } from './sms-test-kit.ts';
+import { AT_USERNAME, fakeGateway, messagesById, phones, queueTo, skipBackoff, resetBetweenTests } from './sms-test-kit.ts';
 
 let t: TestApp;
 let fake: FakeAfricasTalking;
@@ -20,13 +20,7 @@ afterAll(async () => {
   await fake.close();
   await t.close();
 });
-afterEach(async () => {
-  await clearQueue(t.deps.database);
-  fake.calls.length = 0;
-  fake.verdicts.clear();
-  fake.onCall = null;
-  fake.balanceKes = 1000;
-});
+afterEach(() => resetBetweenTests(t.deps.database, fake));
 
 describe("Africa's Talking adapter against the fake gateway", () => {
   it('sends one request per text to many recipients and records provider id, cost and parts', async () => {

@@ -7,7 +7,7 @@ import type { FakeAfricasTalking } from '../../src/integrations/sms/fake-africas
 import type { SmsGateway } from '../../src/integrations/sms/gateway.ts';
 import { dispatchQueuedSms } from '../../src/modules/sms/outbox.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
-import { AT_API_KEY, clearQueue, fakeGateway, phones, queueTo, skipBackoff } from './sms-test-kit.ts';
+import { AT_API_KEY, fakeGateway, phones, queueTo, skipBackoff, resetBetweenTests } from './sms-test-kit.ts';
 
 /**
  * Issue 12, Africa's Talking: answers seen from the real gateway that left messages looking sent,
@@ -30,13 +30,7 @@ afterAll(async () => {
   await fake.close();
   await t.close();
 });
-afterEach(async () => {
-  await clearQueue(t.deps.database);
-  fake.calls.length = 0;
-  fake.verdicts.clear();
-  fake.senderIds = [];
-  fake.balanceKes = 1000;
-});
+afterEach(() => resetBetweenTests(t.deps.database, fake));
 
 async function rowsOf(ids: number[]) {
   const { rows } = await t.deps.database.executeSql(

@@ -65,3 +65,13 @@ export async function skipBackoff(database: Database): Promise<void> {
 export async function clearQueue(database: Database): Promise<void> {
   await database.executeSql(`update sms_messages set status = 'failed', failure_reason = 'test cleanup' where status in ('queued', 'sending')`);
 }
+
+/** Between tests: an empty queue, and the fake as it starts (no calls, verdicts, hooks or sender ids, KES 1,000). */
+export async function resetBetweenTests(database: Database, fake: FakeAfricasTalking): Promise<void> {
+  await clearQueue(database);
+  fake.calls.length = 0;
+  fake.verdicts.clear();
+  fake.onCall = null;
+  fake.senderIds = [];
+  fake.balanceKes = 1000;
+}

@@ -1,4 +1,7 @@
-import { betCategories, imageTypes, postCategories, pricePackages } from '../../src/db/schema/index.ts';
+import { sql } from 'drizzle-orm';
+import { betCategories, imageTypes, postCategories, pricePackages, tipsSubscribers } from '../../src/db/schema/index.ts';
+import { sha256Hex } from '../../src/lib/crypto.ts';
+import { activateSubscription } from '../../src/modules/subscriptions/service.ts';
 import type { Db } from '../../src/db/client.ts';
 import { ADMIN, type TestApp } from '../helpers.ts';
 
@@ -50,4 +53,32 @@ export async function signedInStaff(t: TestApp): Promise<{ admin: string; staff:
   await t.addUser({ email: 'admin@tips.test', categoryId: ADMIN });
   await t.addUser({ email: 'staff@tips.test' });
   return { admin: await t.tokenFor('admin@tips.test'), staff: await t.tokenFor('staff@tips.test') };
+}
+
+/**
+ * A tips subscriber of `betCategoryId` by `medium` on the D2 weekly package (KES 500, 7 days),
+ * its subscription run out a day ago when `expired`. Answers the subscriber's id.
+ */
+export async function addTipsSubscriber(
+  db: Db,
+  ref: TipsReference,
+  phone: string,
+  medium: 'sms' | 'web',
+  betCategoryId: number,
+  expired = false,
+): Promise<number> {
+  const [row] = await db
+    .insert(tipsSubscribers)
+    .values({ name: `Subscriber ${phone}`, phone, phoneHash: sha256Hex(phone) })
+    .returning({ id: tipsSubscribers.id });
+  const { id } = await db.transaction((tx) =>
+    activateSubscription(tx, {
+      what: { subscriberId: row!.id, packageId: ref.d2SmsWeek, betCategoryId, medium },
+      durationDays: 7,
+      amountCents: 50_000,
+      source: 'manual',
+    }),
+  );
+  if (expired) await db.execute(sql`update subscriptions set expires_at = now() - interval '1 day' where id = ${id}`);
+  return row!.id;
 }

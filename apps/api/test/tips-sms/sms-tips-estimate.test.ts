@@ -1,34 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
-import { smsMessages, smsOptOuts, tipsSubscribers } from '../../src/db/schema/index.ts';
-import { sha256Hex } from '../../src/lib/crypto.ts';
-import { activateSubscription } from '../../src/modules/subscriptions/service.ts';
+import { eq } from 'drizzle-orm';
+import { smsMessages, smsOptOuts } from '../../src/db/schema/index.ts';
 import { smsParts } from '../../src/lib/sms-parts.ts';
 import { getSetting } from '../../src/modules/settings/service.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
-import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
+import { addTipsSubscriber, signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 
 /** Issue 14 item 2: before saving SMS tips the screen says how many SMS, parts and KES it sends. */
 let t: TestApp;
 let ref: TipsReference;
 let staff: string;
 
-async function subscriber(phone: string, medium: 'sms' | 'web', betCategoryId: number, expired = false) {
-  const db = t.deps.db;
-  const [row] = await db
-    .insert(tipsSubscribers)
-    .values({ name: `Subscriber ${phone}`, phone, phoneHash: sha256Hex(phone) })
-    .returning({ id: tipsSubscribers.id });
-  const { id } = await db.transaction((tx) =>
-    activateSubscription(tx, {
-      what: { subscriberId: row!.id, packageId: ref.d2SmsWeek, betCategoryId, medium },
-      durationDays: 7,
-      amountCents: 50_000,
-      source: 'manual',
-    }),
-  );
-  if (expired) await db.execute(sql`update subscriptions set expires_at = now() - interval '1 day' where id = ${id}`);
-}
+const subscriber = (phone: string, medium: 'sms' | 'web', betCategoryId: number, expired = false) =>
+  addTipsSubscriber(t.deps.db, ref, phone, medium, betCategoryId, expired);
 
 const estimate = (token: string | null, posts: { bet_category_id: number; content: string }[]) =>
   t.as(token, { method: 'POST', url: '/api/tips/posts/update-sms-tips/estimate', payload: { posts } });

@@ -1,34 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql, type SQL } from 'drizzle-orm';
-import { smsMessages, tipsSubscribers } from '../../src/db/schema/index.ts';
-import { sha256Hex } from '../../src/lib/crypto.ts';
-import { activateSubscription } from '../../src/modules/subscriptions/service.ts';
+import { eq, type SQL } from 'drizzle-orm';
+import { smsMessages } from '../../src/db/schema/index.ts';
 import { currentTipsWithDelivery } from '../../src/modules/tips-sms/queries.ts';
 import { createTestApp, explain, type TestApp } from '../helpers.ts';
-import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
+import { addTipsSubscriber, signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 
 let t: TestApp;
 let ref: TipsReference;
 let admin: string;
 let staff: string;
 
-async function subscriber(phone: string, medium: 'sms' | 'web', betCategoryId: number, expired = false) {
-  const db = t.deps.db;
-  const [row] = await db
-    .insert(tipsSubscribers)
-    .values({ name: `Subscriber ${phone}`, phone, phoneHash: sha256Hex(phone) })
-    .returning({ id: tipsSubscribers.id });
-  const { id } = await db.transaction((tx) =>
-    activateSubscription(tx, {
-      what: { subscriberId: row!.id, packageId: ref.d2SmsWeek, betCategoryId, medium },
-      durationDays: 7,
-      amountCents: 50_000,
-      source: 'manual',
-    }),
-  );
-  if (expired) await db.execute(sql`update subscriptions set expires_at = now() - interval '1 day' where id = ${id}`);
-  return row!.id;
-}
+const subscriber = (phone: string, medium: 'sms' | 'web', betCategoryId: number, expired = false) =>
+  addTipsSubscriber(t.deps.db, ref, phone, medium, betCategoryId, expired);
 
 const tipRows = () =>
   t.deps.db.select().from(smsMessages).where(eq(smsMessages.intent, 'tips.sms-tip')).orderBy(smsMessages.id);
