@@ -7,7 +7,8 @@ import { renderWithProviders } from '@/testing/test-utils.tsx';
 import { onAPhone } from '@/testing/media.ts';
 import { setBearerToken } from '@/lib/http.ts';
 import { fireEvent } from '@testing-library/react';
-import { DataTable, MIN_COLUMN_WIDTH, pagingSummary, tableMinWidth, type DataTableColumn, type DataTableSorting } from './data-table.tsx';
+import { DataTable, pagingSummary, type DataTableColumn, type DataTableSorting } from './data-table.tsx';
+import { MIN_COLUMN_WIDTH, tableMinWidth } from './table-parts.tsx';
 
 interface Client {
   id: number;

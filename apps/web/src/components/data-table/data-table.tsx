@@ -21,7 +21,6 @@ import { downloadFile, type QueryParams } from '@/lib/http.ts';
 import { formatCount } from '@/lib/format.ts';
 
 export type { DataTableColumn, DataTableSorting } from './table-parts.tsx';
-export { CARD_LAYOUT_QUERY, MIN_COLUMN_WIDTH, ROW_HEIGHT, tableMinWidth } from './table-parts.tsx';
 
 export interface DataTablePaging {
   page: number;
