@@ -104,6 +104,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
+/** The advisory lock key every process takes while it applies migrations ("betd" in ASCII). */
+const MIGRATION_LOCK = 0x62657464;
+
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   pool.on('error', () => {
@@ -120,7 +123,16 @@ async function openPostgres(url: string): Promise<Database> {
       return { rows: last?.rows ?? [] };
     },
     async migrate() {
-      await migratePg(drizzlePg(pool), { migrationsFolder });
+      // Several processes may start at once (N API processes and a worker): one migrates at a time,
+      // the others wait on the lock and then find nothing left to apply.
+      const connection = await pool.connect();
+      try {
+        await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migratePg(drizzlePg(connection), { migrationsFolder });
+      } finally {
+        await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+        connection.release();
+      }
     },
     async *streamRows(query, batchRows) {
       const { sql: text, params } = dialect.sqlToQuery(query);
