@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { smsMessages, stkRequests, tipsSubscribers, ussdPurchases } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
+import { jobHandlers } from '../../src/jobs/handlers.ts';
 import { sendQueuedUssdPurchases } from '../../src/modules/ussd/service.ts';
 import type { TestApp } from '../helpers.ts';
 import { appWithFakeDaraja, SANDBOX_PASSKEY, seedPeople } from '../mpesa/fixtures.ts';
@@ -47,8 +48,11 @@ describe('Buying tips on the USSD menu with M-Pesa configured', () => {
     expect(nudged).toContain('ussd-purchases');
     expect(fake.pushes).toHaveLength(pushesBefore); // nothing left the server during the session
 
+    // The queue's registered handler does the work (pg-boss runs it on the nudge, or its cron).
+    const job = jobHandlers(t.deps).find((h) => h.queue === 'ussd-purchases');
+    expect(job?.cron).toBe('* * * * *');
     fake.outcomes.push({ resultCode: 0, callback: true, receipt: 'USD2000201' });
-    expect(await sendQueuedUssdPurchases(t.deps)).toBe(1);
+    await job!.run();
     await fake.settled();
     expect(fake.pushes.at(-1)).toMatchObject({ PartyA: phone, PhoneNumber: phone, Amount: 100, AccountReference: 'D2' });
     const [purchase] = await purchaseOf(sessionId);

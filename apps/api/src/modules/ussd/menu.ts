@@ -137,9 +137,10 @@ async function render(state: State, facts: MenuFacts, categoryName: (id: number)
       return `CON ${listScreen(CATEGORIES_HEADER, paged(CATEGORIES_HEADER, items.map((i) => i.label), true), state.page)}`;
     }
     case 'packages': {
+      const items = await facts.packages(state.categoryId);
+      if (items.length === 0) return 'END Nothing of this category is on sale right now.';
       const header = packagesHeader(await categoryName(state.categoryId));
-      const pages = paged(header, (await facts.packages(state.categoryId)).map((i) => i.label), true);
-      return `CON ${listScreen(header, pages, state.page)}`;
+      return `CON ${listScreen(header, paged(header, items.map((i) => i.label), true), state.page)}`;
     }
     case 'confirm': {
       const question = await facts.packageQuestion(state.packageId);
