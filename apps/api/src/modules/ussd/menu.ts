@@ -75,13 +75,14 @@ const firstIndexOf = (pages: string[][], page: number) => pages.slice(0, page).r
 const CATEGORIES_HEADER = 'Buy tips: choose';
 const SUBSCRIPTIONS_HEADER = 'My subscriptions:';
 
-/** Which item of a numbered list page the input names, or null. */
-async function chosenOnPage(input: string, items: ListItem[], header: string, page: number): Promise<ListItem | null> {
-  if (!/^\d{1,3}$/.test(input)) return null;
+/** An input on a numbered list's page: `98` for the next page, or one of the numbers shown; else null. */
+function listInput(input: string, items: ListItem[], header: string, page: number): { nextPage: number } | { chosen: ListItem } | null {
   const pages = paged(header, items.map((i) => i.label), true);
+  if (input === MORE) return page < pages.length - 1 ? { nextPage: page + 1 } : null;
+  if (!/^\d{1,3}$/.test(input)) return null;
   const first = firstIndexOf(pages, page);
   const index = Number(input) - 1;
-  return index >= first && index < first + (pages[page]?.length ?? 0) ? items[index]! : null;
+  return index >= first && index < first + (pages[page]?.length ?? 0) ? { chosen: items[index]! } : null;
 }
 
 const packagesHeader = (category: string) => `${short(category)}: choose`;
@@ -95,23 +96,15 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       if (input === '4') return { state: { at: 'sms' } };
       return null;
     case 'categories': {
-      const items = await facts.categories();
-      if (input === MORE) {
-        const pages = paged(CATEGORIES_HEADER, items.map((i) => i.label), true);
-        return state.page < pages.length - 1 ? { state: { at: 'categories', page: state.page + 1 } } : null;
-      }
-      const chosen = await chosenOnPage(input, items, CATEGORIES_HEADER, state.page);
-      return chosen ? { state: { at: 'packages', categoryId: chosen.id, page: 0 } } : null;
+      const got = listInput(input, await facts.categories(), CATEGORIES_HEADER, state.page);
+      if (!got) return null;
+      return { state: 'nextPage' in got ? { ...state, page: got.nextPage } : { at: 'packages', categoryId: got.chosen.id, page: 0 } };
     }
     case 'packages': {
-      const items = await facts.packages(state.categoryId);
       const header = packagesHeader(await categoryName(state.categoryId));
-      if (input === MORE) {
-        const pages = paged(header, items.map((i) => i.label), true);
-        return state.page < pages.length - 1 ? { state: { ...state, page: state.page + 1 } } : null;
-      }
-      const chosen = await chosenOnPage(input, items, header, state.page);
-      return chosen ? { state: { at: 'confirm', packageId: chosen.id } } : null;
+      const got = listInput(input, await facts.packages(state.categoryId), header, state.page);
+      if (!got) return null;
+      return { state: 'nextPage' in got ? { ...state, page: got.nextPage } : { at: 'confirm', packageId: got.chosen.id } };
     }
     case 'confirm':
       return input === '1' ? { action: { do: 'buy', packageId: state.packageId } } : null;
