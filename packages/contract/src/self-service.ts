@@ -73,6 +73,7 @@ export const OPT_OUT_SOURCE_LABELS = {
   provider: "Africa's Talking opt-out",
   blacklist: 'Network blacklist (406 UserInBlacklist)',
   admin: 'An admin',
+  ussd: 'USSD menu',
 } as const;
 
 export const OptOutState = z.object({
@@ -86,7 +87,7 @@ export const OptOutState = z.object({
     z.object({
       action: z.enum(['opt-out', 'opt-in']),
       scope: z.string(),
-      source: z.enum(['keyword', 'provider', 'blacklist', 'admin']),
+      source: z.enum(['keyword', 'provider', 'blacklist', 'admin', 'ussd']),
       reason: z.string().nullable(),
       by: z.string().nullable(),
       at: z.string(),

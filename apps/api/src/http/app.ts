@@ -35,6 +35,7 @@ import { tipsSmsRoutes } from '../modules/tips-sms/routes.ts';
 import { tipsSubscribersRoutes } from '../modules/tips-subscribers/routes.ts';
 import { tipsSubscriptionsRoutes } from '../modules/tips-subscriptions/routes.ts';
 import { tipsWinningsRoutes } from '../modules/tips-winnings/routes.ts';
+import { ussdRoutes } from '../modules/ussd/routes.ts';
 import { installAuthHook } from './auth-hook.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { route } from './route.ts';
@@ -155,6 +156,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   tipsPricesRoutes(app, deps);
   smsRoutes(app, deps);
   selfServiceRoutes(app, deps);
+  ussdRoutes(app, deps);
   broadcastRoutes(app, deps);
   mpesaRoutes(app, deps);
   reconciliationRoutes(app, deps);

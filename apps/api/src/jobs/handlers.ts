@@ -5,6 +5,7 @@ import { recheckPendingRequests } from '../modules/mpesa/service.ts';
 import { runMoneyCheck, runPull } from '../modules/reconciliation/service.ts';
 import { QUEUES, type JobHandler } from './jobs.ts';
 import { runSubscriptionExpiry } from './subscription-expiry.ts';
+import { sendQueuedUssdPurchases } from '../modules/ussd/service.ts';
 
 /** Every queue's handler, wired to the app's dependencies. */
 export function jobHandlers(deps: AppDeps): JobHandler[] {
@@ -57,6 +58,14 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       cron: '* * * * *',
       run: async () => {
         await compactSummaries(deps.db);
+      },
+    },
+    {
+      // Purchases confirmed on the USSD menu: the STK push leaves once the session has ended.
+      queue: QUEUES.ussdPurchases,
+      cron: '* * * * *',
+      run: async () => {
+        await sendQueuedUssdPurchases(deps);
       },
     },
   ];

@@ -213,8 +213,22 @@ export async function requestCheapestSmsPackage(
     .orderBy(asc(pricePackages.priceCents), asc(pricePackages.durationDays))
     .limit(1);
   if (!cheapest) return null;
+  return requestPackagePayment(deps, { ...r, packageId: cheapest.id });
+}
+
+/**
+ * An STK push to the subscriber's phone for one tips package, asked by the punter themselves (no
+ * staff user): the SMS keyword, the USSD menu. Null when M-Pesa is not configured or the package is
+ * not for sale (no price); throws when M-Pesa refuses. Returns the payment request's id.
+ */
+export async function requestPackagePayment(
+  deps: AppDeps,
+  r: { subscriberId: number; phone: string; packageId: number; requestId: string | null },
+): Promise<number | null> {
+  const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
+  if (!daraja) return null;
   const payer: Payer = { subscriberId: r.subscriberId };
-  const chosen = (await payableItems(deps.db, payer)).find((i) => i.packageId === cheapest.id);
+  const chosen = (await payableItems(deps.db, payer)).find((i) => i.packageId === r.packageId);
   if (!chosen) return null;
   return pushStk(deps, daraja, { payer, chosen, phone: r.phone, actorUserId: null, requestId: r.requestId, item: chosen.item.key });
 }

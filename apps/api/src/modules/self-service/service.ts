@@ -220,3 +220,42 @@ export async function clearOptOutByAdmin(
   });
   return { info: smsSelfServiceTexts.optOutCleared, opt_out: await stateOf(deps.db, phone) };
 }
+
+/**
+ * A punter stops or restarts their own SMS from a menu of ours (USSD): the rules of the STOP and
+ * START keywords (STOP: everything but transactional messages; START clears every scope), audited
+ * with no staff user. Returns whether anything changed. Call it inside the caller's transaction.
+ */
+export async function setOwnSmsChoice(
+  tx: Queryable,
+  c: { phone: string; receive: boolean; source: 'ussd'; requestId: string | null },
+): Promise<boolean> {
+  if (!c.receive) {
+    const created = await optOut(tx, { phone: c.phone, scope: 'all', source: c.source, reason: 'Chose Stop SMS' });
+    if (created) {
+      await audit(tx, {
+        actorUserId: null,
+        action: 'sms.opt-out',
+        entity: 'sms_opt_out',
+        entityId: c.phone,
+        before: { opted_out: false },
+        after: { opted_out: true, by: `the phone's owner (${c.source})` },
+        requestId: c.requestId,
+      });
+    }
+    return created;
+  }
+  const cleared = await optIn(tx, { phone: c.phone, source: c.source, reason: 'Chose Start SMS' });
+  if (cleared.length > 0) {
+    await audit(tx, {
+      actorUserId: null,
+      action: 'sms.opt-out.clear',
+      entity: 'sms_opt_out',
+      entityId: c.phone,
+      before: { scopes: cleared },
+      after: { scopes: [], by: `the phone's owner (${c.source})` },
+      requestId: c.requestId,
+    });
+  }
+  return cleared.length > 0;
+}

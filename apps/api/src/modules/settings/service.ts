@@ -83,6 +83,15 @@ export const settingDefaults = {
     value: 'Welcome back: you will receive our tips and offers again. Send STOP to stop them.',
     description: 'Reply to START',
   },
+  ussd_welcome: {
+    value: 'Betdesk tips',
+    description: 'First line of the USSD main menu (the first 40 characters are shown)',
+  },
+  ussd_pay_instructions_sms: {
+    value: 'To pay for {package}: M-Pesa > Lipa na M-Pesa > Pay Bill, business number {paybill}, account number {code}, amount {amount}.',
+    description:
+      'SMS to a USSD buyer when no STK push can be sent (M-Pesa not configured or refused); {package}, {paybill}, {code} and {amount} are filled in',
+  },
 } satisfies Record<string, { value: unknown; description: string }>;
 
 export type SettingKey = keyof typeof settingDefaults;

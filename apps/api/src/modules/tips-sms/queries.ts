@@ -140,3 +140,18 @@ export async function subscriberPhone(db: Queryable, subscriberId: number): Prom
   );
   return row?.phone ?? null;
 }
+
+/** The categories of a subscriber's running SMS subscriptions, by code. */
+export async function runningSmsCategories(db: Queryable, subscriberId: number): Promise<{ id: number; code: string }[]> {
+  return rows<{ id: number; code: string }>(
+    db,
+    sql`select distinct bc.id, bc.code
+          from ${subscriptions} sub
+          join ${betCategories} bc on bc.id = sub.bet_category_id
+         where sub.subscriber_id = ${subscriberId}
+           and sub.medium = 'sms'
+           and sub.expires_at > now()
+           and sub.reversed_at is null
+         order by bc.code`,
+  );
+}

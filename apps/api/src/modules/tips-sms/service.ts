@@ -158,3 +158,35 @@ export async function sendCurrentTipOnActivation(
   });
   return id !== null;
 }
+
+export const TODAYS_TIP_AGAIN_INTENT = 'tips.sms-tip-again';
+
+/**
+ * A subscriber asks for today's tips again (USSD): today's tip of each category they hold a running
+ * SMS subscription of, re-sent once per (Nairobi day, category). Transactional: they asked for it.
+ * Answers which categories were queued now, were already re-sent today, or have no tip yet today;
+ * nudge the SMS queue after commit when some were queued.
+ */
+export async function resendTodaysTips(
+  tx: Queryable,
+  r: { subscriberId: number; phone: string; day: string },
+): Promise<{ queued: string[]; alreadySent: string[]; notYet: string[] }> {
+  const result = { queued: [] as string[], alreadySent: [] as string[], notYet: [] as string[] };
+  for (const category of await q.runningSmsCategories(tx, r.subscriberId)) {
+    const tip = await q.todaysTip(tx, category.id);
+    if (!tip) {
+      result.notYet.push(category.code);
+      continue;
+    }
+    const id = await queueSms(tx, {
+      intent: TODAYS_TIP_AGAIN_INTENT,
+      dedupeKey: `${TODAYS_TIP_AGAIN_INTENT}:${r.day}:${category.id}:${r.phone}`,
+      to: r.phone,
+      body: tip.content,
+      subscriberId: r.subscriberId,
+      createdBy: null,
+    });
+    (id === null ? result.alreadySent : result.queued).push(category.code);
+  }
+  return result;
+}
