@@ -10,6 +10,7 @@ export const QUEUES = {
   mpesaPull: 'mpesa-pull',
   moneyCheck: 'money-check',
   summaryCompaction: 'summary-compaction',
+  privacyRetention: 'privacy-retention',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
