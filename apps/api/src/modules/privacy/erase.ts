@@ -52,14 +52,18 @@ export async function erasePhone(tx: Queryable, phone: string, reason: 'request'
   );
   const paymentIds = idList(payments.map((p) => Number(p.id)));
   const strip = sql`array[${sql.join(PERSONAL_KEYS.map((k) => sql`${k}`), sql`, `)}]::text[]`;
+  // Each (entity, entity_id) pair reads the audit's entity index, never the whole log.
+  const about = [
+    ...s.map((id) => ['tips_subscriber', String(id)]),
+    ...c.map((id) => ['client', String(id)]),
+    ...payments.map((p) => ['mpesa_payment', String(p.id)]),
+    ['sms_opt_out', phone],
+  ];
   await tx.execute(sql`
     update audit_log
        set before = case when jsonb_typeof(before) = 'object' then before - ${strip} else before end,
            after = case when jsonb_typeof(after) = 'object' then after - ${strip} else after end
-     where (entity = 'tips_subscriber' and entity_id in (select x::text from unnest(array[${S}]::int[]) x))
-        or (entity = 'client' and entity_id in (select x::text from unnest(array[${C}]::int[]) x))
-        or (entity = 'mpesa_payment' and entity_id in (select x::text from unnest(array[${paymentIds}]::bigint[]) x))
-        or (entity = 'sms_opt_out' and entity_id = ${phone})`);
+     where (entity, entity_id) in (${sql.join(about.map(([entity, id]) => sql`(${entity}, ${id})`), sql`, `)})`);
 
   const paymentsErased = await count(sql`
     update mpesa_payments
