@@ -3,6 +3,7 @@ import { admin, shot, signIn, simulatePayment, simulateSms } from '../support.ts
 
 test.describe('Privacy (Data Protection Act)', () => {
   test("an admin sees what is held about a phone, records consent, erases the person, and runs the breach clock", async ({ page }) => {
+    test.slow(); // five screens in one story
     const digits = Date.now().toString().slice(-6);
     const phone = `0722${digits}`;
     const name = `PRIVACY PERSON ${digits}`;
