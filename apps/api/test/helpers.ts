@@ -145,3 +145,12 @@ export async function explain(query: SQL, db: Queryable): Promise<{ indexes: str
   walk(top!.Plan);
   return { indexes, seqScans };
 }
+
+/** Marketing consent for these phones, as staff would record it: promotional SMS may go to them (decision 025). */
+export async function giveMarketingConsent(t: TestApp, ...phones: string[]): Promise<void> {
+  for (const phone of phones) {
+    await t.deps.db.execute(sql`
+      insert into marketing_consents (phone, given, channel, wording, note)
+      values (${phone}, true, 'staff', 'Test consent', 'Given in a test') on conflict (phone) do update set given = true`);
+  }
+}

@@ -31,3 +31,4 @@ export * from './self-service.ts';
 export * from './format.ts';
 export * from './reports.ts';
 export * from './ussd.ts';
+export * from './privacy.ts';

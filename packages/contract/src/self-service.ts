@@ -184,8 +184,10 @@ export type BroadcastAudience = z.input<typeof BroadcastAudience>;
 
 export const BroadcastPreview = z.object({
   recipients: z.number(),
-  /** Opted-out phones left out of the segment. */
+  /** Opted-out (or erased) phones left out of the segment. */
   opted_out: z.number(),
+  /** People left out because they have not given marketing consent (Data Protection Act). */
+  no_consent: z.number(),
   /** The text as it leaves (with the opt-out text) and its real parts per recipient. */
   message: z.string(),
   parts: z.number(),

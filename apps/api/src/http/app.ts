@@ -23,6 +23,7 @@ import { subscriptionRoutes } from '../modules/subscriptions/routes.ts';
 import { userRoutes } from '../modules/users/routes.ts';
 import { mpesaRoutes } from '../modules/mpesa/routes.ts';
 import { reconciliationRoutes } from '../modules/reconciliation/routes.ts';
+import { privacyRoutes } from '../modules/privacy/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
 import { settingsRoutes } from '../modules/settings/routes.ts';
 import { catalogueRoutes } from '../modules/catalogue/routes.ts';
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   catalogueRoutes(app, deps);
   auditRoutes(app, deps);
   reportRoutes(app, deps);
+  privacyRoutes(app, deps);
   eventRoutes(app, deps);
 
   const webRoot = options.webRoot ?? webDist;

@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps.ts';
 import { compactSummaries } from '../db/summaries.ts';
 import { dispatchQueuedSms } from '../modules/sms/outbox.ts';
 import { recheckPendingRequests } from '../modules/mpesa/service.ts';
+import { runRetention } from '../modules/privacy/service.ts';
 import { runMoneyCheck, runPull } from '../modules/reconciliation/service.ts';
 import { QUEUES, type JobHandler } from './jobs.ts';
 import { runSubscriptionExpiry } from './subscription-expiry.ts';
@@ -50,6 +51,14 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       cron: '30 21 * * *',
       run: async () => {
         await runMoneyCheck(deps.db);
+      },
+    },
+    {
+      // 00:15 UTC is 03:15 in Nairobi: the Data Protection Act's retention (decision 025).
+      queue: QUEUES.privacyRetention,
+      cron: '15 0 * * *',
+      run: async () => {
+        await runRetention(deps.db);
       },
     },
     {

@@ -11,6 +11,7 @@ export const QUEUES = {
   moneyCheck: 'money-check',
   summaryCompaction: 'summary-compaction',
   ussdPurchases: 'ussd-purchases',
+  privacyRetention: 'privacy-retention',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

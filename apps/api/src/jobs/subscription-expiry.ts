@@ -67,7 +67,7 @@ export async function runSubscriptionExpiry(db: Db): Promise<{ lapsed: number; r
         createdBy: null,
         clientId: sub.client_id,
         subscriberId: sub.subscriber_id,
-        smsClass: 'promotional',
+        smsClass: 'service',
       });
       if (id !== null) queued += 1;
       await tx.update(subscriptions).set({ remindedAt: sql`now()` }).where(sql`${subscriptions.id} = ${sub.id}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { smsMessages, subscriptions } from '../../src/db/schema/index.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
+import { ADMIN, createTestApp, giveMarketingConsent, type TestApp } from '../helpers.ts';
 import { seedPeople } from '../mpesa/fixtures.ts';
 
 const DAY = 86_400_000;
@@ -65,6 +65,9 @@ let keys = 0;
 /** Previews then sends a broadcast to the segment; returns the preview and the phones it was queued to. */
 async function broadcastTo(audience: Record<string, unknown>) {
   const body = { message: 'Offer of the week', ...audience };
+  // Everyone the test made has given marketing consent: the segments alone decide who is in.
+  const people = await t.deps.db.execute(sql`select phone from tips_subscribers union select phone from clients`);
+  await giveMarketingConsent(t, ...(people as unknown as { rows: { phone: string }[] }).rows.map((r) => r.phone));
   const preview = await t.as(admin, { method: 'POST', url: '/api/broadcasts/preview', payload: body });
   expect(preview.statusCode).toBe(200);
   keys += 1;

@@ -8,7 +8,7 @@ import { africasTalkingGateway } from '../../src/integrations/sms/africastalking
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../src/integrations/sms/fake-africastalking.ts';
 import { dispatchQueuedSms, queueSms } from '../../src/modules/sms/outbox.ts';
 import { publishSmsTip } from '../../src/modules/tips-sms/service.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
+import { ADMIN, createTestApp, giveMarketingConsent, type TestApp } from '../helpers.ts';
 import { seedPeople } from '../mpesa/fixtures.ts';
 import { fakeGateway } from '../sms/sms-test-kit.ts';
 
@@ -187,6 +187,7 @@ describe('Promotional window', () => {
   const at0800 = new Date('2030-01-11T05:00:00Z');
 
   it('holds a promotional message queued at 20:00 until 08:00, with the opt-out text, and the log shows it held', async () => {
+    await giveMarketingConsent(t, '254755000001');
     const id = await queueSms(t.deps.db, {
       intent: 'test.promotion',
       dedupeKey: 'promo-window',
@@ -224,6 +225,7 @@ describe('Promotional sender id', () => {
         timeoutMs: 5_000,
         logger: pino({ level: 'silent' }),
       });
+      await giveMarketingConsent(t, '254755000002');
       // 10:00 in Nairobi: inside the promotional window.
       const at10 = new Date('2030-02-01T07:00:00Z');
       await queueSms(t.deps.db, { intent: 'test.promotion', dedupeKey: 'promo-sender', to: '254755000002', body: 'Promo sender check', createdBy: null, smsClass: 'promotional', now: at10 });
@@ -243,6 +245,7 @@ describe('Broadcasts', () => {
   it('previews the recipients after opt-outs, and queues once per idempotency key', async () => {
     await ref.person('client', 'Client One', '254766000001');
     await ref.person('client', 'Client Two', '254766000002');
+    await giveMarketingConsent(t, '254766000001', '254766000002');
     await text('254766000002', 'STOP');
     const audience = { segment: 'clients-all', message: 'Bet4Me: double bonus week' };
     const preview = await t.as(admin, { method: 'POST', url: '/api/broadcasts/preview', payload: audience });
@@ -266,6 +269,7 @@ describe('Broadcasts', () => {
 
   it('queues a double-clicked broadcast (two requests at once with one key) only once', async () => {
     await ref.person('client', 'Client Three', '254766000003');
+    await giveMarketingConsent(t, '254766000003');
     const payload = { segment: 'clients-all', message: 'Bet4Me: weekend boost', idempotency_key: 'broadcast-key-0002' };
     const [a, b] = await Promise.all([
       t.as(admin, { method: 'POST', url: '/api/broadcasts/send', payload }),

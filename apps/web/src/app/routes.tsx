@@ -7,6 +7,7 @@ import { routes as clientsRoutes } from '@/features/clients/routes.tsx';
 import { routes as dashboardRoutes } from '@/features/dashboard/routes.tsx';
 import { notFoundRoute } from '@/features/errors/routes.tsx';
 import { routes as mpesaRoutes } from '@/features/mpesa/routes.tsx';
+import { routes as privacyRoutes } from '@/features/privacy/routes.tsx';
 import { routes as reportsRoutes } from '@/features/reports/routes.tsx';
 import { routes as profileRoutes } from '@/features/profile/routes.tsx';
 import { routes as subscriptionsRoutes } from '@/features/subscriptions/routes.tsx';
@@ -50,5 +51,6 @@ export const sessionRoutes: RouteObject[] = [
   ...catalogueRoutes,
   ...auditRoutes,
   ...reportsRoutes,
+  ...privacyRoutes,
   notFoundRoute,
 ];

@@ -47,6 +47,7 @@ export const paths = {
   },
   settings: '/settings',
   audit: '/audit',
+  privacy: '/privacy',
   reports: '/reports',
   catalogue: '/catalogue',
   users: {

@@ -10,3 +10,4 @@ export * from './reconciliation.ts';
 export * from './self-service.ts';
 export * from './summaries.ts';
 export * from './ussd.ts';
+export * from './privacy.ts';

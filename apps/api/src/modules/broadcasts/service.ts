@@ -11,6 +11,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { smsParts } from '../../lib/sms-parts.ts';
 import { audit } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { consentedSql, erasedSql } from '../sms/consent.ts';
 import { optedOutSql } from '../sms/opt-outs.ts';
 import { queueSmsFanout } from '../sms/outbox.ts';
 import { promotionalWindow, windowAt, withOptOutText } from '../sms/promotional.ts';
@@ -66,12 +67,16 @@ function recipientsOf(a: Audience): { query: SQL; are: 'subscribers' | 'clients'
 /** Who would receive it (after opt-outs), its parts and estimated cost, and whether it would be held. */
 export async function previewBroadcast(deps: AppDeps, audience: Audience, now = new Date()) {
   const { query } = recipientsOf(audience);
-  const [counted] = await rows<{ everyone: number; opted_out: number }>(
+  // Each person is counted once, under the first reason that leaves them out.
+  const [counted] = await rows<{ everyone: number; opted_out: number; no_consent: number }>(
     deps.db,
-    sql`select count(*)::int as everyone, count(*) filter (where ${optedOutSql(sql`r.phone`)})::int as opted_out
+    sql`select count(*)::int as everyone,
+               count(*) filter (where ${optedOutSql(sql`r.phone`)} or ${erasedSql(sql`r.phone`)})::int as opted_out,
+               count(*) filter (where not ${optedOutSql(sql`r.phone`)} and not ${erasedSql(sql`r.phone`)}
+                                  and not ${consentedSql(sql`r.phone`)})::int as no_consent
           from (${query}) r`,
   );
-  const recipients = (counted?.everyone ?? 0) - (counted?.opted_out ?? 0);
+  const recipients = (counted?.everyone ?? 0) - (counted?.opted_out ?? 0) - (counted?.no_consent ?? 0);
   const message = await withOptOutText(deps.db, audience.message);
   const parts = smsParts(message);
   const perPartCents = await getSetting(deps.db, 'sms_cost_per_part_cents');
@@ -79,6 +84,7 @@ export async function previewBroadcast(deps: AppDeps, audience: Audience, now = 
   return {
     recipients,
     opted_out: counted?.opted_out ?? 0,
+    no_consent: counted?.no_consent ?? 0,
     message,
     parts,
     estimated_parts: parts * recipients,
@@ -90,7 +96,8 @@ export async function previewBroadcast(deps: AppDeps, audience: Audience, now = 
 /**
  * Queues a broadcast once per idempotency key: the broadcast row is inserted first (unique key), so
  * a double click or a retried request finds it and queues nothing. Its messages are promotional:
- * opted-out phones are left out by the fan-out, and outside the window they wait for it.
+ * opted-out phones and people without marketing consent are left out by the fan-out, and outside
+ * the window they wait for it.
  */
 export async function sendBroadcast(
   deps: AppDeps,

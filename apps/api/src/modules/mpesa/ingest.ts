@@ -11,7 +11,16 @@ import { announce } from '../events/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { nairobiTime, parseC2b, type C2bFields } from './c2b-payload.ts';
-import { accountLooksValid, categoryNamedBy, matchPayment, newTipsPayer, normaliseAccount, type Payee } from './matching.ts';
+import {
+  accountLooksValid,
+  categoryNamedBy,
+  ERASED_PAYER_WARNING,
+  matchPayment,
+  newTipsPayer,
+  normaliseAccount,
+  paidByErasedPerson,
+  type Payee,
+} from './matching.ts';
 import { settlePayment, type RequestedItem, type SettlementOutcome } from './settle.ts';
 
 export interface Receipt {
@@ -105,6 +114,11 @@ async function matchStored(tx: Queryable, paymentId: number, f: C2bFields, reque
 }
 
 async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
+  if (await paidByErasedPerson(tx, f)) {
+    // Their money is kept and counted, but nobody is re-created from it: an admin claims it by hand.
+    await tx.update(mpesaPayments).set({ warning: ERASED_PAYER_WARNING }).where(eq(mpesaPayments.id, paymentId));
+    return null;
+  }
   const payer = await newTipsPayer(tx, f);
   if (!payer) return null;
   const subscriberId = await subscribePayer(tx, { phone: payer.phone, name: f.senderName, paymentId, requestId });

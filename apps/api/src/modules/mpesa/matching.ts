@@ -3,6 +3,7 @@ import { normaliseKenyanPhone } from '@betdesk/contract';
 import { betCategories, clients, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
+import { isErasedHash } from '../sms/consent.ts';
 import type { MsisdnKind } from './c2b-payload.ts';
 
 /** Whose account a payment goes to. */
@@ -151,4 +152,21 @@ export async function accountLooksValid(db: Queryable, billRefNumber: string | n
     .where(eq(clients.id, clientId))
     .limit(1);
   return found !== undefined;
+}
+
+/** The warning a payment from an erased person carries (decision 025). */
+export const ERASED_PAYER_WARNING = 'Paid by a person whose data was erased: claim it by hand if they want a subscription again';
+
+/**
+ * Whether the payer is a person Betdesk erased: their phone (plain, hashed by M-Pesa, or written in
+ * the account) is on the erased list, kept only as a SHA-256.
+ */
+export async function paidByErasedPerson(db: Queryable, who: WhoPaid): Promise<boolean> {
+  const hashes = new Set<string>();
+  if (who.senderPhone) hashes.add(sha256Hex(who.senderPhone));
+  if (who.msisdnKind === 'hashed' && who.msisdn) hashes.add(who.msisdn.toLowerCase());
+  const inAccount = phoneInside(normaliseAccount(who.billRefNumber));
+  if (inAccount) hashes.add(sha256Hex(inAccount));
+  for (const hash of hashes) if (await isErasedHash(db, hash)) return true;
+  return false;
 }

@@ -16,6 +16,7 @@ import { requireClientFacts } from '../clients/service.ts';
 import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { optIn, optOut, optOutState } from '../sms/opt-outs.ts';
+import { recordConsent } from '../sms/consent.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { phoneSearchDigits } from '../sms/service.ts';
 import { subscriberById, subscribePayer } from '../tips-subscribers/service.ts';
@@ -28,6 +29,7 @@ type Understood =
   | { keyword: 'STOP' }
   | { keyword: 'STOP <code>'; category: { id: number; code: string; name: string } }
   | { keyword: 'START' }
+  | { keyword: 'YES' }
   | { keyword: 'CODE'; category: { id: number; code: string; name: string } }
   | { keyword: 'HELP' };
 
@@ -40,6 +42,7 @@ async function understand(db: Queryable, text: string): Promise<Understood> {
     return category ? { keyword: 'STOP <code>', category } : { keyword: 'STOP' };
   }
   if (words.length === 1 && words[0] === 'START') return { keyword: 'START' };
+  if (words.length === 1 && words[0] === 'YES') return { keyword: 'YES' };
   if (words.length === 1) {
     const category = await q.categoryByCode(db, words[0]!);
     if (category) return { keyword: 'CODE', category };
@@ -81,6 +84,7 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
     let wantsStk: { betCategoryId: number } | null = null;
     if (understood.keyword === 'STOP') {
       await optOut(tx, { phone, scope: 'all', source: 'keyword', reason: `Texted "${sms.text.trim().slice(0, 100)}"` });
+      await recordConsent(tx, { phone, given: false, channel: 'sms', wording: sms.text.trim().slice(0, 200), note: 'Texted STOP' });
       reply = await getSetting(tx, 'sms_stop_reply');
       action = 'Opted out of all tips and offers; confirmation sent';
     } else if (understood.keyword === 'STOP <code>') {
@@ -91,6 +95,16 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
       const cleared = await optIn(tx, { phone, source: 'keyword', reason: 'Texted START' });
       reply = await getSetting(tx, 'sms_start_reply');
       action = cleared.length > 0 ? 'Opted back in; confirmation sent' : 'Was not opted out; confirmation sent';
+    } else if (understood.keyword === 'YES') {
+      await recordConsent(tx, {
+        phone,
+        given: true,
+        channel: 'sms',
+        wording: await getSetting(tx, 'marketing_consent_wording'),
+        note: `Texted "${sms.text.trim().slice(0, 100)}"`,
+      });
+      reply = await getSetting(tx, 'sms_yes_reply');
+      action = 'Marketing consent given; confirmation sent';
     } else if (understood.keyword === 'CODE') {
       reply = (await categoryPricesText(tx, understood.category.id)) ?? (await getSetting(tx, 'sms_help_reply'));
       action = `${understood.category.code} prices sent`;

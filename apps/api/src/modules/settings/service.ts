@@ -36,7 +36,7 @@ export const settingDefaults = {
   },
   sms_promotional_window_start_hour: {
     value: 8,
-    description: 'Promotional SMS (reminders, broadcasts) leave from this hour, Africa/Nairobi (0-23)',
+    description: 'Promotional SMS (broadcasts, offers) leave from this hour, Africa/Nairobi (0-23)',
   },
   sms_promotional_window_end_hour: {
     value: 18,
@@ -80,7 +80,7 @@ export const settingDefaults = {
     description: 'Reply to STOP <code>; {category} is filled in',
   },
   sms_start_reply: {
-    value: 'Welcome back: you will receive our tips and offers again. Send STOP to stop them.',
+    value: 'Welcome back: you will receive the tips you pay for again. Send YES to also get our offers, STOP to stop messages.',
     description: 'Reply to START',
   },
   ussd_welcome: {
@@ -91,6 +91,26 @@ export const settingDefaults = {
     value: 'To pay for {package}: M-Pesa > Lipa na M-Pesa > Pay Bill, business number {paybill}, account number {code}, amount {amount}.',
     description:
       'SMS to a USSD buyer when no STK push can be sent (M-Pesa not configured or refused); {package}, {paybill}, {code} and {amount} are filled in',
+  },
+  marketing_consent_wording: {
+    value: 'Yes, send me offers and news of new tips by SMS. I can stop them at any time by sending STOP.',
+    description: 'What a person agrees to when they give marketing consent (portal, SMS YES, USSD); stored with each consent',
+  },
+  sms_yes_reply: {
+    value: 'Thank you: you will receive our offers by SMS. Send STOP at any time to stop them.',
+    description: 'Reply to YES (marketing consent given)',
+  },
+  privacy_request_days: {
+    value: 7,
+    description: "Days to answer a person's request to see, correct or erase their data (Data Protection (General) Regulations 2021)",
+  },
+  privacy_retention_years: {
+    value: 5,
+    description: 'People with no subscription, payment, message or sign-in for this many years are pseudonymised by the daily retention job',
+  },
+  sms_text_retention_days: {
+    value: 730,
+    description: "Days an SMS's text is kept; older texts are emptied by the daily retention job (the message's metadata stays)",
   },
 } satisfies Record<string, { value: unknown; description: string }>;
 
@@ -121,6 +141,9 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   sms_promotional_window_start_hour: { min: 0, max: 23 },
   sms_promotional_window_end_hour: { min: 1, max: 24 },
   sms_retry_hours: { min: 1, max: 168, unit: 'hours' },
+  privacy_request_days: { min: 1, max: 30, unit: 'days' },
+  privacy_retention_years: { min: 1, max: 20, unit: 'years' },
+  sms_text_retention_days: { min: 30, max: 3650, unit: 'days' },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;

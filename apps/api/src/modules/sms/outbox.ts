@@ -7,6 +7,7 @@ import type { OutgoingSms, SendOutcome, SmsGateway } from '../../integrations/sm
 import { smsParts } from '../../lib/sms-parts.ts';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { consentedSql, erasedSql, hasConsent, isErasedPhone } from './consent.ts';
 import { isOptedOut, optedOutSql, optOut } from './opt-outs.ts';
 import { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 
@@ -53,7 +54,10 @@ async function firstAttemptAt(db: Queryable, smsClass: SmsClass, now: Date): Pro
  */
 export async function queueSms(db: Queryable, sms: SmsToQueue): Promise<number | null> {
   const smsClass = sms.smsClass ?? 'transactional';
+  // An erased person gets nothing; a promotional message needs marketing consent (decision 025).
+  if (await isErasedPhone(db, sms.to)) return null;
   if (smsClass !== 'transactional' && (await isOptedOut(db, sms.to, sms.betCategoryId))) return null;
+  if (smsClass === 'promotional' && !(await hasConsent(db, sms.to))) return null;
   const body = smsClass === 'promotional' ? await withOptOutText(db, sms.body) : sms.body;
   const [row] = await db
     .insert(smsMessages)
@@ -89,7 +93,10 @@ export interface SmsFanout {
   createdBy: number | null;
   /** Links each row to the person: the recipients query then also returns that id column. */
   recipientsAre?: 'subscribers' | 'clients';
-  /** Service (paid tips, the default) or promotional; opted-out phones are never queued. */
+  /**
+   * Service (paid tips, the default) or promotional; opted-out and erased phones are never queued,
+   * and a promotional message goes only to phones with marketing consent.
+   */
   smsClass?: Exclude<SmsClass, 'transactional'>;
   /** The tips category (STOP <code> opts out of it). */
   betCategoryId?: number | null;
@@ -117,6 +124,8 @@ export async function queueSmsFanout(db: Queryable, f: SmsFanout): Promise<numbe
                  ${f.broadcastId ?? null}::bigint, ${firstAttempt.toISOString()}::timestamptz
             from (${f.recipients}) as r
            where not ${optedOutSql(sql`r.phone`, f.betCategoryId)}
+             and not ${erasedSql(sql`r.phone`)}
+             ${smsClass === 'promotional' ? sql`and ${consentedSql(sql`r.phone`)}` : sql``}
           on conflict (dedupe_key) do nothing
           returning 1)
         select count(*)::int as queued from inserted`,

@@ -49,6 +49,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Catalogue', '/catalogue'],
           ['Reports', '/reports'],
           ['Audit Log', '/audit'],
+          ['Privacy', '/privacy'],
         ],
       },
     ]);

@@ -5,6 +5,7 @@ import {
   IconChartBar,
   IconCoins,
   IconFileSearch,
+  IconShieldLock,
   IconGift,
   IconHistory,
   IconInbox,
@@ -162,6 +163,7 @@ export const menu: MenuSection[] = [
       { label: 'Catalogue', icon: IconCategory, permission: 'manage:catalogue', to: paths.catalogue },
       { label: 'Reports', icon: IconChartBar, permission: 'view:reports', to: paths.reports },
       { label: 'Audit Log', icon: IconFileSearch, permission: 'view:audit', to: paths.audit },
+      { label: 'Privacy', icon: IconShieldLock, permission: 'manage:privacy', to: paths.privacy },
     ],
   },
 ];

@@ -13,6 +13,7 @@ import { useDashboard } from '../api/get-dashboard.ts';
 import { useIncomeChart } from '../api/get-income-chart.ts';
 import { useMoneyCheck } from '../api/get-money-check.ts';
 import { IncomeChart } from './income-chart.tsx';
+import { PrivacyAlerts } from './privacy-alerts.tsx';
 
 // The bet form (and its validation) loads when a bet is started, not with the dashboard.
 const NewBetModal = lazy(() => import('@/components/new-bet-modal.tsx').then((m) => ({ default: m.NewBetModal })));
@@ -70,6 +71,7 @@ export function DashboardPage() {
         </Alert>
       )}
       <SmsGatewayAlert enabled={isAdmin} backlog linkToLog />
+      <PrivacyAlerts enabled={isAdmin} />
       {money.length > 0 && (
         <>
           <FigureBoxes figures={money} />
