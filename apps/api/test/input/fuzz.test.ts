@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import * as contract from '@betdesk/contract';
 import type { Endpoint } from '@betdesk/contract';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
+import { c2b, seedPeople } from '../mpesa/fixtures.ts';
+import { portalStatement } from '../reconciliation/statement-file.ts';
 
 /**
  * Every endpoint of the contract, called as an admin with malformed input: NUL, lone surrogates,
@@ -113,11 +115,47 @@ interface Call {
   label: string;
   url: string;
   payload?: unknown;
+  /** A multipart form, sent as is. */
+  form?: { boundary: string; body: string };
 }
+
+/** A multipart form of text fields and one file. */
+function multipart(fields: Record<string, string>, file: { field: string; name: string; type: string; content: string }) {
+  const boundary = '----betdesk-fuzz-boundary';
+  const parts = Object.entries(fields).map(([k, v]) => [`--${boundary}`, `Content-Disposition: form-data; name="${k}"`, '', v]);
+  parts.push([`--${boundary}`, `Content-Disposition: form-data; name="${file.field}"; filename="${file.name}"`, `Content-Type: ${file.type}`, '', file.content]);
+  return { boundary, body: [...parts.flat(), `--${boundary}--`, ''].join('\r\n') };
+}
+
+const PNG_START = '\x89PNG\r\n\x1a\n\0\0\0\rIHDR';
+/** The uploads read multipart forms, not the contract's schemas: text with NUL in each of their fields. */
+const UPLOADS: Record<string, Call[]> = {
+  'POST /api/tips/images/upload': [
+    { label: 'multipart title with NUL', url: '/api/tips/images/upload', form: multipart({ title: NUL }, { field: 'image', name: 'a.png', type: 'image/png', content: PNG_START }) },
+  ],
+  'POST /api/mpesa/statements': [
+    {
+      label: 'statement with NUL in its cells and file name',
+      url: '/api/mpesa/statements',
+      form: multipart(
+        {},
+        {
+          field: 'file',
+          name: 'state\u0000ment.csv',
+          type: 'text/csv',
+          content: portalStatement([
+            { receipt: 'SNU\u000000001', completed: '2026-11-24 09:00:00', paidIn: '100.00', account: 'D\u00002', otherParty: '254733000111 - MA\u0000RY' },
+            { receipt: 'SNU0000002', completed: '2026-11-24 10:00:00', paidIn: '100.00', details: 'Pay Bill from 254712345678 - JO\u0000HN Acc. D2' },
+          ]),
+        },
+      ),
+    },
+  ],
+};
 
 function callsOf(e: Endpoint, turn: () => number): Call[] {
   const path = e.path.replace(':secret', SECRET);
-  const calls: Call[] = [];
+  const calls: Call[] = [...(UPLOADS[`${e.method} ${e.path}`] ?? [])];
   const queryFields = Object.keys(shapeOf(e.query) ?? {});
   for (const field of queryFields) {
     const other = QUERY_VALUES[turn() % QUERY_VALUES.length]!;
@@ -152,6 +190,12 @@ let token: string;
 
 beforeAll(async () => {
   t = await createTestApp();
+  // Records with id 1 (a category, packages, plans, a client, a subscriber, a payment), so that the
+  // sampled ids of a body lead past "no such record" into the handlers.
+  const ref = await seedPeople(t);
+  await ref.person('client', 'Fuzz Client', '254733000001');
+  await ref.person('subscriber', 'Fuzz Subscriber', '254733000002');
+  await t.app.inject({ method: 'POST', url: `/api/hooks/c2b/confirmation/${SECRET}`, payload: c2b({ BillRefNumber: 'NOBODY' }) });
   await t.addUser({ email: 'fuzz-admin@example.com', categoryId: ADMIN, name: 'Fuzz Admin' });
   token = await t.tokenFor('fuzz-admin@example.com');
 });
@@ -180,6 +224,7 @@ describe('malformed input on every route of the contract', () => {
             method: e.method,
             url: call.url,
             ...(call.payload !== undefined ? { payload: jsonOf(call.payload), headers: { 'content-type': 'application/json' } } : {}),
+            ...(call.form ? { payload: call.form.body, headers: { 'content-type': `multipart/form-data; boundary=${call.form.boundary}` } } : {}),
           });
         let res = await send();
         sent += 1;
