@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Permission } from './permissions.ts';
+import { refuseUnsafeText } from './text.ts';
 
 /**
  * One endpoint of spec section 7: the API registers a route from it (validation, serialisation,
@@ -21,10 +22,15 @@ export interface Endpoint<
   response: R;
 }
 
+/** Declares an endpoint; its query and body refuse unsafe text (text.ts) whatever their fields. */
 export function endpoint<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   def: Endpoint<Q, B, R>,
 ): Endpoint<Q, B, R> {
-  return def;
+  return {
+    ...def,
+    ...(def.query ? { query: refuseUnsafeText(def.query) } : {}),
+    ...(def.body ? { body: refuseUnsafeText(def.body) } : {}),
+  };
 }
 
 export type QueryOf<E> = E extends Endpoint<infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;

@@ -4,6 +4,7 @@ export * from './permissions.ts';
 export * from './common.ts';
 export * from './phone.ts';
 export * from './endpoint.ts';
+export * from './text.ts';
 export * from './auth.ts';
 export * from './clients.ts';
 export * from './users.ts';

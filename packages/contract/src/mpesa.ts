@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
+import { providerBody } from './text.ts';
 import { Id, Notice } from './common.ts';
 import { KenyanPhone } from './phone.ts';
 import { csvExport } from './clients.ts';
@@ -266,7 +267,7 @@ export const c2bValidation = endpoint({
   tag: 'hooks',
   summary: "Daraja C2B validation: accepts, or refuses with Daraja's C2B codes when the account is plainly invalid",
   access: 'public',
-  body: z.unknown(),
+  body: providerBody(),
   response: z.object({ ResultCode: z.string(), ResultDesc: z.string() }),
 });
 
@@ -276,7 +277,7 @@ export const c2bConfirmation = endpoint({
   tag: 'hooks',
   summary: 'Daraja C2B confirmation: stores the payment once per TransID, then matches it',
   access: 'public',
-  body: z.unknown(),
+  body: providerBody(),
   response: z.object({ ResultCode: z.number(), ResultDesc: z.string() }),
 });
 
@@ -286,7 +287,7 @@ export const stkCallback = endpoint({
   tag: 'hooks',
   summary: 'Daraja STK push callback: settles the request and stores its receipt as a payment',
   access: 'public',
-  body: z.unknown(),
+  body: providerBody(),
   response: z.object({ ResultCode: z.number(), ResultDesc: z.string() }),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
+import { providerBody } from './text.ts';
 import { Id, Notice, PageQuery } from './common.ts';
 import { BusinessDay } from './lists.ts';
 
@@ -212,7 +213,7 @@ export const pullCallback = endpoint({
   tag: 'hooks',
   summary: "Daraja Pull Transactions notification: the pull job runs soon (what it says is read from Daraja's query)",
   access: 'public',
-  body: z.unknown(),
+  body: providerBody(),
   response: z.object({ ResultCode: z.number(), ResultDesc: z.string() }),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
+import { providerBody, providerFields } from './text.ts';
 import { Id, Kes, Notice, PageQuery } from './common.ts';
 import { SmsPhoneSearch } from './sms.ts';
 
@@ -9,15 +10,17 @@ import { SmsPhoneSearch } from './sms.ts';
  */
 
 /** Africa's Talking incoming message, form-encoded. */
-export const InboundSms = z.object({
-  from: z.string({ message: 'The sender is required' }).trim().min(1, 'The sender is required'),
-  to: z.string().optional(),
-  text: z.string().default(''),
-  date: z.string().optional(),
-  id: z.string({ message: 'The message id is required' }).trim().min(1, 'The message id is required'),
-  linkId: z.string().optional(),
-  networkCode: z.string().optional(),
-});
+export const InboundSms = providerFields(
+  z.object({
+    from: z.string({ message: 'The sender is required' }).trim().min(1, 'The sender is required').max(40),
+    to: z.string().max(40).optional(),
+    text: z.string().default(''),
+    date: z.string().max(60).optional(),
+    id: z.string({ message: 'The message id is required' }).trim().min(1, 'The message id is required').max(200),
+    linkId: z.string().max(200).optional(),
+    networkCode: z.string().max(20).optional(),
+  }),
+);
 
 export const inboundSmsHook = endpoint({
   method: 'POST',
@@ -25,15 +28,17 @@ export const inboundSmsHook = endpoint({
   tag: 'hooks',
   summary: "Africa's Talking incoming message: stored once by id, its keyword answered (STOP, STOP <code>, START, a code, HELP)",
   access: 'public',
-  body: z.unknown(),
+  body: providerBody(),
   response: z.object({ message: z.string() }),
 });
 
 /** Africa's Talking bulk SMS opt-out notification, form-encoded. */
-export const SmsOptOutNotice = z.object({
-  senderId: z.string().optional(),
-  phoneNumber: z.string({ message: 'The phone number is required' }).trim().min(1, 'The phone number is required'),
-});
+export const SmsOptOutNotice = providerFields(
+  z.object({
+    senderId: z.string().max(100).optional(),
+    phoneNumber: z.string({ message: 'The phone number is required' }).trim().min(1, 'The phone number is required').max(40),
+  }),
+);
 
 export const smsOptOutHook = endpoint({
   method: 'POST',
@@ -41,7 +46,7 @@ export const smsOptOutHook = endpoint({
   tag: 'hooks',
   summary: "Africa's Talking opt-out notification: the phone receives no service or promotional SMS any more",
   access: 'public',
-  body: z.unknown(),
+  body: providerBody(),
   response: z.object({ message: z.string() }),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
+import { providerBody, providerFields } from './text.ts';
 import { Id, Kes, Notice, PageQuery } from './common.ts';
 import { ListCounts, listQuery } from './lists.ts';
 
@@ -157,14 +158,16 @@ export const subscriberSmsMessages = endpoint({
 });
 
 /** Africa's Talking delivery report, form-encoded (INTEGRATIONS.md). */
-export const SmsDeliveryReport = z.object({
-  id: z.string({ message: 'The message id is required' }).min(1, 'The message id is required'),
-  status: z.string({ message: 'The status is required' }).min(1, 'The status is required'),
-  phoneNumber: z.string().optional(),
-  networkCode: z.string().optional(),
-  failureReason: z.string().optional(),
-  retryCount: z.string().optional(),
-});
+export const SmsDeliveryReport = providerFields(
+  z.object({
+    id: z.string({ message: 'The message id is required' }).min(1, 'The message id is required').max(200),
+    status: z.string({ message: 'The status is required' }).min(1, 'The status is required').max(100),
+    phoneNumber: z.string().max(40).optional(),
+    networkCode: z.string().max(20).optional(),
+    failureReason: z.string().max(200).optional(),
+    retryCount: z.string().max(20).optional(),
+  }),
+);
 
 export const smsDeliveryReport = endpoint({
   method: 'POST',
@@ -173,7 +176,7 @@ export const smsDeliveryReport = endpoint({
   summary: "Africa's Talking delivery report: updates the message's status; unknown ids are acknowledged",
   access: 'public',
   // Read after the secret is checked, so a wrong secret is a 404 whatever the body.
-  body: z.unknown(),
+  body: providerBody(),
   response: z.object({ message: z.string() }),
 });
 

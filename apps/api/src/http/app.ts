@@ -104,6 +104,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // API answers hold tokens, passwords and money: no browser or proxy keeps them. An answer that
+    // chose its own caching (the API docs' assets) keeps it; the SPA's files are not under /api.
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   // JSON answers and CSV exports over 1 kB go out brotli/gzip-compressed (a 2,000-row page: 644 kB -> ~80 kB).

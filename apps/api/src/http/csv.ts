@@ -45,11 +45,28 @@ export function csvCell(value: CsvCell): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-async function* csvLines<T>(table: CsvTable<T>): AsyncGenerator<string> {
-  yield `${table.columns.map((c) => csvCell(c.header)).join(',')}\r\n`;
-  for await (const batch of table.rows) {
-    yield batch.map((row) => `${table.columns.map((c) => csvCell(c.value(row))).join(',')}\r\n`).join('');
-  }
+function batchesOf<T>(rows: AsyncIterable<T[]> | Iterable<T[]>): AsyncIterator<T[]> | Iterator<T[]> {
+  return Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
+}
+
+/**
+ * The CSV text, with its first batch of rows already read: a query that fails does so here, before
+ * the answer has started, and is answered as any error is (4xx/5xx with the JSON envelope), not as a
+ * download cut off after its headers.
+ */
+async function openCsv<T>(table: CsvTable<T>): Promise<AsyncGenerator<string>> {
+  const batches = batchesOf(table.rows);
+  const first = await batches.next();
+  const line = (row: T) => `${table.columns.map((c) => csvCell(c.value(row))).join(',')}\r\n`;
+  return (async function* csvLines() {
+    try {
+      yield `${table.columns.map((c) => csvCell(c.header)).join(',')}\r\n`;
+      for (let batch = first; !batch.done; batch = await batches.next()) yield batch.value.map(line).join('');
+    } finally {
+      // A download the browser gave up on closes the database cursor too.
+      await batches.return?.();
+    }
+  })();
 }
 
 /**
@@ -77,12 +94,13 @@ export function csvRoute<Q extends z.ZodType, T>(
       const actor = request.actor;
       if (!actor) throw new Error(`${endpoint.path} needs a signed-in user`);
       const csv = await table({ query: request.query as z.output<Q>, actor });
+      const lines = await openCsv(csv);
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${csv.filename}-${day}.csv"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(csvLines(csv)));
+        .send(Readable.from(lines));
     },
   });
 }

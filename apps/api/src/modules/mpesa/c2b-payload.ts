@@ -1,4 +1,4 @@
-import { normaliseKenyanPhone } from '@betdesk/contract';
+import { normaliseKenyanPhone, readProviderPayload, textSafetyTexts } from '@betdesk/contract';
 import { MSISDN_KINDS } from '../../db/schema/index.ts';
 
 /** Daraja's limits on one payment (INTEGRATIONS.md): KES 1 to 250,000. */
@@ -25,8 +25,9 @@ export interface C2bFields {
 /**
  * `rejectReason`: the payload is not money (unreadable); `warning`: it is money M-Pesa received but
  * not in a way the business expects (another shortcode), to be stored unclaimed for a person to look at.
+ * `raw`: the payload as received, in a form the database can hold (control characters escaped).
  */
-export type ParsedC2b = { fields: C2bFields; rejectReason: string | null; warning: string | null };
+export type ParsedC2b = { fields: C2bFields; rejectReason: string | null; warning: string | null; raw: unknown };
 
 function text(body: Record<string, unknown>, key: string): string | null {
   const value = body[key];
@@ -67,10 +68,12 @@ export function classifyMsisdn(value: string | null): { kind: MsisdnKind; phone:
 
 /**
  * Reads a C2B body. Never throws: what cannot be read is reported as the reason to store the
- * payload as rejected (it is kept either way).
+ * payload as rejected (it is kept either way). Fields are read with control characters removed
+ * (a NUL in FirstName must not lose the payment).
  */
-export function parseC2b(raw: unknown, expectedShortCodes: string | readonly string[] | undefined): ParsedC2b {
+export function parseC2b(received: unknown, expectedShortCodes: string | readonly string[] | undefined): ParsedC2b {
   const ours = (typeof expectedShortCodes === 'string' ? [expectedShortCodes] : (expectedShortCodes ?? [])).filter(Boolean);
+  const { clean: raw, raw: storable, tooDeep } = readProviderPayload(received);
   const body = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const msisdn = classifyMsisdn(text(body, 'MSISDN'));
   const names = ['FirstName', 'MiddleName', 'LastName'].map((k) => text(body, k)).filter(Boolean);
@@ -91,6 +94,7 @@ export function parseC2b(raw: unknown, expectedShortCodes: string | readonly str
 
   let rejectReason: string | null = null;
   if ('unreadable_body' in body) rejectReason = 'The body is not valid JSON';
+  else if (tooDeep) rejectReason = textSafetyTexts.tooDeep;
   else if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) rejectReason = 'The body is not a JSON object';
   else if (!fields.transId) rejectReason = 'TransID is missing';
   else if (!/^[A-Za-z0-9]{6,64}$/.test(fields.transId)) rejectReason = `TransID "${fields.transId}" is not an M-Pesa receipt`;
@@ -105,7 +109,7 @@ export function parseC2b(raw: unknown, expectedShortCodes: string | readonly str
     !rejectReason && ours.length > 0 && !ours.includes(fields.businessShortCode ?? '')
       ? shortCodeWarning(fields.businessShortCode, ours)
       : null;
-  return { fields, rejectReason, warning };
+  return { fields, rejectReason, warning, raw: storable ?? {} };
 }
 
 /** Why a payment to another shortcode waits for a person instead of being matched. */

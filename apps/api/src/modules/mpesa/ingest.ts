@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { normaliseKenyanPhone } from '@betdesk/contract';
+import { normaliseKenyanPhone, readProviderPayload } from '@betdesk/contract';
 import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { mpesaPayments, stkRequests } from '../../db/schema/index.ts';
@@ -191,7 +191,7 @@ export async function storeC2bConfirmation(
   requestId: string | null,
   source: 'c2b' | 'pull' | 'statement' = 'c2b',
 ): Promise<Receipt & { outcome: SettlementOutcome | null }> {
-  const { fields: f, rejectReason, warning } = parseC2b(raw, shortCodes);
+  const { fields: f, rejectReason, warning, raw: storable } = parseC2b(raw, shortCodes);
   if (!rejectReason && !warning) {
     const adopted = await adoptReceipt(tx, f);
     if (adopted !== null) return { stored: false, paymentId: adopted, status: null, outcome: null };
@@ -211,7 +211,7 @@ export async function storeC2bConfirmation(
       senderName: f.senderName,
       transTime: f.transTime,
       businessShortCode: f.businessShortCode,
-      raw: raw ?? {},
+      raw: storable,
       status: rejectReason ? 'rejected' : 'unclaimed',
       rejectReason,
       warning,
@@ -284,7 +284,8 @@ function readStkCallback(raw: unknown): StkCallbackBody | null {
     resultCode: String(cb.ResultCode),
     resultDesc: typeof cb.ResultDesc === 'string' ? cb.ResultDesc.slice(0, 300) : '',
     amountCents: cents,
-    receipt: item('MpesaReceiptNumber'),
+    // A receipt is ten characters; a longer text is cut so that it can still be stored (and looked at).
+    receipt: item('MpesaReceiptNumber')?.slice(0, 64) ?? null,
     phone: phone ? normaliseKenyanPhone(phone) : null,
     transTime: date ? nairobiTime(date) : null,
   };
@@ -381,8 +382,10 @@ async function settleForRequest(
 }
 
 /** The STK callback: settles its request; a success stores the receipt as a payment (once). */
-export async function receiveStkCallback(deps: AppDeps, raw: unknown, requestId: string | null): Promise<void> {
-  const cb = readStkCallback(raw);
+export async function receiveStkCallback(deps: AppDeps, received: unknown, requestId: string | null): Promise<void> {
+  // Read with control characters removed, kept with them escaped: a NUL must not lose the money.
+  const { clean, raw } = readProviderPayload(received);
+  const cb = readStkCallback(clean);
   if (!cb) return;
   const outcome = await deps.db.transaction(async (tx) => {
     const [request] = await tx

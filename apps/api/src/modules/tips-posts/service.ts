@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   COVER_IMAGE_MAX_BYTES,
+  hasUnsafeText,
+  textSafetyTexts,
   type ImageType,
   type Post,
   type PostBet,
@@ -199,6 +201,8 @@ export async function uploadCoverImage(
   const title = upload.title.trim();
   if (title === '') errors.title = ['The title is required'];
   else if (title.length > 100) errors.title = ['The title may not be longer than 100 characters'];
+  // A multipart form is read here, not by the contract's schemas: the same refusal, by hand.
+  else if (hasUnsafeText(title)) errors.title = [textSafetyTexts.unsafeText];
   const contentType = sniffImageType(upload.data);
   if (upload.truncated || upload.data.length > COVER_IMAGE_MAX_BYTES) {
     errors.image = [`The picture may not be larger than ${COVER_IMAGE_MAX_BYTES / 1024 / 1024} MB`];
