@@ -63,12 +63,12 @@ function recipientsOf(a: Audience): { query: SQL; are: 'subscribers' | 'clients'
   }
 }
 
-/** Who would receive it (after opt-outs), its parts and estimated cost, and whether it would be held. */
+/** Who would receive it (after opt-outs, Do Not Disturb included: a broadcast is promotional), its parts and estimated cost, and whether it would be held. */
 export async function previewBroadcast(deps: AppDeps, audience: Audience, now = new Date()) {
   const { query } = recipientsOf(audience);
   const [counted] = await rows<{ everyone: number; opted_out: number }>(
     deps.db,
-    sql`select count(*)::int as everyone, count(*) filter (where ${optedOutSql(sql`r.phone`)})::int as opted_out
+    sql`select count(*)::int as everyone, count(*) filter (where ${optedOutSql(sql`r.phone`, null, true)})::int as opted_out
           from (${query}) r`,
   );
   const recipients = (counted?.everyone ?? 0) - (counted?.opted_out ?? 0);
