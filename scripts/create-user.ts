@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
 import { ConfigError, loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
+import { EmbeddedDatabaseBusyError } from '../apps/api/src/db/pglite-lock.ts';
 import { AppError } from '../apps/api/src/http/errors.ts';
 import { ensureSettingDefaults } from '../apps/api/src/modules/settings/service.ts';
 import { createUser } from '../apps/api/src/modules/users/service.ts';
@@ -81,7 +82,7 @@ function flagOf(field: string): string {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
+    console.error(error instanceof ConfigError || error instanceof EmbeddedDatabaseBusyError ? error.message : error);
     process.exit(1);
   },
 );

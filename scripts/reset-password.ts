@@ -1,13 +1,15 @@
 /**
  * npm run reset-password -- --email E [--password P]
  * A lost admin password: sets a new one (generated and printed when --password is not given) and
- * ends the user's sessions. Run it where the server runs (stop the server first on the embedded PGlite).
+ * ends the user's sessions. Run it where the server runs. On the embedded PGlite database the server
+ * must be stopped first: while it holds the data directory this refuses (exit 1) and changes nothing.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MIN_PASSWORD_LENGTH } from '@betdesk/contract';
 import { ConfigError, loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
+import { EmbeddedDatabaseBusyError } from '../apps/api/src/db/pglite-lock.ts';
 import { temporaryPassword } from '../apps/api/src/lib/crypto.ts';
 import { resetPasswordByEmail } from '../apps/api/src/modules/auth/service.ts';
 
@@ -50,7 +52,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
+    console.error(error instanceof ConfigError || error instanceof EmbeddedDatabaseBusyError ? error.message : error);
     process.exit(1);
   },
 );

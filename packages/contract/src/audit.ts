@@ -5,27 +5,48 @@ import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.t
 import { COUNT_CAP, ListCounts } from './lists.ts';
 
 
+/** The records Betdesk audits, in the business's words (the filter's choices and the Record column). */
+export const AUDIT_ENTITY_NAMES: Record<string, string> = {
+  mpesa_payment: 'M-Pesa payment',
+  stk_request: 'M-Pesa payment request',
+  mpesa_statement: 'M-Pesa statement',
+  client: 'Client',
+  bet: 'Bet',
+  bonus_payment: 'Bonus payment',
+  subscription: 'Bet4Me subscription',
+  bet4me_plan: 'Bet4Me plan',
+  user: 'Staff user',
+  tips_post: 'Tips post',
+  tips_subscriber: 'Tips subscriber',
+  price_package: 'SMS tips price package',
+  sms_tip: 'SMS tip',
+  sms_message: 'SMS message',
+  broadcast: 'SMS broadcast',
+  sms_opt_out: 'SMS opt-out',
+  setting: 'Setting',
+  bet_category: 'Bet category',
+  post_category: 'Post category',
+  image_type: 'Cover image type',
+  winnings_content: 'Winnings & Results',
+};
+
 /** The entities Betdesk audits, for the filter's choices (the API accepts any name). */
-export const AUDIT_ENTITIES = [
-  'mpesa_payment',
-  'client',
-  'bet',
-  'bonus_payment',
-  'subscription',
-  'user',
-  'tips_post',
-  'tips_subscriber',
-  'price_package',
-  'sms_tip',
-  'sms_message',
-  'stk_request',
-  'setting',
-  'bet_category',
-  'post_category',
-  'bet4me_plan',
-  'image_type',
-  'winnings_content',
-] as const;
+export const AUDIT_ENTITIES = Object.keys(AUDIT_ENTITY_NAMES);
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** An audited record's kind in words: `price_package` -> "SMS tips price package". */
+export function auditEntityName(entity: string): string {
+  return AUDIT_ENTITY_NAMES[entity] ?? capitalised(entity.replace(/[_-]+/g, ' '));
+}
+
+/** An action code in words: `payment.claim` -> "Payment: claim", `bet-category.update` -> "Bet category: update". */
+export function auditActionName(action: string): string {
+  const words = (part: string) => part.replace(/[_-]+/g, ' ').trim();
+  const dot = action.indexOf('.');
+  if (dot < 0) return capitalised(words(action));
+  return `${capitalised(words(action.slice(0, dot)))}: ${words(action.slice(dot + 1))}`;
+}
 
 const Name = z.string().trim().max(64, 'At most 64 characters');
 
@@ -64,5 +85,8 @@ export const auditLog = endpoint({
     total_capped: z.boolean(),
     entries: z.array(AuditEntry),
     users: z.array(z.object({ id: z.number(), name: z.string() })),
+    /** Every action and every kind of record the trail holds, for the filter's selects. */
+    actions: z.array(z.string()),
+    entities: z.array(z.string()),
   }),
 });

@@ -33,7 +33,8 @@ export const paidBonuses = endpoint({
   method: 'GET',
   path: '/api/bonuses/paid',
   tag: 'bonuses',
-  summary: 'Bonus payments, newest first, paged',
+  summary:
+    'Bonus payments, newest first, paged. With from/to the totals follow the days: paid_bonus is what was paid in them, total_bonus and pending_bonus are over the bonuses earned in them',
   access: 'view:bonuses',
   query: listQuery('paidBonuses'),
   response: BonusTotals.merge(ListCounts).extend({ bonuses: z.array(BonusPayment) }),

@@ -67,9 +67,13 @@ export const uploadStatement = endpoint({
   path: '/api/mpesa/statements',
   tag: 'reconciliation',
   summary:
-    'Upload the M-Pesa organisation portal statement (CSV, multipart field `file`) and compare its paid-in rows with the payments by receipt. The same file again changes nothing',
+    'Upload the M-Pesa organisation portal statement (CSV in either header layout, or Excel .xlsx; multipart field `file`) and compare its paid-in rows with the payments by receipt. Totals lines below the table are skipped and listed in `skipped_lines`. The same file again changes nothing',
   access: 'reconcile:payments',
-  response: Notice.extend(StatementSummary.shape).extend({ duplicate: z.boolean() }),
+  response: Notice.extend(StatementSummary.shape).extend({
+    duplicate: z.boolean(),
+    /** Lines that are not transactions (a totals line below the table): left out, by line or row number. */
+    skipped_lines: z.array(z.object({ line: z.number(), text: z.string() })),
+  }),
 });
 
 export const showStatement = endpoint({
@@ -220,7 +224,9 @@ export const pullCallback = endpoint({
 export const reconciliationTexts = {
   statementUploaded: 'Statement compared',
   statementAgain: 'This statement was uploaded before: nothing changed',
-  noFile: 'Choose the statement CSV file',
+  noFile: 'Choose the statement file (CSV or Excel .xlsx)',
+  skippedLines: (lines: number[]) =>
+    `${lines.length === 1 ? `Line ${lines[0]} is` : `Lines ${lines.join(', ')} are`} not a transaction (a totals line) and ${lines.length === 1 ? 'was' : 'were'} left out`,
   tooBig: `The file is larger than ${STATEMENT_MAX_BYTES / 1024 / 1024} MB`,
   imported: (n: number) => (n === 0 ? 'No missing receipts to import' : `${n} missing receipt${n === 1 ? '' : 's'} imported`),
   pullOff: 'M-Pesa is not configured: Pull Transactions is off',

@@ -77,6 +77,7 @@ export const OPT_OUT_SOURCE_LABELS = {
   keyword: 'Texted STOP',
   provider: "Africa's Talking opt-out",
   blacklist: 'Network blacklist (406 UserInBlacklist)',
+  dnd: 'Do Not Disturb on the network (409 DoNotDisturbRejection)',
   admin: 'An admin',
   ussd: 'USSD menu',
 } as const;
@@ -85,6 +86,8 @@ export const OptOutState = z.object({
   phone: z.string(),
   /** Opted out of everything but transactional messages. */
   opted_out: z.boolean(),
+  /** Gets no promotional messages (the network's Do Not Disturb refused one); paid tips still go. */
+  offers_stopped: z.boolean(),
   /** Bet category codes whose tips the phone stopped (STOP <code>). */
   categories: z.array(z.string()),
   since: z.string().nullable(),
@@ -92,7 +95,7 @@ export const OptOutState = z.object({
     z.object({
       action: z.enum(['opt-out', 'opt-in']),
       scope: z.string(),
-      source: z.enum(['keyword', 'provider', 'blacklist', 'admin', 'ussd']),
+      source: z.enum(['keyword', 'provider', 'blacklist', 'dnd', 'admin', 'ussd']),
       reason: z.string().nullable(),
       by: z.string().nullable(),
       at: z.string(),

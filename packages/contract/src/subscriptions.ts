@@ -7,7 +7,10 @@ import { csvExport, Bet4meSubscription } from './clients.ts';
 /** How far back "recent" subscriptions reach. */
 export const RECENT_SUBSCRIPTION_DAYS = 30;
 
-/** Income here is what Bet4Me subscriptions brought in (all time, and today in Nairobi). */
+/**
+ * Income here is what Bet4Me subscriptions brought in: over the chosen days when from/to are given,
+ * else all time; and today in Nairobi.
+ */
 const SubscriptionPage = ListCounts.extend({
   subscriptions: z.array(Bet4meSubscription),
   total_income: Kes,
@@ -18,7 +21,7 @@ export const recentSubscriptions = endpoint({
   method: 'GET',
   path: '/api/subscriptions',
   tag: 'subscriptions',
-  summary: `Bet4Me subscriptions taken in the last ${RECENT_SUBSCRIPTION_DAYS} days, newest first, paged (admin)`,
+  summary: `Bet4Me subscriptions taken in the last ${RECENT_SUBSCRIPTION_DAYS} days, newest first, paged (admin; from/to replace the ${RECENT_SUBSCRIPTION_DAYS} days and narrow the income)`,
   access: 'view:subscriptions',
   query: listQuery('subscriptions'),
   response: SubscriptionPage,

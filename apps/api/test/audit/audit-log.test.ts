@@ -53,6 +53,14 @@ describe('GET /api/audit', () => {
     expect(body.users.map((u: { name: string }) => u.name)).toContain('Boss Admin');
   });
 
+  it('offers every action and kind of record the trail holds, once each, for the filter selects', async () => {
+    const body = (await list('entity=client')).json();
+    expect(body.actions).toEqual(expect.arrayContaining(['payment.claim', 'user.create']));
+    expect(new Set(body.actions).size).toBe(body.actions.length);
+    expect(body.entities).toEqual(expect.arrayContaining(['mpesa_payment', 'user']));
+    expect(new Set(body.entities).size).toBe(body.entities.length);
+  });
+
   it('filters by user and by action, newest first', async () => {
     const everyone = (await list('perPage=50')).json();
     expect(everyone.total_records).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nairobiDayOf } from '@betdesk/contract';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { addClient, people } from '../clients/fixtures.ts';
 import { c2b, confirm, paymentByReceipt } from '../mpesa/fixtures.ts';
@@ -38,6 +39,17 @@ describe('Bet4Me subscriptions', () => {
       [1, 1, 'Active'],
       [0, 0, 'Expired'],
     ]);
+  });
+
+  it('lets chosen days replace the recent window, rows and income alike', async () => {
+    const [, old] = (await get(p.admin, '/api/subscriptions/all')).json().subscriptions;
+    const today = nairobiDayOf(new Date());
+    const week = (await get(p.admin, `/api/subscriptions?from=${nairobiDayOf(new Date(Date.now() - 6 * 86_400_000))}&to=${today}`)).json();
+    expect(week).toMatchObject({ total_records: 1, total_income: 1000, total_income_today: 1000 });
+    const oldDay = nairobiDayOf(new Date(old.done_on));
+    const then = (await get(p.admin, `/api/subscriptions?from=${oldDay}&to=${oldDay}`)).json();
+    expect(then).toMatchObject({ total_records: 1, total_income: old.amount });
+    expect(then.subscriptions.map((s: { id: number }) => s.id)).toEqual([old.id]);
   });
 
   it('is for admins only', async () => {

@@ -45,7 +45,8 @@ test.describe('Staff tools', () => {
 
     await expect(page).toHaveURL(new RegExp(`/audit\\?entity=mpesa_payment&entity_id=${transaction.id}$`));
     const table = page.getByTestId('audit-table');
-    await expect(table).toContainText('payment.claim');
+    await expect(table).toContainText('Payment: claim');
+    await expect(table).toContainText('M-Pesa payment #');
     await expect(table).toContainText('Admin');
     const diff = table.getByTestId('audit-diff').first();
     await expect(diff.locator('[data-changed]').filter({ hasText: 'status' })).toContainText('unclaimed');

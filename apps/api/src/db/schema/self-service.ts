@@ -5,12 +5,13 @@ import { clients } from './clients.ts';
 import { betCategories, tipsSubscribers } from './tips-core.ts';
 
 /** How a phone came to opt out (or back in). */
-export const OPT_OUT_SOURCES = ['keyword', 'provider', 'blacklist', 'admin', 'ussd'] as const;
+export const OPT_OUT_SOURCES = ['keyword', 'provider', 'blacklist', 'dnd', 'admin', 'ussd'] as const;
 export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 
 /**
  * The phones that receive no service or promotional SMS: one row per (phone, scope) while it holds.
- * `scope` is 'all' (STOP) or a bet category id as text (STOP <code>: that category's tips only).
+ * `scope` is 'all' (STOP), a bet category id as text (STOP <code>: that category's tips only) or
+ * 'promotional' (the network's Do Not Disturb refused a send: offers only, paid tips still go).
  */
 export const smsOptOuts = pgTable(
   'sms_opt_outs',

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { OutgoingSms, SendOutcome, SmsBalance, SmsGateway } from './gateway.ts';
+import { DND_CAUSE, type OutgoingSms, type SendOutcome, type SmsBalance, type SmsGateway } from './gateway.ts';
 
 export interface AfricasTalkingOptions {
   username: string;
@@ -23,6 +23,12 @@ export interface AfricasTalkingOptions {
  */
 const ACCEPTED = new Set([100, 101, 102]);
 const TRANSIENT = new Set([405, 500, 501]);
+
+/**
+ * 409 DoNotDisturbRejection: the subscriber turned on Do Not Disturb with their network, which
+ * refuses promotional traffic to them. Final for that recipient whatever the retry window (DND_CAUSE).
+ */
+const isDoNotDisturb = (code: number, status: string) => code === 409 || /do\s*not\s*disturb/i.test(status);
 
 /**
  * A whole call refused with a cause (HTTP 401, or 201 with `SMSMessageData.Message` naming it and
@@ -180,6 +186,9 @@ function recipientOutcome(id: number, r: AtRecipient): SendOutcome {
       ...(Number.isInteger(parts) && parts > 0 ? { parts } : {}),
       providerStatus: status,
     };
+  }
+  if (isDoNotDisturb(code, status)) {
+    return { id, status: 'failed', reason: `${DND_CAUSE}: the subscriber's Do Not Disturb setting refused it`, providerStatus: status, cause: DND_CAUSE };
   }
   if (TRANSIENT.has(code)) return { id, status: 'retry', reason: status, cause: status };
   return { id, status: 'failed', reason: status, providerStatus: status, cause: status };

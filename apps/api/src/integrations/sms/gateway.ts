@@ -32,6 +32,12 @@ export type SendOutcome =
   | { id: number; status: 'retry'; reason: string; cause?: string }
   | { id: number; status: 'unconfirmed'; reason: string };
 
+/**
+ * The cause of a send the recipient's Do Not Disturb setting refused: final for that message, and
+ * the phone gets no more promotional messages (decision 018).
+ */
+export const DND_CAUSE = 'DoNotDisturbRejection';
+
 export interface SmsBalance {
   amount: number;
   currency: string;

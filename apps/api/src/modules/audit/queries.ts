@@ -72,3 +72,26 @@ export async function auditCount(db: Queryable, filter: AuditQuery): Promise<{ t
 export function auditUsers(db: Queryable): Promise<{ id: number; name: string }[]> {
   return rows<{ id: number; name: string }>(db, sql`select id, name from ${users} order by name, id`);
 }
+
+/**
+ * The distinct values of an indexed column of the trail (its actions, its kinds of record), for the
+ * filter's selects. A loose index scan: one index probe per distinct value, however many million
+ * rows the trail holds.
+ */
+async function distinctOf(db: Queryable, column: 'action' | 'entity'): Promise<string[]> {
+  const c = sql.raw(column);
+  const found = await rows<{ value: string }>(
+    db,
+    sql`with recursive walk(value) as (
+          (select ${c} from ${auditLog} order by ${c} limit 1)
+          union all
+          select (select a.${c} from ${auditLog} a where a.${c} > walk.value order by a.${c} limit 1)
+            from walk where walk.value is not null
+        )
+        select value from walk where value is not null`,
+  );
+  return found.map((r) => r.value);
+}
+
+export const auditActions = (db: Queryable) => distinctOf(db, 'action');
+export const auditEntities = (db: Queryable) => distinctOf(db, 'entity');

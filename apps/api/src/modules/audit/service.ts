@@ -2,7 +2,7 @@ import { auditLog } from '../../db/schema/index.ts';
 import type { AuditQuery } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { fieldError } from '../../http/errors.ts';
-import { auditCount, auditPage, auditUsers } from './queries.ts';
+import { auditActions, auditCount, auditEntities, auditPage, auditUsers } from './queries.ts';
 
 export interface AuditEntry {
   actorUserId: number | null;
@@ -30,15 +30,19 @@ export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
 /** The audit screen: one page of the trail, its capped count and the users the filter offers. */
 export async function readAuditLog(db: Queryable, filter: AuditQuery) {
   if (filter.entity_id && !filter.entity) throw fieldError('entity', 'Choose the entity of this record');
-  const [entries, counted, people] = await Promise.all([
+  const [entries, counted, people, actions, entities] = await Promise.all([
     auditPage(db, filter),
     auditCount(db, filter),
     auditUsers(db),
+    auditActions(db),
+    auditEntities(db),
   ]);
   return {
     total_records: counted.total,
     total_capped: counted.capped,
     entries,
     users: people.map((p) => ({ id: Number(p.id), name: p.name })),
+    actions,
+    entities,
   };
 }

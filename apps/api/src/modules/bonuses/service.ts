@@ -200,6 +200,18 @@ async function adminTotals(db: Queryable, actor: Actor, earnedIn: DayRange = {})
   return { total_bonus: kes(t.totalCents), paid_bonus: kes(t.paidCents), pending_bonus: kes(t.pendingCents) };
 }
 
+/**
+ * Totals boxes of the bonus payments screen. With days chosen they follow them as the rows do:
+ * paid is what was paid in those days (the rows' sum when nothing is searched), total and unpaid
+ * are over the bonuses earned in those days. Without days, all time.
+ */
+async function paymentScreenTotals(db: Queryable, actor: Actor, range: DayRange) {
+  if (!range.from && !range.to) return adminTotals(db, actor);
+  if (actor.role !== 'admin') return {};
+  const [earned, paid] = await Promise.all([bonusQueries.bonusTotals(db, range), bonusQueries.bonusPaymentTotals(db, range)]);
+  return { total_bonus: kes(earned.totalCents), paid_bonus: kes(paid.amount_cents), pending_bonus: kes(earned.pendingCents) };
+}
+
 export async function bonusesPage(deps: AppDeps, actor: Actor, which: 'all' | 'unpaid', query: BonusQuery) {
   const where = bonusWhere(actor, { ...query, unpaidOnly: which === 'unpaid' });
   const order = orderSql('bonuses', bonusSorts, sql`bo.id`, query);
@@ -225,7 +237,7 @@ export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: Paym
   const [list, count, totals] = await Promise.all([
     bonusQueries.findBonusPayments(deps.db, where, order, pageOf(query)),
     counted,
-    adminTotals(deps.db, actor),
+    paymentScreenTotals(deps.db, actor, range),
   ]);
   return { ...totals, ...count, bonuses: list };
 }

@@ -64,15 +64,15 @@ function recipientsOf(a: Audience): { query: SQL; are: 'subscribers' | 'clients'
   }
 }
 
-/** Who would receive it (after opt-outs), its parts and estimated cost, and whether it would be held. */
+/** Who would receive it (after opt-outs, Do Not Disturb included: a broadcast is promotional), its parts and estimated cost, and whether it would be held. */
 export async function previewBroadcast(deps: AppDeps, audience: Audience, now = new Date()) {
   const { query } = recipientsOf(audience);
   // Each person is counted once, under the first reason that leaves them out.
   const [counted] = await rows<{ everyone: number; opted_out: number; no_consent: number }>(
     deps.db,
     sql`select count(*)::int as everyone,
-               count(*) filter (where ${optedOutSql(sql`r.phone`)} or ${erasedSql(sql`r.phone`)})::int as opted_out,
-               count(*) filter (where not ${optedOutSql(sql`r.phone`)} and not ${erasedSql(sql`r.phone`)}
+               count(*) filter (where ${optedOutSql(sql`r.phone`, null, true)} or ${erasedSql(sql`r.phone`)})::int as opted_out,
+               count(*) filter (where not ${optedOutSql(sql`r.phone`, null, true)} and not ${erasedSql(sql`r.phone`)}
                                   and not ${consentedSql(sql`r.phone`)})::int as no_consent
           from (${query}) r`,
   );

@@ -48,7 +48,9 @@ export function reconciliationRoutes(app: FastifyInstance, deps: AppDeps): void 
     });
     route(scope, uploadStatement, async ({ actor, request }) => {
       const result = await recon.uploadStatement(deps, actor, await readStatementUpload(request), request.id);
-      return { info: result.duplicate ? reconciliationTexts.statementAgain : reconciliationTexts.statementUploaded, ...result };
+      const info = result.duplicate ? reconciliationTexts.statementAgain : reconciliationTexts.statementUploaded;
+      const skipped = result.skipped_lines.map((l) => l.line);
+      return { info: skipped.length ? `${info}. ${reconciliationTexts.skippedLines(skipped)}` : info, ...result };
     });
   });
   route(app, latestStatements, ({ query }) => recon.listStatements(deps, query));

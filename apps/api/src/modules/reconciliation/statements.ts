@@ -10,7 +10,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { storeC2bConfirmation } from '../mpesa/service.ts';
 import * as q from './queries.ts';
-import { otherParty, parseStatement, StatementFileError } from './statement-parser.ts';
+import { otherParty, readStatement, StatementFileError, type ParsedStatement, type SkippedLine } from './statement-parser.ts';
 
 export interface StatementUpload {
   fileName: string | null;
@@ -39,20 +39,21 @@ export async function uploadStatement(
   actor: Actor,
   upload: StatementUpload,
   requestId: string,
-): Promise<StatementSummary & { duplicate: boolean }> {
+): Promise<StatementSummary & { duplicate: boolean; skipped_lines: SkippedLine[] }> {
   if (upload.truncated) throw fieldError('file', reconciliationTexts.tooBig);
   if (upload.data.length === 0) throw fieldError('file', reconciliationTexts.noFile);
-  const fileHash = createHash('sha256').update(upload.data).digest('hex');
-  const [known] = await deps.db.select({ id: mpesaStatements.id }).from(mpesaStatements).where(eq(mpesaStatements.fileHash, fileHash));
-  if (known) return { ...(await statementSummaryOf(deps, known.id)), duplicate: true };
-
-  let lines;
+  let parsed: ParsedStatement;
   try {
-    lines = parseStatement(upload.data);
+    parsed = await readStatement(upload.data);
   } catch (error) {
     if (error instanceof StatementFileError) throw fieldError('file', error.message);
     throw error;
   }
+  const { lines, skipped } = parsed;
+  const fileHash = createHash('sha256').update(upload.data).digest('hex');
+  const [known] = await deps.db.select({ id: mpesaStatements.id }).from(mpesaStatements).where(eq(mpesaStatements.fileHash, fileHash));
+  if (known) return { ...(await statementSummaryOf(deps, known.id)), duplicate: true, skipped_lines: skipped };
+
   if (lines.length === 0) throw fieldError('file', 'The statement has no transactions under its header row');
   const times = lines.map((l) => l.completedAt.getTime());
 
@@ -78,7 +79,7 @@ export async function uploadStatement(
       action: 'statement.upload',
       entity: 'mpesa_statement',
       entityId: created.id,
-      after: { file_name: upload.fileName, file_hash: fileHash, rows: lines.length },
+      after: { file_name: upload.fileName, file_hash: fileHash, rows: lines.length, skipped_lines: skipped.length },
       requestId,
     });
     return created.id;
@@ -86,9 +87,9 @@ export async function uploadStatement(
   if (statementId === null) {
     // The same file was uploaded at the same moment by someone else.
     const [other] = await deps.db.select({ id: mpesaStatements.id }).from(mpesaStatements).where(eq(mpesaStatements.fileHash, fileHash));
-    return { ...(await statementSummaryOf(deps, other!.id)), duplicate: true };
+    return { ...(await statementSummaryOf(deps, other!.id)), duplicate: true, skipped_lines: skipped };
   }
-  return { ...(await statementSummaryOf(deps, statementId)), duplicate: false };
+  return { ...(await statementSummaryOf(deps, statementId)), duplicate: false, skipped_lines: skipped };
 }
 
 export async function showStatement(deps: AppDeps, query: { statement_id: number; kind?: StatementKind | undefined; page: number; perPage: number }) {

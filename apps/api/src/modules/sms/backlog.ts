@@ -97,6 +97,7 @@ export async function resendFailedByCause(
              and f.intent <> all(${`{${SMS_NOT_RESENDABLE_INTENTS.join(',')}}`}::text[])
              and not exists (select 1 from sms_messages r where r.resent_from_id = f.id)
              and (f.sms_class = 'transactional' or not ${optedOutSql(sql`f.recipient`, null)})
+             and (f.sms_class <> 'promotional' or not ${optedOutSql(sql`f.recipient`, null, true)})
            order by f.id
           on conflict (dedupe_key) do nothing
           returning id, resent_from_id`,

@@ -3,22 +3,30 @@ import { rows } from '../../db/rows.ts';
 import { betCategories, smsOptOutEvents, smsOptOuts, users, type OptOutSource } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
-/** 'all' (STOP: every service and promotional message) or one bet category's tips (STOP <code>). */
-export type OptOutScope = 'all' | { betCategoryId: number };
+/**
+ * 'all' (STOP: every service and promotional message), one bet category's tips (STOP <code>) or
+ * 'promotional' (Do Not Disturb: offers only).
+ */
+export type OptOutScope = 'all' | 'promotional' | { betCategoryId: number };
 
-const scopeKey = (scope: OptOutScope) => (scope === 'all' ? 'all' : String(scope.betCategoryId));
+const scopeKey = (scope: OptOutScope) => (typeof scope === 'string' ? scope : String(scope.betCategoryId));
 
 /**
- * SQL true when the phone expression must not get a service or promotional message: it opted out
- * of everything, or of the given category's tips. Each test is a primary-key lookup.
+ * SQL true when the phone expression must not get a message of this class: it opted out of
+ * everything, of the given category's tips, or (for a promotional message) of offers. Each test is a
+ * primary-key lookup.
  */
-export function optedOutSql(phone: ReturnType<typeof sql>, betCategoryId?: number | null) {
-  const scopes = betCategoryId ? sql`('all', ${String(betCategoryId)})` : sql`('all')`;
+export function optedOutSql(phone: ReturnType<typeof sql>, betCategoryId?: number | null, promotional = false) {
+  const keys = ['all', ...(betCategoryId ? [String(betCategoryId)] : []), ...(promotional ? ['promotional'] : [])];
+  const scopes = sql`(${sql.join(
+    keys.map((k) => sql`${k}`),
+    sql`, `,
+  )})`;
   return sql`exists (select 1 from ${smsOptOuts} o where o.phone = ${phone} and o.scope in ${scopes})`;
 }
 
-export async function isOptedOut(db: Queryable, phone: string, betCategoryId?: number | null): Promise<boolean> {
-  const [row] = await rows<{ out: boolean }>(db, sql`select ${optedOutSql(sql`${phone}`, betCategoryId)} as out`);
+export async function isOptedOut(db: Queryable, phone: string, betCategoryId?: number | null, promotional = false): Promise<boolean> {
+  const [row] = await rows<{ out: boolean }>(db, sql`select ${optedOutSql(sql`${phone}`, betCategoryId, promotional)} as out`);
   return row?.out === true;
 }
 
@@ -36,7 +44,7 @@ export async function optOut(db: Queryable, c: Change & { scope: OptOutScope }):
     .values({
       phone: c.phone,
       scope: scopeKey(c.scope),
-      betCategoryId: c.scope === 'all' ? null : c.scope.betCategoryId,
+      betCategoryId: typeof c.scope === 'string' ? null : c.scope.betCategoryId,
       source: c.source,
       createdBy: c.actorUserId ?? null,
     })
@@ -95,10 +103,11 @@ export async function optOutState(db: Queryable, phone: string) {
     .orderBy(desc(smsOptOutEvents.id))
     .limit(20);
   const codes = new Map(current.map((c) => [c.scope, c.code]));
-  const scopeName = (scope: string) => (scope === 'all' ? 'all' : (codes.get(scope) ?? `category ${scope}`));
+  const scopeName = (scope: string) => (scope === 'all' || scope === 'promotional' ? scope : (codes.get(scope) ?? `category ${scope}`));
   return {
     opted_out: current.some((c) => c.scope === 'all'),
-    categories: current.filter((c) => c.scope !== 'all').map((c) => c.code ?? c.scope),
+    offers_stopped: current.some((c) => c.scope === 'promotional'),
+    categories: current.filter((c) => c.scope !== 'all' && c.scope !== 'promotional').map((c) => c.code ?? c.scope),
     since: current[0] ? iso(current[0].at) : null,
     history: history.map((h) => ({
       action: h.action,

@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../db/rows.ts';
 import { smsMessages, SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
 import type { Database, Queryable } from '../../db/client.ts';
-import type { OutgoingSms, SendOutcome, SmsGateway } from '../../integrations/sms/gateway.ts';
+import { DND_CAUSE, type OutgoingSms, type SendOutcome, type SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '../../lib/sms-parts.ts';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
@@ -56,7 +56,7 @@ export async function queueSms(db: Queryable, sms: SmsToQueue): Promise<number |
   const smsClass = sms.smsClass ?? 'transactional';
   // An erased person gets nothing; a promotional message needs marketing consent (decision 025).
   if (await isErasedPhone(db, sms.to)) return null;
-  if (smsClass !== 'transactional' && (await isOptedOut(db, sms.to, sms.betCategoryId))) return null;
+  if (smsClass !== 'transactional' && (await isOptedOut(db, sms.to, sms.betCategoryId, smsClass === 'promotional'))) return null;
   if (smsClass === 'promotional' && !(await hasConsent(db, sms.to))) return null;
   const body = smsClass === 'promotional' ? await withOptOutText(db, sms.body) : sms.body;
   const [row] = await db
@@ -123,7 +123,7 @@ export async function queueSmsFanout(db: Queryable, f: SmsFanout): Promise<numbe
                  ${SMS_PRIORITY.bulk}, ${subscriberId}, ${clientId}, ${f.createdBy}, ${smsClass},
                  ${f.broadcastId ?? null}::bigint, ${firstAttempt.toISOString()}::timestamptz
             from (${f.recipients}) as r
-           where not ${optedOutSql(sql`r.phone`, f.betCategoryId)}
+           where not ${optedOutSql(sql`r.phone`, f.betCategoryId, smsClass === 'promotional')}
              and not ${erasedSql(sql`r.phone`)}
              ${smsClass === 'promotional' ? sql`and ${consentedSql(sql`r.phone`)}` : sql``}
           on conflict (dedupe_key) do nothing
@@ -235,7 +235,7 @@ export async function dispatchQueuedSms(
         byId.get(sms.id) ?? { id: sms.id, status: 'unconfirmed', reason: 'The gateway gave no outcome' },
     );
     await recordOutcomes(database, token, batch, decided, o, report);
-    await optOutBlacklisted(database, batch, decided);
+    await optOutRefused(database, batch, decided);
     if (decided.every((outcome) => outcome.status === 'retry')) return report; // gateway trouble: back off
   }
 }
@@ -243,14 +243,23 @@ export async function dispatchQueuedSms(
 /**
  * A send answered 406 UserInBlacklist: the phone asked its network to stop our messages, so it is
  * opted out here too (transactional messages still go; the network decides about those).
+ * A send answered 409 DoNotDisturbRejection: the phone's Do Not Disturb setting refuses offers, so
+ * it gets no more promotional messages (paid tips and transactional ones still go).
  */
-async function optOutBlacklisted(database: Database, batch: ClaimedSms[], outcomes: SendOutcome[]): Promise<void> {
-  const blacklisted = new Set(
-    outcomes.filter((o) => o.status === 'failed' && /UserInBlack ?list/i.test(o.reason)).map((o) => o.id),
-  );
+async function optOutRefused(database: Database, batch: ClaimedSms[], outcomes: SendOutcome[]): Promise<void> {
+  const causes = new Map(outcomes.map((o) => [o.id, o.status === 'failed' ? (o.cause ?? o.reason) : null]));
   for (const sms of batch) {
-    if (!blacklisted.has(sms.id)) continue;
-    await optOut(database.db, { phone: sms.recipient, scope: 'all', source: 'blacklist', reason: 'The gateway answered 406 UserInBlacklist' });
+    const cause = causes.get(sms.id) ?? '';
+    if (/UserInBlack ?list/i.test(cause)) {
+      await optOut(database.db, { phone: sms.recipient, scope: 'all', source: 'blacklist', reason: 'The gateway answered 406 UserInBlacklist' });
+    } else if (cause === DND_CAUSE) {
+      await optOut(database.db, {
+        phone: sms.recipient,
+        scope: 'promotional',
+        source: 'dnd',
+        reason: "The gateway answered 409 DoNotDisturbRejection (the subscriber's Do Not Disturb setting)",
+      });
+    }
   }
 }
 

@@ -153,21 +153,26 @@ const recentSql = sql`s.created_at >= now() - make_interval(days => ${RECENT_SUB
 type SubscriptionQuery = ListRequest<SortOf<'allSubscriptions'>>;
 const subscriptionSorts: Record<SortOf<'allSubscriptions'>, SQL> = { done_on: sql`s.created_at`, amount: sql`s.amount_cents` };
 
+/** Chosen days replace the recent window, so the rows cover the same days as the income beside them. */
 function listWhere(which: 'recent' | 'all', f: Omit<SubscriptionQuery, 'page' | 'perPage'>): SQL {
-  return sql`${which === 'recent' ? recentSql : sql`true`} and ${inDays(sql`s.created_at`, dayRangeOf(f))}`;
+  const range = dayRangeOf(f);
+  if (which === 'recent' && !range.from && !range.to) return recentSql;
+  return inDays(sql`s.created_at`, range);
 }
 
 /**
  * The admin's Bet4Me subscriptions screens: recent (last days) or all, with the income totals of the
- * days shown. The whole list is counted from the summaries; the recent window off its index.
+ * days shown. Lists of whole days are counted from the summaries; the recent window off its index.
  */
 export async function subscriptionsPage(db: Queryable, which: 'recent' | 'all', query: SubscriptionQuery) {
   const where = listWhere(which, query);
   const order = orderSql('allSubscriptions', subscriptionSorts, sql`s.id`, query);
-  const income = subscriptionQueries.clientSubscriptionIncome(db, dayRangeOf(query));
+  const range = dayRangeOf(query);
+  const income = subscriptionQueries.clientSubscriptionIncome(db, range);
+  const countedFromSummaries = which === 'all' || Boolean(range.from || range.to);
   const [list, totalRecords, totals] = await Promise.all([
     subscriptionQueries.findClientSubscriptions(db, where, pageOf(query), order),
-    which === 'all' ? income.then((i) => i.subscriptions) : subscriptionQueries.countClientSubscriptions(db, where),
+    countedFromSummaries ? income.then((i) => i.subscriptions) : subscriptionQueries.countClientSubscriptions(db, where),
     income,
   ]);
   return {

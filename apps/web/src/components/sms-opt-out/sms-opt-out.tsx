@@ -18,6 +18,7 @@ const OptionalReason = z.object({ reason: z.string().trim().max(300) });
 function StateBadge({ state }: { state: OptOutState }) {
   if (state.opted_out) return <Badge color="red">Opted out of tips and offers</Badge>;
   if (state.categories.length > 0) return <Badge color="orange">Stopped {state.categories.join(', ')} tips</Badge>;
+  if (state.offers_stopped) return <Badge color="orange">No offers (Do Not Disturb)</Badge>;
   return <Badge color="green">Receives SMS</Badge>;
 }
 
@@ -42,7 +43,7 @@ export function SmsOptOut({ person }: { person: Person }) {
   const clear = useMutation({ mutationFn: (reason: string) => callEndpoint(clearOptOut, { body: { ...ids(person), reason } }) });
   const opt = state.data?.opt_out;
   const mayManage = can(role, 'manage:opt-outs');
-  const stopped = opt ? opt.opted_out || opt.categories.length > 0 : false;
+  const stopped = opt ? opt.opted_out || opt.offers_stopped || opt.categories.length > 0 : false;
 
   return (
     <Card withBorder data-testid="sms-opt-out">
@@ -88,7 +89,7 @@ export function SmsOptOut({ person }: { person: Person }) {
                   <Table.Td>{formatDateTime(h.at)}</Table.Td>
                   <Table.Td>
                     {h.action === 'opt-out' ? 'Opted out' : 'Opted in'}
-                    {h.scope === 'all' ? '' : ` (${h.scope} tips)`}
+                    {h.scope === 'all' ? '' : h.scope === 'promotional' ? ' (offers only)' : ` (${h.scope} tips)`}
                   </Table.Td>
                   <Table.Td>{h.source === 'admin' && h.by ? `${h.by} (admin)` : OPT_OUT_SOURCE_LABELS[h.source]}</Table.Td>
                   <Table.Td>{h.reason ?? ''}</Table.Td>

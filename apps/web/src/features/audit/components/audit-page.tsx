@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
-import { AUDIT_ENTITIES, PAGE_SIZES, type AuditEntry, type PageSize } from '@betdesk/contract';
+import { AUDIT_ENTITIES, auditActionName, auditEntityName, PAGE_SIZES, type AuditEntry, type PageSize } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { DateRangeFilter } from '@/components/data-table/date-range-filter.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { useAuditLog, type AuditFilter } from '../api/get-audit-log.ts';
 import { AuditDiff } from './audit-diff.tsx';
@@ -25,10 +26,26 @@ function filterOf(params: URLSearchParams): AuditFilter & { page: number; perPag
   return filter as AuditFilter & { page: number; perPage: PageSize };
 }
 
+/** A select's choices in words, sorted by them; the chosen value stays even when the trail lacks it. */
+function choices(codes: readonly string[], chosen: string, name: (code: string) => string) {
+  return [...new Set([...codes, ...(chosen ? [chosen] : [])])]
+    .map((value) => ({ value, label: name(value) }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
 const columns: DataTableColumn<AuditEntry>[] = [
   { key: 'at', header: 'When', render: (e) => formatDateTime(e.at), width: 150 },
   { key: 'user_name', header: 'Who', render: (e) => e.user_name ?? <Text span c="dimmed">system</Text>, width: 140 },
-  { key: 'action', header: 'Action', render: (e) => <Badge variant="light">{e.action}</Badge>, width: 170 },
+  {
+    key: 'action',
+    header: 'Action',
+    render: (e) => (
+      <Badge variant="light" tt="none" title={e.action}>
+        {auditActionName(e.action)}
+      </Badge>
+    ),
+    width: 170,
+  },
   { key: 'entity', header: 'Record', render: (e) => <EntityLink entity={e.entity} id={e.entity_id} />, width: 170 },
   { key: 'diff', header: 'Before → after', render: (e) => <AuditDiff before={e.before} after={e.after} />, minWidth: 280 },
 ];
@@ -77,27 +94,35 @@ export function AuditPage() {
             w={180}
           />
           <Select
-            label="Entity"
+            label="Record"
             placeholder="Any"
             clearable
             searchable
-            data={[...new Set([...AUDIT_ENTITIES, ...(draft.entity ? [draft.entity] : [])])]}
+            data={choices([...AUDIT_ENTITIES, ...(data?.entities ?? [])], draft.entity, auditEntityName)}
             value={draft.entity || null}
             onChange={(v) => setDraft((d) => ({ ...d, entity: v ?? '', entity_id: v ? d.entity_id : '' }))}
-            w={180}
+            w={200}
+            data-testid="audit-entity"
           />
           {draft.entity && (
             <TextInput label="Record id" value={draft.entity_id} onChange={(e) => set('entity_id')(e.currentTarget.value)} w={110} />
           )}
-          <TextInput
+          <Select
             label="Action"
-            placeholder="e.g. payment.claim"
-            value={draft.action}
-            onChange={(e) => set('action')(e.currentTarget.value)}
-            w={170}
+            placeholder="Any"
+            clearable
+            searchable
+            data={choices(data?.actions ?? [], draft.action, auditActionName)}
+            value={draft.action || null}
+            onChange={set('action')}
+            w={220}
+            data-testid="audit-action"
           />
-          <TextInput label="From" type="date" value={draft.from} onChange={(e) => set('from')(e.currentTarget.value)} w={150} />
-          <TextInput label="To" type="date" value={draft.to} onChange={(e) => set('to')(e.currentTarget.value)} w={150} />
+          <DateRangeFilter
+            from={draft.from || undefined}
+            to={draft.to || undefined}
+            onChange={(from, to) => setDraft((d) => ({ ...d, from: from ?? '', to: to ?? '' }))}
+          />
           <Button type="submit">Apply</Button>
           <Button variant="default" onClick={clear}>
             Clear

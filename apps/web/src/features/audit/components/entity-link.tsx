@@ -1,5 +1,6 @@
 import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { auditEntityName } from '@betdesk/contract';
 import { paths } from '@/config/paths.ts';
 
 /** The screen that shows an audited record (a list when the record has no page of its own). */
@@ -42,7 +43,7 @@ function screenOf(entity: string, id: string | null): string | null {
 }
 
 export function EntityLink({ entity, id }: { entity: string; id: string | null }) {
-  const label = id ? `${entity.replace(/_/g, ' ')} #${id}` : entity.replace(/_/g, ' ');
+  const label = id ? `${auditEntityName(entity)} #${id}` : auditEntityName(entity);
   const to = screenOf(entity, id);
   if (!to) return <Text span size="sm">{label}</Text>;
   return (

@@ -33,7 +33,7 @@ export function BonusPaymentsPage() {
     <Stack>
       <Title order={2}>Bonus Payments</Title>
       <DateRangeNote from={table.from} to={table.to} />
-      <BonusTotals totals={data} />
+      <BonusTotals totals={data} screen="payments" ranged={Boolean(table.from || table.to)} />
       <Card withBorder>
         <DataTable
           columns={columns}

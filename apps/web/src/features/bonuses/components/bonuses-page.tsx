@@ -41,7 +41,7 @@ export function BonusesPage({ which }: { which: 'all' | 'unpaid' }) {
     <Stack>
       <Title order={2}>{which === 'all' ? 'Bonuses' : 'Unpaid Bonuses'}</Title>
       <DateRangeNote from={table.from} to={table.to} />
-      <BonusTotals totals={data} />
+      <BonusTotals totals={data} screen="bonuses" ranged={Boolean(table.from || table.to)} />
       <Card withBorder>
         <DataTable
           columns={columns}

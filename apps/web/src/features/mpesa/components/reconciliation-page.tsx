@@ -183,7 +183,7 @@ function StatementCard() {
   const latest = useLatestStatement();
   const upload = useUploadStatement();
   const [file, setFile] = useState<File | null>(null);
-  const [uploaded, setUploaded] = useState<StatementSummary | null>(null);
+  const [uploaded, setUploaded] = useState<(StatementSummary & { skipped_lines?: { line: number; text: string }[] }) | null>(null);
   const fileError = isHttpError(upload.error) ? (upload.error.errors?.file?.[0] ?? upload.error.info) : null;
   const summary = uploaded ?? latest.data ?? null;
   return (
@@ -193,9 +193,9 @@ function StatementCard() {
       </Title>
       <Group align="flex-end" mb="md">
         <FileInput
-          label="Statement (CSV)"
-          placeholder="Choose the CSV the portal exported"
-          accept=".csv,text/csv"
+          label="Statement (CSV or Excel)"
+          placeholder="Choose the CSV or .xlsx the portal exported"
+          accept=".csv,text/csv,.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           value={file}
           onChange={setFile}
           error={fileError}
@@ -212,6 +212,11 @@ function StatementCard() {
           Upload and compare
         </Button>
       </Group>
+      {uploaded?.skipped_lines?.map((l) => (
+        <Text key={l.line} size="sm" c="dimmed" mb="xs" data-testid="statement-skipped-line">
+          Line {l.line} left out, not a transaction: {l.text}
+        </Text>
+      ))}
       {summary ? <StatementResult key={summary.statement_id} summary={summary} /> : <Text c="dimmed">No statement uploaded yet.</Text>}
     </Card>
   );

@@ -31,14 +31,27 @@ export const subscriptionColumns: DataTableColumn<Bet4meSubscription>[] = [
   },
 ];
 
+/**
+ * The title and the income box's label say what the rows and the figure cover: chosen days replace
+ * the recent window (the server does the same), and income is all time only without days.
+ */
+export function subscriptionLabels(which: 'recent' | 'all', ranged: boolean): { title: string; income: string } {
+  if (ranged) return { title: 'Subscriptions of the chosen days', income: 'Bet4Me subscriptions sold in these days' };
+  return {
+    title: which === 'recent' ? `Subscriptions of the last ${RECENT_SUBSCRIPTION_DAYS} days` : 'All Subscriptions',
+    income: 'Bet4Me subscriptions sold, all time',
+  };
+}
+
 /** /subscriptions (taken in the last 30 days) and /subscriptions/all, with the income figures. */
 export function SubscriptionsPage({ which }: { which: 'recent' | 'all' }) {
   const table = useTableState(which === 'recent' ? 'subscriptions' : 'allSubscriptions');
   const subscriptions = useSubscriptions(which, table.query);
   const data = subscriptions.data;
+  const labels = subscriptionLabels(which, Boolean(table.from || table.to));
   return (
     <Stack>
-      <Title order={2}>{which === 'recent' ? `Subscriptions of the last ${RECENT_SUBSCRIPTION_DAYS} days` : 'All Subscriptions'}</Title>
+      <Title order={2}>{labels.title}</Title>
       <DateRangeNote from={table.from} to={table.to} />
       <FigureBoxes
         figures={[
@@ -48,7 +61,7 @@ export function SubscriptionsPage({ which }: { which: 'recent' | 'all' }) {
             hint: 'Subscriptions started today, however paid',
           },
           {
-            label: 'Bet4Me subscriptions sold, all time',
+            label: labels.income,
             value: formatMoney(data?.total_income ?? 0),
             hint: 'Money received by M-Pesa is on the Dashboard',
           },
