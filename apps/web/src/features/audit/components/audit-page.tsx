@@ -26,7 +26,7 @@ function filterOf(params: URLSearchParams): AuditFilter & { page: number; perPag
 }
 
 const columns: DataTableColumn<AuditEntry>[] = [
-  { key: 'at', header: 'When', render: (e) => formatDateTime(e.at), width: 150 },
+  { key: 'at', header: 'When', render: (e) => formatDateTime(e.at), width: 150, fit: true },
   { key: 'user_name', header: 'Who', render: (e) => e.user_name ?? <Text span c="dimmed">system</Text>, width: 140 },
   { key: 'action', header: 'Action', render: (e) => <Badge variant="light">{e.action}</Badge>, width: 170 },
   { key: 'entity', header: 'Record', render: (e) => <EntityLink entity={e.entity} id={e.entity_id} />, width: 170 },
