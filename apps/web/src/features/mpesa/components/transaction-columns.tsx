@@ -40,7 +40,7 @@ function PaidTo({ t }: { t: MpesaTransaction }) {
 }
 
 export const transactionColumns: DataTableColumn<MpesaTransaction>[] = [
-  { key: 'transaction_reference', header: 'Ref No.', render: (t) => t.transaction_reference ?? '', width: WIDTH.ref, fit: true, card: 'hidden' },
+  { key: 'transaction_reference', header: 'Ref No.', render: (t) => t.transaction_reference ?? '', width: WIDTH.ref, fit: true },
   { key: 'sender_name', header: 'Sender Name', render: (t) => t.sender_name ?? '', card: 'title' },
   { key: 'sender_phone', header: 'Phone No', render: (t) => <SenderPhone t={t} />, width: WIDTH.phone, fit: true },
   { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '', width: 80, fit: true, card: 'hidden' },
