@@ -25,10 +25,20 @@ export type Manifest = Record<string, ManifestChunk>;
 /** Gzip JavaScript allowed for the first screen of a route (issue 13: /login and /dashboard). */
 export const FIRST_LOAD_BUDGET_BYTES = 200 * 1024;
 
-/** Routes held to the budget (the check fails over it), by the source file of their screen. */
+/**
+ * A route's own budget where the first-load one does not fit. The post form (issue 20 item 12)
+ * draws its fields first and fetches the rich-text editor (about 157 kB gzip of Tiptap and
+ * ProseMirror) in its own chunk: the budget fails the check if the editor is imported statically again.
+ */
+export const routeBudgets: Record<string, number> = {
+  '/tips/posts/add': 280 * 1024,
+};
+
+/** Routes held to a budget (the check fails over it), by the source file of their screen. */
 export const budgetedRoutes: Record<string, string> = {
   '/login': 'src/features/auth/components/login-page.tsx',
   '/dashboard': 'src/features/dashboard/components/dashboard-page.tsx',
+  '/tips/posts/add': 'src/features/tips-posts/components/add-post-page.tsx',
 };
 
 /** The JavaScript files one screen loads: entry + screen chunk + their static imports. */
@@ -72,11 +82,12 @@ export function routeSize(
   return { route, files: files.length, gzipBytes, rawBytes };
 }
 
-/** Routes over the budget, with the words the check prints. */
+/** Routes over their budget (their own, else `budget`), with the words the check prints. */
 export function overBudget(sizes: RouteSize[], budget = FIRST_LOAD_BUDGET_BYTES): string[] {
-  return sizes
-    .filter((size) => size.gzipBytes > budget)
-    .map((size) => `${size.route} loads ${kb(size.gzipBytes)} of gzip JavaScript, over the budget of ${kb(budget)}`);
+  return sizes.flatMap((size) => {
+    const limit = routeBudgets[size.route] ?? budget;
+    return size.gzipBytes > limit ? [`${size.route} loads ${kb(size.gzipBytes)} of gzip JavaScript, over the budget of ${kb(limit)}`] : [];
+  });
 }
 
 export function kb(bytes: number): string {
@@ -119,7 +130,8 @@ function main(): number {
     const failures = overBudget(budgeted);
     for (const failure of failures) console.error(failure);
     if (failures.length > 0) return 1;
-    console.log(`First-load budget kept: every budgeted route is under ${kb(FIRST_LOAD_BUDGET_BYTES)} of gzip JavaScript.`);
+    const own = Object.entries(routeBudgets).map(([route, bytes]) => `${route} ${kb(bytes)}`);
+    console.log(`Budgets kept: every budgeted route is under ${kb(FIRST_LOAD_BUDGET_BYTES)} of gzip JavaScript (${own.join(', ')}).`);
   }
   return 0;
 }

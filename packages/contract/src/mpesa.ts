@@ -120,6 +120,24 @@ export const claimPayment = endpoint({
   response: Notice.extend({ transaction: MpesaTransaction }),
 });
 
+/** Who a claim would go to, as the preview's query string: one client or one subscriber. */
+export const ClaimPreviewQuery = z.object({
+  transaction_id: Id,
+  client_id: Id.optional(),
+  subscriber_id: Id.optional(),
+});
+
+export const claimPreview = endpoint({
+  method: 'GET',
+  path: '/api/mpesa-transactions/claim-preview',
+  tag: 'mpesa',
+  summary:
+    'What claiming this payment to this client or subscriber would buy, worked out by the payment rules and then rolled back: nothing is kept',
+  access: 'claim:payments',
+  query: ClaimPreviewQuery,
+  response: z.object({ buys: z.array(z.string()) }),
+});
+
 export const unclaimPayment = endpoint({
   method: 'POST',
   path: '/api/mpesa-transactions/unclaim',

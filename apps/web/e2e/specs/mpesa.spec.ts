@@ -55,6 +55,7 @@ test.describe('M-Pesa payments', () => {
     const candidate = modal.getByTestId('claim-candidate').filter({ hasText: 'Tips subscriber' }).filter({ hasText: subscriber.name }).first();
     await shot(page, 'mpesa-claim');
     await candidate.getByRole('button', { name: 'Claim' }).click();
+    await modal.getByTestId('confirm-claim').click();
     await expect(page.getByText('Payment claimed successfully')).toBeVisible();
 
     await page.goto('/mpesa');

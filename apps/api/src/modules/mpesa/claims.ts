@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { successTextsMpesa, type ClaimPayment, type MpesaTransaction } from '@betdesk/contract';
+import { formatKes, successTextsMpesa, type ClaimPayment, type MpesaTransaction } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import { clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
+import { bet4mePlans, clients, mpesaPayments, pricePackages, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
@@ -93,6 +93,78 @@ export async function claimPayment(
   });
   if (activatedSms) await deps.jobs.nudge(QUEUES.smsDispatch);
   return { info: successTextsMpesa.paymentClaimed, transaction: (await paymentById(deps.db, body.transaction_id))! };
+}
+
+/** Thrown to roll the preview's transaction back once its outcome is read. */
+class PreviewDone extends Error {}
+
+/**
+ * What claiming the payment to this payee would buy: the claim is run by the same payment rules
+ * inside a transaction that is then rolled back, so the answer is what the claim itself would do
+ * (pending bonuses, the plan or package the amount fits, credit), and nothing is kept or sent.
+ */
+export async function previewClaim(deps: AppDeps, body: { transaction_id: number; client_id?: number | undefined; subscriber_id?: number | undefined }): Promise<{ buys: string[] }> {
+  if ((body.client_id === undefined) === (body.subscriber_id === undefined)) throw fieldError('client_id', 'Choose one client or one subscriber');
+  const payee: Payee = body.client_id !== undefined ? { clientId: body.client_id } : { subscriberId: body.subscriber_id! };
+  let buys: string[] = [];
+  try {
+    await deps.db.transaction(async (tx) => {
+      const payment = await lockPayment(tx, body.transaction_id);
+      if (payment.status === 'claimed') throw conflict('This payment has already been claimed. Unclaim it first to claim it to someone else.', 'already_claimed');
+      if (payment.status === 'rejected' || payment.amountCents === null) {
+        throw conflict('A rejected payload is not money received and cannot be claimed.', 'rejected');
+      }
+      await payeeExists(tx, payee);
+      await tx
+        .update(mpesaPayments)
+        .set({
+          status: 'claimed',
+          clientId: 'clientId' in payee ? payee.clientId : null,
+          subscriberId: 'subscriberId' in payee ? payee.subscriberId : null,
+          matchedBy: 'manual',
+        })
+        .where(eq(mpesaPayments.id, payment.id));
+      const category = await categoryNamedBy(tx, normaliseAccount(payment.billRefNumber));
+      const settled = await settlePayment(tx, {
+        paymentId: payment.id,
+        amountCents: payment.amountCents,
+        payee,
+        betCategoryId: 'subscriberId' in payee ? (category?.id ?? null) : null,
+        source: payment.source === 'stk' ? 'stk' : 'mpesa',
+        actorUserId: null,
+      });
+      buys = await describeSettlement(tx, payment.amountCents, settled.bonusPaidCents, settled.subscriptionId);
+      throw new PreviewDone();
+    });
+  } catch (error) {
+    if (!(error instanceof PreviewDone)) throw error;
+  }
+  return { buys };
+}
+
+async function describeSettlement(tx: Queryable, amountCents: number, bonusPaidCents: number, subscriptionId: number | null): Promise<string[]> {
+  const kes = (cents: number) => formatKes(cents / 100);
+  const lines: string[] = [];
+  if (bonusPaidCents > 0) lines.push(`pay ${kes(bonusPaidCents)} of unpaid bonuses`);
+  let spentCents = bonusPaidCents;
+  if (subscriptionId !== null) {
+    const [bought] = await tx
+      .select({ amountCents: subscriptions.amountCents, durationDays: subscriptions.durationDays, plan: bet4mePlans.name, pkg: pricePackages.name })
+      .from(subscriptions)
+      .leftJoin(bet4mePlans, eq(bet4mePlans.id, subscriptions.planId))
+      .leftJoin(pricePackages, eq(pricePackages.id, subscriptions.packageId))
+      .where(eq(subscriptions.id, subscriptionId));
+    if (bought) {
+      const days = `${bought.durationDays} day${bought.durationDays === 1 ? '' : 's'}`;
+      lines.push(`buy ${bought.pkg ? `the tips package "${bought.pkg}"` : `the Bet4Me plan "${bought.plan ?? ''}"`} (${days}, ${kes(bought.amountCents)})`);
+      spentCents += bought.amountCents;
+    }
+  }
+  const creditCents = amountCents - spentCents;
+  if (creditCents > 0) {
+    lines.push(`${lines.length > 0 ? 'leave' : 'put'} ${kes(creditCents)} as credit on the account balance${subscriptionId === null ? ' (no plan or package costs exactly this)' : ''}`);
+  }
+  return lines;
 }
 
 /**

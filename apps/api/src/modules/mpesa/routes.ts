@@ -4,6 +4,7 @@ import {
   c2bConfirmation,
   c2bValidation,
   claimCandidates,
+  claimPreview,
   claimPayment,
   exportMpesaTransactions,
   exportTipsDeposits,
@@ -104,6 +105,7 @@ export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
       candidates: await q.claimCandidatesFor(deps.db, payment, query.search),
     };
   });
+  route(app, claimPreview, ({ query }) => claims.previewClaim(deps, query));
   route(app, claimPayment, ({ actor, body, request }) => claims.claimPayment(deps, actor, body, request.id));
   route(app, unclaimPayment, ({ actor, body, request }) =>
     claims.unclaimPayment(deps, actor, body.transaction_id, request.id),

@@ -13,6 +13,7 @@ import {
   ROW_HEIGHT,
   tableMinWidth,
   TableRow,
+  useFitColumns,
   type DataTableColumn,
   type DataTableSorting,
 } from './table-parts.tsx';
@@ -192,6 +193,8 @@ function TableBody<Row>({
   sorting,
 }: BodyProps<Row> & { rowHeight: number; measured: boolean; sorting: DataTableSorting | undefined }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  useFitColumns(tableRef, columns);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -210,6 +213,7 @@ function TableBody<Row>({
   return (
     <div ref={scrollRef} className={classes.scroller} style={{ maxHeight: height }} data-testid="table-scroller">
       <table
+        ref={tableRef}
         className={classes.table}
         style={{ minWidth: tableMinWidth(columns), ['--row-height' as string]: `${rowHeight}px` }}
         data-measured={measured || undefined}

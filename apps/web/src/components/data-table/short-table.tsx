@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Box } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import classes from './data-table.module.css';
@@ -8,6 +9,7 @@ import {
   HeaderRow,
   tableMinWidth,
   TableRow,
+  useFitColumns,
   type DataTableColumn,
 } from './table-parts.tsx';
 
@@ -35,6 +37,8 @@ export function ShortTable<Row>({
   'data-testid': testId = 'data-table',
 }: ShortTableProps<Row>) {
   const cards = useMediaQuery(CARD_LAYOUT_QUERY, false, { getInitialValueInEffect: false }) ?? false;
+  const tableRef = useRef<HTMLTableElement>(null);
+  useFitColumns(tableRef, columns);
   return (
     <Box data-testid={testId} data-layout={cards ? 'cards' : 'table'} aria-busy={loading || undefined}>
       {rows.length === 0 ? (
@@ -47,7 +51,7 @@ export function ShortTable<Row>({
         </div>
       ) : (
         <div className={classes.scroller} data-testid="table-scroller">
-          <table className={classes.table} style={{ minWidth: tableMinWidth(columns) }} data-testid="table">
+          <table ref={tableRef} className={classes.table} style={{ minWidth: tableMinWidth(columns) }} data-testid="table">
             <HeaderRow columns={columns} sorting={undefined} />
             <tbody>
               {rows.map((row, index) => (

@@ -1,4 +1,4 @@
-import { memo, type CSSProperties, type ReactNode } from 'react';
+import { memo, useLayoutEffect, useRef, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import { Group, Loader, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import type { SortDirection } from '@betdesk/contract';
@@ -16,10 +16,18 @@ export interface DataTableColumn<Row> {
   key: string;
   header: ReactNode;
   render?: (row: Row, index: number) => ReactNode;
-  /** Width in px (or CSS): dates, amounts, phones and badges have one; text columns share the rest. */
+  /**
+   * Width in px (or CSS). For a `fit` column it is only the first guess before the content is
+   * measured; text columns without one share the rest of the row.
+   */
   width?: CSSProperties['width'];
   /** Narrowest the column may get, in px; defaults to a numeric `width`, else MIN_COLUMN_WIDTH. */
   minWidth?: number;
+  /**
+   * The column is as wide as its widest content (codes, dates, amounts, phones, badges, buttons):
+   * never wrapped, never cut. Default: true for an actions column (no header), else false.
+   */
+  fit?: boolean;
   align?: 'left' | 'center' | 'right';
   /** The list's sort field this column shows, when it differs from `key`. */
   sortKey?: string;
@@ -56,6 +64,10 @@ export function tableMinWidth<Row>(columns: readonly DataTableColumn<Row>[]): nu
   );
 }
 
+export function fitsContent<Row>(column: DataTableColumn<Row>): boolean {
+  return column.fit ?? cardRole(column) === 'actions';
+}
+
 export function cellValue<Row>(column: DataTableColumn<Row>, row: Row, index: number): ReactNode {
   if (column.render) return column.render(row, index);
   const value = (row as Record<string, unknown>)[column.key];
@@ -82,11 +94,17 @@ export interface RowProps<Row> {
 export const TableRow = memo(function TableRow<Row>({ row, index, columns, measure }: RowProps<Row>) {
   return (
     <tr ref={measure} className={classes.row} data-odd={index % 2 === 1 || undefined} data-index={index} data-testid="table-row">
-      {columns.map((column) => (
-        <td key={column.key} className={classes.cell} style={column.align ? { textAlign: column.align } : undefined}>
-          {cellValue(column, row, index)}
-        </td>
-      ))}
+      {columns.map((column) =>
+        fitsContent(column) ? (
+          <td key={column.key} className={classes.cell} style={column.align ? { textAlign: column.align } : undefined} data-fit>
+            <span className={classes.fitContent}>{cellValue(column, row, index)}</span>
+          </td>
+        ) : (
+          <td key={column.key} className={classes.cell} style={column.align ? { textAlign: column.align } : undefined}>
+            {cellValue(column, row, index)}
+          </td>
+        ),
+      )}
     </tr>
   );
 }) as <Row>(props: RowProps<Row>) => ReactNode;
@@ -154,15 +172,72 @@ export function HeaderRow<Row>({ columns, sorting }: { columns: readonly DataTab
           <th
             key={column.key}
             className={classes.th}
-            style={{ width: column.width, textAlign: column.align }}
+            style={{ width: fitsContent(column) ? undefined : column.width, textAlign: column.align }}
             aria-sort={ariaSort(column.sortKey ?? column.key, sorting)}
+            data-fit={fitsContent(column) || undefined}
           >
-            <SortableHeader column={column} sorting={sorting} />
+            {fitsContent(column) ? (
+              <span className={classes.fitContent}>
+                <SortableHeader column={column} sorting={sorting} />
+              </span>
+            ) : (
+              <SortableHeader column={column} sorting={sorting} />
+            )}
           </th>
         ))}
       </tr>
     </thead>
   );
+}
+
+/** Left and right padding of a cell (data-table.module.css). */
+const CELL_PADDING_PX = 20;
+
+/**
+ * Sizes each `fit` column to its widest content seen so far. The table keeps `table-layout: fixed`
+ * (a scroll frame lays out no column widths), so the widths are measured after each render and
+ * written on the header cells before paint; they only grow while the same columns are shown, so a
+ * column never jumps narrower as the virtualized rows change under it. Text columns share the rest.
+ */
+export function useFitColumns<Row>(tableRef: RefObject<HTMLTableElement | null>, columns: readonly DataTableColumn<Row>[]): void {
+  const widest = useRef<{ columnsKey: string; widths: Map<number, number> }>({ columnsKey: '', widths: new Map() });
+  const columnsKey = columns.map((c) => `${c.key}:${fitsContent(c) ? 1 : 0}`).join('|');
+  useLayoutEffect(() => {
+    const table = tableRef.current;
+    if (!table) return;
+    if (widest.current.columnsKey !== columnsKey) widest.current = { columnsKey, widths: new Map() };
+    const widths = widest.current.widths;
+    const headers = table.tHead?.rows[0]?.cells;
+    if (!headers) return;
+    const measured = new Map<number, number>();
+    const see = (index: number, content: Element | null) => {
+      if (!content) return;
+      const width = Math.ceil(content.getBoundingClientRect().width) + CELL_PADDING_PX;
+      if (width > (measured.get(index) ?? 0)) measured.set(index, width);
+    };
+    columns.forEach((column, index) => {
+      if (fitsContent(column)) see(index, headers[index]?.firstElementChild ?? null);
+    });
+    for (const row of Array.from(table.tBodies[0]?.rows ?? [])) {
+      if (row.cells.length !== columns.length) continue;
+      columns.forEach((column, index) => {
+        if (fitsContent(column)) see(index, row.cells[index]?.firstElementChild ?? null);
+      });
+    }
+    let minWidth = 0;
+    columns.forEach((column, index) => {
+      if (!fitsContent(column)) {
+        minWidth += column.minWidth ?? (typeof column.width === 'number' ? column.width : MIN_COLUMN_WIDTH);
+        return;
+      }
+      const width = Math.max(widths.get(index) ?? 0, measured.get(index) ?? 0);
+      widths.set(index, width);
+      minWidth += width;
+      const header = headers[index];
+      if (header && width > 0 && header.style.width !== `${width}px`) header.style.width = `${width}px`;
+    });
+    if (table.style.minWidth !== `${minWidth}px`) table.style.minWidth = `${minWidth}px`;
+  });
 }
 
 export function EmptyBody<Row>({
@@ -184,9 +259,23 @@ export function EmptyBody<Row>({
     </Group>
   );
   if (cards) return <div className={classes.cardList}>{message}</div>;
+  return <EmptyTable columns={columns} sorting={sorting} message={message} />;
+}
+
+function EmptyTable<Row>({
+  columns,
+  sorting,
+  message,
+}: {
+  columns: readonly DataTableColumn<Row>[];
+  sorting: DataTableSorting | undefined;
+  message: ReactNode;
+}) {
+  const tableRef = useRef<HTMLTableElement>(null);
+  useFitColumns(tableRef, columns);
   return (
     <div className={classes.scroller} data-testid="table-scroller">
-      <table className={classes.table} style={{ minWidth: tableMinWidth(columns) }} data-testid="table">
+      <table ref={tableRef} className={classes.table} style={{ minWidth: tableMinWidth(columns) }} data-testid="table">
         <HeaderRow columns={columns} sorting={sorting} />
         <tbody>
           <tr>

@@ -9,11 +9,11 @@ import { get } from '@/lib/http.ts';
 type Person = { clientId: number } | { subscriberId: number };
 
 const columns: DataTableColumn<SmsMessage>[] = [
-  { key: 'queued_on', header: 'Queued On', render: (m) => formatDateTime(m.queued_on), width: WIDTH.dateTime },
+  { key: 'queued_on', header: 'Queued On', render: (m) => formatDateTime(m.queued_on), width: WIDTH.dateTime, fit: true },
   { key: 'message', header: 'Message', render: (m) => <span title={m.message}>{m.message}</span>, card: 'title' },
-  { key: 'status', header: 'Status', render: (m) => <SmsStatusBadge status={m.status} />, width: 130 },
+  { key: 'status', header: 'Status', render: (m) => <SmsStatusBadge status={m.status} />, width: 130, fit: true },
   { key: 'failure_reason', header: 'Reason', render: (m) => m.failure_reason ?? '', width: 160 },
-  { key: 'sent_on', header: 'Sent On', render: (m) => (m.sent_on ? formatDateTime(m.sent_on) : ''), width: WIDTH.dateTime },
+  { key: 'sent_on', header: 'Sent On', render: (m) => (m.sent_on ? formatDateTime(m.sent_on) : ''), width: WIDTH.dateTime, fit: true },
 ];
 
 /**

@@ -1,1 +1,2 @@
-export { RichTextEditor, type RichTextEditorProps } from './rich-text-editor.tsx';
+export { RichTextEditor } from './lazy-rich-text-editor.tsx';
+export type { RichTextEditorProps } from './rich-text-editor.tsx';

@@ -34,7 +34,7 @@ function choices(codes: readonly string[], chosen: string, name: (code: string) 
 }
 
 const columns: DataTableColumn<AuditEntry>[] = [
-  { key: 'at', header: 'When', render: (e) => formatDateTime(e.at), width: 150 },
+  { key: 'at', header: 'When', render: (e) => formatDateTime(e.at), width: 150, fit: true },
   { key: 'user_name', header: 'Who', render: (e) => e.user_name ?? <Text span c="dimmed">system</Text>, width: 140 },
   {
     key: 'action',

@@ -18,9 +18,9 @@ const columns: DataTableColumn<BonusPayment>[] = [
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone', render: (p) => localPhone(p.phone), width: WIDTH.phone },
-  { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money },
-  { key: 'paid_on', header: 'Paid on', render: (p) => formatDateTime(p.paid_on), width: WIDTH.dateTime },
+  { key: 'phone', header: 'Phone', render: (p) => localPhone(p.phone), width: WIDTH.phone, fit: true },
+  { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money, fit: true },
+  { key: 'paid_on', header: 'Paid on', render: (p) => formatDateTime(p.paid_on), width: WIDTH.dateTime, fit: true },
   { key: 'description', header: 'Description' },
 ];
 

@@ -18,18 +18,18 @@ const columns: DataTableColumn<Bonus>[] = [
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone', render: (b) => localPhone(b.phone), width: WIDTH.phone },
-  { key: 'stake', header: 'Stake', render: (b) => formatMoney(b.stake), align: 'right', width: WIDTH.money },
-  { key: 'profit', header: 'Profit', render: (b) => formatMoney(b.profit), align: 'right', width: WIDTH.money },
-  { key: 'bonus', header: 'Bonus', render: (b) => formatMoney(b.bonus), align: 'right', width: WIDTH.money },
+  { key: 'phone', header: 'Phone', render: (b) => localPhone(b.phone), width: WIDTH.phone, fit: true },
+  { key: 'stake', header: 'Stake', render: (b) => formatMoney(b.stake), align: 'right', width: WIDTH.money, fit: true },
+  { key: 'profit', header: 'Profit', render: (b) => formatMoney(b.profit), align: 'right', width: WIDTH.money, fit: true },
+  { key: 'bonus', header: 'Bonus', render: (b) => formatMoney(b.bonus), align: 'right', width: WIDTH.money, fit: true },
   {
     key: 'pending_bonus',
     header: 'Unpaid',
     align: 'right',
-    width: WIDTH.money,
+    width: WIDTH.money, fit: true,
     render: (b) => <span style={{ color: b.pending_bonus > 0 ? 'var(--mantine-color-red-7)' : undefined }}>{formatMoney(b.pending_bonus)}</span>,
   },
-  { key: 'earned_on', header: 'Earned on', render: (b) => formatDateTime(b.earned_on), width: WIDTH.dateTime },
+  { key: 'earned_on', header: 'Earned on', render: (b) => formatDateTime(b.earned_on), width: WIDTH.dateTime, fit: true },
 ];
 
 /** /bonuses and /bonuses/unpaid: newest first, sortable, searchable by client, by date range; totals of the same range. */

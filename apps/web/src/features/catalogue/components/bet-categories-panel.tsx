@@ -21,7 +21,7 @@ export function BetCategoriesPanel({ rows, loading }: { rows: BetCategoryRow[]; 
   const edited = editing !== null && editing !== 'new' ? editing : null;
   const columns: DataTableColumn<BetCategoryRow>[] = [
     { key: 'name', header: 'Name' },
-    { key: 'code', header: 'Code (M-Pesa account)', width: 200, render: (b) => <Text ff="monospace">{b.code}</Text> },
+    { key: 'code', header: 'Code (M-Pesa account)', width: 200, fit: true, render: (b) => <Text ff="monospace">{b.code}</Text> },
     {
       key: 'packages',
       header: 'Packages',

@@ -18,8 +18,8 @@ export function PlansPanel({ rows, loading }: { rows: PlanRow[]; loading: boolea
   const edited = editing !== null && editing !== 'new' ? editing : null;
   const columns: DataTableColumn<PlanRow>[] = [
     { key: 'name', header: 'Name' },
-    { key: 'duration', header: 'Duration', width: 140, render: (p) => formatDuration(p.duration) },
-    { key: 'price', header: 'Price (KES)', width: 150, align: 'right', render: (p) => formatMoney(p.price) },
+    { key: 'duration', header: 'Duration', width: 140, fit: true, render: (p) => formatDuration(p.duration) },
+    { key: 'price', header: 'Price (KES)', width: 150, fit: true, align: 'right', render: (p) => formatMoney(p.price) },
     {
       key: 'active',
       header: 'Status',
@@ -30,7 +30,7 @@ export function PlansPanel({ rows, loading }: { rows: PlanRow[]; loading: boolea
         </Badge>
       ),
     },
-    { key: 'subscriptions', header: 'Subscriptions', width: 130, align: 'right' },
+    { key: 'subscriptions', header: 'Subscriptions', width: 130, fit: true, align: 'right' },
     {
       key: 'edit',
       header: '',

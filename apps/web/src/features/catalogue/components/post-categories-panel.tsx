@@ -14,7 +14,7 @@ export function PostCategoriesPanel({ rows, loading }: { rows: PostCategoryRow[]
   const edited = editing !== null && editing !== 'new' ? editing : null;
   const columns: DataTableColumn<PostCategoryRow>[] = [
     { key: 'name', header: 'Name' },
-    { key: 'posts', header: 'Posts', width: 120, align: 'right' },
+    { key: 'posts', header: 'Posts', width: 120, fit: true, align: 'right' },
     {
       key: 'edit',
       header: '',

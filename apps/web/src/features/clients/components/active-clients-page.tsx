@@ -16,11 +16,11 @@ export function ActiveClientsPage() {
   const data = clients.data;
   const columns: DataTableColumn<Client>[] = [
     ...clientColumns.filter((c) => c.key !== 'status' && c.key !== 'joined_on'),
-    { key: 'pending_bonus', header: 'Unpaid bonus', render: (c) => formatMoney(c.pending_bonus), align: 'right', width: WIDTH.money },
+    { key: 'pending_bonus', header: 'Unpaid bonus', render: (c) => formatMoney(c.pending_bonus), align: 'right', width: WIDTH.money, fit: true },
     {
       key: 'new-bet',
       header: '',
-      width: WIDTH.action,
+      width: WIDTH.action, fit: true,
       render: (c) => (
         <Button size="xs" onClick={() => setBetFor({ id: c.id, name: c.name })} data-testid="new-bet">
           New Bet

@@ -16,21 +16,21 @@ export const clientColumns: DataTableColumn<Client>[] = [
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone },
-  { key: 'joined_on', header: 'Joined on', render: (c) => formatDate(c.joined_on), width: WIDTH.date },
+  { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone, fit: true },
+  { key: 'joined_on', header: 'Joined on', render: (c) => formatDate(c.joined_on), width: WIDTH.date, fit: true },
   {
     key: 'maximum_stake',
     header: 'Maximum stake',
     render: (c) => (c.maximum_stake === null ? 'No limit' : formatMoney(c.maximum_stake)),
     align: 'right',
-    width: WIDTH.money,
+    width: WIDTH.money, fit: true,
   },
-  { key: 'total_subscriptions', header: 'Subscriptions', align: 'right', width: WIDTH.count },
+  { key: 'total_subscriptions', header: 'Subscriptions', align: 'right', width: WIDTH.count, fit: true },
   {
     key: 'status',
     header: 'Status',
-    width: WIDTH.status,
+    width: WIDTH.status, fit: true,
     render: (c) => <StatusBadge status={c.status === 1 ? 'active' : 'inactive'} />,
   },
-  { key: 'last_login', header: 'Last login', render: (c) => formatDateTime(c.last_login) || 'Never', width: WIDTH.dateTime, card: 'hidden' },
+  { key: 'last_login', header: 'Last login', render: (c) => formatDateTime(c.last_login) || 'Never', width: WIDTH.dateTime, fit: true, card: 'hidden' },
 ];

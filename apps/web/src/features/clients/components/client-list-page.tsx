@@ -21,12 +21,12 @@ const columns: { [K in ClientListKind]: DataTableColumn<never>[] } = {
     { key: 'status', header: 'Status', render: (s: Bet4meSubscription) => <StatusBadge status={s.status_name} /> },
   ],
   bets: [
-    { key: 'opened_on', header: 'Opened on', render: (b: Bet) => formatDateTime(b.opened_on), width: WIDTH.dateTime },
+    { key: 'opened_on', header: 'Opened on', render: (b: Bet) => formatDateTime(b.opened_on), width: WIDTH.dateTime, fit: true },
     { key: 'description', header: 'Bet', card: 'title' },
-    { key: 'stake', header: 'Stake', render: (b: Bet) => formatMoney(b.stake), align: 'right', width: WIDTH.money },
-    { key: 'profit', header: 'Profit', render: (b: Bet) => (b.profit === null ? '' : formatMoney(b.profit)), align: 'right', width: WIDTH.money },
-    { key: 'bonus', header: 'Bonus', render: (b: Bet) => (b.bonus === null ? '' : formatMoney(b.bonus)), align: 'right', width: WIDTH.money },
-    { key: 'status', header: 'Status', render: (b: Bet) => <StatusBadge status={b.status} />, width: WIDTH.status },
+    { key: 'stake', header: 'Stake', render: (b: Bet) => formatMoney(b.stake), align: 'right', width: WIDTH.money, fit: true },
+    { key: 'profit', header: 'Profit', render: (b: Bet) => (b.profit === null ? '' : formatMoney(b.profit)), align: 'right', width: WIDTH.money, fit: true },
+    { key: 'bonus', header: 'Bonus', render: (b: Bet) => (b.bonus === null ? '' : formatMoney(b.bonus)), align: 'right', width: WIDTH.money, fit: true },
+    { key: 'status', header: 'Status', render: (b: Bet) => <StatusBadge status={b.status} />, width: WIDTH.status, fit: true },
   ],
   bonuses: [
     { key: 'earned_on', header: 'Earned on', render: (b: Bonus) => formatDateTime(b.earned_on) },

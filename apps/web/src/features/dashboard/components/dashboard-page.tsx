@@ -94,10 +94,10 @@ export function DashboardPage() {
           <ShortTable
             columns={[
               { key: 'name', header: 'Subscriber', card: 'title' },
-              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : ''), width: WIDTH.phone },
-              { key: 'transaction_reference', header: 'Ref', width: WIDTH.ref },
-              { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time), width: WIDTH.dateTime },
-              { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money },
+              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : ''), width: WIDTH.phone, fit: true },
+              { key: 'transaction_reference', header: 'Ref', width: WIDTH.ref, fit: true },
+              { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time), width: WIDTH.dateTime, fit: true },
+              { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money, fit: true },
             ]}
             rows={data?.recent_payments ?? []}
             rowKey={(p, i) => `${p.transaction_reference}-${i}`}
@@ -125,8 +125,8 @@ export function DashboardPage() {
           <ShortTable
             columns={[
               { key: 'name', header: 'Client', card: 'title' },
-              { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone },
-              { key: 'total_open_bets', header: 'Open bets', align: 'right', width: WIDTH.count },
+              { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone, fit: true },
+              { key: 'total_open_bets', header: 'Open bets', align: 'right', width: WIDTH.count, fit: true },
               {
                 key: 'actions',
                 header: '',

@@ -40,16 +40,16 @@ function PaidTo({ t }: { t: MpesaTransaction }) {
 }
 
 export const transactionColumns: DataTableColumn<MpesaTransaction>[] = [
-  { key: 'transaction_reference', header: 'Ref No.', render: (t) => t.transaction_reference ?? '', width: WIDTH.ref, card: 'hidden' },
+  { key: 'transaction_reference', header: 'Ref No.', render: (t) => t.transaction_reference ?? '', width: WIDTH.ref, fit: true },
   { key: 'sender_name', header: 'Sender Name', render: (t) => t.sender_name ?? '', card: 'title' },
-  { key: 'sender_phone', header: 'Phone No', render: (t) => <SenderPhone t={t} />, width: WIDTH.phone },
-  { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '', width: 80, card: 'hidden' },
-  { key: 'amount', header: 'Amount', render: (t) => (t.amount === null ? '' : formatMoney(t.amount)), align: 'right', width: WIDTH.money },
-  { key: 'transaction_timestamp', header: 'Sent On', render: (t) => formatDateTime(t.transaction_timestamp), width: WIDTH.dateTime },
+  { key: 'sender_phone', header: 'Phone No', render: (t) => <SenderPhone t={t} />, width: WIDTH.phone, fit: true },
+  { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '', width: 80, fit: true, card: 'hidden' },
+  { key: 'amount', header: 'Amount', render: (t) => (t.amount === null ? '' : formatMoney(t.amount)), align: 'right', width: WIDTH.money, fit: true },
+  { key: 'transaction_timestamp', header: 'Sent On', render: (t) => formatDateTime(t.transaction_timestamp), width: WIDTH.dateTime, fit: true },
   {
     key: 'status',
     header: 'Status',
-    width: WIDTH.status,
+    width: WIDTH.status, fit: true,
     render: (t) => <StatusBadge status={t.status} data-testid={`status-${t.transaction_reference}`} />,
   },
   { key: 'client_name', header: 'Paid to', render: (t) => <PaidTo t={t} /> },

@@ -226,7 +226,7 @@ export function SalesReport({ filter }: { filter: ReportFilter }) {
   const columns: DataTableColumn<Row>[] = [
     periodColumn<Row>(group),
     { key: 'name', header: 'Bet category or plan', render: (l) => lineName(l), minWidth: 200 },
-    { key: 'medium', header: 'Medium', render: (l) => l.medium?.toUpperCase() ?? '—', width: 100 },
+    { key: 'medium', header: 'Medium', render: (l) => l.medium?.toUpperCase() ?? '—', width: 100, fit: true },
     count<Row>('count', 'Subscriptions', 130),
     money<Row>('amount', 'Amount'),
   ];

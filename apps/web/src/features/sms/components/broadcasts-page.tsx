@@ -18,7 +18,7 @@ import { useSendBroadcast } from '../api/send-broadcast.ts';
 const segmentOptions = Object.entries(BROADCAST_SEGMENT_LABELS).map(([value, label]) => ({ value, label }));
 
 const columns: DataTableColumn<Broadcast>[] = [
-  { key: 'created_on', header: 'Sent On', render: (b) => formatDateTime(b.created_on), width: 150 },
+  { key: 'created_on', header: 'Sent On', render: (b) => formatDateTime(b.created_on), width: 150, fit: true },
   {
     key: 'segment',
     header: 'To',
@@ -37,12 +37,12 @@ const columns: DataTableColumn<Broadcast>[] = [
       </Text>
     ),
   },
-  { key: 'recipients', header: 'Recipients', align: 'right', width: 90 },
-  { key: 'queued', header: 'Queued', align: 'right', width: 70, render: (b) => b.counts.queued },
-  { key: 'held', header: 'Held', align: 'right', width: 70, render: (b) => b.counts.held },
-  { key: 'sent', header: 'Sent', align: 'right', width: 70, render: (b) => b.counts.sent },
-  { key: 'delivered', header: 'Delivered', align: 'right', width: 80, render: (b) => b.counts.delivered },
-  { key: 'failed', header: 'Failed', align: 'right', width: 70, render: (b) => b.counts.failed },
+  { key: 'recipients', header: 'Recipients', align: 'right', width: 90, fit: true },
+  { key: 'queued', header: 'Queued', align: 'right', width: 70, fit: true, render: (b) => b.counts.queued },
+  { key: 'held', header: 'Held', align: 'right', width: 70, fit: true, render: (b) => b.counts.held },
+  { key: 'sent', header: 'Sent', align: 'right', width: 70, fit: true, render: (b) => b.counts.sent },
+  { key: 'delivered', header: 'Delivered', align: 'right', width: 80, fit: true, render: (b) => b.counts.delivered },
+  { key: 'failed', header: 'Failed', align: 'right', width: 70, fit: true, render: (b) => b.counts.failed },
 ];
 
 const emptyForm = { segment: '', bet_category_id: '', lapsed_days: '' as number | string, message: '' };

@@ -16,8 +16,8 @@ function sender(m: SmsInboundMessage) {
 }
 
 const columns: DataTableColumn<SmsInboundMessage>[] = [
-  { key: 'received_on', header: 'Received On', render: (m) => formatDateTime(m.received_on), width: 150 },
-  { key: 'phone', header: 'Phone No', render: (m) => (/^254\d{9}$/.test(m.phone) ? localPhone(m.phone) : m.phone), width: 120 },
+  { key: 'received_on', header: 'Received On', render: (m) => formatDateTime(m.received_on), width: 150, fit: true },
+  { key: 'phone', header: 'Phone No', render: (m) => (/^254\d{9}$/.test(m.phone) ? localPhone(m.phone) : m.phone), width: 120, fit: true },
   { key: 'name', header: 'Name', render: sender, width: 170 },
   {
     key: 'text',

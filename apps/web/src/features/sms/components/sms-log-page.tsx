@@ -33,15 +33,15 @@ export function SmsLogPage() {
   const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : null;
 
   const columns: DataTableColumn<SmsMessage>[] = [
-    { key: 'queued_on', header: 'Queued On', render: (m) => formatDateTime(m.queued_on), width: WIDTH.dateTime },
-    { key: 'phone', header: 'Phone No', width: WIDTH.phone },
+    { key: 'queued_on', header: 'Queued On', render: (m) => formatDateTime(m.queued_on), width: WIDTH.dateTime, fit: true },
+    { key: 'phone', header: 'Phone No', width: WIDTH.phone, fit: true },
     { key: 'name', header: 'Name', render: recipient, width: 180, card: 'title' },
     {
       key: 'message',
       header: 'Message',
       render: (m) => <span title={m.message}>{m.message}</span>,
     },
-    { key: 'parts', header: 'Parts', align: 'right', width: 60 },
+    { key: 'parts', header: 'Parts', align: 'right', width: 60, fit: true },
     {
       key: 'status',
       header: 'Status',
@@ -66,7 +66,7 @@ export function SmsLogPage() {
           <SmsStatusBadge status={m.status} />
         ),
     },
-    { key: 'cost', header: 'Cost', align: 'right', render: (m) => (m.cost === null ? '' : formatMoney(m.cost)), width: 100 },
+    { key: 'cost', header: 'Cost', align: 'right', render: (m) => (m.cost === null ? '' : formatMoney(m.cost)), width: 100, fit: true },
     {
       key: 'view',
       header: '',

@@ -18,15 +18,15 @@ export const subscriptionColumns: DataTableColumn<Bet4meSubscription>[] = [
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone', render: (s) => localPhone(s.phone), width: WIDTH.phone },
-  { key: 'amount', header: 'Amount', render: (s) => formatMoney(s.amount), align: 'right', width: WIDTH.money },
-  { key: 'duration', header: 'Duration', render: (s) => formatDuration(s.duration), width: WIDTH.duration },
-  { key: 'done_on', header: 'Done on', render: (s) => formatDateTime(s.done_on), width: WIDTH.dateTime },
-  { key: 'expiry_date', header: 'Expiry date', render: (s) => formatDate(s.expiry_date), width: WIDTH.date },
+  { key: 'phone', header: 'Phone', render: (s) => localPhone(s.phone), width: WIDTH.phone, fit: true },
+  { key: 'amount', header: 'Amount', render: (s) => formatMoney(s.amount), align: 'right', width: WIDTH.money, fit: true },
+  { key: 'duration', header: 'Duration', render: (s) => formatDuration(s.duration), width: WIDTH.duration, fit: true },
+  { key: 'done_on', header: 'Done on', render: (s) => formatDateTime(s.done_on), width: WIDTH.dateTime, fit: true },
+  { key: 'expiry_date', header: 'Expiry date', render: (s) => formatDate(s.expiry_date), width: WIDTH.date, fit: true },
   {
     key: 'status',
     header: 'Status',
-    width: WIDTH.status,
+    width: WIDTH.status, fit: true,
     render: (s) => <StatusBadge status={s.status_name} data-testid="subscription-status" />,
   },
 ];

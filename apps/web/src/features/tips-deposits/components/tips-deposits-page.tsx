@@ -9,7 +9,7 @@ const columns: DataTableColumn<TipsDeposit>[] = [
   {
     key: 'sender_phone',
     header: 'Phone No',
-    width: WIDTH.phone,
+    width: WIDTH.phone, fit: true,
     // The phone Betdesk knows (M-Pesa's or the matched subscriber's); "hidden by M-Pesa" only when nobody knows it.
     render: (d) =>
       d.sender_phone ? (
@@ -21,10 +21,10 @@ const columns: DataTableColumn<TipsDeposit>[] = [
       ),
   },
   { key: 'sender_name', header: 'Sender Name', render: (d) => d.sender_name ?? '', card: 'title' },
-  { key: 'amount', header: 'Amount', render: (d) => (d.amount === null ? '' : formatMoney(d.amount)), align: 'right', width: WIDTH.money },
-  { key: 'transaction_reference', header: 'Ref No.', render: (d) => d.transaction_reference ?? '', width: WIDTH.ref },
-  { key: 'transaction_timestamp', header: 'Sent On', render: (d) => formatDateTime(d.transaction_timestamp), width: WIDTH.dateTime },
-  { key: 'status', header: 'Status', render: (d) => <StatusBadge status={d.status} />, width: WIDTH.status },
+  { key: 'amount', header: 'Amount', render: (d) => (d.amount === null ? '' : formatMoney(d.amount)), align: 'right', width: WIDTH.money, fit: true },
+  { key: 'transaction_reference', header: 'Ref No.', render: (d) => d.transaction_reference ?? '', width: WIDTH.ref, fit: true },
+  { key: 'transaction_timestamp', header: 'Sent On', render: (d) => formatDateTime(d.transaction_timestamp), width: WIDTH.dateTime, fit: true },
+  { key: 'status', header: 'Status', render: (d) => <StatusBadge status={d.status} />, width: WIDTH.status, fit: true },
 ];
 
 /** /tips/mpesa/all: payments for tips (to a subscriber, or naming a bet category code). */

@@ -18,7 +18,7 @@ const columns: DataTableColumn<PostRow>[] = [
     ),
   },
   { key: 'post_category', header: 'Category' },
-  { key: 'match_date', header: 'Match Date', render: (p) => formatDate(`${p.match_date}T12:00:00Z`), width: WIDTH.date },
+  { key: 'match_date', header: 'Match Date', render: (p) => formatDate(`${p.match_date}T12:00:00Z`), width: WIDTH.date, fit: true },
   {
     key: 'cover',
     header: 'Cover Photo',

@@ -19,8 +19,8 @@ export function PricesPage({ medium }: { medium: PricesMedium }) {
   const [adding, setAdding] = useState(false);
   const columns: DataTableColumn<PricePackage>[] = [
     { key: 'name', header: 'Name' },
-    { key: 'price', header: 'Price (KES)', align: 'right', render: (p) => formatMoney(p.price), width: 140 },
-    { key: 'duration', header: 'Duration', render: (p) => formatDuration(p.duration), width: 110 },
+    { key: 'price', header: 'Price (KES)', align: 'right', render: (p) => formatMoney(p.price), width: 140, fit: true },
+    { key: 'duration', header: 'Duration', render: (p) => formatDuration(p.duration), width: 110, fit: true },
     {
       key: 'edit',
       header: '',

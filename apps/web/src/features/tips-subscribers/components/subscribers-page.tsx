@@ -16,9 +16,9 @@ const columns: DataTableColumn<SubscriberRow>[] = [
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone No', render: (s) => localPhone(s.phone), width: WIDTH.phone },
-  { key: 'joined_on', header: 'Joined On', render: (s) => formatDate(s.joined_on), width: WIDTH.date },
-  { key: 'number_of_subscriptions', header: 'Subscriptions', align: 'right', width: WIDTH.count },
+  { key: 'phone', header: 'Phone No', render: (s) => localPhone(s.phone), width: WIDTH.phone, fit: true },
+  { key: 'joined_on', header: 'Joined On', render: (s) => formatDate(s.joined_on), width: WIDTH.date, fit: true },
+  { key: 'number_of_subscriptions', header: 'Subscriptions', align: 'right', width: WIDTH.count, fit: true },
 ];
 
 /** /tips/subscribers/active and /tips/subscribers/all: both read the active endpoint (spec 2). */

@@ -12,11 +12,11 @@ import { useSubscriber } from '../api/get-subscriber.ts';
 import { SendSmsModal } from './send-sms-modal.tsx';
 
 const columns: DataTableColumn<SubscriberSubscription>[] = [
-  { key: 'done_on', header: 'Done On', render: (s) => formatDateTime(s.done_on), width: WIDTH.dateTime },
-  { key: 'duration', header: 'Duration', render: (s) => formatDuration(s.duration), width: WIDTH.duration },
-  { key: 'expiry_date', header: 'Expiry Date', render: (s) => formatDateTime(s.expiry_date), width: WIDTH.dateTime },
+  { key: 'done_on', header: 'Done On', render: (s) => formatDateTime(s.done_on), width: WIDTH.dateTime, fit: true },
+  { key: 'duration', header: 'Duration', render: (s) => formatDuration(s.duration), width: WIDTH.duration, fit: true },
+  { key: 'expiry_date', header: 'Expiry Date', render: (s) => formatDateTime(s.expiry_date), width: WIDTH.dateTime, fit: true },
   { key: 'bets', header: 'Bets', card: 'title' },
-  { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status_name} />, width: WIDTH.status },
+  { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status_name} />, width: WIDTH.status, fit: true },
 ];
 
 function Fact({ label, value }: { label: string; value: string | number }) {

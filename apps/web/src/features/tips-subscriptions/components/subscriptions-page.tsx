@@ -17,12 +17,12 @@ const columns: DataTableColumn<TipsSubscription>[] = [
       </Anchor>
     ),
   },
-  { key: 'phone', header: 'Phone No', render: (s) => localPhone(s.phone), width: WIDTH.phone },
-  { key: 'done_on', header: 'Done On', render: (s) => formatDateTime(s.done_on), width: WIDTH.dateTime },
-  { key: 'duration', header: 'Duration', render: (s) => formatDuration(s.duration), width: WIDTH.duration },
-  { key: 'expiry_date', header: 'Expiry Date', render: (s) => formatDateTime(s.expiry_date), width: WIDTH.dateTime },
+  { key: 'phone', header: 'Phone No', render: (s) => localPhone(s.phone), width: WIDTH.phone, fit: true },
+  { key: 'done_on', header: 'Done On', render: (s) => formatDateTime(s.done_on), width: WIDTH.dateTime, fit: true },
+  { key: 'duration', header: 'Duration', render: (s) => formatDuration(s.duration), width: WIDTH.duration, fit: true },
+  { key: 'expiry_date', header: 'Expiry Date', render: (s) => formatDateTime(s.expiry_date), width: WIDTH.dateTime, fit: true },
   { key: 'bets', header: 'Bets' },
-  { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status_name} />, width: WIDTH.status },
+  { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status_name} />, width: WIDTH.status, fit: true },
 ];
 
 /** /tips/subscriptions/all (admins) and /tips/subscriptions/active. */

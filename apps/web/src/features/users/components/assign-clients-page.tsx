@@ -50,7 +50,7 @@ export function AssignClientsPage() {
     },
     { key: 'name', header: 'Name' },
     { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone) },
-    { key: 'status', header: 'Status', render: (c) => (c.status === 1 ? 'Active' : 'Inactive'), width: 100 },
+    { key: 'status', header: 'Status', render: (c) => (c.status === 1 ? 'Active' : 'Inactive'), width: 100, fit: true },
     {
       key: 'assigned_user_id',
       header: 'Assigned to',

@@ -22,8 +22,8 @@ export function UserClientsPage() {
   const columns: DataTableColumn<Client>[] = [
     { key: 'name', header: 'Name' },
     { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone) },
-    { key: 'status', header: 'Status', render: (c) => (c.status === 1 ? 'Active' : 'Inactive'), width: 100 },
-    { key: 'total_bets', header: 'Bets', align: 'right', width: 80 },
+    { key: 'status', header: 'Status', render: (c) => (c.status === 1 ? 'Active' : 'Inactive'), width: 100, fit: true },
+    { key: 'total_bets', header: 'Bets', align: 'right', width: 80, fit: true },
     { key: 'pending_bonus', header: 'Unpaid bonus', render: (c) => formatMoney(c.pending_bonus), align: 'right' },
   ];
   if (user && user.category_id !== ADMIN_CATEGORY_ID) {

@@ -35,8 +35,8 @@ export function UsersPage() {
     { key: 'phone_number', header: 'Phone', render: (u) => localPhone(u.phone_number) },
     { key: 'email', header: 'Email' },
     { key: 'category_name', header: 'Category', width: 110 },
-    { key: 'total_clients', header: 'Assigned clients', align: 'right', width: 140 },
-    { key: 'last_login', header: 'Last login', render: (u) => formatDateTime(u.last_login) || 'Never', width: 170 },
+    { key: 'total_clients', header: 'Assigned clients', align: 'right', width: 140, fit: true },
+    { key: 'last_login', header: 'Last login', render: (u) => formatDateTime(u.last_login) || 'Never', width: 170, fit: true },
     {
       key: 'actions',
       header: '',
