@@ -50,6 +50,8 @@ function AwaitingResults() {
             </div>
             <SegmentedControl
               size="xs"
+              fullWidth
+              style={{ flex: '1 1 280px', maxWidth: 380 }}
               aria-label={`Result of ${matchName(s)}`}
               data={RESULT_OPTIONS}
               value={chosen[s.id] ?? ''}

@@ -1,19 +1,20 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Alert, Button, Grid, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { combinedOdds, formatOdds, ticketSmsText, type SmsTip, type Ticket } from '@betdesk/contract';
 import { formatDateTime } from '@/lib/format.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useStoreTicket } from '../api/store-ticket.ts';
 
+/** Each input's share of a 24-column row on a wide screen; two a row on a phone. */
 const FIELDS = [
-  { key: 'home', label: 'Home' },
-  { key: 'away', label: 'Away' },
-  { key: 'competition', label: 'Competition' },
-  { key: 'kickoff', label: 'Kick-off' },
-  { key: 'market', label: 'Market' },
-  { key: 'pick', label: 'Pick' },
-  { key: 'odds', label: 'Odds' },
+  { key: 'home', label: 'Home', wide: 4 },
+  { key: 'away', label: 'Away', wide: 4 },
+  { key: 'competition', label: 'Competition', wide: 4 },
+  { key: 'kickoff', label: 'Kick-off', wide: 5 },
+  { key: 'market', label: 'Market', wide: 3 },
+  { key: 'pick', label: 'Pick', wide: 2 },
+  { key: 'odds', label: 'Odds', wide: 2 },
 ] as const;
 type Field = (typeof FIELDS)[number]['key'];
 type Draft = Record<Field, string>;
@@ -72,21 +73,22 @@ export function TicketEditor({
     <Stack gap="xs" data-testid={testId}>
       {drafts.map((draft, index) => (
         <Group key={index} align="flex-start" wrap="nowrap" gap="xs" data-testid={`${testId}-leg-${index}`}>
-          <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} spacing="xs" style={{ flex: 1 }}>
-            {FIELDS.map(({ key, label }) => (
-              <TextInput
-                key={key}
-                size="xs"
-                label={label}
-                type={key === 'kickoff' ? 'datetime-local' : 'text'}
-                step={key === 'kickoff' ? 1 : undefined}
-                inputMode={key === 'odds' ? 'decimal' : undefined}
-                value={draft[key]}
-                onChange={(e) => edit(index, key, e.currentTarget.value)}
-                error={errors[`selections.${index}.${key}`]}
-              />
+          <Grid columns={24} gutter="xs" style={{ flex: 1 }}>
+            {FIELDS.map(({ key, label, wide }) => (
+              <Grid.Col key={key} span={{ base: key === 'kickoff' ? 24 : 12, sm: key === 'kickoff' ? 12 : 6, lg: wide }}>
+                <TextInput
+                  size="xs"
+                  label={label}
+                  type={key === 'kickoff' ? 'datetime-local' : 'text'}
+                  step={key === 'kickoff' ? 1 : undefined}
+                  inputMode={key === 'odds' ? 'decimal' : undefined}
+                  value={draft[key]}
+                  onChange={(e) => edit(index, key, e.currentTarget.value)}
+                  error={errors[`selections.${index}.${key}`]}
+                />
+              </Grid.Col>
             ))}
-          </SimpleGrid>
+          </Grid>
           <ActionIcon
             variant="subtle"
             color="red"
@@ -117,7 +119,7 @@ export function TicketEditor({
           </Button>
           {drafts.length > 0 && (
             <Button size="xs" onClick={() => void save()} loading={store.isPending} data-testid={`${testId}-save`}>
-              Save ticket &amp; write SMS
+              Publish ticket &amp; write SMS
             </Button>
           )}
         </Group>
