@@ -286,6 +286,28 @@ describe('results and the record', () => {
     expect(lines.some((l) => l.includes('Lyon'))).toBe(false);
   });
 
+  it("shows the day's tickets of its bets in a post that attaches them", async () => {
+    const post = await t.as(staff, {
+      method: 'POST',
+      url: '/api/tips/posts/add',
+      payload: {
+        title: 'Sunday double',
+        post_category_id: ref.football,
+        match_date: '2026-11-01',
+        selected_bets: [ref.d2, ref.o15],
+        content: '<p>Our double of the day.</p>',
+        attach_ticket: true,
+      },
+    });
+    expect(post.statusCode).toBe(200);
+    const view = await t.as(staff, { method: 'GET', url: `/api/tips/posts/view?id=${post.json().post.id}` });
+    expect(view.json().post.attach_ticket).toBe(true);
+    // D2 has a ticket that day, O15 none.
+    expect(view.json().tickets.map((x: { code: string; combined_odds: number; status: string }) => [x.code, x.combined_odds, x.status])).toEqual([
+      ['D2', 2.05, 'won'],
+    ]);
+  });
+
   it('reads the record of one category through its index', async () => {
     await t.deps.db.transaction(async (tx) => {
       // A test table is tiny: forbid the whole-table scan so the plan shows which index serves.

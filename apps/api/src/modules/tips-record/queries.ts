@@ -99,6 +99,16 @@ export async function ticketOfDay(db: Queryable, betCategoryId: number, matchDat
   return found ?? null;
 }
 
+export async function ticketsOfCategoriesOnDay(db: Queryable, betCategoryIds: number[], matchDate: string): Promise<TicketRow[]> {
+  if (betCategoryIds.length === 0) return [];
+  return db
+    .select(ticketColumns)
+    .from(tipTickets)
+    .innerJoin(betCategories, eq(betCategories.id, tipTickets.betCategoryId))
+    .where(and(inArray(tipTickets.betCategoryId, betCategoryIds), eq(tipTickets.matchDate, matchDate)))
+    .orderBy(asc(tipTickets.betCategoryId));
+}
+
 export async function selectionsOf(db: Queryable, ticketIds: number[]): Promise<SelectionRow[]> {
   if (ticketIds.length === 0) return [];
   return db

@@ -71,6 +71,16 @@ export async function listTickets(
   return { tickets: tickets.map((t) => toTicket(t, legs.filter((l) => l.ticketId === t.id))), total_records: total };
 }
 
+/** The tickets of these bet categories for one match date, in category order (a post shows them). */
+export async function ticketsOfDay(db: Queryable, betCategoryIds: number[], matchDate: string): Promise<Ticket[]> {
+  const found = await q.ticketsOfCategoriesOnDay(db, betCategoryIds, matchDate);
+  const legs = await q.selectionsOf(
+    db,
+    found.map((t) => t.id),
+  );
+  return found.map((t) => toTicket(t, legs.filter((l) => l.ticketId === t.id)));
+}
+
 const sameSelection = (a: q.StoredSelection, b: q.StoredSelection) =>
   a.home === b.home &&
   a.away === b.away &&

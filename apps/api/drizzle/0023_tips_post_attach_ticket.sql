@@ -1,0 +1,1 @@
+ALTER TABLE "tips_posts" ADD COLUMN "attach_ticket" boolean DEFAULT false NOT NULL;
