@@ -7,6 +7,8 @@ const nairobiLocal = (at: Date) => new Date(at.getTime() + 3 * 3_600_000).toISOS
 
 test.describe('Tips track record', () => {
   test('staff write a ticket, send its SMS, enter the result and see the record and chart change', async ({ page }) => {
+    // One day of the business end to end: ticket, SMS, result, record, post.
+    test.setTimeout(90_000);
     await signIn(page, staff);
     await page.goto('/tips/posts/update-sms-tips');
     const ticket = page.getByTestId('ticket-D2');
@@ -67,5 +69,25 @@ test.describe('Tips track record', () => {
     await page.getByTestId('record-export').click();
     expect((await download).suggestedFilename()).toBe('track-record.csv');
     await shot(page, 'track-record');
+
+    // A web post of the day shows the ticket with its result.
+    await page.goto('/tips/posts/add');
+    await page.getByLabel('Title').fill('Derby day double');
+    await page.getByRole('textbox', { name: 'Category' }).click();
+    await page.getByRole('option', { name: 'Football' }).click();
+    await page.getByLabel('Daily 2 Odds (D2)').check();
+    await page.getByTestId('post-attach-ticket').check();
+    await page.getByTestId('match-date').click();
+    const today = String(Number(day));
+    await page.locator('button.mantine-DateInput-day:not([data-outside])').filter({ hasText: new RegExp(`^${today}$`) }).first().click();
+    const editor = page.locator('[data-testid="post-content"] .ProseMirror');
+    await editor.click();
+    await editor.pressSequentially('Our ticket of the day.');
+    await page.getByRole('button', { name: 'Save Post' }).click();
+    await expect(page).toHaveURL(/\/tips\/posts\/view\/\d+$/);
+    const attached = page.getByTestId('post-tickets');
+    await expect(attached).toContainText('Gor Mahia - AFC Leopards');
+    await expect(attached).toContainText('Won');
+    await shot(page, 'post-ticket');
   });
 });
