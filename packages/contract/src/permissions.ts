@@ -32,6 +32,7 @@ export const permissionMatrix = {
   'manage:opt-outs': ['admin'],
   'send:broadcasts': ['admin'],
   'manage:tips-content': ['admin', 'staff'],
+  'correct:tip-results': ['admin'],
   'manage:tips-subscribers': ['admin', 'staff'],
   'view:tips-subscribers-all': ['admin'],
   'view:tips-subscriptions-active': ['admin', 'staff'],

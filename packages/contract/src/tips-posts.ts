@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
+import { Ticket } from './tips-record.ts';
 import { ChoiceId, Id, Notice } from './common.ts';
 import { ListCounts, listQuery } from './lists.ts';
 
@@ -66,6 +67,8 @@ export const PostForm = z.object({
     .string({ message: 'The content is required' })
     .min(1, 'The content is required')
     .max(POST_CONTENT_MAX, 'The content is too long'),
+  /** Show the ticket of each chosen bet for the match date in the post. */
+  attach_ticket: z.boolean({ message: 'Attach the ticket: yes or no' }).optional().default(false),
 });
 export type PostForm = z.input<typeof PostForm>;
 
@@ -83,6 +86,7 @@ export const Post = z.object({
   image_name: z.string().nullable(),
   match_date: z.string(),
   content: z.string(),
+  attach_ticket: z.boolean(),
   post_bets: z.array(PostBet),
   /** The bets it is viewed in, as one text ("Daily 2 Odds (D2), Over 1.5 (O15)"). */
   bets: z.string(),
@@ -122,10 +126,10 @@ export const viewPost = endpoint({
   method: 'GET',
   path: '/api/tips/posts/view',
   tag: 'tips-posts',
-  summary: 'One web tip post',
+  summary: 'One web tip post, with the tickets of its bets for its match date when it attaches them',
   access: 'manage:tips-content',
   query: z.object({ id: Id }),
-  response: z.object({ post: Post }),
+  response: z.object({ post: Post, tickets: z.array(Ticket) }),
 });
 
 export const editPost = endpoint({

@@ -37,6 +37,7 @@ import { tipsSubscribersRoutes } from '../modules/tips-subscribers/routes.ts';
 import { tipsSubscriptionsRoutes } from '../modules/tips-subscriptions/routes.ts';
 import { tipsWinningsRoutes } from '../modules/tips-winnings/routes.ts';
 import { ussdRoutes } from '../modules/ussd/routes.ts';
+import { tipsRecordRoutes } from '../modules/tips-record/routes.ts';
 import { installAuthHook } from './auth-hook.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { route } from './route.ts';
@@ -155,6 +156,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   tipsPostsRoutes(app, deps);
   tipsSmsRoutes(app, deps);
   tipsWinningsRoutes(app, deps);
+  tipsRecordRoutes(app, deps);
   tipsSubscribersRoutes(app, deps);
   tipsSubscriptionsRoutes(app, deps);
   tipsPricesRoutes(app, deps);

@@ -57,12 +57,14 @@ describe('web tip posts', () => {
       image_name: 'stadium.png',
       match_date: '2025-03-30',
       content: '<p>Both teams have scored in <strong>5 of the last 6</strong>.</p>',
+      attach_ticket: false,
       post_bets: [
         { id: ref.d2, name: 'Daily 2 Odds', code: 'D2' },
         { id: ref.o15, name: 'Over 1.5 Goals', code: 'O15' },
       ],
       bets: 'Daily 2 Odds (D2), Over 1.5 Goals (O15)',
     });
+    expect(view.json().tickets).toEqual([]);
   });
 
   it('keeps a table from the editor', async () => {

@@ -22,6 +22,7 @@ import { routes as tipsSubscribersRoutes } from '@/features/tips-subscribers/rou
 import { routes as tipsSubscriptionsRoutes } from '@/features/tips-subscriptions/routes.tsx';
 import { routes as tipsDepositsRoutes } from '@/features/tips-deposits/routes.tsx';
 import { routes as tipsWinningsRoutes } from '@/features/tips-winnings/routes.tsx';
+import { routes as tipsRecordRoutes } from '@/features/tips-record/routes.tsx';
 
 /** Screens reachable without a session. */
 export const publicRoutes: RouteObject[] = [...authPublicRoutes];
@@ -41,6 +42,7 @@ export const sessionRoutes: RouteObject[] = [
   ...tipsPostsRoutes,
   ...tipsSmsRoutes,
   ...tipsWinningsRoutes,
+  ...tipsRecordRoutes,
   ...tipsSubscribersRoutes,
   ...tipsSubscriptionsRoutes,
   ...tipsPricesRoutes,

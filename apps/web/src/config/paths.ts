@@ -9,6 +9,8 @@ export const paths = {
     updateSmsTips: '/tips/posts/update-sms-tips',
     viewSmsTips: '/tips/posts/view-sms-tips',
     winnings: '/tips/winnings',
+    results: '/tips/results',
+    record: '/tips/record',
     addSubscriber: '/tips/subscribers/add',
     activeSubscribers: '/tips/subscribers/active',
     allSubscribers: '/tips/subscribers/all',

@@ -11,3 +11,4 @@ export * from './self-service.ts';
 export * from './summaries.ts';
 export * from './ussd.ts';
 export * from './privacy.ts';
+export * from './tips-record.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   customType,
   date,
@@ -54,6 +55,8 @@ export const tipsPosts = pgTable(
     matchDate: date('match_date', { mode: 'string' }).notNull(),
     /** Sanitized HTML. */
     content: text('content').notNull(),
+    /** Show the ticket of each of its bet categories for its match date (issue 23). */
+    attachTicket: boolean('attach_ticket').notNull().default(false),
     createdBy: integer('created_by').references(() => users.id),
     updatedBy: integer('updated_by').references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -44,6 +44,7 @@ export interface PostValues {
   imageTypeId: number | null;
   matchDate: string;
   content: string;
+  attachTicket: boolean;
 }
 
 export async function insertPost(db: Queryable, values: PostValues, userId: number): Promise<number> {
@@ -87,6 +88,7 @@ interface PostRecord {
   image_name: string | null;
   match_date: string;
   content?: string;
+  attach_ticket: boolean;
   post_bets: BetCategory[] | null;
   total_records?: number;
 }
@@ -102,6 +104,7 @@ function toPostRow(r: PostRecord): PostRow {
     image_title: r.image_title,
     image_name: r.image_name,
     match_date: r.match_date,
+    attach_ticket: r.attach_ticket,
     post_bets: bets,
     bets: bets.map(betCategoryLabel).join(', '),
   };
@@ -111,7 +114,7 @@ function toPostRow(r: PostRecord): PostRow {
 const postSelect = (withContent: boolean) => sql`
   select p.id, p.title, p.post_category_id, pc.name as post_category,
          p.image_type_id, it.title as image_title, it.image_name,
-         p.match_date::text as match_date,
+         p.match_date::text as match_date, p.attach_ticket,
          ${withContent ? sql`p.content,` : sql``}
          (select json_agg(json_build_object('id', bc.id, 'name', bc.name, 'code', bc.code) order by bc.id)
             from ${tipsPostBets} pb join ${betCategories} bc on bc.id = pb.bet_category_id

@@ -38,7 +38,7 @@ async function readCoverUpload(request: FastifyRequest): Promise<posts.CoverUplo
 export function tipsPostsRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, newPostForm, () => posts.postFormChoices(deps.db));
   route(app, addPost, ({ actor, body, request }) => posts.writePost(deps, actor, body, request.id));
-  route(app, viewPost, async ({ query }) => ({ post: await posts.postById(deps.db, query.id) }));
+  route(app, viewPost, ({ query }) => posts.postWithTickets(deps.db, query.id));
   route(app, editPost, ({ query }) => posts.postForEditing(deps.db, query.post_id));
   route(app, updatePost, ({ actor, body, request }) => posts.editPost(deps, actor, body, request.id));
   route(app, deletePost, async ({ actor, body, request }) => {

@@ -11,13 +11,14 @@ import {
   type BetCategory,
 } from '@betdesk/contract';
 import type { z } from 'zod';
-import type { PostForm as PostFormSchema, SortOf } from '@betdesk/contract';
+import type { PostForm as PostFormSchema, SortOf, Ticket } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { ListRequest } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, notFound, type FieldErrors } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
+import { ticketsOfDay } from '../tips-record/service.ts';
 import { containsScript, hasVisibleContent, sanitizeTipHtml } from './html.ts';
 import * as q from './queries.ts';
 
@@ -74,6 +75,7 @@ async function checkedPostValues(db: Queryable, form: ParsedPostForm): Promise<q
     imageTypeId: form.image_type_id,
     matchDate: form.match_date,
     content,
+    attachTicket: form.attach_ticket,
   };
 }
 
@@ -146,6 +148,19 @@ export async function postById(db: Queryable, id: number): Promise<Post> {
   const post = await q.findPost(db, id);
   if (!post) throw notFound('This post does not exist or was trashed.');
   return post;
+}
+
+/** A post as it is viewed: with the tickets of its bets for its match date when it attaches them. */
+export async function postWithTickets(db: Queryable, id: number): Promise<{ post: Post; tickets: Ticket[] }> {
+  const post = await postById(db, id);
+  const tickets = post.attach_ticket
+    ? await ticketsOfDay(
+        db,
+        post.post_bets.map((b) => b.id),
+        post.match_date,
+      )
+    : [];
+  return { post, tickets };
 }
 
 export async function postForEditing(

@@ -61,6 +61,8 @@ export const menu: MenuSection[] = [
           { label: 'All posts', to: paths.tips.allPosts, permission: 'manage:tips-content' },
           { label: 'Update SMS tips', to: paths.tips.updateSmsTips, permission: 'manage:tips-content' },
           { label: 'View SMS tips', to: paths.tips.viewSmsTips, permission: 'manage:tips-content' },
+          { label: 'Enter results', to: paths.tips.results, permission: 'manage:tips-content' },
+          { label: 'Track Record', to: paths.tips.record, permission: 'manage:tips-content' },
         ],
       },
       { label: 'Update Winnings', icon: IconTrophy, permission: 'manage:tips-content', to: paths.tips.winnings },

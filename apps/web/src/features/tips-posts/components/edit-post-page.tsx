@@ -26,6 +26,7 @@ export function EditPostPage() {
               match_date: data.post.match_date,
               selected_bets: data.post_bets.map((b) => String(b.id)),
               content: data.post.content,
+              attach_ticket: data.post.attach_ticket,
             }}
             submitLabel="Save Post"
             onSubmit={async (body) => {

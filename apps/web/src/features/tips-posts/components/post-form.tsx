@@ -16,6 +16,7 @@ export interface PostFormValues {
   match_date: string | null;
   selected_bets: string[];
   content: string;
+  attach_ticket: boolean;
 }
 
 export const emptyPost: PostFormValues = {
@@ -25,6 +26,7 @@ export const emptyPost: PostFormValues = {
   match_date: null,
   selected_bets: [],
   content: '',
+  attach_ticket: false,
 };
 
 interface PostFormProps {
@@ -66,6 +68,7 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
         match_date: values.match_date ?? '',
         selected_bets: values.selected_bets.map(Number),
         content: values.content,
+        attach_ticket: values.attach_ticket,
       });
     } catch (error) {
       if (isHttpError(error)) {
@@ -153,6 +156,13 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
             ))}
           </Group>
         </Checkbox.Group>
+        <Checkbox
+          label="Show each bet's ticket of the match date in the post"
+          description="The selections with odds entered on the SMS tips screen, with their results"
+          checked={values.attach_ticket}
+          onChange={(e) => set('attach_ticket', e.currentTarget.checked)}
+          data-testid="post-attach-ticket"
+        />
         <RichTextEditor
           label="Content"
           value={values.content}

@@ -10,6 +10,7 @@ import { useDeletePost } from '../api/delete-post.ts';
 import { usePost } from '../api/get-post.ts';
 import classes from './post-content.module.css';
 import { HistoryLink } from '@/components/history-link.tsx';
+import { PostTickets } from './post-tickets.tsx';
 
 /** /tips/posts/view/{post_id}: cover, title, category, cover title, match date, bets, content. */
 export function ViewPostPage() {
@@ -76,6 +77,7 @@ export function ViewPostPage() {
           <div className={classes.content} data-testid="post-html" dangerouslySetInnerHTML={{ __html: post.content }} />
         </TypographyStylesProvider>
       </Card>
+      {post.attach_ticket && <PostTickets tickets={data.tickets} />}
     </Stack>
   );
 }

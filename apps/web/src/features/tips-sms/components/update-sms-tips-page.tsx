@@ -1,16 +1,18 @@
 import { useState } from 'react';
-import { Button, Card, Group, Stack, Textarea, Title } from '@mantine/core';
+import { Button, Card, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { betCategoryLabel, smsPages, type SmsTip, type SmsTipsEstimate } from '@betdesk/contract';
+import { betCategoryLabel, formatDate, nairobiDayOf, smsPages, type SmsTip, type SmsTipsEstimate, type Ticket } from '@betdesk/contract';
 import { LoadState } from '@/components/load-state.tsx';
 import { paths } from '@/config/paths.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useSmsTipsForm } from '../api/get-sms-tips-form.ts';
 import { useEstimateSmsTips } from '../api/estimate-sms-tips.ts';
 import { useSaveSmsTips } from '../api/save-sms-tips.ts';
+import { useDayTickets } from '../api/get-day-tickets.ts';
 import { ConfirmSmsTips, SmsTipsProgress } from './sms-tips-send.tsx';
+import { TicketEditor } from './ticket-editor.tsx';
 
-function SmsTipsForm({ tips }: { tips: SmsTip[] }) {
+function SmsTipsForm({ tips, matchDate, tickets }: { tips: SmsTip[]; matchDate: string; tickets: Ticket[] }) {
   const [texts, setTexts] = useState<Record<number, string>>(() =>
     Object.fromEntries(tips.map((t) => [t.bet_category_id, t.content])),
   );
@@ -64,20 +66,30 @@ function SmsTipsForm({ tips }: { tips: SmsTip[] }) {
       {sending && <SmsTipsProgress categories={sending} />}
       {tips.map((tip) => {
         const text = texts[tip.bet_category_id] ?? '';
+        const setText = (value: string) => setTexts((all) => ({ ...all, [tip.bet_category_id]: value }));
         return (
-          <Textarea
-            key={tip.bet_category_id}
-            label={betCategoryLabel({ name: tip.bet_category, code: tip.code })}
-            description={`SMS pages: ${smsPages(text)} | Characters: ${text.length}`}
-            autosize
-            minRows={3}
-            value={text}
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              setTexts((all) => ({ ...all, [tip.bet_category_id]: value }));
-            }}
-            error={errors[tip.bet_category_id]}
-          />
+          <Paper key={tip.bet_category_id} withBorder p="sm">
+            <Stack gap="xs">
+              <Textarea
+                label={betCategoryLabel({ name: tip.bet_category, code: tip.code })}
+                description={`SMS pages: ${smsPages(text)} | Characters: ${text.length}`}
+                autosize
+                minRows={3}
+                value={text}
+                onChange={(e) => setText(e.currentTarget.value)}
+                error={errors[tip.bet_category_id]}
+              />
+              <Text size="sm" fw={600}>
+                Ticket of {formatDate(`${matchDate}T12:00:00Z`)}
+              </Text>
+              <TicketEditor
+                tip={tip}
+                matchDate={matchDate}
+                ticket={tickets.find((t) => t.bet_category_id === tip.bet_category_id)}
+                onSmsText={setText}
+              />
+            </Stack>
+          </Paper>
         );
       })}
       <Group justify="flex-end">
@@ -100,13 +112,24 @@ function SmsTipsForm({ tips }: { tips: SmsTip[] }) {
   );
 }
 
-/** /tips/posts/update-sms-tips: one textarea per bet category; saving goes to view-sms-tips. */
+/**
+ * /tips/posts/update-sms-tips: per bet category the SMS text and today's ticket (selections with
+ * odds) it can be written from; saving the texts goes to view-sms-tips.
+ */
 export function UpdateSmsTipsPage() {
   const tips = useSmsTipsForm();
+  const [today] = useState(() => nairobiDayOf(new Date()));
+  const tickets = useDayTickets(today);
   return (
     <Stack>
       <Title order={2}>Update SMS Tips</Title>
-      <Card withBorder>{tips.data ? <SmsTipsForm tips={tips.data.posts} /> : <LoadState failed={tips.isError} what="form" />}</Card>
+      <Card withBorder>
+        {tips.data && tickets.data ? (
+          <SmsTipsForm tips={tips.data.posts} matchDate={today} tickets={tickets.data.tickets} />
+        ) : (
+          <LoadState failed={tips.isError || tickets.isError} what="form" />
+        )}
+      </Card>
     </Stack>
   );
 }

@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+import { betCategories } from './tips-core.ts';
+
+/**
+ * What a bet category offers for one day (issue 23): one ticket per category and match date. The
+ * record reads the tickets of a category over a range of match dates, hence the unique index.
+ */
+export const tipTickets = pgTable(
+  'tip_tickets',
+  {
+    id: serial('id').primaryKey(),
+    betCategoryId: integer('bet_category_id')
+      .notNull()
+      .references(() => betCategories.id),
+    matchDate: date('match_date', { mode: 'string' }).notNull(),
+    /** When the current selections were stored; a store that changes nothing keeps it. */
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The earliest kick-off of its selections: published later, the ticket never counts. */
+    firstKickoffAt: timestamp('first_kickoff_at', { withTimezone: true }).notNull(),
+    createdBy: integer('created_by').references(() => users.id),
+    updatedBy: integer('updated_by').references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex('tip_tickets_category_day_idx').on(t.betCategoryId, t.matchDate),
+    index('tip_tickets_match_date_idx').on(t.matchDate, t.id),
+  ],
+);
+
+/** One leg of a ticket. Odds are stored in hundredths (1.35 is 135). */
+export const tipSelections = pgTable(
+  'tip_selections',
+  {
+    id: serial('id').primaryKey(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tipTickets.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    home: text('home').notNull(),
+    away: text('away').notNull(),
+    competition: text('competition').notNull(),
+    kickoffAt: timestamp('kickoff_at', { withTimezone: true }).notNull(),
+    market: text('market').notNull(),
+    pick: text('pick').notNull(),
+    oddsHundredths: integer('odds_hundredths').notNull(),
+    result: text('result'),
+    resultAt: timestamp('result_at', { withTimezone: true }),
+    resultBy: integer('result_by').references(() => users.id),
+  },
+  (t) => [
+    index('tip_selections_ticket_idx').on(t.ticketId, t.position),
+    // The "Enter results" screen: kicked-off legs without a result, oldest first.
+    index('tip_selections_awaiting_idx').on(t.kickoffAt, t.id).where(sql`${t.result} is null`),
+    check('tip_selections_odds_above_one', sql`${t.oddsHundredths} > 100`),
+    check(
+      'tip_selections_result_known',
+      sql`${t.result} is null or ${t.result} in ('won', 'lost', 'void', 'half_won', 'half_lost')`,
+    ),
+  ],
+);

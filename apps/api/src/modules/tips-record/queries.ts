@@ -1,0 +1,240 @@
+import { and, asc, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import type { SelectionResult } from '@betdesk/contract';
+import { betCategories, tipSelections, tipTickets } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+
+export interface TicketRow {
+  id: number;
+  betCategoryId: number;
+  betCategory: string;
+  code: string;
+  matchDate: string;
+  publishedAt: Date;
+  firstKickoffAt: Date;
+}
+
+export interface SelectionRow {
+  id: number;
+  ticketId: number;
+  home: string;
+  away: string;
+  competition: string;
+  kickoffAt: Date;
+  market: string;
+  pick: string;
+  oddsHundredths: number;
+  result: SelectionResult | null;
+}
+
+const ticketColumns = {
+  id: tipTickets.id,
+  betCategoryId: tipTickets.betCategoryId,
+  betCategory: betCategories.name,
+  code: betCategories.code,
+  matchDate: tipTickets.matchDate,
+  publishedAt: tipTickets.publishedAt,
+  firstKickoffAt: tipTickets.firstKickoffAt,
+};
+
+const selectionColumns = {
+  id: tipSelections.id,
+  ticketId: tipSelections.ticketId,
+  home: tipSelections.home,
+  away: tipSelections.away,
+  competition: tipSelections.competition,
+  kickoffAt: tipSelections.kickoffAt,
+  market: tipSelections.market,
+  pick: tipSelections.pick,
+  oddsHundredths: tipSelections.oddsHundredths,
+  result: sql<SelectionResult | null>`${tipSelections.result}`,
+};
+
+export interface TicketFilter {
+  betCategoryId?: number | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+function ticketWhere(filter: TicketFilter): SQL | undefined {
+  return and(
+    filter.betCategoryId === undefined ? undefined : eq(tipTickets.betCategoryId, filter.betCategoryId),
+    filter.from ? gte(tipTickets.matchDate, filter.from) : undefined,
+    filter.to ? lte(tipTickets.matchDate, filter.to) : undefined,
+  );
+}
+
+export async function betCategoryExists(db: Queryable, id: number): Promise<boolean> {
+  const found = await db.select({ id: betCategories.id }).from(betCategories).where(eq(betCategories.id, id));
+  return found.length > 0;
+}
+
+/** One page of tickets, newest match date first, with the count of the whole filtered list. */
+export async function ticketsPage(
+  db: Queryable,
+  filter: TicketFilter,
+  page: { limit: number; offset: number },
+): Promise<{ tickets: TicketRow[]; total: number }> {
+  const where = ticketWhere(filter);
+  const [found, [counted]] = await Promise.all([
+    db
+      .select(ticketColumns)
+      .from(tipTickets)
+      .innerJoin(betCategories, eq(betCategories.id, tipTickets.betCategoryId))
+      .where(where)
+      .orderBy(desc(tipTickets.matchDate), asc(tipTickets.betCategoryId))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(tipTickets).where(where),
+  ]);
+  return { tickets: found, total: Number(counted?.n ?? 0) };
+}
+
+export async function ticketOfDay(db: Queryable, betCategoryId: number, matchDate: string): Promise<TicketRow | null> {
+  const [found] = await db
+    .select(ticketColumns)
+    .from(tipTickets)
+    .innerJoin(betCategories, eq(betCategories.id, tipTickets.betCategoryId))
+    .where(and(eq(tipTickets.betCategoryId, betCategoryId), eq(tipTickets.matchDate, matchDate)))
+    .for('update', { of: tipTickets });
+  return found ?? null;
+}
+
+export async function ticketsOfCategoriesOnDay(db: Queryable, betCategoryIds: number[], matchDate: string): Promise<TicketRow[]> {
+  if (betCategoryIds.length === 0) return [];
+  return db
+    .select(ticketColumns)
+    .from(tipTickets)
+    .innerJoin(betCategories, eq(betCategories.id, tipTickets.betCategoryId))
+    .where(and(inArray(tipTickets.betCategoryId, betCategoryIds), eq(tipTickets.matchDate, matchDate)))
+    .orderBy(asc(tipTickets.betCategoryId));
+}
+
+export async function selectionsOf(db: Queryable, ticketIds: number[]): Promise<SelectionRow[]> {
+  if (ticketIds.length === 0) return [];
+  return db
+    .select(selectionColumns)
+    .from(tipSelections)
+    .where(inArray(tipSelections.ticketId, ticketIds))
+    .orderBy(asc(tipSelections.ticketId), asc(tipSelections.position));
+}
+
+export interface StoredSelection {
+  home: string;
+  away: string;
+  competition: string;
+  kickoffAt: Date;
+  market: string;
+  pick: string;
+  oddsHundredths: number;
+}
+
+export async function insertTicket(
+  db: Queryable,
+  t: { betCategoryId: number; matchDate: string; firstKickoffAt: Date; userId: number },
+): Promise<number> {
+  const [row] = await db
+    .insert(tipTickets)
+    .values({
+      betCategoryId: t.betCategoryId,
+      matchDate: t.matchDate,
+      firstKickoffAt: t.firstKickoffAt,
+      createdBy: t.userId,
+      updatedBy: t.userId,
+    })
+    .returning({ id: tipTickets.id });
+  return row!.id;
+}
+
+/** Replaces a ticket's legs; storing new legs is a new publication. */
+export async function replaceSelections(
+  db: Queryable,
+  ticketId: number,
+  selections: StoredSelection[],
+  republish: { firstKickoffAt: Date; userId: number } | null,
+): Promise<void> {
+  await db.delete(tipSelections).where(eq(tipSelections.ticketId, ticketId));
+  await db.insert(tipSelections).values(selections.map((s, position) => ({ ...s, ticketId, position })));
+  if (republish) {
+    await db
+      .update(tipTickets)
+      .set({ publishedAt: sql`now()`, firstKickoffAt: republish.firstKickoffAt, updatedBy: republish.userId })
+      .where(eq(tipTickets.id, ticketId));
+  }
+}
+
+export async function ticketById(db: Queryable, id: number): Promise<TicketRow | null> {
+  const [found] = await db
+    .select(ticketColumns)
+    .from(tipTickets)
+    .innerJoin(betCategories, eq(betCategories.id, tipTickets.betCategoryId))
+    .where(eq(tipTickets.id, id));
+  return found ?? null;
+}
+
+/** Legs that kicked off and have no result, oldest first (tip_selections_awaiting_idx). */
+export async function awaitingSelections(db: Queryable) {
+  return db
+    .select({
+      ...selectionColumns,
+      betCategory: betCategories.name,
+      code: betCategories.code,
+      matchDate: tipTickets.matchDate,
+    })
+    .from(tipSelections)
+    .innerJoin(tipTickets, eq(tipTickets.id, tipSelections.ticketId))
+    .innerJoin(betCategories, eq(betCategories.id, tipTickets.betCategoryId))
+    .where(and(isNull(tipSelections.result), lte(tipSelections.kickoffAt, sql`now()`)))
+    .orderBy(asc(tipSelections.kickoffAt), asc(tipSelections.id))
+    .limit(500);
+}
+
+export async function selectionsForResult(db: Queryable, ids: number[]) {
+  return db
+    .select({ ...selectionColumns, kickedOff: sql<boolean>`${tipSelections.kickoffAt} <= now()` })
+    .from(tipSelections)
+    .where(inArray(tipSelections.id, ids))
+    .for('update');
+}
+
+export async function setResult(db: Queryable, id: number, result: SelectionResult, userId: number): Promise<void> {
+  await db
+    .update(tipSelections)
+    .set({ result, resultAt: sql`now()`, resultBy: userId })
+    .where(eq(tipSelections.id, id));
+}
+
+export interface RecordLegRow {
+  ticket_id: number;
+  code: string;
+  bet_category: string;
+  match_date: string;
+  published_at: Date | string;
+  home: string;
+  away: string;
+  competition: string;
+  kickoff_at: Date | string;
+  market: string;
+  pick: string;
+  odds_hundredths: number;
+  result: SelectionResult | null;
+}
+
+/**
+ * The legs of every ticket that counts (published before its first kick-off) in the period, in the
+ * order the tickets were played. One category reads tip_tickets_category_day_idx, all categories
+ * tip_tickets_match_date_idx; the legs come by tip_selections_ticket_idx.
+ */
+export function recordLegsQuery(filter: TicketFilter): SQL {
+  const conditions = [sql`t.published_at < t.first_kickoff_at`];
+  if (filter.betCategoryId !== undefined) conditions.push(sql`t.bet_category_id = ${filter.betCategoryId}`);
+  if (filter.from) conditions.push(sql`t.match_date >= ${filter.from}`);
+  if (filter.to) conditions.push(sql`t.match_date <= ${filter.to}`);
+  return sql`select t.id as ticket_id, bc.code, bc.name as bet_category, t.match_date::text as match_date,
+                    t.published_at, s.home, s.away, s.competition, s.kickoff_at, s.market, s.pick,
+                    s.odds_hundredths, s.result
+               from ${tipTickets} t
+               join ${betCategories} bc on bc.id = t.bet_category_id
+               join ${tipSelections} s on s.ticket_id = t.id
+              where ${sql.join(conditions, sql` and `)}
+              order by t.match_date, t.first_kickoff_at, t.id, s.position`;
+}

@@ -1,0 +1,299 @@
+import type { z } from 'zod';
+import {
+  can,
+  combinedOdds,
+  formatDateTime,
+  type AwaitingSelection,
+  type RecordQuery,
+  type ResultsInput,
+  type Selection,
+  type Ticket,
+  type TicketInput,
+  type TicketsQuery,
+  type TrackRecord,
+} from '@betdesk/contract';
+import type { Db, Queryable } from '../../db/client.ts';
+import type { Actor } from '../../http/actor.ts';
+import type { CsvTable } from '../../http/csv.ts';
+import { conflict, fieldError, forbidden, invalid, type FieldErrors } from '../../http/errors.ts';
+import { rows } from '../../db/rows.ts';
+import { audit } from '../audit/service.ts';
+import { computeRecord, settleTicket, type RecordTicket } from './settlement.ts';
+import * as q from './queries.ts';
+
+const odds = (hundredths: number) => hundredths / 100;
+const name = (s: { home: string; away: string }) => `${s.home}-${s.away}`;
+
+function toSelection(s: q.SelectionRow): Selection {
+  return {
+    id: s.id,
+    home: s.home,
+    away: s.away,
+    competition: s.competition,
+    kickoff: new Date(s.kickoffAt).toISOString(),
+    market: s.market,
+    pick: s.pick,
+    odds: odds(s.oddsHundredths),
+    result: s.result,
+  };
+}
+
+function toTicket(t: q.TicketRow, legs: q.SelectionRow[]): Ticket {
+  const settlement = settleTicket(legs.map((l) => ({ odds: odds(l.oddsHundredths), result: l.result })));
+  return {
+    id: t.id,
+    bet_category_id: t.betCategoryId,
+    bet_category: t.betCategory,
+    code: t.code,
+    match_date: t.matchDate,
+    published_at: new Date(t.publishedAt).toISOString(),
+    counts: new Date(t.publishedAt) < new Date(t.firstKickoffAt),
+    combined_odds: combinedOdds(legs.map((l) => odds(l.oddsHundredths))),
+    status: settlement.status,
+    profit_units: settlement.profit === null ? null : Math.round(settlement.profit * 100) / 100,
+    selections: legs.map(toSelection),
+  };
+}
+
+export async function listTickets(
+  db: Queryable,
+  query: z.output<typeof TicketsQuery>,
+): Promise<{ tickets: Ticket[]; total_records: number }> {
+  const { tickets, total } = await q.ticketsPage(
+    db,
+    { betCategoryId: query.bet_category_id, from: query.from, to: query.to },
+    { limit: query.perPage, offset: (query.page - 1) * query.perPage },
+  );
+  const legs = await q.selectionsOf(
+    db,
+    tickets.map((t) => t.id),
+  );
+  return { tickets: tickets.map((t) => toTicket(t, legs.filter((l) => l.ticketId === t.id))), total_records: total };
+}
+
+/** The tickets of these bet categories for one match date, in category order (a post shows them). */
+export async function ticketsOfDay(db: Queryable, betCategoryIds: number[], matchDate: string): Promise<Ticket[]> {
+  const found = await q.ticketsOfCategoriesOnDay(db, betCategoryIds, matchDate);
+  const legs = await q.selectionsOf(
+    db,
+    found.map((t) => t.id),
+  );
+  return found.map((t) => toTicket(t, legs.filter((l) => l.ticketId === t.id)));
+}
+
+const sameSelection = (a: q.StoredSelection, b: q.StoredSelection) =>
+  a.home === b.home &&
+  a.away === b.away &&
+  a.competition === b.competition &&
+  new Date(a.kickoffAt).getTime() === new Date(b.kickoffAt).getTime() &&
+  a.market === b.market &&
+  a.pick === b.pick &&
+  a.oddsHundredths === b.oddsHundredths;
+
+const kickedOffText = (s: q.StoredSelection) => `${name(s)} kicked off at ${formatDateTime(s.kickoffAt)}`;
+
+/**
+ * Stores a category's ticket of a day. It replaces the day's ticket while none of its legs has a
+ * result; a leg that kicked off can be neither changed nor removed and none can be added after
+ * its kick-off (409 naming it). New legs are a new publication: the ticket counts in the record only
+ * when that comes before its first kick-off.
+ */
+export async function storeTicket(
+  db: Db,
+  actor: Actor,
+  input: z.output<typeof TicketInput>,
+  requestId: string,
+): Promise<{ message: string; ticket: Ticket }> {
+  return db.transaction(async (tx) => {
+    if (!(await q.betCategoryExists(tx, input.bet_category_id))) {
+      throw fieldError('bet_category_id', 'This bet category does not exist');
+    }
+    const now = Date.now();
+    const wanted: q.StoredSelection[] = input.selections.map((s) => ({
+      home: s.home,
+      away: s.away,
+      competition: s.competition,
+      kickoffAt: new Date(s.kickoff),
+      market: s.market,
+      pick: s.pick,
+      oddsHundredths: Math.round(s.odds * 100),
+    }));
+    const firstKickoffAt = new Date(Math.min(...wanted.map((s) => s.kickoffAt.getTime())));
+    const existing = await q.ticketOfDay(tx, input.bet_category_id, input.match_date);
+    const before = existing ? await q.selectionsOf(tx, [existing.id]) : [];
+
+    if (before.some((s) => s.result !== null)) {
+      throw conflict(`The ticket of ${input.match_date} already has results: it can no longer be replaced`);
+    }
+    for (const old of before) {
+      if (old.kickoffAt.getTime() <= now && !wanted.some((w) => sameSelection(w, old))) {
+        throw conflict(`${kickedOffText(old)}: it can no longer be changed or removed`);
+      }
+    }
+    for (const leg of wanted) {
+      if (leg.kickoffAt.getTime() <= now && !before.some((old) => sameSelection(leg, old))) {
+        throw conflict(`${kickedOffText(leg)}: it can no longer be added`);
+      }
+    }
+
+    const unchanged = before.length === wanted.length && before.every((old, i) => sameSelection(old, wanted[i]!));
+    if (existing && unchanged) {
+      return { message: 'The ticket did not change', ticket: toTicket(existing, before) };
+    }
+    let ticketId: number;
+    if (existing) {
+      ticketId = existing.id;
+      await q.replaceSelections(tx, ticketId, wanted, { firstKickoffAt, userId: actor.userId });
+    } else {
+      ticketId = await q.insertTicket(tx, {
+        betCategoryId: input.bet_category_id,
+        matchDate: input.match_date,
+        firstKickoffAt,
+        userId: actor.userId,
+      });
+      await q.replaceSelections(tx, ticketId, wanted, null);
+    }
+    const ticket = toTicket((await q.ticketById(tx, ticketId))!, await q.selectionsOf(tx, [ticketId]));
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: existing ? 'tip-ticket.replace' : 'tip-ticket.create',
+      entity: 'tip_ticket',
+      entityId: ticketId,
+      before: existing ? { selections: before.map(toSelection) } : null,
+      after: { selections: ticket.selections, published_at: ticket.published_at },
+      requestId,
+    });
+    return { message: `Ticket of ${input.match_date} saved`, ticket };
+  });
+}
+
+export async function awaitingResults(db: Queryable): Promise<AwaitingSelection[]> {
+  return (await q.awaitingSelections(db)).map((s) => ({
+    ...toSelection(s),
+    ticket_id: s.ticketId,
+    bet_category: s.betCategory,
+    code: s.code,
+    match_date: s.matchDate,
+  }));
+}
+
+/**
+ * Enters results of legs that kicked off. A leg that already has another result is a correction:
+ * admins only, audited with the result before and after.
+ */
+export async function enterResults(
+  db: Db,
+  actor: Actor,
+  input: z.output<typeof ResultsInput>,
+  requestId: string,
+): Promise<{ message: string; entered: number; corrected: number }> {
+  return db.transaction(async (tx) => {
+    const ids = input.results.map((r) => r.selection_id);
+    const found = new Map((await q.selectionsForResult(tx, ids)).map((s) => [s.id, s]));
+    const errors: FieldErrors = {};
+    const seen = new Set<number>();
+    input.results.forEach((r, i) => {
+      const leg = found.get(r.selection_id);
+      if (seen.has(r.selection_id)) errors[`results.${i}.selection_id`] = ['This selection appears twice'];
+      else if (!leg) errors[`results.${i}.selection_id`] = ['This selection does not exist'];
+      else if (!leg.kickedOff) errors[`results.${i}.result`] = [`${name(leg)} has not kicked off yet`];
+      seen.add(r.selection_id);
+    });
+    if (Object.keys(errors).length > 0) throw invalid(errors);
+
+    let entered = 0;
+    let corrected = 0;
+    for (const r of input.results) {
+      const leg = found.get(r.selection_id)!;
+      if (leg.result === r.result) continue;
+      const correction = leg.result !== null;
+      if (correction && !can(actor.role, 'correct:tip-results')) {
+        throw forbidden(`${name(leg)} already has a result: only an admin can correct it`);
+      }
+      await q.setResult(tx, leg.id, r.result, actor.userId);
+      await audit(tx, {
+        actorUserId: actor.userId,
+        action: correction ? 'tip-result.correct' : 'tip-result.enter',
+        entity: 'tip_selection',
+        entityId: leg.id,
+        before: { result: leg.result },
+        after: { result: r.result },
+        requestId,
+      });
+      if (correction) corrected += 1;
+      else entered += 1;
+    }
+    const parts = [`${entered} result${entered === 1 ? '' : 's'} entered`];
+    if (corrected > 0) parts.push(`${corrected} corrected`);
+    return { message: parts.join(', '), entered, corrected };
+  });
+}
+
+interface RecordTicketWithLegs extends RecordTicket {
+  legRows: q.RecordLegRow[];
+}
+
+/** The counting tickets of the period with their legs, in the order they were played. */
+async function recordTickets(db: Queryable, query: z.output<typeof RecordQuery>): Promise<RecordTicketWithLegs[]> {
+  const legRows = await rows<q.RecordLegRow>(
+    db,
+    q.recordLegsQuery({ betCategoryId: query.bet_category_id, from: query.from, to: query.to }),
+  );
+  const byTicket = new Map<number, RecordTicketWithLegs>();
+  for (const leg of legRows) {
+    let ticket = byTicket.get(leg.ticket_id);
+    if (!ticket) {
+      ticket = { match_date: leg.match_date, combined_odds: 0, legs: [], legRows: [] };
+      byTicket.set(leg.ticket_id, ticket);
+    }
+    ticket.legRows.push(leg);
+  }
+  return [...byTicket.values()].map((t) => {
+    const legs = t.legRows.map((l) => ({ odds: odds(Number(l.odds_hundredths)), result: l.result }));
+    return { ...t, legs, combined_odds: combinedOdds(legs.map((l) => l.odds)) };
+  });
+}
+
+export async function trackRecord(db: Queryable, query: z.output<typeof RecordQuery>): Promise<TrackRecord> {
+  return computeRecord(await recordTickets(db, query), { from: query.from ?? null, to: query.to ?? null });
+}
+
+interface CsvLeg {
+  leg: q.RecordLegRow;
+  status: string;
+  combined: number;
+  profit: number;
+}
+
+/** Every settled ticket of the record with its legs, one row per leg. */
+export async function trackRecordCsv(db: Queryable, query: z.output<typeof RecordQuery>): Promise<CsvTable<CsvLeg>> {
+  const settled: CsvLeg[] = [];
+  for (const ticket of await recordTickets(db, query)) {
+    const { status, profit } = settleTicket(ticket.legs);
+    if (status === 'pending') continue;
+    for (const leg of ticket.legRows) {
+      settled.push({ leg, status, combined: ticket.combined_odds, profit: Math.round(profit! * 100) / 100 });
+    }
+  }
+  return {
+    filename: 'track-record',
+    columns: [
+      { header: 'Ticket', value: (r) => r.leg.ticket_id },
+      { header: 'Bet category', value: (r) => r.leg.bet_category },
+      { header: 'Match date', value: (r) => r.leg.match_date },
+      { header: 'Published', value: (r) => formatDateTime(r.leg.published_at) },
+      { header: 'Combined odds', value: (r) => r.combined.toFixed(2) },
+      { header: 'Ticket result', value: (r) => r.status },
+      { header: 'Profit (units)', value: (r) => r.profit.toFixed(2) },
+      { header: 'Home', value: (r) => r.leg.home },
+      { header: 'Away', value: (r) => r.leg.away },
+      { header: 'Competition', value: (r) => r.leg.competition },
+      { header: 'Kick-off', value: (r) => formatDateTime(r.leg.kickoff_at) },
+      { header: 'Market', value: (r) => r.leg.market },
+      { header: 'Pick', value: (r) => r.leg.pick },
+      { header: 'Odds', value: (r) => (Number(r.leg.odds_hundredths) / 100).toFixed(2) },
+      { header: 'Result', value: (r) => r.leg.result },
+    ],
+    rows: [settled],
+  };
+}

@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { Badge, Button, Card, Group, NativeSelect, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { can, formatOdds, SELECTION_RESULTS, type SelectionResult, type Ticket } from '@betdesk/contract';
+import { LoadState } from '@/components/load-state.tsx';
+import { useRole } from '@/lib/auth.ts';
+import { formatDate, formatDateTime } from '@/lib/format.ts';
+import { useAwaitingResults } from '../api/get-awaiting-results.ts';
+import { useEnterResults } from '../api/enter-results.ts';
+import { useRecentTickets } from '../api/get-recent-tickets.ts';
+import { matchName, RESULT_LABELS, STATUS_COLORS } from './result-labels.ts';
+
+const RESULT_OPTIONS = SELECTION_RESULTS.map((value) => ({ value, label: RESULT_LABELS[value] }));
+
+/** The kicked-off selections without a result, oldest first: one tap per result, one save. */
+function AwaitingResults() {
+  const awaiting = useAwaitingResults();
+  const enter = useEnterResults();
+  const [chosen, setChosen] = useState<Record<number, SelectionResult>>({});
+  const picked = Object.entries(chosen).map(([id, result]) => ({ selection_id: Number(id), result }));
+
+  const save = async () => {
+    try {
+      await enter.mutateAsync({ results: picked });
+      setChosen({});
+    } catch {
+      // The HTTP client shows the refusal; the choices stay for another try.
+    }
+  };
+
+  if (!awaiting.data) return <LoadState failed={awaiting.isError} what="selections" />;
+  if (awaiting.data.selections.length === 0) {
+    return (
+      <Text c="dimmed" data-testid="awaiting-empty">
+        Every selection that kicked off has its result.
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="xs">
+      {awaiting.data.selections.map((s) => (
+        <Paper key={s.id} withBorder p="xs" data-testid={`awaiting-${s.id}`}>
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <div>
+              <Text fw={600}>
+                {matchName(s)} <Badge variant="light">{s.code}</Badge>
+              </Text>
+              <Text size="xs" c="dimmed">
+                {s.competition} · {formatDateTime(s.kickoff)} · {s.market}: {s.pick} @{formatOdds(s.odds)}
+              </Text>
+            </div>
+            <SegmentedControl
+              size="xs"
+              fullWidth
+              style={{ flex: '1 1 280px', maxWidth: 380 }}
+              aria-label={`Result of ${matchName(s)}`}
+              data={RESULT_OPTIONS}
+              value={chosen[s.id] ?? ''}
+              onChange={(value) => setChosen((all) => ({ ...all, [s.id]: value as SelectionResult }))}
+            />
+          </Group>
+        </Paper>
+      ))}
+      <Group justify="flex-end">
+        <Button onClick={() => void save()} disabled={picked.length === 0} loading={enter.isPending} data-testid="results-save">
+          Save {picked.length || ''} result{picked.length === 1 ? '' : 's'}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** A recent ticket with its legs; an admin corrects an entered result in place (audited). */
+function RecentTicket({ ticket, canCorrect }: { ticket: Ticket; canCorrect: boolean }) {
+  const enter = useEnterResults();
+  return (
+    <Paper withBorder p="xs" data-testid={`ticket-${ticket.id}`}>
+      <Group justify="space-between" mb={4} wrap="wrap">
+        <Text fw={600}>
+          {ticket.code} · {formatDate(`${ticket.match_date}T12:00:00Z`)} · @{formatOdds(ticket.combined_odds)}
+        </Text>
+        <Group gap="xs">
+          {!ticket.counts && <Badge color="gray">Published after kick-off: not in the record</Badge>}
+          <Badge color={STATUS_COLORS[ticket.status]}>
+            {ticket.status}
+            {ticket.profit_units !== null && ` ${ticket.profit_units >= 0 ? '+' : ''}${ticket.profit_units.toFixed(2)} u`}
+          </Badge>
+        </Group>
+      </Group>
+      {ticket.selections.map((s) => (
+        <Group key={s.id} justify="space-between" gap="xs" wrap="wrap">
+          <Text size="sm">
+            {matchName(s)} · {s.market}: {s.pick} @{formatOdds(s.odds)}
+          </Text>
+          {canCorrect && s.result ? (
+            <NativeSelect
+              size="xs"
+              aria-label={`Correct the result of ${matchName(s)}`}
+              data={RESULT_OPTIONS}
+              value={s.result}
+              disabled={enter.isPending}
+              onChange={(e) =>
+                void enter
+                  .mutateAsync({ results: [{ selection_id: s.id, result: e.currentTarget.value as SelectionResult }] })
+                  .catch(() => {})
+              }
+            />
+          ) : (
+            <Text size="sm" c={s.result ? undefined : 'dimmed'}>
+              {s.result ? RESULT_LABELS[s.result] : 'No result yet'}
+            </Text>
+          )}
+        </Group>
+      ))}
+    </Paper>
+  );
+}
+
+/** /tips/results: results of the selections that kicked off, and the latest tickets. */
+export function EnterResultsPage() {
+  const recent = useRecentTickets();
+  const canCorrect = can(useRole(), 'correct:tip-results');
+  return (
+    <Stack>
+      <Title order={2}>Enter results</Title>
+      <Card withBorder>
+        <AwaitingResults />
+      </Card>
+      <Title order={3}>Latest tickets</Title>
+      <Text size="sm" c="dimmed">
+        {canCorrect ? 'Change a result to correct it; the correction is audited.' : 'Only an admin can correct an entered result.'}
+      </Text>
+      {recent.data ? (
+        <Stack gap="xs">
+          {recent.data.tickets.map((t) => (
+            <RecentTicket key={t.id} ticket={t} canCorrect={canCorrect} />
+          ))}
+        </Stack>
+      ) : (
+        <LoadState failed={recent.isError} what="tickets" />
+      )}
+    </Stack>
+  );
+}
