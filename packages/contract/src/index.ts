@@ -5,6 +5,7 @@ export * from './common.ts';
 export * from './phone.ts';
 export * from './endpoint.ts';
 export * from './auth.ts';
+export * from './two-factor.ts';
 export * from './clients.ts';
 export * from './users.ts';
 export * from './bets.ts';
