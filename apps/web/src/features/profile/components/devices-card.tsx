@@ -15,51 +15,45 @@ export function DevicesCard() {
         <Text size="sm" c="dimmed">
           Where your account is signed in now. End a session you do not recognise, then change your password.
         </Text>
-        <Table.ScrollContainer minWidth={520}>
-          <Table verticalSpacing="xs" data-testid="devices-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Device</Table.Th>
-                <Table.Th>IP address</Table.Th>
-                <Table.Th>Last seen</Table.Th>
-                <Table.Th />
+        <Table verticalSpacing="xs" data-testid="devices-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Device</Table.Th>
+              <Table.Th>Last seen</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((d) => (
+              <Table.Tr key={d.id} data-testid="device-row">
+                <Table.Td>
+                  <Text size="sm">{d.device}</Text>
+                  <Text size="xs" c="dimmed">
+                    IP {d.ip ?? 'unknown'} · signed in {formatDateTime(d.signed_in_at)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{formatDateTime(d.last_seen)}</Text>
+                </Table.Td>
+                <Table.Td ta="right">
+                  {d.current ? (
+                    <Badge variant="light">This device</Badge>
+                  ) : (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="red"
+                      loading={end.isPending && end.variables === d.id}
+                      onClick={() => end.mutate(d.id)}
+                    >
+                      End session
+                    </Button>
+                  )}
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((d) => (
-                <Table.Tr key={d.id} data-testid="device-row">
-                  <Table.Td>
-                    <Text size="sm">{d.device}</Text>
-                    <Text size="xs" c="dimmed">
-                      Signed in {formatDateTime(d.signed_in_at)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{d.ip ?? '—'}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{formatDateTime(d.last_seen)}</Text>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {d.current ? (
-                      <Badge variant="light">This device</Badge>
-                    ) : (
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        loading={end.isPending && end.variables === d.id}
-                        onClick={() => end.mutate(d.id)}
-                      >
-                        End session
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </Table>
       </Stack>
     </Card>
   );
