@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { formatDateTime } from '@/lib/format.ts';
 import { useDevices, useEndDevice } from '../api/devices.ts';
 
@@ -27,7 +27,14 @@ export function DevicesCard() {
             {items.map((d) => (
               <Table.Tr key={d.id} data-testid="device-row">
                 <Table.Td>
-                  <Text size="sm">{d.device}</Text>
+                  <Group gap={6}>
+                    <Text size="sm">{d.device}</Text>
+                    {d.current && (
+                      <Badge variant="light" size="sm">
+                        This device
+                      </Badge>
+                    )}
+                  </Group>
                   <Text size="xs" c="dimmed">
                     IP {d.ip ?? 'unknown'} · signed in {formatDateTime(d.signed_in_at)}
                   </Text>
@@ -36,9 +43,7 @@ export function DevicesCard() {
                   <Text size="sm">{formatDateTime(d.last_seen)}</Text>
                 </Table.Td>
                 <Table.Td ta="right">
-                  {d.current ? (
-                    <Badge variant="light">This device</Badge>
-                  ) : (
+                  {!d.current && (
                     <Button
                       size="xs"
                       variant="light"
