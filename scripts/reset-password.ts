@@ -3,6 +3,10 @@
  * A lost admin password: sets a new one (generated and printed when --password is not given) and
  * ends the user's sessions. Run it where the server runs. On the embedded PGlite database the server
  * must be stopped first: while it holds the data directory this refuses (exit 1) and changes nothing.
+ *
+ * npm run reset-password -- --email E --clear-2fa
+ * A lost authenticator: removes the user's second factor and recovery codes (audited) and ends
+ * their sessions; the password stays. They sign in with the password and enrol again.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,20 +15,26 @@ import { ConfigError, loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { EmbeddedDatabaseBusyError } from '../apps/api/src/db/pglite-lock.ts';
 import { temporaryPassword } from '../apps/api/src/lib/crypto.ts';
-import { resetPasswordByEmail } from '../apps/api/src/modules/auth/service.ts';
+import { clearSecondFactorByEmail, resetPasswordByEmail } from '../apps/api/src/modules/auth/service.ts';
 
-const usage = 'Usage: npm run reset-password -- --email E [--password P]';
+const usage = 'Usage: npm run reset-password -- --email E [--password P | --clear-2fa]';
 
 async function main(): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } }));
+    ({ values } = parseArgs({
+      options: { email: { type: 'string' }, password: { type: 'string' }, 'clear-2fa': { type: 'boolean' } },
+    }));
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`);
     return 2;
   }
   if (!values.email) {
     console.error(`Missing --email\n${usage}`);
+    return 2;
+  }
+  if (values['clear-2fa'] && values.password !== undefined) {
+    console.error(`--clear-2fa keeps the password: run it without --password\n${usage}`);
     return 2;
   }
   if (values.password !== undefined && values.password.length < MIN_PASSWORD_LENGTH) {
@@ -36,6 +46,19 @@ async function main(): Promise<number> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
   try {
     await database.migrate();
+    if (values['clear-2fa']) {
+      const cleared = await clearSecondFactorByEmail(database.db, values.email);
+      if (!cleared) {
+        console.error(`No user with the email ${values.email}.`);
+        return 1;
+      }
+      console.log(
+        cleared.cleared
+          ? `Two-factor sign-in of ${cleared.name} is cleared; their sessions are ended. They enrol again on My Profile.`
+          : `${cleared.name} had no second factor; their sessions are ended.`,
+      );
+      return 0;
+    }
     const user = await resetPasswordByEmail(database.db, values.email, password);
     if (!user) {
       console.error(`No user with the email ${values.email}.`);

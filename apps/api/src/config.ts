@@ -34,6 +34,7 @@ const EnvSchema = z.object({
       'must be a number of proxy hops (e.g. 1) or comma-separated proxy addresses/CIDRs',
     )
     .optional(),
+  REQUIRE_ADMIN_2FA: flag.optional(),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
   SMS_PROVIDER: z.enum(['log', 'africastalking']).default('log'),
   SMS_LOG_BALANCE: z.coerce.number().min(0).default(1000),
@@ -70,6 +71,8 @@ export type Config = {
   /** Which reverse proxies' X-Forwarded-For to believe: none by default, so clients cannot pick their IP. */
   trustProxy: number | string | false;
   sessionTtlHours: number;
+  /** An admin without a second factor must enrol one before any other route answers (on in production). */
+  requireAdmin2fa: boolean;
   sms: SmsConfig;
   production: boolean;
   mpesa: MpesaConfig;
@@ -166,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY ? (/^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY) : false,
     sessionTtlHours: e.SESSION_TTL_HOURS,
+    requireAdmin2fa: e.REQUIRE_ADMIN_2FA ?? production,
     sms: {
       provider: e.SMS_PROVIDER,
       logBalance: e.SMS_LOG_BALANCE,

@@ -53,8 +53,16 @@ export const login = endpoint({
   summary: 'Sign in with email and password; returns an opaque bearer token and the user',
   access: 'public',
   body: Credentials,
-  response: z.object({ token: z.string(), user: SessionUser }),
+  // A user with a second factor gets a challenge instead; everyone else the spec's exact shape.
+  response: z.union([
+    z.object({ token: z.string(), user: SessionUser }),
+    z.object({ two_factor_required: z.literal(true), challenge: z.string() }),
+  ]),
 });
+
+/** The spec's login response: what a sign-in ends with, after the second factor when there is one. */
+export const SignedIn = z.object({ token: z.string(), user: SessionUser });
+export type SignedIn = z.infer<typeof SignedIn>;
 
 export const refresh = endpoint({
   method: 'POST',

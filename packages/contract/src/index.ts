@@ -6,6 +6,7 @@ export * from './phone.ts';
 export * from './endpoint.ts';
 export * from './text.ts';
 export * from './auth.ts';
+export * from './two-factor.ts';
 export * from './clients.ts';
 export * from './users.ts';
 export * from './bets.ts';

@@ -7,6 +7,8 @@ export interface Actor {
   role: Role;
   categoryId: number;
   name: string;
+  /** An admin who must enrol a second factor (REQUIRE_ADMIN_2FA) before any route but their own account's. */
+  mustEnrolSecondFactor: boolean;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import type { preValidationAsyncHookHandler } from 'fastify';
-import { can, statusTexts, type Endpoint } from '@betdesk/contract';
+import { TWO_FACTOR_ENROLMENT_REQUIRED, can, statusTexts, type Endpoint } from '@betdesk/contract';
 import { AppError } from './errors.ts';
 
 /**
@@ -11,6 +11,12 @@ export function requireAccess(access: Endpoint['access']): preValidationAsyncHoo
     if (access === 'public') return;
     const actor = request.actor;
     if (!actor) throw new AppError(401, statusTexts[401]);
+    // Only the user's own account (profile, password, second factor, devices, sign out) stays open.
+    if (actor.mustEnrolSecondFactor && access !== 'use:profile') {
+      throw new AppError(403, 'Set up two-factor sign-in on My Profile before doing anything else.', {
+        code: TWO_FACTOR_ENROLMENT_REQUIRED,
+      });
+    }
     if (!can(actor.role, access)) {
       throw new AppError(403, `${statusTexts[403]} This needs an admin account.`);
     }

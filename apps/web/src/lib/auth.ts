@@ -3,9 +3,12 @@ import {
   login as loginEndpoint,
   logout as logoutEndpoint,
   refresh as refreshEndpoint,
+  twoFactorVerify,
   type Credentials,
   type Role,
   type SessionUser,
+  type SignedIn,
+  type TwoFactorVerify,
 } from '@betdesk/contract';
 import { callEndpoint, setBearerToken, setUnauthorizedHandler } from './http.ts';
 import { navigateTo } from './navigation.ts';
@@ -81,9 +84,26 @@ export function takeReturnPath(): string {
   return saved;
 }
 
-/** Login stores the token, sets the bearer header, stores the user and admin flag, goes to /dashboard. */
-export async function login(credentials: Credentials): Promise<SessionUser> {
-  const { token, user } = await callEndpoint(loginEndpoint, { body: credentials }, { failure: 'progress' });
+/** What a right password leads to: the signed-in user, or the second factor still owed. */
+export type LoginResult = { user: SessionUser } | { challenge: string };
+
+/**
+ * Login stores the token, sets the bearer header, stores the user and admin flag, goes to /dashboard.
+ * A user with a second factor gets a challenge first: the login page asks for the code and finishes
+ * with `verifySecondFactor`.
+ */
+export async function login(credentials: Credentials): Promise<LoginResult> {
+  const answer = await callEndpoint(loginEndpoint, { body: credentials }, { failure: 'progress' });
+  if ('challenge' in answer) return { challenge: answer.challenge };
+  return { user: startSession(answer) };
+}
+
+/** The second step of a sign-in: the challenge and a code from the authenticator app (or a recovery code). */
+export async function verifySecondFactor(input: TwoFactorVerify): Promise<SessionUser> {
+  return startSession(await callEndpoint(twoFactorVerify, { body: input }, { failure: 'progress' }));
+}
+
+function startSession({ token, user }: SignedIn): SessionUser {
   storeToken(token);
   setBearerToken(token);
   sessionStore.set({ token, user, isAdmin: user.is_admin });

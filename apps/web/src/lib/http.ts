@@ -1,4 +1,4 @@
-import type { BodyOf, Endpoint, QueryOf, ResponseOf } from '@betdesk/contract';
+import { TWO_FACTOR_ENROLMENT_REQUIRED, type BodyOf, type Endpoint, type QueryOf, type ResponseOf } from '@betdesk/contract';
 import { describeResponse } from './http-catalogue.ts';
 import { goBackStore, present, showToast } from './feedback.tsx';
 import { navigateTo } from './navigation.ts';
@@ -192,7 +192,12 @@ export async function request<T>(
   }
   if (failure === 'log') progress.done();
   else progress.fail();
-  if (failure === 'present') present(description.presentation);
+  // An admin who must enrol a second factor is sent to the enrolment on My Profile, and told why there.
+  if (response.status === 403 && (body as { code?: unknown } | null)?.code === TWO_FACTOR_ENROLMENT_REQUIRED) {
+    if (window.location.pathname !== '/me') navigateTo('/me');
+  } else if (failure === 'present') {
+    present(description.presentation);
+  }
   if (description.unauthorized) unauthorizedHandler();
   throw new HttpError({
     status: response.status,

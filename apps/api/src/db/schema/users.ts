@@ -49,8 +49,55 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** Moved forward at most once a minute by the requests of the session (Signed-in devices). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** A user's TOTP second factor. Pending (enabled_at null) from setup until a code confirms it. */
+export const userSecondFactors = pgTable('user_second_factors', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  /** The base32 secret sealed with SECRETS_KEY (AES-256-GCM), as the platform passwords are. */
+  secretSealed: text('secret_sealed').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  /** The last TOTP time step accepted: a code is taken once (replay), and never an older one. */
+  lastTimeStep: bigint('last_time_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** SHA-256 hex of the normalised code (random, 50 bits): the code itself is shown once, never stored. */
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_code_key').on(t.userId, t.codeHash)],
+);
+
+/** The second step of a sign-in: the password was right, a code is still owed. */
+export const twoFactorChallenges = pgTable(
+  'two_factor_challenges',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** SHA-256 hex of the challenge handed to the browser. */
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    failures: integer('failures').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('two_factor_challenges_user_idx').on(t.userId)],
 );
 
 export const loginAttempts = pgTable(

@@ -1,5 +1,12 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { loginAttempts, sessions, users } from '../../db/schema/index.ts';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import {
+  loginAttempts,
+  recoveryCodes,
+  sessions,
+  twoFactorChallenges,
+  userSecondFactors,
+  users,
+} from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
 export async function countRecentFailures(
@@ -41,9 +48,17 @@ export async function insertSession(
 /** The live session of a token hash with its user, or nothing when expired, revoked or trashed. */
 export async function findLiveSession(db: Queryable, tokenHash: string) {
   const [row] = await db
-    .select({ sessionId: sessions.id, userId: users.id, categoryId: users.categoryId, name: users.name })
+    .select({
+      sessionId: sessions.id,
+      userId: users.id,
+      categoryId: users.categoryId,
+      name: users.name,
+      lastSeenAt: sessions.lastSeenAt,
+      hasSecondFactor: sql<boolean>`${userSecondFactors.enabledAt} is not null`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(userSecondFactors, eq(userSecondFactors.userId, users.id))
     .where(
       and(
         eq(sessions.tokenHash, tokenHash),
@@ -86,4 +101,181 @@ export async function liveUserByEmail(db: Queryable, email: string): Promise<{ i
     .where(and(eq(users.email, email.trim().toLowerCase()), isNull(users.deletedAt)))
     .for('update');
   return user;
+}
+
+/** Moves the session's last seen time forward; the caller does it at most once a minute. */
+export async function touchSession(db: Queryable, sessionId: number): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, sessionId));
+}
+
+/** The user's live sessions (Signed-in devices), most recently seen first. */
+export async function liveSessionsOf(db: Queryable, userId: number) {
+  return db
+    .select({
+      id: sessions.id,
+      ip: sessions.ip,
+      userAgent: sessions.userAgent,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
+}
+
+/** Ends one live session of the user; false when it is not theirs or already over. */
+export async function revokeOwnSession(db: Queryable, userId: number, sessionId: number): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+export async function secondFactorOf(db: Queryable, userId: number) {
+  const [row] = await db.select().from(userSecondFactors).where(eq(userSecondFactors.userId, userId));
+  return row;
+}
+
+/** A new pending secret replaces any earlier pending one; an enabled factor is never overwritten. */
+export async function savePendingSecret(db: Queryable, userId: number, secretSealed: string): Promise<boolean> {
+  const rows = await db
+    .insert(userSecondFactors)
+    .values({ userId, secretSealed })
+    .onConflictDoUpdate({
+      target: userSecondFactors.userId,
+      set: { secretSealed, createdAt: sql`now()`, lastTimeStep: null },
+      setWhere: isNull(userSecondFactors.enabledAt),
+    })
+    .returning({ userId: userSecondFactors.userId });
+  return rows.length > 0;
+}
+
+/**
+ * Takes a TOTP time step for the user: true once per step, and only forward, so a code seen over
+ * a shoulder (or sent twice) does not sign in a second time.
+ */
+export async function takeTimeStep(db: Queryable, userId: number, step: number): Promise<boolean> {
+  const rows = await db
+    .update(userSecondFactors)
+    .set({ lastTimeStep: step })
+    .where(
+      and(
+        eq(userSecondFactors.userId, userId),
+        sql`(${userSecondFactors.lastTimeStep} is null or ${userSecondFactors.lastTimeStep} < ${step})`,
+      ),
+    )
+    .returning({ userId: userSecondFactors.userId });
+  return rows.length > 0;
+}
+
+export async function markSecondFactorEnabled(db: Queryable, userId: number): Promise<boolean> {
+  const rows = await db
+    .update(userSecondFactors)
+    .set({ enabledAt: sql`now()` })
+    .where(and(eq(userSecondFactors.userId, userId), isNull(userSecondFactors.enabledAt)))
+    .returning({ userId: userSecondFactors.userId });
+  return rows.length > 0;
+}
+
+/** Removes the second factor and the recovery codes; false when the user had none. */
+export async function deleteSecondFactor(db: Queryable, userId: number): Promise<boolean> {
+  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  const rows = await db
+    .delete(userSecondFactors)
+    .where(eq(userSecondFactors.userId, userId))
+    .returning({ enabledAt: userSecondFactors.enabledAt });
+  return rows.some((r) => r.enabledAt !== null);
+}
+
+export async function replaceRecoveryCodes(db: Queryable, userId: number, codeHashes: string[]): Promise<void> {
+  await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  await db.insert(recoveryCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
+}
+
+/** Uses a recovery code: true once, whoever asks at the same moment. */
+export async function useRecoveryCode(db: Queryable, userId: number, codeHash: string): Promise<boolean> {
+  const rows = await db
+    .update(recoveryCodes)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
+    .returning({ id: recoveryCodes.id });
+  return rows.length > 0;
+}
+
+export async function countUnusedRecoveryCodes(db: Queryable, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+  return row?.n ?? 0;
+}
+
+export async function insertChallenge(
+  db: Queryable,
+  c: { userId: number; tokenHash: string; ttlMinutes: number },
+): Promise<void> {
+  await db.insert(twoFactorChallenges).values({
+    userId: c.userId,
+    tokenHash: c.tokenHash,
+    expiresAt: sql`now() + make_interval(mins => ${c.ttlMinutes})`,
+  });
+}
+
+/** An open challenge (not used, not expired) with its user's email, locked for this try. */
+export async function openChallenge(db: Queryable, tokenHash: string) {
+  const [row] = await db
+    .select({ id: twoFactorChallenges.id, userId: twoFactorChallenges.userId, failures: twoFactorChallenges.failures, email: users.email })
+    .from(twoFactorChallenges)
+    .innerJoin(users, eq(users.id, twoFactorChallenges.userId))
+    .where(
+      and(
+        eq(twoFactorChallenges.tokenHash, tokenHash),
+        isNull(twoFactorChallenges.usedAt),
+        gt(twoFactorChallenges.expiresAt, sql`now()`),
+        isNull(users.deletedAt),
+      ),
+    )
+    .for('update', { of: twoFactorChallenges });
+  return row;
+}
+
+export async function countChallengeFailure(db: Queryable, challengeId: number): Promise<void> {
+  await db
+    .update(twoFactorChallenges)
+    .set({ failures: sql`${twoFactorChallenges.failures} + 1` })
+    .where(eq(twoFactorChallenges.id, challengeId));
+}
+
+/** Closes a challenge; false when another request closed it first. */
+export async function closeChallenge(db: Queryable, challengeId: number): Promise<boolean> {
+  const rows = await db
+    .update(twoFactorChallenges)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(twoFactorChallenges.id, challengeId), isNull(twoFactorChallenges.usedAt)))
+    .returning({ id: twoFactorChallenges.id });
+  return rows.length > 0;
+}
+
+/** Challenges are short-lived: those closed or expired for a day are of no further use. */
+export async function deleteStaleChallenges(db: Queryable): Promise<void> {
+  await db
+    .delete(twoFactorChallenges)
+    .where(lt(twoFactorChallenges.expiresAt, sql`now() - interval '1 day'`));
+}
+
+export async function passwordHashOf(db: Queryable, userId: number): Promise<string | undefined> {
+  const [row] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)));
+  return row?.passwordHash;
 }

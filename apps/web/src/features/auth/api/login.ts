@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Credentials } from '@betdesk/contract';
-import { login } from '@/lib/auth.ts';
+import { login, verifySecondFactor } from '@/lib/auth.ts';
 
 export type CredentialErrors = Partial<Record<keyof Credentials, string>>;
 
@@ -21,4 +21,9 @@ export function checkCredentials(credentials: Credentials): CredentialErrors {
 /** POST /api/auth/login through the auth state machine (stores the session, goes to /dashboard). */
 export function useLogin() {
   return useMutation({ mutationFn: login });
+}
+
+/** POST /api/auth/2fa/verify: the second step of a sign-in with a second factor. */
+export function useVerifySecondFactor() {
+  return useMutation({ mutationFn: verifySecondFactor });
 }

@@ -75,4 +75,31 @@ describe('LoginPage', () => {
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/dashboard'));
     expect(localStorage.getItem('token')).toBe('tok');
   });
+
+  it('asks for the second factor after a right password, takes a recovery code, then goes to /dashboard', async () => {
+    const challenge = 'c'.repeat(43);
+    fetchMock
+      .mockResolvedValueOnce(jsonResponse(200, { two_factor_required: true, challenge }))
+      .mockResolvedValueOnce(
+        jsonResponse(422, { message: 'Unprocessable', info: 'This code is not right.', errors: { code: ['This code is not right.'] } }),
+      )
+      .mockResolvedValueOnce(jsonResponse(200, { token: 'tok2', user: { name: 'Admin', is_admin: true } }));
+    renderWithProviders(<LoginPage />);
+    await signIn('admin@betdesk.local', 'secret123');
+    expect(await screen.findByLabelText(/Authentication code/)).toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBeNull();
+
+    await userEvent.type(screen.getByLabelText(/Authentication code/), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findAllByText('This code is not right.')).not.toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    await userEvent.type(screen.getByLabelText(/Recovery code/), 'abcd-efgh-jk');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/dashboard'));
+    expect(localStorage.getItem('token')).toBe('tok2');
+    const [url, init] = fetchMock.mock.calls[2]!;
+    expect(url).toBe('/api/auth/2fa/verify');
+    expect(JSON.parse(String(init?.body))).toEqual({ challenge, code: 'abcd-efgh-jk' });
+  });
 });

@@ -4,6 +4,7 @@ import { screenTexts, type Credentials } from '@betdesk/contract';
 import { APP_NAME } from '@/config/app.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { checkCredentials, useLogin, type CredentialErrors } from '../api/login.ts';
+import { SecondFactorForm } from './second-factor-form.tsx';
 
 /**
  * Sign-in. The HTTP client shows nothing for a failed login (spec 8: only the progress bar); the
@@ -14,6 +15,8 @@ export function LoginPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [credentials, setCredentials] = useState<Credentials>({ email: '', password: '' });
   const [errors, setErrors] = useState<CredentialErrors>({});
+  // Set when the password was right and the account has a second factor: the code step shows.
+  const [challenge, setChallenge] = useState<string | null>(null);
   const isSubmitting = signIn.isPending;
 
   const submit = async (event: FormEvent) => {
@@ -24,7 +27,8 @@ export function LoginPage() {
     setErrors(invalid);
     if (Object.keys(invalid).length > 0) return;
     try {
-      await signIn.mutateAsync({ email: credentials.email.trim(), password: credentials.password });
+      const result = await signIn.mutateAsync({ email: credentials.email.trim(), password: credentials.password });
+      if ('challenge' in result) setChallenge(result.challenge);
     } catch (error) {
       if (isHttpError(error)) {
         const fromServer: CredentialErrors = {};
@@ -47,45 +51,55 @@ export function LoginPage() {
   return (
     <Center mih="100vh" p="md" bg="gray.1">
       <Paper withBorder shadow="sm" radius="md" p="xl" w={400} maw="100%">
-        <form onSubmit={(event) => void submit(event)} noValidate data-testid="login-form">
-          <Stack gap="md">
-            <div>
-              <Title order={2} ta="center">
-                {APP_NAME}
-              </Title>
-              <Text c="dimmed" ta="center" size="sm" mt={4}>
-                {screenTexts.signIn}
-              </Text>
-            </div>
-            {failure && (
-              <Alert color="red" role="alert" data-testid="login-error">
-                {failure}
-              </Alert>
-            )}
-            <TextInput
-              label="Email"
-              type="email"
-              autoComplete="username"
-              required
-              name="email"
-              value={credentials.email}
-              onChange={change('email')}
-              error={errors.email}
-            />
-            <PasswordInput
-              label="Password"
-              autoComplete="current-password"
-              required
-              name="password"
-              value={credentials.password}
-              onChange={change('password')}
-              error={errors.password}
-            />
-            <Button type="submit" fullWidth loading={isSubmitting} disabled={isSubmitting}>
-              Sign In
-            </Button>
-          </Stack>
-        </form>
+        {challenge ? (
+          <SecondFactorForm
+            challenge={challenge}
+            onRestart={() => {
+              setChallenge(null);
+              setCredentials((current) => ({ ...current, password: '' }));
+            }}
+          />
+        ) : (
+          <form onSubmit={(event) => void submit(event)} noValidate data-testid="login-form">
+            <Stack gap="md">
+              <div>
+                <Title order={2} ta="center">
+                  {APP_NAME}
+                </Title>
+                <Text c="dimmed" ta="center" size="sm" mt={4}>
+                  {screenTexts.signIn}
+                </Text>
+              </div>
+              {failure && (
+                <Alert color="red" role="alert" data-testid="login-error">
+                  {failure}
+                </Alert>
+              )}
+              <TextInput
+                label="Email"
+                type="email"
+                autoComplete="username"
+                required
+                name="email"
+                value={credentials.email}
+                onChange={change('email')}
+                error={errors.email}
+              />
+              <PasswordInput
+                label="Password"
+                autoComplete="current-password"
+                required
+                name="password"
+                value={credentials.password}
+                onChange={change('password')}
+                error={errors.password}
+              />
+              <Button type="submit" fullWidth loading={isSubmitting} disabled={isSubmitting}>
+                Sign In
+              </Button>
+            </Stack>
+          </form>
+        )}
       </Paper>
     </Center>
   );

@@ -6,6 +6,8 @@ import { useUser } from '@/lib/auth.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { useMe } from '../api/get-me.ts';
 import { ChangePasswordModal } from './change-password-modal.tsx';
+import { DevicesCard } from './devices-card.tsx';
+import { TwoFactorCard } from './two-factor-card.tsx';
 
 function initialsOf(name: string): string {
   return name
@@ -16,7 +18,10 @@ function initialsOf(name: string): string {
     .join('');
 }
 
-/** My Profile (/me): photo, name, phone, email, last login, and the Change password modal. */
+/**
+ * My Profile (/me): photo, name, phone, email, last login, and the Change password modal; then
+ * two-factor sign-in and the signed-in devices.
+ */
 export function ProfilePage() {
   const sessionUser = useUser();
   const fresh = useMe();
@@ -40,7 +45,7 @@ export function ProfilePage() {
   ];
 
   return (
-    <Stack maw={640}>
+    <Stack maw={720}>
       <Title order={2}>My Profile</Title>
       <Card withBorder padding="lg" data-testid="profile-card">
         <Group align="flex-start" gap="xl" wrap="wrap">
@@ -72,6 +77,8 @@ export function ProfilePage() {
           </Stack>
         </Group>
       </Card>
+      <TwoFactorCard />
+      <DevicesCard />
       <ChangePasswordModal opened={changingPassword} onClose={() => setChangingPassword(false)} />
     </Stack>
   );
