@@ -30,3 +30,4 @@ export * from './reconciliation.ts';
 export * from './self-service.ts';
 export * from './format.ts';
 export * from './reports.ts';
+export * from './portal.ts';

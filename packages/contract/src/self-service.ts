@@ -86,7 +86,7 @@ export const OptOutState = z.object({
     z.object({
       action: z.enum(['opt-out', 'opt-in']),
       scope: z.string(),
-      source: z.enum(['keyword', 'provider', 'blacklist', 'admin']),
+      source: z.enum(['keyword', 'provider', 'blacklist', 'admin', 'portal']),
       reason: z.string().nullable(),
       by: z.string().nullable(),
       at: z.string(),

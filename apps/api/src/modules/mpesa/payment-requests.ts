@@ -220,6 +220,23 @@ export async function requestCheapestSmsPackage(
 }
 
 /**
+ * A subscriber buys a package themself (the portal): an STK push of its price to their phone,
+ * settled and activated by the same callback and rules as any other. Null when M-Pesa's API is not
+ * configured; a 422 on `package_id` when the package is not on sale; throws when M-Pesa refuses.
+ */
+export async function requestPackagePayment(
+  deps: AppDeps,
+  r: { subscriberId: number; phone: string; packageId: number; requestId: string | null },
+): Promise<number | null> {
+  const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
+  if (!daraja) return null;
+  const payer: Payer = { subscriberId: r.subscriberId };
+  const chosen = (await payableItems(deps.db, payer)).find((i) => i.packageId === r.packageId);
+  if (!chosen) throw fieldError('package_id', 'Choose one of the listed packages');
+  return pushStk(deps, daraja, { payer, chosen, phone: r.phone, actorUserId: null, requestId: r.requestId, item: chosen.item.key });
+}
+
+/**
  * The request row is written first (pending), then Daraja is called; its ids settle the row, or its
  * refusal marks it failed and answers 502. Returns the request's id.
  */

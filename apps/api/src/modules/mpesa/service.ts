@@ -66,4 +66,4 @@ export { receiveC2bConfirmation, receiveStkCallback, storeC2bConfirmation } from
 export { recheckPendingRequests } from './payment-requests.ts';
 
 export { categoryPricesText } from './receipts.ts';
-export { requestCheapestSmsPackage } from './payment-requests.ts';
+export { requestCheapestSmsPackage, requestPackagePayment } from './payment-requests.ts';

@@ -83,6 +83,34 @@ export const settingDefaults = {
     value: 'Welcome back: you will receive our tips and offers again. Send STOP to stop them.',
     description: 'Reply to START',
   },
+  portal_business_name: {
+    value: 'Betdesk Tips',
+    description: 'Portal: the business name shown on every page of the subscriber portal and in its sign-in SMS',
+  },
+  portal_support_phone: {
+    value: '0700000000',
+    description: 'Portal: the support phone shown on the help page and at the foot of every portal page',
+  },
+  portal_description: {
+    value: 'Premium football betting tips by SMS and on the web, paid by M-Pesa.',
+    description: "Portal: the home page's description for search engines",
+  },
+  portal_code_sms: {
+    value: 'Your {business} sign-in code is {code}. It works for 10 minutes. Do not share it.',
+    description: 'Portal: the SMS carrying a sign-in code; {business} and {code} are filled in',
+  },
+  portal_codes_per_phone: {
+    value: 5,
+    description: 'Portal: sign-in codes one phone may ask for in the window before 429',
+  },
+  portal_codes_per_ip: {
+    value: 30,
+    description: 'Portal: sign-in codes one IP address may ask for in the window before 429',
+  },
+  portal_code_window_minutes: {
+    value: 60,
+    description: 'Portal: window for counting sign-in codes asked for',
+  },
 } satisfies Record<string, { value: unknown; description: string }>;
 
 export type SettingKey = keyof typeof settingDefaults;
@@ -112,6 +140,9 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   sms_promotional_window_start_hour: { min: 0, max: 23 },
   sms_promotional_window_end_hour: { min: 1, max: 24 },
   sms_retry_hours: { min: 1, max: 168, unit: 'hours' },
+  portal_codes_per_phone: { min: 1, max: 1000 },
+  portal_codes_per_ip: { min: 1, max: 100_000 },
+  portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;
