@@ -73,6 +73,7 @@ export const OPT_OUT_SOURCE_LABELS = {
   provider: "Africa's Talking opt-out",
   blacklist: 'Network blacklist (406 UserInBlacklist)',
   admin: 'An admin',
+  portal: 'The subscriber, on the portal',
 } as const;
 
 export const OptOutState = z.object({

@@ -152,8 +152,9 @@ describe('signing in with a phone and an SMS code', () => {
 describe('the portal session and the staff session stay apart', () => {
   it('a portal cookie opens no staff endpoint', async () => {
     const cookie = await signIn('0711000010');
-    const staffEndpoints = Object.values(contract).filter(
-      (e): e is Endpoint => typeof e === 'object' && e !== null && 'access' in e && 'path' in e && e.access !== 'public' && e.access !== 'portal',
+    const staffEndpoints = (Object.values(contract) as unknown[]).filter(
+      (e): e is Endpoint =>
+        typeof e === 'object' && e !== null && 'access' in e && 'path' in e && (e as Endpoint).access !== 'public' && (e as Endpoint).access !== 'portal',
     );
     expect(staffEndpoints.length).toBeGreaterThan(50);
     for (const e of staffEndpoints) {
@@ -347,5 +348,28 @@ describe('the pages', () => {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
     }
+  });
+});
+
+describe('the staff side', () => {
+  it("shows a subscriber's last portal sign-in in the back office", async () => {
+    const subscriberId = await addTipsSubscriber(t.deps.db, ref, '254711000060', 'web', ref.d2);
+    const before = await t.as(staffToken, { method: 'GET', url: `/api/tips/subscribers/show?subscriber_id=${subscriberId}` });
+    expect(before.json().subscriber.last_portal_sign_in).toBeNull();
+    await signIn('0711000060');
+    const after = await t.as(staffToken, { method: 'GET', url: `/api/tips/subscribers/show?subscriber_id=${subscriberId}` });
+    expect(Date.now() - new Date(after.json().subscriber.last_portal_sign_in).getTime()).toBeLessThan(60_000);
+  });
+
+  it('an admin marks a post category free on the Catalogue (audited), which puts its posts on the home page', async () => {
+    const saved = await t.as(staffToken, { method: 'POST', url: '/api/catalogue/post-categories/store', payload: { name: 'Jackpot free', public: true } });
+    expect(saved.statusCode).toBe(200);
+    const catalogue = await t.as(staffToken, { method: 'GET', url: '/api/catalogue' });
+    const row = catalogue.json().post_categories.find((c: { name: string }) => c.name === 'Jackpot free');
+    expect(row).toMatchObject({ public: true });
+    await addPost('Jackpot pick', ref.o15, row.id, contract.nairobiDayOf(new Date()));
+    expect((await t.app.inject({ method: 'GET', url: '/portal' })).body).toContain('Jackpot pick: Arsenal to win');
+    const [audited] = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.entity, 'post_category'), eq(auditLog.entityId, String(row.id))));
+    expect(audited!.after).toEqual({ name: 'Jackpot free', public: true });
   });
 });
