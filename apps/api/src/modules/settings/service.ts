@@ -85,31 +85,31 @@ export const settingDefaults = {
   },
   portal_business_name: {
     value: 'Betdesk Tips',
-    description: 'Portal: the business name shown on every page of the subscriber portal and in its sign-in SMS',
+    description: 'The business name shown on every page of the subscriber portal and in its sign-in SMS',
   },
   portal_support_phone: {
     value: '0700000000',
-    description: 'Portal: the support phone shown on the help page and at the foot of every portal page',
+    description: 'The support phone shown on the help page and at the foot of every portal page',
   },
   portal_description: {
     value: 'Premium football betting tips by SMS and on the web, paid by M-Pesa.',
-    description: "Portal: the home page's description for search engines",
+    description: "The portal home page's description for search engines",
   },
   portal_code_sms: {
     value: 'Your {business} sign-in code is {code}. It works for 10 minutes. Do not share it.',
-    description: 'Portal: the SMS carrying a sign-in code; {business} and {code} are filled in',
+    description: 'The SMS carrying a portal sign-in code; {business} and {code} are filled in',
   },
   portal_codes_per_phone: {
     value: 5,
-    description: 'Portal: sign-in codes one phone may ask for in the window before 429',
+    description: 'Portal sign-in codes one phone may ask for in the window before 429',
   },
   portal_codes_per_ip: {
     value: 30,
-    description: 'Portal: sign-in codes one IP address may ask for in the window before 429',
+    description: 'Portal sign-in codes one IP address may ask for in the window before 429',
   },
   portal_code_window_minutes: {
     value: 60,
-    description: 'Portal: window for counting sign-in codes asked for',
+    description: 'Window for counting portal sign-in codes asked for',
   },
 } satisfies Record<string, { value: unknown; description: string }>;
 
