@@ -160,3 +160,49 @@ test.describe('Subscriber portal', () => {
     expect(scripts.filter((path) => !path.startsWith('/portal/assets/'))).toEqual([]);
   });
 });
+
+/**
+ * The portal's public pages on the issue's simulated 3G link (750 kbit/s, 100 ms), cold cache, on
+ * the shared E2E server's demo data. A benchmark, not a timed assertion: the first contentful
+ * paints are printed (docs/performance.md, "Subscriber portal"); what is asserted is that each page
+ * draws its heading and loads no script.
+ */
+const PORTAL_3G = { offline: false, latency: 100, downloadThroughput: (750 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
+
+base.describe('Subscriber portal on 3G', () => {
+  base('the public pages paint with no script', async ({ page }) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', PORTAL_3G);
+    await page.setViewportSize({ width: 360, height: 740 });
+    const lines: string[] = [];
+    for (const [path, heading] of [
+      ['/portal', 'Betdesk Tips'],
+      ['/portal/packages', 'Packages'],
+      ['/portal/help', 'Help'],
+      ['/portal/sign-in', 'Sign in'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      const measured = await page.evaluate(async () => {
+        const fcp = await new Promise<number | null>((resolve) => {
+          const timer = setTimeout(() => resolve(null), 5_000);
+          new PerformanceObserver((list) => {
+            const entry = list.getEntriesByName('first-contentful-paint')[0];
+            if (entry) {
+              clearTimeout(timer);
+              resolve(entry.startTime);
+            }
+          }).observe({ type: 'paint', buffered: true });
+        });
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        const scripts = performance.getEntriesByType('resource').filter((e) => (e as PerformanceResourceTiming).initiatorType === 'script');
+        return { fcp, bytes: nav.encodedBodySize, scripts: scripts.length };
+      });
+      expect(measured.scripts, path).toBe(0);
+      lines.push(`${path}: first contentful paint ${measured.fcp?.toFixed(0)} ms, ${(measured.bytes / 1024).toFixed(1)} kB of HTML on the wire, no script`);
+    }
+    console.log(lines.join('\n'));
+  });
+});

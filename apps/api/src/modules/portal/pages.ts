@@ -35,7 +35,7 @@ const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f6f8}
 a{color:#0b6b3a}header{background:#0b6b3a;color:#fff;padding:.6rem 1rem}header a{color:#fff;text-decoration:none}
 .brand{font-weight:700;font-size:1.1rem}nav{display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin-top:.3rem;font-size:.95rem}
-nav form{display:inline}nav button{background:none;border:0;color:#fff;font:inherit;padding:0;cursor:pointer;text-decoration:underline}
+nav form{display:inline}nav button{background:none;border:0;color:#fff;font:inherit;padding:0;cursor:pointer}
 main{max-width:44rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .card{background:#fff;border:1px solid #dde2e7;border-radius:8px;padding:.8rem 1rem;margin:.6rem 0;overflow-wrap:anywhere}
 .card h3{margin:0 0 .2rem;font-size:1.05rem}.meta{color:#59636e;font-size:.875rem}.tip img{max-width:100%;height:auto}
