@@ -213,16 +213,13 @@ export async function requestCheapestSmsPackage(
     .orderBy(asc(pricePackages.priceCents), asc(pricePackages.durationDays))
     .limit(1);
   if (!cheapest) return null;
-  const payer: Payer = { subscriberId: r.subscriberId };
-  const chosen = (await payableItems(deps.db, payer)).find((i) => i.packageId === cheapest.id);
-  if (!chosen) return null;
-  return pushStk(deps, daraja, { payer, chosen, phone: r.phone, actorUserId: null, requestId: r.requestId, item: chosen.item.key });
+  return requestPackagePayment(deps, { ...r, packageId: cheapest.id });
 }
 
 /**
- * A subscriber buys a package themself (the portal): an STK push of its price to their phone,
- * settled and activated by the same callback and rules as any other. Null when M-Pesa's API is not
- * configured; a 422 on `package_id` when the package is not on sale; throws when M-Pesa refuses.
+ * An STK push to the subscriber's phone for one tips package, asked by the punter themselves (no
+ * staff user): the SMS keyword, the USSD menu. Null when M-Pesa is not configured or the package is
+ * not for sale (no price); throws when M-Pesa refuses. Returns the payment request's id.
  */
 export async function requestPackagePayment(
   deps: AppDeps,
@@ -232,7 +229,7 @@ export async function requestPackagePayment(
   if (!daraja) return null;
   const payer: Payer = { subscriberId: r.subscriberId };
   const chosen = (await payableItems(deps.db, payer)).find((i) => i.packageId === r.packageId);
-  if (!chosen) throw fieldError('package_id', 'Choose one of the listed packages');
+  if (!chosen) return null;
   return pushStk(deps, daraja, { payer, chosen, phone: r.phone, actorUserId: null, requestId: r.requestId, item: chosen.item.key });
 }
 
