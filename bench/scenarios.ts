@@ -475,8 +475,9 @@ export const exportScenarios: ExportScenario[] = [
   { name: 'GET /api/bets/closed/export?search=Gor (filtered)', endpoint: exportClosedBets, params: () => ({ search: 'Gor' }) },
 ];
 
-/** Whether a role may call an endpoint (the contract's permission matrix). */
+/** Whether a role may call an endpoint (the contract's permission matrix); portal endpoints answer no staff role. */
 export function allowed(endpoint: Endpoint, role: Role): boolean {
+  if (endpoint.access === 'portal') return false;
   return endpoint.access === 'public' || can(role, endpoint.access);
 }
 

@@ -30,6 +30,8 @@ async function main(): Promise<number> {
   if (run('npm', ['run', 'build', '--silent']) !== 0) return 1;
   // The first-load budget of issue 13: the /login route's JavaScript stays under 200 kB of gzip.
   if (run('node', ['--import', 'tsx', 'apps/web/build/route-sizes.ts', '--check']) !== 0) return 1;
+  // The subscriber portal's budget of issue 22: at most 50 kB of gzip JavaScript on any portal page.
+  if (run('node', ['--import', 'tsx', 'scripts/portal-weight.ts', '--check']) !== 0) return 1;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env, E2E_DATA_DIR: dataDir, CHROMIUM_PATH: chromium };

@@ -54,7 +54,8 @@ export const BetCategoryRow = z.object({
 });
 export type BetCategoryRow = z.infer<typeof BetCategoryRow>;
 
-export const PostCategoryRow = z.object({ id: z.number(), name: z.string(), posts: z.number() });
+/** `public`: its posts are free tips, shown in full on the subscriber portal's public pages. */
+export const PostCategoryRow = z.object({ id: z.number(), name: z.string(), posts: z.number(), public: z.boolean() });
 export type PostCategoryRow = z.infer<typeof PostCategoryRow>;
 
 export const PlanRow = z.object({
@@ -70,7 +71,11 @@ export type PlanRow = z.infer<typeof PlanRow>;
 export const BetCategoryForm = z.object({ id: EditedId, name: Name, code: BetCategoryCode });
 export type BetCategoryForm = z.input<typeof BetCategoryForm>;
 
-export const PostCategoryForm = z.object({ id: EditedId, name: Name });
+export const PostCategoryForm = z.object({
+  id: EditedId,
+  name: Name,
+  public: z.boolean({ message: 'Say whether its posts are free tips' }).default(false),
+});
 export type PostCategoryForm = z.input<typeof PostCategoryForm>;
 
 export const PlanForm = z.object({

@@ -15,8 +15,11 @@ export interface Endpoint<
   path: string;
   summary: string;
   tag: string;
-  /** Who may call it: 'public' needs no session; otherwise a permission of the matrix. */
-  access: 'public' | Permission;
+  /**
+   * Who may call it: 'public' needs no session; 'portal' a subscriber's portal session (cookie,
+   * never a staff token); otherwise a staff permission of the matrix.
+   */
+  access: 'public' | 'portal' | Permission;
   query?: Q;
   body?: B;
   response: R;

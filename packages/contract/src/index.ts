@@ -35,3 +35,4 @@ export * from './format.ts';
 export * from './reports.ts';
 export * from './ussd.ts';
 export * from './privacy.ts';
+export * from './portal.ts';

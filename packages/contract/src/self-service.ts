@@ -80,6 +80,7 @@ export const OPT_OUT_SOURCE_LABELS = {
   dnd: 'Do Not Disturb on the network (409 DoNotDisturbRejection)',
   admin: 'An admin',
   ussd: 'USSD menu',
+  portal: 'The subscriber, on the portal',
 } as const;
 
 export const OptOutState = z.object({
@@ -95,7 +96,7 @@ export const OptOutState = z.object({
     z.object({
       action: z.enum(['opt-out', 'opt-in']),
       scope: z.string(),
-      source: z.enum(['keyword', 'provider', 'blacklist', 'dnd', 'admin', 'ussd']),
+      source: z.enum(['keyword', 'provider', 'blacklist', 'dnd', 'admin', 'ussd', 'portal']),
       reason: z.string().nullable(),
       by: z.string().nullable(),
       at: z.string(),

@@ -97,7 +97,8 @@ export const showSubscriber = endpoint({
   summary: 'One subscriber with their subscriptions and account balance',
   access: 'manage:tips-subscribers',
   query: z.object({ subscriber_id: Id }),
-  response: z.object({ subscriber: Subscriber }),
+  /** `last_portal_sign_in`: when the phone last signed in to the subscriber portal, null if never. */
+  response: z.object({ subscriber: Subscriber.extend({ last_portal_sign_in: z.string().nullable() }) }),
 });
 
 export const sendSubscriberSms = endpoint({

@@ -11,8 +11,16 @@ export interface Actor {
   mustEnrolSecondFactor: boolean;
 }
 
+/** A subscriber signed in to the portal: a phone, whether or not it has bought anything yet. */
+export interface PortalSession {
+  sessionId: number;
+  /** E.164 digits. */
+  phone: string;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
+    portal: PortalSession | null;
   }
 }

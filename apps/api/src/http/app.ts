@@ -3,13 +3,14 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { health, statusTexts } from '@betdesk/contract';
+import { health, PORTAL_COOKIE, statusTexts } from '@betdesk/contract';
 import type { AppDeps } from '../deps.ts';
 import { auditRoutes } from '../modules/audit/routes.ts';
 import { authRoutes } from '../modules/auth/routes.ts';
@@ -25,6 +26,7 @@ import { mpesaRoutes } from '../modules/mpesa/routes.ts';
 import { reconciliationRoutes } from '../modules/reconciliation/routes.ts';
 import { privacyRoutes } from '../modules/privacy/routes.ts';
 import { reportRoutes } from '../modules/reports/routes.ts';
+import { portalRoutes } from '../modules/portal/routes.ts';
 import { settingsRoutes } from '../modules/settings/routes.ts';
 import { catalogueRoutes } from '../modules/catalogue/routes.ts';
 import { smsRoutes } from '../modules/sms/routes.ts';
@@ -131,12 +133,18 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(swagger, {
     openapi: {
       info: { title: 'Betdesk API', version: '1.0.0', description: 'Generated from packages/contract.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          portalCookie: { type: 'apiKey', in: 'cookie', name: PORTAL_COOKIE },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   await app.register(formbody); // Africa's Talking posts delivery reports form-encoded
+  await app.register(cookie); // the subscriber portal's session; staff use a bearer token
 
   installAuthHook(app, deps);
   installErrorHandler(app);
@@ -172,6 +180,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   reportRoutes(app, deps);
   privacyRoutes(app, deps);
   eventRoutes(app, deps);
+  portalRoutes(app, deps);
 
   const webRoot = options.webRoot ?? webDist;
   const serveWeb = options.serveWeb !== false && existsSync(webRoot);

@@ -25,7 +25,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   const schema: FastifySchema = {
     summary: endpoint.summary,
       tags: [endpoint.tag],
-      ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }] }),
+      ...(endpoint.access === 'public' ? {} : { security: [endpoint.access === 'portal' ? { portalCookie: [] } : { bearer: [] }] }),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
       response: { 200: endpoint.response },

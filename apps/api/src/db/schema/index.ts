@@ -12,3 +12,4 @@ export * from './summaries.ts';
 export * from './ussd.ts';
 export * from './privacy.ts';
 export * from './tips-record.ts';
+export * from './portal.ts';

@@ -5,7 +5,7 @@ import { clients } from './clients.ts';
 import { betCategories, tipsSubscribers } from './tips-core.ts';
 
 /** How a phone came to opt out (or back in). */
-export const OPT_OUT_SOURCES = ['keyword', 'provider', 'blacklist', 'dnd', 'admin', 'ussd'] as const;
+export const OPT_OUT_SOURCES = ['keyword', 'provider', 'blacklist', 'dnd', 'admin', 'ussd', 'portal'] as const;
 export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 
 /**

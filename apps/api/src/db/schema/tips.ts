@@ -24,6 +24,8 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 export const postCategories = pgTable('post_categories', {
   id: serial('id').primaryKey(),
   name: text('name').notNull().unique(),
+  /** Its posts are free tips: shown in full to anyone on the subscriber portal's public pages. */
+  public: boolean('public').notNull().default(false),
 });
 
 /**

@@ -23,6 +23,7 @@ export async function postCategoriesWithPosts(db: Queryable) {
     .select({
       id: postCategories.id,
       name: postCategories.name,
+      public: postCategories.public,
       posts: sql<number>`count(${tipsPosts.id})`.mapWith(Number),
     })
     .from(postCategories)

@@ -112,9 +112,12 @@ export async function storePostCategory(
       if (holder && holder.id !== form.id) throw fieldError('name', catalogueTexts.postCategoryTaken);
       let id = form.id;
       if (before) {
-        await tx.update(postCategories).set({ name: form.name }).where(eq(postCategories.id, before.id));
+        await tx.update(postCategories).set({ name: form.name, public: form.public }).where(eq(postCategories.id, before.id));
       } else {
-        const [created] = await tx.insert(postCategories).values({ name: form.name }).returning({ id: postCategories.id });
+        const [created] = await tx
+          .insert(postCategories)
+          .values({ name: form.name, public: form.public })
+          .returning({ id: postCategories.id });
         id = created!.id;
       }
       await audit(tx, {
@@ -122,8 +125,8 @@ export async function storePostCategory(
         action: before ? 'post-category.update' : 'post-category.create',
         entity: 'post_category',
         entityId: id,
-        before: before ? { name: before.name } : null,
-        after: { name: form.name },
+        before: before ? { name: before.name, public: before.public } : null,
+        after: { name: form.name, public: form.public },
         requestId,
       });
     }),

@@ -112,6 +112,34 @@ export const settingDefaults = {
     value: 730,
     description: "Days an SMS's text is kept; older texts are emptied by the daily retention job (the message's metadata stays)",
   },
+  portal_business_name: {
+    value: 'Betdesk Tips',
+    description: 'The business name shown on every page of the subscriber portal and in its sign-in SMS',
+  },
+  portal_support_phone: {
+    value: '0700000000',
+    description: 'The support phone shown on the help page and at the foot of every portal page',
+  },
+  portal_description: {
+    value: 'Premium football betting tips by SMS and on the web, paid by M-Pesa.',
+    description: "The portal home page's description for search engines",
+  },
+  portal_code_sms: {
+    value: 'Your {business} sign-in code is {code}. It works for 10 minutes. Do not share it.',
+    description: 'The SMS carrying a portal sign-in code; {business} and {code} are filled in',
+  },
+  portal_codes_per_phone: {
+    value: 5,
+    description: 'Portal sign-in codes one phone may ask for in the window before 429',
+  },
+  portal_codes_per_ip: {
+    value: 30,
+    description: 'Portal sign-in codes one IP address may ask for in the window before 429',
+  },
+  portal_code_window_minutes: {
+    value: 60,
+    description: 'Window for counting portal sign-in codes asked for',
+  },
 } satisfies Record<string, { value: unknown; description: string }>;
 
 export type SettingKey = keyof typeof settingDefaults;
@@ -144,6 +172,9 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   privacy_request_days: { min: 1, max: 30, unit: 'days' },
   privacy_retention_years: { min: 1, max: 20, unit: 'years' },
   sms_text_retention_days: { min: 30, max: 3650, unit: 'days' },
+  portal_codes_per_phone: { min: 1, max: 1000 },
+  portal_codes_per_ip: { min: 1, max: 100_000 },
+  portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;

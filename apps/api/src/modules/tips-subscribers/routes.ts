@@ -8,15 +8,17 @@ import {
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
+import { lastPortalSignIn } from '../portal/service.ts';
 import * as subscribers from './service.ts';
 
 export function tipsSubscribersRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, newSubscriberForm, () => subscribers.newSubscriberChoices(deps.db));
   route(app, storeSubscriber, ({ actor, body, request }) => subscribers.storeSubscriber(deps, actor, body, request.id));
   route(app, activeSubscribers, ({ actor, query }) => subscribers.subscribersPage(deps.db, actor, query));
-  route(app, showSubscriber, async ({ query }) => ({
-    subscriber: await subscribers.subscriberById(deps.db, query.subscriber_id),
-  }));
+  route(app, showSubscriber, async ({ query }) => {
+    const subscriber = await subscribers.subscriberById(deps.db, query.subscriber_id);
+    return { subscriber: { ...subscriber, last_portal_sign_in: await lastPortalSignIn(deps.db, subscriber.phone) } };
+  });
   route(app, sendSubscriberSms, ({ actor, body, request }) =>
     subscribers.sendSmsToSubscriber(deps, actor, body, request.id),
   );

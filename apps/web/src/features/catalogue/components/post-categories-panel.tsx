@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import type { PostCategoryRow } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
 import { FormModal } from '@/components/form-modal/index.ts';
@@ -15,6 +15,7 @@ export function PostCategoriesPanel({ rows, loading }: { rows: PostCategoryRow[]
   const columns: DataTableColumn<PostCategoryRow>[] = [
     { key: 'name', header: 'Name' },
     { key: 'posts', header: 'Posts', width: 120, fit: true, align: 'right' },
+    { key: 'public', header: 'Free on the portal', width: 160, render: (c) => (c.public ? 'Yes' : 'No') },
     {
       key: 'edit',
       header: '',
@@ -31,7 +32,8 @@ export function PostCategoriesPanel({ rows, loading }: { rows: PostCategoryRow[]
     <Stack>
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          Each web tip post belongs to one of these categories.
+          Each web tip post belongs to one of these categories. The posts of a category marked free are shown in full to
+          everyone on the subscriber portal's home page.
         </Text>
         <Button onClick={() => setEditing('new')} data-testid="add-post-category">
           Add post category
@@ -50,12 +52,20 @@ export function PostCategoriesPanel({ rows, loading }: { rows: PostCategoryRow[]
         onClose={() => setEditing(null)}
         title={edited ? `Edit ${edited.name}` : 'Add post category'}
         schema={storePostCategoryInputSchema}
-        defaultValues={{ id: edited?.id, name: edited?.name ?? '' }}
+        defaultValues={{ id: edited?.id, name: edited?.name ?? '', public: edited?.public ?? false }}
         submit={store.mutateAsync}
         data-testid="post-category-modal"
       >
         {({ form, errorOf }) => (
-          <TextInput label="Name" placeholder="e.g. Football" required error={errorOf('name')} {...form.register('name')} />
+          <>
+            <TextInput label="Name" placeholder="e.g. Football" required error={errorOf('name')} {...form.register('name')} />
+            <Checkbox
+              mt="md"
+              label="Free tips: show its posts in full on the subscriber portal"
+              error={errorOf('public')}
+              {...form.register('public')}
+            />
+          </>
         )}
       </FormModal>
     </Stack>

@@ -67,22 +67,40 @@ const columns = (edit: (setting: Setting) => void): DataTableColumn<Setting>[] =
   },
 ];
 
+/** The subscriber portal's settings (business name, support phone ...) are a group of their own. */
+const isPortalSetting = (s: Setting) => s.key.startsWith('portal_');
+
 /** /settings (admin): the business constants of BUSINESS-RULES.md, each edited in a modal. */
 export function SettingsPage() {
   const settings = useSettings();
   const update = useUpdateSetting();
   const [editing, setEditing] = useState<Setting | null>(null);
+  const all = settings.data?.settings ?? [];
   return (
     <Stack>
       <Title order={2}>Settings</Title>
       <Card withBorder>
         <DataTable
           columns={columns(setEditing)}
-          rows={settings.data?.settings ?? []}
+          rows={all.filter((s) => !isPortalSetting(s))}
           rowKey={(s) => s.key}
           loading={settings.isFetching}
           emptyText={settings.isError ? 'The settings could not be loaded.' : 'No settings.'}
           data-testid="settings-table"
+        />
+      </Card>
+      <Title order={3}>Portal</Title>
+      <Text size="sm" c="dimmed">
+        The subscriber portal at /portal. Which post categories are free tips is set on the Catalogue screen.
+      </Text>
+      <Card withBorder>
+        <DataTable
+          columns={columns(setEditing)}
+          rows={all.filter(isPortalSetting)}
+          rowKey={(s) => s.key}
+          loading={settings.isFetching}
+          emptyText={settings.isError ? 'The settings could not be loaded.' : 'No settings.'}
+          data-testid="portal-settings-table"
         />
       </Card>
       <FormModal

@@ -47,12 +47,16 @@ export function ViewSubscriberPage() {
         </Group>
       </Group>
       <Card withBorder>
-        <SimpleGrid cols={{ base: 2, md: 5 }}>
+        <SimpleGrid cols={{ base: 2, md: 6 }}>
           <Fact label="Name" value={subscriber.name} />
           <Fact label="Phone" value={localPhone(subscriber.phone)} />
           <Fact label="Joined on" value={formatDate(subscriber.joined_on)} />
           <Fact label="Subscriptions" value={subscriber.number_of_subscriptions} />
           <Fact label="Account balance" value={formatMoney(subscriber.account_balance)} />
+          <Fact
+            label="Last portal sign-in"
+            value={subscriber.last_portal_sign_in ? formatDateTime(subscriber.last_portal_sign_in) : 'Never'}
+          />
         </SimpleGrid>
       </Card>
       <Card withBorder>

@@ -1,0 +1,265 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  localPhone,
+  nairobiDayOf,
+  portalTexts,
+  type PortalMe,
+  type PortalPackage,
+  type PortalPageQuery,
+  type PortalPost,
+  type PortalPurchase,
+  type PortalTeaser,
+} from '@betdesk/contract';
+import type { Queryable } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { PortalSession } from '../../http/actor.ts';
+import { AppError, fieldError, notFound, tooManyRequests } from '../../http/errors.ts';
+import { newToken, sha256Hex } from '../../lib/crypto.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
+import { audit } from '../audit/service.ts';
+import { requestPackagePayment } from '../mpesa/service.ts';
+import { getSetting } from '../settings/service.ts';
+import { isOptedOut, optIn, optOut } from '../sms/opt-outs.ts';
+import { queueSms } from '../sms/outbox.ts';
+import { subscribePayer } from '../tips-subscribers/service.ts';
+import { winningsHtml } from '../tips-winnings/service.ts';
+import * as q from './queries.ts';
+
+/** A code works for 10 minutes and allows 5 wrong tries (issue 22). */
+export const CODE_TTL_MINUTES = 10;
+export const CODE_TRIES = 5;
+/** A portal session lasts 30 days: punters come back daily on the same phone. */
+export const SESSION_TTL_DAYS = 30;
+export const CODE_SMS_INTENT = 'portal.sign-in-code';
+
+export interface RequestOrigin {
+  ip: string;
+  userAgent: string | null;
+}
+
+const codeHash = (phone: string, code: string) => sha256Hex(`portal-code:${phone}:${code}`);
+
+/**
+ * Sends a sign-in code to any valid Kenyan number, known or not, with the same answer either way:
+ * the portal tells nobody who subscribes. Codes asked for are counted per phone and per IP.
+ */
+export async function requestCode(deps: AppDeps, phone: string, origin: RequestOrigin): Promise<{ info: string }> {
+  const { db } = deps;
+  const windowMinutes = await getSetting(db, 'portal_code_window_minutes');
+  const [byPhone, byIp] = await Promise.all([
+    q.countCodesSince(db, { phone }, windowMinutes),
+    q.countCodesSince(db, { ip: origin.ip }, windowMinutes),
+  ]);
+  if (byPhone >= (await getSetting(db, 'portal_codes_per_phone')) || byIp >= (await getSetting(db, 'portal_codes_per_ip'))) {
+    throw tooManyRequests(portalTexts.tooManyCodes);
+  }
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await db.transaction(async (tx) => {
+    const id = await q.insertCode(tx, { phone, codeHash: codeHash(phone, code), ip: origin.ip, ttlMinutes: CODE_TTL_MINUTES });
+    const subscriber = await q.subscriberByPhone(tx, phone);
+    const body = (await getSetting(tx, 'portal_code_sms'))
+      .replaceAll('{business}', await getSetting(tx, 'portal_business_name'))
+      .replaceAll('{code}', code);
+    // Transactional: a code reaches an opted-out phone too, since the person asked for it.
+    await queueSms(tx, { intent: CODE_SMS_INTENT, dedupeKey: `${CODE_SMS_INTENT}:${id}`, to: phone, body, createdBy: null, subscriberId: subscriber?.id ?? null });
+  });
+  await deps.jobs.nudge(QUEUES.smsDispatch);
+  return { info: portalTexts.codeSent };
+}
+
+/**
+ * Checks a code against the phone's newest live code. A wrong code counts a try (kept even though
+ * the answer is a 422); once the tries are spent every answer is 429 until a new code is asked for.
+ * A right code is used up and opens a session; the token goes only into the cookie.
+ */
+export async function verifyCode(
+  deps: AppDeps,
+  input: { phone: string; code: string },
+  origin: RequestOrigin,
+): Promise<{ token: string }> {
+  const outcome = await deps.db.transaction(async (tx) => {
+    const live = await q.liveCodeForUpdate(tx, input.phone);
+    if (!live) return 'wrong' as const;
+    if (live.tries >= CODE_TRIES) return 'spent' as const;
+    const given = Buffer.from(codeHash(input.phone, input.code));
+    const stored = Buffer.from(live.codeHash);
+    if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
+      await q.countWrongTry(tx, live.id);
+      return 'wrong' as const;
+    }
+    await q.markCodeUsed(tx, live.id);
+    const token = newToken();
+    await q.insertSession(tx, { phone: input.phone, tokenHash: sha256Hex(token), ttlDays: SESSION_TTL_DAYS, ...origin });
+    return { token };
+  });
+  if (outcome === 'spent') throw tooManyRequests(portalTexts.triesSpent);
+  if (outcome === 'wrong') throw fieldError('code', portalTexts.wrongCode);
+  return outcome;
+}
+
+export async function sessionForToken(db: Queryable, token: string): Promise<PortalSession | null> {
+  return q.liveSession(db, sha256Hex(token));
+}
+
+export async function signOut(db: Queryable, session: PortalSession): Promise<void> {
+  await q.revokeSession(db, session.sessionId);
+}
+
+/** When a phone last signed in to the portal (the subscriber's page in the back office). */
+export async function lastPortalSignIn(db: Queryable, phone: string): Promise<string | null> {
+  const at = await q.lastSignIn(db, phone);
+  return at ? new Date(at).toISOString() : null;
+}
+
+export async function me(db: Queryable, session: PortalSession): Promise<PortalMe> {
+  const subscriber = await q.subscriberByPhone(db, session.phone);
+  return {
+    phone: localPhone(session.phone),
+    name: subscriber?.name ?? null,
+    receives_sms: !(await isOptedOut(db, session.phone)),
+    subscriptions: subscriber ? await q.subscriptionsOf(db, subscriber.id) : [],
+  };
+}
+
+/** The web posts the signed-in phone paid for; nothing for a phone that bought nothing. */
+export async function myTips(db: Queryable, session: PortalSession, page: PortalPageQuery) {
+  const subscriber = await q.subscriberByPhone(db, session.phone);
+  if (!subscriber) return { posts: [], total_records: 0 };
+  const found = await q.readablePosts(db, subscriber.id, { limit: page.perPage, offset: (page.page - 1) * page.perPage });
+  return { posts: found.posts, total_records: found.total };
+}
+
+/** A teaser: what anyone may know of a post they cannot read. */
+function teaser(post: PortalPost): PortalTeaser {
+  return { id: post.id, title: post.title, post_category: post.post_category, bet_categories: post.bet_categories, match_date: post.match_date };
+}
+
+/**
+ * A post for a reader (signed in or not): with its content when it is a free tip or in a category
+ * of their active web subscription, else a 403 carrying the teaser and never the content.
+ */
+export async function postFor(db: Queryable, session: PortalSession | null, id: number): Promise<{ post: PortalPost }> {
+  const subscriber = session ? await q.subscriberByPhone(db, session.phone) : null;
+  const found = await q.postForReader(db, id, subscriber?.id ?? null);
+  if (!found) throw notFound('This tip does not exist.');
+  if (!found.readable) throw new PostLocked(teaser(found.post));
+  return { post: found.post };
+}
+
+/** The 403 of a post the reader may not read; its body carries the teaser. */
+export class PostLocked extends AppError {
+  constructor(readonly teaser: PortalTeaser) {
+    super(403, portalTexts.notYours, { code: 'subscribe' });
+  }
+}
+
+const packageOut = (p: q.PackageRecord): PortalPackage => ({
+  id: p.id,
+  name: p.name,
+  bet_category: p.betCategory,
+  bet_category_code: p.code,
+  medium: p.medium,
+  duration_days: p.durationDays,
+  price: p.priceCents / 100,
+});
+
+export async function packages(db: Queryable): Promise<{ packages: PortalPackage[] }> {
+  return { packages: (await q.packagesOnSale(db)).map(packageOut) };
+}
+
+export async function packageById(db: Queryable, id: number) {
+  const found = await q.packageOnSale(db, id);
+  if (!found) throw notFound('This package is not on sale.');
+  return { package: packageOut(found), teasers: await q.teasersOfCategory(db, found.betCategoryId, 5) };
+}
+
+/** What the public pages show: the business, today's free tips, Winnings & Results, the packages. */
+export async function publicFacts(deps: AppDeps) {
+  const { db } = deps;
+  const [business, support, description] = await Promise.all([
+    getSetting(db, 'portal_business_name'),
+    getSetting(db, 'portal_support_phone'),
+    getSetting(db, 'portal_description'),
+  ]);
+  return {
+    business,
+    support,
+    description,
+    paybill: deps.config.mpesa.shortcode ?? deps.config.mpesa.tillNumber ?? null,
+    stkAvailable: deps.config.mpesa.api !== null,
+  };
+}
+
+export async function homeContent(db: Queryable) {
+  const [free, winnings, onSale] = await Promise.all([freeTips(db), winningsHtml(db), packages(db)]);
+  return { free, winnings, packages: onSale.packages };
+}
+
+export const freeTips = (db: Queryable) => q.freePosts(db, nairobiDayOf(new Date()), 20);
+
+/**
+ * Buys or renews a package by STK push to the signed-in phone. The phone becomes a tips subscriber
+ * now if it was not one; the payment request and its activation follow the rules of every other
+ * payment (mpesa). Audited as the subscriber's own purchase. Without M-Pesa's API: 503 with the
+ * paybill instructions.
+ */
+export async function purchase(deps: AppDeps, session: PortalSession, packageId: number, requestId: string) {
+  const chosen = await q.packageOnSale(deps.db, packageId);
+  if (!chosen) throw fieldError('package_id', portalTexts.noPackage);
+  if (deps.config.mpesa.api === null) {
+    throw new AppError(503, await paybillInstructions(deps, chosen), { code: 'paybill' });
+  }
+  const subscriberId = await deps.db.transaction(async (tx) => {
+    const known = await q.subscriberByPhone(tx, session.phone);
+    return known?.id ?? (await subscribePayer(tx, { phone: session.phone, name: null, paymentId: null, requestId }));
+  });
+  const requestRowId = await requestPackagePayment(deps, { subscriberId, phone: session.phone, packageId, requestId });
+  if (requestRowId === null) throw new AppError(503, await paybillInstructions(deps, chosen), { code: 'paybill' });
+  await audit(deps.db, {
+    actorUserId: null,
+    action: 'portal.purchase',
+    entity: 'stk_request',
+    entityId: requestRowId,
+    after: { by: 'subscriber (portal)', phone: session.phone, subscriber_id: subscriberId, package_id: packageId, package: chosen.name },
+    requestId,
+  });
+  return { info: portalTexts.paymentRequested, payment_request_id: requestRowId };
+}
+
+/** How to pay a package by paybill: the number, the account (the category code) and the amount. */
+export async function paybillInstructions(deps: AppDeps, p: { code: string; priceCents: number }): Promise<string> {
+  const facts = await publicFacts(deps);
+  const where = facts.paybill ? `Pay Bill ${facts.paybill}` : `the business's Pay Bill (ask ${facts.support})`;
+  return `Pay by M-Pesa: Lipa na M-Pesa, ${where}, account ${p.code}, amount KES ${Math.ceil(p.priceCents / 100)}. Your package starts as soon as the payment arrives.`;
+}
+
+export async function purchaseStatus(db: Queryable, session: PortalSession, id: number): Promise<{ purchase: PortalPurchase }> {
+  const subscriber = await q.subscriberByPhone(db, session.phone);
+  const found = subscriber ? await q.purchaseOf(db, subscriber.id, id) : null;
+  if (!found) throw notFound('No such purchase.');
+  return { purchase: found };
+}
+
+/**
+ * Stops or restarts SMS for the signed-in phone: STOP and START as the outbox enforces them (all
+ * service and promotional messages; transactional ones still go), audited as the subscriber's doing.
+ */
+export async function setSmsPreference(deps: AppDeps, session: PortalSession, receive: boolean, requestId: string) {
+  const phone = session.phone;
+  await deps.db.transaction(async (tx) => {
+    const changed = receive
+      ? (await optIn(tx, { phone, source: 'portal', reason: 'Restarted SMS on the portal' })).length > 0
+      : await optOut(tx, { phone, scope: 'all', source: 'portal', reason: 'Stopped SMS on the portal' });
+    if (!changed) return;
+    await audit(tx, {
+      actorUserId: null,
+      action: receive ? 'sms.opt-out.clear' : 'sms.opt-out',
+      entity: 'sms_opt_out',
+      entityId: phone,
+      before: { opted_out: receive },
+      after: { opted_out: !receive, by: 'subscriber (portal)' },
+      requestId,
+    });
+  });
+  return { info: receive ? portalTexts.smsRestarted : portalTexts.smsStopped, receives_sms: receive };
+}

@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { Notice } from './common.ts';
+import { endpoint } from './endpoint.ts';
+import { KenyanPhone } from './phone.ts';
+
+/*
+ * The subscriber portal (issue 22): punters sign in with their phone and an SMS code, read the web
+ * tips they paid for and buy packages by STK push. Its endpoints answer a portal session (its own
+ * cookie), never a staff token; a staff session never opens them and a portal cookie opens nothing
+ * of the back office.
+ */
+
+/** The cookie holding a portal session; the server keeps only its SHA-256. */
+export const PORTAL_COOKIE = 'betdesk_portal';
+
+export const portalTexts = {
+  codeSent: 'If this number can receive SMS, a 6-digit code is on its way. It works for 10 minutes.',
+  wrongCode: 'This code is wrong or has expired. Check the SMS or ask for a new code.',
+  triesSpent: 'Too many wrong codes. Ask for a new code.',
+  tooManyCodes: 'Too many codes asked for. Wait a while and try again.',
+  signedIn: 'You are signed in',
+  signedOut: 'You are signed out',
+  signInNeeded: 'Sign in with your phone number to continue.',
+  notYours: 'Subscribe to read this tip.',
+  noPackage: 'Choose one of the listed packages',
+  paymentRequested: 'Check your phone and enter your M-Pesa PIN',
+  smsStopped: 'You will receive no more tips or offers by SMS.',
+  smsRestarted: 'You will receive our tips and offers by SMS again.',
+} as const;
+
+/** A code is 6 digits; spaces typed between them are forgiven. */
+const Code = z
+  .string({ message: 'Enter the 6-digit code' })
+  .transform((v) => v.replace(/\s/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from the SMS'));
+
+export const PortalPhone = z.object({ phone: KenyanPhone });
+export const PortalVerify = z.object({ phone: KenyanPhone, code: Code });
+
+/** A portal page: page from 1, up to 50 posts. */
+export const PortalPageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  perPage: z.coerce.number().int().min(1, 'perPage must be 1 to 50').max(50, 'perPage must be 1 to 50').default(10),
+});
+export type PortalPageQuery = z.infer<typeof PortalPageQuery>;
+
+export const PortalSubscription = z.object({
+  bet_category: z.string(),
+  bet_category_code: z.string(),
+  medium: z.enum(['sms', 'web']),
+  expires_at: z.string(),
+  active: z.boolean(),
+  days_left: z.number(),
+});
+export type PortalSubscription = z.infer<typeof PortalSubscription>;
+
+export const PortalMe = z.object({
+  phone: z.string(),
+  /** Null until the phone has bought something (it is then a tips subscriber). */
+  name: z.string().nullable(),
+  receives_sms: z.boolean(),
+  subscriptions: z.array(PortalSubscription),
+});
+export type PortalMe = z.infer<typeof PortalMe>;
+
+/** What anyone may see of a post: no content. */
+export const PortalTeaser = z.object({
+  id: z.number(),
+  title: z.string(),
+  post_category: z.string(),
+  bet_categories: z.array(z.string()),
+  match_date: z.string(),
+});
+export type PortalTeaser = z.infer<typeof PortalTeaser>;
+
+export const PortalPost = PortalTeaser.extend({ content: z.string(), image_url: z.string().nullable() });
+export type PortalPost = z.infer<typeof PortalPost>;
+
+export const PortalPackage = z.object({
+  id: z.number(),
+  name: z.string(),
+  bet_category: z.string(),
+  bet_category_code: z.string(),
+  medium: z.enum(['sms', 'web']),
+  duration_days: z.number(),
+  price: z.number(),
+});
+export type PortalPackage = z.infer<typeof PortalPackage>;
+
+export const PortalPurchase = z.object({
+  id: z.number(),
+  package: z.string(),
+  amount: z.number(),
+  status: z.enum(['pending', 'paid', 'cancelled', 'failed']),
+  /** Why it failed or was cancelled, as M-Pesa said it. */
+  reason: z.string().nullable(),
+  receipt: z.string().nullable(),
+  /** The subscription's new expiry once paid. */
+  expires_at: z.string().nullable(),
+  requested_at: z.string(),
+});
+export type PortalPurchase = z.infer<typeof PortalPurchase>;
+
+export const portalRequestCode = endpoint({
+  method: 'POST',
+  path: '/api/portal/auth/request-code',
+  tag: 'portal',
+  summary: 'Send a 6-digit sign-in code by SMS (same answer for every valid number; rate-limited per phone and IP)',
+  access: 'public',
+  body: PortalPhone,
+  response: Notice,
+});
+
+export const portalVerify = endpoint({
+  method: 'POST',
+  path: '/api/portal/auth/verify',
+  tag: 'portal',
+  summary: 'Check the code; sets the portal session cookie',
+  access: 'public',
+  body: PortalVerify,
+  response: Notice.extend({ phone: z.string() }),
+});
+
+export const portalLogout = endpoint({
+  method: 'POST',
+  path: '/api/portal/auth/logout',
+  tag: 'portal',
+  summary: 'End the portal session and clear its cookie',
+  access: 'public',
+  response: Notice,
+});
+
+export const portalMe = endpoint({
+  method: 'GET',
+  path: '/api/portal/me',
+  tag: 'portal',
+  summary: 'The signed-in phone, its name and its subscriptions',
+  access: 'portal',
+  response: PortalMe,
+});
+
+export const portalTips = endpoint({
+  method: 'GET',
+  path: '/api/portal/tips',
+  tag: 'portal',
+  summary: "The web posts of the subscriber's active web subscriptions, newest match first",
+  access: 'portal',
+  query: PortalPageQuery,
+  response: z.object({ posts: z.array(PortalPost), total_records: z.number() }),
+});
+
+export const portalPost = endpoint({
+  method: 'GET',
+  path: '/api/portal/posts/:id',
+  tag: 'portal',
+  summary: 'One post with its content when readable (public category or active web subscription), else 403 with the teaser',
+  access: 'public',
+  response: z.object({ post: PortalPost }),
+});
+
+export const portalPackages = endpoint({
+  method: 'GET',
+  path: '/api/portal/packages',
+  tag: 'portal',
+  summary: 'The packages on sale with their prices',
+  access: 'public',
+  response: z.object({ packages: z.array(PortalPackage) }),
+});
+
+export const portalPurchase = endpoint({
+  method: 'POST',
+  path: '/api/portal/purchase',
+  tag: 'portal',
+  summary: "Buy or renew a package: an STK push to the signed-in phone (503 with the paybill instructions when M-Pesa's API is not configured)",
+  access: 'portal',
+  body: z.object({ package_id: z.coerce.number({ message: portalTexts.noPackage }).int().min(1, portalTexts.noPackage).max(2_147_483_647) }),
+  response: Notice.extend({ payment_request_id: z.number() }),
+});
+
+export const portalPurchaseStatus = endpoint({
+  method: 'GET',
+  path: '/api/portal/purchase/:id',
+  tag: 'portal',
+  summary: "A purchase's status (waiting for the PIN, paid with the new expiry, failed or cancelled with the reason)",
+  access: 'portal',
+  response: z.object({ purchase: PortalPurchase }),
+});
+
+export const portalSms = endpoint({
+  method: 'POST',
+  path: '/api/portal/sms',
+  tag: 'portal',
+  summary: 'Stop or restart tips and offers by SMS (the opt-out rules of the outbox; audited as the subscriber)',
+  access: 'portal',
+  body: z.object({ receive: z.boolean({ message: 'Say whether to receive SMS (true or false)' }) }),
+  response: Notice.extend({ receives_sms: z.boolean() }),
+});
