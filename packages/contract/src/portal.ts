@@ -59,6 +59,10 @@ export const PortalMe = z.object({
   /** Null until the phone has bought something (it is then a tips subscriber). */
   name: z.string().nullable(),
   receives_sms: z.boolean(),
+  /** Marketing consent: offers and broadcasts by SMS (Data Protection Act, decision 025). */
+  offers_consent: z.boolean(),
+  /** The words the subscriber agrees to when they tick the box. */
+  offers_wording: z.string(),
   subscriptions: z.array(PortalSubscription),
 });
 export type PortalMe = z.infer<typeof PortalMe>;

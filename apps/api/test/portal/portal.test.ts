@@ -313,6 +313,26 @@ describe('SMS preferences', () => {
       { action: 'sms.opt-out.clear', actor: null },
     ]);
   });
+
+  it('records marketing consent when the subscriber ticks the offers box, with the wording shown, and withdraws it when unticked', async () => {
+    const cookie = await signIn('0711000041');
+    expect((await asPortal(cookie, { method: 'GET', url: '/api/portal/me' })).json()).toMatchObject({ offers_consent: false });
+    const page = await asPortal(cookie, { method: 'GET', url: '/portal/account' });
+    expect(page.body).toContain('name="offers"');
+    const tick = await t.app.inject({
+      method: 'POST',
+      url: '/portal/offers',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'offers=yes',
+    });
+    expect(tick.statusCode).toBe(303);
+    const me = (await asPortal(cookie, { method: 'GET', url: '/api/portal/me' })).json();
+    expect(me.offers_consent).toBe(true);
+    const [consent] = await t.deps.db.execute(sql`select channel, wording from marketing_consents where phone = '254711000041'`).then((r) => (r as unknown as { rows: { channel: string; wording: string }[] }).rows);
+    expect(consent).toEqual({ channel: 'portal', wording: me.offers_wording });
+    await t.app.inject({ method: 'POST', url: '/portal/offers', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect((await asPortal(cookie, { method: 'GET', url: '/api/portal/me' })).json().offers_consent).toBe(false);
+  });
 });
 
 describe('the pages', () => {

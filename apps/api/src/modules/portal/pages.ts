@@ -212,6 +212,12 @@ ${me.subscriptions.length > 0
 ${me.receives_sms
     ? html`<p>You receive our tips and offers by SMS.</p><a class="btn secondary" href="/portal/sms?receive=0">Stop SMS</a>`
     : html`<p>You have stopped our SMS: you receive only receipts and sign-in codes.</p><a class="btn" href="/portal/sms?receive=1">Restart SMS</a>`}
+</div>
+<h2>Offers</h2><div class="card">
+<form method="post" action="/portal/offers">
+<label><input type="checkbox" name="offers" value="yes"${me.offers_consent ? trusted(' checked') : ''}> ${me.offers_wording}</label>
+<p><button class="btn secondary" type="submit">Save</button></p></form>
+<p class="meta">Without this, we send you only what you pay for, receipts and sign-in codes.</p>
 </div>`,
   );
 }

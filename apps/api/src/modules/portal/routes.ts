@@ -276,7 +276,13 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     htmlPage(async (request, reply) => {
       if (!request.portal) return signInFirst(reply, '/portal/account');
       const notice = (request.query as { done?: string }).done;
-      const text = notice === 'stopped' ? portalTexts.smsStopped : notice === 'restarted' ? portalTexts.smsRestarted : undefined;
+      const notices: Record<string, string> = {
+        stopped: portalTexts.smsStopped,
+        restarted: portalTexts.smsRestarted,
+        'offers-on': 'You will receive our offers by SMS. Untick the box to stop them.',
+        'offers-off': 'You will receive no offers by SMS.',
+      };
+      const text = notice ? notices[notice] : undefined;
       return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps.db, request.portal), text));
     }),
   );
@@ -299,6 +305,17 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       const receive = (request.body as { receive?: string } | undefined)?.receive === 'true';
       await portal.setSmsPreference(deps, request.portal, receive, request.id);
       return reply.redirect(`/portal/account?done=${receive ? 'restarted' : 'stopped'}`, 303);
+    }),
+  );
+
+  app.post(
+    '/portal/offers',
+    hidden,
+    htmlPage(async (request, reply) => {
+      if (!request.portal) return signInFirst(reply, '/portal/account');
+      const given = (request.body as { offers?: string } | undefined)?.offers === 'yes';
+      await portal.setOffersConsent(deps, request.portal, given, request.id);
+      return reply.redirect(`/portal/account?done=${given ? 'offers-on' : 'offers-off'}`, 303);
     }),
   );
 

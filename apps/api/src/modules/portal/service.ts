@@ -19,6 +19,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { hasConsent, recordConsent } from '../sms/consent.ts';
 import { isOptedOut, optIn, optOut } from '../sms/opt-outs.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
@@ -117,6 +118,8 @@ export async function me(db: Queryable, session: PortalSession): Promise<PortalM
     phone: localPhone(session.phone),
     name: subscriber?.name ?? null,
     receives_sms: !(await isOptedOut(db, session.phone)),
+    offers_consent: await hasConsent(db, session.phone),
+    offers_wording: await getSetting(db, 'marketing_consent_wording'),
     subscriptions: subscriber ? await q.subscriptionsOf(db, subscriber.id) : [],
   };
 }
@@ -262,4 +265,24 @@ export async function setSmsPreference(deps: AppDeps, session: PortalSession, re
     });
   });
   return { info: receive ? portalTexts.smsRestarted : portalTexts.smsStopped, receives_sms: receive };
+}
+
+/**
+ * The subscriber ticks or unticks "send me offers" on the portal: their marketing consent, with the
+ * exact wording shown, recorded as their own act (channel portal) and audited.
+ */
+export async function setOffersConsent(deps: AppDeps, session: PortalSession, given: boolean, requestId: string) {
+  await deps.db.transaction(async (tx) => {
+    const wording = await getSetting(tx, 'marketing_consent_wording');
+    const changed = await recordConsent(tx, { phone: session.phone, given, channel: 'portal', wording, note: 'Ticked on the portal' });
+    if (!changed) return;
+    await audit(tx, {
+      actorUserId: null,
+      action: given ? 'consent.given' : 'consent.withdrawn',
+      entity: 'marketing_consent',
+      entityId: sha256Hex(session.phone).slice(0, 16),
+      after: { channel: 'portal', by: 'subscriber (portal)' },
+      requestId,
+    });
+  });
 }
