@@ -30,3 +30,5 @@ export * from './reconciliation.ts';
 export * from './self-service.ts';
 export * from './format.ts';
 export * from './reports.ts';
+export * from './backups.ts';
+export * from './operations.ts';

@@ -42,6 +42,7 @@ export const permissionMatrix = {
   'view:audit': ['admin'],
   'view:reports': ['admin'],
   'watch:events': ['admin', 'staff'],
+  'manage:backups': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissionMatrix;

@@ -9,3 +9,4 @@ export * from './tips.ts';
 export * from './reconciliation.ts';
 export * from './self-service.ts';
 export * from './summaries.ts';
+export * from './operations.ts';
