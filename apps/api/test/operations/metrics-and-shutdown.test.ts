@@ -140,11 +140,12 @@ describe('SIGTERM during an SMS fan-out', () => {
   }, 60_000);
 
   it('paces every dispatcher with one shared send rate', async () => {
-    // From an empty bucket, two dispatchers (of any processes) asking at once for 60 messages each
-    // at 100 a second: one may send after 0.6 s, the other after 1.2 s, not both at once.
-    await reserveSendRate(t.deps.database, 100, 100); // start from an empty bucket
-    const [a, b] = await Promise.all([reserveSendRate(t.deps.database, 60, 100), reserveSendRate(t.deps.database, 60, 100)]);
-    expect(Math.min(a, b)).toBeGreaterThan(500);
-    expect(Math.max(a, b)).toBeGreaterThan(1100);
+    // From an empty bucket, two dispatchers (of any processes) asking at once for 3 messages each
+    // at 1 a second: one may send after about 3 s, the other after about 6 s, never both at once.
+    await reserveSendRate(t.deps.database, 1, 1); // start from an empty bucket
+    const [a, b] = await Promise.all([reserveSendRate(t.deps.database, 3, 1), reserveSendRate(t.deps.database, 3, 1)]);
+    expect(Math.min(a, b)).toBeGreaterThan(2000);
+    expect(Math.max(a, b)).toBeGreaterThan(5000);
+    expect(Math.max(a, b) - Math.min(a, b)).toBeGreaterThan(2000);
   });
 });

@@ -46,6 +46,7 @@ export const paths = {
     broadcasts: '/sms/broadcasts',
   },
   settings: '/settings',
+  backups: '/backups',
   audit: '/audit',
   reports: '/reports',
   catalogue: '/catalogue',

@@ -4,7 +4,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { BACKUP_MAX_AGE_HOURS } from '@betdesk/contract';
 import { secretsKeyFingerprint, type Config } from '../../config.ts';
 import type { Database, Db } from '../../db/client.ts';
-import { backupRuns } from '../../db/schema/index.ts';
+import { backupRuns, users } from '../../db/schema/index.ts';
 import { BackupError, isEncrypted, packBackup, sha256, unpackBackup, type BackupManifest } from './archive.ts';
 import { assertEmptyTarget, dumpDatabase, knownMigrations, loadDump, type Figures, type RestoreTarget } from './dump.ts';
 
@@ -271,9 +271,12 @@ export async function health(db: Db): Promise<{
   alert: string | null;
 }> {
   const { lastOkAt, lastFailure } = await backupStatus(db);
+  // Never backed up: counted from the install (its first user), so a new install is not alarmed.
+  const [first] = lastOkAt ? [] : await db.select({ at: sql<Date>`min(${users.createdAt})` }).from(users);
+  const since = lastOkAt ?? (first?.at ? new Date(first.at) : new Date());
   let alert: string | null = null;
   if (lastFailure) alert = `The last backup failed (${lastFailure.error}). Open Backups and back up now.`;
-  else if (!lastOkAt || Date.now() - lastOkAt.getTime() > BACKUP_MAX_AGE_HOURS * 3_600_000) {
+  else if (Date.now() - since.getTime() > BACKUP_MAX_AGE_HOURS * 3_600_000) {
     alert = lastOkAt
       ? `No backup has succeeded for more than ${BACKUP_MAX_AGE_HOURS} hours. Open Backups and back up now.`
       : 'No backup has been made yet. Open Backups and back up now.';
