@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -55,6 +55,17 @@ const EnvSchema = z.object({
   MPESA_CALLBACK_BASE_URL: z.url().optional(),
   MPESA_TRANSACTION_TYPE: z.enum(['CustomerPayBillOnline', 'CustomerBuyGoodsOnline']).default('CustomerPayBillOnline'),
   MPESA_STK_TIMEOUT_SECONDS: z.coerce.number().int().min(30).max(3600).default(120),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (a 32-byte key)').optional(),
+  BACKUP_CRON: z
+    .string()
+    .regex(/^(\S+\s+){4}\S+$/, 'must be a cron expression of five fields, e.g. 0 2 * * *')
+    .default('0 2 * * *'),
+  BACKUP_TIMEZONE: z.string().min(1).default('Africa/Nairobi'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  JOBS: z.enum(['on', 'off']).default('on'),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(0),
 });
 
 export type Config = {
@@ -76,6 +87,23 @@ export type Config = {
   sms: SmsConfig;
   production: boolean;
   mpesa: MpesaConfig;
+  backup: BackupConfig;
+  /** Bearer token of GET /metrics; the endpoint answers 404 when unset. */
+  metricsToken: string | undefined;
+  /** Whether this process runs the job workers (JOBS=off: an API process beside `npm run worker`). */
+  jobs: boolean;
+  /** How long SIGTERM waits for requests in flight and running jobs before exiting. */
+  shutdownTimeoutSeconds: number;
+  /** How long /api/ready answers 503 before the server stops accepting (the proxy's health-check interval). */
+  shutdownDrainSeconds: number;
+};
+
+/** Where backups go, when the scheduled one runs, and the key that encrypts them (optional). */
+export type BackupConfig = {
+  dir: string;
+  key: Buffer | undefined;
+  cron: string;
+  timezone: string;
 };
 
 /** Daraja settings. `api` is null unless key, secret, shortcode and callback URL are all given. */
@@ -108,7 +136,7 @@ export type SmsConfig = {
   logBalance: number;
   /** Recipients of one text per gateway request. */
   batchSize: number;
-  /** Messages per second one dispatcher sends at most. */
+  /** Messages per second all dispatchers together send at most (one limit in the database). */
   sendRate: number;
   africasTalking: {
     username: string;
@@ -208,7 +236,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             }
           : null,
     },
+    backup: {
+      dir: resolve(e.BACKUP_DIR ?? resolve(dataDir, 'backups')),
+      key: e.BACKUP_KEY ? Buffer.from(e.BACKUP_KEY, 'hex') : undefined,
+      cron: e.BACKUP_CRON,
+      timezone: e.BACKUP_TIMEZONE,
+    },
+    metricsToken: e.METRICS_TOKEN,
+    jobs: e.JOBS === 'on',
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
   };
+}
+
+/** A short public fingerprint of SECRETS_KEY: tells two keys apart without revealing either. */
+export function secretsKeyFingerprint(key: Buffer): string {
+  return createHash('sha256').update('betdesk:secrets-key:').update(key).digest('hex').slice(0, 16);
+}
+
+/**
+ * The SECRETS_KEY an install uses, read without generating one (restore must not invent a key):
+ * SECRETS_KEY, else the key generated into DATA_DIR/local-secrets.json, else null.
+ */
+export function existingSecretsKey(env: NodeJS.ProcessEnv = process.env): Buffer | null {
+  if (env.SECRETS_KEY && /^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY)) return Buffer.from(env.SECRETS_KEY, 'hex');
+  const file = resolve(env.DATA_DIR || './data', 'local-secrets.json');
+  if (!existsSync(file)) return null;
+  return Buffer.from((JSON.parse(readFileSync(file, 'utf8')) as { secretsKey: string }).secretsKey, 'hex');
 }
 
 /** Secrets generated on first start of an embedded install, kept beside its database. */

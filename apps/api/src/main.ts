@@ -25,7 +25,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down');
-    app.close().then(
+    // Stop accepting, let requests in flight and running jobs finish, within a bound.
+    setTimeout(() => {
+      logger.error({ seconds: config.shutdownTimeoutSeconds }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, (config.shutdownDrainSeconds + config.shutdownTimeoutSeconds) * 1000).unref();
+    app.startDraining();
+    new Promise((resolve) => setTimeout(resolve, config.shutdownDrainSeconds * 1000)).then(() => app.close()).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');

@@ -8,6 +8,7 @@ import { createSmsGateway } from './integrations/sms/index.ts';
 import { noJobs, startJobs, type Jobs } from './jobs/jobs.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { bootstrap, type BootReport } from './bootstrap.ts';
+import { startBackupControl } from './modules/backups/control.ts';
 
 export interface Server {
   app: FastifyInstance;
@@ -29,9 +30,16 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     },
   };
   const boot = await bootstrap(deps, logger);
-  jobsRef.current = await startJobs(database, jobHandlers(deps), logger);
+  // JOBS=off: this API process only queues work; `npm run worker` runs it (one SMS dispatcher set).
+  jobsRef.current = await startJobs(database, jobHandlers(deps), logger, {
+    work: config.jobs,
+    stopTimeoutMs: Math.max(1000, (config.shutdownTimeoutSeconds - 2) * 1000),
+  });
+  // The embedded database is this process's alone: `npm run backup` asks it through a socket.
+  const stopControl = database.kind === 'pglite' ? await startBackupControl(database, config) : async () => {};
   const app = await buildApp(deps, { logger });
   app.addHook('onClose', async () => {
+    await stopControl();
     await jobsRef.current.stop();
     await database.close();
   });

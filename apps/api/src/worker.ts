@@ -23,10 +23,14 @@ const deps: AppDeps = {
   jobs: noJobs,
   sms: createSmsGateway(config, logger),
 };
-const jobs = await startJobs(database, jobHandlers(deps), logger);
+const jobs = await startJobs(database, jobHandlers(deps), logger, {
+  work: true,
+  stopTimeoutMs: Math.max(1000, (config.shutdownTimeoutSeconds - 2) * 1000),
+});
 logger.info('workers started');
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    setTimeout(() => process.exit(1), config.shutdownTimeoutSeconds * 1000).unref();
     void jobs.stop().then(() => database.close()).then(() => process.exit(0));
   });
 }

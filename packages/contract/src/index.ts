@@ -36,3 +36,5 @@ export * from './reports.ts';
 export * from './ussd.ts';
 export * from './privacy.ts';
 export * from './portal.ts';
+export * from './backups.ts';
+export * from './operations.ts';

@@ -44,6 +44,7 @@ export const permissionMatrix = {
   'view:reports': ['admin'],
   'watch:events': ['admin', 'staff'],
   'manage:privacy': ['admin'],
+  'manage:backups': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissionMatrix;

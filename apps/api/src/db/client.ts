@@ -32,6 +32,8 @@ export interface Database {
   executeSql(text: string, values?: unknown[]): Promise<SqlResult>;
   /** The connection string when on PostgreSQL (pg-boss opens its own pool). */
   url: string | undefined;
+  /** The embedded database itself (backups dump it with PGlite's pg_dump); undefined on PostgreSQL. */
+  pglite: PGlite | undefined;
   migrate(): Promise<void>;
   /**
    * The rows of one query, `batchRows` at a time, read as the consumer asks for them: a server-side
@@ -77,6 +79,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     kind: 'pglite',
     db,
     url: undefined,
+    pglite: client,
     async executeSql(text, values) {
       if (values && values.length > 0) {
         const result = await client.query<Record<string, unknown>>(text, values);
@@ -129,6 +132,7 @@ async function openPostgres(url: string): Promise<Database> {
     kind: 'postgres',
     db,
     url,
+    pglite: undefined,
     async executeSql(text, values) {
       const result = await pool.query(text, values);
       const last = Array.isArray(result) ? result.at(-1) : result;

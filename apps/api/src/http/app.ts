@@ -13,6 +13,9 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { health, PORTAL_COOKIE, statusTexts } from '@betdesk/contract';
 import type { AppDeps } from '../deps.ts';
 import { auditRoutes } from '../modules/audit/routes.ts';
+import { backupRoutes } from '../modules/backups/routes.ts';
+import { installMetrics } from '../modules/metrics/service.ts';
+import { readinessRoutes } from '../modules/metrics/routes.ts';
 import { authRoutes } from '../modules/auth/routes.ts';
 import { eventRoutes } from '../modules/events/routes.ts';
 import { betRoutes } from '../modules/bets/routes.ts';
@@ -148,6 +151,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   installAuthHook(app, deps);
   installErrorHandler(app);
+  installMetrics(app, deps);
+  readinessRoutes(app, deps);
 
   route(app, health, async () => {
     await deps.database.executeSql('select 1');
@@ -181,6 +186,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   privacyRoutes(app, deps);
   eventRoutes(app, deps);
   portalRoutes(app, deps);
+  backupRoutes(app, deps);
 
   const webRoot = options.webRoot ?? webDist;
   const serveWeb = options.serveWeb !== false && existsSync(webRoot);

@@ -4,6 +4,7 @@ import { dispatchQueuedSms } from '../modules/sms/outbox.ts';
 import { recheckPendingRequests } from '../modules/mpesa/service.ts';
 import { runRetention } from '../modules/privacy/service.ts';
 import { runMoneyCheck, runPull } from '../modules/reconciliation/service.ts';
+import { runBackup } from '../modules/backups/service.ts';
 import { QUEUES, type JobHandler } from './jobs.ts';
 import { runSubscriptionExpiry } from './subscription-expiry.ts';
 import { sendQueuedUssdPurchases } from '../modules/ussd/service.ts';
@@ -14,10 +15,10 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
     {
       queue: QUEUES.smsDispatch,
       cron: '* * * * *',
-      run: async () => {
+      run: async (signal) => {
         const { batchSize, sendRate } = deps.config.sms;
-        const report = await dispatchQueuedSms(deps.database, deps.sms, { batchSize, sendRate });
-        if (report.more) await deps.jobs.nudge(QUEUES.smsDispatch);
+        const report = await dispatchQueuedSms(deps.database, deps.sms, { batchSize, sendRate, signal });
+        if (report.more && !signal.aborted) await deps.jobs.nudge(QUEUES.smsDispatch);
       },
     },
     {
@@ -75,6 +76,15 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       cron: '* * * * *',
       run: async () => {
         await sendQueuedUssdPurchases(deps);
+      },
+    },
+    {
+      // Daily at 02:00 Nairobi by default (BACKUP_CRON, BACKUP_TIMEZONE); keeps 7 daily and 4 weekly.
+      queue: QUEUES.backup,
+      cron: deps.config.backup.cron,
+      tz: deps.config.backup.timezone,
+      run: async () => {
+        await runBackup(deps.database, deps.config, 'schedule');
       },
     },
   ];

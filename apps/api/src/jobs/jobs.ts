@@ -12,6 +12,7 @@ export const QUEUES = {
   summaryCompaction: 'summary-compaction',
   ussdPurchases: 'ussd-purchases',
   privacyRetention: 'privacy-retention',
+  backup: 'backup',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -25,7 +26,17 @@ export interface JobHandler {
   queue: QueueName;
   /** Cron for a safety-net run (work written to the database is picked up even if a nudge was lost). */
   cron?: string;
-  run(): Promise<void>;
+  /** Time zone of the cron (UTC when not given). */
+  tz?: string;
+  /** `signal` aborts at shutdown: a long run stops at its next safe point. */
+  run(signal: AbortSignal): Promise<void>;
+}
+
+export interface JobOptions {
+  /** false (JOBS=off): this process only sends jobs; another process (`npm run worker`) runs them. */
+  work: boolean;
+  /** How long stop() waits for running jobs. */
+  stopTimeoutMs: number;
 }
 
 /** pg-boss on the product's own database: PostgreSQL directly, PGlite through executeSql. */
@@ -33,27 +44,34 @@ export async function startJobs(
   database: Database,
   handlers: JobHandler[],
   logger: FastifyBaseLogger,
+  options: JobOptions = { work: true, stopTimeoutMs: 10_000 },
 ): Promise<Jobs> {
+  // A sending-only process neither maintains the queues nor fires the crons: the workers do.
+  const roles = options.work ? {} : { supervise: false, schedule: false };
   const boss = new PgBoss(
     database.url
-      ? { connectionString: database.url, max: 3, schema: 'pgboss' }
-      : { db: { executeSql: (text, values) => database.executeSql(text, values) }, schema: 'pgboss' },
+      ? { connectionString: database.url, max: 3, schema: 'pgboss', ...roles }
+      : { db: { executeSql: (text, values) => database.executeSql(text, values) }, schema: 'pgboss', ...roles },
   );
+  const stopping = new AbortController();
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   await boss.start();
   for (const handler of handlers) {
     await boss.createQueue(handler.queue, { name: handler.queue, retryLimit: 5, retryBackoff: true });
+    if (!options.work) continue;
     await boss.work(handler.queue, async () => {
-      await handler.run();
+      await handler.run(stopping.signal);
     });
-    if (handler.cron) await boss.schedule(handler.queue, handler.cron);
+    if (handler.cron) await boss.schedule(handler.queue, handler.cron, {}, handler.tz ? { tz: handler.tz } : {});
   }
   return {
     async nudge(queue) {
       await boss.send(queue, {}, { singletonKey: queue, singletonSeconds: 2 });
     },
     async stop() {
-      await boss.stop({ graceful: true, timeout: 10_000 });
+      stopping.abort();
+      // graceful: waits for the running jobs (which stop at their next safe point) before closing.
+      await boss.stop({ graceful: true, timeout: options.stopTimeoutMs, wait: true });
     },
   };
 }

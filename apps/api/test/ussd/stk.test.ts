@@ -52,7 +52,7 @@ describe('Buying tips on the USSD menu with M-Pesa configured', () => {
     const job = jobHandlers(t.deps).find((h) => h.queue === 'ussd-purchases');
     expect(job?.cron).toBe('* * * * *');
     fake.outcomes.push({ resultCode: 0, callback: true, receipt: 'USD2000201' });
-    await job!.run();
+    await job!.run(new AbortController().signal);
     await fake.settled();
     expect(fake.pushes.at(-1)).toMatchObject({ PartyA: phone, PhoneNumber: phone, Amount: 100, AccountReference: 'D2' });
     const [purchase] = await purchaseOf(sessionId);

@@ -13,6 +13,7 @@ import { routes as profileRoutes } from '@/features/profile/routes.tsx';
 import { routes as subscriptionsRoutes } from '@/features/subscriptions/routes.tsx';
 import { routes as usersRoutes } from '@/features/users/routes.tsx';
 import { routes as settingsRoutes } from '@/features/settings/routes.tsx';
+import { routes as backupRoutes } from '@/features/backups/routes.tsx';
 import { routes as catalogueRoutes } from '@/features/catalogue/routes.tsx';
 import { routes as smsRoutes } from '@/features/sms/routes.tsx';
 import { routes as tipsPostsRoutes } from '@/features/tips-posts/routes.tsx';
@@ -50,6 +51,7 @@ export const sessionRoutes: RouteObject[] = [
   ...mpesaRoutes,
   ...tipsDepositsRoutes,
   ...settingsRoutes,
+  ...backupRoutes,
   ...catalogueRoutes,
   ...auditRoutes,
   ...reportsRoutes,

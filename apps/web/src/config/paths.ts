@@ -48,6 +48,7 @@ export const paths = {
     broadcasts: '/sms/broadcasts',
   },
   settings: '/settings',
+  backups: '/backups',
   audit: '/audit',
   privacy: '/privacy',
   reports: '/reports',

@@ -13,3 +13,4 @@ export * from './ussd.ts';
 export * from './privacy.ts';
 export * from './tips-record.ts';
 export * from './portal.ts';
+export * from './operations.ts';

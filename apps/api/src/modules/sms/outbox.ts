@@ -136,7 +136,7 @@ export async function queueSmsFanout(db: Queryable, f: SmsFanout): Promise<numbe
 export interface DispatchOptions {
   /** Recipients of one text per gateway request (SMS_BATCH_SIZE). */
   batchSize?: number;
-  /** Messages per second this dispatcher hands the gateway at most (SMS_SEND_RATE). */
+  /** Messages per second all dispatchers together hand the gateway at most (SMS_SEND_RATE, shared in rate_buckets). */
   sendRate?: number;
   /** Attempts before a transient failure becomes final (a bound on top of `retryForMs`). */
   maxAttempts?: number;
@@ -153,6 +153,8 @@ export interface DispatchOptions {
   maxRunMs?: number;
   /** The clock deciding which messages are due and whether the promotional window is open. */
   now?: () => Date;
+  /** Shutdown: no new batch is claimed once aborted; the batch in flight is finished and recorded. */
+  signal?: AbortSignal;
 }
 
 export interface DispatchReport {
@@ -177,7 +179,7 @@ export const DISPATCH_DEFAULTS = {
   claimMs: 120_000,
   maxRunMs: 300_000,
   now: () => new Date(),
-} satisfies Required<DispatchOptions>;
+} satisfies Required<Omit<DispatchOptions, 'signal'>>;
 
 interface ClaimedSms extends OutgoingSms {
   attempts: number;
@@ -205,25 +207,29 @@ export async function dispatchQueuedSms(
   const o = { ...DISPATCH_DEFAULTS, ...options, retryForMs };
   const report: DispatchReport = { sent: 0, failed: 0, retried: 0, unconfirmed: 0, batches: 0, more: false };
   const started = Date.now();
-  let handedCount = 0;
   await releaseExpiredClaims(database);
   const window = await promotionalWindow(database.db);
   for (;;) {
+    if (options.signal?.aborted) {
+      report.more = true;
+      return report;
+    }
     if (Date.now() - started >= o.maxRunMs) {
       report.more = true;
       return report;
     }
-    const pacedUntil = started + (handedCount / o.sendRate) * 1000;
-    if (pacedUntil > Date.now()) await new Promise((resolve) => setTimeout(resolve, pacedUntil - Date.now()));
 
     const token = randomUUID();
     const now = o.now();
     const due = { now, promotionalOpen: windowAt(now, window).open };
-    if ((await claimBatch(database, token, o.batchSize, o.claimMs, due)) === 0) return report;
+    const claimed = await claimBatch(database, token, o.batchSize, o.claimMs, due);
+    if (claimed === 0) return report;
+    // One pace for every dispatcher of every process: the batch waits for its share of the rate.
+    const waitMs = await reserveSendRate(database, claimed, o.sendRate);
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
     const batch = await handToGateway(database, token, o.claimMs);
     if (batch.length === 0) continue;
     report.batches += 1;
-    handedCount += batch.length;
 
     const outcomes = await gateway.send(batch.map(({ id, recipient, body, promotional }) => ({ id, recipient, body, promotional }))).catch(
       (error: unknown): SendOutcome[] =>
@@ -261,6 +267,24 @@ async function optOutRefused(database: Database, batch: ClaimedSms[], outcomes: 
       });
     }
   }
+}
+
+/**
+ * A token bucket in the database shared by every dispatcher (decision 023): it refills at `rate`
+ * tokens a second up to one second's worth; a batch takes its size in tokens, going into debt if
+ * need be, and waits until the debt is paid off. Answers how many milliseconds to wait.
+ */
+export async function reserveSendRate(database: Database, messages: number, rate: number): Promise<number> {
+  const { rows } = await database.executeSql(
+    `insert into rate_buckets as b (name, tokens, refilled_at) values ('sms', $1::float8 - $2::float8, clock_timestamp())
+     on conflict (name) do update set
+       tokens = least($1::float8, b.tokens + extract(epoch from clock_timestamp() - b.refilled_at) * $1::float8) - $2::float8,
+       refilled_at = clock_timestamp()
+     returning tokens`,
+    [rate, messages],
+  );
+  const tokens = Number(rows[0]!.tokens);
+  return tokens >= 0 ? 0 : Math.ceil((-tokens / rate) * 1000);
 }
 
 async function releaseExpiredClaims(database: Database): Promise<void> {
@@ -334,7 +358,7 @@ async function recordOutcomes(
   token: string,
   batch: ClaimedSms[],
   outcomes: SendOutcome[],
-  o: Required<DispatchOptions>,
+  o: Required<Omit<DispatchOptions, 'signal'>>,
   report: DispatchReport,
 ): Promise<void> {
   const attemptsOf = new Map(batch.map((sms) => [sms.id, sms.attempts]));

@@ -12,6 +12,7 @@ import { formatCount, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { useIncomeChart } from '../api/get-income-chart.ts';
 import { useMoneyCheck } from '../api/get-money-check.ts';
+import { useBackupHealth } from '../api/get-backup-health.ts';
 import { IncomeChart } from './income-chart.tsx';
 import { PrivacyAlerts } from './privacy-alerts.tsx';
 
@@ -24,6 +25,7 @@ export function DashboardPage() {
   const board = useDashboard();
   const chart = useIncomeChart(isAdmin);
   const moneyCheck = useMoneyCheck(isAdmin);
+  const backup = useBackupHealth(isAdmin);
   const [betFor, setBetFor] = useState<NewBetClient | null>(null);
   const data = board.data;
   const topClients = (data?.active_clients ?? []).slice(0, DASHBOARD_ACTIVE_CLIENTS);
@@ -67,6 +69,14 @@ export function DashboardPage() {
           {moneyCheck.data.failures.map((f) => f.check).join('; ')}.{' '}
           <Anchor component={Link} to="/mpesa/reconciliation">
             Open the reconciliation
+          </Anchor>
+        </Alert>
+      )}
+      {backup.data?.alert && (
+        <Alert color="red" title="Backups need attention" data-testid="backup-banner">
+          {backup.data.alert}{' '}
+          <Anchor component={Link} to="/backups">
+            Open Backups
           </Anchor>
         </Alert>
       )}

@@ -1,0 +1,231 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { pgDump } from '@electric-sql/pglite-tools/pg_dump';
+import pg from 'pg';
+import type { Database } from '../../db/client.ts';
+import { BACKUP_FORMAT, BackupError, sha256, type BackupManifest } from './archive.ts';
+
+type Row = Record<string, unknown>;
+type Query = (text: string) => Promise<Row[]>;
+
+export interface Figures {
+  row_counts: Record<string, number>;
+  money_totals_cents: Record<string, string>;
+}
+
+const journalFile = fileURLToPath(new URL('../../../drizzle/meta/_journal.json', import.meta.url));
+
+/** The migrations this code knows, oldest first. */
+export function knownMigrations(): { tag: string; when: number }[] {
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string; when: number }[] };
+  return journal.entries.map((e) => ({ tag: e.tag, when: e.when }));
+}
+
+const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Rows of every table and the sum of every money column, read in one statement (one snapshot).
+ * A restore compares these with the manifest's.
+ */
+export async function readFigures(query: Query): Promise<Figures> {
+  const tables = (
+    await query(
+      `select table_name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+    )
+  ).map((r) => String(r.table_name));
+  const money = (
+    await query(
+      `select table_name, column_name from information_schema.columns
+        where table_schema = 'public' and column_name like '%\\_cents' and data_type in ('bigint', 'integer')
+        order by table_name, column_name`,
+    )
+  ).map((r) => ({ table: String(r.table_name), column: String(r.column_name) }));
+  const parts = [
+    ...tables.map((t, i) => `(select count(*) from public.${quote(t)})::text as c${i}`),
+    ...money.map((m, i) => `(select coalesce(sum(${quote(m.column)}), 0) from public.${quote(m.table)})::text as m${i}`),
+  ];
+  const figures: Figures = { row_counts: {}, money_totals_cents: {} };
+  if (parts.length === 0) return figures;
+  const [row] = await query(`select ${parts.join(', ')}`);
+  tables.forEach((t, i) => (figures.row_counts[t] = Number(row![`c${i}`])));
+  money.forEach((m, i) => (figures.money_totals_cents[`${m.table}.${m.column}`] = String(row![`m${i}`])));
+  return figures;
+}
+
+/** The last migration applied, by the timestamp drizzle records (the tag comes from the journal). */
+async function readSchemaVersion(query: Query): Promise<BackupManifest['schema']> {
+  const [row] = await query('select max(created_at)::text as last from drizzle.__drizzle_migrations');
+  const when = Number(row?.last ?? 0);
+  const tag = knownMigrations().find((m) => m.when === when)?.tag ?? `unknown-${when}`;
+  return { migration: tag, when };
+}
+
+export interface Dumped {
+  manifest: BackupManifest;
+  dump: Buffer;
+}
+
+/** A consistent dump of the whole database with its figures, on either kind of database. */
+export async function dumpDatabase(database: Database, secretsFingerprint: string): Promise<Dumped> {
+  const taken = database.pglite ? await dumpPglite(database.pglite) : await dumpPostgres(database.url!);
+  const manifest: BackupManifest = {
+    format: BACKUP_FORMAT,
+    created_at: new Date().toISOString(),
+    database: database.kind,
+    schema: taken.schema,
+    secrets_key_fingerprint: secretsFingerprint,
+    ...taken.figures,
+    dump_sha256: sha256(taken.dump),
+    dump_bytes: taken.dump.length,
+  };
+  return { manifest, dump: taken.dump };
+}
+
+interface Taken {
+  figures: Figures;
+  schema: BackupManifest['schema'];
+  dump: Buffer;
+}
+
+/**
+ * PGlite's pg_dump runs synchronously against the one embedded connection. It is run inside a
+ * transaction callback so no other query of the app can start meanwhile (they wait for the
+ * transaction lock): the figures are read, the transaction is ended, the dump runs, and an empty
+ * transaction is opened again for the callback to commit.
+ */
+async function dumpPglite(client: PGlite): Promise<Taken> {
+  return client.transaction(async (tx) => {
+    const query: Query = async (text) => (await tx.query<Row>(text)).rows;
+    const figures = await readFigures(query);
+    const schema = await readSchemaVersion(query);
+    await tx.exec('rollback');
+    try {
+      const exclusive = {
+        query: (text: string) => tx.query(text),
+        exec: (text: string) => tx.exec(text),
+        execProtocolRawStream: client.execProtocolRawStream.bind(client),
+      } as unknown as PGlite;
+      const file = await pgDump({ pg: exclusive, args: ['--no-owner', '--no-privileges'] });
+      return { figures, schema, dump: Buffer.from(await file.arrayBuffer()) };
+    } finally {
+      await tx.exec('begin');
+    }
+  });
+}
+
+/** Connection settings for pg_dump/psql: the password goes in the environment, not on the command line. */
+function pgConnection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
+  const u = new URL(url);
+  const password = decodeURIComponent(u.password);
+  u.password = '';
+  return { dbname: u.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, stdin?: Buffer): Promise<Buffer> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new BackupError(`${command} is not installed: install Debian's postgresql-client (apt-get install postgresql-client).`)
+          : error,
+      ),
+    );
+    child.on('close', (code) => {
+      if (code === 0) resolvePromise(Buffer.concat(out));
+      else reject(new BackupError(`${command} failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ')}`));
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
+  });
+}
+
+/**
+ * pg_dump of the snapshot a repeatable-read transaction exported, so the figures read in that
+ * transaction describe exactly the rows dumped.
+ */
+async function dumpPostgres(url: string): Promise<Taken> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const snapshot = String((await client.query<{ s: string }>('select pg_export_snapshot() as s')).rows[0]!.s);
+    const query: Query = async (text) => (await client.query<Row>(text)).rows;
+    const figures = await readFigures(query);
+    const schema = await readSchemaVersion(query);
+    const { dbname, env } = pgConnection(url);
+    const dump = await run('pg_dump', ['--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--dbname=${dbname}`], env);
+    await client.query('commit');
+    return { figures, schema, dump };
+  } finally {
+    await client.end();
+  }
+}
+
+export type RestoreTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
+
+/** Refuses a target that holds anything: a restore never merges into or overwrites data. */
+export async function assertEmptyTarget(target: RestoreTarget): Promise<void> {
+  if (target.kind === 'pglite') {
+    if (existsSync(target.dataDir) && readdirSync(target.dataDir).length > 0) {
+      throw new BackupError(
+        `The target data directory ${target.dataDir} is not empty. Restore into an empty DATA_DIR (move the old pglite folder aside first).`,
+      );
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: target.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      `select count(*)::int as n from information_schema.tables
+        where table_schema not in ('pg_catalog', 'information_schema')`,
+    );
+    if (rows[0]!.n > 0) {
+      throw new BackupError(
+        `The target database is not empty (${rows[0]!.n} tables). Restore into a new, empty database (createdb) and point DATABASE_URL at it.`,
+      );
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Loads a dump into the (empty) target in one transaction and reads the figures back. */
+export async function loadDump(target: RestoreTarget, dump: Buffer): Promise<Figures> {
+  if (target.kind === 'postgres') {
+    const { dbname, env } = pgConnection(target.url);
+    await run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', `--dbname=${dbname}`, '-f', '-'], env, dump);
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      return await readFigures(async (text) => (await client.query<Row>(text)).rows);
+    } finally {
+      await client.end();
+    }
+  }
+  const created = !existsSync(target.dataDir);
+  mkdirSync(target.dataDir, { recursive: true });
+  const client = await PGlite.create(target.dataDir, { extensions: { pg_trgm } });
+  try {
+    // One simple-protocol message: the whole dump runs as one implicit transaction.
+    await client.exec(dump.toString('utf8'));
+    await client.exec('set search_path to default');
+    return await readFigures(async (text) => (await client.query<Row>(text)).rows);
+  } catch (error) {
+    await client.close().catch(() => {});
+    rmSync(target.dataDir, { recursive: true, force: true });
+    if (!created) mkdirSync(target.dataDir, { recursive: true });
+    throw error;
+  } finally {
+    if (!client.closed) await client.close();
+  }
+}
