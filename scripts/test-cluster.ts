@@ -158,7 +158,7 @@ async function main(): Promise<number> {
       AT_BASE_URL: gateway.url,
       SMS_SEND_RATE: String(SEND_RATE),
     };
-    const apiEnv = (port: number): NodeJS.ProcessEnv => ({ ...common, PORT: String(port), BETDESK_JOBS: 'off' });
+    const apiEnv = (port: number): NodeJS.ProcessEnv => ({ ...common, PORT: String(port), JOBS: 'off' });
 
     // The first API process migrates and seeds; the others start on a ready database.
     const bootStarted = Date.now();

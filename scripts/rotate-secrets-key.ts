@@ -1,0 +1,104 @@
+/**
+ * npm run secrets:rotate -- --new-key <64 hex characters>
+ *
+ * Re-seals every field sealed with SECRETS_KEY (clients' platform passwords, second-factor secrets)
+ * under a new key, in one transaction: each field is opened with the current key first, and if any
+ * does not open nothing is changed. Stop every Betdesk process first (the embedded database refuses
+ * while a server holds it). On the embedded database without SECRETS_KEY set, the new key is written
+ * into DATA_DIR/local-secrets.json; otherwise put it in the environment before starting again.
+ * Older backups keep needing the old key (their manifest names its fingerprint).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { ConfigError, loadConfig, secretsKeyFingerprint } from '../apps/api/src/config.ts';
+import { openDatabase, type Queryable } from '../apps/api/src/db/client.ts';
+import { EmbeddedDatabaseBusyError } from '../apps/api/src/db/pglite-lock.ts';
+import { rows } from '../apps/api/src/db/rows.ts';
+import { decryptSecret, encryptSecret } from '../apps/api/src/lib/crypto.ts';
+import { audit } from '../apps/api/src/modules/audit/service.ts';
+
+/** Every column holding a value sealed with SECRETS_KEY: one home, so a new one is rotated too. */
+export const SEALED_COLUMNS = [
+  { table: 'client_platform_passwords', key: 'id', column: 'password_sealed' },
+  { table: 'user_second_factors', key: 'user_id', column: 'secret_sealed' },
+] as const;
+
+/** Re-seals every sealed field from `oldKey` to `newKey` in the caller's transaction; returns the count per table. */
+export async function resealAll(tx: Queryable, oldKey: Buffer, newKey: Buffer): Promise<Record<string, number>> {
+  const done: Record<string, number> = {};
+  for (const { table, key, column } of SEALED_COLUMNS) {
+    const found = await rows<{ id: number; sealed: string }>(
+      tx,
+      sql`select ${sql.identifier(key)} as id, ${sql.identifier(column)} as sealed from ${sql.identifier(table)} for update`,
+    );
+    for (const row of found) {
+      let plain: string;
+      try {
+        plain = decryptSecret(oldKey, row.sealed);
+      } catch {
+        throw new Error(`${table} ${key}=${row.id} does not open with the current SECRETS_KEY: nothing was changed.`);
+      }
+      await tx.execute(
+        sql`update ${sql.identifier(table)} set ${sql.identifier(column)} = ${encryptSecret(newKey, plain)} where ${sql.identifier(key)} = ${row.id}`,
+      );
+    }
+    done[table] = found.length;
+  }
+  return done;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { 'new-key': { type: 'string' } } });
+  const newHex = values['new-key'];
+  if (!newHex || !/^[0-9a-fA-F]{64}$/.test(newHex)) {
+    console.error('Usage: npm run secrets:rotate -- --new-key <64 hex characters> (make one with: openssl rand -hex 32)');
+    return 2;
+  }
+  const config = loadConfig();
+  const newKey = Buffer.from(newHex, 'hex');
+  if (newKey.equals(config.secretsKey)) {
+    console.error('The new key is the key in use: nothing to do.');
+    return 2;
+  }
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+  try {
+    await database.migrate();
+    const counts = await database.db.transaction(async (tx) => {
+      const resealed = await resealAll(tx, config.secretsKey, newKey);
+      await audit(tx, {
+        actorUserId: null,
+        action: 'secrets-key.rotate',
+        entity: 'secrets_key',
+        entityId: secretsKeyFingerprint(newKey),
+        before: { fingerprint: secretsKeyFingerprint(config.secretsKey) },
+        after: { fingerprint: secretsKeyFingerprint(newKey), resealed },
+      });
+      return resealed;
+    });
+    const summary = Object.entries(counts).map(([table, n]) => `${n} in ${table}`).join(', ');
+    console.log(`Re-sealed ${summary} under the key with fingerprint ${secretsKeyFingerprint(newKey)}.`);
+    if (!process.env.SECRETS_KEY && !config.databaseUrl) {
+      const file = resolve(config.dataDir, 'local-secrets.json');
+      const local = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+      writeFileSync(file, `${JSON.stringify({ ...local, secretsKey: newHex.toLowerCase() }, null, 2)}\n`, { mode: 0o600 });
+      console.log(`The new key is written to ${file}. Keep a copy with your backups.`);
+    } else {
+      console.log('Now set SECRETS_KEY to the new key wherever Betdesk runs, before starting it again.');
+    }
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof ConfigError || error instanceof EmbeddedDatabaseBusyError || error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}
