@@ -222,7 +222,9 @@ export async function dispatchQueuedSms(
     const token = randomUUID();
     const now = o.now();
     const due = { now, promotionalOpen: windowAt(now, window).open };
-    const claimed = await claimBatch(database, token, o.batchSize, o.claimMs, due);
+    // A request never carries more than one second's worth of the rate: the gateway sees at most
+    // SMS_SEND_RATE messages in any second, not a paced average of larger bursts.
+    const claimed = await claimBatch(database, token, Math.min(o.batchSize, Math.max(1, Math.floor(o.sendRate))), o.claimMs, due);
     if (claimed === 0) return report;
     // One pace for every dispatcher of every process: the batch waits for its share of the rate.
     const waitMs = await reserveSendRate(database, claimed, o.sendRate);
