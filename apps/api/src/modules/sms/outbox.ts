@@ -272,15 +272,17 @@ async function optOutRefused(database: Database, batch: ClaimedSms[], outcomes: 
 }
 
 /**
- * A token bucket in the database shared by every dispatcher (decision 023): it refills at `rate`
- * tokens a second up to one second's worth; a batch takes its size in tokens, going into debt if
- * need be, and waits until the debt is paid off. Answers how many milliseconds to wait.
+ * The send rate shared by every dispatcher (decision 023), as a schedule in the database: a batch of
+ * n messages books the next n/rate seconds after the last booking and leaves when its booking ends.
+ * Nothing is saved up while idle (a token bucket's credit would let a second carry twice the rate),
+ * so with batches of at most one second's worth the gateway never sees more than SMS_SEND_RATE
+ * messages in a second. Answers how many milliseconds to wait.
  */
 export async function reserveSendRate(database: Database, messages: number, rate: number): Promise<number> {
   const { rows } = await database.executeSql(
-    `insert into rate_buckets as b (name, tokens, refilled_at) values ('sms', $1::float8 - $2::float8, clock_timestamp())
+    `insert into rate_buckets as b (name, tokens, refilled_at) values ('sms', 0 - $2::float8, clock_timestamp())
      on conflict (name) do update set
-       tokens = least($1::float8, b.tokens + extract(epoch from clock_timestamp() - b.refilled_at) * $1::float8) - $2::float8,
+       tokens = least(0::float8, b.tokens + extract(epoch from clock_timestamp() - b.refilled_at) * $1::float8) - $2::float8,
        refilled_at = clock_timestamp()
      returning tokens`,
     [rate, messages],
