@@ -5,7 +5,7 @@ import type { SmsGateway } from '../../src/integrations/sms/gateway.ts';
 import { rows } from '../../src/db/rows.ts';
 import { dispatchQueuedSms, queueSms, queueSmsFanout } from '../../src/modules/sms/outbox.ts';
 import { optOutState } from '../../src/modules/sms/opt-outs.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { createTestApp, giveMarketingConsent, type TestApp } from '../helpers.ts';
 import { fakeGateway, messagesById } from './sms-test-kit.ts';
 
 let t: TestApp;
@@ -14,6 +14,8 @@ let gateway: SmsGateway;
 beforeAll(async () => {
   t = await createTestApp();
   ({ fake, gateway } = await fakeGateway({ timeoutMs: 1_000 }));
+  // Offers go only to phones that agreed to them (decision 025): these did.
+  await giveMarketingConsent(t, '254788000001', '254788000002', '254788000003');
 });
 afterAll(async () => {
   await fake.close();

@@ -272,23 +272,38 @@ async function optOutRefused(database: Database, batch: ClaimedSms[], outcomes: 
 }
 
 /**
- * The send rate shared by every dispatcher (decision 023), as a schedule in the database: a batch of
- * n messages books the next n/rate seconds after the last booking and leaves when its booking ends.
- * Nothing is saved up while idle (a token bucket's credit would let a second carry twice the rate),
- * so with batches of at most one second's worth the gateway never sees more than SMS_SEND_RATE
- * messages in a second. Answers how many milliseconds to wait.
+ * The send rate shared by every dispatcher (decision 023), as one row in the database: each second
+ * of the clock holds at most `rate` messages. A batch (never more than one second's worth) takes
+ * room in the latest booked second, or books the next one and waits for it to begin; nothing is
+ * saved up while idle. So the gateway never sees more than SMS_SEND_RATE messages in a second,
+ * however many dispatchers of however many processes send. Answers when the batch may leave.
  */
-export async function reserveSendRate(database: Database, messages: number, rate: number): Promise<number> {
+export async function reserveSendWindow(
+  database: Database,
+  messages: number,
+  rate: number,
+): Promise<{ waitMs: number; windowStart: number }> {
   const { rows } = await database.executeSql(
-    `insert into rate_buckets as b (name, tokens, refilled_at) values ('sms', 0 - $2::float8, clock_timestamp())
+    `insert into rate_buckets as b (name, tokens, refilled_at) values ('sms', $2::float8, date_trunc('second', clock_timestamp()))
      on conflict (name) do update set
-       tokens = least(0::float8, b.tokens + extract(epoch from clock_timestamp() - b.refilled_at) * $1::float8) - $2::float8,
-       refilled_at = clock_timestamp()
-     returning tokens`,
+       refilled_at = case
+         when b.refilled_at < date_trunc('second', clock_timestamp()) then date_trunc('second', clock_timestamp())
+         when b.tokens + $2::float8 <= $1::float8 then b.refilled_at
+         else b.refilled_at + make_interval(secs => ceil($2::float8 / $1::float8)) end,
+       tokens = case
+         when b.refilled_at < date_trunc('second', clock_timestamp()) then $2::float8
+         when b.tokens + $2::float8 <= $1::float8 then b.tokens + $2::float8
+         else $2::float8 end
+     returning extract(epoch from refilled_at) * 1000 as window_start,
+               extract(epoch from (refilled_at - clock_timestamp())) * 1000 as wait_ms`,
     [rate, messages],
   );
-  const tokens = Number(rows[0]!.tokens);
-  return tokens >= 0 ? 0 : Math.ceil((-tokens / rate) * 1000);
+  const row = rows[0]!;
+  return { waitMs: Math.max(0, Math.ceil(Number(row.wait_ms))), windowStart: Math.round(Number(row.window_start)) };
+}
+
+export async function reserveSendRate(database: Database, messages: number, rate: number): Promise<number> {
+  return (await reserveSendWindow(database, messages, rate)).waitMs;
 }
 
 async function releaseExpiredClaims(database: Database): Promise<void> {

@@ -48,6 +48,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['SMS Inbox', '/sms/inbox'],
           ['Broadcasts', '/sms/broadcasts'],
           ['Settings', '/settings'],
+          ['Backups', '/backups'],
           ['Catalogue', '/catalogue'],
           ['Reports', '/reports'],
           ['Audit Log', '/audit'],
