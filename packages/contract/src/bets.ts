@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { Id, Notice } from './common.ts';
-import { Bet, csvExport, kesInput } from './clients.ts';
+import { Bet, kesInput } from './clients.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 
 export const DESCRIPTION_MAX = 500;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { Id, Kes, Notice } from './common.ts';
-import { Bonus, BonusPayment, csvExport, kesInput } from './clients.ts';
+import { Bonus, BonusPayment, kesInput } from './clients.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 
 /** Totals boxes: admins only (absent for staff). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { Id, Kes, Notice, PageQuery } from './common.ts';
 import { KenyanPhone } from './phone.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
@@ -247,20 +247,6 @@ export const clientTexts = {
   updated: 'Client updated successfully',
   phoneTaken: 'Another client already has this phone number',
 } as const;
-
-/**
- * A table's CSV export: the whole filtered result streamed by the server (text/csv), at the list's
- * path plus `/export`, with the list's filters but no paging.
- */
-export function csvExport<Q extends z.ZodType>(def: {
-  path: string;
-  tag: string;
-  summary: string;
-  access: Parameters<typeof endpoint>[0]['access'];
-  query?: Q;
-}) {
-  return endpoint({ method: 'GET', ...def, response: z.string() });
-}
 
 const SearchOnly = z.object({ search: z.string().trim().max(100).default('') });
 

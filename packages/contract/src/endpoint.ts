@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Permission } from './permissions.ts';
 import { refuseUnsafeText } from './text.ts';
 
@@ -39,3 +39,17 @@ export function endpoint<Q extends z.ZodType, B extends z.ZodType, R extends z.Z
 export type QueryOf<E> = E extends Endpoint<infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;
 export type BodyOf<E> = E extends Endpoint<z.ZodType, infer B, z.ZodType> ? z.input<B> : never;
 export type ResponseOf<E> = E extends Endpoint<z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
+
+/**
+ * A table's CSV export: the whole filtered result streamed by the server (text/csv), at the list's
+ * path plus `/export`, with the list's filters but no paging.
+ */
+export function csvExport<Q extends z.ZodType>(def: {
+  path: string;
+  tag: string;
+  summary: string;
+  access: Parameters<typeof endpoint>[0]['access'];
+  query?: Q;
+}) {
+  return endpoint({ method: 'GET', ...def, response: z.string() });
+}

@@ -35,6 +35,7 @@ export * from './format.ts';
 export * from './reports.ts';
 export * from './ussd.ts';
 export * from './privacy.ts';
+export * from './privacy-alerts.ts';
 export * from './portal.ts';
 export * from './backups.ts';
 export * from './operations.ts';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { providerBody } from './text.ts';
 import { Id, Notice } from './common.ts';
 import { KenyanPhone } from './phone.ts';
-import { csvExport } from './clients.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 
 export const MPESA_PAYMENT_STATUSES = ['claimed', 'unclaimed', 'rejected'] as const;

@@ -231,16 +231,3 @@ export const notifyDataBreach = endpoint({
   body: z.object({ id: Id, notified_at: PastTime, notification_ref: Text('reference', 200) }),
   response: Notice.extend({ breach: DataBreach }),
 });
-
-export const privacyAlerts = endpoint({
-  method: 'GET',
-  path: '/api/privacy/alerts',
-  tag: 'privacy',
-  summary: "What the admin dashboard warns of: overdue requests and breaches whose 72 hours are running",
-  access: 'manage:privacy',
-  response: z.object({
-    overdue_requests: z.number(),
-    open_requests: z.number(),
-    breaches: z.array(z.object({ id: z.number(), description: z.string(), discovered_at: z.string(), notify_by: z.string() })),
-  }),
-});

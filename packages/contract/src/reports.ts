@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { Kes } from './common.ts';
-import { csvExport } from './clients.ts';
 import { endsAfterStart, nairobiDayOf, rangeOrderError } from './date-range.ts';
 import { BusinessDay } from './lists.ts';
 

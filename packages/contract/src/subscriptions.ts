@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { Kes } from './common.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
-import { csvExport, Bet4meSubscription } from './clients.ts';
+import { Bet4meSubscription } from './clients.ts';
 
 /** How far back "recent" subscriptions reach. */
 export const RECENT_SUBSCRIPTION_DAYS = 30;

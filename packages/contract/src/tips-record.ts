@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { Id, PageQuery } from './common.ts';
 import { BusinessDay } from './lists.ts';
 import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.ts';
-import { csvExport } from './clients.ts';
 
 /**
  * The tips track record (issue 23): a bet category's ticket of a day is a list of selections with

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { ChoiceId, Id, Notice } from './common.ts';
 import { KenyanPhone } from './phone.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from './constants.ts';
 import { Gender, User } from './auth.ts';
-import { Client, csvExport } from './clients.ts';
+import { Client } from './clients.ts';
 
 export const UserCategory = z.object({ id: z.number(), name: z.string() });
 export type UserCategory = z.infer<typeof UserCategory>;
