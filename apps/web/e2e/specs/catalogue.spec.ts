@@ -17,7 +17,7 @@ test.describe('Catalogue', () => {
     await modal.getByLabel('Code').fill('sw 9');
     await modal.getByRole('button', { name: 'Save' }).click();
     await expect(modal.getByTestId('form-success')).toHaveText('Bet category saved successfully');
-    await modal.getByRole('button', { name: 'Close' }).click();
+    await modal.getByRole('button', { name: 'Close' }).first().click();
     const row = page.getByTestId('bet-categories-table').getByTestId('table-row').filter({ hasText: 'Sure Wins' });
     await expect(row).toContainText('SW9');
     await expect(row).toContainText('None yet');
@@ -37,7 +37,7 @@ test.describe('Catalogue', () => {
     await add.getByTestId('package-price').fill('150');
     await add.getByRole('button', { name: 'Add package' }).click();
     await expect(add.getByTestId('form-success')).toHaveText('Package added successfully');
-    await add.getByRole('button', { name: 'Close' }).click();
+    await add.getByRole('button', { name: 'Close' }).first().click();
     const pkg = page.getByTestId('prices-table').getByTestId('table-row').filter({ hasText: 'Sure Wins SMS 3 days' });
     await expect(pkg).toContainText('KES 150.00');
     await expect(pkg).toContainText('3 days');
@@ -50,7 +50,7 @@ test.describe('Catalogue', () => {
     await add.getByTestId('package-price').fill('120');
     await add.getByRole('button', { name: 'Add package' }).click();
     await expect(add.getByText('This bet category already has a package of this medium and duration').first()).toBeVisible();
-    await add.getByRole('button', { name: 'Close' }).click();
+    await add.getByRole('button', { name: 'Close' }).first().click();
 
     await page.goto('/catalogue');
     await expect(
@@ -78,7 +78,7 @@ test.describe('Catalogue', () => {
     await modal.getByTestId('plan-price').fill('1800');
     await modal.getByRole('button', { name: 'Save' }).click();
     await expect(modal.getByTestId('form-success')).toHaveText('Plan saved successfully');
-    await modal.getByRole('button', { name: 'Close' }).click();
+    await modal.getByRole('button', { name: 'Close' }).first().click();
     const row = page.getByTestId('plans-table').getByTestId('table-row').filter({ hasText: 'Fortnight' });
     await expect(row).toContainText('14 days');
     await expect(row).toContainText('KES 1,800.00');
@@ -89,7 +89,7 @@ test.describe('Catalogue', () => {
     await edit.getByLabel('On sale').click({ force: true });
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect(edit.getByTestId('form-success')).toHaveText('Plan saved successfully');
-    await edit.getByRole('button', { name: 'Close' }).click();
+    await edit.getByRole('button', { name: 'Close' }).first().click();
     await expect(row).toContainText('Off sale');
   });
 

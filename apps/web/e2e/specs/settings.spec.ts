@@ -24,7 +24,7 @@ test.describe('Settings', () => {
     await expect(modal.getByTestId('form-success')).toHaveText('Setting saved successfully');
     await expect(page.getByTestId('setting-value-login_window_minutes')).toHaveText('20');
     await expect(table.getByTestId('table-row').filter({ hasText: 'Login window minutes' })).toContainText('by ');
-    await modal.getByRole('button', { name: 'Close' }).click();
+    await modal.getByRole('button', { name: 'Close' }).first().click();
 
     await page.getByTestId('edit-setting-subscription_reminder_sms').click();
     const text = page.getByRole('dialog', { name: 'Subscription reminder sms' }).getByTestId('setting-input');

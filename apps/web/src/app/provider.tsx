@@ -22,7 +22,7 @@ export const theme = createTheme({
   components: {
     CloseButton: { defaultProps: closeButtonName },
     Modal: { defaultProps: { closeButtonProps: closeButtonName }, styles: { body: { overflowWrap: 'anywhere' } } },
-    Drawer: { defaultProps: { closeButtonProps: closeButtonName }, styles: { body: { overflowWrap: 'anywhere' } } },
+    Drawer: { defaultProps: { closeButtonProps: closeButtonName }, styles: { content: { maxWidth: '100vw' }, body: { overflowWrap: 'anywhere' } } },
   },
 });
 

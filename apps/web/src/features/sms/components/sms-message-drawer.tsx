@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { canResendSms, confirmTexts, smsStatusTexts, type SmsMessageDetail } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
 import { LoadState } from '@/components/load-state.tsx';
@@ -119,8 +120,10 @@ export function SmsMessageDrawer({
   onOpen: (id: number) => void;
 }) {
   const message = useSmsMessage(messageId);
+  // On a phone the drawer takes the whole width instead of overflowing it.
+  const phone = useMediaQuery('(max-width: 40em)', false, { getInitialValueInEffect: false }) ?? false;
   return (
-    <Drawer opened={messageId !== null} onClose={onClose} position="right" size="lg" title="SMS details">
+    <Drawer opened={messageId !== null} onClose={onClose} position="right" size={phone ? '100%' : 'lg'} title="SMS details">
       {message.data ? (
         <Details message={message.data.message} onOpen={onOpen} />
       ) : (
