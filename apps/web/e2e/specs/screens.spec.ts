@@ -37,6 +37,8 @@ async function expectDialogFits(page: Page, what: string) {
   const dialog = page.getByRole('dialog').last();
   await expect(dialog, what).toBeVisible();
   const width = page.viewportSize()!.width;
+  // A drawer slides in from the side: measure it once it has arrived, not during the slide.
+  await expect.poll(async () => (await dialog.boundingBox())!.x + (await dialog.boundingBox())!.width, { message: `${what}: right edge` }).toBeLessThanOrEqual(width);
   const box = (await dialog.boundingBox())!;
   expect(box.x, `${what}: left edge`).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width, `${what}: right edge`).toBeLessThanOrEqual(width);
@@ -160,9 +162,7 @@ test.describe('screens at 1366 and 360 px', () => {
         what: 'add plan',
       },
       { path: '/tips/prices/sms-tips', open: (p) => p.getByTestId('add-package').click(), what: 'add package' },
-      // Not checked here: after the merges of 2026-11-25 the SMS details drawer on /sms measures
-      // 560-614 px at a 360 px viewport (its size follows the phone query now; the cause is not
-      // found yet). A known defect, named in the session's closing note, to fix and list again.
+      { path: '/sms', open: (p) => p.locator('[data-testid^="sms-view-"]').first().click(), what: 'SMS details' },
     ];
     if (client.pending_bonus > 0) {
       dialogs.push({ path: `/clients/${client.id}`, open: (p) => p.getByTestId('record-bonus-payment').click(), what: 'record bonus payment' });
