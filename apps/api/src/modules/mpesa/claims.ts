@@ -44,33 +44,7 @@ export async function claimPayment(
 ): Promise<{ info: string; transaction: MpesaTransaction }> {
   const payee: Payee = body.client_id !== undefined ? { clientId: body.client_id } : { subscriberId: body.subscriber_id! };
   const activatedSms = await deps.db.transaction(async (tx) => {
-    const payment = await lockPayment(tx, body.transaction_id);
-    if (payment.status === 'claimed') throw conflict('This payment has already been claimed. Unclaim it first to claim it to someone else.', 'already_claimed');
-    if (payment.status === 'rejected' || payment.amountCents === null) {
-      throw conflict('A rejected payload is not money received and cannot be claimed.', 'rejected');
-    }
-    await payeeExists(tx, payee);
-    await tx
-      .update(mpesaPayments)
-      .set({
-        status: 'claimed',
-        clientId: 'clientId' in payee ? payee.clientId : null,
-        subscriberId: 'subscriberId' in payee ? payee.subscriberId : null,
-        matchedBy: 'manual',
-        claimedBy: actor.userId,
-        claimedAt: new Date(),
-      })
-      .where(eq(mpesaPayments.id, payment.id));
-    const category = await categoryNamedBy(tx, normaliseAccount(payment.billRefNumber));
-    const settled = await settlePayment(tx, {
-      paymentId: payment.id,
-      amountCents: payment.amountCents,
-      payee,
-      betCategoryId: 'subscriberId' in payee ? (category?.id ?? null) : null,
-      source: payment.source === 'stk' ? 'stk' : 'mpesa',
-      actorUserId: actor.userId,
-      requestId,
-    });
+    const { payment, settled } = await claimAndSettle(tx, body.transaction_id, payee, actor.userId, requestId);
     if (settled.activatedSms) {
       await sendCurrentTipOnActivation(tx, { ...settled.activatedSms, medium: 'sms', createdBy: actor.userId });
     }
@@ -95,6 +69,41 @@ export async function claimPayment(
   return { info: successTextsMpesa.paymentClaimed, transaction: (await paymentById(deps.db, body.transaction_id))! };
 }
 
+/**
+ * The claim itself, shared by Claim and its preview: the payment is locked and checked, marked
+ * claimed to the payee, and settled by the payment rules, in the caller's transaction.
+ */
+async function claimAndSettle(tx: Queryable, transactionId: number, payee: Payee, actorUserId: number | null, requestId: string | null) {
+  const payment = await lockPayment(tx, transactionId);
+  if (payment.status === 'claimed') throw conflict('This payment has already been claimed. Unclaim it first to claim it to someone else.', 'already_claimed');
+  if (payment.status === 'rejected' || payment.amountCents === null) {
+    throw conflict('A rejected payload is not money received and cannot be claimed.', 'rejected');
+  }
+  await payeeExists(tx, payee);
+  await tx
+    .update(mpesaPayments)
+    .set({
+      status: 'claimed',
+      clientId: 'clientId' in payee ? payee.clientId : null,
+      subscriberId: 'subscriberId' in payee ? payee.subscriberId : null,
+      matchedBy: 'manual',
+      claimedBy: actorUserId,
+      claimedAt: new Date(),
+    })
+    .where(eq(mpesaPayments.id, payment.id));
+  const category = await categoryNamedBy(tx, normaliseAccount(payment.billRefNumber));
+  const settled = await settlePayment(tx, {
+    paymentId: payment.id,
+    amountCents: payment.amountCents,
+    payee,
+    betCategoryId: 'subscriberId' in payee ? (category?.id ?? null) : null,
+    source: payment.source === 'stk' ? 'stk' : 'mpesa',
+    actorUserId,
+    ...(requestId ? { requestId } : {}),
+  });
+  return { payment, settled };
+}
+
 /** Thrown to roll the preview's transaction back once its outcome is read. */
 class PreviewDone extends Error {}
 
@@ -109,31 +118,8 @@ export async function previewClaim(deps: AppDeps, body: { transaction_id: number
   let buys: string[] = [];
   try {
     await deps.db.transaction(async (tx) => {
-      const payment = await lockPayment(tx, body.transaction_id);
-      if (payment.status === 'claimed') throw conflict('This payment has already been claimed. Unclaim it first to claim it to someone else.', 'already_claimed');
-      if (payment.status === 'rejected' || payment.amountCents === null) {
-        throw conflict('A rejected payload is not money received and cannot be claimed.', 'rejected');
-      }
-      await payeeExists(tx, payee);
-      await tx
-        .update(mpesaPayments)
-        .set({
-          status: 'claimed',
-          clientId: 'clientId' in payee ? payee.clientId : null,
-          subscriberId: 'subscriberId' in payee ? payee.subscriberId : null,
-          matchedBy: 'manual',
-        })
-        .where(eq(mpesaPayments.id, payment.id));
-      const category = await categoryNamedBy(tx, normaliseAccount(payment.billRefNumber));
-      const settled = await settlePayment(tx, {
-        paymentId: payment.id,
-        amountCents: payment.amountCents,
-        payee,
-        betCategoryId: 'subscriberId' in payee ? (category?.id ?? null) : null,
-        source: payment.source === 'stk' ? 'stk' : 'mpesa',
-        actorUserId: null,
-      });
-      buys = await describeSettlement(tx, payment.amountCents, settled.bonusPaidCents, settled.subscriptionId);
+      const { payment, settled } = await claimAndSettle(tx, body.transaction_id, payee, null, null);
+      buys = await describeSettlement(tx, payment.amountCents!, settled.bonusPaidCents, settled.subscriptionId);
       throw new PreviewDone();
     });
   } catch (error) {
