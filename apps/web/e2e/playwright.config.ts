@@ -12,6 +12,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
+  // CI (E2E_REQUIRED=1) gives a failed test one more try: a second failure fails the run, and a pass on
+  // the retry is reported as "flaky" in the list, so it stays visible. Seen once: the Winnings editor
+  // did not appear within 30 s in CI and passed in every local run, alone and in the full suite.
+  retries: process.env.E2E_REQUIRED === '1' ? 1 : 0,
   reporter: [['list']],
   use: {
     baseURL,
