@@ -4,7 +4,7 @@
  * (DATA_DIR/pglite). Refuses a non-empty target, a damaged file, a newer schema and a backup sealed
  * under another SECRETS_KEY, before loading anything; afterwards checks every count and total.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { existingSecretsKey } from '../apps/api/src/config.ts';
@@ -36,7 +36,11 @@ async function main(): Promise<number> {
     console.error('BACKUP_KEY: must be 64 hex characters (a 32-byte key)');
     return 2;
   }
-  const file = readFileSync(resolve(values.file));
+  const file = resolve(values.file);
+  if (!existsSync(file)) {
+    console.error(`--file: there is no file ${file}`);
+    return 2;
+  }
   const target = env.DATABASE_URL
     ? ({ kind: 'postgres', url: env.DATABASE_URL } as const)
     : ({ kind: 'pglite', dataDir: join(resolve(env.DATA_DIR || './data'), 'pglite') } as const);

@@ -33,6 +33,7 @@ export type BackupHealth = z.infer<typeof BackupHealth>;
 export const backupTexts = {
   made: 'Backup made and verified',
   notFound: 'There is no such backup',
+  linkExpired: 'This download link has expired or is not valid: download the backup again from the Backups screen',
 } as const;
 
 export const listBackups = endpoint({
@@ -78,5 +79,34 @@ export const downloadBackup = endpoint({
   summary: 'The backup file itself',
   access: 'manage:backups',
   query: BackupDownloadQuery,
+  response: z.unknown(),
+});
+
+/**
+ * A browser cannot put the bearer header on a plain link, and fetching the file into a blob holds
+ * all of it in the tab's memory. The screen asks for a short-lived signed link instead and lets
+ * the browser download it natively (streamed to disk, in its download bar).
+ */
+export const createBackupDownloadLink = endpoint({
+  method: 'POST',
+  path: '/api/backups/download-link',
+  tag: 'backups',
+  summary: 'A signed link to one backup file, valid for a minute',
+  access: 'manage:backups',
+  body: BackupDownloadQuery,
+  response: z.object({ url: z.string(), expires_at: z.string() }),
+});
+
+export const BackupFileByTicketQuery = z.object({
+  ticket: z.string({ message: 'The download link is incomplete' }).min(1, 'The download link is incomplete').max(1000),
+});
+
+export const downloadBackupByTicket = endpoint({
+  method: 'GET',
+  path: '/api/backups/file',
+  tag: 'backups',
+  summary: 'The backup file a signed link names (the ticket is the permission)',
+  access: 'public',
+  query: BackupFileByTicketQuery,
   response: z.unknown(),
 });

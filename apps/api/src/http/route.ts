@@ -21,6 +21,8 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   app: FastifyInstance,
   endpoint: Endpoint<Q, B, R>,
   handler: (ctx: RouteContext<Q, B>) => Promise<z.input<R>>,
+  // `compress: false` for a file sent as it is stored (already compressed or encrypted).
+  options: { compress?: false } = {},
 ): void {
   const schema: FastifySchema = {
     summary: endpoint.summary,
@@ -34,6 +36,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     method: endpoint.method,
     url: endpoint.path,
     schema,
+    ...(options.compress === false ? { compress: false as const } : {}),
     // Before validation: who may call comes first (401/403), what they sent second (422).
     preValidation: requireAccess(endpoint.access),
     handler: async (request, reply): Promise<unknown> => {

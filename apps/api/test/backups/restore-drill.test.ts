@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -41,6 +41,13 @@ async function freshTarget(): Promise<RestoreTarget> {
 }
 
 let backupFile: string;
+
+/** A file of these bytes (restores read files, not buffers). */
+function asFile(bytes: Buffer): string {
+  const path = join(dir, `case-${randomBytes(4).toString('hex')}.sql.gz`);
+  writeFileSync(path, bytes);
+  return path;
+}
 let restored: RestoreTarget;
 
 beforeAll(async () => {
@@ -93,7 +100,7 @@ it('backs up, restores into a fresh target, and every row count and money total 
   expect(made.manifest.schema.migration).toMatch(/^\d{4}_/);
 
   const target = await freshTarget();
-  const report = await restoreBackup(readFileSync(backupFile), {
+  const report = await restoreBackup(backupFile, {
     target,
     backupKey: undefined,
     secretsKey: t.deps.config.secretsKey,
@@ -109,7 +116,7 @@ it('refuses a damaged file, another SECRETS_KEY, a newer schema and a non-empty 
   const file = readFileSync(backupFile);
   const target = await freshTarget();
   const restore = (bytes: Buffer, secretsKey = t.deps.config.secretsKey) =>
-    restoreBackup(bytes, { target, backupKey: undefined, secretsKey });
+    restoreBackup(asFile(bytes), { target, backupKey: undefined, secretsKey });
 
   const damaged = Buffer.from(file);
   damaged[damaged.length - 20] = damaged[damaged.length - 20]! ^ 0xff;
@@ -133,7 +140,7 @@ it('refuses a damaged file, another SECRETS_KEY, a newer schema and a non-empty 
   await expect(assertEmptyTarget(target)).resolves.toBeUndefined();
   // The target restored by the drill above holds data: refused.
   await expect(
-    restoreBackup(file, { target: restored, backupKey: undefined, secretsKey: t.deps.config.secretsKey }),
+    restoreBackup(backupFile, { target: restored, backupKey: undefined, secretsKey: t.deps.config.secretsKey }),
   ).rejects.toThrow(/not empty/);
 }, 120_000);
 
@@ -145,8 +152,12 @@ it('encrypts with BACKUP_KEY and asks for the key to restore', async () => {
   const bytes = readFileSync(made.file);
   expect(bytes.includes(Buffer.from('mpesa_payments'))).toBe(false);
   const target = await freshTarget();
-  await expect(restoreBackup(bytes, { target, backupKey: undefined, secretsKey: t.deps.config.secretsKey })).rejects.toThrow(/encrypted/);
+  await expect(restoreBackup(made.file, { target, backupKey: undefined, secretsKey: t.deps.config.secretsKey })).rejects.toThrow(/encrypted/);
   await expect(
-    restoreBackup(bytes, { target, backupKey: randomBytes(32), secretsKey: t.deps.config.secretsKey }),
+    restoreBackup(made.file, { target, backupKey: randomBytes(32), secretsKey: t.deps.config.secretsKey }),
   ).rejects.toThrow(/cannot be decrypted/);
+  // With its key it restores, streamed through the decryption.
+  const report = await restoreBackup(made.file, { target, backupKey: key, secretsKey: t.deps.config.secretsKey });
+  expect(report.figures.row_counts).toEqual(made.manifest.row_counts);
+  expect(report.figures.money_totals_cents).toEqual(made.manifest.money_totals_cents);
 }, 60_000);

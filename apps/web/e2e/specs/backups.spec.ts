@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { admin, signIn, staff } from '../support.ts';
 
@@ -14,8 +16,23 @@ test.describe('Backups', () => {
     await expect(row).toContainText('Verified', { timeout: 60_000 });
     await expect(row).toContainText(/\d+(\.\d)? (B|kB|MB)/);
 
-    // The download itself is proven by the API test (backups-api.test.ts: the bytes match the checksum).
-    await expect(row.getByRole('button', { name: 'Download' })).toBeVisible();
+    // Download: a real browser download (the signed link, not a blob), under the backup's own name,
+    // whose bytes hash to the SHA-256 the screen shows.
+    const button = row.getByRole('button', { name: 'Download' });
+    const name = (await button.getAttribute('data-testid'))!.replace(/^download-backup-/, '');
+    expect(name).toMatch(/^betdesk-\d{8}T\d{6}Z-(pglite|postgres)\.sql\.gz$/);
+    await row.getByTestId(`backup-sha-${name}`).hover();
+    const shown = (await page.getByRole('tooltip').textContent())!.trim();
+    expect(shown).toMatch(/^[0-9a-f]{64}$/);
+    await expect(row.getByTestId(`backup-sha-${name}`)).toHaveText(`${shown.slice(0, 16)}…`);
+
+    const downloading = page.waitForEvent('download');
+    await button.click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(name);
+    const bytes = readFileSync((await download.path())!);
+    expect(bytes.length).toBeGreaterThan(1000);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(shown);
   });
 
   test('staff have no Backups screen', async ({ page }) => {

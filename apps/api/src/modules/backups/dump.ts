@@ -1,12 +1,14 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Readable, type Writable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgDump } from '@electric-sql/pglite-tools/pg_dump';
 import pg from 'pg';
 import type { Database } from '../../db/client.ts';
-import { BACKUP_FORMAT, BackupError, sha256, type BackupManifest } from './archive.ts';
+import { BACKUP_FORMAT, BackupError, collectText, type BackupManifest } from './archive.ts';
 
 type Row = Record<string, unknown>;
 type Query = (text: string) => Promise<Row[]>;
@@ -64,41 +66,43 @@ async function readSchemaVersion(query: Query): Promise<BackupManifest['schema']
   return { migration: tag, when };
 }
 
-export interface Dumped {
-  manifest: BackupManifest;
-  dump: Buffer;
-}
+/** Takes a dump as a stream and answers its checksum and size (compressDump writes it to disk). */
+export type DumpConsumer = (dump: Readable) => Promise<{ sha256: string; bytes: number }>;
 
-/** A consistent dump of the whole database with its figures, on either kind of database. */
-export async function dumpDatabase(database: Database, secretsFingerprint: string): Promise<Dumped> {
-  const taken = database.pglite ? await dumpPglite(database.pglite) : await dumpPostgres(database.url!);
-  const manifest: BackupManifest = {
+/**
+ * A consistent dump of the whole database with its figures, on either kind of database, handed to
+ * `consume` as a stream; answers the manifest.
+ */
+export async function dumpDatabase(database: Database, secretsFingerprint: string, consume: DumpConsumer): Promise<BackupManifest> {
+  const taken = database.pglite ? await dumpPglite(database.pglite, consume) : await dumpPostgres(database.url!, consume);
+  return {
     format: BACKUP_FORMAT,
     created_at: new Date().toISOString(),
     database: database.kind,
     schema: taken.schema,
     secrets_key_fingerprint: secretsFingerprint,
     ...taken.figures,
-    dump_sha256: sha256(taken.dump),
-    dump_bytes: taken.dump.length,
+    dump_sha256: taken.dump.sha256,
+    dump_bytes: taken.dump.bytes,
   };
-  return { manifest, dump: taken.dump };
 }
 
 interface Taken {
   figures: Figures;
   schema: BackupManifest['schema'];
-  dump: Buffer;
+  dump: { sha256: string; bytes: number };
 }
 
 /**
  * PGlite's pg_dump runs synchronously against the one embedded connection. It is run inside a
  * transaction callback so no other query of the app can start meanwhile (they wait for the
  * transaction lock): the figures are read, the transaction is ended, the dump runs, and an empty
- * transaction is opened again for the callback to commit.
+ * transaction is opened again for the callback to commit. Its dump comes back as one in-memory
+ * file (the embedded database lives in this process anyway); from there it streams, after the
+ * database is released.
  */
-async function dumpPglite(client: PGlite): Promise<Taken> {
-  return client.transaction(async (tx) => {
+async function dumpPglite(client: PGlite, consume: DumpConsumer): Promise<Taken> {
+  const { figures, schema, file } = await client.transaction(async (tx) => {
     const query: Query = async (text) => (await tx.query<Row>(text)).rows;
     const figures = await readFigures(query);
     const schema = await readSchemaVersion(query);
@@ -110,11 +114,13 @@ async function dumpPglite(client: PGlite): Promise<Taken> {
         execProtocolRawStream: client.execProtocolRawStream.bind(client),
       } as unknown as PGlite;
       const file = await pgDump({ pg: exclusive, args: ['--no-owner', '--no-privileges'] });
-      return { figures, schema, dump: Buffer.from(await file.arrayBuffer()) };
+      return { figures, schema, file };
     } finally {
       await tx.exec('begin');
     }
   });
+  const dump = await consume(Readable.fromWeb(file.stream() as NodeReadableStream<Uint8Array>));
+  return { figures, schema, dump };
 }
 
 /** Connection settings for pg_dump/psql: the password goes in the environment, not on the command line. */
@@ -125,34 +131,52 @@ function pgConnection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
   return { dbname: u.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, stdin?: Buffer): Promise<Buffer> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'ENOENT'
-          ? new BackupError(`${command} is not installed: install Debian's postgresql-client (apt-get install postgresql-client).`)
-          : error,
-      ),
-    );
-    child.on('close', (code) => {
-      if (code === 0) resolvePromise(Buffer.concat(out));
-      else reject(new BackupError(`${command} failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ')}`));
+function notInstalled(command: string, error: NodeJS.ErrnoException): Error {
+  return error.code === 'ENOENT'
+    ? new BackupError(`${command} is not installed: install Debian's postgresql-client (apt-get install postgresql-client).`)
+    : error;
+}
+
+/**
+ * Runs a PostgreSQL client tool whose stdin or stdout is a stream `work` handles; resolves when
+ * both the work and the tool succeeded. If the work fails first, the tool is killed (psql then
+ * never reaches the end of its input, so its single transaction is rolled back, not committed).
+ */
+function runStreaming(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  work: (child: ChildProcessByStdio<Writable, Readable, Readable>) => Promise<void>,
+): Promise<void> {
+  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolvePromise, reject) => {
+    child.on('error', (error: NodeJS.ErrnoException) => reject(notInstalled(command, error)));
+    child.on('close', (code, signal) => {
+      if (code === 0) resolvePromise();
+      else reject(new BackupError(`${command} failed (${signal ?? `exit ${code}`}): ${err.trim().split('\n').slice(-3).join(' ')}`));
     });
-    child.stdin.on('error', () => {});
-    child.stdin.end(stdin);
   });
+  const done = work(child).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  return Promise.all([done, exited]).then(
+    () => undefined,
+    // The tool's own failure says more than the broken pipe it caused.
+    async (error: unknown) => {
+      const toolError = await exited.then(() => null, (e: unknown) => e);
+      throw toolError instanceof BackupError && !(error instanceof BackupError) ? toolError : error;
+    },
+  );
 }
 
 /**
  * pg_dump of the snapshot a repeatable-read transaction exported, so the figures read in that
  * transaction describe exactly the rows dumped.
  */
-async function dumpPostgres(url: string): Promise<Taken> {
+async function dumpPostgres(url: string, consume: DumpConsumer): Promise<Taken> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -162,9 +186,13 @@ async function dumpPostgres(url: string): Promise<Taken> {
     const figures = await readFigures(query);
     const schema = await readSchemaVersion(query);
     const { dbname, env } = pgConnection(url);
-    const dump = await run('pg_dump', ['--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--dbname=${dbname}`], env);
+    let dump: Taken['dump'] | undefined;
+    await runStreaming('pg_dump', ['--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--dbname=${dbname}`], env, async (child) => {
+      child.stdin.end();
+      dump = await consume(child.stdout);
+    });
     await client.query('commit');
-    return { figures, schema, dump };
+    return { figures, schema, dump: dump! };
   } finally {
     await client.end();
   }
@@ -199,11 +227,20 @@ export async function assertEmptyTarget(target: RestoreTarget): Promise<void> {
   }
 }
 
-/** Loads a dump into the (empty) target in one transaction and reads the figures back. */
-export async function loadDump(target: RestoreTarget, dump: Buffer): Promise<Figures> {
+/**
+ * Loads a dump into the (empty) target in one transaction and reads the figures back. `write`
+ * streams the dump into the writable it is given and rejects if the dump turns out damaged.
+ * PostgreSQL takes it through psql's stdin as it comes; the embedded database takes it as one
+ * string (one simple-protocol message).
+ */
+export async function loadDump(target: RestoreTarget, write: (into: Writable) => Promise<void>): Promise<Figures> {
   if (target.kind === 'postgres') {
     const { dbname, env } = pgConnection(target.url);
-    await run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', `--dbname=${dbname}`, '-f', '-'], env, dump);
+    await runStreaming('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', `--dbname=${dbname}`, '-f', '-'], env, (child) => {
+      child.stdout.resume();
+      child.stdin.on('error', () => {});
+      return write(child.stdin);
+    });
     const client = new pg.Client({ connectionString: target.url });
     await client.connect();
     try {
@@ -212,12 +249,14 @@ export async function loadDump(target: RestoreTarget, dump: Buffer): Promise<Fig
       await client.end();
     }
   }
+  const dump = collectText();
+  await write(dump);
   const created = !existsSync(target.dataDir);
   mkdirSync(target.dataDir, { recursive: true });
   const client = await PGlite.create(target.dataDir, { extensions: { pg_trgm } });
   try {
     // One simple-protocol message: the whole dump runs as one implicit transaction.
-    await client.exec(dump.toString('utf8'));
+    await client.exec(dump.text());
     await client.exec('set search_path to default');
     return await readFigures(async (text) => (await client.query<Row>(text)).rows);
   } catch (error) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { desc, eq, sql } from 'drizzle-orm';
@@ -5,7 +6,7 @@ import { BACKUP_MAX_AGE_HOURS } from '@betdesk/contract';
 import { secretsKeyFingerprint, type Config } from '../../config.ts';
 import type { Database, Db } from '../../db/client.ts';
 import { backupRuns, users } from '../../db/schema/index.ts';
-import { BackupError, isEncrypted, packBackup, sha256, unpackBackup, type BackupManifest } from './archive.ts';
+import { BackupError, compressDump, readBackup, sealBackup, sha256OfFile, type BackupManifest } from './archive.ts';
 import { assertEmptyTarget, dumpDatabase, knownMigrations, loadDump, type Figures, type RestoreTarget } from './dump.ts';
 
 export { BackupError } from './archive.ts';
@@ -41,31 +42,37 @@ export interface MadeBackup {
 
 /**
  * Dumps the database, writes the backup file (atomically: a temporary name, then renamed), reads
- * it back to verify its checksum, and writes the sidecar the list reads.
+ * it back to verify its checksum, and writes the sidecar the list reads. Every step streams
+ * through files in `outDir` (decision 030): memory does not grow with the database.
  */
 export async function writeBackup(database: Database, config: Config, outDir: string): Promise<MadeBackup> {
-  const { manifest, dump } = await dumpDatabase(database, secretsKeyFingerprint(config.secretsKey));
-  const packed = packBackup(manifest, dump, config.backup.key);
   mkdirSync(outDir, { recursive: true });
-  const name = `betdesk-${stamp(new Date(manifest.created_at))}-${manifest.database}.sql.gz${config.backup.key ? '.enc' : ''}`;
-  const file = join(outDir, name);
-  writeFileSync(`${file}.partial`, packed, { mode: 0o600 });
-  renameSync(`${file}.partial`, file);
-  // Verified: the file on disk decrypts, decompresses and its dump matches the manifest's checksum.
-  const verified = unpackBackup(readFileSync(file), config.backup.key).manifest.dump_sha256 === manifest.dump_sha256;
-  const info: BackupFileInfo = {
-    name,
-    created_at: manifest.created_at,
-    size_bytes: packed.length,
-    file_sha256: sha256(packed),
-    encrypted: Boolean(config.backup.key),
-    verified,
-    database: manifest.database,
-    schema_migration: manifest.schema.migration,
-  };
-  const sidecar: Sidecar = { ...info, manifest };
-  writeFileSync(`${file}.json`, `${JSON.stringify(sidecar, null, 2)}\n`, { mode: 0o600 });
-  return { file, info, manifest };
+  const staging = join(outDir, `.staging-${randomBytes(6).toString('hex')}.sql.gz`);
+  try {
+    const manifest = await dumpDatabase(database, secretsKeyFingerprint(config.secretsKey), (dump) => compressDump(dump, staging));
+    const name = `betdesk-${stamp(new Date(manifest.created_at))}-${manifest.database}.sql.gz${config.backup.key ? '.enc' : ''}`;
+    const file = join(outDir, name);
+    await sealBackup(manifest, staging, `${file}.partial`, config.backup.key);
+    renameSync(`${file}.partial`, file);
+    rmSync(staging, { force: true });
+    // Verified: the file on disk decrypts, decompresses and its dump matches the manifest's checksum.
+    const check = await readBackup(file, config.backup.key);
+    const info: BackupFileInfo = {
+      name,
+      created_at: manifest.created_at,
+      size_bytes: statSync(file).size,
+      file_sha256: check.fileSha256,
+      encrypted: Boolean(config.backup.key),
+      verified: check.manifest.dump_sha256 === manifest.dump_sha256,
+      database: manifest.database,
+      schema_migration: manifest.schema.migration,
+    };
+    const sidecar: Sidecar = { ...info, manifest };
+    writeFileSync(`${file}.json`, `${JSON.stringify(sidecar, null, 2)}\n`, { mode: 0o600 });
+    return { file, info, manifest };
+  } finally {
+    rmSync(staging, { force: true });
+  }
 }
 
 /** A backup as a recorded run: the dashboard, the metrics and the list see failures too. */
@@ -125,7 +132,7 @@ export function listBackupFiles(dir: string): BackupFileInfo[] {
         name,
         created_at: `${at!.slice(0, 4)}-${at!.slice(4, 6)}-${at!.slice(6, 11)}:${at!.slice(11, 13)}:${at!.slice(13, 15)}Z`,
         size_bytes: statSync(join(dir, name)).size,
-        file_sha256: sha256(readFileSync(join(dir, name))),
+        file_sha256: sha256OfFile(join(dir, name)),
         encrypted: name.endsWith('.enc'),
         verified: false,
         database: kind as 'postgres' | 'pglite',
@@ -190,13 +197,12 @@ export interface RestoreReport {
  * After loading, every row count and money total must equal the manifest's.
  */
 export async function restoreBackup(
-  file: Buffer,
+  file: string,
   options: { target: RestoreTarget; backupKey: Buffer | undefined; secretsKey: Buffer },
 ): Promise<RestoreReport> {
-  if (isEncrypted(file) && !options.backupKey) {
-    throw new BackupError('This backup is encrypted: set BACKUP_KEY to the key it was made with.');
-  }
-  const { manifest, dump } = unpackBackup(file, options.backupKey);
+  // A first pass reads the whole file (decrypts, decompresses, checks the tag and the checksum)
+  // without loading anything; the second streams the dump into the target.
+  const { manifest } = await readBackup(file, options.backupKey);
   if (manifest.database !== options.target.kind) {
     throw new BackupError(
       `This backup is of ${manifest.database === 'pglite' ? 'the embedded database' : 'PostgreSQL'}; restore it with ${
@@ -218,7 +224,14 @@ export async function restoreBackup(
     );
   }
   await assertEmptyTarget(options.target);
-  const figures = await loadDump(options.target, dump);
+  const figures = await loadDump(options.target, async (into) => {
+    await readBackup(file, options.backupKey, {
+      into,
+      onManifest: (again) => {
+        if (again.dump_sha256 !== manifest.dump_sha256) throw new BackupError('The backup file changed while it was being restored.');
+      },
+    });
+  });
   const differences = compareFigures(manifest, figures);
   if (differences.length > 0) {
     throw new BackupError(`The restored data does not match the manifest:\n  ${differences.join('\n  ')}`);

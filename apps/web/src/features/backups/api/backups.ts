@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createBackup, downloadBackup, listBackups } from '@betdesk/contract';
-import { callEndpoint, downloadFile } from '@/lib/http.ts';
+import { createBackup, createBackupDownloadLink, listBackups } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
 
 /** GET /api/backups -> the files in BACKUP_DIR and the job's health. */
 export function useBackups() {
@@ -16,7 +16,17 @@ export function useCreateBackup() {
   });
 }
 
-/** GET /api/backups/download?name= : the file, saved under its own name. */
-export function downloadBackupFile(name: string): Promise<void> {
-  return downloadFile(downloadBackup.path, { name }, name);
+/**
+ * POST /api/backups/download-link, then the browser follows the signed link itself: a backup can
+ * be gigabytes, so it downloads natively to disk rather than into a blob in the tab's memory (a
+ * plain link cannot carry the bearer header; the ticket in the link is the permission).
+ */
+export async function downloadBackupFile(name: string): Promise<void> {
+  const { url } = await callEndpoint(createBackupDownloadLink, { body: { name } });
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
 }

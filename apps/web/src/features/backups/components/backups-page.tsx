@@ -43,7 +43,7 @@ const columns: DataTableColumn<BackupFile>[] = [
     width: 120,
     align: 'right',
     render: (b) => (
-      <Button size="compact-sm" variant="light" onClick={() => void downloadBackupFile(b.name)} data-testid={`download-backup-${b.name}`}>
+      <Button size="compact-sm" variant="light" onClick={() => void downloadBackupFile(b.name).catch(() => {})} data-testid={`download-backup-${b.name}`}>
         Download
       </Button>
     ),
