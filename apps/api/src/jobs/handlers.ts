@@ -18,7 +18,9 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       run: async (signal) => {
         const { batchSize, sendRate } = deps.config.sms;
         const report = await dispatchQueuedSms(deps.database, deps.sms, { batchSize, sendRate, signal });
-        if (report.more && !signal.aborted) await deps.jobs.nudge(QUEUES.smsDispatch);
+        // Work left, also when stopped by SIGTERM: the next job is taken by another worker, or by
+        // this one's successor, instead of waiting for the cron.
+        if (report.more) await deps.jobs.nudge(QUEUES.smsDispatch);
       },
     },
     {

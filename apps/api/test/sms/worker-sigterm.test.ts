@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/client.ts';
+import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../src/integrations/sms/fake-africastalking.ts';
+import { AT_API_KEY, AT_USERNAME, phones, queueTo } from './sms-test-kit.ts';
+
+/**
+ * SIGTERM to `npm run worker` (src/worker.ts, the real process) in the middle of an SMS fan-out:
+ * it finishes the batch in flight, exits 0 within SHUTDOWN_TIMEOUT_SECONDS, and leaves every
+ * message sent exactly once or still queued; a restarted worker sends the rest by itself.
+ */
+const WORKER = fileURLToPath(new URL('../../src/worker.ts', import.meta.url));
+const MESSAGES = 300;
+const RATE = 40; // messages a second, and so at most 40 a batch: the fan-out takes about 8 s
+const GRACE_SECONDS = 10;
+
+let dataDir: string;
+let where: DatabaseOptions;
+let dropDatabase = async () => {};
+let fake: FakeAfricasTalking;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'betdesk-sms-sigterm-'));
+  const server = process.env.DATABASE_URL;
+  if (server) {
+    const name = `betdesk_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    where = { url: url.toString() };
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: server });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  } else {
+    // The worker opens DATA_DIR/pglite; the test opens it only while no worker runs (one process at a time).
+    where = { dataDir: join(dataDir, 'pglite') };
+  }
+  fake = await startFakeAfricasTalking({ username: AT_USERNAME, apiKey: AT_API_KEY });
+});
+afterAll(async () => {
+  await fake.close();
+  await dropDatabase();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase(where);
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+function startWorker(): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', WORKER], {
+    env: {
+      ...process.env,
+      DATABASE_URL: where.url ?? '',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      SMS_PROVIDER: 'africastalking',
+      SMS_SEND_RATE: String(RATE),
+      SMS_BATCH_SIZE: String(RATE),
+      AT_USERNAME,
+      AT_API_KEY,
+      AT_BASE_URL: fake.url,
+      SHUTDOWN_TIMEOUT_SECONDS: String(GRACE_SECONDS),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+
+/** The numbers the gateway was asked to reach, one entry per time it was asked. */
+const received = () => fake.calls.flatMap((call) => call.to.map((n) => n.replace('+', '')));
+
+async function statuses(): Promise<Record<string, number>> {
+  return withDatabase(async (database) => {
+    const { rows } = await database.executeSql(`select status, count(*)::int as n from sms_messages group by status`);
+    return Object.fromEntries(rows.map((r) => [String(r.status), Number(r.n)]));
+  });
+}
+
+describe('a worker stopped by SIGTERM mid fan-out', () => {
+  it('exits 0 within its grace, loses and doubles nothing, and a restarted worker sends the rest', async () => {
+    const numbers = phones(MESSAGES, 254710700000);
+    await withDatabase(async (database) => {
+      await database.migrate();
+      await queueTo(database, numbers, 'Tips blast: Gor Mahia vs AFC Leopards, both teams to score');
+    });
+
+    // SIGTERM while the third request is at the gateway: that batch is in flight when it lands.
+    const first = startWorker();
+    const firstExit = exited(first);
+    let signalledAt = 0;
+    fake.onCall = (call) => {
+      if (call.seq !== 3) return;
+      signalledAt = Date.now();
+      first.kill('SIGTERM');
+    };
+    const { code, at } = await firstExit;
+    fake.onCall = null;
+    expect(signalledAt).toBeGreaterThan(0);
+    expect(code).toBe(0);
+    expect(at - signalledAt).toBeLessThan(GRACE_SECONDS * 1000);
+
+    // Stopped mid-way: what reached the gateway is recorded sent, once; the rest is still queued.
+    const afterStop = await statuses();
+    const reached = received();
+    expect(new Set(reached).size).toBe(reached.length);
+    expect(reached.length).toBeGreaterThanOrEqual(3 * RATE); // the batch in flight was finished
+    expect(reached.length).toBeLessThan(MESSAGES);
+    expect(afterStop).toEqual({ sent: reached.length, queued: MESSAGES - reached.length });
+
+    // A restarted worker takes up the rest by itself (no new job from the API, no cron minute).
+    const second = startWorker();
+    const secondExit = exited(second);
+    const deadline = Date.now() + 60_000;
+    while (received().length < MESSAGES && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    second.kill('SIGTERM');
+    expect((await secondExit).code).toBe(0);
+
+    const all = received();
+    expect(all).toHaveLength(MESSAGES);
+    expect(new Set(all)).toEqual(new Set(numbers));
+    expect(await statuses()).toEqual({ sent: MESSAGES });
+  }, 180_000);
+});
