@@ -41,13 +41,13 @@ export function readDownloadTicket(secretsKey: Buffer, ticket: string, now = Dat
   const expected = signature(secretsKey, payload);
   const given = Buffer.from(signed, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  let claims: TicketClaims;
+  let claims: TicketClaims | null;
   try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TicketClaims;
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TicketClaims | null;
   } catch {
     return null;
   }
-  if (typeof claims.n !== 'string' || typeof claims.u !== 'number' || typeof claims.e !== 'number') return null;
+  if (!claims || typeof claims.n !== 'string' || typeof claims.u !== 'number' || typeof claims.e !== 'number') return null;
   if (claims.e * 1000 < now) return null;
   return { name: claims.n, userId: claims.u };
 }
