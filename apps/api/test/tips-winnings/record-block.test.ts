@@ -81,6 +81,14 @@ describe('a record block on the Winnings & Results page', () => {
     expect(period.json().errors.content[0]).toContain('has no period "next-year"');
   });
 
+  it('fills in only blocks in the text, never inside a tag', async () => {
+    const marker = recordBlockMarker('D2', 'all');
+    expect((await save(`<p><a href="https://example.com/${marker}">Proof</a></p>`)).statusCode).toBe(200);
+    const body = await portalHome();
+    expect(body).toContain(`<a href="https://example.com/${marker}"`);
+    expect(body).not.toContain('<section class="card record">');
+  });
+
   it('escapes what it renders: a category name is text', async () => {
     await t.deps.db.execute(`update bet_categories set name = '<b onclick=x>D2</b>' where code = 'D2'`);
     await save(`<p>${recordBlockMarker('D2', 'all')}</p>`);

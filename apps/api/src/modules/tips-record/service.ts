@@ -308,6 +308,11 @@ export interface CategoryRecord {
 
 const ALL_CATEGORIES = 'All categories';
 
+/** Whether a bet category has this code (a record block names it). */
+export async function betCategoryCodeExists(db: Queryable, code: string): Promise<boolean> {
+  return (await q.betCategoryByCode(db, code)) !== null;
+}
+
 /**
  * The record of one category given by its code (null: all categories) over a range of match
  * days; null when no category has that code.
