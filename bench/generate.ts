@@ -6,6 +6,8 @@
  * --scale 1 = 200,000 clients, 2,000,000 bets (bonuses on the winning closed ones, paid ones with
  * their bonus payments and allocations), 2,000,000 M-Pesa payments, 1,000,000 tips subscribers,
  * 3,000,000 subscriptions, 2,000,000 SMS, staff users (one with ~10,000 clients) and an admin.
+ * Whatever the scale, each bet category has two years of daily tips tickets with their legs and
+ * results (~730 tickets, ~2,000 legs per category): a tipster's record does not grow with the customers.
  *
  * Every row is derived from its id by a hash (pg_temp.h), so a table generated later can recompute
  * what an earlier one holds (a payment's package, a client's name, a subscriber's phone) without
@@ -74,6 +76,17 @@ const betCategories = [
   { name: 'Weekend Jackpot', code: 'JP' },
 ];
 const durations = [1, 7, 30];
+/** Days of daily tickets per category (two years), whatever the scale. */
+const RECORD_DAYS = 730;
+const teams = [
+  'Arsenal', 'Chelsea', 'Liverpool', 'Man United', 'Man City', 'Spurs', 'Everton', 'Leeds', 'Gor Mahia', 'AFC Leopards',
+  'Tusker', 'KCB', 'Bandari', 'Ulinzi Stars', 'Real Madrid', 'Barcelona', 'Bayern', 'Dortmund', 'Inter', 'Milan',
+];
+const competitions = ['Premier League', 'Kenyan Premier League', 'La Liga', 'Bundesliga', 'Serie A'];
+/** Markets with a pick each, as staff write them. */
+const markets = [
+  ['1X2', '1'], ['1X2', 'X'], ['1X2', '2'], ['Over 1.5', 'Over 1.5'], ['GG', 'GG'], ['Double chance', '1X'], ['Asian handicap -0.25', 'Home'],
+];
 const basePriceKes: Record<number, number> = { 1: 50, 7: 300, 30: 1000 };
 
 const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
@@ -228,6 +241,45 @@ async function referenceData(ctx: Context): Promise<void> {
       from generate_series(0, 729) day, bet_categories c, lateral (select ${ctx.t0} - interval '1 day' * (729 - day) - interval '10 hours' as d) t
      order by d, c.id`);
   await client.query(`insert into winnings_content (id, content, updated_by) values (1, '<p>Last week: 9 of 12 D2 tips won.</p>', ${ctx.adminId})`);
+}
+
+/**
+ * Two years of daily tickets per bet category, each of 2 to 4 legs (about 2.8 on average) kicking
+ * off from 16:00 Nairobi two hours apart, published six hours before (one in fifty after its first
+ * kick-off, so it never counts). Legs that kicked off have results: about 58 % won, 32 % lost and
+ * the rest void or half results.
+ */
+async function tipsRecord(ctx: Context): Promise<void> {
+  const { client } = ctx;
+  const started = Date.now();
+  const tickets = await client.query(`
+    insert into tip_tickets (id, bet_category_id, match_date, published_at, first_kickoff_at, created_by, updated_by)
+    select c.rn * ${RECORD_DAYS} + day + 1, c.id, k.match_date,
+           case when pg_temp.h(c.rn * ${RECORD_DAYS} + day + 1, 73, 50) = 0 then k.first_kickoff + interval '10 minutes'
+                else least(k.first_kickoff - interval '6 hours', ${ctx.t0}) end,
+           k.first_kickoff, ${ctx.bigStaffId}, ${ctx.bigStaffId}
+      from (select id, row_number() over (order by id) - 1 as rn from bet_categories) c,
+           generate_series(0, ${RECORD_DAYS - 1}) day,
+           lateral (select (${ctx.t0} at time zone 'Africa/Nairobi')::date - (${RECORD_DAYS - 1} - day) as match_date) d,
+           lateral (select d.match_date, (d.match_date + time '16:00') at time zone 'Africa/Nairobi' as first_kickoff) k`);
+  const legs = await client.query(`
+    insert into tip_selections (ticket_id, position, home, away, competition, kickoff_at, market, pick, odds_hundredths, result, result_at, result_by)
+    select t.id, p, (${textArray(teams)})[1 + pg_temp.h(leg, 76, ${teams.length})],
+           (${textArray(teams)})[1 + (pg_temp.h(leg, 76, ${teams.length}) + 1 + pg_temp.h(leg, 77, ${teams.length - 1})) % ${teams.length}],
+           (${textArray(competitions)})[1 + pg_temp.h(leg, 78, ${competitions.length})], ko,
+           (${textArray(markets.map(([m]) => m!))})[1 + pg_temp.h(leg, 79, ${markets.length})],
+           (${textArray(markets.map(([, pick]) => pick!))})[1 + pg_temp.h(leg, 79, ${markets.length})],
+           120 + pg_temp.h(leg, 80, 90),
+           r.result, case when r.result is not null then ko + interval '2 hours' end, case when r.result is not null then ${ctx.bigStaffId} end
+      from tip_tickets t,
+           lateral generate_series(1, 2 + pg_temp.h(t.id, 71, 2) + (pg_temp.h(t.id, 72, 3) = 0)::int) p,
+           lateral (select t.id::bigint * 8 + p as leg, t.first_kickoff_at + interval '2 hours' * (p - 1) as ko) l,
+           lateral (select case when ko + interval '2 hours' > ${ctx.t0} then null
+                                when pg_temp.h(leg, 81, 100) < 58 then 'won' when pg_temp.h(leg, 81, 100) < 90 then 'lost'
+                                when pg_temp.h(leg, 81, 100) < 94 then 'void' when pg_temp.h(leg, 81, 100) < 97 then 'half_won'
+                                else 'half_lost' end as result) r
+     order by t.id, p`);
+  log(`tips record: ${tickets.rowCount} tickets, ${legs.rowCount} legs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 async function people(ctx: Context): Promise<void> {
@@ -475,7 +527,7 @@ async function sms(ctx: Context): Promise<void> {
 
 /** Moves every identity / serial sequence past the ids given explicitly. */
 async function moveSequences(ctx: Context): Promise<void> {
-  for (const table of ['clients', 'tips_subscribers', 'bets', 'bonuses', 'bonus_payments', 'mpesa_payments', 'subscriptions', 'sms_messages']) {
+  for (const table of ['clients', 'tips_subscribers', 'bets', 'bonuses', 'bonus_payments', 'mpesa_payments', 'subscriptions', 'sms_messages', 'tip_tickets']) {
     await ctx.client.query(`select setval(pg_get_serial_sequence('${table}', 'id'), greatest((select max(id) from ${table}), 1))`);
   }
 }
@@ -541,6 +593,7 @@ export async function generate(options: GenerateOptions): Promise<void> {
       planIds: { weekly: 0, monthly: 0 },
     };
     await referenceData(ctx);
+    await tipsRecord(ctx);
     await people(ctx);
     await betsAndBonuses(ctx);
     const { rows: paidByMpesa } = await client.query<{ n: number }>(`select count(*)::int as n from mpesa_payments`);

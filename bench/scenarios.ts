@@ -50,6 +50,7 @@ import {
   smsLog,
   subscriberSmsMessages,
   tipsDeposits,
+  trackRecord,
   activeSubscribers,
   unclaimedMpesaTransactions,
   unpaidBonuses,
@@ -76,6 +77,8 @@ export interface Fixtures {
   phone: string;
   /** An M-Pesa receipt (TransID) from the middle of the history. */
   receipt: string;
+  /** The bet category whose two-year record is read (D2). */
+  recordCategoryId: number;
 }
 
 export type Params = Record<string, string | number>;
@@ -95,7 +98,7 @@ export interface ReadScenario {
   endpoint: Endpoint;
   /** Takes page/perPage (the spec's paged lists, and the formerly unbounded ones of issue 9). */
   paged: boolean;
-  kind: 'list' | 'dashboard';
+  kind: 'list' | 'dashboard' | 'record';
   /** Query parameters beyond paging; a client's sub-list names one of the staff user's clients for staff. */
   params?: (f: Fixtures, role: Role) => Params;
   /** Roles it is run for when the permission matrix allows (default both). */
@@ -153,6 +156,22 @@ const bonusPage = (extra: (ctx: FloorContext) => string) => (ctx: FloorContext) 
 export const readScenarios: ReadScenario[] = [
   { name: 'GET /api/dashboard', endpoint: dashboard, paged: false, kind: 'dashboard', floor: null },
   { name: 'GET /api/dashboard/income', endpoint: dashboardIncome, paged: false, kind: 'dashboard', floor: null },
+
+  // The track record of one category over two years of daily tickets (~730 tickets, ~2,000 legs),
+  // computed from the results at each request; the floor reads the same legs.
+  {
+    name: 'GET /api/tips/record (one category, two years)',
+    endpoint: trackRecord,
+    paged: false,
+    kind: 'record',
+    params: (f) => ({ bet_category_id: f.recordCategoryId, from: nairobiDay(729), to: nairobiDay(0) }),
+    floor: (ctx) => `select t.id, t.match_date, t.published_at, s.home, s.away, s.competition, s.kickoff_at, s.market, s.pick,
+                            s.odds_hundredths, s.result
+                       from tip_tickets t join tip_selections s on s.ticket_id = t.id
+                      where t.published_at < t.first_kickoff_at and t.bet_category_id = ${ctx.f.recordCategoryId}
+                        and t.match_date >= '${nairobiDay(729)}' and t.match_date <= '${nairobiDay(0)}'
+                      order by t.match_date, t.first_kickoff_at, t.id, s.position`,
+  },
 
   // Clients and their sub-lists.
   {
@@ -493,5 +512,6 @@ export const fixtureQueries = {
   busySubscriberId: `select subscriber_id as id from sms_messages where subscriber_id is not null group by subscriber_id order by count(*) desc, subscriber_id limit 1`,
   /** A subscriber's phone with a payment sent from a plain (unhashed) number, as staff type it (07…). */
   phone: `select '0' || substr(sender_phone, 4) as v from mpesa_payments where sender_phone like '2547%' order by id limit 1`,
+  recordCategoryId: `select id from bet_categories where code = 'D2'`,
   receipt: `select trans_id as v from mpesa_payments where trans_id is not null order by id offset (select count(*) / 2 from mpesa_payments) limit 1`,
 };

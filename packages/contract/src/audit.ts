@@ -28,6 +28,12 @@ export const AUDIT_ENTITY_NAMES: Record<string, string> = {
   post_category: 'Post category',
   image_type: 'Cover image type',
   winnings_content: 'Winnings & Results',
+  tip_ticket: 'Tips ticket',
+  tip_selection: 'Tips selection',
+  marketing_consent: 'Marketing consent',
+  privacy_subject: 'Person (privacy request)',
+  privacy_request: 'Privacy request',
+  data_breach: 'Data breach',
 };
 
 /** The entities Betdesk audits, for the filter's choices (the API accepts any name). */
@@ -48,6 +54,13 @@ export function auditActionName(action: string): string {
   return `${capitalised(words(action.slice(0, dot)))}: ${words(action.slice(dot + 1))}`;
 }
 
+/**
+ * Reads of personal data, grouped under the audit screen's "sensitive" filter (Data Protection
+ * Act, issue 24): a client's betting-platform passwords revealed, everything held about a phone
+ * exported.
+ */
+export const SENSITIVE_AUDIT_ACTIONS = ['client.passwords-reveal', 'privacy.export'] as const;
+
 const Name = z.string().trim().max(64, 'At most 64 characters');
 
 export const AuditQuery = PageQuery.extend({
@@ -55,6 +68,8 @@ export const AuditQuery = PageQuery.extend({
   entity_id: z.string().trim().max(64, 'At most 64 characters').optional(),
   user_id: Id.optional(),
   action: Name.optional(),
+  /** 1: only the reads of personal data (SENSITIVE_AUDIT_ACTIONS). */
+  sensitive: z.literal('1', { message: 'Use sensitive=1 or leave it out' }).optional(),
   ...dateRangeFields,
 }).refine(endsAfterStart, rangeOrderError);
 export type AuditQuery = z.infer<typeof AuditQuery>;
@@ -78,7 +93,7 @@ export const auditLog = endpoint({
   method: 'GET',
   path: '/api/audit',
   tag: 'audit',
-  summary: `The audit trail, newest first, filtered by entity, record, user, action and Nairobi days; total_records stops counting at ${COUNT_CAP} (total_capped)`,
+  summary: `The audit trail, newest first, filtered by entity, record, user, action, sensitive reads (sensitive=1) and Nairobi days; total_records stops counting at ${COUNT_CAP} (total_capped)`,
   access: 'view:audit',
   query: AuditQuery,
   response: ListCounts.extend({

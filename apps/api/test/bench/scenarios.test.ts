@@ -18,6 +18,7 @@ const fixtures: Fixtures = {
   surname: "O'tieno_%",
   phone: '0712345678',
   receipt: 'SAB1234567',
+  recordCategoryId: 2,
 };
 
 let database: Database;

@@ -49,5 +49,17 @@ test.describe('Privacy (Data Protection Act)', () => {
     await shot(page, 'privacy-breaches');
     await page.goto('/dashboard');
     await expect(page.getByTestId('privacy-alerts')).toContainText('tell the Data Commissioner by');
+
+    // Every read of personal data under one filter of the audit screen: the export above is there.
+    await page.goto('/audit');
+    await page.getByLabel('Sensitive reads only').check();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(/sensitive=1/);
+    const table = page.getByTestId('audit-table');
+    await expect(table.getByText('Privacy: export').first()).toBeVisible();
+    const actions = await table.locator('.mantine-Badge-root').allTextContents();
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.filter((a) => a !== 'Privacy: export' && a !== 'Client: passwords reveal')).toEqual([]);
+    await shot(page, 'audit-sensitive');
   });
 });

@@ -70,6 +70,33 @@ test.describe('Tips track record', () => {
     expect((await download).suggestedFilename()).toBe('track-record.csv');
     await shot(page, 'track-record');
 
+    // The record as a block of the Winnings & Results page: placed once, never retyped.
+    await page.goto('/tips/winnings');
+    const block = page.getByTestId('record-block-control');
+    await block.getByRole('textbox', { name: 'Record of' }).click();
+    await page.getByRole('option', { name: 'Daily 2 Odds (D2)' }).click();
+    await block.getByRole('button', { name: 'Insert record block' }).click();
+    await expect(page.locator('[data-testid="winnings-editor"] .ProseMirror')).toContainText('[[record:D2:this-month]]');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Winnings Updated successfully').first()).toBeVisible();
+
+    // Readers see the figures computed from the result just entered, on the portal's home and its record page.
+    await page.goto('/portal');
+    const figures = page.locator('section.record').filter({ hasText: 'Daily 2 Odds (D2)' });
+    await expect(figures).toContainText('This month');
+    await expect(figures).toContainText('1 settled ticket');
+    await expect(figures).toContainText('+0.85 units');
+    await expect(page.locator('main')).not.toContainText('[[record:');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/portal/record');
+    const d2 = page.locator('section.record').filter({ hasText: 'Daily 2 Odds (D2)' });
+    await expect(d2).toContainText('All time · 1 settled ticket');
+    await expect(d2.locator('dd').first()).toHaveText('100.0 %');
+    expect(await page.locator('script').count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(page, 'portal-record-375');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     // A web post of the day shows the ticket with its result.
     await page.goto('/tips/posts/add');
     await page.getByLabel('Title').fill('Derby day double');

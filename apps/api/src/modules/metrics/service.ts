@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps.ts';
 import { rows } from '../../db/rows.ts';
 import { summedByKey } from '../../db/summaries.ts';
 import { backupStatus } from '../backups/service.ts';
+import { retentionFigures } from '../privacy/service.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
 const OUTBOX_STATUSES = ['queued', 'sending', 'unconfirmed', 'failed'] as const;
@@ -133,6 +134,30 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
       );
       this.set({ job: 'money_check' }, seconds(r?.check));
       this.set({ job: 'mpesa_pull' }, seconds(r?.pull));
+    },
+  });
+  new Gauge({
+    name: 'betdesk_retention_last_run_timestamp_seconds',
+    help: 'When the daily retention job last ran (0: never)',
+    registers: [registry],
+    async collect() {
+      this.set(seconds((await retentionFigures(db)).lastRunAt));
+    },
+  });
+  new Gauge({
+    name: 'betdesk_retention_people_pseudonymised_total',
+    help: 'People pseudonymised by the retention job, over all its runs',
+    registers: [registry],
+    async collect() {
+      this.set((await retentionFigures(db)).peoplePseudonymised);
+    },
+  });
+  new Gauge({
+    name: 'betdesk_retention_sms_texts_emptied_total',
+    help: 'SMS texts emptied by the retention job (metadata kept), over all its runs',
+    registers: [registry],
+    async collect() {
+      this.set((await retentionFigures(db)).smsTextsEmptied);
     },
   });
 

@@ -6,7 +6,10 @@ import {
   type PortalPost,
   type PortalPurchase,
   type PortalTeaser,
+  type RecordBlockPeriod,
 } from '@betdesk/contract';
+import type { CategoryRecord } from '../tips-record/service.ts';
+import type { WinningsPart } from '../tips-winnings/service.ts';
 import { html, trusted, type Html } from './html.ts';
 
 /*
@@ -46,7 +49,10 @@ label{display:block;font-weight:600;margin:.6rem 0 .2rem}input[type=tel],input[t
 .error{color:#b42318;font-size:.9rem;margin:.2rem 0}.notice{background:#e8f5ee;border:1px solid #9fd3b5;border-radius:6px;padding:.6rem .8rem}
 .warn{background:#fff4e5;border:1px solid #f5c26b;border-radius:6px;padding:.6rem .8rem}.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;justify-content:space-between}
 footer{max-width:44rem;margin:1rem auto 2rem;padding:0 1rem;color:#59636e;font-size:.875rem}.pager{display:flex;gap:1rem;margin-top:1rem}
-.status{font-size:1.2rem;font-weight:700}`;
+.status{font-size:1.2rem;font-weight:700}
+.figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(7.5rem,1fr));gap:.4rem;margin:.5rem 0 0}.figs div{background:#f3f5f7;border-radius:6px;padding:.4rem .6rem}
+.figs dt{color:#59636e;font-size:.8rem}.figs dd{margin:0;font-weight:700;font-size:1.1rem}.periods{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0}
+.periods [aria-current]{font-weight:700;color:inherit;text-decoration:none}`;
 
 export function page(shell: Shell, options: PageOptions, body: Html): string {
   return html`<!doctype html>
@@ -59,7 +65,7 @@ ${options.script ? html`<script src="/portal/assets/portal.js" defer></script>` 
 </head><body>
 <header><a class="brand" href="/portal">${shell.business}</a>
 <nav aria-label="Portal">
-<a href="/portal">Home</a><a href="/portal/tips">My tips</a><a href="/portal/packages">Packages</a><a href="/portal/help">Help</a>
+<a href="/portal">Home</a><a href="/portal/record">Record</a><a href="/portal/tips">My tips</a><a href="/portal/packages">Packages</a><a href="/portal/help">Help</a>
 ${shell.phone
     ? html`<a href="/portal/account">My account</a><form method="post" action="/portal/sign-out"><button type="submit">Sign out</button></form>`
     : html`<a href="/portal/sign-in">Sign in</a>`}
@@ -93,14 +99,70 @@ export function packageCard(p: PortalPackage): Html {
 <a class="btn" href="/portal/packages/${p.id}">Pay with M-Pesa</a></article>`;
 }
 
-export function homePage(shell: Shell, c: { description: string; free: PortalPost[]; winnings: string; packages: PortalPackage[] }): string {
+const signed = (n: number, digits: number) => `${n > 0 ? '+' : n < 0 ? '\u2212' : ''}${Math.abs(n).toFixed(digits)}`;
+const percent = (n: number | null) => (n === null ? '-' : `${n.toFixed(1)} %`);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What a record covers, said beside its rates: the period and how many tickets settled. */
+function recordCoverage(r: CategoryRecord['record'], periodLabel: string): string {
+  const days = r.from && r.to ? (r.from === r.to ? `, ${formatDate(r.from)}` : `, ${formatDate(r.from)} to ${formatDate(r.to)}`) : '';
+  const pending = r.pending > 0 ? `, ${r.pending} pending` : '';
+  return `${periodLabel}${days} · ${plural(r.settled, 'settled ticket')}${pending}`;
+}
+
+/** A category's record as figures computed from the entered results (never typed by staff). */
+export function recordCard(c: CategoryRecord, periodLabel: string): Html {
+  const r = c.record;
+  const streak = r.current_streak === 0 ? '-' : `${Math.abs(r.current_streak)} ${r.current_streak > 0 ? 'won' : 'lost'}`;
+  return html`<section class="card record"><h3>${c.bet_category}${c.code ? ` (${c.code})` : ''}</h3>
+<p class="meta">${recordCoverage(r, periodLabel)}</p>
+${r.settled === 0
+    ? html`<p>No settled ticket in this period yet.</p>`
+    : html`<dl class="figs"><div><dt>Hit rate</dt><dd>${percent(r.hit_rate)}</dd></div>
+<div><dt>Profit</dt><dd>${signed(r.profit_units, 2)} units</dd></div><div><dt>ROI</dt><dd>${r.roi === null ? '-' : `${signed(r.roi, 1)} %`}</dd></div>
+<div><dt>Won · lost · void</dt><dd>${r.won} · ${r.lost} · ${r.void}</dd></div><div><dt>Average odds</dt><dd>${r.average_odds === null ? '-' : r.average_odds.toFixed(2)}</dd></div>
+<div><dt>Current run</dt><dd>${streak}</dd></div></dl>`}</section>`;
+}
+
+/** The Winnings & Results page as readers see it: the saved HTML with its record blocks filled in. */
+function winningsContent(parts: WinningsPart[]): Html | string {
+  if (parts.length === 0) return 'Nothing here yet.';
+  return html`${parts.map((p) => ('html' in p ? trusted(p.html) : recordCard(p.record, p.period)))}`;
+}
+
+export function homePage(shell: Shell, c: { description: string; free: PortalPost[]; winnings: WinningsPart[]; packages: PortalPackage[] }): string {
   return page(
     shell,
     { title: 'Free betting tips today', description: c.description },
     html`<h1>${shell.business}</h1><p>${c.description}</p>
 <h2>Today's free tips</h2>${c.free.length > 0 ? c.free.map((p) => postCard(p)) : html`<p>No free tips yet today. Check back later.</p>`}
-<h2>Winnings &amp; Results</h2><div class="card tip">${c.winnings ? trusted(c.winnings) : 'Nothing here yet.'}</div>
+<h2>Winnings &amp; Results</h2><div class="card tip">${winningsContent(c.winnings)}</div>
+<p><a href="/portal/record">Our full track record</a></p>
 <h2 id="packages">Packages</h2>${c.packages.map(packageCard)}`,
+  );
+}
+
+export function recordPage(
+  shell: Shell,
+  c: { period: RecordBlockPeriod; periods: { period: RecordBlockPeriod; label: string }[]; records: CategoryRecord[] },
+): string {
+  const label = c.periods.find((p) => p.period === c.period)?.label ?? '';
+  return page(
+    shell,
+    {
+      title: 'Our track record',
+      description: `The record of ${shell.business}'s tips per category: hit rate, profit and ROI computed from every result, with the number of settled tickets.`,
+    },
+    html`<h1>Our track record</h1>
+<p>Every tip counts from the moment we publish it, before kick-off; the figures are computed from the results, at 1 unit per ticket.</p>
+<nav class="periods" aria-label="Period">${c.periods.map((p) =>
+      p.period === c.period
+        ? html`<a href="/portal/record?period=${p.period}" aria-current="page">${p.label}</a>`
+        : html`<a href="/portal/record?period=${p.period}">${p.label}</a>`,
+    )}</nav>
+${c.records.map((r) => recordCard(r, label))}
+${c.records.length === 1 ? html`<p>No category has a ticket in this period.</p>` : ''}
+<p><a class="btn" href="/portal/packages">See packages</a></p>`,
   );
 }
 

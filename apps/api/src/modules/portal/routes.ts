@@ -6,6 +6,8 @@ import {
   PortalPageQuery,
   PortalPhone,
   PortalVerify,
+  RECORD_BLOCK_PERIOD_LABELS,
+  RECORD_BLOCK_PERIODS,
   localPhone,
   portalLogout,
   portalMe,
@@ -18,6 +20,7 @@ import {
   portalTexts,
   portalTips,
   portalVerify,
+  presetRange,
   statusTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
@@ -25,6 +28,7 @@ import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { getSetting } from '../settings/service.ts';
+import { recordsByCategory } from '../tips-record/service.ts';
 import * as pages from './pages.ts';
 import * as portal from './service.ts';
 
@@ -143,6 +147,18 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       const facts = await portal.publicFacts(deps);
       const content = await portal.homeContent(deps.db);
       return send(request, reply, pages.homePage(await shellOf(request), { description: facts.description, ...content }));
+    }),
+  );
+
+  app.get(
+    '/portal/record',
+    hidden,
+    htmlPage(async (request, reply) => {
+      const asked = (request.query as { period?: string }).period;
+      const period = RECORD_BLOCK_PERIODS.find((p) => p === asked) ?? 'all';
+      const records = await recordsByCategory(deps.db, period === 'all' ? {} : presetRange(period));
+      const periods = RECORD_BLOCK_PERIODS.map((p) => ({ period: p, label: RECORD_BLOCK_PERIOD_LABELS[p] }));
+      return send(request, reply, pages.recordPage(await shellOf(request), { period, periods, records }));
     }),
   );
 

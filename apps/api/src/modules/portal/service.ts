@@ -23,7 +23,7 @@ import { hasConsent, recordConsent } from '../sms/consent.ts';
 import { isOptedOut, optIn, optOut } from '../sms/opt-outs.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
-import { winningsHtml } from '../tips-winnings/service.ts';
+import { winningsForReaders } from '../tips-winnings/service.ts';
 import * as q from './queries.ts';
 
 /** A code works for 10 minutes and allows 5 wrong tries (issue 22). */
@@ -194,7 +194,7 @@ export async function publicFacts(deps: AppDeps) {
 }
 
 export async function homeContent(db: Queryable) {
-  const [free, winnings, onSale] = await Promise.all([freeTips(db), winningsHtml(db), packages(db)]);
+  const [free, winnings, onSale] = await Promise.all([freeTips(db), winningsForReaders(db), packages(db)]);
   return { free, winnings, packages: onSale.packages };
 }
 

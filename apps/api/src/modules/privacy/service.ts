@@ -8,7 +8,7 @@ import {
   type PrivacySubject,
 } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { dataBreaches, privacyRequests } from '../../db/schema/index.ts';
+import { dataBreaches, privacyRequests, retentionRuns } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -339,5 +339,21 @@ export async function privacyAlerts(db: Queryable) {
     open_requests: requests?.open ?? 0,
     overdue_requests: requests?.overdue ?? 0,
     breaches: open.map(toBreach).map((b) => ({ id: b.id, description: b.description, discovered_at: b.discovered_at, notify_by: b.notify_by })),
+  };
+}
+
+/**
+ * What the retention job has done, for the metrics: when it last ran, and the people pseudonymised
+ * and SMS texts emptied over all its runs (one small row per run).
+ */
+export async function retentionFigures(db: Queryable): Promise<{ lastRunAt: Date | null; peoplePseudonymised: number; smsTextsEmptied: number }> {
+  const [r] = await rows<{ last: Date | string | null; people: number | string | null; texts: number | string | null }>(
+    db,
+    sql`select max(ran_at) as last, sum(people_pseudonymised) as people, sum(sms_texts_emptied) as texts from ${retentionRuns}`,
+  );
+  return {
+    lastRunAt: r?.last ? new Date(r.last) : null,
+    peoplePseudonymised: Number(r?.people ?? 0),
+    smsTextsEmptied: Number(r?.texts ?? 0),
   };
 }

@@ -238,3 +238,11 @@ export function recordLegsQuery(filter: TicketFilter): SQL {
               where ${sql.join(conditions, sql` and `)}
               order by t.match_date, t.first_kickoff_at, t.id, s.position`;
 }
+
+export async function betCategoryByCode(db: Queryable, code: string): Promise<{ id: number; name: string; code: string } | null> {
+  const [found] = await db
+    .select({ id: betCategories.id, name: betCategories.name, code: betCategories.code })
+    .from(betCategories)
+    .where(eq(betCategories.code, code.toUpperCase()));
+  return found ?? null;
+}

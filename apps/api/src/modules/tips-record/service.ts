@@ -297,3 +297,56 @@ export async function trackRecordCsv(db: Queryable, query: z.output<typeof Recor
     rows: [settled],
   };
 }
+
+/** A record with what it covers, for the places the business shows it to readers. */
+export interface CategoryRecord {
+  /** null: every category. */
+  code: string | null;
+  bet_category: string;
+  record: TrackRecord;
+}
+
+const ALL_CATEGORIES = 'All categories';
+
+/** Whether a bet category has this code (a record block names it). */
+export async function betCategoryCodeExists(db: Queryable, code: string): Promise<boolean> {
+  return (await q.betCategoryByCode(db, code)) !== null;
+}
+
+/**
+ * The record of one category given by its code (null: all categories) over a range of match
+ * days; null when no category has that code.
+ */
+export async function recordOfCategoryCode(
+  db: Queryable,
+  code: string | null,
+  range: { from?: string | undefined; to?: string | undefined },
+): Promise<CategoryRecord | null> {
+  const category = code === null ? null : await q.betCategoryByCode(db, code);
+  if (code !== null && !category) return null;
+  const record = await trackRecord(db, { bet_category_id: category?.id, from: range.from, to: range.to });
+  return { code: category?.code ?? null, bet_category: category?.name ?? ALL_CATEGORIES, record };
+}
+
+/**
+ * The record of all categories, then of each category with a counting ticket in the range (by
+ * name), from one read of the legs.
+ */
+export async function recordsByCategory(
+  db: Queryable,
+  range: { from?: string | undefined; to?: string | undefined },
+): Promise<CategoryRecord[]> {
+  const period = { from: range.from ?? null, to: range.to ?? null };
+  const all = await recordTickets(db, { from: range.from, to: range.to });
+  const byCode = new Map<string, { name: string; tickets: RecordTicketWithLegs[] }>();
+  for (const ticket of all) {
+    const { code, bet_category } = ticket.legRows[0]!;
+    const entry = byCode.get(code) ?? { name: bet_category, tickets: [] };
+    entry.tickets.push(ticket);
+    byCode.set(code, entry);
+  }
+  const categories = [...byCode.entries()]
+    .sort(([, a], [, b]) => a.name.localeCompare(b.name))
+    .map(([code, c]) => ({ code, bet_category: c.name, record: computeRecord(c.tickets, period) }));
+  return [{ code: null, bet_category: ALL_CATEGORIES, record: computeRecord(all, period) }, ...categories];
+}

@@ -29,10 +29,18 @@ export interface MenuFacts {
   packageQuestion(packageId: number): Promise<string | null>;
   /** One line per running subscription. */
   subscriptions(): Promise<string[]>;
+  /** Whether the phone has given marketing consent (and not withdrawn it). */
+  consented(): Promise<boolean>;
+  /** What a person agrees to when they give marketing consent (the setting). */
+  consentWording(): Promise<string>;
 }
 
 /** What the final input asks to be done; each ends the session with the END text it returns. */
-export type MenuAction = { do: 'buy'; packageId: number } | { do: 'todays-tips' } | { do: 'sms'; receive: boolean };
+export type MenuAction =
+  | { do: 'buy'; packageId: number }
+  | { do: 'todays-tips' }
+  | { do: 'sms'; receive: boolean }
+  | { do: 'offers'; given: boolean };
 
 type State =
   | { at: 'main' }
@@ -40,7 +48,8 @@ type State =
   | { at: 'packages'; categoryId: number; page: number }
   | { at: 'confirm'; packageId: number }
   | { at: 'subscriptions'; page: number }
-  | { at: 'sms' };
+  | { at: 'sms' }
+  | { at: 'offers' };
 
 type Step = { state: State } | { action: MenuAction } | null;
 
@@ -94,6 +103,7 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       if (input === '2') return { state: { at: 'subscriptions', page: 0 } };
       if (input === '3') return { action: { do: 'todays-tips' } };
       if (input === '4') return { state: { at: 'sms' } };
+      if (input === '5') return { state: { at: 'offers' } };
       return null;
     case 'categories': {
       const got = listInput(input, await facts.categories(), CATEGORIES_HEADER, state.page);
@@ -115,14 +125,28 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
     }
     case 'sms':
       return input === '1' ? { action: { do: 'sms', receive: await facts.optedOut() } } : null;
+    case 'offers':
+      return input === '1' ? { action: { do: 'offers', given: !(await facts.consented()) } } : null;
   }
+}
+
+const AGREE = `\n1 I agree\n${BACK} Back`;
+/** The question to one who consented; recorded as the wording of their withdrawal. */
+export const OFFERS_STOP_QUESTION = 'You receive our offers by SMS. Stop them?';
+
+/**
+ * The consent question exactly as the screen shows it: the setting's wording, cut to fit one
+ * screen with its error line. What is shown is what is recorded as agreed to.
+ */
+export function offersQuestion(wording: string): string {
+  return short(wording, SCREEN_MAX - 'CON '.length - INVALID.length - AGREE.length);
 }
 
 async function render(state: State, facts: MenuFacts, categoryName: (id: number) => Promise<string>): Promise<Screen> {
   switch (state.at) {
     case 'main': {
       const sms = (await facts.optedOut()) ? 'Start SMS' : 'Stop SMS';
-      return `CON ${short(await facts.welcome(), 40)}\n1 Buy tips\n2 My subscriptions\n3 Today's tips\n4 ${sms}`;
+      return `CON ${short(await facts.welcome(), 40)}\n1 Buy tips\n2 My subscriptions\n3 Today's tips\n4 ${sms}\n5 Offers by SMS`;
     }
     case 'categories': {
       const items = await facts.categories();
@@ -150,6 +174,10 @@ async function render(state: State, facts: MenuFacts, categoryName: (id: number)
       return (await facts.optedOut())
         ? `CON Receive our tips and offers by SMS again?\n1 Yes, start SMS\n${BACK} Back`
         : `CON Stop all tips and offers by SMS? Payment receipts still come.\n1 Yes, stop SMS\n${BACK} Back`;
+    case 'offers':
+      return (await facts.consented())
+        ? `CON ${OFFERS_STOP_QUESTION}\n1 Yes, stop offers\n${BACK} Back`
+        : `CON ${offersQuestion(await facts.consentWording())}${AGREE}`;
   }
 }
 

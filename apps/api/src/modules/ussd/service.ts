@@ -6,11 +6,14 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { setOwnSmsChoice } from '../self-service/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { hasConsent, recordConsent } from '../sms/consent.ts';
 import { isOptedOut } from '../sms/opt-outs.ts';
+import { audit } from '../audit/service.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
 import { queueSms } from '../sms/outbox.ts';
 import { resendTodaysTips } from '../tips-sms/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
-import { short, SCREEN_MAX, walk, type MenuAction, type MenuFacts, type Screen } from './menu.ts';
+import { OFFERS_STOP_QUESTION, offersQuestion, short, SCREEN_MAX, walk, type MenuAction, type MenuFacts, type Screen } from './menu.ts';
 import * as q from './queries.ts';
 
 export const PAY_INSTRUCTIONS_INTENT = 'ussd.pay-instructions';
@@ -47,6 +50,8 @@ function factsFor(db: Queryable, phone: string): MenuFacts {
       if (!p) return null;
       return `${short(p.category)} ${mediumName(p.medium)}, ${p.durationDays} days: ${kes(p.priceCents)}.\nPay by M-Pesa from ${localPhone(phone)}?`;
     },
+    consented: once(() => hasConsent(db, phone)),
+    consentWording: once(() => getSetting(db, 'marketing_consent_wording')),
     subscriptions: once(async () => {
       const id = await subscriberId();
       if (id === null) return [];
@@ -88,7 +93,32 @@ async function act(deps: AppDeps, action: MenuAction, s: { phone: string; sessio
         ? 'END Done: you will receive our tips and offers by SMS again.'
         : 'END Done: no more tips or offers by SMS. Payment receipts still come. Dial again to start SMS.';
     }
+    case 'offers':
+      await setOffersConsent(deps.db, action.given, s);
+      return action.given
+        ? 'END Thank you: you will receive our offers by SMS. Dial again or send STOP to stop them.'
+        : 'END Done: no more offers by SMS. Tips you pay for still come.';
   }
+}
+
+/**
+ * The person gives or withdraws marketing consent on the USSD menu: their own act (channel ussd),
+ * recorded with the wording the screen showed them, and audited.
+ */
+async function setOffersConsent(db: AppDeps['db'], given: boolean, s: { phone: string; requestId: string }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const wording = given ? offersQuestion(await getSetting(tx, 'marketing_consent_wording')) : OFFERS_STOP_QUESTION;
+    const changed = await recordConsent(tx, { phone: s.phone, given, channel: 'ussd', wording, note: 'Chosen on the USSD menu' });
+    if (!changed) return;
+    await audit(tx, {
+      actorUserId: null,
+      action: given ? 'consent.given' : 'consent.withdrawn',
+      entity: 'marketing_consent',
+      entityId: sha256Hex(s.phone).slice(0, 16),
+      after: { channel: 'ussd', by: 'the person (USSD)' },
+      requestId: s.requestId,
+    });
+  });
 }
 
 /** The paybill instructions of a package by SMS (transactional: the punter asked for them). */

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Checkbox, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { AUDIT_ENTITIES, auditActionName, auditEntityName, PAGE_SIZES, type AuditEntry, type PageSize } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
@@ -9,7 +9,7 @@ import { useAuditLog, type AuditFilter } from '../api/get-audit-log.ts';
 import { AuditDiff } from './audit-diff.tsx';
 import { EntityLink } from './entity-link.tsx';
 
-const FILTER_KEYS = ['user_id', 'entity', 'entity_id', 'action', 'from', 'to'] as const;
+const FILTER_KEYS = ['user_id', 'entity', 'entity_id', 'action', 'sensitive', 'from', 'to'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The filter, page and page size live in the URL so a view can be bookmarked and shared. */
@@ -117,6 +117,13 @@ export function AuditPage() {
             onChange={set('action')}
             w={220}
             data-testid="audit-action"
+          />
+          <Checkbox
+            label="Sensitive reads only"
+            description="Password reveals, privacy exports"
+            checked={draft.sensitive === '1'}
+            onChange={(e) => set('sensitive')(e.currentTarget.checked ? '1' : null)}
+            data-testid="audit-sensitive"
           />
           <DateRangeFilter
             from={draft.from || undefined}

@@ -28,6 +28,13 @@ function screenOf(entity: string, id: string | null): string | null {
       return paths.tips.viewSmsTips;
     case 'winnings_content':
       return paths.tips.winnings;
+    // A ticket and its legs show on Enter results (recent tickets), where a result is corrected.
+    case 'tip_ticket':
+    case 'tip_selection':
+      return paths.tips.results;
+    case 'privacy_request':
+    case 'data_breach':
+      return paths.privacy;
     case 'sms_message':
       return paths.sms.log;
     case 'setting':

@@ -5,6 +5,7 @@ import { RichTextEditor } from '@/components/rich-text-editor/index.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useWinnings } from '../api/get-winnings.ts';
 import { useSaveWinnings } from '../api/update-winnings.ts';
+import { RecordBlockControl } from './record-block-control.tsx';
 
 function WinningsEditor({ initial }: { initial: string }) {
   const [content, setContent] = useState(initial);
@@ -20,6 +21,7 @@ function WinningsEditor({ initial }: { initial: string }) {
   };
   return (
     <Stack>
+      <RecordBlockControl onInsert={(marker) => setContent((html) => `${html}<p>${marker}</p>`)} />
       <RichTextEditor value={content} onChange={setContent} error={error} data-testid="winnings-editor" />
       <Group justify="flex-end">
         <Button onClick={() => void submit()} loading={save.isPending} disabled={save.isPending}>

@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { smsTipsForm } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+
+/** The bet categories a record block can show (every category has one SMS tip row). */
+export async function getBetCategories() {
+  const { posts } = await callEndpoint(smsTipsForm);
+  return posts.map((p) => ({ name: p.bet_category, code: p.code }));
+}
+
+export function betCategoriesQueryOptions() {
+  return queryOptions({ queryKey: ['tips', 'winnings', 'bet-categories'], queryFn: getBetCategories });
+}
+
+export function useBetCategories() {
+  return useQuery(betCategoriesQueryOptions());
+}
