@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
-import { buildApp } from './http/app.ts';
+import { buildApp } from './app.ts';
 import { createSmsGateway } from './integrations/sms/index.ts';
 import { noJobs, startJobs, type Jobs } from './jobs/jobs.ts';
 import { jobHandlers } from './jobs/handlers.ts';

@@ -62,7 +62,8 @@ export async function recentPayments(
   }));
 }
 
-export { receiveC2bConfirmation, receiveStkCallback, storeC2bConfirmation } from './ingest.ts';
+export { receiveC2bConfirmation, storeC2bConfirmation } from './c2b-confirmation.ts';
+export { receiveStkCallback } from './stk-callback.ts';
 export { recheckPendingRequests } from './payment-requests.ts';
 
 export { categoryPricesText } from './receipts.ts';

@@ -1,0 +1,155 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { ourShortcodes } from '../../config.ts';
+import type { AppDeps } from '../../deps.ts';
+import { mpesaPayments } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
+import { subscribePayer } from '../tips-subscribers/service.ts';
+import { parseC2b, type C2bFields } from './c2b-payload.ts';
+import { afterCommit, announcePayment, settleStored, type Receipt } from './ingest.ts';
+import { accountLooksValid, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, paidByErasedPerson } from './matching.ts';
+import type { SettlementOutcome } from './settle.ts';
+
+/**
+ * Matches a freshly stored C2B payment and settles it when the rules find its payee; a tips payer
+ * who is not yet a subscriber becomes one when their phone is known (pay to subscribe).
+ */
+async function matchStored(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
+  const match = (await matchPayment(tx, f)) ?? (await subscribeNewPayer(tx, paymentId, f, requestId));
+  if (!match) return { status: 'unclaimed' as const, outcome: null };
+  const { outcome, error } = await settleStored(tx, {
+    paymentId,
+    amountCents: f.amountCents!,
+    payee: match.payee,
+    betCategoryId: match.betCategoryId,
+    source: 'mpesa',
+    matchedBy: match.matchedBy,
+    actorUserId: null,
+    requestId,
+  });
+  return { status: outcome ? ('claimed' as const) : ('unclaimed' as const), outcome, error };
+}
+
+async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
+  if (await paidByErasedPerson(tx, f)) {
+    // Their money is kept and counted, but nobody is re-created from it: an admin claims it by hand.
+    await tx.update(mpesaPayments).set({ warning: ERASED_PAYER_WARNING }).where(eq(mpesaPayments.id, paymentId));
+    return null;
+  }
+  const payer = await newTipsPayer(tx, f);
+  if (!payer) return null;
+  const subscriberId = await subscribePayer(tx, { phone: payer.phone, name: f.senderName, paymentId, requestId });
+  return { payee: { subscriberId }, betCategoryId: payer.betCategoryId, matchedBy: 'account' as const };
+}
+
+/**
+ * An STK payment confirmed only by an STK query has no receipt yet. When the same money then arrives
+ * with its receipt (a C2B confirmation from the same phone, same amount), the receipt is attached to
+ * that payment instead of counting the money twice.
+ */
+async function adoptReceipt(tx: Queryable, f: C2bFields): Promise<number | null> {
+  const phoneHash = f.msisdnKind === 'hashed' ? f.msisdn : f.senderPhone ? sha256Hex(f.senderPhone) : null;
+  if (!phoneHash || f.amountCents === null || !f.transId) return null;
+  const [waiting] = await tx
+    .select({ id: mpesaPayments.id })
+    .from(mpesaPayments)
+    .where(
+      and(
+        isNull(mpesaPayments.transId),
+        eq(mpesaPayments.source, 'stk'),
+        eq(mpesaPayments.amountCents, f.amountCents),
+        sql`${mpesaPayments.senderPhone} is not null and encode(sha256(convert_to(${mpesaPayments.senderPhone}, 'UTF8')), 'hex') = ${phoneHash}`,
+        gt(mpesaPayments.receivedAt, sql`now() - interval '2 days'`),
+      ),
+    )
+    .orderBy(mpesaPayments.receivedAt)
+    .limit(1)
+    .for('update');
+  if (!waiting) return null;
+  const adopted = await tx
+    .update(mpesaPayments)
+    .set({ transId: f.transId })
+    .where(and(eq(mpesaPayments.id, waiting.id), isNull(mpesaPayments.transId)))
+    .returning({ id: mpesaPayments.id });
+  return adopted[0]?.id ?? null;
+}
+
+/**
+ * A C2B confirmation: stored once per TransID (a repeat, even 20 at once, is acknowledged and
+ * ignored through the unique constraint), raw payload kept, then matched and settled in the same
+ * transaction `tx`. A payload that cannot be read is stored as rejected with the reason.
+ * `source` says how it reached us: the callback, or recovered later by Pull Transactions or a
+ * portal statement (then it counts on the day M-Pesa received it, its TransTime).
+ */
+export async function storeC2bConfirmation(
+  tx: Queryable,
+  shortCodes: string | readonly string[] | undefined,
+  raw: unknown,
+  requestId: string | null,
+  source: 'c2b' | 'pull' | 'statement' = 'c2b',
+): Promise<Receipt & { outcome: SettlementOutcome | null }> {
+  const { fields: f, rejectReason, warning, raw: storable } = parseC2b(raw, shortCodes);
+  if (!rejectReason && !warning) {
+    const adopted = await adoptReceipt(tx, f);
+    if (adopted !== null) return { stored: false, paymentId: adopted, status: null, outcome: null };
+  }
+  const [row] = await tx
+    .insert(mpesaPayments)
+    .values({
+      // A rejected payload keeps its TransID in the raw body only, so it never blocks the real one.
+      transId: rejectReason ? null : f.transId,
+      source,
+      transactionType: f.transactionType,
+      amountCents: f.amountCents,
+      billRefNumber: f.billRefNumber,
+      msisdn: f.msisdn,
+      msisdnKind: f.msisdnKind,
+      senderPhone: f.senderPhone,
+      senderName: f.senderName,
+      transTime: f.transTime,
+      businessShortCode: f.businessShortCode,
+      raw: storable,
+      status: rejectReason ? 'rejected' : 'unclaimed',
+      rejectReason,
+      warning,
+      ...(source !== 'c2b' && f.transTime ? { receivedAt: f.transTime } : {}),
+    })
+    .onConflictDoNothing({ target: mpesaPayments.transId })
+    .returning({ id: mpesaPayments.id });
+  if (!row) return { stored: false, paymentId: null, status: null, outcome: null };
+  if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null };
+  if (warning) {
+    // Money M-Pesa received, but not as the business expects: counted, shown, never matched
+    // automatically; an admin claims it after a look.
+    await announcePayment(tx, row.id, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status: 'unclaimed' });
+    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, warning };
+  }
+  const matched = await matchStored(tx, row.id, f, requestId);
+  await announcePayment(tx, row.id, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status: matched.status });
+  return { stored: true, paymentId: row.id, status: matched.status, outcome: matched.outcome, settleError: matched.error };
+}
+
+/** The confirmation webhook's work: one transaction, then the SMS queue is nudged if a tip was queued. */
+export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, requestId: string | null): Promise<Receipt> {
+  const result = await deps.db.transaction((tx) => storeC2bConfirmation(tx, ourShortcodes(deps.config.mpesa), raw, requestId));
+  await afterCommit(deps, result.outcome);
+  return result;
+}
+
+export type ValidationAnswer = { ResultCode: string; ResultDesc: string };
+
+/**
+ * C2B validation (Daraja asks before it takes the money). A payment to a shortcode that is neither
+ * the store number nor the till is always refused (C2B00015): the business does not take money it
+ * would then have to set aside. With the `mpesa_validate_account` setting on, an amount outside
+ * Daraja's limits (C2B00013) or an account number that names nothing (C2B00012) is refused too.
+ */
+export async function validateC2b(deps: AppDeps, raw: unknown, strict: boolean): Promise<ValidationAnswer> {
+  const accepted = { ResultCode: '0', ResultDesc: 'Accepted' };
+  const { fields, rejectReason, warning } = parseC2b(raw, ourShortcodes(deps.config.mpesa));
+  if (warning) return { ResultCode: 'C2B00015', ResultDesc: 'Rejected' };
+  if (!strict) return accepted;
+  if (rejectReason?.startsWith('TransAmount')) return { ResultCode: 'C2B00013', ResultDesc: 'Rejected' };
+  if (!(await accountLooksValid(deps.db, fields.billRefNumber))) return { ResultCode: 'C2B00012', ResultDesc: 'Rejected' };
+  return accepted;
+}
