@@ -8,7 +8,7 @@ import { createSmsGateway } from './integrations/sms/index.ts';
 import { noJobs, startJobs, type Jobs } from './jobs/jobs.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { bootstrap, type BootReport } from './bootstrap.ts';
-import { startBackupControl } from './modules/backups/control.ts';
+import { startBackupControl } from './modules/backups/service.ts';
 
 export interface Server {
   app: FastifyInstance;

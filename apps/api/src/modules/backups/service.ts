@@ -7,6 +7,8 @@ import type { Database, Db } from '../../db/client.ts';
 import { backupRuns, users } from '../../db/schema/index.ts';
 import { BackupError, isEncrypted, packBackup, sha256, unpackBackup, type BackupManifest } from './archive.ts';
 import { assertEmptyTarget, dumpDatabase, knownMigrations, loadDump, type Figures, type RestoreTarget } from './dump.ts';
+export { knownMigrations } from './dump.ts';
+export { startBackupControl } from './control.ts';
 
 export { BackupError } from './archive.ts';
 

@@ -3,7 +3,7 @@ import { BUSINESS_TIME_ZONE } from '@betdesk/contract';
 import { betCategories, mpesaPayments, pricePackages, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { getSetting } from '../settings/service.ts';
-import { queueSms } from '../sms/outbox.ts';
+import { queueSms } from '../sms/service.ts';
 
 export const TIPS_RECEIPT_INTENT = 'tips.receipt';
 export const TIPS_CREDIT_INTENT = 'tips.credit';

@@ -4,6 +4,7 @@ import { clientAssignments, clients, mpesaPayments, tipsSubscribers } from '../.
 import { rows } from '../../db/rows.ts';
 import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
+export { amountToCents } from './c2b-payload.ts';
 
 /**
  * Income is money received by M-Pesa (every stored payment but rejected payloads), in cents;

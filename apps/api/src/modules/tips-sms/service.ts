@@ -8,7 +8,7 @@ import { smsParts } from '../../lib/sms-parts.ts';
 import { getSetting } from '../settings/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
-import { queueSms, queueSmsFanout } from '../sms/outbox.ts';
+import { queueSms, queueSmsFanout } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 export async function smsTipsForEditing(db: Queryable): Promise<SmsTip[]> {
