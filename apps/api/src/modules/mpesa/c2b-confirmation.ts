@@ -19,6 +19,7 @@ async function matchStored(tx: Queryable, paymentId: number, f: C2bFields, reque
   if (!match) return { status: 'unclaimed' as const, outcome: null };
   const { outcome, error } = await settleStored(tx, {
     paymentId,
+    transId: f.transId,
     amountCents: f.amountCents!,
     payee: match.payee,
     betCategoryId: match.betCategoryId,

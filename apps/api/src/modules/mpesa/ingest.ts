@@ -33,6 +33,7 @@ export async function settleStored(
   tx: Queryable,
   s: {
     paymentId: number;
+    transId?: string | null;
     amountCents: number;
     payee: Payee;
     betCategoryId: number | null;
