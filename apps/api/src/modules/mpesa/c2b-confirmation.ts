@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { mpesaPayments } from '../../db/schema/index.ts';
@@ -6,16 +7,16 @@ import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
-import { afterCommit, announcePayment, settleStored, type Receipt } from './ingest.ts';
+import { afterCommit, announcePayment, applyClaim, claimedColumns, settleStored, type Claim, type Receipt } from './ingest.ts';
 import { accountLooksValid, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, paidByErasedPerson } from './matching.ts';
 import type { SettlementOutcome } from './settle.ts';
 
 /**
- * Matches a freshly stored C2B payment and settles it when the rules find its payee; a tips payer
- * who is not yet a subscriber becomes one when their phone is known (pay to subscribe).
+ * A tips payer the rules did not find becomes a subscriber when their phone is known (pay to
+ * subscribe), and the stored payment is settled for them.
  */
-async function matchStored(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
-  const match = (await matchPayment(tx, f)) ?? (await subscribeNewPayer(tx, paymentId, f, requestId));
+async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
+  const match = await subscribeNewPayer(tx, paymentId, f, requestId);
   if (!match) return { status: 'unclaimed' as const, outcome: null };
   const { outcome, error } = await settleStored(tx, {
     paymentId,
@@ -90,44 +91,86 @@ export async function storeC2bConfirmation(
   source: 'c2b' | 'pull' | 'statement' = 'c2b',
 ): Promise<Receipt & { outcome: SettlementOutcome | null }> {
   const { fields: f, rejectReason, warning, raw: storable } = parseC2b(raw, shortCodes);
+  const values = {
+    // A rejected payload keeps its TransID in the raw body only, so it never blocks the real one.
+    transId: rejectReason ? null : f.transId,
+    source,
+    transactionType: f.transactionType,
+    amountCents: f.amountCents,
+    billRefNumber: f.billRefNumber,
+    msisdn: f.msisdn,
+    msisdnKind: f.msisdnKind,
+    senderPhone: f.senderPhone,
+    senderName: f.senderName,
+    transTime: f.transTime,
+    businessShortCode: f.businessShortCode,
+    raw: storable,
+    status: rejectReason ? ('rejected' as const) : ('unclaimed' as const),
+    rejectReason,
+    warning,
+    ...(source !== 'c2b' && f.transTime ? { receivedAt: f.transTime } : {}),
+  };
+  const store = async (db: Queryable, row: PgInsertValue<typeof mpesaPayments>) => {
+    const [stored] = await db
+      .insert(mpesaPayments)
+      .values(row)
+      .onConflictDoNothing({ target: mpesaPayments.transId })
+      .returning({ id: mpesaPayments.id });
+    return stored ?? null;
+  };
+  const announced = (paymentId: number, status: 'claimed' | 'unclaimed') =>
+    announcePayment(tx, paymentId, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status });
+  const repeat = { stored: false, paymentId: null, status: null, outcome: null };
+  let settleError: unknown;
   if (!rejectReason && !warning) {
     const adopted = await adoptReceipt(tx, f);
     if (adopted !== null) return { stored: false, paymentId: adopted, status: null, outcome: null };
+    // The payee is looked up before the row is written, so that a matched payment is stored claimed
+    // in the savepoint of its settlement: one write of the row (its indexes, the day summaries)
+    // instead of a write and an update. A repeat writes nothing and settles nothing.
+    const match = await matchPayment(tx, f);
+    if (match) {
+      const claim = (paymentId: number): Claim => ({
+        paymentId,
+        transId: f.transId,
+        amountCents: f.amountCents!,
+        payee: match.payee,
+        betCategoryId: match.betCategoryId,
+        source: 'mpesa',
+        matchedBy: match.matchedBy,
+        actorUserId: null,
+        requestId,
+      });
+      try {
+        const claimed = await tx.transaction(async (sp) => {
+          const row = await store(sp, { ...values, ...claimedColumns({ payee: match.payee, matchedBy: match.matchedBy, actorUserId: null }) });
+          return row ? { paymentId: row.id, outcome: await applyClaim(sp, claim(row.id)) } : null;
+        });
+        if (!claimed) return repeat;
+        await announced(claimed.paymentId, 'claimed');
+        return { stored: true, paymentId: claimed.paymentId, status: 'claimed', outcome: claimed.outcome };
+      } catch (error) {
+        // The rules failed unexpectedly: the payment is stored unclaimed below, for a person to look at.
+        settleError = error;
+      }
+    }
   }
-  const [row] = await tx
-    .insert(mpesaPayments)
-    .values({
-      // A rejected payload keeps its TransID in the raw body only, so it never blocks the real one.
-      transId: rejectReason ? null : f.transId,
-      source,
-      transactionType: f.transactionType,
-      amountCents: f.amountCents,
-      billRefNumber: f.billRefNumber,
-      msisdn: f.msisdn,
-      msisdnKind: f.msisdnKind,
-      senderPhone: f.senderPhone,
-      senderName: f.senderName,
-      transTime: f.transTime,
-      businessShortCode: f.businessShortCode,
-      raw: storable,
-      status: rejectReason ? 'rejected' : 'unclaimed',
-      rejectReason,
-      warning,
-      ...(source !== 'c2b' && f.transTime ? { receivedAt: f.transTime } : {}),
-    })
-    .onConflictDoNothing({ target: mpesaPayments.transId })
-    .returning({ id: mpesaPayments.id });
-  if (!row) return { stored: false, paymentId: null, status: null, outcome: null };
+  const row = await store(tx, values);
+  if (!row) return repeat;
   if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null };
   if (warning) {
     // Money M-Pesa received, but not as the business expects: counted, shown, never matched
     // automatically; an admin claims it after a look.
-    await announcePayment(tx, row.id, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status: 'unclaimed' });
+    await announced(row.id, 'unclaimed');
     return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, warning };
   }
-  const matched = await matchStored(tx, row.id, f, requestId);
-  await announcePayment(tx, row.id, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status: matched.status });
-  return { stored: true, paymentId: row.id, status: matched.status, outcome: matched.outcome, settleError: matched.error };
+  if (settleError !== undefined) {
+    await announced(row.id, 'unclaimed');
+    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, settleError };
+  }
+  const settled = await settleNewPayer(tx, row.id, f, requestId);
+  await announced(row.id, settled.status);
+  return { stored: true, paymentId: row.id, status: settled.status, outcome: settled.outcome, settleError: settled.error };
 }
 
 /** The confirmation webhook's work: one transaction, then the SMS queue is nudged if a tip was queued. */

@@ -25,58 +25,68 @@ export interface Receipt {
   warning?: string | null;
 }
 
+/** A payment's claim by its payee: who, how it was matched, what it buys. */
+export interface Claim {
+  paymentId: number;
+  transId?: string | null;
+  amountCents: number;
+  payee: Payee;
+  betCategoryId: number | null;
+  source: 'mpesa' | 'stk';
+  matchedBy: 'account' | 'msisdn' | 'stk' | 'manual';
+  requested?: RequestedItem | null;
+  actorUserId: number | null;
+  requestId?: string | null;
+}
+
+/**
+ * What a claim does once the payment row says claimed: what the payment buys, today's tip for an
+ * activated SMS package, the audit entry. Run in the savepoint that claimed the row.
+ */
+export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOutcome> {
+  const settled = await settlePayment(sp, s);
+  if (settled.activatedSms) {
+    await sendCurrentTipOnActivation(sp, { ...settled.activatedSms, medium: 'sms', createdBy: s.actorUserId });
+  }
+  await audit(sp, {
+    actorUserId: s.actorUserId,
+    action: s.matchedBy === 'manual' ? 'payment.claim' : 'payment.match',
+    entity: 'mpesa_payment',
+    entityId: s.paymentId,
+    before: { status: 'unclaimed' },
+    after: {
+      status: 'claimed',
+      ...s.payee,
+      matched_by: s.matchedBy,
+      bonus_paid_cents: settled.bonusPaidCents,
+      subscription_id: settled.subscriptionId,
+    },
+    requestId: s.requestId ?? null,
+  });
+  return settled;
+}
+
+/** The payment row's columns that say it is claimed, and by whom. */
+export function claimedColumns(s: Pick<Claim, 'payee' | 'matchedBy' | 'actorUserId'>) {
+  return {
+    status: 'claimed' as const,
+    clientId: 'clientId' in s.payee ? s.payee.clientId : null,
+    subscriberId: 'subscriberId' in s.payee ? s.payee.subscriberId : null,
+    matchedBy: s.matchedBy,
+    claimedBy: s.actorUserId,
+    claimedAt: sql`now()`,
+  };
+}
+
 /**
  * Applies a stored payment to its payee in a savepoint: if the rules fail unexpectedly the payment
  * stays stored (unclaimed) instead of being lost with the whole transaction.
  */
-export async function settleStored(
-  tx: Queryable,
-  s: {
-    paymentId: number;
-    transId?: string | null;
-    amountCents: number;
-    payee: Payee;
-    betCategoryId: number | null;
-    source: 'mpesa' | 'stk';
-    matchedBy: 'account' | 'msisdn' | 'stk' | 'manual';
-    requested?: RequestedItem | null;
-    actorUserId: number | null;
-    requestId?: string | null;
-  },
-): Promise<{ outcome: SettlementOutcome | null; error?: unknown }> {
+export async function settleStored(tx: Queryable, s: Claim): Promise<{ outcome: SettlementOutcome | null; error?: unknown }> {
   try {
     const outcome = await tx.transaction(async (sp) => {
-      await sp
-        .update(mpesaPayments)
-        .set({
-          status: 'claimed',
-          clientId: 'clientId' in s.payee ? s.payee.clientId : null,
-          subscriberId: 'subscriberId' in s.payee ? s.payee.subscriberId : null,
-          matchedBy: s.matchedBy,
-          claimedBy: s.actorUserId,
-          claimedAt: sql`now()`,
-        })
-        .where(eq(mpesaPayments.id, s.paymentId));
-      const settled = await settlePayment(sp, s);
-      if (settled.activatedSms) {
-        await sendCurrentTipOnActivation(sp, { ...settled.activatedSms, medium: 'sms', createdBy: s.actorUserId });
-      }
-      await audit(sp, {
-        actorUserId: s.actorUserId,
-        action: s.matchedBy === 'manual' ? 'payment.claim' : 'payment.match',
-        entity: 'mpesa_payment',
-        entityId: s.paymentId,
-        before: { status: 'unclaimed' },
-        after: {
-          status: 'claimed',
-          ...s.payee,
-          matched_by: s.matchedBy,
-          bonus_paid_cents: settled.bonusPaidCents,
-          subscription_id: settled.subscriptionId,
-        },
-        requestId: s.requestId ?? null,
-      });
-      return settled;
+      await sp.update(mpesaPayments).set(claimedColumns(s)).where(eq(mpesaPayments.id, s.paymentId));
+      return applyClaim(sp, s);
     });
     return { outcome };
   } catch (error) {

@@ -96,7 +96,7 @@ export async function queueCreditNotice(
   tx: Queryable,
   r: { paymentId: number; subscriberId: number; betCategoryId: number; amountCents: number; createdBy: number | null },
 ): Promise<boolean> {
-  const payer = await payerOf(tx, r.paymentId, r.subscriberId);
+  const payer = await payerOf(tx, r.paymentId, r.subscriberId, undefined);
   const prices = await categoryPricesText(tx, r.betCategoryId);
   if (!payer || prices === null) return false;
   const body = fill(await getSetting(tx, 'tips_credit_sms'), {

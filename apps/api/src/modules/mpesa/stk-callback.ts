@@ -1,3 +1,7 @@
+/**
+ * What arrives when a payer answers an STK push: Daraja's callback, with the receipt on success.
+ * It settles the request it names (once, whatever an STK query decided before it).
+ */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { normaliseKenyanPhone, readProviderPayload } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';

@@ -1,3 +1,4 @@
+/** What an STK query answers about a request whose callback did not come in time. */
 import { eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { stkRequests } from '../../db/schema/index.ts';
