@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
+import apiModules from './eslint/api-modules.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'tmp-scratch/**', 'apps/api/drizzle/**', 'test-results/**'] },
@@ -64,17 +65,95 @@ export default tseslint.config(
     },
   },
   {
-    // An API domain reaches another domain only through that domain's service, never its queries or tables.
-    files: ['apps/api/src/modules/**/*.ts'],
+    // Decision 028. An API module reaches another only through its service.ts; only src/app.ts
+    // registers routes; http/ imports no module (eslint/api-modules.js).
+    files: ['apps/api/src/**/*.ts'],
+    plugins: { 'api-modules': apiModules },
     rules: {
-      'no-restricted-imports': [
+      'api-modules/module-boundary': 'error',
+      // A service that re-exported its queries.ts, the tables or another module's code would let
+      // other modules past the boundary above.
+      'api-modules/no-leaking-reexport': [
         'error',
         {
-          patterns: [
+          allow: [
             {
-              regex: '^\\.\\./[^/]+/(queries|routes)\\.ts$',
-              message: "Use the other domain's service.ts, not its queries or routes.",
+              // The staff scope and money helpers other lists build on; issue 19 items 1 and 3
+              // give them one home each (a scoped query builder, the contract's money helper).
+              file: 'modules/clients/service.ts',
+              reason: 'scope and money helpers, moving to their own homes (issue 19 items 1, 3)',
             },
+          ],
+        },
+      ],
+      // Each table is written by the module that owns it; others call that module's service.
+      'api-modules/own-tables-only': [
+        'error',
+        {
+          owners: {
+            auditLog: 'audit',
+            backupRuns: 'backups',
+            betCategories: 'catalogue',
+            postCategories: 'catalogue',
+            bets: 'bets',
+            bonuses: 'bonuses',
+            bonusPayments: 'bonuses',
+            bonusAllocations: 'bonuses',
+            clients: 'clients',
+            clientAssignments: 'clients',
+            clientPlatformPasswords: 'clients',
+            bet4mePlans: 'catalogue',
+            ledgerEntries: 'ledger',
+            mpesaPayments: 'mpesa',
+            stkRequests: 'mpesa',
+            mpesaStatements: 'reconciliation',
+            mpesaStatementRows: 'reconciliation',
+            mpesaPullRuns: 'reconciliation',
+            moneyChecks: 'reconciliation',
+            subscriptions: 'subscriptions',
+            smsMessages: 'sms',
+            smsOptOuts: 'sms',
+            smsOptOutEvents: 'sms',
+            marketingConsents: 'sms',
+            marketingConsentEvents: 'sms',
+            rateBuckets: 'sms',
+            smsInbound: 'self-service',
+            broadcasts: 'broadcasts',
+            erasedPhones: 'privacy',
+            privacyRequests: 'privacy',
+            dataBreaches: 'privacy',
+            retentionRuns: 'privacy',
+            settings: 'settings',
+            portalCodes: 'portal',
+            portalSessions: 'portal',
+            tipsSubscribers: 'tips-subscribers',
+            pricePackages: 'tips-prices',
+            tipTickets: 'tips-record',
+            tipSelections: 'tips-record',
+            tipsPosts: 'tips-posts',
+            tipsPostBets: 'tips-posts',
+            imageTypes: 'tips-posts',
+            smsTipVersions: 'tips-sms',
+            winningsContent: 'tips-winnings',
+            users: 'users',
+            userCategories: 'users',
+            sessions: 'auth',
+            userSecondFactors: 'auth',
+            recoveryCodes: 'auth',
+            twoFactorChallenges: 'auth',
+            loginAttempts: 'auth',
+            ussdPurchases: 'ussd',
+          },
+          // Writes that cross on purpose, each with its reason. Anything else is an error.
+          allow: [
+            {
+              module: 'privacy',
+              tables: '*',
+              reason: "erasure and retention reach every table holding a person's data in one transaction (decision 025)",
+            },
+            { module: 'auth', tables: ['users'], reason: "signing in and changing one's password write the user's own row" },
+            { module: 'users', tables: ['sessions'], reason: "trashing a user revokes their sessions in the same transaction" },
+            { module: 'bets', tables: ['bonuses'], reason: 'a won bet earns its bonus in the same statement sequence that settles it' },
           ],
         },
       ],

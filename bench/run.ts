@@ -31,7 +31,7 @@ import type { Role } from '@betdesk/contract';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import type { AppDeps } from '../apps/api/src/deps.ts';
-import { buildApp } from '../apps/api/src/http/app.ts';
+import { buildApp } from '../apps/api/src/app.ts';
 import { logGateway } from '../apps/api/src/integrations/sms/log-gateway.ts';
 import { noJobs } from '../apps/api/src/jobs/jobs.ts';
 import { ensureSettingDefaults } from '../apps/api/src/modules/settings/service.ts';

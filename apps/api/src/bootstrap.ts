@@ -3,8 +3,7 @@ import { ADMIN_CATEGORY_ID } from '@betdesk/contract';
 import type { AppDeps } from './deps.ts';
 import { temporaryPassword } from './lib/crypto.ts';
 import { ensureSettingDefaults } from './modules/settings/service.ts';
-import { countLiveUsers } from './modules/users/queries.ts';
-import { createUser } from './modules/users/service.ts';
+import { createUser, liveUserCount } from './modules/users/service.ts';
 import { seedDemo } from './seed/demo.ts';
 
 export interface BootReport {
@@ -22,7 +21,7 @@ export async function bootstrap(deps: AppDeps, logger: FastifyBaseLogger): Promi
   await database.migrate();
   await ensureSettingDefaults(db);
 
-  const empty = (await countLiveUsers(db)) === 0;
+  const empty = (await liveUserCount(db)) === 0;
   let admin: BootReport['admin'] = null;
   if (empty) {
     const password = config.adminPassword ?? temporaryPassword(14);

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createServer } from './server.ts';
-import { loggerOptions } from './http/app.ts';
+import { loggerOptions } from './http/logger.ts';
 
 function readConfig(): Config {
   try {

@@ -3,12 +3,12 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
-import { buildApp } from './http/app.ts';
+import { buildApp } from './app.ts';
 import { createSmsGateway } from './integrations/sms/index.ts';
 import { noJobs, startJobs, type Jobs } from './jobs/jobs.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { bootstrap, type BootReport } from './bootstrap.ts';
-import { startBackupControl } from './modules/backups/control.ts';
+import { startBackupControl } from './modules/backups/service.ts';
 
 export interface Server {
   app: FastifyInstance;

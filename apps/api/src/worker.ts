@@ -7,7 +7,7 @@ import pino from 'pino';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
-import { loggerOptions } from './http/app.ts';
+import { loggerOptions } from './http/logger.ts';
 import { createSmsGateway } from './integrations/sms/index.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { noJobs, QUEUES, startJobs, type Jobs } from './jobs/jobs.ts';

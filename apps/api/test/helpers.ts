@@ -7,7 +7,7 @@ import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from '@betdesk/contract';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database, type Queryable } from '../src/db/client.ts';
 import type { AppDeps } from '../src/deps.ts';
-import { buildApp } from '../src/http/app.ts';
+import { buildApp } from '../src/app.ts';
 import { logGateway } from '../src/integrations/sms/log-gateway.ts';
 import { noJobs } from '../src/jobs/jobs.ts';
 import { ensureSettingDefaults } from '../src/modules/settings/service.ts';

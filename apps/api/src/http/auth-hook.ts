@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../deps.ts';
-import { actorForToken } from '../modules/auth/service.ts';
+import type { Actor } from './actor.ts';
 
-/** Resolves the bearer token once per request; the guard of each route decides what it allows. */
-export function installAuthHook(app: FastifyInstance, deps: AppDeps): void {
+/**
+ * Resolves the bearer token once per request; the guard of each route decides what it allows.
+ * Who a token belongs to is the auth module's answer, passed in by the app (http/ imports no module).
+ */
+export function installAuthHook(app: FastifyInstance, actorForToken: (token: string) => Promise<Actor | null>): void {
   app.decorateRequest('actor', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
     const header = request.headers.authorization;
     const match = header?.match(/^Bearer\s+([A-Za-z0-9_-]{20,200})$/);
-    request.actor = match?.[1] ? await actorForToken(deps, match[1]) : null;
+    request.actor = match?.[1] ? await actorForToken(match[1]) : null;
   });
 }

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps.ts';
 import { compactSummaries } from '../db/summaries.ts';
-import { dispatchQueuedSms } from '../modules/sms/outbox.ts';
+import { dispatchQueuedSms } from '../modules/sms/service.ts';
 import { recheckPendingRequests } from '../modules/mpesa/service.ts';
 import { runRetention } from '../modules/privacy/service.ts';
 import { runMoneyCheck, runPull } from '../modules/reconciliation/service.ts';

@@ -4,7 +4,7 @@ import { rows } from '../db/rows.ts';
 import { bet4mePlans, clients, pricePackages, subscriptions, tipsSubscribers } from '../db/schema/index.ts';
 import type { Db } from '../db/client.ts';
 import { getSetting } from '../modules/settings/service.ts';
-import { queueSms } from '../modules/sms/outbox.ts';
+import { queueSms } from '../modules/sms/service.ts';
 
 export const REMINDER_INTENT = 'subscription.reminder';
 

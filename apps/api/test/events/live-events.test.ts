@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientAssignments, subscriptions } from '../../src/db/schema/index.ts';
 import { openDatabase } from '../../src/db/client.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp } from '../../src/app.ts';
 import { announce, visibleTo } from '../../src/modules/events/service.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { c2b, confirm, seedPeople } from '../mpesa/fixtures.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { endpoint, Id, permissionMatrix, statusTexts } from '@betdesk/contract';
 import { route } from '../../src/http/route.ts';
-import { redactUrl } from '../../src/http/app.ts';
+import { redactUrl } from '../../src/http/logger.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;

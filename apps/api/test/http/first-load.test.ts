@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, staticCacheControl } from '../../src/http/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { staticCacheControl } from '../../src/http/web.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 
 /** Issue 13, "a light first load": compressed answers, immutable hashed assets, index.html revalidated. */

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createDarajaClient } from '../../src/integrations/mpesa/daraja.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
-import { settleFromQuery } from '../../src/modules/mpesa/ingest.ts';
+import { settleFromQuery } from '../../src/modules/mpesa/stk-query.ts';
 import { ADMIN, type TestApp } from '../helpers.ts';
 import { c2b, confirm, ledgerOf, paymentByReceipt, SECRET, seedPeople, appWithFakeDaraja, SANDBOX_PASSKEY } from './fixtures.ts';
 

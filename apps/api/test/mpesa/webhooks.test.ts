@@ -153,6 +153,27 @@ describe('MSISDN kinds', () => {
     expect(stored).toMatchObject({ msisdnKind: 'plain', senderPhone: '254733100200', clientId, status: 'claimed' });
     expect(await ledgerOf(t, { clientId })).toBe(50_000);
   });
+
+  it('keeps a matched payment, unclaimed, when its settlement fails unexpectedly, and stores a repeat once', async () => {
+    const clientId = await ref.person('client', 'Failing Settlement', '254733100377');
+    // The ledger refuses this one amount, as an unexpected failure of the rules would.
+    await t.deps.database.executeSql(`
+      create function refuse_4242() returns trigger language plpgsql as $$
+      begin if new.amount_cents = 4242 then raise exception 'refused for the test'; end if; return new; end $$;
+      create trigger refuse_4242 before insert on ledger_entries for each row execute function refuse_4242();`);
+    try {
+      const body = c2b({ MSISDN: '254733100377', BillRefNumber: 'hello', TransAmount: '42.42' });
+      expect((await confirm(t, body)).json()).toEqual({ ResultCode: 0, ResultDesc: 'Success' });
+      expect((await confirm(t, body)).json()).toEqual({ ResultCode: 0, ResultDesc: 'Success' });
+      const stored = await paymentByReceipt(t, body.TransID as string);
+      expect(stored).toMatchObject({ amountCents: 4242, status: 'unclaimed', clientId: null, matchedBy: null });
+      expect(await countPayments(body.TransID as string)).toBe(1);
+      expect(await ledgerSumOfPayment(t, stored!.id)).toBe(0);
+      expect(await ledgerOf(t, { clientId })).toBe(0);
+    } finally {
+      await t.deps.database.executeSql('drop trigger refuse_4242 on ledger_entries; drop function refuse_4242();');
+    }
+  });
 });
 
 describe('what a tips payment buys', () => {

@@ -8,6 +8,8 @@ import type { Database, Db } from '../../db/client.ts';
 import { backupRuns, users } from '../../db/schema/index.ts';
 import { BackupError, compressDump, readBackup, sealBackup, sha256OfFile, type BackupManifest } from './archive.ts';
 import { assertEmptyTarget, dumpDatabase, knownMigrations, loadDump, type Figures, type RestoreTarget } from './dump.ts';
+export { knownMigrations } from './dump.ts';
+export { startBackupControl } from './control.ts';
 
 export { BackupError } from './archive.ts';
 

@@ -11,10 +11,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { smsParts } from '../../lib/sms-parts.ts';
 import { audit } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { consentedSql, erasedSql } from '../sms/consent.ts';
-import { optedOutSql } from '../sms/opt-outs.ts';
-import { queueSmsFanout } from '../sms/outbox.ts';
-import { promotionalWindow, windowAt, withOptOutText } from '../sms/promotional.ts';
+import { consentedSql, erasedSql, optedOutSql, queueSmsFanout, promotionalWindow, windowAt, withOptOutText } from '../sms/service.ts';
 
 export const BROADCAST_INTENT = 'broadcast';
 

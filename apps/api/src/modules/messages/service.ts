@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { requireClientFacts } from '../clients/service.ts';
-import { queueSms } from '../sms/outbox.ts';
+import { queueSms } from '../sms/service.ts';
 
 /**
  * The Send Message modal: the text goes to the phone the client has on file (not a number sent by

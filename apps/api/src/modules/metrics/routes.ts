@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ready } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
-import { knownMigrations } from '../backups/dump.ts';
+import { knownMigrations } from '../backups/service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

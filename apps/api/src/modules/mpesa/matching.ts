@@ -3,7 +3,7 @@ import { normaliseKenyanPhone } from '@betdesk/contract';
 import { betCategories, clients, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { isErasedHash } from '../sms/consent.ts';
+import { isErasedHash } from '../sms/service.ts';
 import type { MsisdnKind } from './c2b-payload.ts';
 
 /** Whose account a payment goes to. */

@@ -24,7 +24,7 @@ import { darajaFor, DarajaError } from '../../integrations/mpesa/daraja.ts';
 import { audit } from '../audit/service.ts';
 import { pendingBonusCents } from '../bonuses/service.ts';
 import { requireClient } from '../clients/service.ts';
-import { settleFromQuery } from './ingest.ts';
+import { settleFromQuery } from './stk-query.ts';
 
 type Payer = { clientId: number } | { subscriberId: number };
 

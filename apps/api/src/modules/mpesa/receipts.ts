@@ -3,7 +3,7 @@ import { BUSINESS_TIME_ZONE } from '@betdesk/contract';
 import { betCategories, mpesaPayments, pricePackages, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { getSetting } from '../settings/service.ts';
-import { queueSms } from '../sms/outbox.ts';
+import { queueSms } from '../sms/service.ts';
 
 export const TIPS_RECEIPT_INTENT = 'tips.receipt';
 export const TIPS_CREDIT_INTENT = 'tips.credit';
@@ -40,31 +40,44 @@ export async function categoryPricesText(db: Queryable, betCategoryId: number): 
   return fill(await getSetting(db, 'tips_prices_sms'), { category: category.name, packages: list, code: category.code });
 }
 
-async function payerOf(db: Queryable, paymentId: number, subscriberId: number) {
+/** The payer and the payment's receipt; `receipt` given when the caller knows it (one read fewer). */
+async function payerOf(db: Queryable, paymentId: number, subscriberId: number, receipt: string | null | undefined) {
   const [subscriber] = await db
     .select({ name: tipsSubscribers.name, phone: tipsSubscribers.phone })
     .from(tipsSubscribers)
     .where(eq(tipsSubscribers.id, subscriberId));
+  if (!subscriber) return null;
+  if (receipt !== undefined) return { ...subscriber, receipt: receipt ?? 'M-Pesa' };
   const [payment] = await db.select({ transId: mpesaPayments.transId }).from(mpesaPayments).where(eq(mpesaPayments.id, paymentId));
-  return subscriber ? { ...subscriber, receipt: payment?.transId ?? 'M-Pesa' } : null;
+  return { ...subscriber, receipt: payment?.transId ?? 'M-Pesa' };
 }
 
 /**
  * The receipt SMS of a tips package a payment started (transactional, so it reaches an opted-out
- * phone too). Queued before today's tip, so the payer reads it first. Returns whether it was queued.
+ * phone too). Queued before today's tip, so the payer reads it first. Returns whether it was queued
+ * and the payer's phone (null: no such subscriber), which today's tip goes to as well.
  */
 export async function queueTipsReceipt(
   tx: Queryable,
-  r: { paymentId: number; subscriberId: number; subscriptionId: number; packageId: number; amountCents: number; expiresAt: Date; createdBy: number | null },
-): Promise<boolean> {
-  const payer = await payerOf(tx, r.paymentId, r.subscriberId);
-  const [pkg] = await tx.select({ name: pricePackages.name }).from(pricePackages).where(eq(pricePackages.id, r.packageId));
-  if (!payer) return false;
+  r: {
+    paymentId: number;
+    /** The payment's M-Pesa receipt when the caller has it; read from the payment otherwise. */
+    receipt?: string | null;
+    subscriberId: number;
+    subscriptionId: number;
+    packageName: string;
+    amountCents: number;
+    expiresAt: Date;
+    createdBy: number | null;
+  },
+): Promise<{ queued: boolean; phone: string | null }> {
+  const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt);
+  if (!payer) return { queued: false, phone: null };
   const body = fill(await getSetting(tx, 'tips_receipt_sms'), {
     name: payer.name,
     amount: kes(r.amountCents),
     receipt: payer.receipt,
-    package: pkg?.name ?? 'tips',
+    package: r.packageName,
     expiry: expiryFormat.format(r.expiresAt),
   });
   const id = await queueSms(tx, {
@@ -75,7 +88,7 @@ export async function queueTipsReceipt(
     subscriberId: r.subscriberId,
     createdBy: r.createdBy,
   });
-  return id !== null;
+  return { queued: id !== null, phone: payer.phone };
 }
 
 /** A payment that bought nothing: the payer learns it is credit, with the category's prices. */
@@ -83,7 +96,7 @@ export async function queueCreditNotice(
   tx: Queryable,
   r: { paymentId: number; subscriberId: number; betCategoryId: number; amountCents: number; createdBy: number | null },
 ): Promise<boolean> {
-  const payer = await payerOf(tx, r.paymentId, r.subscriberId);
+  const payer = await payerOf(tx, r.paymentId, r.subscriberId, undefined);
   const prices = await categoryPricesText(tx, r.betCategoryId);
   if (!payer || prices === null) return false;
   const body = fill(await getSetting(tx, 'tips_credit_sms'), {

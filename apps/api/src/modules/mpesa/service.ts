@@ -4,6 +4,7 @@ import { clientAssignments, clients, mpesaPayments, tipsSubscribers } from '../.
 import { rows } from '../../db/rows.ts';
 import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
+export { amountToCents } from './c2b-payload.ts';
 
 /**
  * Income is money received by M-Pesa (every stored payment but rejected payloads), in cents;
@@ -62,7 +63,8 @@ export async function recentPayments(
   }));
 }
 
-export { receiveC2bConfirmation, receiveStkCallback, storeC2bConfirmation } from './ingest.ts';
+export { receiveC2bConfirmation, storeC2bConfirmation } from './c2b-confirmation.ts';
+export { receiveStkCallback } from './stk-callback.ts';
 export { recheckPendingRequests } from './payment-requests.ts';
 
 export { categoryPricesText } from './receipts.ts';

@@ -14,6 +14,8 @@ export interface Settlement {
   paymentId: number;
   amountCents: number;
   payee: Payee;
+  /** The payment's M-Pesa receipt when the caller has it (saves reading it back for the SMS receipt). */
+  transId?: string | null;
   /** The bet category the account number named (tips), if any. */
   betCategoryId: number | null;
   source: 'mpesa' | 'stk';
@@ -26,7 +28,7 @@ export interface SettlementOutcome {
   bonusPaidCents: number;
   subscriptionId: number | null;
   /** A tips SMS package was activated: the subscriber should get the current tip. */
-  activatedSms: { subscriberId: number; betCategoryId: number } | null;
+  activatedSms: { subscriberId: number; betCategoryId: number; phone?: string } | null;
   /** A receipt or credit SMS was queued: nudge the SMS queue after commit. */
   smsQueued?: boolean;
 }
@@ -101,7 +103,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
     .limit(1);
 
-  let chosen: { id: number; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number } | undefined;
+  let chosen: { id: number; name: string; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number } | undefined;
   const requested = s.requested;
   if (requested && 'packageId' in requested) {
     const [pkg] = await tx.select().from(pricePackages).where(eq(pricePackages.id, requested.packageId));
@@ -142,16 +144,20 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     requestId: s.requestId ?? null,
   });
   outcome.subscriptionId = sub.id;
-  outcome.smsQueued = await queueTipsReceipt(tx, {
+  const receipt = await queueTipsReceipt(tx, {
     paymentId: s.paymentId,
+    receipt: s.transId,
     subscriberId,
     subscriptionId: sub.id,
-    packageId: chosen.id,
+    packageName: chosen.name,
     amountCents: s.amountCents,
     expiresAt: sub.expiresAt,
     createdBy: s.actorUserId,
   });
-  if (chosen.medium === 'sms') outcome.activatedSms = { subscriberId, betCategoryId: chosen.betCategoryId };
+  outcome.smsQueued = receipt.queued;
+  if (chosen.medium === 'sms') {
+    outcome.activatedSms = { subscriberId, betCategoryId: chosen.betCategoryId, ...(receipt.phone ? { phone: receipt.phone } : {}) };
+  }
   return outcome;
 }
 

@@ -16,7 +16,7 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { consentState, isErasedHash, recordConsent } from '../sms/consent.ts';
+import { consentState, isErasedHash, recordConsent } from '../sms/service.ts';
 import { erasePhone, peopleOfPhone, type ErasedCounts } from './erase.ts';
 
 export { erasePhone } from './erase.ts';

@@ -1,7 +1,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { StatementRowKind } from '../../db/schema/index.ts';
-import { amountToCents } from '../mpesa/c2b-payload.ts';
+import { amountToCents } from '../mpesa/service.ts';
 
 /** A statement the parser refused: the line of the file and the column at fault. */
 export class StatementFileError extends Error {

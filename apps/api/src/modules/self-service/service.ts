@@ -15,10 +15,7 @@ import { audit } from '../audit/service.ts';
 import { requireClientFacts } from '../clients/service.ts';
 import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { optIn, optOut, optOutState } from '../sms/opt-outs.ts';
-import { recordConsent } from '../sms/consent.ts';
-import { queueSms } from '../sms/outbox.ts';
-import { phoneSearchDigits } from '../sms/service.ts';
+import { optIn, optOut, optOutState, recordConsent, queueSms, phoneSearchDigits } from '../sms/service.ts';
 import { subscriberById, subscribePayer } from '../tips-subscribers/service.ts';
 import * as q from './queries.ts';
 

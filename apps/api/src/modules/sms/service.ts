@@ -26,6 +26,12 @@ import { subscriberById } from '../tips-subscribers/service.ts';
 import * as q from './queries.ts';
 import { announce } from '../events/service.ts';
 
+// The sms module's surface for other modules (they import nothing else from it).
+export { consentedSql, consentState, erasedSql, hasConsent, isErasedHash, recordConsent } from './consent.ts';
+export { isOptedOut, optedOutSql, optIn, optOut, optOutState } from './opt-outs.ts';
+export { dispatchQueuedSms, queueSms, queueSmsFanout } from './outbox.ts';
+export { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
+
 const BALANCE_TTL_MS = 60_000;
 const balances = new WeakMap<SmsGateway, { at: number; value: SmsBalance | null }>();
 

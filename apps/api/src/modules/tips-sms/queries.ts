@@ -3,7 +3,7 @@ import { BUSINESS_TIME_ZONE, type SmsTip, type SmsTipWithDelivery } from '@betde
 import { rows } from '../../db/rows.ts';
 import { betCategories, smsMessages, smsTipVersions, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { optedOutSql } from '../sms/opt-outs.ts';
+import { optedOutSql } from '../sms/service.ts';
 
 /**
  * The outbox intent of an SMS tip; each row's dedupe key is `sms-tip:<version id>:<phone>`. The

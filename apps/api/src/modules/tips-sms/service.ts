@@ -8,7 +8,7 @@ import { smsParts } from '../../lib/sms-parts.ts';
 import { getSetting } from '../settings/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
-import { queueSms, queueSmsFanout } from '../sms/outbox.ts';
+import { queueSms, queueSmsFanout } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 export async function smsTipsForEditing(db: Queryable): Promise<SmsTip[]> {
@@ -139,12 +139,19 @@ export async function publishSmsTip(
  */
 export async function sendCurrentTipOnActivation(
   tx: Queryable,
-  activation: { subscriberId: number; betCategoryId: number; medium: TipsMediumKey; createdBy?: number | null },
+  activation: {
+    subscriberId: number;
+    betCategoryId: number;
+    medium: TipsMediumKey;
+    createdBy?: number | null;
+    /** The subscriber's phone when the caller read it in this transaction. */
+    phone?: string;
+  },
 ): Promise<boolean> {
   if (activation.medium !== 'sms') return false;
   const tip = await q.todaysTip(tx, activation.betCategoryId);
   if (!tip) return false;
-  const phone = await q.subscriberPhone(tx, activation.subscriberId);
+  const phone = activation.phone ?? (await q.subscriberPhone(tx, activation.subscriberId));
   if (!phone) return false;
   const id = await queueSms(tx, {
     intent: q.SMS_TIP_INTENT,

@@ -18,7 +18,7 @@ import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { balanceCents } from '../ledger/service.ts';
-import { queueSms } from '../sms/outbox.ts';
+import { queueSms } from '../sms/service.ts';
 import { activateSubscription } from '../subscriptions/service.ts';
 import { betCategoryList } from '../tips-posts/service.ts';
 import { findPackage, packageDurations } from '../tips-prices/service.ts';

@@ -32,10 +32,11 @@ import {
   unassignClient,
 } from '../clients/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { queueSms } from '../sms/outbox.ts';
+import { queueSms } from '../sms/service.ts';
 import type { SessionUser } from '@betdesk/contract';
 import {
   countAssignedClients,
+  countLiveUsers,
   findCategories,
   findLiveUserByEmail,
   findLiveUserById,
@@ -278,4 +279,9 @@ export function usersCsv(db: Queryable): CsvTable<User> {
       yield await findLiveUsersWithCounts(db);
     })(),
   };
+}
+
+/** How many users can sign in (the first boot creates an admin when there is none). */
+export function liveUserCount(db: Queryable): Promise<number> {
+  return countLiveUsers(db);
 }

@@ -1,0 +1,199 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { ourShortcodes } from '../../config.ts';
+import type { AppDeps } from '../../deps.ts';
+import { mpesaPayments } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
+import { subscribePayer } from '../tips-subscribers/service.ts';
+import { parseC2b, type C2bFields } from './c2b-payload.ts';
+import { afterCommit, announcePayment, applyClaim, claimedColumns, settleStored, type Claim, type Receipt } from './ingest.ts';
+import { accountLooksValid, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, paidByErasedPerson } from './matching.ts';
+import type { SettlementOutcome } from './settle.ts';
+
+/**
+ * A tips payer the rules did not find becomes a subscriber when their phone is known (pay to
+ * subscribe), and the stored payment is settled for them.
+ */
+async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
+  const match = await subscribeNewPayer(tx, paymentId, f, requestId);
+  if (!match) return { status: 'unclaimed' as const, outcome: null };
+  const { outcome, error } = await settleStored(tx, {
+    paymentId,
+    transId: f.transId,
+    amountCents: f.amountCents!,
+    payee: match.payee,
+    betCategoryId: match.betCategoryId,
+    source: 'mpesa',
+    matchedBy: match.matchedBy,
+    actorUserId: null,
+    requestId,
+  });
+  return { status: outcome ? ('claimed' as const) : ('unclaimed' as const), outcome, error };
+}
+
+async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
+  if (await paidByErasedPerson(tx, f)) {
+    // Their money is kept and counted, but nobody is re-created from it: an admin claims it by hand.
+    await tx.update(mpesaPayments).set({ warning: ERASED_PAYER_WARNING }).where(eq(mpesaPayments.id, paymentId));
+    return null;
+  }
+  const payer = await newTipsPayer(tx, f);
+  if (!payer) return null;
+  const subscriberId = await subscribePayer(tx, { phone: payer.phone, name: f.senderName, paymentId, requestId });
+  return { payee: { subscriberId }, betCategoryId: payer.betCategoryId, matchedBy: 'account' as const };
+}
+
+/**
+ * An STK payment confirmed only by an STK query has no receipt yet. When the same money then arrives
+ * with its receipt (a C2B confirmation from the same phone, same amount), the receipt is attached to
+ * that payment instead of counting the money twice.
+ */
+async function adoptReceipt(tx: Queryable, f: C2bFields): Promise<number | null> {
+  const phoneHash = f.msisdnKind === 'hashed' ? f.msisdn : f.senderPhone ? sha256Hex(f.senderPhone) : null;
+  if (!phoneHash || f.amountCents === null || !f.transId) return null;
+  const [waiting] = await tx
+    .select({ id: mpesaPayments.id })
+    .from(mpesaPayments)
+    .where(
+      and(
+        isNull(mpesaPayments.transId),
+        eq(mpesaPayments.source, 'stk'),
+        eq(mpesaPayments.amountCents, f.amountCents),
+        sql`${mpesaPayments.senderPhone} is not null and encode(sha256(convert_to(${mpesaPayments.senderPhone}, 'UTF8')), 'hex') = ${phoneHash}`,
+        gt(mpesaPayments.receivedAt, sql`now() - interval '2 days'`),
+      ),
+    )
+    .orderBy(mpesaPayments.receivedAt)
+    .limit(1)
+    .for('update');
+  if (!waiting) return null;
+  const adopted = await tx
+    .update(mpesaPayments)
+    .set({ transId: f.transId })
+    .where(and(eq(mpesaPayments.id, waiting.id), isNull(mpesaPayments.transId)))
+    .returning({ id: mpesaPayments.id });
+  return adopted[0]?.id ?? null;
+}
+
+/**
+ * A C2B confirmation: stored once per TransID (a repeat, even 20 at once, is acknowledged and
+ * ignored through the unique constraint), raw payload kept, then matched and settled in the same
+ * transaction `tx`. A payload that cannot be read is stored as rejected with the reason.
+ * `source` says how it reached us: the callback, or recovered later by Pull Transactions or a
+ * portal statement (then it counts on the day M-Pesa received it, its TransTime).
+ */
+export async function storeC2bConfirmation(
+  tx: Queryable,
+  shortCodes: string | readonly string[] | undefined,
+  raw: unknown,
+  requestId: string | null,
+  source: 'c2b' | 'pull' | 'statement' = 'c2b',
+): Promise<Receipt & { outcome: SettlementOutcome | null }> {
+  const { fields: f, rejectReason, warning, raw: storable } = parseC2b(raw, shortCodes);
+  const values = {
+    // A rejected payload keeps its TransID in the raw body only, so it never blocks the real one.
+    transId: rejectReason ? null : f.transId,
+    source,
+    transactionType: f.transactionType,
+    amountCents: f.amountCents,
+    billRefNumber: f.billRefNumber,
+    msisdn: f.msisdn,
+    msisdnKind: f.msisdnKind,
+    senderPhone: f.senderPhone,
+    senderName: f.senderName,
+    transTime: f.transTime,
+    businessShortCode: f.businessShortCode,
+    raw: storable,
+    status: rejectReason ? ('rejected' as const) : ('unclaimed' as const),
+    rejectReason,
+    warning,
+    ...(source !== 'c2b' && f.transTime ? { receivedAt: f.transTime } : {}),
+  };
+  const store = async (db: Queryable, row: PgInsertValue<typeof mpesaPayments>) => {
+    const [stored] = await db
+      .insert(mpesaPayments)
+      .values(row)
+      .onConflictDoNothing({ target: mpesaPayments.transId })
+      .returning({ id: mpesaPayments.id });
+    return stored ?? null;
+  };
+  const announced = (paymentId: number, status: 'claimed' | 'unclaimed') =>
+    announcePayment(tx, paymentId, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status });
+  const repeat = { stored: false, paymentId: null, status: null, outcome: null };
+  let settleError: unknown;
+  if (!rejectReason && !warning) {
+    const adopted = await adoptReceipt(tx, f);
+    if (adopted !== null) return { stored: false, paymentId: adopted, status: null, outcome: null };
+    // The payee is looked up before the row is written, so that a matched payment is stored claimed
+    // in the savepoint of its settlement: one write of the row (its indexes, the day summaries)
+    // instead of a write and an update. A repeat writes nothing and settles nothing.
+    const match = await matchPayment(tx, f);
+    if (match) {
+      const claim = (paymentId: number): Claim => ({
+        paymentId,
+        transId: f.transId,
+        amountCents: f.amountCents!,
+        payee: match.payee,
+        betCategoryId: match.betCategoryId,
+        source: 'mpesa',
+        matchedBy: match.matchedBy,
+        actorUserId: null,
+        requestId,
+      });
+      try {
+        const claimed = await tx.transaction(async (sp) => {
+          const row = await store(sp, { ...values, ...claimedColumns({ payee: match.payee, matchedBy: match.matchedBy, actorUserId: null }) });
+          return row ? { paymentId: row.id, outcome: await applyClaim(sp, claim(row.id)) } : null;
+        });
+        if (!claimed) return repeat;
+        await announced(claimed.paymentId, 'claimed');
+        return { stored: true, paymentId: claimed.paymentId, status: 'claimed', outcome: claimed.outcome };
+      } catch (error) {
+        // The rules failed unexpectedly: the payment is stored unclaimed below, for a person to look at.
+        settleError = error;
+      }
+    }
+  }
+  const row = await store(tx, values);
+  if (!row) return repeat;
+  if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null };
+  if (warning) {
+    // Money M-Pesa received, but not as the business expects: counted, shown, never matched
+    // automatically; an admin claims it after a look.
+    await announced(row.id, 'unclaimed');
+    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, warning };
+  }
+  if (settleError !== undefined) {
+    await announced(row.id, 'unclaimed');
+    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, settleError };
+  }
+  const settled = await settleNewPayer(tx, row.id, f, requestId);
+  await announced(row.id, settled.status);
+  return { stored: true, paymentId: row.id, status: settled.status, outcome: settled.outcome, settleError: settled.error };
+}
+
+/** The confirmation webhook's work: one transaction, then the SMS queue is nudged if a tip was queued. */
+export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, requestId: string | null): Promise<Receipt> {
+  const result = await deps.db.transaction((tx) => storeC2bConfirmation(tx, ourShortcodes(deps.config.mpesa), raw, requestId));
+  await afterCommit(deps, result.outcome);
+  return result;
+}
+
+export type ValidationAnswer = { ResultCode: string; ResultDesc: string };
+
+/**
+ * C2B validation (Daraja asks before it takes the money). A payment to a shortcode that is neither
+ * the store number nor the till is always refused (C2B00015): the business does not take money it
+ * would then have to set aside. With the `mpesa_validate_account` setting on, an amount outside
+ * Daraja's limits (C2B00013) or an account number that names nothing (C2B00012) is refused too.
+ */
+export async function validateC2b(deps: AppDeps, raw: unknown, strict: boolean): Promise<ValidationAnswer> {
+  const accepted = { ResultCode: '0', ResultDesc: 'Accepted' };
+  const { fields, rejectReason, warning } = parseC2b(raw, ourShortcodes(deps.config.mpesa));
+  if (warning) return { ResultCode: 'C2B00015', ResultDesc: 'Rejected' };
+  if (!strict) return accepted;
+  if (rejectReason?.startsWith('TransAmount')) return { ResultCode: 'C2B00013', ResultDesc: 'Rejected' };
+  if (!(await accountLooksValid(deps.db, fields.billRefNumber))) return { ResultCode: 'C2B00012', ResultDesc: 'Rejected' };
+  return accepted;
+}

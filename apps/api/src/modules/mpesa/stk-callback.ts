@@ -1,0 +1,137 @@
+/**
+ * What arrives when a payer answers an STK push: Daraja's callback, with the receipt on success.
+ * It settles the request it names (once, whatever an STK query decided before it).
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { normaliseKenyanPhone, readProviderPayload } from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { mpesaPayments, stkRequests } from '../../db/schema/index.ts';
+import { nairobiTime } from './c2b-payload.ts';
+import { afterCommit, announcePayment } from './ingest.ts';
+import { endedStatus, storeStkPayment } from './stk-payment.ts';
+
+interface StkCallbackBody {
+  checkoutRequestId: string;
+  resultCode: string;
+  resultDesc: string;
+  amountCents: number | null;
+  receipt: string | null;
+  phone: string | null;
+  transTime: Date | null;
+}
+
+function readStkCallback(raw: unknown): StkCallbackBody | null {
+  const cb = (raw as { Body?: { stkCallback?: Record<string, unknown> } } | null)?.Body?.stkCallback;
+  if (!cb || typeof cb.CheckoutRequestID !== 'string' || cb.ResultCode === undefined) return null;
+  const items = (cb.CallbackMetadata as { Item?: { Name?: string; Value?: unknown }[] } | undefined)?.Item ?? [];
+  const item = (name: string) => {
+    const value = items.find((i) => i.Name === name)?.Value;
+    return value === undefined || value === null ? null : String(value);
+  };
+  const amount = item('Amount');
+  const cents = amount !== null && /^\d+(\.\d{1,2})?$/.test(amount) ? Math.round(Number(amount) * 100) : null;
+  const date = item('TransactionDate');
+  const phone = item('PhoneNumber');
+  return {
+    checkoutRequestId: cb.CheckoutRequestID,
+    resultCode: String(cb.ResultCode),
+    resultDesc: typeof cb.ResultDesc === 'string' ? cb.ResultDesc.slice(0, 300) : '',
+    amountCents: cents,
+    // A receipt is ten characters; a longer text is cut so that it can still be stored (and looked at).
+    receipt: item('MpesaReceiptNumber')?.slice(0, 64) ?? null,
+    phone: phone ? normaliseKenyanPhone(phone) : null,
+    transTime: date ? nairobiTime(date) : null,
+  };
+}
+
+/** The STK callback: settles its request; a success stores the receipt as a payment (once). */
+export async function receiveStkCallback(deps: AppDeps, received: unknown, requestId: string | null): Promise<void> {
+  // Read with control characters removed, kept with them escaped: a NUL must not lose the money.
+  const { clean, raw } = readProviderPayload(received);
+  const cb = readStkCallback(clean);
+  if (!cb) return;
+  const outcome = await deps.db.transaction(async (tx) => {
+    const [request] = await tx
+      .select()
+      .from(stkRequests)
+      .where(eq(stkRequests.checkoutRequestId, cb.checkoutRequestId))
+      .for('update');
+    if (!request) {
+      // A push this server did not send (or lost): its money is still stored, unclaimed.
+      if (cb.resultCode === '0' && cb.receipt && cb.amountCents) {
+        const [stored] = await tx
+          .insert(mpesaPayments)
+          .values({
+            transId: cb.receipt,
+            source: 'stk',
+            transactionType: 'STK push',
+            amountCents: cb.amountCents,
+            msisdn: cb.phone,
+            msisdnKind: cb.phone ? 'plain' : 'unknown',
+            senderPhone: cb.phone,
+            transTime: cb.transTime,
+            raw: raw as object,
+            status: 'unclaimed',
+          })
+          .onConflictDoNothing({ target: mpesaPayments.transId })
+          .returning({ id: mpesaPayments.id });
+        if (stored) {
+          await announcePayment(tx, stored.id, { amountCents: cb.amountCents, senderName: null, account: null, status: 'unclaimed' });
+        }
+      }
+      return null;
+    }
+    if (request.status === 'paid') {
+      // Confirmed earlier by an STK query: the callback brings the receipt.
+      if (cb.receipt && request.paymentId) {
+        await tx
+          .update(mpesaPayments)
+          .set({ transId: cb.receipt, raw: raw as object })
+          .where(
+            and(
+              eq(mpesaPayments.id, request.paymentId),
+              isNull(mpesaPayments.transId),
+              sql`not exists (select 1 from ${mpesaPayments} other where other.trans_id = ${cb.receipt})`,
+            ),
+          );
+      }
+      return null;
+    }
+    if (request.status !== 'pending') {
+      // Failed or cancelled here (the STK query timed out, Daraja said so), yet M-Pesa took the
+      // money: a success with a receipt is always stored and settled, whatever we had decided.
+      if (cb.resultCode !== '0' || !cb.receipt) return null;
+    } else if (cb.resultCode !== '0') {
+      await tx
+        .update(stkRequests)
+        .set({ status: endedStatus(cb.resultCode), resultCode: cb.resultCode, resultDesc: cb.resultDesc, settledAt: sql`now()` })
+        .where(eq(stkRequests.id, request.id));
+      return null;
+    }
+    const stored = await storeStkPayment(
+      tx,
+      request,
+      {
+        receipt: cb.receipt,
+        amountCents: cb.amountCents ?? request.amountCents,
+        phone: cb.phone ?? request.phone,
+        transTime: cb.transTime,
+        raw,
+      },
+      requestId,
+    );
+    const late = request.status !== 'pending' ? ` (arrived after the request was marked ${request.status})` : '';
+    await tx
+      .update(stkRequests)
+      .set({
+        status: 'paid',
+        resultCode: '0',
+        resultDesc: `${cb.resultDesc}${late}`.slice(0, 300),
+        paymentId: stored.paymentId,
+        settledAt: sql`now()`,
+      })
+      .where(eq(stkRequests.id, request.id));
+    return stored.outcome;
+  });
+  await afterCommit(deps, outcome);
+}

@@ -1,0 +1,100 @@
+/**
+ * The money of a paid STK request, shared by its two ways of arriving: the callback (stk-callback.ts)
+ * and, when the callback does not come, an STK query (stk-query.ts).
+ */
+import { eq } from 'drizzle-orm';
+import { mpesaPayments, stkRequests } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import { announcePayment, settleStored } from './ingest.ts';
+import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
+import type { RequestedItem, SettlementOutcome } from './settle.ts';
+
+/** ResultCode 1032 is the payer cancelling; every other non-zero code is a failure. */
+export function endedStatus(resultCode: string): 'cancelled' | 'failed' {
+  return resultCode === '1032' ? 'cancelled' : 'failed';
+}
+
+export type StkRequestRow = typeof stkRequests.$inferSelect;
+
+function requestedItemOf(r: StkRequestRow): RequestedItem {
+  if (r.purpose === 'package') return { packageId: r.packageId! };
+  if (r.purpose === 'plan') return { planId: r.planId! };
+  return { bonus: true };
+}
+
+function payeeOf(r: { clientId: number | null; subscriberId: number | null }): Payee {
+  return r.clientId !== null ? { clientId: r.clientId } : { subscriberId: r.subscriberId! };
+}
+
+/**
+ * Stores the money of a paid STK request (receipt known from the callback, or not yet when only an
+ * STK query confirmed it) and settles it for what was requested. If C2B already stored the
+ * receipt, that payment stands and nothing is counted twice.
+ */
+export async function storeStkPayment(
+  tx: Queryable,
+  request: StkRequestRow,
+  paid: { receipt: string | null; amountCents: number; phone: string; transTime: Date | null; raw: unknown },
+  requestId: string | null,
+): Promise<{ paymentId: number; outcome: SettlementOutcome | null }> {
+  const [row] = await tx
+    .insert(mpesaPayments)
+    .values({
+      transId: paid.receipt,
+      source: 'stk',
+      transactionType: 'STK push',
+      amountCents: paid.amountCents,
+      billRefNumber: request.accountReference,
+      msisdn: paid.phone,
+      msisdnKind: 'plain',
+      senderPhone: paid.phone,
+      transTime: paid.transTime,
+      raw: paid.raw ?? {},
+      status: 'unclaimed',
+    })
+    .onConflictDoNothing({ target: mpesaPayments.transId })
+    .returning({ id: mpesaPayments.id });
+  if (!row) {
+    // C2B (or a pull) stored this receipt first. If its rules found the payee, it stands; if it
+    // waits unclaimed, this request says whose it is and what it buys: settled here, once.
+    const [existing] = await tx
+      .select({ id: mpesaPayments.id, status: mpesaPayments.status, amountCents: mpesaPayments.amountCents })
+      .from(mpesaPayments)
+      .where(eq(mpesaPayments.transId, paid.receipt!))
+      .for('update');
+    if (existing!.status !== 'unclaimed' || existing!.amountCents === null) return { paymentId: existing!.id, outcome: null };
+    const settled = await settleForRequest(tx, request, existing!.id, existing!.amountCents, requestId);
+    return { paymentId: existing!.id, outcome: settled };
+  }
+  const outcome = await settleForRequest(tx, request, row.id, paid.amountCents, requestId);
+  await announcePayment(tx, row.id, {
+    amountCents: paid.amountCents,
+    senderName: null,
+    account: request.accountReference,
+    status: outcome ? 'claimed' : 'unclaimed',
+  });
+  return { paymentId: row.id, outcome };
+}
+
+/** Claims a stored payment for what an STK request asked (its payee, its item). */
+async function settleForRequest(
+  tx: Queryable,
+  request: StkRequestRow,
+  paymentId: number,
+  amountCents: number,
+  requestId: string | null,
+): Promise<SettlementOutcome | null> {
+  const category = request.purpose === 'package' ? await categoryNamedBy(tx, normaliseAccount(request.accountReference)) : null;
+  const { outcome } = await settleStored(tx, {
+    paymentId,
+    amountCents,
+    payee: payeeOf(request),
+    betCategoryId: category?.id ?? null,
+    source: 'stk',
+    matchedBy: 'stk',
+    requested: requestedItemOf(request),
+    actorUserId: null,
+    requestId,
+  });
+  return outcome;
+}
