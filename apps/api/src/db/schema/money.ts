@@ -53,8 +53,11 @@ export const mpesaPayments = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true })
       .notNull()
       .generatedAlwaysAs(sql`coalesce(trans_time, received_at)`),
+    /** The staff member of the client it is claimed to, kept by trigger: the scope's owner column. */
+    assignedUserId: integer('assigned_user_id'),
   },
   (t) => [
+    index('mpesa_payments_owner_paid_idx').on(t.assignedUserId, t.paidAt, t.id).where(sql`${t.assignedUserId} is not null`),
     index('mpesa_payments_status_idx').on(t.status, t.receivedAt),
     // Every payment list pages off one of these (newest first or by amount), filtered by status.
     index('mpesa_payments_paid_idx').on(t.paidAt, t.id),
@@ -108,6 +111,8 @@ export const subscriptions = pgTable(
     remindedAt: timestamp('reminded_at', { withTimezone: true }),
     /** Set when the payment that bought it is unclaimed: it is void and never counts as income. */
     reversedAt: timestamp('reversed_at', { withTimezone: true }),
+    /** The client's staff member (null for tips subscribers), kept by trigger: the scope's owner column. */
+    assignedUserId: integer('assigned_user_id'),
   },
   (t) => [
     check('subscriptions_one_subject', sql`(${t.clientId} is null) <> (${t.subscriberId} is null)`),
@@ -126,6 +131,7 @@ export const subscriptions = pgTable(
     index('subscriptions_subscriber_expires_idx').on(t.expiresAt, t.id).where(sql`${t.subscriberId} is not null`),
     // Active clients: the running Bet4Me subscriptions, read without visiting the table.
     index('subscriptions_client_running_idx').on(t.expiresAt, t.clientId).where(sql`${t.clientId} is not null`),
+    index('subscriptions_owner_created_idx').on(t.assignedUserId, t.createdAt, t.id).where(sql`${t.assignedUserId} is not null`),
     index('subscriptions_client_history_idx').on(t.clientId, t.createdAt, t.id).where(sql`${t.clientId} is not null`),
   ],
 );
