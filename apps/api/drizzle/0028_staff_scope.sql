@@ -62,16 +62,43 @@ CREATE TRIGGER bonus_payments_take_owner BEFORE INSERT OR UPDATE OF client_id ON
 CREATE TRIGGER subscriptions_take_owner BEFORE INSERT OR UPDATE OF client_id ON subscriptions FOR EACH ROW EXECUTE FUNCTION take_client_owner();--> statement-breakpoint
 CREATE TRIGGER mpesa_payments_take_owner BEFORE INSERT OR UPDATE OF client_id ON mpesa_payments FOR EACH ROW EXECUTE FUNCTION take_client_owner();--> statement-breakpoint
 
+-- The summaries read neither assigned_user_id nor running_until, so an update that only moves those (flagged by
+-- betdesk.owner_move for the statement) changes no summary: summarise_rows skips it instead of netting every row to zero.
+CREATE OR REPLACE FUNCTION summarise_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  fn text := TG_ARGV[0];
+  changes text;
+BEGIN
+  IF TG_OP = 'UPDATE' AND current_setting('betdesk.owner_move', true) = 'on' THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    changes := format('SELECT s.* FROM new_rows r, LATERAL %I(r) s', fn);
+  ELSIF TG_OP = 'DELETE' THEN
+    changes := format('SELECT s.key, s.day, -s.n, -s.amount_cents FROM old_rows r, LATERAL %I(r) s', fn);
+  ELSE
+    changes := format('SELECT s.* FROM new_rows r, LATERAL %I(r) s
+                       UNION ALL SELECT s.key, s.day, -s.n, -s.amount_cents FROM old_rows r, LATERAL %I(r) s', fn, fn);
+  END IF;
+  EXECUTE format(
+    'INSERT INTO summary_deltas (key, day, n, amount_cents)
+     SELECT c.key, c.day, sum(c.n), sum(c.amount_cents) FROM (%s) AS c (key, day, n, amount_cents)
+      GROUP BY c.key, c.day HAVING sum(c.n) <> 0 OR sum(c.amount_cents) <> 0', changes);
+  RETURN NULL;
+END $$;--> statement-breakpoint
+
 -- Assigning, reassigning or dropping a client moves its rows to the new owner: one indexed update per table over
 -- that client's rows only (client_id indexes), the client row first (see take_client_owner).
 CREATE OR REPLACE FUNCTION move_client_rows(cid integer, owner integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM set_config('betdesk.owner_move', 'on', true);
   UPDATE clients SET assigned_user_id = owner WHERE id = cid AND assigned_user_id IS DISTINCT FROM owner;
   UPDATE bets SET assigned_user_id = owner WHERE client_id = cid AND assigned_user_id IS DISTINCT FROM owner;
   UPDATE bonuses SET assigned_user_id = owner WHERE client_id = cid AND assigned_user_id IS DISTINCT FROM owner;
   UPDATE bonus_payments SET assigned_user_id = owner WHERE client_id = cid AND assigned_user_id IS DISTINCT FROM owner;
   UPDATE subscriptions SET assigned_user_id = owner WHERE client_id = cid AND assigned_user_id IS DISTINCT FROM owner;
   UPDATE mpesa_payments SET assigned_user_id = owner WHERE client_id = cid AND assigned_user_id IS DISTINCT FROM owner;
+  PERFORM set_config('betdesk.owner_move', 'off', true);
 END $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION client_assignment_moves_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -91,9 +118,11 @@ CREATE TRIGGER client_assignments_move_rows AFTER INSERT OR UPDATE OR DELETE ON 
 -- clients.running_until: the latest expiry of the client's subscriptions (subscriptions_client_idx), kept as they change.
 CREATE OR REPLACE FUNCTION client_running_until(cid integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM set_config('betdesk.owner_move', 'on', true);
   UPDATE clients c SET running_until = s.until
     FROM (SELECT max(expires_at) AS until FROM subscriptions WHERE client_id = cid) s
    WHERE c.id = cid AND c.running_until IS DISTINCT FROM s.until;
+  PERFORM set_config('betdesk.owner_move', 'off', true);
 END $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION subscription_moves_running_until() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
