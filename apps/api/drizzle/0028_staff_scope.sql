@@ -16,6 +16,7 @@ CREATE INDEX "clients_owner_created_idx" ON "clients" USING btree ("assigned_use
 CREATE INDEX "clients_owner_name_idx" ON "clients" USING btree ("assigned_user_id","name","id","running_until") WHERE "clients"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "clients_owner_running_idx" ON "clients" USING btree ("assigned_user_id","running_until") WHERE "clients"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "mpesa_payments_owner_paid_idx" ON "mpesa_payments" USING btree ("assigned_user_id","paid_at","id") WHERE "mpesa_payments"."assigned_user_id" is not null;--> statement-breakpoint
+CREATE INDEX "mpesa_payments_waiting_account_idx" ON "mpesa_payments" USING btree (upper(regexp_replace(coalesce("bill_ref_number", ''), '[\s-]+', '', 'g')) text_pattern_ops) WHERE "mpesa_payments"."status" = 'unclaimed' and "mpesa_payments"."client_id" is null and "mpesa_payments"."subscriber_id" is null;--> statement-breakpoint
 CREATE INDEX "subscriptions_owner_created_idx" ON "subscriptions" USING btree ("assigned_user_id","created_at","id") WHERE "subscriptions"."assigned_user_id" is not null;--> statement-breakpoint
 
 -- Staff scope by owner column (docs/decisions/026-staff-scope.md). Every client-owned row a staff list reads
