@@ -2,4 +2,7 @@
 export const BENCH_ADMIN_EMAIL = 'bench-admin@betdesk.local';
 /** The staff user who looks after every 20th client (~10,000 at scale 1). */
 export const BENCH_STAFF_EMAIL = 'bench-staff@betdesk.local';
+/** A staff user with 1 % of the clients (every 100th), and one with none: scope where the rows are rare or absent. */
+export const BENCH_RARE_STAFF_EMAIL = 'bench-staff-rare@betdesk.local';
+export const BENCH_ABSENT_STAFF_EMAIL = 'bench-staff-none@betdesk.local';
 export const BENCH_PASSWORD = 'bench-password';

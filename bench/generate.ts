@@ -24,7 +24,7 @@ import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import { refreshSummaries } from '../apps/api/src/db/summaries.ts';
 import { hashPassword } from '../apps/api/src/lib/password.ts';
 import { ensureSettingDefaults } from '../apps/api/src/modules/settings/service.ts';
-import { BENCH_ADMIN_EMAIL, BENCH_PASSWORD, BENCH_STAFF_EMAIL } from './accounts.ts';
+import { BENCH_ABSENT_STAFF_EMAIL, BENCH_ADMIN_EMAIL, BENCH_PASSWORD, BENCH_RARE_STAFF_EMAIL, BENCH_STAFF_EMAIL } from './accounts.ts';
 
 export interface GenerateOptions {
   url: string;
@@ -151,6 +151,8 @@ interface Context {
   batch: number;
   adminId: number;
   bigStaffId: number;
+  /** Looks after every 100th client (1 %); taken from the shared staff's part. */
+  rareStaffId: number;
   staffIds: number[];
   packageIds: number[];
   planIds: { weekly: number; monthly: number };
@@ -173,7 +175,8 @@ async function batched(ctx: Context, label: string, from: number, to: number, st
 
 /** The staff user looking after client c (null: unassigned), as SQL over an integer expression. */
 function staffOf(ctx: Context, c: string): string {
-  return `(case when ${c} % ${BIG_STAFF_EVERY} = 0 then ${ctx.bigStaffId}
+  return `(case when ${c} % 100 = 50 then ${ctx.rareStaffId}
+                when ${c} % ${BIG_STAFF_EVERY} = 0 then ${ctx.bigStaffId}
                 when ${c} % ${BIG_STAFF_EVERY} <= 13 then (array[${ctx.staffIds.join(',')}])[1 + (${c} / ${BIG_STAFF_EVERY}) % ${ctx.staffIds.length}]
            end)`;
 }
@@ -197,6 +200,8 @@ async function referenceData(ctx: Context): Promise<void> {
   ctx.adminId = await user('Bench Admin', BENCH_ADMIN_EMAIL, '254700000001', 1);
   await user('Bench Second Admin', 'bench-admin-2@betdesk.local', '254700000002', 1);
   ctx.bigStaffId = await user('Wanjiku Otieno', BENCH_STAFF_EMAIL, '254700000010', 2);
+  ctx.rareStaffId = await user('Rare Staff', BENCH_RARE_STAFF_EMAIL, '254700000011', 2);
+  await user('Staff Without Clients', BENCH_ABSENT_STAFF_EMAIL, '254700000012', 2);
   ctx.staffIds = [ctx.bigStaffId];
   for (let s = 1; s <= OTHER_STAFF; s++) {
     ctx.staffIds.push(await user(`Staff ${s}`, `bench-staff-${s}@betdesk.local`, `2547000001${String(s).padStart(2, '0')}`, 2));
@@ -556,6 +561,22 @@ async function recreateDatabase(url: string): Promise<void> {
   log(`database ${name} recreated`);
 }
 
+/**
+ * The columns migration 0028's triggers keep (off during the load): each client-owned row's staff
+ * member (assigned_user_id) and each client's latest Bet4Me expiry (running_until), set-based.
+ */
+async function ownersAndExpiries(ctx: Context): Promise<void> {
+  const started = Date.now();
+  await ctx.client.query(`update clients c set assigned_user_id = a.user_id from client_assignments a where a.client_id = c.id`);
+  await ctx.client.query(`update clients c set running_until = s.until
+    from (select client_id, max(expires_at) as until from subscriptions where client_id is not null group by client_id) s
+   where s.client_id = c.id`);
+  for (const table of ['bets', 'bonuses', 'bonus_payments', 'subscriptions', 'mpesa_payments']) {
+    await ctx.client.query(`update ${table} t set assigned_user_id = a.user_id from client_assignments a where a.client_id = t.client_id`);
+  }
+  log(`owners and expiries set in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
 export async function generate(options: GenerateOptions): Promise<void> {
   const started = Date.now();
   if (options.fresh) await recreateDatabase(options.url);
@@ -588,6 +609,7 @@ export async function generate(options: GenerateOptions): Promise<void> {
       batch: options.batch,
       adminId: 0,
       bigStaffId: 0,
+      rareStaffId: 0,
       staffIds: [],
       packageIds: [],
       planIds: { weekly: 0, monthly: 0 },
@@ -602,6 +624,7 @@ export async function generate(options: GenerateOptions): Promise<void> {
     await manualSubscriptions(ctx, bought[0]!.max, Math.max(0, n.subscriptions - bought[0]!.n));
     await sms(ctx);
     await moveSequences(ctx);
+    await ownersAndExpiries(ctx);
     // VACUUM as well: the visibility map lets index-only scans skip the heap, and autovacuum does
     // not then start on the fresh tables in the middle of a measurement.
     log('VACUUM ANALYZE');

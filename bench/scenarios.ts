@@ -117,9 +117,9 @@ export interface ExportScenario {
   params?: (f: Fixtures) => Params;
 }
 
-/** Rows of a staff user's clients only (the services' scope), as a condition on a client id column. */
+/** Rows of a staff user's clients only (the services' scope): the owner column of the row's table (alias.client_id or c.id). */
 const scoped = (ctx: FloorContext, column: string) =>
-  ctx.role === 'staff' ? ` and ${column} in (select client_id from client_assignments where user_id = ${ctx.f.staffId})` : '';
+  ctx.role === 'staff' ? ` and ${column.split('.')[0]}.assigned_user_id = ${ctx.f.staffId}` : '';
 const like = (text: string) => `'%${text.replaceAll("'", "''").replaceAll('%', '\\%').replaceAll('_', '\\_')}%'`;
 const digitsOf = (phone: string) => phone.replace(/\D/g, '').replace(/^0/, '254');
 
@@ -197,7 +197,7 @@ export const readScenarios: ReadScenario[] = [
     paged: true,
     kind: 'list',
     floor: (ctx) => `select ${clientCols} from clients c
-                      where c.deleted_at is null and c.id in (select client_id from subscriptions where expires_at > now() and client_id is not null)
+                      where c.deleted_at is null and c.running_until > now()
                       ${scoped(ctx, 'c.id')} order by c.name, c.id limit ${ctx.limit}`,
   },
   ...(
@@ -504,7 +504,7 @@ export function allowed(endpoint: Endpoint, role: Role): boolean {
 export const fixtureQueries = {
   staffId: (email: string) => `select id from users where email = '${email.replaceAll("'", "''")}'`,
   busyClientId: `select client_id as id from bets group by client_id order by count(*) desc, client_id limit 1`,
-  staffClientId: (staffId: number) => `select b.client_id as id from bets b join client_assignments a on a.client_id = b.client_id and a.user_id = ${staffId}
+  staffClientId: (staffId: number) => `select b.client_id as id from bets b where b.assigned_user_id = ${staffId}
                                         group by b.client_id order by count(*) desc, b.client_id limit 1`,
   smsClientId: `select client_id as id from sms_messages where client_id is not null group by client_id order by count(*) desc, client_id limit 1`,
   staffSmsClientId: (staffId: number) => `select m.client_id as id from sms_messages m join client_assignments a on a.client_id = m.client_id and a.user_id = ${staffId}

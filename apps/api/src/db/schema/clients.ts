@@ -21,6 +21,10 @@ export const clients = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** The staff member looking after the client (client_assignments), kept by trigger: the scope's owner column. */
+    assignedUserId: integer('assigned_user_id'),
+    /** When the client's latest Bet4Me subscription expires (active while in the future), kept by trigger. */
+    runningUntil: timestamp('running_until', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('clients_phone_live_key').on(t.phone).where(sql`${t.deletedAt} is null`),
@@ -32,6 +36,13 @@ export const clients = pgTable(
     index('clients_live_name_idx').on(t.name, t.id).where(sql`${t.deletedAt} is null`),
     // The few trashed clients, so that counting active clients can leave them out without a scan.
     index('clients_deleted_idx').on(t.id).where(sql`${t.deletedAt} is not null`),
+    // Active clients by name, and counted, read off the index (running_until is tested in it).
+    index('clients_live_name_running_idx').on(t.name, t.id, t.runningUntil).where(sql`${t.deletedAt} is null`),
+    index('clients_live_running_idx').on(t.runningUntil).where(sql`${t.deletedAt} is null`),
+    // A staff member's clients, walked in each list's order off the owner's part of the index.
+    index('clients_owner_created_idx').on(t.assignedUserId, t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
+    index('clients_owner_name_idx').on(t.assignedUserId, t.name, t.id, t.runningUntil).where(sql`${t.deletedAt} is null`),
+    index('clients_owner_running_idx').on(t.assignedUserId, t.runningUntil).where(sql`${t.deletedAt} is null`),
   ],
 );
 
@@ -95,6 +106,8 @@ export const bets = pgTable(
     openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
     closedBy: integer('closed_by').references(() => users.id),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** The client's staff member (clients.assigned_user_id), kept by trigger: the scope's owner column. */
+    assignedUserId: integer('assigned_user_id'),
   },
   (t) => [
     index('bets_client_idx').on(t.clientId, t.openedAt),
@@ -109,6 +122,9 @@ export const bets = pgTable(
     index('bets_closed_opened_idx').on(t.openedAt, t.id).where(sql`${t.status} = 'closed'`),
     index('bets_closed_stake_idx').on(t.stakeCents, t.id).where(sql`${t.status} = 'closed'`),
     index('bets_closed_profit_idx').on(t.profitCents, t.id).where(sql`${t.status} = 'closed'`),
+    // A staff member's open and closed bets, newest first, off the owner's part of the index.
+    index('bets_owner_open_opened_idx').on(t.assignedUserId, t.openedAt, t.id).where(sql`${t.status} = 'open'`),
+    index('bets_owner_closed_closed_idx').on(t.assignedUserId, t.closedAt, t.id).where(sql`${t.status} = 'closed'`),
   ],
 );
 
@@ -129,6 +145,8 @@ export const bonuses = pgTable(
     earnedAt: timestamp('earned_at', { withTimezone: true }).notNull().defaultNow(),
     /** Sum of its allocations, kept by a trigger on bonus_allocations: unpaid is amount - paid. */
     paidCents: bigint('paid_cents', { mode: 'number' }).notNull().default(0),
+    /** The client's staff member, kept by trigger: the scope's owner column. */
+    assignedUserId: integer('assigned_user_id'),
   },
   (t) => [
     index('bonuses_client_idx').on(t.clientId, t.earnedAt),
@@ -139,6 +157,8 @@ export const bonuses = pgTable(
     index('bonuses_unpaid_amount_idx').on(t.amountCents, t.id).where(sql`${t.paidCents} < ${t.amountCents}`),
     // A staff member's unpaid bonuses counted client by client (the dashboard), off the index alone.
     index('bonuses_unpaid_client_idx').on(t.clientId).where(sql`${t.paidCents} < ${t.amountCents}`),
+    index('bonuses_owner_earned_idx').on(t.assignedUserId, t.earnedAt, t.id),
+    index('bonuses_owner_unpaid_earned_idx').on(t.assignedUserId, t.earnedAt, t.id).where(sql`${t.paidCents} < ${t.amountCents}`),
   ],
 );
 
@@ -158,8 +178,11 @@ export const bonusPayments = pgTable(
     paymentId: bigint('payment_id', { mode: 'number' }),
     recordedBy: integer('recorded_by').references(() => users.id),
     paidAt: timestamp('paid_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The client's staff member, kept by trigger: the scope's owner column. */
+    assignedUserId: integer('assigned_user_id'),
   },
   (t) => [
+    index('bonus_payments_owner_paid_idx').on(t.assignedUserId, t.paidAt, t.id),
     index('bonus_payments_client_idx').on(t.clientId, t.paidAt),
     index('bonus_payments_paid_idx').on(t.paidAt),
     // The income-by-source report reads the bonus payments recorded by hand.

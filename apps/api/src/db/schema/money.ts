@@ -53,8 +53,11 @@ export const mpesaPayments = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true })
       .notNull()
       .generatedAlwaysAs(sql`coalesce(trans_time, received_at)`),
+    /** The staff member of the client it is claimed to, kept by trigger: the scope's owner column. */
+    assignedUserId: integer('assigned_user_id'),
   },
   (t) => [
+    index('mpesa_payments_owner_paid_idx').on(t.assignedUserId, t.paidAt, t.id).where(sql`${t.assignedUserId} is not null`),
     index('mpesa_payments_status_idx').on(t.status, t.receivedAt),
     // Every payment list pages off one of these (newest first or by amount), filtered by status.
     index('mpesa_payments_paid_idx').on(t.paidAt, t.id),
@@ -72,6 +75,11 @@ export const mpesaPayments = pgTable(
     // The tips deposits list finds account numbers starting with a bet category code, normalised
     // as the matching rules read them (case-insensitive, spaces and dashes ignored); the list uses
     // exactly this expression (`normalisedAccountSql`) so that this index serves it.
+    // The tips deposits waiting to be claimed (unclaimed, to nobody, account naming a category): few among
+    // millions, so that counting them reads this small index instead of every payment of each prefix.
+    index('mpesa_payments_waiting_account_idx')
+      .using('btree', sql`upper(regexp_replace(coalesce(${t.billRefNumber}, ''), '[\\s-]+', '', 'g')) text_pattern_ops`)
+      .where(sql`${t.status} = 'unclaimed' and ${t.clientId} is null and ${t.subscriberId} is null`),
     index('mpesa_payments_account_prefix_idx').using(
       'btree',
       sql`upper(regexp_replace(coalesce(${t.billRefNumber}, ''), '[\\s-]+', '', 'g')) text_pattern_ops`,
@@ -108,6 +116,8 @@ export const subscriptions = pgTable(
     remindedAt: timestamp('reminded_at', { withTimezone: true }),
     /** Set when the payment that bought it is unclaimed: it is void and never counts as income. */
     reversedAt: timestamp('reversed_at', { withTimezone: true }),
+    /** The client's staff member (null for tips subscribers), kept by trigger: the scope's owner column. */
+    assignedUserId: integer('assigned_user_id'),
   },
   (t) => [
     check('subscriptions_one_subject', sql`(${t.clientId} is null) <> (${t.subscriberId} is null)`),
@@ -126,6 +136,7 @@ export const subscriptions = pgTable(
     index('subscriptions_subscriber_expires_idx').on(t.expiresAt, t.id).where(sql`${t.subscriberId} is not null`),
     // Active clients: the running Bet4Me subscriptions, read without visiting the table.
     index('subscriptions_client_running_idx').on(t.expiresAt, t.clientId).where(sql`${t.clientId} is not null`),
+    index('subscriptions_owner_created_idx').on(t.assignedUserId, t.createdAt, t.id).where(sql`${t.assignedUserId} is not null`),
     index('subscriptions_client_history_idx').on(t.clientId, t.createdAt, t.id).where(sql`${t.clientId} is not null`),
   ],
 );

@@ -5,7 +5,7 @@ import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, kes, pagingSql, type Page } from '../clients/service.ts';
+import { iso, kes, pagingSql, type Page, type ScopedWhere } from '../clients/service.ts';
 
 const betColumns = sql`
   b.id, b.stake_cents, b.profit_cents, b.description, b.opened_at, b.closed_at, b.status, bo.amount_cents as bonus_cents,
@@ -32,7 +32,7 @@ function toBet(r: Record<string, unknown>): Bet {
  * One page of bets with their client and bonus: the page is picked off the sort index first
  * (`where` and `order` over b, the bets), then only its rows are joined.
  */
-export async function findBets(db: Queryable, where: SQL, order: SQL, page: Page | null): Promise<Bet[]> {
+export async function findBets(db: Queryable, where: ScopedWhere, order: SQL, page: Page | null): Promise<Bet[]> {
   const found = await rows<Record<string, unknown>>(db, sql`
     select ${betColumns}
       from (select * from ${bets} b where ${where} order by ${order} ${pagingSql(page)}) b
@@ -43,7 +43,7 @@ export async function findBets(db: Queryable, where: SQL, order: SQL, page: Page
 }
 
 /** Every bet of `where` in `order`, for the CSV export's cursor: a flat join that streams off the sort index. */
-export function betsExportQuery(where: SQL, order: SQL): SQL {
+export function betsExportQuery(where: ScopedWhere, order: SQL): SQL {
   return sql`
     select ${betColumns}
       from ${bets} b join ${clients} c on c.id = b.client_id
@@ -54,12 +54,12 @@ export function betsExportQuery(where: SQL, order: SQL): SQL {
 export { toBet };
 
 /** Bets of `where` (over b), counted up to the cap. */
-export function countBets(db: Queryable, where: SQL): Promise<ListCount> {
+export function countBets(db: Queryable, where: ScopedWhere): Promise<ListCount> {
   return cappedCount(db, sql`from ${bets} b where ${where}`);
 }
 
 /** Bets of `where` (over b), counted exactly: for small sets (one client's bets). */
-export function countBetsExactly(db: Queryable, where: SQL): Promise<number> {
+export function countBetsExactly(db: Queryable, where: ScopedWhere): Promise<number> {
   return exactCount(db, sql`from ${bets} b where ${where}`);
 }
 

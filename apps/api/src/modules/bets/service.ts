@@ -10,7 +10,7 @@ import type { DayRange } from '../../db/summaries.ts';
 import { clients } from '../../db/schema/index.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
-import { assignedUserOf, inScope, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
+import { assignedUserOf, clientRowsWhere, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, scopedWhere, type Page, type Scope, type ScopedWhere } from '../clients/service.ts';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
@@ -104,21 +104,26 @@ const closedSorts: Record<SortOf<'closedBets'>, SQL> = {
   profit: sql`b.profit_cents`,
 };
 
-/** The client's name or phone, or what was bet on (bets_description_trgm_idx serves the ilike). */
-function searchSql(search: string | undefined): SQL {
+/**
+ * The client's name or phone, or what was bet on (bets_description_trgm_idx serves the ilike). The
+ * clients searched are the scope's own (clients_owner_*), so that a staff search for a name none of
+ * their clients has finds none at once.
+ */
+function searchSql(scope: Scope, search: string | undefined): SQL {
   const text = search?.trim();
   if (!text) return sql`true`;
   return sql`(b.description ilike ${containing(text)}
-    or b.client_id in (select c.id from ${clients} c where ${nameOrPhoneContains(text, sql`c.name`, sql`c.phone`)}))`;
+    or b.client_id in (select c.id from ${clients} c where ${scopedWhere(scope, 'c', nameOrPhoneContains(text, sql`c.name`, sql`c.phone`))}))`;
 }
 
-function openWhere(actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}): SQL {
-  return sql`b.status = 'open' and ${inScope(scopeOf(actor), sql`b.client_id`)} and ${searchSql(f.search)}`;
+function openWhere(actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}): ScopedWhere {
+  const scope = scopeOf(actor);
+  return scopedWhere(scope, 'b', sql`b.status = 'open'`, searchSql(scope, f.search));
 }
 
-function closedWhere(actor: Actor, f: Omit<ClosedBetQuery, 'page' | 'perPage'>): SQL {
-  return sql`b.status = 'closed' and ${inScope(scopeOf(actor), sql`b.client_id`)} and ${searchSql(f.search)}
-    and ${inDays(sql`b.closed_at`, dayRangeOf(f))}`;
+function closedWhere(actor: Actor, f: Omit<ClosedBetQuery, 'page' | 'perPage'>): ScopedWhere {
+  const scope = scopeOf(actor);
+  return scopedWhere(scope, 'b', sql`b.status = 'closed'`, searchSql(scope, f.search), inDays(sql`b.closed_at`, dayRangeOf(f)));
 }
 
 const newestFirst = sql`b.opened_at desc, b.id desc`;
@@ -133,7 +138,7 @@ async function adminTotals(db: Queryable, actor: Actor, closedIn: DayRange = {})
  * How many rows a bets list holds: an admin's unsearched list reads the day summaries (exact);
  * a staff member's or a search is counted up to the cap.
  */
-function countOf(deps: AppDeps, actor: Actor, f: { search?: string | undefined }, where: SQL, summary: () => Promise<number>) {
+function countOf(deps: AppDeps, actor: Actor, f: { search?: string | undefined }, where: ScopedWhere, summary: () => Promise<number>) {
   if (actor.role === 'admin' && !f.search?.trim()) return summary().then((n) => ({ total_records: n }));
   return q.countBets(deps.db, where);
 }
@@ -169,7 +174,7 @@ export async function countOpenBets(db: Queryable, actor: Actor): Promise<number
 
 /** A client's bets (the client page's sub-list); the caller has checked the scope. */
 export async function betsOfClient(db: Queryable, clientId: number, page: Page | null) {
-  const where = sql`b.client_id = ${clientId}`;
+  const where = clientRowsWhere('b', clientId);
   const [list, totalRecords] = await Promise.all([
     q.findBets(db, where, newestFirst, page),
     page ? q.countBetsExactly(db, where) : Promise.resolve(0),
@@ -197,10 +202,10 @@ export function betsCsv(
     | ({ status: 'closed' } & Omit<ClosedBetQuery, 'page' | 'perPage'>)
     | { clientId: number },
 ): CsvTable<Bet> {
-  let where: SQL;
+  let where: ScopedWhere;
   let order: SQL;
   if ('clientId' in filter) {
-    where = sql`b.client_id = ${filter.clientId}`;
+    where = clientRowsWhere('b', filter.clientId);
     order = newestFirst;
   } else if (filter.status === 'open') {
     where = openWhere(actor, filter);

@@ -3,9 +3,9 @@ import type { Bonus, BonusPayment } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
-import { bets, bonusPayments, bonuses, clientAssignments, clients } from '../../db/schema/index.ts';
+import { bets, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, kes, pagingSql, type Page } from '../clients/service.ts';
+import { iso, kes, pagingSql, type Page, type ScopedWhere } from '../clients/service.ts';
 
 const bonusColumns = sql`
   bo.id, bo.bet_id, b.stake_cents, b.profit_cents, bo.amount_cents, bo.earned_at,
@@ -30,7 +30,7 @@ function toBonus(r: Record<string, unknown>): Bonus {
  * One page of bonuses with their bet and client: `where` and `order` read bo (bonuses), so the page
  * is picked off the sort index before anything is joined.
  */
-export async function findBonuses(db: Queryable, where: SQL, order: SQL, page: Page | null): Promise<Bonus[]> {
+export async function findBonuses(db: Queryable, where: ScopedWhere, order: SQL, page: Page | null): Promise<Bonus[]> {
   const found = await rows<Record<string, unknown>>(db, sql`
     select ${bonusColumns}
       from (select * from ${bonuses} bo where ${where} order by ${order} ${pagingSql(page)}) bo
@@ -40,31 +40,26 @@ export async function findBonuses(db: Queryable, where: SQL, order: SQL, page: P
 }
 
 /** Every bonus of `where` in `order`, for the CSV export's cursor. */
-export function bonusesExportQuery(where: SQL, order: SQL): SQL {
+export function bonusesExportQuery(where: ScopedWhere, order: SQL): SQL {
   return sql`select ${bonusColumns}
       from ${bonuses} bo join ${bets} b on b.id = bo.bet_id join ${clients} c on c.id = bo.client_id
      where ${where} order by ${order}`;
 }
 
-export function countBonuses(db: Queryable, where: SQL): Promise<ListCount> {
+export function countBonuses(db: Queryable, where: ScopedWhere): Promise<ListCount> {
   return cappedCount(db, sql`from ${bonuses} bo where ${where}`);
 }
 
-export function countBonusesExactly(db: Queryable, where: SQL): Promise<number> {
+export function countBonusesExactly(db: Queryable, where: ScopedWhere): Promise<number> {
   return exactCount(db, sql`from ${bonuses} bo where ${where}`);
 }
 
 /**
- * A staff member's unpaid bonuses (the dashboard's count), exact: client by client, each an
- * index-only probe of bonuses_unpaid_client_idx, instead of joining every unpaid bonus of the
- * business against their clients (a correlated count is never turned into that join).
+ * A staff member's unpaid bonuses (the dashboard's count), exact: the owner's range of
+ * bonuses_owner_unpaid_earned_idx, read off the index alone.
  */
-export async function countUnpaidBonusesOfStaff(db: Queryable, userId: number): Promise<number> {
-  const [row] = await rows<{ n: string }>(db, sql`
-    select coalesce(sum((select count(*) from ${bonuses} bo
-                          where bo.client_id = a.client_id and bo.paid_cents < bo.amount_cents)), 0) as n
-      from ${clientAssignments} a where a.user_id = ${userId}`);
-  return Number(row?.n ?? 0);
+export function countUnpaidBonusesOf(db: Queryable, where: ScopedWhere): Promise<number> {
+  return exactCount(db, sql`from ${bonuses} bo where ${where} and bo.paid_cents < bo.amount_cents`);
 }
 
 const paymentColumns = sql`p.id, p.amount_cents, p.paid_at, p.description, p.client_id, c.name, c.phone`;
@@ -82,7 +77,7 @@ function toBonusPayment(r: Record<string, unknown>): BonusPayment {
 }
 
 /** One page of bonus payments with their client; `where` and `order` read p (bonus payments). */
-export async function findBonusPayments(db: Queryable, where: SQL, order: SQL, page: Page | null): Promise<BonusPayment[]> {
+export async function findBonusPayments(db: Queryable, where: ScopedWhere, order: SQL, page: Page | null): Promise<BonusPayment[]> {
   const found = await rows<Record<string, unknown>>(db, sql`
     select ${paymentColumns}
       from (select * from ${bonusPayments} p where ${where} order by ${order} ${pagingSql(page)}) p
@@ -91,18 +86,18 @@ export async function findBonusPayments(db: Queryable, where: SQL, order: SQL, p
   return found.map(toBonusPayment);
 }
 
-export function bonusPaymentsExportQuery(where: SQL, order: SQL): SQL {
+export function bonusPaymentsExportQuery(where: ScopedWhere, order: SQL): SQL {
   return sql`select ${paymentColumns} from ${bonusPayments} p join ${clients} c on c.id = p.client_id
      where ${where} order by ${order}`;
 }
 
 export { toBonus, toBonusPayment };
 
-export function countBonusPayments(db: Queryable, where: SQL): Promise<ListCount> {
+export function countBonusPayments(db: Queryable, where: ScopedWhere): Promise<ListCount> {
   return cappedCount(db, sql`from ${bonusPayments} p where ${where}`);
 }
 
-export function countBonusPaymentsExactly(db: Queryable, where: SQL): Promise<number> {
+export function countBonusPaymentsExactly(db: Queryable, where: ScopedWhere): Promise<number> {
   return exactCount(db, sql`from ${bonusPayments} p where ${where}`);
 }
 

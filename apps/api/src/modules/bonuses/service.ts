@@ -19,7 +19,7 @@ import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/c
 import { dayRangeOf, inDays, orderSql, type ListCount, type ListRequest } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
-import { inScope, kes, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
+import { clientRowsWhere, kes, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, scopedWhere, type Page, type Scope, type ScopedWhere } from '../clients/service.ts';
 import * as bonusQueries from './queries.ts';
 
 export interface BonusSettlement {
@@ -170,25 +170,24 @@ const paymentSorts: Record<SortOf<'paidBonuses'>, SQL> = { paid_on: sql`p.paid_a
 const newestFirst = sql`bo.earned_at desc, bo.id desc`;
 const newestPaidFirst = sql`p.paid_at desc, p.id desc`;
 
-/** The client's name or phone contains the search. */
-function clientSearchSql(column: SQL, search: string | undefined): SQL {
+/** The client's name or phone contains the search, among the scope's own clients (clients_owner_*). */
+function clientSearchSql(scope: Scope, column: SQL, search: string | undefined): SQL {
   const text = search?.trim();
   if (!text) return sql`true`;
-  return sql`${column} in (select c.id from ${clients} c where ${nameOrPhoneContains(text, sql`c.name`, sql`c.phone`)})`;
+  return sql`${column} in (select c.id from ${clients} c where ${scopedWhere(scope, 'c', nameOrPhoneContains(text, sql`c.name`, sql`c.phone`))})`;
 }
 
-function bonusWhere(actor: Actor, f: BonusFilter & { unpaidOnly?: boolean; clientId?: number }): SQL {
-  const parts = [inScope(scopeOf(actor), sql`bo.client_id`), clientSearchSql(sql`bo.client_id`, f.search), inDays(sql`bo.earned_at`, dayRangeOf(f))];
-  // bonuses_unpaid_*_idx are partial on exactly this predicate.
+function bonusWhere(actor: Actor, f: BonusFilter & { unpaidOnly?: boolean }): ScopedWhere {
+  const scope = scopeOf(actor);
+  const parts = [clientSearchSql(scope, sql`bo.client_id`, f.search), inDays(sql`bo.earned_at`, dayRangeOf(f))];
+  // bonuses_unpaid_*_idx and bonuses_owner_unpaid_earned_idx are partial on exactly this predicate.
   if (f.unpaidOnly) parts.push(sql`bo.paid_cents < bo.amount_cents`);
-  if (f.clientId !== undefined) parts.push(sql`bo.client_id = ${f.clientId}`);
-  return sql.join(parts, sql` and `);
+  return scopedWhere(scope, 'bo', ...parts);
 }
 
-function paymentWhere(actor: Actor, f: PaymentFilter & { clientId?: number }): SQL {
-  const parts = [inScope(scopeOf(actor), sql`p.client_id`), clientSearchSql(sql`p.client_id`, f.search), inDays(sql`p.paid_at`, dayRangeOf(f))];
-  if (f.clientId !== undefined) parts.push(sql`p.client_id = ${f.clientId}`);
-  return sql.join(parts, sql` and `);
+function paymentWhere(actor: Actor, f: PaymentFilter): ScopedWhere {
+  const scope = scopeOf(actor);
+  return scopedWhere(scope, 'p', clientSearchSql(scope, sql`p.client_id`, f.search), inDays(sql`p.paid_at`, dayRangeOf(f)));
 }
 
 const unsearchedAdmin = (actor: Actor, f: { search?: string | undefined }) => actor.role === 'admin' && !f.search?.trim();
@@ -245,12 +244,12 @@ export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: Paym
 /** How many bonuses still have something unpaid, among the clients the actor sees (dashboard). */
 export async function countUnpaidBonuses(db: Queryable, actor: Actor): Promise<number> {
   if (actor.role === 'admin') return (await bonusQueries.bonusTotals(db)).unpaid;
-  return bonusQueries.countUnpaidBonusesOfStaff(db, actor.userId);
+  return bonusQueries.countUnpaidBonusesOf(db, scopedWhere(scopeOf(actor), 'bo'));
 }
 
 /** A client's bonuses and bonus payments (the client page's sub-lists); scope checked by the caller. */
 export async function bonusesOfClient(db: Queryable, actor: Actor, clientId: number, page: Page | null) {
-  const where = bonusWhere(actor, { clientId });
+  const where = clientRowsWhere('bo', clientId);
   const [list, totalRecords] = await Promise.all([
     bonusQueries.findBonuses(db, where, newestFirst, page),
     page ? bonusQueries.countBonusesExactly(db, where) : Promise.resolve(0),
@@ -259,7 +258,7 @@ export async function bonusesOfClient(db: Queryable, actor: Actor, clientId: num
 }
 
 export async function bonusPaymentsOfClient(db: Queryable, actor: Actor, clientId: number, page: Page | null) {
-  const where = paymentWhere(actor, { clientId });
+  const where = clientRowsWhere('p', clientId);
   const [list, totalRecords] = await Promise.all([
     bonusQueries.findBonusPayments(db, where, newestPaidFirst, page),
     page ? bonusQueries.countBonusPaymentsExactly(db, where) : Promise.resolve(0),
@@ -321,7 +320,7 @@ export function bonusesCsv(
 ): CsvTable<Bonus> {
   const where =
     'clientId' in filter
-      ? bonusWhere(actor, { clientId: filter.clientId })
+      ? clientRowsWhere('bo', filter.clientId)
       : bonusWhere(actor, { ...filter, unpaidOnly: filter.which === 'unpaid' });
   const order = 'which' in filter ? orderSql('bonuses', bonusSorts, sql`bo.id`, filter) : newestFirst;
   return {
@@ -332,7 +331,7 @@ export function bonusesCsv(
 }
 
 export function bonusPaymentsCsv(deps: AppDeps, actor: Actor, filter: PaymentFilter & { clientId?: number }): CsvTable<BonusPayment> {
-  const where = paymentWhere(actor, filter);
+  const where = filter.clientId === undefined ? paymentWhere(actor, filter) : clientRowsWhere('p', filter.clientId);
   const order = filter.clientId === undefined ? orderSql('paidBonuses', paymentSorts, sql`p.id`, filter) : newestPaidFirst;
   return {
     filename: filter.clientId === undefined ? 'bonus-payments' : 'client-bonus-payments',

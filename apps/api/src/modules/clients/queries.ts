@@ -12,6 +12,7 @@ import {
   subscriptions,
 } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { scopedWhere, type Scope, type ScopedWhere } from './scope.ts';
 
 /** Cents from the database to KES on the wire. */
 export const kes = (cents: unknown): number => Number(cents ?? 0) / 100;
@@ -25,16 +26,7 @@ export interface Page {
 
 export const pagingSql = (page: Page | null): SQL => (page ? sql`limit ${page.limit} offset ${page.offset}` : sql``);
 
-/**
- * Which clients a request may see: every live client for an admin, only those assigned to the
- * staff user otherwise. `clientId` is the column holding the client id in the query at hand.
- */
-export type Scope = { userId: number } | 'all';
-
-export function inScope(scope: Scope, clientId: SQL): SQL {
-  if (scope === 'all') return sql`true`;
-  return sql`${clientId} in (select ${clientAssignments.clientId} from ${clientAssignments} where ${clientAssignments.userId} = ${scope.userId})`;
-}
+export type { Scope } from './scope.ts';
 
 /** `name contains` or `phone contains` (a phone typed 07.. matches the stored 2547..). */
 export function nameOrPhoneContains(search: string, name: SQL, phone: SQL): SQL {
@@ -48,8 +40,8 @@ export function nameOrPhoneContains(search: string, name: SQL, phone: SQL): SQL 
   return sql`(${sql.join(conditions, sql` or `)})`;
 }
 
-export const activeClientSql = (clientId: SQL): SQL =>
-  sql`exists (select 1 from ${subscriptions} s where s.client_id = ${clientId} and s.expires_at > now())`;
+/** A client with a running Bet4Me subscription: its latest expiry (kept on the row by trigger) is ahead. */
+export const activeClientSql = (client: SQL): SQL => sql`${client}.running_until > now()`;
 
 export interface ClientFilter {
   scope: Scope;
@@ -59,15 +51,13 @@ export interface ClientFilter {
   clientId?: number;
 }
 
-function clientWhere(f: ClientFilter): SQL {
-  const parts: SQL[] = [sql`c.deleted_at is null`, inScope(f.scope, sql`c.id`)];
+function clientWhere(f: ClientFilter): ScopedWhere {
+  const parts: SQL[] = [sql`c.deleted_at is null`];
   if (f.search) parts.push(nameOrPhoneContains(f.search, sql`c.name`, sql`c.phone`));
-  if (f.activeOnly) parts.push(activeClientSql(sql`c.id`));
-  if (f.assignedTo !== undefined) {
-    parts.push(sql`c.id in (select client_id from ${clientAssignments} where user_id = ${f.assignedTo})`);
-  }
+  if (f.activeOnly) parts.push(activeClientSql(sql`c`));
+  if (f.assignedTo !== undefined) parts.push(sql`c.assigned_user_id = ${f.assignedTo}`);
   if (f.clientId !== undefined) parts.push(sql`c.id = ${f.clientId}`);
-  return sql.join(parts, sql` and `);
+  return scopedWhere(f.scope, 'c', ...parts);
 }
 
 type ClientSqlRow = Record<string, unknown>;
@@ -147,16 +137,11 @@ export async function countClients(db: Queryable, f: ClientFilter): Promise<numb
 }
 
 /**
- * Live clients with a running Bet4Me subscription, in scope: read off the running subscriptions
- * alone (an index-only scan of subscriptions_client_running_idx), which are few, leaving out the
- * trashed clients through clients_deleted_idx, instead of testing every client.
+ * Live clients with a running Bet4Me subscription, in scope: a range of clients_live_running_idx
+ * (clients_owner_running_idx for a staff member), read off the index alone.
  */
 export async function countActiveClients(db: Queryable, scope: Scope): Promise<number> {
-  const [row] = await rows<{ n: string }>(db, sql`
-    select count(distinct s.client_id) as n from ${subscriptions} s
-     where s.client_id is not null and s.expires_at > now() and ${inScope(scope, sql`s.client_id`)}
-       and not exists (select 1 from ${clients} c where c.id = s.client_id and c.deleted_at is not null)`);
-  return Number(row?.n ?? 0);
+  return exactCount(db, sql`from ${clients} c where ${clientWhere({ scope, activeOnly: true })}`);
 }
 
 export async function findClient(db: Queryable, scope: Scope, clientId: number): Promise<Client | undefined> {
@@ -168,8 +153,8 @@ export async function findClient(db: Queryable, scope: Scope, clientId: number):
 export async function findClientFacts(db: Queryable, scope: Scope, clientId: number) {
   const [row] = await rows<{ id: number; name: string; phone: string; maximum_stake_cents: string | null; active: boolean }>(
     db,
-    sql`select c.id, c.name, c.phone, c.maximum_stake_cents, ${activeClientSql(sql`c.id`)} as active
-          from ${clients} c where c.deleted_at is null and c.id = ${clientId} and ${inScope(scope, sql`c.id`)}`,
+    sql`select c.id, c.name, c.phone, c.maximum_stake_cents, ${activeClientSql(sql`c`)} as active
+          from ${clients} c where ${clientWhere({ scope, clientId })}`,
   );
   if (!row) return undefined;
   return {
@@ -198,7 +183,7 @@ export async function findAssignableClients(
   const dir = sql.raw(f.dir);
   const found = await rows<{ id: number; name: string; phone: string; active: boolean; user_id: number | null }>(
     db,
-    sql`select c.id, c.name, c.phone, ${activeClientSql(sql`c.id`)} as active, a.user_id
+    sql`select c.id, c.name, c.phone, ${activeClientSql(sql`c`)} as active, a.user_id
           from (select c.* from ${clients} c where ${clientWhere({ scope: 'all', search: f.search })}
                  order by c.name ${dir}, c.id ${dir} ${pagingSql(f.page)}) c
           left join ${clientAssignments} a on a.client_id = c.id

@@ -20,14 +20,11 @@ import { summed } from '../../db/summaries.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
 import * as q from './queries.ts';
+import { scopeOf } from './scope.ts';
 
-export { inScope, nameOrPhoneContains, activeClientSql, kes, iso, isoOrNull, pagingSql } from './queries.ts';
-export type { Scope, Page } from './queries.ts';
-
-/** Admins see every client; staff only the clients assigned to them. */
-export function scopeOf(actor: Actor): q.Scope {
-  return actor.role === 'admin' ? 'all' : { userId: actor.userId };
-}
+export { nameOrPhoneContains, activeClientSql, kes, iso, isoOrNull, pagingSql } from './queries.ts';
+export type { Page } from './queries.ts';
+export { scopeOf, scopedWhere, clientRowsWhere, type Scope, type ScopedWhere } from './scope.ts';
 
 export function pageOf(query: PageQuery): q.Page {
   return { limit: query.perPage, offset: (query.page - 1) * query.perPage };

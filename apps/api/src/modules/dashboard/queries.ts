@@ -1,9 +1,10 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { DASHBOARD_ACTIVE_CLIENTS, INCOME_CHART_DAYS, nairobiDayOf } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { summedByDay } from '../../db/summaries.ts';
 import { bets, clients, subscriptions } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import type { ScopedWhere } from '../clients/service.ts';
 
 /**
  * Subscriptions read to find the dashboard's clients: the newest running ones, off
@@ -14,9 +15,10 @@ const NEWEST_RUNNING_READ = 500;
 
 /**
  * The active clients with the newest subscriptions (top DASHBOARD_ACTIVE_CLIENTS) and their
- * open-bet counts; the full list is /clients/active. `scope` filters s.client_id.
+ * open-bet counts; the full list is /clients/active. `scope` says whose subscriptions (s) are read:
+ * a staff member's off subscriptions_owner_created_idx.
  */
-export async function findActiveClientsWithOpenBets(db: Queryable, scope: SQL) {
+export async function findActiveClientsWithOpenBets(db: Queryable, scope: ScopedWhere) {
   const found = await rows<{ id: number; name: string; phone: string; photo: string | null; open_bets: string }>(
     db,
     // The ten are chosen first; only their open bets are counted.

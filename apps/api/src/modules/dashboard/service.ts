@@ -1,10 +1,9 @@
-import { sql } from 'drizzle-orm';
 import { RECENT_PAYMENTS_SHOWN } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { countUnpaidBonuses } from '../bonuses/service.ts';
 import { countOpenBets } from '../bets/service.ts';
-import { countActiveClients, inScope, kes, scopeOf } from '../clients/service.ts';
+import { countActiveClients, kes, scopeOf, scopedWhere } from '../clients/service.ts';
 import { INCOME_KEYS, incomeTotals, recentPayments } from '../mpesa/service.ts';
 import { currentSmsBalance } from '../sms/service.ts';
 import * as q from './queries.ts';
@@ -16,12 +15,13 @@ import * as q from './queries.ts';
 export async function dashboard(deps: AppDeps, actor: Actor) {
   const { db } = deps;
   const isAdmin = actor.role === 'admin';
+  const scope = scopeOf(actor);
   const [activeCount, openBets, unpaidBonuses, payments, active] = await Promise.all([
     countActiveClients(db, actor),
     countOpenBets(db, actor),
     countUnpaidBonuses(db, actor),
-    recentPayments(db, { limit: RECENT_PAYMENTS_SHOWN, ...(isAdmin ? {} : { clientsOf: actor.userId }) }),
-    q.findActiveClientsWithOpenBets(db, inScope(scopeOf(actor), sql`s.client_id`)),
+    recentPayments(db, { limit: RECENT_PAYMENTS_SHOWN, scope }),
+    q.findActiveClientsWithOpenBets(db, scopedWhere(scope, 's')),
   ]);
   const common = {
     total_active_clients: activeCount,

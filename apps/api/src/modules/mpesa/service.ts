@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { nairobiDayOf } from '@betdesk/contract';
-import { clientAssignments, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
+import { clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
+import { scopedWhere, type Scope } from '../clients/service.ts';
 import { rows } from '../../db/rows.ts';
 import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -33,16 +34,14 @@ export interface RecentPayment {
 /**
  * The newest payments for the dashboard: who paid (the client or subscriber it is claimed to, else
  * the sender's name), their phone when known, the M-Pesa receipt, when and how much, read newest
- * first off mpesa_payments_paid_idx. `clientsOf` narrows to the payments of a staff user's clients.
+ * first off mpesa_payments_paid_idx. A staff member's scope narrows to the payments of their clients.
  */
 export async function recentPayments(
   db: Queryable,
-  options: { limit: number; clientsOf?: number },
+  options: { limit: number; scope: Scope },
 ): Promise<RecentPayment[]> {
-  const mine =
-    options.clientsOf === undefined
-      ? sql`true`
-      : sql`p.client_id in (select client_id from ${clientAssignments} where user_id = ${options.clientsOf})`;
+  // A staff member's: mpesa_payments_owner_paid_idx (their clients' claimed payments), newest first.
+  const mine = scopedWhere(options.scope, 'p');
   const found = await rows<{ name: string; phone: string | null; reference: string; time: string; amount_cents: string }>(
     db,
     sql`select coalesce(c.name, s.name, p.sender_name, 'Unknown sender') as name,
