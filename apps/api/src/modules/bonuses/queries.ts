@@ -1,3 +1,4 @@
+import { centsToKes } from '@betdesk/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Bonus, BonusPayment } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
@@ -5,7 +6,7 @@ import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonusPayments, bonuses, clientAssignments, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, kes, pagingSql, type Page } from '../clients/service.ts';
+import { iso, pagingSql, type Page } from '../clients/service.ts';
 
 const bonusColumns = sql`
   bo.id, bo.bet_id, b.stake_cents, b.profit_cents, bo.amount_cents, bo.earned_at,
@@ -15,11 +16,11 @@ function toBonus(r: Record<string, unknown>): Bonus {
   return {
     bonus_id: Number(r.id),
     bet_id: Number(r.bet_id),
-    stake: kes(r.stake_cents),
-    profit: kes(r.profit_cents),
-    bonus: kes(r.amount_cents),
+    stake: centsToKes(r.stake_cents),
+    profit: centsToKes(r.profit_cents),
+    bonus: centsToKes(r.amount_cents),
     earned_on: iso(r.earned_at),
-    pending_bonus: kes(r.pending),
+    pending_bonus: centsToKes(r.pending),
     client_id: Number(r.client_id),
     name: String(r.name),
     phone: String(r.phone),
@@ -72,7 +73,7 @@ const paymentColumns = sql`p.id, p.amount_cents, p.paid_at, p.description, p.cli
 function toBonusPayment(r: Record<string, unknown>): BonusPayment {
   return {
     id: Number(r.id),
-    amount: kes(r.amount_cents),
+    amount: centsToKes(r.amount_cents),
     paid_on: iso(r.paid_at),
     description: String(r.description),
     client_id: Number(r.client_id),

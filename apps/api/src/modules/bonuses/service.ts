@@ -2,7 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   bonusTexts,
-  formatKes,
+  centsToKes,
+  formatCents,
+  kesToCents,
   type Bonus,
   type BonusPayment,
   type BonusPaymentForm,
@@ -19,7 +21,7 @@ import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/c
 import { dayRangeOf, inDays, orderSql, type ListCount, type ListRequest } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
-import { inScope, kes, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
+import { inScope, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
 import * as bonusQueries from './queries.ts';
 
 export interface BonusSettlement {
@@ -197,7 +199,7 @@ const unsearchedAdmin = (actor: Actor, f: { search?: string | undefined }) => ac
 async function adminTotals(db: Queryable, actor: Actor, earnedIn: DayRange = {}) {
   if (actor.role !== 'admin') return {};
   const t = await bonusQueries.bonusTotals(db, earnedIn);
-  return { total_bonus: kes(t.totalCents), paid_bonus: kes(t.paidCents), pending_bonus: kes(t.pendingCents) };
+  return { total_bonus: centsToKes(t.totalCents), paid_bonus: centsToKes(t.paidCents), pending_bonus: centsToKes(t.pendingCents) };
 }
 
 /**
@@ -209,7 +211,7 @@ async function paymentScreenTotals(db: Queryable, actor: Actor, range: DayRange)
   if (!range.from && !range.to) return adminTotals(db, actor);
   if (actor.role !== 'admin') return {};
   const [earned, paid] = await Promise.all([bonusQueries.bonusTotals(db, range), bonusQueries.bonusPaymentTotals(db, range)]);
-  return { total_bonus: kes(earned.totalCents), paid_bonus: kes(paid.amount_cents), pending_bonus: kes(earned.pendingCents) };
+  return { total_bonus: centsToKes(earned.totalCents), paid_bonus: centsToKes(paid.amount_cents), pending_bonus: centsToKes(earned.pendingCents) };
 }
 
 export async function bonusesPage(deps: AppDeps, actor: Actor, which: 'all' | 'unpaid', query: BonusQuery) {
@@ -279,10 +281,10 @@ export async function recordBonusPayment(
 ): Promise<{ info: string }> {
   await deps.db.transaction(async (tx) => {
     await requireClientFacts(tx, actor, input.client_id);
-    const amountCents = Math.round(input.amount * 100);
+    const amountCents = kesToCents(input.amount);
     const pending = await pendingBonusCents(tx, input.client_id);
     if (pending === 0) throw fieldError('amount', bonusTexts.nothingPending);
-    if (amountCents > pending) throw fieldError('amount', bonusTexts.abovePending(formatKes(pending / 100)));
+    if (amountCents > pending) throw fieldError('amount', bonusTexts.abovePending(formatCents(pending)));
     await payPendingBonuses(tx, {
       clientId: input.client_id,
       amountCents,

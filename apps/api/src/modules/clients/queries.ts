@@ -1,3 +1,4 @@
+import { centsToKes } from '@betdesk/contract';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { AssignableClient, Client } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
@@ -13,8 +14,6 @@ import {
 } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
-/** Cents from the database to KES on the wire. */
-export const kes = (cents: unknown): number => Number(cents ?? 0) / 100;
 export const iso = (value: unknown): string => new Date(value as string).toISOString();
 export const isoOrNull = (value: unknown): string | null => (value == null ? null : iso(value));
 
@@ -82,15 +81,15 @@ function toClient(r: ClientSqlRow): Client {
     email: (r.email as string | null) ?? null,
     photo: (r.photo as string | null) ?? null,
     joined_on: iso(r.created_at),
-    maximum_stake: r.maximum_stake_cents == null ? null : kes(r.maximum_stake_cents),
+    maximum_stake: r.maximum_stake_cents == null ? null : centsToKes(r.maximum_stake_cents),
     total_subscriptions: Number(r.total_subscriptions ?? 0),
     total_bets: Number(r.total_bets ?? 0),
     total_bonuses: Number(r.total_bonuses ?? 0),
     status: r.active ? 1 : 0,
-    pending_bonus: kes(total - paid),
-    paid_bonus: kes(paid),
-    total_bonus: kes(total),
-    account_balance: kes(r.balance_cents),
+    pending_bonus: centsToKes(total - paid),
+    paid_bonus: centsToKes(paid),
+    total_bonus: centsToKes(total),
+    account_balance: centsToKes(r.balance_cents),
     last_login: isoOrNull(r.last_login),
   };
 }

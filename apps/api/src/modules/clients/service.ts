@@ -2,6 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   clientTexts,
+  kesToCents,
   type Client,
   type ClientForm,
   type PageQuery,
@@ -21,7 +22,7 @@ import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
 import * as q from './queries.ts';
 
-export { inScope, nameOrPhoneContains, activeClientSql, kes, iso, isoOrNull, pagingSql } from './queries.ts';
+export { inScope, nameOrPhoneContains, activeClientSql, iso, isoOrNull, pagingSql } from './queries.ts';
 export type { Scope, Page } from './queries.ts';
 
 /** Admins see every client; staff only the clients assigned to them. */
@@ -143,7 +144,7 @@ export async function storeClient(
       phone: form.phone,
       phoneHash: sha256Hex(form.phone),
       email: form.email,
-      maximumStakeCents: form.maximum_stake == null ? null : Math.round(form.maximum_stake * 100),
+      maximumStakeCents: form.maximum_stake == null ? null : kesToCents(form.maximum_stake),
     };
     let clientId: number;
     let before: unknown = null;

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { normaliseKenyanPhone, readProviderPayload } from '@betdesk/contract';
+import { centsToKes, kesToCents, normaliseKenyanPhone, readProviderPayload } from '@betdesk/contract';
 import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { mpesaPayments, stkRequests } from '../../db/schema/index.ts';
@@ -166,7 +166,7 @@ function announcePayment(
   return announce(tx, {
     type: 'payment.received',
     payment_id: paymentId,
-    amount: p.amountCents / 100,
+    amount: centsToKes(p.amountCents),
     sender_name: p.senderName,
     account: p.account,
     status: p.status,
@@ -276,7 +276,7 @@ function readStkCallback(raw: unknown): StkCallbackBody | null {
     return value === undefined || value === null ? null : String(value);
   };
   const amount = item('Amount');
-  const cents = amount !== null && /^\d+(\.\d{1,2})?$/.test(amount) ? Math.round(Number(amount) * 100) : null;
+  const cents = amount !== null && /^\d+(\.\d{1,2})?$/.test(amount) ? kesToCents(Number(amount)) : null;
   const date = item('TransactionDate');
   const phone = item('PhoneNumber');
   return {

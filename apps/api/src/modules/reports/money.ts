@@ -1,4 +1,5 @@
 import {
+  centsToKes,
   INCOME_SOURCE_LABELS,
   type IncomeFigures,
   type ReportQuery,
@@ -11,7 +12,7 @@ import {
 import type { Queryable } from '../../db/client.ts';
 import { summedByDay, summedByKey } from '../../db/summaries.ts';
 import type { CsvTable } from '../../http/csv.ts';
-import { byPeriod, kes, resolveRange, type ResolvedRange } from './periods.ts';
+import { byPeriod, resolveRange, type ResolvedRange } from './periods.ts';
 import { assignedClients, catalogueNames, manualIncomeByDay, staffNames } from './queries.ts';
 
 /**
@@ -57,10 +58,10 @@ function paymentKey(key: string): { status: string; owner: string; source: strin
 
 function incomeFigures(c: IncomeCents): IncomeFigures {
   return {
-    tips: kes(c.tips),
-    bet4me: kes(c.bet4me),
-    unclaimed: kes(c.unclaimed),
-    total: kes(c.tips + c.bet4me + c.unclaimed),
+    tips: centsToKes(c.tips),
+    bet4me: centsToKes(c.bet4me),
+    unclaimed: centsToKes(c.unclaimed),
+    total: centsToKes(c.tips + c.bet4me + c.unclaimed),
     count: c.count,
   };
 }
@@ -127,13 +128,13 @@ const MPESA_SOURCES = ['c2b', 'stk', 'pull', 'statement'] as const;
 function sourceFigures(c: SourceCents): SourceFigures {
   const mpesa = c.c2b + c.stk + c.pull + c.statement;
   return {
-    c2b: kes(c.c2b),
-    stk: kes(c.stk),
-    pull: kes(c.pull),
-    statement: kes(c.statement),
-    manual: kes(c.manual),
-    mpesa: kes(mpesa),
-    total: kes(mpesa + c.manual),
+    c2b: centsToKes(c.c2b),
+    stk: centsToKes(c.stk),
+    pull: centsToKes(c.pull),
+    statement: centsToKes(c.statement),
+    manual: centsToKes(c.manual),
+    mpesa: centsToKes(mpesa),
+    total: centsToKes(mpesa + c.manual),
   };
 }
 
@@ -202,7 +203,7 @@ interface LineCents {
   cents: number;
 }
 
-const lineOut = (l: LineCents): SalesLine => ({ key: l.key, kind: l.kind, name: l.name, medium: l.medium, count: l.count, amount: kes(l.cents) });
+const lineOut = (l: LineCents): SalesLine => ({ key: l.key, kind: l.kind, name: l.name, medium: l.medium, count: l.count, amount: centsToKes(l.cents) });
 
 /** Subscriptions sold (not reversed), by the Nairobi day they were made. */
 export async function salesReport(db: Queryable, q: ReportQuery) {
@@ -252,7 +253,7 @@ export async function salesReport(db: Queryable, q: ReportQuery) {
         ...p,
         lines: lines.map(lineOut),
         count: lines.reduce((s, l) => s + l.count, 0),
-        amount: kes(lines.reduce((s, l) => s + l.cents, 0)),
+        amount: centsToKes(lines.reduce((s, l) => s + l.cents, 0)),
       };
     }),
     total: [...totals.values()].sort(order).map(lineOut),
@@ -296,11 +297,11 @@ interface StaffCents {
 const staffOut = (c: StaffCents): StaffFigures => ({
   clients: c.clients,
   bets_opened: c.bets_opened,
-  stake: kes(c.stake),
+  stake: centsToKes(c.stake),
   bets_closed: c.bets_closed,
-  profit: kes(c.profit),
-  bonus_earned: kes(c.bonus_earned),
-  bonus_paid: kes(c.bonus_paid),
+  profit: centsToKes(c.profit),
+  bonus_earned: centsToKes(c.bonus_earned),
+  bonus_paid: centsToKes(c.bonus_paid),
 });
 
 /**
