@@ -1,6 +1,5 @@
-import { centsToKes } from '@betdesk/contract';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Bet } from '@betdesk/contract';
+import { centsToKes, type Bet } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';

@@ -1,16 +1,16 @@
-import { centsToKes } from '@betdesk/contract';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Bonus, BonusPayment } from '@betdesk/contract';
+import { centsToKes, type Bonus, type BonusPayment } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonusPayments, bonuses, clientAssignments, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { iso, pagingSql, type Page } from '../clients/service.ts';
+import { BONUS_KEYS, isUnpaidBonus, unpaidBonusCents } from '../money/figures.ts';
 
 const bonusColumns = sql`
   bo.id, bo.bet_id, b.stake_cents, b.profit_cents, bo.amount_cents, bo.earned_at,
-  bo.amount_cents - bo.paid_cents as pending, bo.client_id, c.name, c.phone`;
+  ${unpaidBonusCents('bo')} as pending, bo.client_id, c.name, c.phone`;
 
 function toBonus(r: Record<string, unknown>): Bonus {
   return {
@@ -63,7 +63,7 @@ export function countBonusesExactly(db: Queryable, where: SQL): Promise<number> 
 export async function countUnpaidBonusesOfStaff(db: Queryable, userId: number): Promise<number> {
   const [row] = await rows<{ n: string }>(db, sql`
     select coalesce(sum((select count(*) from ${bonuses} bo
-                          where bo.client_id = a.client_id and bo.paid_cents < bo.amount_cents)), 0) as n
+                          where bo.client_id = a.client_id and ${isUnpaidBonus('bo')})), 0) as n
       from ${clientAssignments} a where a.user_id = ${userId}`);
   return Number(row?.n ?? 0);
 }
@@ -113,9 +113,9 @@ export function countBonusPaymentsExactly(db: Queryable, where: SQL): Promise<nu
  */
 export async function bonusTotals(db: Queryable, earnedIn: DayRange = {}) {
   const [earned, paid, unpaid] = await Promise.all([
-    summed(db, 'bonus:earned:', earnedIn),
-    summed(db, 'bonus:paid:', earnedIn),
-    summed(db, 'bonus:unpaid:', earnedIn),
+    summed(db, BONUS_KEYS.total, earnedIn),
+    summed(db, BONUS_KEYS.paid, earnedIn),
+    summed(db, BONUS_KEYS.unpaid, earnedIn),
   ]);
   return { totalCents: earned.amount_cents, paidCents: paid.amount_cents, pendingCents: unpaid.amount_cents, bonuses: earned.n, unpaid: unpaid.n };
 }

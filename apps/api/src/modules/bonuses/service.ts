@@ -23,6 +23,7 @@ import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
 import { inScope, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, type Page } from '../clients/service.ts';
 import * as bonusQueries from './queries.ts';
+import { isUnpaidBonus, unpaidBonusCents } from '../money/figures.ts';
 
 export interface BonusSettlement {
   clientId: number;
@@ -36,10 +37,10 @@ export interface BonusSettlement {
   requestId?: string | null;
 }
 
-/** Pending (unpaid) bonus of a client in cents: bonuses less what has been allocated to them. */
+/** Pending (unpaid) bonus of a client in cents (the definition: money/figures.ts). */
 export async function pendingBonusCents(db: Queryable, clientId: number): Promise<number> {
   const [row] = await rows<{ pending: string }>(db, sql`
-    select coalesce(sum(b.amount_cents - b.paid_cents), 0) as pending
+    select coalesce(sum(${unpaidBonusCents('b')}), 0) as pending
       from ${bonuses} b
      where b.client_id = ${clientId}`);
   return Number(row?.pending ?? 0);
@@ -55,7 +56,7 @@ export async function payPendingBonuses(
   s: BonusSettlement,
 ): Promise<{ paidCents: number; bonusPaymentId: number | null }> {
   const open = await rows<{ id: number; remaining: string }>(tx, sql`
-    select b.id, b.amount_cents - b.paid_cents as remaining
+    select b.id, ${unpaidBonusCents('b')} as remaining
       from ${bonuses} b
      where b.client_id = ${s.clientId}
      order by b.earned_at, b.id
@@ -182,7 +183,7 @@ function clientSearchSql(column: SQL, search: string | undefined): SQL {
 function bonusWhere(actor: Actor, f: BonusFilter & { unpaidOnly?: boolean; clientId?: number }): SQL {
   const parts = [inScope(scopeOf(actor), sql`bo.client_id`), clientSearchSql(sql`bo.client_id`, f.search), inDays(sql`bo.earned_at`, dayRangeOf(f))];
   // bonuses_unpaid_*_idx are partial on exactly this predicate.
-  if (f.unpaidOnly) parts.push(sql`bo.paid_cents < bo.amount_cents`);
+  if (f.unpaidOnly) parts.push(isUnpaidBonus('bo'));
   if (f.clientId !== undefined) parts.push(sql`bo.client_id = ${f.clientId}`);
   return sql.join(parts, sql` and `);
 }

@@ -1,18 +1,16 @@
-import { centsToKes } from '@betdesk/contract';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import type { AssignableClient, Client } from '@betdesk/contract';
+import { centsToKes, type AssignableClient, type Client } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import {
   bets,
-  bonuses,
   clientAssignments,
   clientPlatformPasswords,
   clients,
-  ledgerEntries,
   subscriptions,
 } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { clientAccountBalance, clientBonusFigures } from '../money/figures.ts';
 
 export const iso = (value: unknown): string => new Date(value as string).toISOString();
 export const isoOrNull = (value: unknown): string | null => (value == null ? null : iso(value));
@@ -72,8 +70,6 @@ function clientWhere(f: ClientFilter): SQL {
 type ClientSqlRow = Record<string, unknown>;
 
 function toClient(r: ClientSqlRow): Client {
-  const total = Number(r.total_bonus_cents ?? 0);
-  const paid = Number(r.paid_bonus_cents ?? 0);
   return {
     id: Number(r.id),
     name: String(r.name),
@@ -86,9 +82,9 @@ function toClient(r: ClientSqlRow): Client {
     total_bets: Number(r.total_bets ?? 0),
     total_bonuses: Number(r.total_bonuses ?? 0),
     status: r.active ? 1 : 0,
-    pending_bonus: centsToKes(total - paid),
-    paid_bonus: centsToKes(paid),
-    total_bonus: centsToKes(total),
+    pending_bonus: centsToKes(r.pending_bonus_cents),
+    paid_bonus: centsToKes(r.paid_bonus_cents),
+    total_bonus: centsToKes(r.total_bonus_cents),
     account_balance: centsToKes(r.balance_cents),
     last_login: isoOrNull(r.last_login),
   };
@@ -98,16 +94,15 @@ function toClient(r: ClientSqlRow): Client {
 const clientFigures = sql`
     c.id, c.name, c.phone, c.email, c.photo, c.created_at, c.maximum_stake_cents, c.last_login,
     s.total as total_subscriptions, s.active, b.total as total_bets,
-    bo.total as total_bonuses, bo.amount as total_bonus_cents, bo.paid as paid_bonus_cents,
+    bo.n as total_bonuses, bo.total as total_bonus_cents, bo.paid as paid_bonus_cents, bo.unpaid as pending_bonus_cents,
     l.balance as balance_cents`;
 
 const figureJoins = sql`
   left join lateral (select count(*) as total, coalesce(bool_or(expires_at > now()), false) as active
                        from ${subscriptions} where client_id = c.id) s on true
   left join lateral (select count(*) as total from ${bets} where client_id = c.id) b on true
-  left join lateral (select count(*) as total, coalesce(sum(amount_cents), 0) as amount, coalesce(sum(paid_cents), 0) as paid
-                       from ${bonuses} where client_id = c.id) bo on true
-  left join lateral (select coalesce(sum(amount_cents), 0) as balance from ${ledgerEntries} where client_id = c.id) l on true`;
+  left join lateral (${clientBonusFigures(sql`c.id`)}) bo on true
+  left join lateral (${clientAccountBalance(sql`c.id`)}) l on true`;
 
 export const newestClientsFirst = sql`c.created_at desc, c.id desc`;
 

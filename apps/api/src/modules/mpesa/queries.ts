@@ -15,6 +15,7 @@ import { summed, type DayRange } from '../../db/summaries.ts';
 import { betCategories, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
+import { DEPOSIT_KEYS, UNCLAIMED_KEYS } from '../money/figures.ts';
 
 const iso = (value: unknown): string => new Date(value as string).toISOString();
 
@@ -148,8 +149,8 @@ export type { PaymentRow };
 
 /** KES waiting unclaimed and KES received (rejected payloads are not money) over the days, from the summaries. */
 export async function paymentTotals(db: Queryable, range: DayRange = {}): Promise<{ unclaimed: number; deposit: number }> {
-  const [unclaimed, claimed] = await Promise.all([summed(db, 'payment:unclaimed:', range), summed(db, 'payment:claimed:', range)]);
-  return { unclaimed: centsToKes(unclaimed.amount_cents), deposit: centsToKes(unclaimed.amount_cents + claimed.amount_cents) };
+  const [unclaimed, deposit] = await Promise.all([summed(db, UNCLAIMED_KEYS, range), summed(db, DEPOSIT_KEYS, range)]);
+  return { unclaimed: centsToKes(unclaimed.amount_cents), deposit: centsToKes(deposit.amount_cents) };
 }
 
 export async function paymentById(db: Queryable, id: number): Promise<MpesaTransaction | null> {

@@ -4,6 +4,7 @@ import { clientAssignments, clients, mpesaPayments, tipsSubscribers } from '../.
 import { rows } from '../../db/rows.ts';
 import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
+import { INCOME_KEYS } from '../money/figures.ts';
 
 /**
  * Income is money received by M-Pesa (every stored payment but rejected payloads), in cents;
@@ -18,8 +19,7 @@ export async function incomeTotals(db: Queryable): Promise<{ todayCents: number;
   return { todayCents: todays.amount_cents, totalCents: total.amount_cents };
 }
 
-/** The summary keys of income: claimed and unclaimed payments (rejected payloads are not money). */
-export const INCOME_KEYS = ['payment:claimed:', 'payment:unclaimed:'] as const;
+export { INCOME_KEYS };
 
 export interface RecentPayment {
   name: string;

@@ -1,6 +1,5 @@
-import { centsToKes } from '@betdesk/contract';
 import type { z } from 'zod';
-import type { SmsTip, SmsTipWithDelivery, SmsTipsEstimate, SmsTipsForm, TipsMediumKey } from '@betdesk/contract';
+import { centsToKes, type SmsTip, type SmsTipWithDelivery, type SmsTipsEstimate, type SmsTipsForm, type TipsMediumKey } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
