@@ -179,11 +179,18 @@ describe('money figures defined once', () => {
     const ledger = await one(sql`select coalesce(sum(amount_cents), 0) as cents, 0 as n from ledger_entries where client_id is not null`);
     expect(sumOf(list, 'account_balance')).toBe(ledger.cents);
 
-    // The M-Pesa totals boxes: unclaimed and deposits over every day.
+    // The M-Pesa totals boxes (unclaimed, deposits) and the dashboard's income, against the rows.
     const unclaimed = await one(unclaimedFromRows());
     const income = await one(incomeFromRows());
+    const waiting = (await get('/api/mpesa-transactions/unclaimed?page=1&perPage=2000')).json();
+    expect(waiting.transactions.length).toBe(unclaimed.n);
+    expect(cents(waiting.total_unclaimed)).toBe(sumOf(waiting.transactions, 'amount'));
+    expect(cents(waiting.total_unclaimed)).toBe(unclaimed.cents);
+    const all = (await get('/api/mpesa-transactions?page=1&perPage=2000')).json();
+    const received = (all.transactions as Record<string, unknown>[]).filter((p) => p.status !== 'rejected');
+    expect(cents(all.total_deposit)).toBe(sumOf(received, 'amount'));
+    expect(cents(all.total_deposit)).toBe(income.cents);
     const dashboard = (await get('/api/dashboard')).json();
     expect(cents(dashboard.total_income)).toBe(income.cents);
-    expect(unclaimed.cents).toBeGreaterThanOrEqual(0);
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps.ts';
 import { rows } from '../../db/rows.ts';
 import { summedByKey } from '../../db/summaries.ts';
 import { backupStatus } from '../backups/service.ts';
+import { UNCLAIMED_KEYS } from '../money/figures.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
 const OUTBOX_STATUSES = ['queued', 'sending', 'unconfirmed', 'failed'] as const;
@@ -71,7 +72,7 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     help: 'Payments waiting for an admin to claim them',
     registers: [registry],
     async collect() {
-      const keys = await summedByKey(db, 'payment:unclaimed:');
+      const keys = await summedByKey(db, UNCLAIMED_KEYS);
       this.set(keys.reduce((n, k) => n + k.n, 0));
     },
   });

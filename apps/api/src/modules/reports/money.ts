@@ -14,6 +14,7 @@ import { summedByDay, summedByKey } from '../../db/summaries.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { byPeriod, resolveRange, type ResolvedRange } from './periods.ts';
 import { assignedClients, catalogueNames, manualIncomeByDay, staffNames } from './queries.ts';
+import { INCOME_KEYS } from '../money/figures.ts';
 
 /**
  * The money reports read the daily summaries (`summary_days`, kept exact by triggers in the
@@ -29,7 +30,7 @@ interface DayRow {
   cents: number;
 }
 
-async function dayRows(db: Queryable, prefix: string, range: ResolvedRange): Promise<DayRow[]> {
+async function dayRows(db: Queryable, prefix: string | readonly string[], range: ResolvedRange): Promise<DayRow[]> {
   const found = await summedByDay(db, prefix, { from: range.from, to: range.to });
   return found.map((r) => ({ key: r.key, day: r.day, n: r.n, cents: r.amount_cents }));
 }
@@ -49,10 +50,10 @@ const OWNER_COLUMN: Record<string, keyof Omit<IncomeCents, 'count'> | undefined>
   none: 'unclaimed',
 };
 
-/** `payment:<status>:<owner>:<source>` → its parts; rejected payloads are never income. */
+/** `payment:<status>:<owner>:<source>` → its parts (the keys read are INCOME_KEYS': rejected payloads are never income). */
 function paymentKey(key: string): { status: string; owner: string; source: string } | null {
   const [, status, owner, source] = key.split(':');
-  if (!status || !owner || !source || status === 'rejected') return null;
+  if (!status || !owner || !source) return null;
   return { status, owner, source };
 }
 
@@ -69,7 +70,7 @@ function incomeFigures(c: IncomeCents): IncomeFigures {
 /** Every stored payment but rejected ones, by the Nairobi day it was paid, split by who owns it. */
 export async function incomeReport(db: Queryable, q: ReportQuery) {
   const range = resolveRange(q);
-  const payments = (await dayRows(db, 'payment:', range)).filter((r) => paymentKey(r.key));
+  const payments = (await dayRows(db, INCOME_KEYS, range)).filter((r) => paymentKey(r.key));
   const empty = (): IncomeCents => ({ tips: 0, bet4me: 0, unclaimed: 0, count: 0 });
   const add = (acc: IncomeCents, r: DayRow) => {
     const column = OWNER_COLUMN[paymentKey(r.key)!.owner] ?? 'unclaimed';
@@ -145,7 +146,7 @@ function sourceFigures(c: SourceCents): SourceFigures {
  */
 export async function incomeBySourceReport(db: Queryable, q: ReportQuery) {
   const range = resolveRange(q);
-  const [payments, manual] = await Promise.all([dayRows(db, 'payment:', range), manualIncomeByDay(db, range)]);
+  const [payments, manual] = await Promise.all([dayRows(db, INCOME_KEYS, range), manualIncomeByDay(db, range)]);
   const rows: { day: string; source: keyof SourceCents; cents: number }[] = [];
   for (const r of payments) {
     const k = paymentKey(r.key);
