@@ -3,12 +3,13 @@
  * One consistent, compressed backup file with its manifest (decision 023), into BACKUP_DIR or DIR.
  * On the embedded database a running server is asked to make it (it holds the data directory).
  */
+import { kesFixed } from '@betdesk/contract';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { backupThroughServer } from '../apps/api/src/modules/backups/control.ts';
-import { BackupError, kes, runBackup, type MadeBackup } from '../apps/api/src/modules/backups/service.ts';
+import { BackupError, runBackup, type MadeBackup } from '../apps/api/src/modules/backups/service.ts';
 
 const usage = 'Usage: npm run backup -- [--out DIR]';
 
@@ -39,7 +40,7 @@ async function main(): Promise<number> {
   console.log(`  schema ${manifest.schema.migration}, SECRETS_KEY fingerprint ${manifest.secrets_key_fingerprint}`);
   for (const [column, cents] of Object.entries(manifest.money_totals_cents)) {
     const table = column.split('.')[0]!;
-    console.log(`  ${column}: KES ${kes(cents)} over ${manifest.row_counts[table]} rows`);
+    console.log(`  ${column}: KES ${kesFixed(cents, { grouped: true })} over ${manifest.row_counts[table]} rows`);
   }
   return info.verified ? 0 : 1;
 }

@@ -4,11 +4,12 @@
  * (DATA_DIR/pglite). Refuses a non-empty target, a damaged file, a newer schema and a backup sealed
  * under another SECRETS_KEY, before loading anything; afterwards checks every count and total.
  */
+import { kesFixed } from '@betdesk/contract';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { existingSecretsKey } from '../apps/api/src/config.ts';
-import { BackupError, kes, restoreBackup } from '../apps/api/src/modules/backups/service.ts';
+import { BackupError, restoreBackup } from '../apps/api/src/modules/backups/service.ts';
 
 const usage = 'Usage: npm run restore -- --file F';
 
@@ -54,7 +55,7 @@ async function main(): Promise<number> {
   }.`);
   console.log('Verified against the manifest:');
   for (const [table, count] of Object.entries(figures.row_counts)) console.log(`  ${table}: ${count} rows`);
-  for (const [column, cents] of Object.entries(figures.money_totals_cents)) console.log(`  ${column}: KES ${kes(cents)}`);
+  for (const [column, cents] of Object.entries(figures.money_totals_cents)) console.log(`  ${column}: KES ${kesFixed(cents, { grouped: true })}`);
   console.log('Start Betdesk on it; migrations newer than the backup run at start.');
   return 0;
 }

@@ -26,11 +26,3 @@ export const BUSINESS_TIME_ZONE = 'Africa/Nairobi';
 export function smsPages(message: string): number {
   return Math.ceil(message.length / SMS_PAGE_CHARACTERS);
 }
-
-// The ISO code, not the en-KE symbol 'Ksh': the spec's currency is Kshs./KES (section 9).
-const kesFormat = new Intl.NumberFormat('en-KE', { style: 'currency', currency: CURRENCY, currencyDisplay: 'code' });
-
-/** An amount in KES as the business reads it, on screens and in messages: 'KES 1,250.00'. */
-export function formatKes(kes: number): string {
-  return kesFormat.format(kes);
-}

@@ -32,6 +32,7 @@ export * from './events.ts';
 export * from './reconciliation.ts';
 export * from './self-service.ts';
 export * from './format.ts';
+export * from './money.ts';
 export * from './reports.ts';
 export * from './ussd.ts';
 export * from './privacy.ts';

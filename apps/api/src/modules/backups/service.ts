@@ -252,13 +252,6 @@ export function compareFigures(expected: Figures, actual: Figures): string[] {
   return out;
 }
 
-/** KES with 2 decimals from cents written as a decimal string (exact for any size). */
-export function kes(cents: string): string {
-  const negative = cents.startsWith('-');
-  const digits = (negative ? cents.slice(1) : cents).padStart(3, '0');
-  const whole = digits.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}${whole}.${digits.slice(-2)}`;
-}
 
 /** The latest successful and the latest failed run, for the dashboard and /metrics. */
 export async function backupStatus(db: Db): Promise<{ lastOkAt: Date | null; lastFailure: { at: Date; error: string } | null }> {

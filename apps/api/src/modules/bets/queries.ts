@@ -1,11 +1,11 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Bet } from '@betdesk/contract';
+import { centsToKes, type Bet } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, kes, pagingSql, type Page, type ScopedWhere } from '../clients/service.ts';
+import { iso, pagingSql, type Page, type ScopedWhere } from '../clients/service.ts';
 
 const betColumns = sql`
   b.id, b.stake_cents, b.profit_cents, b.description, b.opened_at, b.closed_at, b.status, bo.amount_cents as bonus_cents,
@@ -14,9 +14,9 @@ const betColumns = sql`
 function toBet(r: Record<string, unknown>): Bet {
   return {
     bet_id: Number(r.id),
-    stake: kes(r.stake_cents),
-    profit: r.profit_cents == null ? null : kes(r.profit_cents),
-    bonus: r.status === 'closed' ? kes(r.bonus_cents) : null,
+    stake: centsToKes(r.stake_cents),
+    profit: r.profit_cents == null ? null : centsToKes(r.profit_cents),
+    bonus: r.status === 'closed' ? centsToKes(r.bonus_cents) : null,
     description: String(r.description),
     opened_on: iso(r.opened_at),
     closed_on: r.closed_at == null ? null : iso(r.closed_at),

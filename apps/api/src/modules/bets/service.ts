@@ -1,5 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { betTexts, formatKes, successTexts, type Bet, type EnterProfit, type NewBet, type SortOf } from '@betdesk/contract';
+import {
+  betTexts,
+  centsToKes,
+  formatCents,
+  kesToCents,
+  successTexts,
+  type Bet,
+  type EnterProfit,
+  type NewBet,
+  type SortOf,
+} from '@betdesk/contract';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -15,7 +25,6 @@ import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
 
-const cents = (kes: number): number => Math.round(kes * 100);
 
 /** round(max(profit, 0) x rate): what the client owes on a win (BUSINESS-RULES.md). */
 export function bonusCents(profitCents: number, ratePercent: number): number {
@@ -32,9 +41,9 @@ export async function openBet(
   const betId = await deps.db.transaction(async (tx) => {
     const client = await requireClientFacts(tx, actor, input.client_id);
     if (!client.active) throw invalid({ client_id: [betTexts.clientNotActive] }, betTexts.clientNotActive);
-    const stakeCents = cents(input.stake);
+    const stakeCents = kesToCents(input.stake);
     if (client.maximumStakeCents !== null && stakeCents > client.maximumStakeCents) {
-      throw fieldError('stake', betTexts.stakeAboveMaximum(formatKes(client.maximumStakeCents / 100)));
+      throw fieldError('stake', betTexts.stakeAboveMaximum(formatCents(client.maximumStakeCents)));
     }
     const id = await q.insertBet(tx, {
       clientId: client.id,
@@ -71,7 +80,7 @@ export async function enterProfit(
     if (!bet) throw notFound('This bet was not found.');
     await requireClientFacts(tx, actor, bet.clientId);
     if (bet.status !== 'open') throw fieldError('profit', betTexts.profitAlreadyEntered);
-    const profitCents = cents(input.profit);
+    const profitCents = kesToCents(input.profit);
     if (profitCents < -bet.stakeCents) throw fieldError('profit', betTexts.profitBelowLoss);
     const ratePercent = Number(await getSetting(tx, 'bonus_rate_percent'));
     const amountCents = bonusCents(profitCents, ratePercent);
@@ -90,7 +99,7 @@ export async function enterProfit(
     await announce(tx, { type: 'bet.closed', bet_id: bet.id, client_id: bet.clientId }, await assignedUserOf(tx, bet.clientId));
     return amountCents;
   });
-  return { info: successTexts.profitSaved, bonus: bonus / 100 };
+  return { info: successTexts.profitSaved, bonus: centsToKes(bonus) };
 }
 
 type OpenBetQuery = ListRequest<SortOf<'openBets'>>;

@@ -1,25 +1,26 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Bonus, BonusPayment } from '@betdesk/contract';
+import { centsToKes, type Bonus, type BonusPayment } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, kes, pagingSql, type Page, type ScopedWhere } from '../clients/service.ts';
+import { iso, pagingSql, type Page, type ScopedWhere } from '../clients/service.ts';
+import { BONUS_KEYS, isUnpaidBonus, unpaidBonusCents } from '../money/service.ts';
 
 const bonusColumns = sql`
   bo.id, bo.bet_id, b.stake_cents, b.profit_cents, bo.amount_cents, bo.earned_at,
-  bo.amount_cents - bo.paid_cents as pending, bo.client_id, c.name, c.phone`;
+  ${unpaidBonusCents('bo')} as pending, bo.client_id, c.name, c.phone`;
 
 function toBonus(r: Record<string, unknown>): Bonus {
   return {
     bonus_id: Number(r.id),
     bet_id: Number(r.bet_id),
-    stake: kes(r.stake_cents),
-    profit: kes(r.profit_cents),
-    bonus: kes(r.amount_cents),
+    stake: centsToKes(r.stake_cents),
+    profit: centsToKes(r.profit_cents),
+    bonus: centsToKes(r.amount_cents),
     earned_on: iso(r.earned_at),
-    pending_bonus: kes(r.pending),
+    pending_bonus: centsToKes(r.pending),
     client_id: Number(r.client_id),
     name: String(r.name),
     phone: String(r.phone),
@@ -59,7 +60,7 @@ export function countBonusesExactly(db: Queryable, where: ScopedWhere): Promise<
  * bonuses_owner_unpaid_earned_idx, read off the index alone.
  */
 export function countUnpaidBonusesOf(db: Queryable, where: ScopedWhere): Promise<number> {
-  return exactCount(db, sql`from ${bonuses} bo where ${where} and bo.paid_cents < bo.amount_cents`);
+  return exactCount(db, sql`from ${bonuses} bo where ${where} and ${isUnpaidBonus('bo')}`);
 }
 
 const paymentColumns = sql`p.id, p.amount_cents, p.paid_at, p.description, p.client_id, c.name, c.phone`;
@@ -67,7 +68,7 @@ const paymentColumns = sql`p.id, p.amount_cents, p.paid_at, p.description, p.cli
 function toBonusPayment(r: Record<string, unknown>): BonusPayment {
   return {
     id: Number(r.id),
-    amount: kes(r.amount_cents),
+    amount: centsToKes(r.amount_cents),
     paid_on: iso(r.paid_at),
     description: String(r.description),
     client_id: Number(r.client_id),
@@ -107,9 +108,9 @@ export function countBonusPaymentsExactly(db: Queryable, where: ScopedWhere): Pr
  */
 export async function bonusTotals(db: Queryable, earnedIn: DayRange = {}) {
   const [earned, paid, unpaid] = await Promise.all([
-    summed(db, 'bonus:earned:', earnedIn),
-    summed(db, 'bonus:paid:', earnedIn),
-    summed(db, 'bonus:unpaid:', earnedIn),
+    summed(db, BONUS_KEYS.total, earnedIn),
+    summed(db, BONUS_KEYS.paid, earnedIn),
+    summed(db, BONUS_KEYS.unpaid, earnedIn),
   ]);
   return { totalCents: earned.amount_cents, paidCents: paid.amount_cents, pendingCents: unpaid.amount_cents, bonuses: earned.n, unpaid: unpaid.n };
 }

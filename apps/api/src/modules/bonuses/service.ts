@@ -2,7 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   bonusTexts,
-  formatKes,
+  centsToKes,
+  formatCents,
+  kesToCents,
   type Bonus,
   type BonusPayment,
   type BonusPaymentForm,
@@ -19,8 +21,9 @@ import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/c
 import { dayRangeOf, inDays, orderSql, type ListCount, type ListRequest } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
-import { clientRowsWhere, kes, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, scopedWhere, type Page, type Scope, type ScopedWhere } from '../clients/service.ts';
+import { clientRowsWhere, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, scopedWhere, type Page, type Scope, type ScopedWhere } from '../clients/service.ts';
 import * as bonusQueries from './queries.ts';
+import { isUnpaidBonus, unpaidBonusCents } from '../money/service.ts';
 
 export interface BonusSettlement {
   clientId: number;
@@ -34,10 +37,10 @@ export interface BonusSettlement {
   requestId?: string | null;
 }
 
-/** Pending (unpaid) bonus of a client in cents: bonuses less what has been allocated to them. */
+/** Pending (unpaid) bonus of a client in cents (the definition: money/service.ts). */
 export async function pendingBonusCents(db: Queryable, clientId: number): Promise<number> {
   const [row] = await rows<{ pending: string }>(db, sql`
-    select coalesce(sum(b.amount_cents - b.paid_cents), 0) as pending
+    select coalesce(sum(${unpaidBonusCents('b')}), 0) as pending
       from ${bonuses} b
      where b.client_id = ${clientId}`);
   return Number(row?.pending ?? 0);
@@ -53,7 +56,7 @@ export async function payPendingBonuses(
   s: BonusSettlement,
 ): Promise<{ paidCents: number; bonusPaymentId: number | null }> {
   const open = await rows<{ id: number; remaining: string }>(tx, sql`
-    select b.id, b.amount_cents - b.paid_cents as remaining
+    select b.id, ${unpaidBonusCents('b')} as remaining
       from ${bonuses} b
      where b.client_id = ${s.clientId}
      order by b.earned_at, b.id
@@ -180,8 +183,9 @@ function clientSearchSql(scope: Scope, column: SQL, search: string | undefined):
 function bonusWhere(actor: Actor, f: BonusFilter & { unpaidOnly?: boolean }): ScopedWhere {
   const scope = scopeOf(actor);
   const parts = [clientSearchSql(scope, sql`bo.client_id`, f.search), inDays(sql`bo.earned_at`, dayRangeOf(f))];
-  // bonuses_unpaid_*_idx and bonuses_owner_unpaid_earned_idx are partial on exactly this predicate.
-  if (f.unpaidOnly) parts.push(sql`bo.paid_cents < bo.amount_cents`);
+  // bonuses_unpaid_*_idx and bonuses_owner_unpaid_earned_idx are partial on exactly this predicate
+  // (bonus_is_unpaid() is inlined to `paid_cents < amount_cents`).
+  if (f.unpaidOnly) parts.push(isUnpaidBonus('bo'));
   return scopedWhere(scope, 'bo', ...parts);
 }
 
@@ -196,7 +200,7 @@ const unsearchedAdmin = (actor: Actor, f: { search?: string | undefined }) => ac
 async function adminTotals(db: Queryable, actor: Actor, earnedIn: DayRange = {}) {
   if (actor.role !== 'admin') return {};
   const t = await bonusQueries.bonusTotals(db, earnedIn);
-  return { total_bonus: kes(t.totalCents), paid_bonus: kes(t.paidCents), pending_bonus: kes(t.pendingCents) };
+  return { total_bonus: centsToKes(t.totalCents), paid_bonus: centsToKes(t.paidCents), pending_bonus: centsToKes(t.pendingCents) };
 }
 
 /**
@@ -208,7 +212,7 @@ async function paymentScreenTotals(db: Queryable, actor: Actor, range: DayRange)
   if (!range.from && !range.to) return adminTotals(db, actor);
   if (actor.role !== 'admin') return {};
   const [earned, paid] = await Promise.all([bonusQueries.bonusTotals(db, range), bonusQueries.bonusPaymentTotals(db, range)]);
-  return { total_bonus: kes(earned.totalCents), paid_bonus: kes(paid.amount_cents), pending_bonus: kes(earned.pendingCents) };
+  return { total_bonus: centsToKes(earned.totalCents), paid_bonus: centsToKes(paid.amount_cents), pending_bonus: centsToKes(earned.pendingCents) };
 }
 
 export async function bonusesPage(deps: AppDeps, actor: Actor, which: 'all' | 'unpaid', query: BonusQuery) {
@@ -278,10 +282,10 @@ export async function recordBonusPayment(
 ): Promise<{ info: string }> {
   await deps.db.transaction(async (tx) => {
     await requireClientFacts(tx, actor, input.client_id);
-    const amountCents = Math.round(input.amount * 100);
+    const amountCents = kesToCents(input.amount);
     const pending = await pendingBonusCents(tx, input.client_id);
     if (pending === 0) throw fieldError('amount', bonusTexts.nothingPending);
-    if (amountCents > pending) throw fieldError('amount', bonusTexts.abovePending(formatKes(pending / 100)));
+    if (amountCents > pending) throw fieldError('amount', bonusTexts.abovePending(formatCents(pending)));
     await payPendingBonuses(tx, {
       clientId: input.client_id,
       amountCents,

@@ -1,21 +1,18 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import type { AssignableClient, Client } from '@betdesk/contract';
+import { centsToKes, type AssignableClient, type Client } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
 import {
   bets,
-  bonuses,
   clientAssignments,
   clientPlatformPasswords,
   clients,
-  ledgerEntries,
   subscriptions,
 } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { scopedWhere, type Scope, type ScopedWhere } from './scope.ts';
+import { clientAccountBalance, clientBonusFigures } from '../money/service.ts';
 
-/** Cents from the database to KES on the wire. */
-export const kes = (cents: unknown): number => Number(cents ?? 0) / 100;
 export const iso = (value: unknown): string => new Date(value as string).toISOString();
 export const isoOrNull = (value: unknown): string | null => (value == null ? null : iso(value));
 
@@ -63,8 +60,6 @@ function clientWhere(f: ClientFilter): ScopedWhere {
 type ClientSqlRow = Record<string, unknown>;
 
 function toClient(r: ClientSqlRow): Client {
-  const total = Number(r.total_bonus_cents ?? 0);
-  const paid = Number(r.paid_bonus_cents ?? 0);
   return {
     id: Number(r.id),
     name: String(r.name),
@@ -72,15 +67,15 @@ function toClient(r: ClientSqlRow): Client {
     email: (r.email as string | null) ?? null,
     photo: (r.photo as string | null) ?? null,
     joined_on: iso(r.created_at),
-    maximum_stake: r.maximum_stake_cents == null ? null : kes(r.maximum_stake_cents),
+    maximum_stake: r.maximum_stake_cents == null ? null : centsToKes(r.maximum_stake_cents),
     total_subscriptions: Number(r.total_subscriptions ?? 0),
     total_bets: Number(r.total_bets ?? 0),
     total_bonuses: Number(r.total_bonuses ?? 0),
     status: r.active ? 1 : 0,
-    pending_bonus: kes(total - paid),
-    paid_bonus: kes(paid),
-    total_bonus: kes(total),
-    account_balance: kes(r.balance_cents),
+    pending_bonus: centsToKes(r.pending_bonus_cents),
+    paid_bonus: centsToKes(r.paid_bonus_cents),
+    total_bonus: centsToKes(r.total_bonus_cents),
+    account_balance: centsToKes(r.balance_cents),
     last_login: isoOrNull(r.last_login),
   };
 }
@@ -89,16 +84,15 @@ function toClient(r: ClientSqlRow): Client {
 const clientFigures = sql`
     c.id, c.name, c.phone, c.email, c.photo, c.created_at, c.maximum_stake_cents, c.last_login,
     s.total as total_subscriptions, s.active, b.total as total_bets,
-    bo.total as total_bonuses, bo.amount as total_bonus_cents, bo.paid as paid_bonus_cents,
+    bo.n as total_bonuses, bo.total as total_bonus_cents, bo.paid as paid_bonus_cents, bo.unpaid as pending_bonus_cents,
     l.balance as balance_cents`;
 
 const figureJoins = sql`
   left join lateral (select count(*) as total, coalesce(bool_or(expires_at > now()), false) as active
                        from ${subscriptions} where client_id = c.id) s on true
   left join lateral (select count(*) as total from ${bets} where client_id = c.id) b on true
-  left join lateral (select count(*) as total, coalesce(sum(amount_cents), 0) as amount, coalesce(sum(paid_cents), 0) as paid
-                       from ${bonuses} where client_id = c.id) bo on true
-  left join lateral (select coalesce(sum(amount_cents), 0) as balance from ${ledgerEntries} where client_id = c.id) l on true`;
+  left join lateral (${clientBonusFigures(sql`c.id`)}) bo on true
+  left join lateral (${clientAccountBalance(sql`c.id`)}) l on true`;
 
 export const newestClientsFirst = sql`c.created_at desc, c.id desc`;
 

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   clientTexts,
+  kesToCents,
   type Client,
   type ClientForm,
   type PageQuery,
@@ -22,7 +23,7 @@ import { audit } from '../audit/service.ts';
 import * as q from './queries.ts';
 import { scopeOf } from './scope.ts';
 
-export { nameOrPhoneContains, activeClientSql, kes, iso, isoOrNull, pagingSql } from './queries.ts';
+export { nameOrPhoneContains, activeClientSql, iso, isoOrNull, pagingSql } from './queries.ts';
 export type { Page } from './queries.ts';
 export { scopeOf, scopedWhere, clientRowsWhere, type Scope, type ScopedWhere } from './scope.ts';
 
@@ -140,7 +141,7 @@ export async function storeClient(
       phone: form.phone,
       phoneHash: sha256Hex(form.phone),
       email: form.email,
-      maximumStakeCents: form.maximum_stake == null ? null : Math.round(form.maximum_stake * 100),
+      maximumStakeCents: form.maximum_stake == null ? null : kesToCents(form.maximum_stake),
     };
     let clientId: number;
     let before: unknown = null;

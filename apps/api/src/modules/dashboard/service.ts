@@ -1,10 +1,11 @@
-import { RECENT_PAYMENTS_SHOWN } from '@betdesk/contract';
+import { centsToKes, RECENT_PAYMENTS_SHOWN } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { countUnpaidBonuses } from '../bonuses/service.ts';
 import { countOpenBets } from '../bets/service.ts';
-import { countActiveClients, kes, scopeOf, scopedWhere } from '../clients/service.ts';
-import { INCOME_KEYS, incomeTotals, recentPayments } from '../mpesa/service.ts';
+import { countActiveClients, scopeOf, scopedWhere } from '../clients/service.ts';
+import { incomeTotals, recentPayments } from '../mpesa/service.ts';
+import { INCOME_KEYS } from '../money/service.ts';
 import { currentSmsBalance } from '../sms/service.ts';
 import * as q from './queries.ts';
 
@@ -32,15 +33,15 @@ export async function dashboard(deps: AppDeps, actor: Actor) {
       phone: p.phone,
       transaction_reference: p.transactionReference,
       time: p.time.toISOString(),
-      amount: kes(p.amountCents),
+      amount: centsToKes(p.amountCents),
     })),
     active_clients: active,
   };
   if (!isAdmin) return common;
   const [income, balance] = await Promise.all([incomeTotals(db), currentSmsBalance(deps)]);
   return {
-    total_income_today: kes(income.todayCents),
-    total_income: kes(income.totalCents),
+    total_income_today: centsToKes(income.todayCents),
+    total_income: centsToKes(income.totalCents),
     sms_balance: balance ? balance.amount : null,
     ...common,
   };
@@ -48,5 +49,5 @@ export async function dashboard(deps: AppDeps, actor: Actor) {
 
 export async function incomeChart(deps: AppDeps) {
   const days = await q.incomeByDay(deps.db, INCOME_KEYS);
-  return { days: days.map((d) => ({ day: d.day, amount: kes(d.cents) })) };
+  return { days: days.map((d) => ({ day: d.day, amount: centsToKes(d.cents) })) };
 }

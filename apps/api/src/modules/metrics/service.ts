@@ -7,6 +7,7 @@ import { rows } from '../../db/rows.ts';
 import { summedByKey } from '../../db/summaries.ts';
 import { backupStatus } from '../backups/service.ts';
 import { retentionFigures } from '../privacy/service.ts';
+import { UNCLAIMED_KEYS } from '../money/service.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
 const OUTBOX_STATUSES = ['queued', 'sending', 'unconfirmed', 'failed'] as const;
@@ -72,7 +73,7 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     help: 'Payments waiting for an admin to claim them',
     registers: [registry],
     async collect() {
-      const keys = await summedByKey(db, 'payment:unclaimed:');
+      const keys = await summedByKey(db, UNCLAIMED_KEYS);
       this.set(keys.reduce((n, k) => n + k.n, 0));
     },
   });

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { formatKes, successTextsMpesa, type ClaimPayment, type MpesaTransaction } from '@betdesk/contract';
+import { formatCents, successTextsMpesa, type ClaimPayment, type MpesaTransaction } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { bet4mePlans, clients, mpesaPayments, pricePackages, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -129,9 +129,8 @@ export async function previewClaim(deps: AppDeps, body: { transaction_id: number
 }
 
 async function describeSettlement(tx: Queryable, amountCents: number, bonusPaidCents: number, subscriptionId: number | null): Promise<string[]> {
-  const kes = (cents: number) => formatKes(cents / 100);
   const lines: string[] = [];
-  if (bonusPaidCents > 0) lines.push(`pay ${kes(bonusPaidCents)} of unpaid bonuses`);
+  if (bonusPaidCents > 0) lines.push(`pay ${formatCents(bonusPaidCents)} of unpaid bonuses`);
   let spentCents = bonusPaidCents;
   if (subscriptionId !== null) {
     const [bought] = await tx
@@ -142,13 +141,13 @@ async function describeSettlement(tx: Queryable, amountCents: number, bonusPaidC
       .where(eq(subscriptions.id, subscriptionId));
     if (bought) {
       const days = `${bought.durationDays} day${bought.durationDays === 1 ? '' : 's'}`;
-      lines.push(`buy ${bought.pkg ? `the tips package "${bought.pkg}"` : `the Bet4Me plan "${bought.plan ?? ''}"`} (${days}, ${kes(bought.amountCents)})`);
+      lines.push(`buy ${bought.pkg ? `the tips package "${bought.pkg}"` : `the Bet4Me plan "${bought.plan ?? ''}"`} (${days}, ${formatCents(bought.amountCents)})`);
       spentCents += bought.amountCents;
     }
   }
   const creditCents = amountCents - spentCents;
   if (creditCents > 0) {
-    lines.push(`${lines.length > 0 ? 'leave' : 'put'} ${kes(creditCents)} as credit on the account balance${subscriptionId === null ? ' (no plan or package costs exactly this)' : ''}`);
+    lines.push(`${lines.length > 0 ? 'leave' : 'put'} ${formatCents(creditCents)} as credit on the account balance${subscriptionId === null ? ' (no plan or package costs exactly this)' : ''}`);
   }
   return lines;
 }

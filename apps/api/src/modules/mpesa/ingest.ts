@@ -4,6 +4,7 @@
  * notice, and the SMS nudge after commit. Each arrival has its own file.
  */
 import { eq, sql } from 'drizzle-orm';
+import { centsToKes } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { mpesaPayments } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -104,7 +105,7 @@ export function announcePayment(
   return announce(tx, {
     type: 'payment.received',
     payment_id: paymentId,
-    amount: p.amountCents / 100,
+    amount: centsToKes(p.amountCents),
     sender_name: p.senderName,
     account: p.account,
     status: p.status,

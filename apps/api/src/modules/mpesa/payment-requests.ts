@@ -1,5 +1,8 @@
 import { and, asc, desc, eq, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
+  centsToKes,
+  kesFixed,
+  kesToCents,
   localPhone,
   successTextsMpesa,
   type PayableItem,
@@ -50,12 +53,11 @@ async function payerDetails(db: Queryable, actor: Actor, payer: Payer): Promise<
   return s;
 }
 
-const kes = (cents: number) => cents / 100;
 /** Daraja takes whole shillings (no cents in STK's Amount): a price with cents is asked rounded up. */
 const wholeShillingsCents = (cents: number) => Math.ceil(cents / 100) * 100;
 /** The label says so when the amount asked is the price rounded up. */
 const roundedNote = (cents: number) =>
-  cents % 100 === 0 ? '' : ` (KES ${(cents / 100).toFixed(2)} asked as KES ${wholeShillingsCents(cents) / 100}: M-Pesa takes whole shillings)`;
+  cents % 100 === 0 ? '' : ` (KES ${kesFixed(cents)} asked as KES ${centsToKes(wholeShillingsCents(cents))}: M-Pesa takes whole shillings)`;
 
 interface Priced {
   item: PayableItem;
@@ -86,7 +88,7 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
       item: {
         key: `package:${p.id}`,
         label: `${p.category} (${p.code}), ${p.medium.toUpperCase()}, ${p.durationDays} days${roundedNote(p.priceCents)}`,
-        amount: kes(wholeShillingsCents(p.priceCents)),
+        amount: centsToKes(wholeShillingsCents(p.priceCents)),
       },
       purpose: 'package' as const,
       packageId: p.id,
@@ -102,7 +104,7 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
     item: {
       key: `plan:${p.id}`,
       label: `${p.name} plan, ${p.durationDays} days${roundedNote(p.priceCents)}`,
-      amount: kes(wholeShillingsCents(p.priceCents)),
+      amount: centsToKes(wholeShillingsCents(p.priceCents)),
     },
     purpose: 'plan' as const,
     planId: p.id,
@@ -111,7 +113,7 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
   const pending = await pendingBonusCents(db, payer.clientId);
   if (pending > 0) {
     items.push({
-      item: { key: 'bonus', label: 'Pending bonus', amount: kes(wholeShillingsCents(pending)) },
+      item: { key: 'bonus', label: 'Pending bonus', amount: centsToKes(wholeShillingsCents(pending)) },
       purpose: 'bonus',
       accountReference: `B4M${payer.clientId}`,
     });
@@ -147,7 +149,7 @@ async function requestsWhere(db: Queryable, where: SQL, limit: number): Promise<
   return found.map((r) => ({
     id: Number(r.id),
     phone: localPhone(r.phone),
-    amount: kes(Number(r.amount_cents)),
+    amount: centsToKes(Number(r.amount_cents)),
     item: r.item ?? 'Payment',
     status: r.status,
     result_desc: r.result_desc,
@@ -246,7 +248,7 @@ async function pushStk(
   const body = { phone: p.phone, item: p.item };
   const actor = { userId: p.actorUserId };
   const requestId = p.requestId;
-  const amountCents = Math.round(chosen.item.amount * 100);
+  const amountCents = kesToCents(chosen.item.amount);
 
   const [row] = await deps.db.transaction(async (tx) => {
     const inserted = await tx
@@ -277,7 +279,7 @@ async function pushStk(
   try {
     const answer = await daraja.stkPush({
       phone: body.phone,
-      amountKes: amountCents / 100,
+      amountKes: centsToKes(amountCents),
       accountReference: chosen.accountReference,
       description: chosen.purpose === 'bonus' ? 'Bonus' : chosen.purpose === 'plan' ? 'Bet4Me plan' : 'Tips package',
     });

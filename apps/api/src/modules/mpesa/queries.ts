@@ -1,13 +1,22 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { normaliseKenyanPhone, PAYER_NUMBER_HIDDEN, type ClaimCandidate, type MpesaTransaction, type SortOf, type TipsDeposit } from '@betdesk/contract';
+import {
+  centsToKes,
+  centsToKesOrNull,
+  normaliseKenyanPhone,
+  PAYER_NUMBER_HIDDEN,
+  type ClaimCandidate,
+  type MpesaTransaction,
+  type SortOf,
+  type TipsDeposit,
+} from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageSql, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { betCategories, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
+import { DEPOSIT_KEYS, UNCLAIMED_KEYS } from '../money/service.ts';
 
-const kes = (cents: unknown): number | null => (cents == null ? null : Number(cents) / 100);
 const iso = (value: unknown): string => new Date(value as string).toISOString();
 
 interface PaymentRow {
@@ -35,7 +44,7 @@ interface PaymentRow {
 function transactionOf(r: PaymentRow): MpesaTransaction {
   return {
     id: Number(r.id),
-    amount: kes(r.amount_cents),
+    amount: centsToKesOrNull(r.amount_cents),
     sender_name: r.sender_name,
     sender_phone: r.sender_phone,
     sender_msisdn: r.msisdn_kind === 'masked' ? r.msisdn : null,
@@ -140,8 +149,8 @@ export type { PaymentRow };
 
 /** KES waiting unclaimed and KES received (rejected payloads are not money) over the days, from the summaries. */
 export async function paymentTotals(db: Queryable, range: DayRange = {}): Promise<{ unclaimed: number; deposit: number }> {
-  const [unclaimed, claimed] = await Promise.all([summed(db, 'payment:unclaimed:', range), summed(db, 'payment:claimed:', range)]);
-  return { unclaimed: unclaimed.amount_cents / 100, deposit: (unclaimed.amount_cents + claimed.amount_cents) / 100 };
+  const [unclaimed, deposit] = await Promise.all([summed(db, UNCLAIMED_KEYS, range), summed(db, DEPOSIT_KEYS, range)]);
+  return { unclaimed: centsToKes(unclaimed.amount_cents), deposit: centsToKes(deposit.amount_cents) };
 }
 
 export async function paymentById(db: Queryable, id: number): Promise<MpesaTransaction | null> {
@@ -181,7 +190,7 @@ function depositRow(r: PaymentRow): TipsDeposit {
     id: Number(r.id),
     sender_phone: r.sender_phone,
     sender_name: r.sender_name,
-    amount: kes(r.amount_cents),
+    amount: centsToKesOrNull(r.amount_cents),
     transaction_reference: r.reference,
     transaction_timestamp: iso(r.at),
     status: r.status,

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { BUSINESS_TIME_ZONE } from '@betdesk/contract';
+import { BUSINESS_TIME_ZONE, kesFixed } from '@betdesk/contract';
 import { betCategories, mpesaPayments, pricePackages, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { getSetting } from '../settings/service.ts';
@@ -17,7 +17,6 @@ const expiryFormat = new Intl.DateTimeFormat('en-KE', {
   minute: '2-digit',
 });
 
-const kes = (cents: number) => (cents / 100).toFixed(2);
 
 function fill(template: string, values: Record<string, string>): string {
   return Object.entries(values).reduce((text, [key, value]) => text.replaceAll(`{${key}}`, value), template);
@@ -35,7 +34,7 @@ export async function categoryPricesText(db: Queryable, betCategoryId: number): 
     .limit(10);
   if (packages.length === 0) return null;
   const list = packages
-    .map((p) => `${p.medium === 'sms' ? 'SMS' : 'Web'} ${p.days} day${p.days === 1 ? '' : 's'} KES ${kes(p.priceCents)}`)
+    .map((p) => `${p.medium === 'sms' ? 'SMS' : 'Web'} ${p.days} day${p.days === 1 ? '' : 's'} KES ${kesFixed(p.priceCents)}`)
     .join(', ');
   return fill(await getSetting(db, 'tips_prices_sms'), { category: category.name, packages: list, code: category.code });
 }
@@ -75,7 +74,7 @@ export async function queueTipsReceipt(
   if (!payer) return { queued: false, phone: null };
   const body = fill(await getSetting(tx, 'tips_receipt_sms'), {
     name: payer.name,
-    amount: kes(r.amountCents),
+    amount: kesFixed(r.amountCents),
     receipt: payer.receipt,
     package: r.packageName,
     expiry: expiryFormat.format(r.expiresAt),
@@ -100,7 +99,7 @@ export async function queueCreditNotice(
   const prices = await categoryPricesText(tx, r.betCategoryId);
   if (!payer || prices === null) return false;
   const body = fill(await getSetting(tx, 'tips_credit_sms'), {
-    amount: kes(r.amountCents),
+    amount: kesFixed(r.amountCents),
     receipt: payer.receipt,
     prices,
   });

@@ -6,6 +6,7 @@ import { rows } from '../../db/rows.ts';
 import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
 export { amountToCents } from './c2b-payload.ts';
+import { INCOME_KEYS } from '../money/service.ts';
 
 /**
  * Income is money received by M-Pesa (every stored payment but rejected payloads), in cents;
@@ -20,8 +21,6 @@ export async function incomeTotals(db: Queryable): Promise<{ todayCents: number;
   return { todayCents: todays.amount_cents, totalCents: total.amount_cents };
 }
 
-/** The summary keys of income: claimed and unclaimed payments (rejected payloads are not money). */
-export const INCOME_KEYS = ['payment:claimed:', 'payment:unclaimed:'] as const;
 
 export interface RecentPayment {
   name: string;

@@ -3,7 +3,7 @@
  * It settles the request it names (once, whatever an STK query decided before it).
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { normaliseKenyanPhone, readProviderPayload } from '@betdesk/contract';
+import { kesToCents, normaliseKenyanPhone, readProviderPayload } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { mpesaPayments, stkRequests } from '../../db/schema/index.ts';
 import { nairobiTime } from './c2b-payload.ts';
@@ -29,7 +29,7 @@ function readStkCallback(raw: unknown): StkCallbackBody | null {
     return value === undefined || value === null ? null : String(value);
   };
   const amount = item('Amount');
-  const cents = amount !== null && /^\d+(\.\d{1,2})?$/.test(amount) ? Math.round(Number(amount) * 100) : null;
+  const cents = amount !== null && /^\d+(\.\d{1,2})?$/.test(amount) ? kesToCents(Number(amount)) : null;
   const date = item('TransactionDate');
   const phone = item('PhoneNumber');
   return {

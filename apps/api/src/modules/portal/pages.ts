@@ -1,6 +1,7 @@
 import {
   formatDate,
   formatDateTime,
+  formatKesShort,
   type PortalMe,
   type PortalPackage,
   type PortalPost,
@@ -75,7 +76,6 @@ ${shell.phone
 </body></html>`.value;
 }
 
-const kes = (amount: number) => `KES ${amount.toLocaleString('en-KE', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 const mediumLabel = (m: 'sms' | 'web') => (m === 'sms' ? 'by SMS' : 'on the web');
 
 function postMeta(p: PortalTeaser): Html {
@@ -95,7 +95,7 @@ export function teaserCard(p: PortalTeaser): Html {
 
 export function packageCard(p: PortalPackage): Html {
   return html`<article class="card row"><div><h3>${p.bet_category} (${p.bet_category_code})</h3>
-<p class="meta">${p.duration_days} days, ${mediumLabel(p.medium)}</p><p class="price">${kes(p.price)}</p></div>
+<p class="meta">${p.duration_days} days, ${mediumLabel(p.medium)}</p><p class="price">${formatKesShort(p.price)}</p></div>
 <a class="btn" href="/portal/packages/${p.id}">Pay with M-Pesa</a></article>`;
 }
 
@@ -183,8 +183,8 @@ export function packagePage(
   const title = `${p.bet_category} tips, ${p.duration_days} days ${mediumLabel(p.medium)}`;
   return page(
     shell,
-    { title, description: `${title} for ${kes(p.price)}, paid with M-Pesa.` },
-    html`<h1>${title}</h1><div class="card"><p class="price">${kes(p.price)}</p>
+    { title, description: `${title} for ${formatKesShort(p.price)}, paid with M-Pesa.` },
+    html`<h1>${title}</h1><div class="card"><p class="price">${formatKesShort(p.price)}</p>
 <p>${p.medium === 'web' ? 'Read every tip posted in this category on this site.' : 'Receive the tips of this category by SMS.'}</p>
 ${c.stkAvailable
     ? html`<form method="post" action="/portal/buy"><input type="hidden" name="package_id" value="${p.id}">
@@ -316,7 +316,7 @@ export function purchasePage(shell: Shell, p: PortalPurchase): string {
       script: pending,
     },
     html`<h1>${p.package}</h1><div class="card" data-purchase="${p.id}">
-<p>${kes(p.amount)} by M-Pesa</p>
+<p>${formatKesShort(p.amount)} by M-Pesa</p>
 <p class="status" role="status" aria-live="polite" data-status>${purchaseStatusText[p.status]}</p>
 <p data-detail>${purchaseDetail(p)}</p>
 ${pending ? html`<p class="meta">Enter your M-Pesa PIN on your phone. <a href="/portal/purchases/${p.id}">Refresh</a></p>` : ''}

@@ -1,5 +1,5 @@
 import { desc, sql, type SQL } from 'drizzle-orm';
-import { BUSINESS_TIME_ZONE, type MoneyCheck } from '@betdesk/contract';
+import { BUSINESS_TIME_ZONE, kesFixed, type MoneyCheck } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { bonusPayments, ledgerEntries, moneyChecks, mpesaPayments, subscriptions } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
@@ -17,7 +17,6 @@ async function violations(db: Db, check: string, query: SQL, describe: (row: Rec
   return { check, count: Number(found[0]!.total_records), examples: found.map(describe) };
 }
 
-const kes = (cents: unknown) => (Number(cents) / 100).toFixed(2);
 
 /**
  * The money invariants, each a query for what breaks it:
@@ -42,7 +41,7 @@ export async function checkMoney(db: Db): Promise<Failure[]> {
            where received_at >= now() - make_interval(days => ${DAYS_CHECKED})
            group by 1) d
          where received <> claimed + unclaimed`,
-    (r) => `${r.day}: received KES ${kes(r.received)}, claimed ${kes(r.claimed)}, unclaimed ${kes(r.unclaimed)}`,
+    (r) => `${r.day}: received KES ${kesFixed(r.received)}, claimed ${kesFixed(r.claimed)}, unclaimed ${kesFixed(r.unclaimed)}`,
   );
 
   const paymentLedger = violations(
@@ -62,7 +61,7 @@ export async function checkMoney(db: Db): Promise<Failure[]> {
                                           or coalesce(l.total, 0) > p.amount_cents))
             or (p.status <> 'claimed' and (coalesce(l.credited, 0) <> 0 or coalesce(l.total, 0) <> 0))
          order by p.id`,
-    (r) => `payment ${r.id} ${r.receipt} (${r.status}, KES ${kes(r.amount_cents)}): credited KES ${kes(r.credited)}, left KES ${kes(r.total)}`,
+    (r) => `payment ${r.id} ${r.receipt} (${r.status}, KES ${kesFixed(r.amount_cents)}): credited KES ${kesFixed(r.credited)}, left KES ${kesFixed(r.total)}`,
   );
 
   const boughtBy = violations(
@@ -105,7 +104,7 @@ export async function checkMoney(db: Db): Promise<Failure[]> {
          where coalesce(l.total, 0) <> coalesce(d.total, 0)
          order by 1, 2`,
     (r) =>
-      `${Number(r.client_id) ? `client ${r.client_id}` : `subscriber ${r.subscriber_id}`}: entries sum to KES ${kes(r.ledger)}, payments and purchases say KES ${kes(r.documents)}`,
+      `${Number(r.client_id) ? `client ${r.client_id}` : `subscriber ${r.subscriber_id}`}: entries sum to KES ${kesFixed(r.ledger)}, payments and purchases say KES ${kesFixed(r.documents)}`,
   );
 
   return (await Promise.all([daily, paymentLedger, boughtBy, balances])).filter((f): f is Failure => f !== null);

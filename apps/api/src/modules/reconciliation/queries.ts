@@ -1,10 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { BUSINESS_TIME_ZONE, type ReconciliationRow, type StatementKind, type StatementSummary } from '@betdesk/contract';
+import {
+  BUSINESS_TIME_ZONE,
+  centsToKes,
+  centsToKesOrNull,
+  type ReconciliationRow,
+  type StatementKind,
+  type StatementSummary,
+} from '@betdesk/contract';
 import { pageWithTotal, rows } from '../../db/rows.ts';
 import { clients, mpesaPayments, mpesaStatementRows, mpesaStatements, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
-const kes = (cents: unknown): number | null => (cents == null ? null : Number(cents) / 100);
 const iso = (value: unknown): string | null => (value == null ? null : new Date(value as string).toISOString());
 
 /**
@@ -58,13 +64,13 @@ const payeeJoins = sql`left join ${clients} c on c.id = p.client_id left join ${
 function rowOf(r: RowSql): ReconciliationRow {
   return {
     transaction_reference: r.receipt ?? r.trans_id,
-    statement_amount: kes(r.paid_in_cents),
+    statement_amount: centsToKesOrNull(r.paid_in_cents),
     statement_time: iso(r.completed_at),
     statement_details: r.details,
     other_party: r.other_party_info,
     account_number: r.account_no ?? r.bill_ref_number,
     payment_id: r.payment_id === null ? null : Number(r.payment_id),
-    payment_amount: kes(r.amount_cents),
+    payment_amount: centsToKesOrNull(r.amount_cents),
     payment_time: iso(r.payment_at),
     payment_status: r.status,
     payment_source: r.source,
@@ -137,7 +143,7 @@ export async function statementSummary(db: Queryable, s: StatementHead): Promise
     const picked = kinds.filter((k) => names.includes(k.kind));
     return {
       rows: picked.reduce((n, k) => n + Number(k.n), 0),
-      amount: picked.reduce((n, k) => n + Number(k.paid_in) + Number(k.withdrawn), 0) / 100,
+      amount: centsToKes(picked.reduce((n, k) => n + Number(k.paid_in) + Number(k.withdrawn), 0)),
     };
   };
   return {

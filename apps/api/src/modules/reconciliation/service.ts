@@ -1,4 +1,5 @@
 import {
+  centsToKes,
   RECONCILIATION_MAX_DAYS,
   reconciliationTexts,
   type ReconciliationDay,
@@ -35,7 +36,6 @@ function checkedDay(field: string, day: string): Date {
   return start;
 }
 
-const kes = (cents: string | null) => Number(cents ?? 0) / 100;
 
 /**
  * The daily money check: per Nairobi day (the last 14 by default, at most 92), what came in and
@@ -52,14 +52,14 @@ export async function dailyReconciliation(deps: AppDeps, query: { from?: string 
   }
   const found = await q.dailyFigures(deps.db, from, to, fromStart, new Date(toStart.getTime() + DAY_MS));
   const days: ReconciliationDay[] = found.map((d) => {
-    const received = kes(d.received);
-    const onStatement = d.statement_id === null ? null : kes(d.on_statement);
+    const received = centsToKes(d.received);
+    const onStatement = d.statement_id === null ? null : centsToKes(d.on_statement);
     return {
       day: d.day,
       received,
       received_count: Number(d.received_count ?? 0),
-      claimed: kes(d.claimed),
-      unclaimed: kes(d.unclaimed),
+      claimed: centsToKes(d.claimed),
+      unclaimed: centsToKes(d.unclaimed),
       rejected_count: Number(d.rejected_count ?? 0),
       statement_id: d.statement_id === null ? null : Number(d.statement_id),
       on_statement: onStatement,

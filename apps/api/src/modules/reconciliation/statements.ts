@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
-import { reconciliationTexts, type StatementKind, type StatementSummary } from '@betdesk/contract';
+import { kesFixed, reconciliationTexts, type StatementKind, type StatementSummary } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { mpesaStatementRows, mpesaStatements } from '../../db/schema/index.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -125,7 +125,7 @@ function confirmationOf(shortCode: string | undefined, statementId: number, l: A
     TransactionType: 'Pay Bill',
     TransID: l.receipt,
     TransTime: darajaTimestamp(new Date(l.completed_at)),
-    TransAmount: (Number(l.paid_in_cents) / 100).toFixed(2),
+    TransAmount: kesFixed(l.paid_in_cents),
     BusinessShortCode: shortCode ?? '',
     BillRefNumber: l.account_no ?? '',
     MSISDN: payer.msisdn ?? '',

@@ -1,4 +1,5 @@
 import {
+  centsToKes,
   INCOME_SOURCE_LABELS,
   type IncomeFigures,
   type ReportQuery,
@@ -11,8 +12,9 @@ import {
 import type { Queryable } from '../../db/client.ts';
 import { summedByDay, summedByKey } from '../../db/summaries.ts';
 import type { CsvTable } from '../../http/csv.ts';
-import { byPeriod, kes, resolveRange, type ResolvedRange } from './periods.ts';
+import { byPeriod, resolveRange, type ResolvedRange } from './periods.ts';
 import { assignedClients, catalogueNames, manualIncomeByDay, staffNames } from './queries.ts';
+import { INCOME_KEYS } from '../money/service.ts';
 
 /**
  * The money reports read the daily summaries (`summary_days`, kept exact by triggers in the
@@ -28,7 +30,7 @@ interface DayRow {
   cents: number;
 }
 
-async function dayRows(db: Queryable, prefix: string, range: ResolvedRange): Promise<DayRow[]> {
+async function dayRows(db: Queryable, prefix: string | readonly string[], range: ResolvedRange): Promise<DayRow[]> {
   const found = await summedByDay(db, prefix, { from: range.from, to: range.to });
   return found.map((r) => ({ key: r.key, day: r.day, n: r.n, cents: r.amount_cents }));
 }
@@ -48,19 +50,19 @@ const OWNER_COLUMN: Record<string, keyof Omit<IncomeCents, 'count'> | undefined>
   none: 'unclaimed',
 };
 
-/** `payment:<status>:<owner>:<source>` → its parts; rejected payloads are never income. */
+/** `payment:<status>:<owner>:<source>` → its parts (the keys read are INCOME_KEYS': rejected payloads are never income). */
 function paymentKey(key: string): { status: string; owner: string; source: string } | null {
   const [, status, owner, source] = key.split(':');
-  if (!status || !owner || !source || status === 'rejected') return null;
+  if (!status || !owner || !source) return null;
   return { status, owner, source };
 }
 
 function incomeFigures(c: IncomeCents): IncomeFigures {
   return {
-    tips: kes(c.tips),
-    bet4me: kes(c.bet4me),
-    unclaimed: kes(c.unclaimed),
-    total: kes(c.tips + c.bet4me + c.unclaimed),
+    tips: centsToKes(c.tips),
+    bet4me: centsToKes(c.bet4me),
+    unclaimed: centsToKes(c.unclaimed),
+    total: centsToKes(c.tips + c.bet4me + c.unclaimed),
     count: c.count,
   };
 }
@@ -68,7 +70,7 @@ function incomeFigures(c: IncomeCents): IncomeFigures {
 /** Every stored payment but rejected ones, by the Nairobi day it was paid, split by who owns it. */
 export async function incomeReport(db: Queryable, q: ReportQuery) {
   const range = resolveRange(q);
-  const payments = (await dayRows(db, 'payment:', range)).filter((r) => paymentKey(r.key));
+  const payments = (await dayRows(db, INCOME_KEYS, range)).filter((r) => paymentKey(r.key));
   const empty = (): IncomeCents => ({ tips: 0, bet4me: 0, unclaimed: 0, count: 0 });
   const add = (acc: IncomeCents, r: DayRow) => {
     const column = OWNER_COLUMN[paymentKey(r.key)!.owner] ?? 'unclaimed';
@@ -127,13 +129,13 @@ const MPESA_SOURCES = ['c2b', 'stk', 'pull', 'statement'] as const;
 function sourceFigures(c: SourceCents): SourceFigures {
   const mpesa = c.c2b + c.stk + c.pull + c.statement;
   return {
-    c2b: kes(c.c2b),
-    stk: kes(c.stk),
-    pull: kes(c.pull),
-    statement: kes(c.statement),
-    manual: kes(c.manual),
-    mpesa: kes(mpesa),
-    total: kes(mpesa + c.manual),
+    c2b: centsToKes(c.c2b),
+    stk: centsToKes(c.stk),
+    pull: centsToKes(c.pull),
+    statement: centsToKes(c.statement),
+    manual: centsToKes(c.manual),
+    mpesa: centsToKes(mpesa),
+    total: centsToKes(mpesa + c.manual),
   };
 }
 
@@ -144,7 +146,7 @@ function sourceFigures(c: SourceCents): SourceFigures {
  */
 export async function incomeBySourceReport(db: Queryable, q: ReportQuery) {
   const range = resolveRange(q);
-  const [payments, manual] = await Promise.all([dayRows(db, 'payment:', range), manualIncomeByDay(db, range)]);
+  const [payments, manual] = await Promise.all([dayRows(db, INCOME_KEYS, range), manualIncomeByDay(db, range)]);
   const rows: { day: string; source: keyof SourceCents; cents: number }[] = [];
   for (const r of payments) {
     const k = paymentKey(r.key);
@@ -202,7 +204,7 @@ interface LineCents {
   cents: number;
 }
 
-const lineOut = (l: LineCents): SalesLine => ({ key: l.key, kind: l.kind, name: l.name, medium: l.medium, count: l.count, amount: kes(l.cents) });
+const lineOut = (l: LineCents): SalesLine => ({ key: l.key, kind: l.kind, name: l.name, medium: l.medium, count: l.count, amount: centsToKes(l.cents) });
 
 /** Subscriptions sold (not reversed), by the Nairobi day they were made. */
 export async function salesReport(db: Queryable, q: ReportQuery) {
@@ -252,7 +254,7 @@ export async function salesReport(db: Queryable, q: ReportQuery) {
         ...p,
         lines: lines.map(lineOut),
         count: lines.reduce((s, l) => s + l.count, 0),
-        amount: kes(lines.reduce((s, l) => s + l.cents, 0)),
+        amount: centsToKes(lines.reduce((s, l) => s + l.cents, 0)),
       };
     }),
     total: [...totals.values()].sort(order).map(lineOut),
@@ -296,11 +298,11 @@ interface StaffCents {
 const staffOut = (c: StaffCents): StaffFigures => ({
   clients: c.clients,
   bets_opened: c.bets_opened,
-  stake: kes(c.stake),
+  stake: centsToKes(c.stake),
   bets_closed: c.bets_closed,
-  profit: kes(c.profit),
-  bonus_earned: kes(c.bonus_earned),
-  bonus_paid: kes(c.bonus_paid),
+  profit: centsToKes(c.profit),
+  bonus_earned: centsToKes(c.bonus_earned),
+  bonus_paid: centsToKes(c.bonus_paid),
 });
 
 /**

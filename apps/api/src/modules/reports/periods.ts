@@ -34,5 +34,3 @@ export function byPeriod<R extends { day: string }, A>(
   return out;
 }
 
-/** Integer cents to KES on the wire. */
-export const kes = (cents: number): number => cents / 100;

@@ -1,5 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { COUNT_CAP, localPhone, SMS_STATUSES, type SmsMessage, type SmsMessageDetail, type SmsStatus } from '@betdesk/contract';
+import {
+  centsToKesOrNull,
+  COUNT_CAP,
+  localPhone,
+  SMS_STATUSES,
+  type SmsMessage,
+  type SmsMessageDetail,
+  type SmsStatus,
+} from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
 import { exactCount, inDays, type ListCount } from '../../db/list.ts';
@@ -108,7 +116,7 @@ function toMessage(r: Row): SmsMessage {
     parts: Number(r.parts),
     status: r.status as SmsStatus,
     attempts: Number(r.attempts),
-    cost: r.cost_cents == null ? null : Number(r.cost_cents) / 100,
+    cost: centsToKesOrNull(r.cost_cents),
     failure_reason: textOrNull(r.failure_reason),
     failure_cause: textOrNull(r.failure_cause),
     queued_on: iso(r.created_at),

@@ -1,18 +1,18 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { nairobiDayOf, type Bet4meSubscription } from '@betdesk/contract';
+import { centsToKes, nairobiDayOf, type Bet4meSubscription } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { exactCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { clients, subscriptions } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, kes, pagingSql, type Page } from '../clients/service.ts';
+import { iso, pagingSql, type Page } from '../clients/service.ts';
 
 function toSubscription(r: Record<string, unknown>): Bet4meSubscription {
   const active = Boolean(r.active);
   const status = active ? 1 : 0;
   return {
     id: Number(r.id),
-    amount: kes(r.amount_cents),
+    amount: centsToKes(r.amount_cents),
     duration: Number(r.duration_days),
     done_on: iso(r.created_at),
     expiry_date: iso(r.expires_at),

@@ -1,12 +1,12 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { subscriptions, SUBSCRIPTION_SOURCES, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortOf } from '@betdesk/contract';
+import { centsToKes, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortOf } from '@betdesk/contract';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
 import { dayRangeOf, inDays, orderSql, type ListRequest } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
-import { kes, pageOf, type Page } from '../clients/service.ts';
+import { pageOf, type Page } from '../clients/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import * as subscriptionQueries from './queries.ts';
 
@@ -178,8 +178,8 @@ export async function subscriptionsPage(db: Queryable, which: 'recent' | 'all', 
   return {
     total_records: totalRecords,
     subscriptions: list,
-    total_income: kes(totals.totalCents),
-    total_income_today: kes(totals.todayCents),
+    total_income: centsToKes(totals.totalCents),
+    total_income_today: centsToKes(totals.todayCents),
   };
 }
 

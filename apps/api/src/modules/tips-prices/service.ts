@@ -1,5 +1,13 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { catalogueTexts, successTexts, type PackageForm, type PricePackage, type PriceForm } from '@betdesk/contract';
+import {
+  catalogueTexts,
+  centsToKes,
+  kesToCents,
+  successTexts,
+  type PackageForm,
+  type PriceForm,
+  type PricePackage,
+} from '@betdesk/contract';
 import type { z } from 'zod';
 import { betCategories, pricePackages, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -9,7 +17,6 @@ import type { Actor } from '../../http/actor.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 
-const toKes = (cents: number) => cents / 100;
 
 export async function packagesOf(db: Queryable, medium: TipsMedium): Promise<PricePackage[]> {
   const found = await db
@@ -23,7 +30,7 @@ export async function packagesOf(db: Queryable, medium: TipsMedium): Promise<Pri
     .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
     .where(eq(pricePackages.medium, medium))
     .orderBy(asc(betCategories.id), asc(pricePackages.durationDays));
-  return found.map((p) => ({ id: p.id, name: p.name, duration: p.duration, price: toKes(p.priceCents) }));
+  return found.map((p) => ({ id: p.id, name: p.name, duration: p.duration, price: centsToKes(p.priceCents) }));
 }
 
 /** The package a subscriber may be given by hand: category x medium x duration. */
@@ -60,7 +67,7 @@ export async function updatePackage(
   form: z.output<typeof PriceForm>,
   requestId: string,
 ): Promise<{ info: string }> {
-  const priceCents = Math.round(form.price * 100);
+  const priceCents = kesToCents(form.price);
   await deps.db.transaction(async (tx) => {
     const [before] = await tx
       .select({ name: pricePackages.name, priceCents: pricePackages.priceCents })
@@ -105,7 +112,7 @@ export async function addPackage(
       },
       catalogueTexts.packageTaken,
     );
-  const after = { ...key, name: form.name, priceCents: Math.round(form.price * 100) };
+  const after = { ...key, name: form.name, priceCents: kesToCents(form.price) };
   try {
     await deps.db.transaction(async (tx) => {
       const [category] = await tx

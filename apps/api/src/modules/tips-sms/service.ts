@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { SmsTip, SmsTipWithDelivery, SmsTipsEstimate, SmsTipsForm, TipsMediumKey } from '@betdesk/contract';
+import { centsToKes, type SmsTip, type SmsTipWithDelivery, type SmsTipsEstimate, type SmsTipsForm, type TipsMediumKey } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -49,7 +49,7 @@ export async function estimateSmsTips(db: Queryable, form: z.output<typeof SmsTi
       recipients,
       parts,
       estimated_parts: parts * recipients,
-      estimated_cost: (parts * recipients * perPartCents) / 100,
+      estimated_cost: centsToKes(parts * recipients * perPartCents),
     });
   }
   const estimatedParts = tips.reduce((sum, tip) => sum + tip.estimated_parts, 0);
@@ -57,7 +57,7 @@ export async function estimateSmsTips(db: Queryable, form: z.output<typeof SmsTi
     tips,
     recipients: tips.reduce((sum, tip) => sum + tip.recipients, 0),
     estimated_parts: estimatedParts,
-    estimated_cost: (estimatedParts * perPartCents) / 100,
+    estimated_cost: centsToKes(estimatedParts * perPartCents),
   };
 }
 

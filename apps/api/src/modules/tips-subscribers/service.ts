@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   can,
-  localPhone,
+  centsToKes,
   durationLabel,
+  localPhone,
   successTexts,
   TIPS_MEDIA_LABELS,
   type BetCategory,
@@ -109,7 +110,7 @@ export async function subscriberById(db: Queryable, id: number): Promise<Subscri
     await balanceCents(db, { subscriberId: id }),
     await subscriptionsOfSubscriber(db, id),
   ];
-  return { ...subscriber, account_balance: balance / 100, subscriptions };
+  return { ...subscriber, account_balance: centsToKes(balance), subscriptions };
 }
 
 export async function sendSmsToSubscriber(

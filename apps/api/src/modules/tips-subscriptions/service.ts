@@ -1,5 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { betCategoryLabel, TIPS_MEDIA_LABELS, type SortOf, type SubscriberSubscription, type TipsSubscription } from '@betdesk/contract';
+import {
+  betCategoryLabel,
+  centsToKes,
+  TIPS_MEDIA_LABELS,
+  type SortOf,
+  type SubscriberSubscription,
+  type TipsSubscription,
+} from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, dayRangeOf, inDays, orderSql, pageSql, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
@@ -39,7 +46,7 @@ function toSubscription(r: SubscriptionRecord): TipsSubscription {
     duration: r.duration,
     expiry_date: new Date(r.expiry_date).toISOString(),
     bets: betsText(r),
-    amount: Number(r.amount_cents) / 100,
+    amount: centsToKes(r.amount_cents),
     status: r.active ? 1 : 0,
     status_id: r.active ? 1 : 0,
     status_name: r.reversed ? 'Reversed' : r.active ? 'Active' : 'Expired',

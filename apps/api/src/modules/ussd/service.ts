@@ -1,4 +1,4 @@
-import { formatDate, localPhone, nairobiDayOf, normaliseKenyanPhone, UssdSessionEnd, UssdStep } from '@betdesk/contract';
+import { compactKes, formatDate, localPhone, nairobiDayOf, normaliseKenyanPhone, UssdSessionEnd, UssdStep } from '@betdesk/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -19,8 +19,6 @@ export const PAY_INSTRUCTIONS_INTENT = 'ussd.pay-instructions';
 /** A queued purchase not pushed within this long is dropped: the punter has long put the phone away. */
 const QUEUED_PURCHASE_TTL_MS = 5 * 60_000;
 
-/** Whole shillings as KES 500; a price with cents as KES 499.50. */
-const kes = (cents: number) => `KES ${cents % 100 === 0 ? cents / 100 : (cents / 100).toFixed(2)}`;
 const mediumName = (medium: 'sms' | 'web') => (medium === 'sms' ? 'SMS' : 'Web');
 const packageName = (p: q.PackageForSale) => `${p.category} ${mediumName(p.medium)}, ${p.durationDays} days`;
 
@@ -40,13 +38,13 @@ function factsFor(db: Queryable, phone: string): MenuFacts {
       if (!packages.has(categoryId)) packages.set(categoryId, q.packagesForSale(db, categoryId));
       return (await packages.get(categoryId)!).map((p) => ({
         id: p.id,
-        label: `${mediumName(p.medium)} ${p.durationDays} days ${kes(p.priceCents)}`,
+        label: `${mediumName(p.medium)} ${p.durationDays} days ${compactKes(p.priceCents)}`,
       }));
     },
     async packageQuestion(packageId) {
       const p = await q.packageForSale(db, packageId);
       if (!p) return null;
-      return `${short(p.category)} ${mediumName(p.medium)}, ${p.durationDays} days: ${kes(p.priceCents)}.\nPay by M-Pesa from ${localPhone(phone)}?`;
+      return `${short(p.category)} ${mediumName(p.medium)}, ${p.durationDays} days: ${compactKes(p.priceCents)}.\nPay by M-Pesa from ${localPhone(phone)}?`;
     },
     consented: once(() => hasConsent(db, phone)),
     consentWording: once(() => getSetting(db, 'marketing_consent_wording')),
@@ -124,7 +122,7 @@ async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: q.PackageFo
   const template = await getSetting(tx, 'ussd_pay_instructions_sms');
   const values: Record<string, string> = {
     package: packageName(p),
-    amount: kes(p.priceCents),
+    amount: compactKes(p.priceCents),
     paybill: deps.config.mpesa.shortcode ?? 'our paybill',
     code: p.code,
   };
@@ -156,10 +154,10 @@ async function buy(deps: AppDeps, packageId: number, s: { phone: string; session
   if (!pkg) return 'END This package is no longer on sale.';
   if (stk) {
     await deps.jobs.nudge(QUEUES.ussdPurchases);
-    return `END Enter your M-Pesa PIN when asked to pay ${kes(pkg.priceCents)} for ${short(pkg.category)} ${mediumName(pkg.medium)}.`;
+    return `END Enter your M-Pesa PIN when asked to pay ${compactKes(pkg.priceCents)} for ${short(pkg.category)} ${mediumName(pkg.medium)}.`;
   }
   await deps.jobs.nudge(QUEUES.smsDispatch);
-  return `END We are sending you an SMS with how to pay ${kes(pkg.priceCents)} by M-Pesa.`;
+  return `END We are sending you an SMS with how to pay ${compactKes(pkg.priceCents)} by M-Pesa.`;
 }
 
 async function todaysTips(deps: AppDeps, phone: string): Promise<Screen> {
