@@ -117,12 +117,19 @@ const closedSorts: Record<SortOf<'closedBets'>, SQL> = {
  * The client's name or phone, or what was bet on (bets_description_trgm_idx serves the ilike). The
  * clients searched are the scope's own (clients_owner_*), so that a staff search for a name none of
  * their clients has finds none at once.
+ *
+ * A staff member's matching clients are handed over as an array (`= any(array(...))`): PostgreSQL
+ * then reads their bets by client and the text through its trigram index, instead of visiting every
+ * closed bet of the owner to test both. That keeps the list's capped count bounded (a surname at
+ * reference scale: 205 ms -> 9 ms). An admin's search keeps the `in (...)` form, under which the
+ * newest-first page walks the date index (12 ms; the array form sorted 210 ms of matches).
  */
 function searchSql(scope: Scope, search: string | undefined): SQL {
   const text = search?.trim();
   if (!text) return sql`true`;
-  return sql`(b.description ilike ${containing(text)}
-    or b.client_id in (select c.id from ${clients} c where ${scopedWhere(scope, 'c', nameOrPhoneContains(text, sql`c.name`, sql`c.phone`))}))`;
+  const matchingClients = sql`select c.id from ${clients} c where ${scopedWhere(scope, 'c', nameOrPhoneContains(text, sql`c.name`, sql`c.phone`))}`;
+  const ofMatchingClients = scope === 'all' ? sql`b.client_id in (${matchingClients})` : sql`b.client_id = any(array(${matchingClients}))`;
+  return sql`(b.description ilike ${containing(text)} or ${ofMatchingClients})`;
 }
 
 function openWhere(actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}): ScopedWhere {
