@@ -11,14 +11,14 @@ import { afterCommit, announcePayment, applyClaim, claimedColumns, settleStored,
 import { accountLooksValid, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, paidByErasedPerson } from './matching.ts';
 import type { SettlementOutcome } from './settle.ts';
 
-/**
- * A tips payer the rules did not find becomes a subscriber when their phone is known (pay to
- * subscribe), and the stored payment is settled for them.
- */
-async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
-  const match = await subscribeNewPayer(tx, paymentId, f, requestId);
-  if (!match) return { status: 'unclaimed' as const, outcome: null };
-  const { outcome, error } = await settleStored(tx, {
+/** The claim the rules make of a confirmation they matched (no staff member involved). */
+function automaticClaim(
+  paymentId: number,
+  f: C2bFields,
+  match: Pick<Claim, 'payee' | 'betCategoryId' | 'matchedBy'>,
+  requestId: string | null,
+): Claim {
+  return {
     paymentId,
     transId: f.transId,
     amountCents: f.amountCents!,
@@ -28,7 +28,17 @@ async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, re
     matchedBy: match.matchedBy,
     actorUserId: null,
     requestId,
-  });
+  };
+}
+
+/**
+ * A tips payer the rules did not find becomes a subscriber when their phone is known (pay to
+ * subscribe), and the stored payment is settled for them.
+ */
+async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
+  const match = await subscribeNewPayer(tx, paymentId, f, requestId);
+  if (!match) return { status: 'unclaimed' as const, outcome: null };
+  const { outcome, error } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId));
   return { status: outcome ? ('claimed' as const) : ('unclaimed' as const), outcome, error };
 }
 
@@ -130,17 +140,7 @@ export async function storeC2bConfirmation(
     // instead of a write and an update. A repeat writes nothing and settles nothing.
     const match = await matchPayment(tx, f);
     if (match) {
-      const claim = (paymentId: number): Claim => ({
-        paymentId,
-        transId: f.transId,
-        amountCents: f.amountCents!,
-        payee: match.payee,
-        betCategoryId: match.betCategoryId,
-        source: 'mpesa',
-        matchedBy: match.matchedBy,
-        actorUserId: null,
-        requestId,
-      });
+      const claim = (paymentId: number): Claim => automaticClaim(paymentId, f, match, requestId);
       try {
         const claimed = await tx.transaction(async (sp) => {
           const row = await store(sp, { ...values, ...claimedColumns({ payee: match.payee, matchedBy: match.matchedBy, actorUserId: null }) });
