@@ -52,12 +52,15 @@ import {
 } from './scenarios.ts';
 import { runSmsFanout } from './sms-fanout.ts';
 
-/** The targets of issue 9. */
+/**
+ * The targets of issue 19, for the admin and for a staff member alike (they replace issue 9's
+ * 30 ms / 10× floor / 300 ms: the floor ratio is still shown, not judged).
+ */
 export const TARGETS = {
-  listP95Ms: 30,
-  floorRatio: 10,
-  bigPageP95Ms: 300,
-  dashboardP95Ms: 30,
+  listP95Ms: 50,
+  searchP95Ms: 100,
+  bigPageP95Ms: 400,
+  dashboardP95Ms: 50,
   dashboardBytes: 50_000,
   /** The track record of one category over two years (issue 23). */
   recordP95Ms: 50,
@@ -222,15 +225,14 @@ const NO = '❌';
 function judgeRead(r: Omit<ReadResult, 'verdict'>, kind: ReadScenario['kind']): string {
   if (r.error) return `${NO} ${r.error}`;
   const misses: string[] = [];
-  const ratio = r.floorP50 > 0 ? r.p50 / r.floorP50 : NaN;
   if (kind === 'record') {
     if (r.p95 > TARGETS.recordP95Ms) misses.push(`p95 > ${TARGETS.recordP95Ms} ms`);
   } else if (kind === 'dashboard') {
     if (r.p95 > TARGETS.dashboardP95Ms) misses.push(`p95 > ${TARGETS.dashboardP95Ms} ms`);
     if (r.bytes > TARGETS.dashboardBytes) misses.push(`body > ${TARGETS.dashboardBytes / 1000} kB`);
   } else if (r.perPage === 50) {
-    if (r.p95 > TARGETS.listP95Ms) misses.push(`p95 > ${TARGETS.listP95Ms} ms`);
-    if (ratio > TARGETS.floorRatio) misses.push(`> ${TARGETS.floorRatio}× floor`);
+    const target = kind === 'search' ? TARGETS.searchP95Ms : TARGETS.listP95Ms;
+    if (r.p95 > target) misses.push(`p95 > ${target} ms`);
   } else {
     if (r.p95 > TARGETS.bigPageP95Ms) misses.push(`p95 > ${TARGETS.bigPageP95Ms} ms`);
   }
@@ -554,7 +556,7 @@ function report(head: string[], reads: ReadResult[], exports: ExportResult[], ot
   const lines = ['## Reference-scale bench (`npm run bench`)', '', ...head, `- ${baseline}`, ''];
   if (reads.length) {
     lines.push(
-      `Reads: p50/p95 of sequential requests; floor = the same page in bare SQL (p50); ratio = p50 / floor p50. Targets: perPage 50 p95 ≤ ${TARGETS.listP95Ms} ms and ≤ ${TARGETS.floorRatio}× floor; perPage 2000 and unpaged lists p95 ≤ ${TARGETS.bigPageP95Ms} ms; dashboard p95 ≤ ${TARGETS.dashboardP95Ms} ms and ≤ ${TARGETS.dashboardBytes / 1000} kB; track record p95 ≤ ${TARGETS.recordP95Ms} ms; no body > ${TARGETS.maxBodyBytes / 1_000_000} MB.`,
+      `Reads: p50/p95 of sequential requests; floor = the same page in bare SQL (p50); ratio = p50 / floor p50. Targets (issue 19): perPage 50 p95 ≤ ${TARGETS.listP95Ms} ms, a search ≤ ${TARGETS.searchP95Ms} ms; perPage 2000 and unpaged lists p95 ≤ ${TARGETS.bigPageP95Ms} ms; dashboard p95 ≤ ${TARGETS.dashboardP95Ms} ms and ≤ ${TARGETS.dashboardBytes / 1000} kB; track record p95 ≤ ${TARGETS.recordP95Ms} ms; no body > ${TARGETS.maxBodyBytes / 1_000_000} MB.`,
       '',
       '| scenario | as | perPage | n | p50 ms | p95 ms | rows | body | floor ms | ratio | target |',
       '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',

@@ -98,7 +98,7 @@ export interface ReadScenario {
   endpoint: Endpoint;
   /** Takes page/perPage (the spec's paged lists, and the formerly unbounded ones of issue 9). */
   paged: boolean;
-  kind: 'list' | 'dashboard' | 'record';
+  kind: 'list' | 'search' | 'dashboard' | 'record';
   /** Query parameters beyond paging; a client's sub-list names one of the staff user's clients for staff. */
   params?: (f: Fixtures, role: Role) => Params;
   /** Roles it is run for when the permission matrix allows (default both). */
@@ -186,7 +186,7 @@ export const readScenarios: ReadScenario[] = [
     name: 'GET /api/clients/search (surname)',
     endpoint: searchClients,
     paged: true,
-    kind: 'list',
+    kind: 'search',
     params: (f) => ({ search: f.surname }),
     floor: (ctx) => `select ${clientCols} from clients c where c.deleted_at is null and c.name ilike ${like(ctx.f.surname)}${scoped(ctx, 'c.id')}
                       order by c.created_at desc, c.id desc limit ${ctx.limit}`,
@@ -252,7 +252,7 @@ export const readScenarios: ReadScenario[] = [
     name: 'GET /api/bets/closed/search (Gor)',
     endpoint: searchClosedBets,
     paged: true,
-    kind: 'list',
+    kind: 'search',
     params: () => ({ search: 'Gor' }),
     floor: closedBetPage(() => ` and b.description ilike '%Gor%'`),
   },
@@ -260,7 +260,7 @@ export const readScenarios: ReadScenario[] = [
     name: 'GET /api/bets/closed/search (surname)',
     endpoint: searchClosedBets,
     paged: true,
-    kind: 'list',
+    kind: 'search',
     params: (f) => ({ search: f.surname }),
     floor: closedBetPage((ctx) => ` and c.name ilike ${like(ctx.f.surname)}`),
   },
@@ -271,7 +271,7 @@ export const readScenarios: ReadScenario[] = [
     name: 'GET /api/bonuses/search (surname)',
     endpoint: searchBonuses,
     paged: true,
-    kind: 'list',
+    kind: 'search',
     params: (f) => ({ search: f.surname }),
     floor: bonusPage((ctx) => ` and c.name ilike ${like(ctx.f.surname)}`),
   },
@@ -347,7 +347,7 @@ export const readScenarios: ReadScenario[] = [
     name: 'GET /api/mpesa-transactions/search (surname)',
     endpoint: searchMpesaTransactions,
     paged: true,
-    kind: 'list',
+    kind: 'search',
     params: (f) => ({ search: f.surname }),
     floor: (ctx) => paymentPage(`p.sender_name ilike ${like(ctx.f.surname)}`)(ctx),
   },
@@ -355,7 +355,7 @@ export const readScenarios: ReadScenario[] = [
     name: 'GET /api/mpesa-transactions/search (phone)',
     endpoint: searchMpesaTransactions,
     paged: true,
-    kind: 'list',
+    kind: 'search',
     params: (f) => ({ search: f.phone }),
     floor: (ctx) =>
       paymentPage(`(p.sender_phone = '${digitsOf(ctx.f.phone)}' or p.msisdn = encode(sha256('${digitsOf(ctx.f.phone)}'::bytea), 'hex'))`)(ctx),
@@ -364,7 +364,7 @@ export const readScenarios: ReadScenario[] = [
     name: 'GET /api/mpesa-transactions/search (receipt)',
     endpoint: searchMpesaTransactions,
     paged: true,
-    kind: 'list',
+    kind: 'search',
     params: (f) => ({ search: f.receipt }),
     floor: (ctx) => paymentPage(`p.trans_id = '${ctx.f.receipt}'`)(ctx),
   },
@@ -471,7 +471,7 @@ export const readScenarios: ReadScenario[] = [
     name: 'GET /api/users/assign-clients (surname)',
     endpoint: assignClientsForm,
     paged: true,
-    kind: 'list',
+    kind: 'search',
     params: (f) => ({ search: f.surname }),
     floor: (ctx) => `select c.id, c.name, c.phone, a.user_id from clients c left join client_assignments a on a.client_id = c.id
                       where c.deleted_at is null and c.name ilike ${like(ctx.f.surname)} order by c.name, c.id limit ${ctx.limit}`,

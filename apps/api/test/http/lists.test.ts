@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { COUNT_CAP, MAX_LIST_OFFSET } from '@betdesk/contract';
+import { DEFERRED_FROM } from '../../src/db/list.ts';
+import { rows } from '../../src/db/rows.ts';
 import { createTestApp, ADMIN, type TestApp } from '../helpers.ts';
 import { addClient } from '../clients/fixtures.ts';
 import { c2b, confirm, seedPeople } from '../mpesa/fixtures.ts';
@@ -160,5 +163,26 @@ describe('counting a broad search', () => {
     expect(all.total_records).toBe(4 + COUNT_CAP + 5);
     expect(all.total_capped).toBeUndefined();
     expect(all.total_unclaimed).toBe(3639.5 + COUNT_CAP + 5);
+  }, 60_000);
+});
+
+describe('a page deep in a list', () => {
+  // After the broad search above, more than 10,000 payments are stored.
+  it(`is picked by its ids first past row ${DEFERRED_FROM}, and is the same page, in either direction`, async () => {
+    for (const [sort, dir, column] of [
+      ['transaction_timestamp', 'desc', sql.raw('paid_at desc, id desc')],
+      ['amount', 'asc', sql.raw('amount_cents asc, id asc')],
+    ] as const) {
+      // The last plain page, the first deferred one, and one far down.
+      for (const page of [DEFERRED_FROM / 50, DEFERRED_FROM / 50 + 1, 150]) {
+        const answer = (await get(admin, `/api/mpesa-transactions?page=${page}&perPage=50&sort=${sort}&dir=${dir}`)).json();
+        const expected = await rows<{ id: string }>(
+          t.deps.db,
+          sql`select id from mpesa_payments order by ${column} limit 50 offset ${(page - 1) * 50}`,
+        );
+        expect(expected).toHaveLength(50);
+        expect(answer.transactions.map((r: { id: number }) => r.id)).toEqual(expected.map((r) => Number(r.id)));
+      }
+    }
   }, 60_000);
 });

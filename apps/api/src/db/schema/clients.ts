@@ -125,6 +125,12 @@ export const bets = pgTable(
     // A staff member's open and closed bets, newest first, off the owner's part of the index.
     index('bets_owner_open_opened_idx').on(t.assignedUserId, t.openedAt, t.id).where(sql`${t.status} = 'open'`),
     index('bets_owner_closed_closed_idx').on(t.assignedUserId, t.closedAt, t.id).where(sql`${t.status} = 'closed'`),
+    // ... and by each other sort of the lists (decision 031): an owner with few rows is never found
+    // by walking the whole table's sort index.
+    index('bets_owner_open_stake_idx').on(t.assignedUserId, t.stakeCents, t.id).where(sql`${t.status} = 'open'`),
+    index('bets_owner_closed_opened_idx').on(t.assignedUserId, t.openedAt, t.id).where(sql`${t.status} = 'closed'`),
+    index('bets_owner_closed_stake_idx').on(t.assignedUserId, t.stakeCents, t.id).where(sql`${t.status} = 'closed'`),
+    index('bets_owner_closed_profit_idx').on(t.assignedUserId, t.profitCents, t.id).where(sql`${t.status} = 'closed'`),
   ],
 );
 
@@ -159,6 +165,8 @@ export const bonuses = pgTable(
     index('bonuses_unpaid_client_idx').on(t.clientId).where(sql`${t.paidCents} < ${t.amountCents}`),
     index('bonuses_owner_earned_idx').on(t.assignedUserId, t.earnedAt, t.id),
     index('bonuses_owner_unpaid_earned_idx').on(t.assignedUserId, t.earnedAt, t.id).where(sql`${t.paidCents} < ${t.amountCents}`),
+    index('bonuses_owner_amount_idx').on(t.assignedUserId, t.amountCents, t.id),
+    index('bonuses_owner_unpaid_amount_idx').on(t.assignedUserId, t.amountCents, t.id).where(sql`${t.paidCents} < ${t.amountCents}`),
   ],
 );
 
@@ -183,6 +191,7 @@ export const bonusPayments = pgTable(
   },
   (t) => [
     index('bonus_payments_owner_paid_idx').on(t.assignedUserId, t.paidAt, t.id),
+    index('bonus_payments_owner_amount_idx').on(t.assignedUserId, t.amountCents, t.id),
     index('bonus_payments_client_idx').on(t.clientId, t.paidAt),
     index('bonus_payments_paid_idx').on(t.paidAt),
     // The income-by-source report reads the bonus payments recorded by hand.

@@ -58,6 +58,7 @@ export const mpesaPayments = pgTable(
   },
   (t) => [
     index('mpesa_payments_owner_paid_idx').on(t.assignedUserId, t.paidAt, t.id).where(sql`${t.assignedUserId} is not null`),
+    index('mpesa_payments_owner_amount_idx').on(t.assignedUserId, t.amountCents, t.id).where(sql`${t.assignedUserId} is not null`),
     index('mpesa_payments_status_idx').on(t.status, t.receivedAt),
     // Every payment list pages off one of these (newest first or by amount), filtered by status.
     index('mpesa_payments_paid_idx').on(t.paidAt, t.id),
@@ -137,6 +138,7 @@ export const subscriptions = pgTable(
     // Active clients: the running Bet4Me subscriptions, read without visiting the table.
     index('subscriptions_client_running_idx').on(t.expiresAt, t.clientId).where(sql`${t.clientId} is not null`),
     index('subscriptions_owner_created_idx').on(t.assignedUserId, t.createdAt, t.id).where(sql`${t.assignedUserId} is not null`),
+    index('subscriptions_owner_amount_idx').on(t.assignedUserId, t.amountCents, t.id).where(sql`${t.assignedUserId} is not null`),
     index('subscriptions_client_history_idx').on(t.clientId, t.createdAt, t.id).where(sql`${t.clientId} is not null`),
   ],
 );

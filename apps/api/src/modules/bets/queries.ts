@@ -1,11 +1,11 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type Bet } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
+import { cappedCount, exactCount, pageRows, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, pagingSql, type Page, type ScopedWhere } from '../clients/service.ts';
+import { iso, type Page, type ScopedWhere } from '../clients/service.ts';
 
 const betColumns = sql`
   b.id, b.stake_cents, b.profit_cents, b.description, b.opened_at, b.closed_at, b.status, bo.amount_cents as bonus_cents,
@@ -35,7 +35,7 @@ function toBet(r: Record<string, unknown>): Bet {
 export async function findBets(db: Queryable, where: ScopedWhere, order: SQL, page: Page | null): Promise<Bet[]> {
   const found = await rows<Record<string, unknown>>(db, sql`
     select ${betColumns}
-      from (select * from ${bets} b where ${where} order by ${order} ${pagingSql(page)}) b
+      from (${pageRows(bets, 'b', where, order, page)}) b
       join ${clients} c on c.id = b.client_id
       left join ${bonuses} bo on bo.bet_id = b.id
      order by ${order}`);

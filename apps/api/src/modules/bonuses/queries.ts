@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type Bonus, type BonusPayment } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
+import { cappedCount, exactCount, pageRows, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, pagingSql, type Page, type ScopedWhere } from '../clients/service.ts';
+import { iso, type Page, type ScopedWhere } from '../clients/service.ts';
 import { BONUS_KEYS, isUnpaidBonus, unpaidBonusCents } from '../money/service.ts';
 
 const bonusColumns = sql`
@@ -34,7 +34,7 @@ function toBonus(r: Record<string, unknown>): Bonus {
 export async function findBonuses(db: Queryable, where: ScopedWhere, order: SQL, page: Page | null): Promise<Bonus[]> {
   const found = await rows<Record<string, unknown>>(db, sql`
     select ${bonusColumns}
-      from (select * from ${bonuses} bo where ${where} order by ${order} ${pagingSql(page)}) bo
+      from (${pageRows(bonuses, 'bo', where, order, page)}) bo
       join ${bets} b on b.id = bo.bet_id join ${clients} c on c.id = bo.client_id
      order by ${order}`);
   return found.map(toBonus);
@@ -81,7 +81,7 @@ function toBonusPayment(r: Record<string, unknown>): BonusPayment {
 export async function findBonusPayments(db: Queryable, where: ScopedWhere, order: SQL, page: Page | null): Promise<BonusPayment[]> {
   const found = await rows<Record<string, unknown>>(db, sql`
     select ${paymentColumns}
-      from (select * from ${bonusPayments} p where ${where} order by ${order} ${pagingSql(page)}) p
+      from (${pageRows(bonusPayments, 'p', where, order, page)}) p
       join ${clients} c on c.id = p.client_id
      order by ${order}`);
   return found.map(toBonusPayment);

@@ -16,10 +16,9 @@ import { clientAccountBalance, clientBonusFigures } from '../money/service.ts';
 export const iso = (value: unknown): string => new Date(value as string).toISOString();
 export const isoOrNull = (value: unknown): string | null => (value == null ? null : iso(value));
 
-export interface Page {
-  limit: number;
-  offset: number;
-}
+import type { Page } from '../../db/list.ts';
+
+export type { Page };
 
 export const pagingSql = (page: Page | null): SQL => (page ? sql`limit ${page.limit} offset ${page.offset}` : sql``);
 

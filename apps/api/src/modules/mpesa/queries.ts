@@ -10,7 +10,7 @@ import {
   type TipsDeposit,
 } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageSql, type ListCount, type ListRequest } from '../../db/list.ts';
+import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageOfRequest, pageRows, type ListCount, type Page, type ListRequest } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { betCategories, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -110,11 +110,9 @@ function paymentsWhere(f: PaymentFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
-function paymentsPage(f: PaymentFilter, limit: SQL): SQL {
+function paymentsPage(f: PaymentFilter, page: Page): SQL {
   const order = orderSql('mpesaTransactions', paymentSorts, sql`p.id`, f);
-  return sql`select ${paymentColumns} ${withPeople(
-    sql`select * from ${mpesaPayments} p where ${paymentsWhere(f)} order by ${order} ${limit}`,
-  )} order by ${order}`;
+  return sql`select ${paymentColumns} ${withPeople(pageRows(mpesaPayments, 'p', paymentsWhere(f), order, page))} order by ${order}`;
 }
 
 /** The summary keys of the payments a list shows: every payment, or the unclaimed ones. */
@@ -127,7 +125,7 @@ export async function listPayments(
   const count: Promise<ListCount> = f.search?.trim()
     ? cappedCount(db, sql`from ${mpesaPayments} p where ${paymentsWhere(f)}`)
     : summed(db, paymentKeys(f), dayRangeOf(f)).then((s) => ({ total_records: s.n }));
-  const [found, counted] = await Promise.all([rows<PaymentRow>(db, paymentsPage(f, pageSql(f))), count]);
+  const [found, counted] = await Promise.all([rows<PaymentRow>(db, paymentsPage(f, pageOfRequest(f))), count]);
   return { ...counted, transactions: found.map(transactionOf) };
 }
 
@@ -200,11 +198,9 @@ function depositRow(r: PaymentRow): TipsDeposit {
 const depositsWhere = (f: DepositFilter, waiting: SQL) => sql`(p.subscriber_id is not null and p.status = 'claimed' or ${waiting})
     and ${searchSql(f.search)} and ${inDays(sql`p.paid_at`, dayRangeOf(f))}`;
 
-function depositsPage(f: DepositFilter, waiting: SQL, limit: SQL): SQL {
+function depositsPage(f: DepositFilter, waiting: SQL, page: Page): SQL {
   const order = orderSql('tipsDeposits', depositSorts, sql`p.id`, f);
-  return sql`select ${paymentColumns} ${withPeople(
-    sql`select * from ${mpesaPayments} p where ${depositsWhere(f, waiting)} order by ${order} ${limit}`,
-  )} order by ${order}`;
+  return sql`select ${paymentColumns} ${withPeople(pageRows(mpesaPayments, 'p', depositsWhere(f, waiting), order, page))} order by ${order}`;
 }
 
 /**
@@ -223,7 +219,7 @@ export async function listTipsDeposits(
         summed(db, 'payment:claimed:subscriber:', range),
         exactCount(db, sql`from ${mpesaPayments} p where ${waiting} and ${inDays(sql`p.paid_at`, range)}`),
       ]).then(([claimed, unclaimed]) => ({ total_records: claimed.n + unclaimed }));
-  const [found, counted] = await Promise.all([rows<PaymentRow>(db, depositsPage(f, waiting, pageSql(f))), count]);
+  const [found, counted] = await Promise.all([rows<PaymentRow>(db, depositsPage(f, waiting, pageOfRequest(f))), count]);
   return { ...counted, deposits: found.map(depositRow) };
 }
 

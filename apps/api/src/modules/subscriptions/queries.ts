@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { centsToKes, nairobiDayOf, type Bet4meSubscription } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { exactCount } from '../../db/list.ts';
+import { exactCount, pageRows } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { clients, subscriptions } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, pagingSql, type Page } from '../clients/service.ts';
+import { iso, type Page } from '../clients/service.ts';
 
 function toSubscription(r: Record<string, unknown>): Bet4meSubscription {
   const active = Boolean(r.active);
@@ -36,7 +36,7 @@ const subscriptionColumns = sql`
 export async function findClientSubscriptions(db: Queryable, where: SQL, page: Page | null, order: SQL = newestSubscriptionsFirst): Promise<Bet4meSubscription[]> {
   const found = await rows<Record<string, unknown>>(db, sql`
     select ${subscriptionColumns}
-      from (select * from ${subscriptions} s where s.client_id is not null and ${where} order by ${order} ${pagingSql(page)}) s
+      from (${pageRows(subscriptions, 's', sql`s.client_id is not null and ${where}`, order, page)}) s
       join ${clients} c on c.id = s.client_id
      order by ${order}`);
   return found.map(toSubscription);

@@ -8,7 +8,7 @@ import {
   type TipsSubscription,
 } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, dayRangeOf, inDays, orderSql, pageSql, type ListCount, type ListRequest } from '../../db/list.ts';
+import { cappedCount, dayRangeOf, inDays, orderSql, pageOfRequest, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
 import { nameOrPhoneContains } from '../clients/service.ts';
 import { betCategories, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
@@ -85,7 +85,7 @@ async function pageOf(db: Queryable, where: SQL, order: SQL, page: { page: numbe
   const found = await rows<SubscriptionRecord>(
     db,
     sql`${subscriptionSelect}
-          from (select * from ${subscriptions} sub where ${where} order by ${order} ${pageSql(page)}) sub
+          from (${pageRows(subscriptions, 'sub', where, order, pageOfRequest(page))}) sub
           join ${tipsSubscribers} s on s.id = sub.subscriber_id
           left join ${betCategories} bc on bc.id = sub.bet_category_id
          order by ${order}`,
