@@ -244,3 +244,26 @@ export async function findAssignedUserId(db: Queryable, clientId: number): Promi
     .where(eq(clientAssignments.clientId, clientId));
   return row?.userId ?? null;
 }
+
+/**
+ * How many live clients a staff member looks after: the owner's part of clients_owner_running_idx,
+ * read alone (the owner column is kept with the assignment, decision 026).
+ */
+export async function countLiveClientsOf(db: Queryable, userId: number): Promise<number> {
+  const [row] = await rows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from ${clients} where assigned_user_id = ${userId} and deleted_at is null`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** The same for every staff member at once (the Users table, the staff report), off the same index. */
+export async function countLiveClientsPerStaff(db: Queryable): Promise<Map<number, number>> {
+  const found = await rows<{ user_id: number; n: number }>(
+    db,
+    sql`select assigned_user_id as user_id, count(*)::int as n from ${clients}
+         where assigned_user_id is not null and deleted_at is null
+         group by assigned_user_id`,
+  );
+  return new Map(found.map((r) => [Number(r.user_id), Number(r.n)]));
+}

@@ -23,7 +23,7 @@ import { audit } from '../audit/service.ts';
 import * as q from './queries.ts';
 import { scopeOf } from './scope.ts';
 
-export { nameOrPhoneContains, activeClientSql, iso, isoOrNull, pagingSql } from './queries.ts';
+export { nameOrPhoneContains, activeClientSql, iso, isoOrNull, pagingSql, countLiveClientsOf, countLiveClientsPerStaff } from './queries.ts';
 export type { Page } from './queries.ts';
 export { scopeOf, scopedWhere, clientRowsWhere, type Scope, type ScopedWhere } from './scope.ts';
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { SessionUser, User } from '@betdesk/contract';
 import { ADMIN_CATEGORY_ID } from '@betdesk/contract';
-import { clientAssignments, clients, sessions, userCategories, users } from '../../db/schema/index.ts';
+import { sessions, userCategories, users } from '../../db/schema/index.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import type { Queryable } from '../../db/client.ts';
 
@@ -17,7 +17,7 @@ const userColumns = {
   photo: users.photo,
 };
 
-type UserRow = {
+export type UserRow = {
   id: number;
   name: string;
   phoneNumber: string;
@@ -74,31 +74,14 @@ export async function countLiveUsers(db: Queryable): Promise<number> {
 }
 
 /** Clients assigned to a user (live clients only). */
-export async function countAssignedClients(db: Queryable, userId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(clientAssignments)
-    .innerJoin(clients, and(eq(clients.id, clientAssignments.clientId), isNull(clients.deletedAt)))
-    .where(eq(clientAssignments.userId, userId));
-  return row?.n ?? 0;
-}
-
-/** Every live user with their assigned-client count, in one query (the Users table). */
-export async function findLiveUsersWithCounts(db: Queryable): Promise<User[]> {
-  const assigned = db
-    .select({ userId: clientAssignments.userId, n: sql<number>`count(*)::int`.as('n') })
-    .from(clientAssignments)
-    .innerJoin(clients, and(eq(clients.id, clientAssignments.clientId), isNull(clients.deletedAt)))
-    .groupBy(clientAssignments.userId)
-    .as('assigned');
-  const found = await db
-    .select({ ...userColumns, totalClients: sql<number>`coalesce(${assigned.n}, 0)::int` })
+/** Every live user, by name (the Users table). */
+export async function findLiveUsers(db: Queryable): Promise<UserRow[]> {
+  return db
+    .select(userColumns)
     .from(users)
     .innerJoin(userCategories, eq(userCategories.id, users.categoryId))
-    .leftJoin(assigned, eq(assigned.userId, users.id))
     .where(isNull(users.deletedAt))
     .orderBy(asc(users.name), asc(users.id));
-  return found.map((row) => toUser(row, Number(row.totalClients)));
 }
 
 export function findCategories(db: Queryable) {

@@ -28,6 +28,8 @@ import {
   assignClients,
   clientsAssignedTo,
   countKnownClients,
+  countLiveClientsOf,
+  countLiveClientsPerStaff,
   unassignAllOf,
   unassignClient,
 } from '../clients/service.ts';
@@ -35,12 +37,11 @@ import { getSetting } from '../settings/service.ts';
 import { queueSms } from '../sms/service.ts';
 import type { SessionUser } from '@betdesk/contract';
 import {
-  countAssignedClients,
   countLiveUsers,
   findCategories,
   findLiveUserByEmail,
   findLiveUserById,
-  findLiveUsersWithCounts,
+  findLiveUsers,
   lockLiveAdmins,
   lockLiveUser,
   toSessionUser,
@@ -99,13 +100,19 @@ export function userForSignIn(db: Queryable, email: string) {
 /** The spec's user object with the admin flag, or undefined when the user is gone or trashed. */
 export async function sessionUserById(db: Queryable, id: number): Promise<SessionUser | undefined> {
   const row = await findLiveUserById(db, id);
-  return row ? toSessionUser(row, await countAssignedClients(db, id)) : undefined;
+  return row ? toSessionUser(row, await countLiveClientsOf(db, id)) : undefined;
 }
 
 // ---- Users screens (admin) -----------------------------------------------------------------
 
+/** Every live user with how many clients they look after (the Users table, the assignment screen). */
+async function liveUsersWithCounts(db: Queryable) {
+  const [found, counts] = await Promise.all([findLiveUsers(db), countLiveClientsPerStaff(db)]);
+  return found.map((row) => toUser(row, counts.get(row.id) ?? 0));
+}
+
 export async function usersAndCategories(db: Queryable) {
-  const [list, categories] = await Promise.all([findLiveUsersWithCounts(db), findCategories(db)]);
+  const [list, categories] = await Promise.all([liveUsersWithCounts(db), findCategories(db)]);
   return { users: list, categories };
 }
 
@@ -197,7 +204,7 @@ export async function deleteUser(deps: AppDeps, actor: Actor, id: number, reques
 export async function requireUser(db: Queryable, id: number): Promise<User> {
   const row = await findLiveUserById(db, id);
   if (!row) throw notFound('This user was not found.');
-  return toUser(row, await countAssignedClients(db, id));
+  return toUser(row, await countLiveClientsOf(db, id));
 }
 
 export async function userWithClients(db: Queryable, query: ListRequest<SortOf<'userClients'>> & { user_id: number }) {
@@ -228,7 +235,7 @@ export async function dropClient(
 }
 
 export async function assignmentChoices(db: Queryable, query: ListRequest<SortOf<'assignableClients'>>) {
-  const [list, page] = await Promise.all([findLiveUsersWithCounts(db), assignableClients(db, query)]);
+  const [list, page] = await Promise.all([liveUsersWithCounts(db), assignableClients(db, query)]);
   return { users: list, ...page };
 }
 
@@ -276,7 +283,7 @@ export function usersCsv(db: Queryable): CsvTable<User> {
     ],
     // The users table is small: one batch holds it all.
     rows: (async function* () {
-      yield await findLiveUsersWithCounts(db);
+      yield await liveUsersWithCounts(db);
     })(),
   };
 }
