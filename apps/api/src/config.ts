@@ -13,6 +13,7 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_EMAIL: z.email().default('admin@betdesk.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
@@ -72,6 +73,8 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** Connections each process keeps to PostgreSQL (the payment webhooks arrive 20 at a time). */
+  databasePoolSize: number;
   dataDir: string;
   adminEmail: string;
   adminPassword: string | undefined;
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,

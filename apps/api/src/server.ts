@@ -18,7 +18,7 @@ export interface Server {
 
 /** Boot order of ARCHITECTURE.md: config -> database + migrations -> jobs -> http. */
 export async function createServer(config: Config, logger: FastifyBaseLogger): Promise<Server> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite'), poolSize: config.databasePoolSize });
   const jobsRef: { current: Jobs } = { current: noJobs };
   const deps: AppDeps = {
     config,

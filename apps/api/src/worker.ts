@@ -14,7 +14,7 @@ import { noJobs, QUEUES, startJobs, type Jobs } from './jobs/jobs.ts';
 
 const config = loadConfig();
 const logger = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
-const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite'), poolSize: config.databasePoolSize });
 await database.migrate();
 // The handlers nudge their queues (an SMS run that stopped with work left asks for the next one):
 // they must reach this process's queue, so `jobs` is the real one once it has started.

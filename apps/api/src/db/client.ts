@@ -58,10 +58,12 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory; undefined keeps the embedded database in memory (tests). */
   dataDir?: string | undefined;
+  /** Connections kept to PostgreSQL (DATABASE_POOL_SIZE); 10 when not said. */
+  poolSize?: number | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url) : openPglite(options.dataDir);
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
@@ -122,8 +124,8 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 /** The advisory lock key every process takes while it applies migrations ("betd" in ASCII). */
 const MIGRATION_LOCK = 0x62657464;
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => {
     /* an idle client died; the pool replaces it on next use */
   });
