@@ -8,6 +8,63 @@ import { rows } from './rows.ts';
  * Keys are read by prefix; end a prefix with ':' to stop at a level ('bet:open:' is not 'bet:opened:').
  */
 
+/**
+ * The kinds of key the summary triggers write, each with the parts that follow it, ':'-separated:
+ * `bet:opened:<staff>`, `payment:<status>:<payer>:<source>`, `client`. The triggers' `*_summary(row)`
+ * functions write them (drizzle/0015_summaries_triggers.sql; payment_summary and bonus_summary as
+ * redefined in 0029_money_definitions.sql); test/money/summary-keys.test.ts holds this list to them.
+ * `staff` is the user who opened the bet, 0 when not recorded; `payer` is client, subscriber or none
+ * (subscription_reversed: client or subscriber); `medium` is sms, web or '-'.
+ */
+export const SUMMARY_KINDS = {
+  payment: ['status', 'payer', 'source'],
+  'bet:opened': ['staff'],
+  'bet:open': ['staff'],
+  'bet:closed': ['staff'],
+  'bet:profit': ['staff'],
+  'bonus:earned': ['staff'],
+  'bonus:paid': ['staff'],
+  'bonus:unpaid': ['staff'],
+  bonus_payment: [],
+  'subscription:client': ['plan'],
+  'subscription:subscriber': ['category', 'medium'],
+  subscription_reversed: ['payer'],
+  client: [],
+  tips_subscriber: [],
+  sms: ['status'],
+} as const;
+
+export type SummaryKind = keyof typeof SUMMARY_KINDS;
+
+/** A key read back: its kind and its parts by name, e.g. `{ kind: 'bet:opened', staff: '12' }`. */
+export type SummaryKey = {
+  [K in SummaryKind]: { kind: K } & Record<(typeof SUMMARY_KINDS)[K][number], string>;
+}[SummaryKind];
+
+const kinds = Object.keys(SUMMARY_KINDS) as SummaryKind[];
+
+/**
+ * The kind and parts of a summary key; null for a key of no listed kind or with the wrong number of
+ * parts. No kind is another's prefix up to a ':', so a key has one kind at most.
+ */
+export function parseSummaryKey(key: string): SummaryKey | null {
+  const kind = kinds.find((k) => key === k || key.startsWith(`${k}:`));
+  if (!kind) return null;
+  const names: readonly string[] = SUMMARY_KINDS[kind];
+  const parts = key === kind ? [] : key.slice(kind.length + 1).split(':');
+  if (parts.length !== names.length) return null;
+  return Object.fromEntries([['kind', kind], ...names.map((name, i) => [name, parts[i]])]) as SummaryKey;
+}
+
+/** The kinds counted per staff member (who opened the bet). */
+export type StaffKind = Extract<SummaryKey, { staff: string }>['kind'];
+
+/** A per-staff key's kind and user id (0: the bet's opener was not recorded); null for any other key. */
+export function staffKey(key: string): { kind: StaffKind; userId: number } | null {
+  const parsed = parseSummaryKey(key);
+  return parsed && 'staff' in parsed ? { kind: parsed.kind, userId: Number(parsed.staff) } : null;
+}
+
 /** Inclusive Africa/Nairobi days, either end open. */
 export interface DayRange {
   from?: string | undefined;

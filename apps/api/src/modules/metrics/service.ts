@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { rows } from '../../db/rows.ts';
-import { summedByKey } from '../../db/summaries.ts';
+import { parseSummaryKey, summedByKey } from '../../db/summaries.ts';
 import { backupStatus } from '../backups/service.ts';
 import { retentionFigures } from '../privacy/service.ts';
 import { UNCLAIMED_KEYS } from '../money/service.ts';
@@ -60,9 +60,9 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     async collect() {
       const bySource = new Map<string, number>();
       for (const k of await summedByKey(db, 'payment:')) {
-        const [, status, , source] = k.key.split(':');
-        if (status === 'rejected' || !source) continue;
-        bySource.set(source, (bySource.get(source) ?? 0) + k.n);
+        const key = parseSummaryKey(k.key);
+        if (key?.kind !== 'payment' || key.status === 'rejected') continue;
+        bySource.set(key.source, (bySource.get(key.source) ?? 0) + k.n);
       }
       this.reset();
       for (const [source, n] of bySource) this.set({ source }, n);

@@ -216,48 +216,7 @@ export async function teasersOfCategory(db: Queryable, betCategoryId: number, li
   return found.map(teaserOf);
 }
 
-// ---- packages and purchases ---------------------------------------------------------------------
-
-export interface PackageRecord {
-  id: number;
-  name: string;
-  betCategoryId: number;
-  betCategory: string;
-  code: string;
-  medium: 'sms' | 'web';
-  durationDays: number;
-  priceCents: number;
-}
-
-const packageColumns = {
-  id: pricePackages.id,
-  name: pricePackages.name,
-  betCategoryId: pricePackages.betCategoryId,
-  betCategory: betCategories.name,
-  code: betCategories.code,
-  medium: pricePackages.medium,
-  durationDays: pricePackages.durationDays,
-  priceCents: pricePackages.priceCents,
-};
-
-/** Packages on sale (a zero price is not sold), by category, medium and duration. */
-export async function packagesOnSale(db: Queryable): Promise<PackageRecord[]> {
-  return db
-    .select(packageColumns)
-    .from(pricePackages)
-    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
-    .where(sql`${pricePackages.priceCents} > 0`)
-    .orderBy(betCategories.name, pricePackages.medium, pricePackages.durationDays);
-}
-
-export async function packageOnSale(db: Queryable, id: number): Promise<PackageRecord | null> {
-  const [row] = await db
-    .select(packageColumns)
-    .from(pricePackages)
-    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
-    .where(and(eq(pricePackages.id, id), sql`${pricePackages.priceCents} > 0`));
-  return row ?? null;
-}
+// ---- purchases ----------------------------------------------------------------------------------
 
 /** A payment request of this subscriber for a package, with the expiry of what it bought once paid. */
 export async function purchaseOf(db: Queryable, subscriberId: number, id: number): Promise<PortalPurchase | null> {

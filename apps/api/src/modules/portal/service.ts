@@ -20,6 +20,7 @@ import { audit } from '../audit/service.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { hasConsent, recordConsent, isOptedOut, optIn, optOut, queueSms } from '../sms/service.ts';
+import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
 import * as q from './queries.ts';
@@ -154,10 +155,10 @@ export class PostLocked extends AppError {
   }
 }
 
-const packageOut = (p: q.PackageRecord): PortalPackage => ({
+const packageOut = (p: PackageForSale): PortalPackage => ({
   id: p.id,
   name: p.name,
-  bet_category: p.betCategory,
+  bet_category: p.category,
   bet_category_code: p.code,
   medium: p.medium,
   duration_days: p.durationDays,
@@ -165,11 +166,11 @@ const packageOut = (p: q.PackageRecord): PortalPackage => ({
 });
 
 export async function packages(db: Queryable): Promise<{ packages: PortalPackage[] }> {
-  return { packages: (await q.packagesOnSale(db)).map(packageOut) };
+  return { packages: (await packagesForSale(db)).map(packageOut) };
 }
 
 export async function packageById(db: Queryable, id: number) {
-  const found = await q.packageOnSale(db, id);
+  const found = await packageForSale(db, id);
   if (!found) throw notFound('This package is not on sale.');
   return { package: packageOut(found), teasers: await q.teasersOfCategory(db, found.betCategoryId, 5) };
 }
@@ -205,7 +206,7 @@ export const freeTips = (db: Queryable) => q.freePosts(db, nairobiDayOf(new Date
  * paybill instructions.
  */
 export async function purchase(deps: AppDeps, session: PortalSession, packageId: number, requestId: string) {
-  const chosen = await q.packageOnSale(deps.db, packageId);
+  const chosen = await packageForSale(deps.db, packageId);
   if (!chosen) throw fieldError('package_id', portalTexts.noPackage);
   if (deps.config.mpesa.api === null) {
     throw new AppError(503, await paybillInstructions(deps, chosen), { code: 'paybill' });

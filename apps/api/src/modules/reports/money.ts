@@ -10,7 +10,7 @@ import {
   type StaffLine,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
-import { summedByDay, summedByKey } from '../../db/summaries.ts';
+import { parseSummaryKey, staffKey, summedByDay, summedByKey } from '../../db/summaries.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { byPeriod, resolveRange, type ResolvedRange } from './periods.ts';
 import { assignedClients, catalogueNames, manualIncomeByDay, staffNames } from './queries.ts';
@@ -44,17 +44,16 @@ interface IncomeCents {
   count: number;
 }
 
-const OWNER_COLUMN: Record<string, keyof Omit<IncomeCents, 'count'> | undefined> = {
+const PAYER_COLUMN: Record<string, keyof Omit<IncomeCents, 'count'> | undefined> = {
   subscriber: 'tips',
   client: 'bet4me',
   none: 'unclaimed',
 };
 
-/** `payment:<status>:<owner>:<source>` → its parts (the keys read are INCOME_KEYS': rejected payloads are never income). */
-function paymentKey(key: string): { status: string; owner: string; source: string } | null {
-  const [, status, owner, source] = key.split(':');
-  if (!status || !owner || !source) return null;
-  return { status, owner, source };
+/** A payment key's parts, else null (the keys read are INCOME_KEYS': rejected payloads are never income). */
+function paymentKey(key: string) {
+  const parsed = parseSummaryKey(key);
+  return parsed?.kind === 'payment' ? parsed : null;
 }
 
 function incomeFigures(c: IncomeCents): IncomeFigures {
@@ -73,7 +72,7 @@ export async function incomeReport(db: Queryable, q: ReportQuery) {
   const payments = (await dayRows(db, INCOME_KEYS, range)).filter((r) => paymentKey(r.key));
   const empty = (): IncomeCents => ({ tips: 0, bet4me: 0, unclaimed: 0, count: 0 });
   const add = (acc: IncomeCents, r: DayRow) => {
-    const column = OWNER_COLUMN[paymentKey(r.key)!.owner] ?? 'unclaimed';
+    const column = PAYER_COLUMN[paymentKey(r.key)!.payer] ?? 'unclaimed';
     acc[column] += r.cents;
     acc.count += r.n;
   };
@@ -210,16 +209,16 @@ const lineOut = (l: LineCents): SalesLine => ({ key: l.key, kind: l.kind, name: 
 export async function salesReport(db: Queryable, q: ReportQuery) {
   const range = resolveRange(q);
   const [found, names] = await Promise.all([dayRows(db, 'subscription:', range), catalogueNames(db)]);
-  const describe = (key: string): Omit<LineCents, 'count' | 'cents'> | null => {
-    const [, kind, id, medium] = key.split(':');
-    if (kind === 'subscriber') {
-      const category = Number(id);
+  const describe = (summaryKey: string): Omit<LineCents, 'count' | 'cents'> | null => {
+    const key = parseSummaryKey(summaryKey);
+    if (key?.kind === 'subscription:subscriber') {
+      const category = Number(key.category);
       const name = names.categories.get(category) ?? (category ? `Category ${category}` : 'No category');
-      const m = medium === 'sms' || medium === 'web' ? medium : null;
+      const m = key.medium === 'sms' || key.medium === 'web' ? key.medium : null;
       return { key: `tips:${category}:${m ?? '-'}`, kind: 'tips', name, medium: m };
     }
-    if (kind === 'client') {
-      const plan = Number(id);
+    if (key?.kind === 'subscription:client') {
+      const plan = Number(key.plan);
       return { key: `bet4me:${plan}`, kind: 'bet4me', name: names.plans.get(plan) ?? (plan ? `Plan ${plan}` : 'No plan'), medium: null };
     }
     return null;
@@ -310,9 +309,6 @@ const staffOut = (c: StaffCents): StaffFigures => ({
  * and their profit (by day closed), bonuses earned on their bets and what of them is paid (by day
  * earned); clients are those assigned to them today.
  */
-/** The per-staff keys: `<kind>:<opened_by or 0>` (`bet:open:` and `bonus:unpaid:` are not used here). */
-const STAFF_KEY = /^(bet:opened|bet:closed|bet:profit|bonus:earned|bonus:paid|bonus):(\d+)$/;
-
 export async function staffReport(db: Queryable, q: ReportRangeQuery) {
   const range = resolveRange(q);
   const span = { from: range.from, to: range.to };
@@ -328,10 +324,11 @@ export async function staffReport(db: Queryable, q: ReportRangeQuery) {
     return f;
   };
   for (const r of summed) {
-    const key = STAFF_KEY.exec(r.key);
-    if (!key) continue;
-    const f = of(Number(key[2]));
-    switch (key[1]) {
+    const key = staffKey(r.key);
+    // `bet:open` and `bonus:unpaid` are not figures of this report.
+    if (!key || key.kind === 'bet:open' || key.kind === 'bonus:unpaid') continue;
+    const f = of(key.userId);
+    switch (key.kind) {
       case 'bet:opened':
         f.bets_opened += r.n;
         f.stake += r.amount_cents;
@@ -343,7 +340,6 @@ export async function staffReport(db: Queryable, q: ReportRangeQuery) {
         f.profit += r.amount_cents;
         break;
       case 'bonus:earned':
-      case 'bonus':
         f.bonus_earned += r.amount_cents;
         break;
       case 'bonus:paid':

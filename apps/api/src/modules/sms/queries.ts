@@ -11,7 +11,7 @@ import {
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
 import { exactCount, inDays, type ListCount } from '../../db/list.ts';
-import { summedByKey, type DayRange } from '../../db/summaries.ts';
+import { parseSummaryKey, summedByKey, type DayRange } from '../../db/summaries.ts';
 import { SECRET_SMS_HIDDEN_TEXT, SECRET_SMS_INTENTS } from './outbox.ts';
 
 export interface Page {
@@ -170,8 +170,8 @@ async function countByStatus(db: Queryable, filter: MessageFilter): Promise<{ by
   const counts = Object.fromEntries(SMS_STATUSES.map((s) => [s, 0])) as Record<SmsStatus, number>;
   if (!filter.phoneContains) {
     for (const r of await summedByKey(db, 'sms:', filter.days)) {
-      const status = r.key.slice('sms:'.length) as SmsStatus;
-      if (status in counts) counts[status] = r.n;
+      const key = parseSummaryKey(r.key);
+      if (key?.kind === 'sms' && key.status in counts) counts[key.status as SmsStatus] = r.n;
     }
     return { byStatus: counts, capped: false };
   }

@@ -17,6 +17,64 @@ import type { Actor } from '../../http/actor.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 
+/** A package is on sale when it has a price: a zero price keeps it off the portal and the USSD menu. */
+const onSale = sql`${pricePackages.priceCents} > 0`;
+
+/** A package a punter may buy, with its bet category's name and code (the paybill account). */
+export interface PackageForSale {
+  id: number;
+  name: string;
+  betCategoryId: number;
+  category: string;
+  code: string;
+  medium: TipsMedium;
+  durationDays: number;
+  priceCents: number;
+}
+
+const forSaleColumns = {
+  id: pricePackages.id,
+  name: pricePackages.name,
+  betCategoryId: pricePackages.betCategoryId,
+  category: betCategories.name,
+  code: betCategories.code,
+  medium: pricePackages.medium,
+  durationDays: pricePackages.durationDays,
+  priceCents: pricePackages.priceCents,
+};
+
+/**
+ * The packages on sale, of every bet category or of one: by category name, then SMS before web,
+ * shortest first (a menu lists a category's packages in that order).
+ */
+export async function packagesForSale(db: Queryable, betCategoryId?: number): Promise<PackageForSale[]> {
+  return db
+    .select(forSaleColumns)
+    .from(pricePackages)
+    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
+    .where(betCategoryId === undefined ? onSale : and(eq(pricePackages.betCategoryId, betCategoryId), onSale))
+    .orderBy(asc(betCategories.name), asc(betCategories.id), asc(pricePackages.medium), asc(pricePackages.durationDays), asc(pricePackages.id));
+}
+
+/** The package if it is on sale, else null. */
+export async function packageForSale(db: Queryable, id: number): Promise<PackageForSale | null> {
+  const [found] = await db
+    .select(forSaleColumns)
+    .from(pricePackages)
+    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
+    .where(and(eq(pricePackages.id, id), onSale));
+  return found ?? null;
+}
+
+/** The bet categories with at least one package on sale, by name. */
+export async function categoriesForSale(db: Queryable): Promise<{ id: number; name: string; code: string }[]> {
+  return db
+    .selectDistinct({ id: betCategories.id, name: betCategories.name, code: betCategories.code })
+    .from(betCategories)
+    .innerJoin(pricePackages, eq(pricePackages.betCategoryId, betCategories.id))
+    .where(onSale)
+    .orderBy(asc(betCategories.name), asc(betCategories.id));
+}
 
 export async function packagesOf(db: Queryable, medium: TipsMedium): Promise<PricePackage[]> {
   const found = await db

@@ -1,62 +1,7 @@
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
-import { betCategories, pricePackages, subscriptions, tipsSubscribers, ussdPurchases, type UssdPurchaseStatus } from '../../db/schema/index.ts';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { betCategories, subscriptions, tipsSubscribers, ussdPurchases, type UssdPurchaseStatus } from '../../db/schema/index.ts';
 import { rows } from '../../db/rows.ts';
 import type { Queryable } from '../../db/client.ts';
-
-export interface CategoryForSale {
-  id: number;
-  name: string;
-  code: string;
-}
-
-/** The bet categories with at least one package for sale, by name. */
-export async function categoriesForSale(db: Queryable): Promise<CategoryForSale[]> {
-  return rows<CategoryForSale>(
-    db,
-    sql`select bc.id, bc.name, bc.code from ${betCategories} bc
-         where exists (select 1 from ${pricePackages} p where p.bet_category_id = bc.id and p.price_cents > 0)
-         order by bc.name, bc.id`,
-  );
-}
-
-export interface PackageForSale {
-  id: number;
-  betCategoryId: number;
-  category: string;
-  code: string;
-  medium: 'sms' | 'web';
-  durationDays: number;
-  priceCents: number;
-}
-
-const packageColumns = {
-  id: pricePackages.id,
-  betCategoryId: pricePackages.betCategoryId,
-  category: betCategories.name,
-  code: betCategories.code,
-  medium: pricePackages.medium,
-  durationDays: pricePackages.durationDays,
-  priceCents: pricePackages.priceCents,
-};
-
-/** A category's packages for sale: SMS first, then web, shortest first. */
-export async function packagesForSale(db: Queryable, betCategoryId: number): Promise<PackageForSale[]> {
-  return db
-    .select(packageColumns)
-    .from(pricePackages)
-    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
-    .where(and(eq(pricePackages.betCategoryId, betCategoryId), sql`${pricePackages.priceCents} > 0`))
-    .orderBy(asc(pricePackages.medium), asc(pricePackages.durationDays), asc(pricePackages.id));
-}
-
-export async function packageForSale(db: Queryable, packageId: number): Promise<PackageForSale | null> {
-  const [found] = await db
-    .select(packageColumns)
-    .from(pricePackages)
-    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
-    .where(and(eq(pricePackages.id, packageId), sql`${pricePackages.priceCents} > 0`));
-  return found ?? null;
-}
 
 export async function subscriberIdByPhone(db: Queryable, phone: string): Promise<number | null> {
   const [found] = await db.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(eq(tipsSubscribers.phone, phone));

@@ -9,6 +9,7 @@ import { getSetting } from '../settings/service.ts';
 import { hasConsent, isOptedOut, queueSms, recordConsent } from '../sms/service.ts';
 import { audit } from '../audit/service.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
+import { categoriesForSale, packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { resendTodaysTips } from '../tips-sms/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { OFFERS_STOP_QUESTION, offersQuestion, short, SCREEN_MAX, walk, type MenuAction, type MenuFacts, type Screen } from './menu.ts';
@@ -20,7 +21,7 @@ export const PAY_INSTRUCTIONS_INTENT = 'ussd.pay-instructions';
 const QUEUED_PURCHASE_TTL_MS = 5 * 60_000;
 
 const mediumName = (medium: 'sms' | 'web') => (medium === 'sms' ? 'SMS' : 'Web');
-const packageName = (p: q.PackageForSale) => `${p.category} ${mediumName(p.medium)}, ${p.durationDays} days`;
+const packageName = (p: PackageForSale) => `${p.category} ${mediumName(p.medium)}, ${p.durationDays} days`;
 
 /** The menu's reads for one phone, each made once per request. */
 function factsFor(db: Queryable, phone: string): MenuFacts {
@@ -29,20 +30,20 @@ function factsFor(db: Queryable, phone: string): MenuFacts {
     return () => (value ??= load());
   };
   const subscriberId = once(() => q.subscriberIdByPhone(db, phone));
-  const packages = new Map<number, Promise<q.PackageForSale[]>>();
+  const packages = new Map<number, Promise<PackageForSale[]>>();
   return {
     welcome: once(() => getSetting(db, 'ussd_welcome')),
     optedOut: once(() => isOptedOut(db, phone)),
-    categories: once(async () => (await q.categoriesForSale(db)).map((c) => ({ id: c.id, label: short(c.name) }))),
+    categories: once(async () => (await categoriesForSale(db)).map((c) => ({ id: c.id, label: short(c.name) }))),
     async packages(categoryId) {
-      if (!packages.has(categoryId)) packages.set(categoryId, q.packagesForSale(db, categoryId));
+      if (!packages.has(categoryId)) packages.set(categoryId, packagesForSale(db, categoryId));
       return (await packages.get(categoryId)!).map((p) => ({
         id: p.id,
         label: `${mediumName(p.medium)} ${p.durationDays} days ${compactKes(p.priceCents)}`,
       }));
     },
     async packageQuestion(packageId) {
-      const p = await q.packageForSale(db, packageId);
+      const p = await packageForSale(db, packageId);
       if (!p) return null;
       return `${short(p.category)} ${mediumName(p.medium)}, ${p.durationDays} days: ${compactKes(p.priceCents)}.\nPay by M-Pesa from ${localPhone(phone)}?`;
     },
@@ -118,7 +119,7 @@ async function setOffersConsent(db: AppDeps['db'], given: boolean, s: { phone: s
 }
 
 /** The paybill instructions of a package by SMS (transactional: the punter asked for them). */
-async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: q.PackageForSale, phone: string, key: string): Promise<void> {
+async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForSale, phone: string, key: string): Promise<void> {
   const template = await getSetting(tx, 'ussd_pay_instructions_sms');
   const values: Record<string, string> = {
     package: packageName(p),
@@ -145,7 +146,7 @@ async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: q.PackageFo
 async function buy(deps: AppDeps, packageId: number, s: { phone: string; sessionId: string }): Promise<Screen> {
   const stk = deps.config.mpesa.api !== null;
   const pkg = await deps.db.transaction(async (tx) => {
-    const found = await q.packageForSale(tx, packageId);
+    const found = await packageForSale(tx, packageId);
     if (!found) return null;
     const id = await q.insertPurchase(tx, { sessionId: s.sessionId, phone: s.phone, packageId, status: stk ? 'queued' : 'instructed' });
     if (id !== null && !stk) await queuePayInstructions(tx, deps, found, s.phone, `session:${s.sessionId}`);
@@ -207,7 +208,7 @@ export async function sendQueuedUssdPurchases(deps: AppDeps): Promise<number> {
       }
       await deps.db.transaction(async (tx) => {
         await q.settlePurchase(tx, purchase.id, { status: 'failed', reason: outcome.reason });
-        const pkg = await q.packageForSale(tx, purchase.packageId);
+        const pkg = await packageForSale(tx, purchase.packageId);
         if (pkg) await queuePayInstructions(tx, deps, pkg, purchase.phone, `purchase:${purchase.id}`);
       });
       texted = true;
