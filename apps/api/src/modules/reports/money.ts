@@ -13,7 +13,8 @@ import type { Queryable } from '../../db/client.ts';
 import { parseSummaryKey, staffKey, summedByDay, summedByKey } from '../../db/summaries.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { byPeriod, resolveRange, type ResolvedRange } from './periods.ts';
-import { assignedClients, catalogueNames, manualIncomeByDay, staffNames } from './queries.ts';
+import { catalogueNames, manualIncomeByDay, staffNames } from './queries.ts';
+import { countLiveClientsPerStaff } from '../clients/service.ts';
 import { INCOME_KEYS } from '../money/service.ts';
 
 /**
@@ -314,7 +315,7 @@ export async function staffReport(db: Queryable, q: ReportRangeQuery) {
   const span = { from: range.from, to: range.to };
   const [summed, clients, people] = await Promise.all([
     summedByKey(db, ['bet:', 'bonus:'], span),
-    assignedClients(db),
+    countLiveClientsPerStaff(db),
     staffNames(db),
   ]);
   const figures = new Map<number, StaffCents>();

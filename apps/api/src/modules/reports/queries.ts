@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { BUSINESS_TIME_ZONE, nairobiRange, type ReportGroup } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { betCategories, bet4mePlans, bonusPayments, clientAssignments, clients, subscriptions, users } from '../../db/schema/index.ts';
+import { betCategories, bet4mePlans, bonusPayments, subscriptions, users } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
 /** The first day (YYYY-MM-DD) of the Nairobi period an instant column falls in. */
@@ -140,18 +140,6 @@ export function manualIncomeQuery(range: { from: string; to: string }): SQL {
 export async function manualIncomeByDay(db: Queryable, range: { from: string; to: string }): Promise<{ day: string; cents: number }[]> {
   const found = await rows<{ day: string; cents: string | number }>(db, manualIncomeQuery(range));
   return found.map((r) => ({ day: r.day, cents: Number(r.cents) }));
-}
-
-/** Live clients assigned to each staff member today (an index-only count on the assignments). */
-export async function assignedClients(db: Queryable): Promise<Map<number, number>> {
-  const found = await rows<{ user_id: number; n: string | number }>(
-    db,
-    sql`select a.user_id, count(*) as n
-          from ${clientAssignments} a join ${clients} c on c.id = a.client_id
-         where c.deleted_at is null
-         group by a.user_id`,
-  );
-  return new Map(found.map((r) => [Number(r.user_id), Number(r.n)]));
 }
 
 /** Everyone who can have opened a bet, trashed users included (their bets stay theirs). */
