@@ -94,8 +94,13 @@ export interface ListCount {
  * Counts the rows of `fromWhere` (a `from … where …` fragment) up to COUNT_CAP: a search for a
  * common surname matches 100,000 rows, and the screen says "10,000+" instead of counting them all.
  */
-export async function cappedCount(db: Queryable, fromWhere: SQL): Promise<ListCount> {
-  const [row] = await rows<{ n: string }>(db, sql`select count(*) as n from (select 1 ${fromWhere} limit ${COUNT_CAP + 1}) c`);
+export function cappedCount(db: Queryable, fromWhere: SQL): Promise<ListCount> {
+  return cappedCountOf(db, sql`select 1 ${fromWhere}`);
+}
+
+/** The same, of the rows of any select (e.g. disjoint parts joined by `union all`). */
+export async function cappedCountOf(db: Queryable, select: SQL): Promise<ListCount> {
+  const [row] = await rows<{ n: string }>(db, sql`select count(*) as n from (${select} limit ${COUNT_CAP + 1}) c`);
   const n = Number(row?.n ?? 0);
   return n > COUNT_CAP ? { total_records: COUNT_CAP, total_capped: true } : { total_records: n };
 }

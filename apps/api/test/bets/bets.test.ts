@@ -174,3 +174,32 @@ describe('bet lists', () => {
     expect(res.body.trim().split('\r\n')).toHaveLength(4);
   });
 });
+
+describe('a search counts each matching bet once', () => {
+  it('whether it matches by the client, by what was bet on, or by both, within the scope', async () => {
+    const kamau = await addClient(t.deps.db, { name: 'Peter Kamau', staffId: p.staffId });
+    const achieng = await addClient(t.deps.db, { name: 'Ann Achieng', staffId: p.otherStaffId });
+    const bet = async (client: number, description: string, close: boolean) => {
+      const opened = await openBet(p.admin, { client_id: client, stake: 100, description });
+      expect(opened.statusCode).toBe(200);
+      if (close) expect((await enterProfit(p.admin, { bet_id: opened.json().bet_id, profit: 50 })).statusCode).toBe(200);
+    };
+    await bet(kamau, 'Kamau special: Gor Mahia', true); // the client and the text
+    await bet(kamau, 'Arsenal draw', true); // the client only
+    await bet(achieng, 'Kamau tip: AFC Leopards', true); // the text only
+    await bet(kamau, 'Kamau again', false); // open
+
+    const search = async (token: string, list: 'open' | 'closed') => {
+      const answer = (await t.as(token, { method: 'GET', url: list === 'open' ? '/api/bets/open?search=kamau' : '/api/bets/closed/search?search=kamau' })).json();
+      const ids = answer.bets.map((b: { bet_id: number }) => b.bet_id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(answer.total_records).toBe(ids.length);
+      return ids.length;
+    };
+    expect(await search(p.admin, 'closed')).toBe(3);
+    expect(await search(p.staff, 'closed')).toBe(2);
+    expect(await search(p.otherStaff, 'closed')).toBe(1);
+    expect(await search(p.admin, 'open')).toBe(1);
+    expect(await search(p.otherStaff, 'open')).toBe(0);
+  });
+});

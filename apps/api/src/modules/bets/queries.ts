@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type Bet } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, exactCount, pageRows, type ListCount } from '../../db/list.ts';
+import { cappedCount, cappedCountOf, containing, exactCount, pageRows, type ListCount } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -56,6 +56,22 @@ export { toBet };
 /** Bets of `where` (over b), counted up to the cap. */
 export function countBets(db: Queryable, where: ScopedWhere): Promise<ListCount> {
   return cappedCount(db, sql`from ${bets} b where ${where}`);
+}
+
+/**
+ * The bets of `where` (over b) that a search matches, counted up to the cap in two parts that never
+ * overlap: the bets of the matching clients (`clientIds`, a select of ids; `clientMatches` the same
+ * test over c), read client by client, then the bets whose text matches and whose client does not.
+ */
+export function countBetsFound(db: Queryable, where: ScopedWhere, text: string, clientIds: SQL, clientMatches: SQL): Promise<ListCount> {
+  return cappedCountOf(
+    db,
+    sql`select 1 from (${clientIds}) m cross join lateral (select 1 from ${bets} b where b.client_id = m.id and ${where}) x
+        union all
+        select 1 from ${bets} b
+         where ${where} and b.description ilike ${containing(text)}
+           and not exists (select 1 from ${clients} c where c.id = b.client_id and ${clientMatches})`,
+  );
 }
 
 /** Bets of `where` (over b), counted exactly: for small sets (one client's bets). */
