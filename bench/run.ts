@@ -285,6 +285,10 @@ async function measureRead(
     const result = { ...base, error: `request failed: ${error instanceof Error ? error.message : String(error)}` };
     return { ...result, verdict: judgeRead(result, s.kind) };
   }
+  if (failed?.status === 404 && s.oneClient && role === 'staff' && f.staffHasNoClient) {
+    // The scope holding: another staff member's client is not found.
+    return { ...base, n: 1, verdict: `${OK} 404 (not their client), as it must` };
+  }
   if (failed) {
     const result = { ...base, error: errorText(failed) };
     return { ...result, verdict: judgeRead(result, s.kind) };
@@ -515,12 +519,14 @@ async function fixtures(sql: pg.Client, staffEmail: string): Promise<Fixtures> {
   };
   const staffId = Number(await one(fixtureQueries.staffId(staffEmail)));
   const busyClientId = Number(await one(fixtureQueries.busyClientId));
-  // A staff user with no clients asks for someone else's: the sub-lists answer 404 (reported as such).
-  const staffClientId = Number(await one(fixtureQueries.staffClientId(staffId), 'id', busyClientId));
+  // A staff user with no clients asks for someone else's: the sub-lists must answer 404.
+  const [staffClient] = (await sql.query<{ id: string }>(fixtureQueries.staffClientId(staffId))).rows;
+  const staffClientId = staffClient ? Number(staffClient.id) : busyClientId;
   return {
     staffId,
     busyClientId,
     staffClientId,
+    staffHasNoClient: !staffClient,
     smsClientId: Number(await one(fixtureQueries.smsClientId, 'id', busyClientId)),
     staffSmsClientId: Number(await one(fixtureQueries.staffSmsClientId(staffId), 'id', staffClientId)),
     busySubscriberId: Number(await one(fixtureQueries.busySubscriberId, 'id', 1)),

@@ -66,6 +66,8 @@ export interface Fixtures {
   busyClientId: number;
   /** The staff user's client with the most bets (staff's sub-lists). */
   staffClientId: number;
+  /** The staff user has no client: their sub-lists ask for someone else's and must answer 404. */
+  staffHasNoClient: boolean;
   /** The client with the most SMS, and the staff user's client with the most SMS. */
   smsClientId: number;
   staffSmsClientId: number;
@@ -99,6 +101,8 @@ export interface ReadScenario {
   /** Takes page/perPage (the spec's paged lists, and the formerly unbounded ones of issue 9). */
   paged: boolean;
   kind: 'list' | 'search' | 'dashboard' | 'record';
+  /** Reads one client's rows: a staff user with no client asks for someone else's (404 expected). */
+  oneClient?: true;
   /** Query parameters beyond paging; a client's sub-list names one of the staff user's clients for staff. */
   params?: (f: Fixtures, role: Role) => Params;
   /** Roles it is run for when the permission matrix allows (default both). */
@@ -217,6 +221,7 @@ export const readScenarios: ReadScenario[] = [
     endpoint,
     paged: true,
     kind: 'list',
+    oneClient: true,
     params: (f, role) => ({ client_id: role === 'staff' ? f.staffClientId : f.busyClientId }),
     floor: (ctx) => sql(ctx, ctx.role === 'staff' ? ctx.f.staffClientId : ctx.f.busyClientId),
   })),
@@ -428,6 +433,7 @@ export const readScenarios: ReadScenario[] = [
     endpoint: clientSmsMessages,
     paged: true,
     kind: 'list',
+    oneClient: true,
     params: (f, role) => ({ client_id: role === 'staff' ? f.staffSmsClientId : f.smsClientId }),
     floor: (ctx) => `select ${smsCols} from sms_messages m where m.client_id = ${ctx.role === 'staff' ? ctx.f.staffSmsClientId : ctx.f.smsClientId}
                       order by m.id desc limit ${ctx.limit}`,

@@ -12,6 +12,7 @@ const fixtures: Fixtures = {
   staffId: 3,
   busyClientId: 1,
   staffClientId: 20,
+  staffHasNoClient: false,
   smsClientId: 2,
   staffSmsClientId: 40,
   busySubscriberId: 5,
