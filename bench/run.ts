@@ -475,8 +475,8 @@ async function measureIngestion(client: Client, sql: pg.Client, count: number, s
 // Suite
 
 async function bootApi(url: string): Promise<{ database: Database; base: string; close(): Promise<void> }> {
-  // As the server opens it (DATABASE_POOL_SIZE, default 20): the ingestion scenario's 20 webhooks at once.
-  const database = await openDatabase({ url, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+  // As the server opens it (DATABASE_POOL_SIZE, default 10), so that a pool size can be compared.
+  const database = await openDatabase({ url, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   await database.migrate();
   await ensureSettingDefaults(database.db);
   const config = loadConfig({

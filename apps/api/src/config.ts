@@ -13,7 +13,7 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_EMAIL: z.email().default('admin@betdesk.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
@@ -73,7 +73,7 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
-  /** Connections each process keeps to PostgreSQL (the payment webhooks arrive 20 at a time). */
+  /** Connections each process keeps to PostgreSQL (10; 20 measured no faster on 2 cores, docs/performance.md). */
   databasePoolSize: number;
   dataDir: string;
   adminEmail: string;

@@ -58,7 +58,7 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory; undefined keeps the embedded database in memory (tests). */
   dataDir?: string | undefined;
-  /** Connections kept to PostgreSQL (DATABASE_POOL_SIZE); 10 when not said. */
+  /** Connections kept to PostgreSQL (DATABASE_POOL_SIZE, default 10). */
   poolSize?: number | undefined;
 }
 
