@@ -166,20 +166,20 @@ async function adminTotals(db: Queryable, actor: Actor, closedIn: DayRange = {})
 }
 
 /**
- * How many rows a bets list holds: an admin's unsearched list reads the day summaries (exact); a
- * staff member's is counted up to the cap; a search is counted up to the cap in two disjoint parts
- * (bets of the matching clients, client by client; then bets found by their text alone). One OR
- * over both made PostgreSQL gather every bet of every matching client before the cap could stop it:
- * an admin's search for a common surname at reference scale, 142 ms.
+ * How many rows a bets list holds, up to the cap unless said. An admin's unsearched list reads the
+ * day summaries (exact). An admin's search is counted in two disjoint parts (bets of the matching
+ * clients, client by client; then bets found by their text alone): one OR over both made PostgreSQL
+ * gather every bet of every matching client before the cap could stop it (a common surname at
+ * reference scale, 142 ms). A staff member's list is counted with its page's own filter: the owner's
+ * bets, and for a search their matching clients as an array (read by client; the two-part count
+ * tested the text against every bet of the owner instead, 41 -> 64 ms).
  */
 function countOf(deps: AppDeps, actor: Actor, status: 'open' | 'closed', f: BetFilter, where: ScopedWhere, summary: () => Promise<number>) {
+  if (actor.role !== 'admin') return q.countBets(deps.db, where);
   const text = f.search?.trim();
-  if (text) {
-    const clientsFound = matchingClients(scopeOf(actor), text);
-    return q.countBetsFound(deps.db, listWhere(actor, status, f), text, clientsFound.ids, clientsFound.test);
-  }
-  if (actor.role === 'admin') return summary().then((n) => ({ total_records: n }));
-  return q.countBets(deps.db, where);
+  if (!text) return summary().then((n) => ({ total_records: n }));
+  const clientsFound = matchingClients('all', text);
+  return q.countBetsFound(deps.db, listWhere(actor, status, f), text, clientsFound.ids, clientsFound.test);
 }
 
 export async function openBets(deps: AppDeps, actor: Actor, query: OpenBetQuery) {
