@@ -59,6 +59,16 @@ export function parseSummaryKey(key: string): SummaryKey | null {
 /** The kinds counted per staff member (who opened the bet). */
 export type StaffKind = Extract<SummaryKey, { staff: string }>['kind'];
 
+/**
+ * What a reader may ask the summaries for: a kind's key (`client`), a kind and some leading parts
+ * (`bet:open:`, `payment:claimed:subscriber:`), or a family of kinds (`bet:`, `bonus:`). Checked by
+ * the compiler, so a misspelt prefix (which would sum nothing, silently) does not build.
+ */
+type FamilyOf<K extends string> = K extends `${infer F}:${string}` ? `${F}:` : never;
+export type SummaryPrefix = SummaryKind | `${SummaryKind}:${string}` | FamilyOf<SummaryKind> | EveryKey;
+/** Every key (a rebuild's check of the whole table). */
+type EveryKey = '';
+
 /** A per-staff key's kind and user id (0: the bet's opener was not recorded); null for any other key. */
 export function staffKey(key: string): { kind: StaffKind; userId: number } | null {
   const parsed = parseSummaryKey(key);
@@ -78,7 +88,7 @@ export interface Summed {
 
 const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
-function keysSql(prefixes: string | readonly string[]): SQL {
+function keysSql(prefixes: SummaryPrefix | readonly SummaryPrefix[]): SQL {
   const list = typeof prefixes === 'string' ? [prefixes] : prefixes;
   if (list.length === 0) return sql`false`;
   return sql`(${sql.join(
@@ -94,7 +104,7 @@ function daysSql(range: DayRange | undefined): SQL {
   return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
 
-function summaryRows(prefixes: string | readonly string[], range: DayRange | undefined): SQL {
+function summaryRows(prefixes: SummaryPrefix | readonly SummaryPrefix[], range: DayRange | undefined): SQL {
   const where = sql`${keysSql(prefixes)} and ${daysSql(range)}`;
   return sql`(select key, day, n, amount_cents from summary_days where ${where}
               union all
@@ -102,7 +112,7 @@ function summaryRows(prefixes: string | readonly string[], range: DayRange | und
 }
 
 /** Count and sum of every key starting with one of `prefixes`, over the days of `range`. */
-export async function summed(db: Queryable, prefixes: string | readonly string[], range?: DayRange): Promise<Summed> {
+export async function summed(db: Queryable, prefixes: SummaryPrefix | readonly SummaryPrefix[], range?: DayRange): Promise<Summed> {
   const [row] = await rows<{ n: string | null; amount_cents: string | null }>(
     db,
     sql`select sum(n) as n, sum(amount_cents) as amount_cents from ${summaryRows(prefixes, range)} s`,
@@ -113,7 +123,7 @@ export async function summed(db: Queryable, prefixes: string | readonly string[]
 /** The same, one row per key. */
 export async function summedByKey(
   db: Queryable,
-  prefixes: string | readonly string[],
+  prefixes: SummaryPrefix | readonly SummaryPrefix[],
   range?: DayRange,
 ): Promise<(Summed & { key: string })[]> {
   const found = await rows<{ key: string; n: string; amount_cents: string }>(
@@ -127,7 +137,7 @@ export async function summedByKey(
 /** One row per key and day (days with nothing are absent), ordered by day. */
 export async function summedByDay(
   db: Queryable,
-  prefixes: string | readonly string[],
+  prefixes: SummaryPrefix | readonly SummaryPrefix[],
   range?: DayRange,
 ): Promise<(Summed & { key: string; day: string })[]> {
   const found = await rows<{ key: string; day: string; n: string; amount_cents: string }>(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
 import { nairobiDayOf } from '@betdesk/contract';
 import { rows } from '../../src/db/rows.ts';
-import { compactSummaries, summed } from '../../src/db/summaries.ts';
+import { compactSummaries, summed, type SummaryPrefix } from '../../src/db/summaries.ts';
 import {
   BONUS_KEYS,
   INCOME_KEYS,
@@ -114,7 +114,7 @@ async function figuresFromRows(today: string) {
 
 async function figuresFromSummaries(today: string) {
   const db = t.deps.db;
-  const read = async (keys: string | readonly string[], range?: { from: string; to: string }) => {
+  const read = async (keys: SummaryPrefix | readonly SummaryPrefix[], range?: { from: string; to: string }) => {
     const s = await summed(db, keys, range);
     return { cents: s.amount_cents, n: s.n };
   };

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { DASHBOARD_ACTIVE_CLIENTS, INCOME_CHART_DAYS, nairobiDayOf } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { summedByDay } from '../../db/summaries.ts';
+import { summedByDay, type SummaryPrefix } from '../../db/summaries.ts';
 import { bets, clients, subscriptions } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { ScopedWhere } from '../clients/service.ts';
@@ -48,7 +48,7 @@ export async function findActiveClientsWithOpenBets(db: Queryable, scope: Scoped
  * M-Pesa income per Nairobi day over the chart's window, every day present (zero when nothing
  * came in), from the day summaries: the same income as the mpesa domain's incomeTotals.
  */
-export async function incomeByDay(db: Queryable, incomeKeys: readonly string[]): Promise<{ day: string; cents: number }[]> {
+export async function incomeByDay(db: Queryable, incomeKeys: readonly SummaryPrefix[]): Promise<{ day: string; cents: number }[]> {
   const today = nairobiDayOf(new Date());
   const days = Array.from({ length: INCOME_CHART_DAYS }, (_, i) =>
     nairobiDayOf(new Date(Date.parse(`${today}T12:00:00Z`) - (INCOME_CHART_DAYS - 1 - i) * 86_400_000)),

@@ -11,7 +11,7 @@ import {
 } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageOfRequest, pageRows, type ListCount, type Page, type ListRequest } from '../../db/list.ts';
-import { summed, type DayRange } from '../../db/summaries.ts';
+import { summed, type DayRange, type SummaryPrefix } from '../../db/summaries.ts';
 import { betCategories, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
@@ -116,7 +116,7 @@ function paymentsPage(f: PaymentFilter, page: Page): SQL {
 }
 
 /** The summary keys of the payments a list shows: every payment, or the unclaimed ones. */
-const paymentKeys = (f: PaymentFilter) => (f.status ? `payment:${f.status}:` : 'payment:');
+const paymentKeys = (f: PaymentFilter): SummaryPrefix => (f.status ? `payment:${f.status}:` : 'payment:');
 
 export async function listPayments(
   db: Queryable,

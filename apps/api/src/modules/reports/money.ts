@@ -10,7 +10,7 @@ import {
   type StaffLine,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
-import { parseSummaryKey, staffKey, summedByDay, summedByKey } from '../../db/summaries.ts';
+import { parseSummaryKey, staffKey, summedByDay, summedByKey, type SummaryPrefix } from '../../db/summaries.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { byPeriod, resolveRange, type ResolvedRange } from './periods.ts';
 import { catalogueNames, manualIncomeByDay, staffNames } from './queries.ts';
@@ -31,7 +31,7 @@ interface DayRow {
   cents: number;
 }
 
-async function dayRows(db: Queryable, prefix: string | readonly string[], range: ResolvedRange): Promise<DayRow[]> {
+async function dayRows(db: Queryable, prefix: SummaryPrefix | readonly SummaryPrefix[], range: ResolvedRange): Promise<DayRow[]> {
   const found = await summedByDay(db, prefix, { from: range.from, to: range.to });
   return found.map((r) => ({ key: r.key, day: r.day, n: r.n, cents: r.amount_cents }));
 }
