@@ -48,17 +48,17 @@ export function orderSql<N extends ListName>(
   return sql`${columns[sort]} ${dir}, ${id} ${dir}`;
 }
 
-export function pageSql(q: { page: number; perPage: number }): SQL {
-  return sql`limit ${q.perPage} offset ${(q.page - 1) * q.perPage}`;
-}
-
 /** One page of a list: how many rows, after how many. */
 export interface Page {
   limit: number;
   offset: number;
 }
 
-export const pageOfRequest = (q: { page: number; perPage: number }): Page => ({ limit: q.perPage, offset: (q.page - 1) * q.perPage });
+/** The page a list's request asks for. */
+export const pageOf = (q: { page: number; perPage: number }): Page => ({ limit: q.perPage, offset: (q.page - 1) * q.perPage });
+
+/** `limit … offset …` of a page; nothing for `null` (every row). */
+export const limitSql = (page: Page | null): SQL => (page ? sql`limit ${page.limit} offset ${page.offset}` : sql``);
 
 /** From this offset on, a page is picked by its ids first (see pageRows). */
 export const DEFERRED_FROM = 1_000;

@@ -1,11 +1,11 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type Bet } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, cappedCountOf, containing, exactCount, pageRows, type ListCount } from '../../db/list.ts';
+import { cappedCount, cappedCountOf, exactCount, pageRows, type ListCount, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, type Page, type ScopedWhere } from '../clients/service.ts';
+import { iso, type ScopedWhere } from '../clients/service.ts';
 
 const betColumns = sql`
   b.id, b.stake_cents, b.profit_cents, b.description, b.opened_at, b.closed_at, b.status, bo.amount_cents as bonus_cents,
@@ -61,15 +61,16 @@ export function countBets(db: Queryable, where: ScopedWhere): Promise<ListCount>
 /**
  * The bets of `where` (over b) that a search matches, counted up to the cap in two parts that never
  * overlap: the bets of the matching clients (`clientIds`, a select of ids; `clientMatches` the same
- * test over c), read client by client, then the bets whose text matches and whose client does not.
+ * test over c), read client by client, then the bets whose text matches (`textMatches` over b) and
+ * whose client does not.
  */
-export function countBetsFound(db: Queryable, where: ScopedWhere, text: string, clientIds: SQL, clientMatches: SQL): Promise<ListCount> {
+export function countBetsFound(db: Queryable, where: ScopedWhere, textMatches: SQL, clientIds: SQL, clientMatches: SQL): Promise<ListCount> {
   return cappedCountOf(
     db,
     sql`select 1 from (${clientIds}) m cross join lateral (select 1 from ${bets} b where b.client_id = m.id and ${where}) x
         union all
         select 1 from ${bets} b
-         where ${where} and b.description ilike ${containing(text)}
+         where ${where} and ${textMatches}
            and not exists (select 1 from ${clients} c where c.id = b.client_id and ${clientMatches})`,
   );
 }

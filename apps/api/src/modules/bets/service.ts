@@ -15,12 +15,12 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { Queryable } from '../../db/client.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { containing, dayRangeOf, inDays, orderSql, type ListRequest } from '../../db/list.ts';
+import { containing, dayRangeOf, inDays, orderSql, pageOf, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { clients } from '../../db/schema/index.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
-import { assignedUserOf, clientRowsWhere, nameOrPhoneContains, pageOf, requireClientFacts, scopeOf, scopedWhere, type Page, type Scope, type ScopedWhere } from '../clients/service.ts';
+import { assignedUserOf, clientRowsWhere, nameOrPhoneContains, requireClientFacts, scopeOf, scopedWhere, type Scope, type ScopedWhere } from '../clients/service.ts';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
@@ -130,32 +130,33 @@ function matchingClients(scope: Scope, text: string): { ids: SQL; test: SQL } {
  * keeps the `in (...)` form, under which the newest-first page walks the date index and stops at 50
  * (12 ms; the array form sorted every match first, 210 ms).
  */
+/** What was bet on contains the text (bets_description_trgm_idx). */
+const describes = (text: string) => sql`b.description ilike ${containing(text)}`;
+
 function searchSql(scope: Scope, search: string | undefined): SQL {
   const text = search?.trim();
   if (!text) return sql`true`;
   const { ids } = matchingClients(scope, text);
   const ofMatchingClients = scope === 'all' ? sql`b.client_id in (${ids})` : sql`b.client_id = any(array(${ids}))`;
-  return sql`(b.description ilike ${containing(text)} or ${ofMatchingClients})`;
+  return sql`(${describes(text)} or ${ofMatchingClients})`;
 }
 
 type BetFilter = Omit<ClosedBetQuery, 'page' | 'perPage'>;
 
-/** The bets of a list before its search: the scope's, of one status, within the days. */
-function listWhere(actor: Actor, status: 'open' | 'closed', f: BetFilter): ScopedWhere {
-  const scope = scopeOf(actor);
+/**
+ * The bets of a list: the scope's, of one status (written out, so that the partial indexes of that
+ * status serve it), closed ones within the days, and any `more` conditions (a page's search).
+ */
+function listWhere(actor: Actor, status: 'open' | 'closed', f: BetFilter, ...more: SQL[]): ScopedWhere {
+  const ofStatus = status === 'open' ? sql`b.status = 'open'` : sql`b.status = 'closed'`;
   const days = status === 'closed' ? inDays(sql`b.closed_at`, dayRangeOf(f)) : sql`true`;
-  return scopedWhere(scope, 'b', sql`b.status = ${status}`, days);
+  return scopedWhere(scopeOf(actor), 'b', ofStatus, days, ...more);
 }
 
-function openWhere(actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}): ScopedWhere {
-  const scope = scopeOf(actor);
-  return scopedWhere(scope, 'b', sql`b.status = 'open'`, searchSql(scope, f.search));
-}
+const openWhere = (actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}) =>
+  listWhere(actor, 'open', f, searchSql(scopeOf(actor), f.search));
 
-function closedWhere(actor: Actor, f: BetFilter): ScopedWhere {
-  const scope = scopeOf(actor);
-  return scopedWhere(scope, 'b', sql`b.status = 'closed'`, searchSql(scope, f.search), inDays(sql`b.closed_at`, dayRangeOf(f)));
-}
+const closedWhere = (actor: Actor, f: BetFilter) => listWhere(actor, 'closed', f, searchSql(scopeOf(actor), f.search));
 
 const newestFirst = sql`b.opened_at desc, b.id desc`;
 
@@ -179,7 +180,7 @@ function countOf(deps: AppDeps, actor: Actor, status: 'open' | 'closed', f: BetF
   const text = f.search?.trim();
   if (!text) return summary().then((n) => ({ total_records: n }));
   const clientsFound = matchingClients('all', text);
-  return q.countBetsFound(deps.db, listWhere(actor, status, f), text, clientsFound.ids, clientsFound.test);
+  return q.countBetsFound(deps.db, listWhere(actor, status, f), describes(text), clientsFound.ids, clientsFound.test);
 }
 
 export async function openBets(deps: AppDeps, actor: Actor, query: OpenBetQuery) {

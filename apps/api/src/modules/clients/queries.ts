@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type AssignableClient, type Client } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, exactCount, type ListCount } from '../../db/list.ts';
+import { cappedCount, exactCount, limitSql, type ListCount, type Page } from '../../db/list.ts';
 import {
   bets,
   clientAssignments,
@@ -15,12 +15,6 @@ import { clientAccountBalance, clientBonusFigures } from '../money/service.ts';
 
 export const iso = (value: unknown): string => new Date(value as string).toISOString();
 export const isoOrNull = (value: unknown): string | null => (value == null ? null : iso(value));
-
-import type { Page } from '../../db/list.ts';
-
-export type { Page };
-
-export const pagingSql = (page: Page | null): SQL => (page ? sql`limit ${page.limit} offset ${page.offset}` : sql``);
 
 export type { Scope } from './scope.ts';
 
@@ -106,7 +100,7 @@ export async function findClients(
   order: SQL = newestClientsFirst,
 ): Promise<Client[]> {
   const found = await rows<ClientSqlRow>(db, sql`
-    with picked as (select c.id from ${clients} c where ${clientWhere(f)} order by ${order} ${pagingSql(page)})
+    with picked as (select c.id from ${clients} c where ${clientWhere(f)} order by ${order} ${limitSql(page)})
     select ${clientFigures}
       from picked join ${clients} c on c.id = picked.id
       ${figureJoins}
@@ -178,7 +172,7 @@ export async function findAssignableClients(
     db,
     sql`select c.id, c.name, c.phone, ${activeClientSql(sql`c`)} as active, a.user_id
           from (select c.* from ${clients} c where ${clientWhere({ scope: 'all', search: f.search })}
-                 order by c.name ${dir}, c.id ${dir} ${pagingSql(f.page)}) c
+                 order by c.name ${dir}, c.id ${dir} ${limitSql(f.page)}) c
           left join ${clientAssignments} a on a.client_id = c.id
          order by c.name ${dir}, c.id ${dir}`,
   );

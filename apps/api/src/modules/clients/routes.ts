@@ -18,6 +18,7 @@ import {
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
+import { pageOf } from '../../db/list.ts';
 import { route } from '../../http/route.ts';
 import { betsCsv, betsOfClient } from '../bets/service.ts';
 import { bonusesCsv, bonusesOfClient, bonusPaymentsCsv, bonusPaymentsOfClient } from '../bonuses/service.ts';
@@ -35,22 +36,22 @@ export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   // A client's sub-lists: the client is looked up in the actor's scope first (404 otherwise).
   route(app, clientSubscriptions, async ({ actor, query }) => {
     const client = await clients.requireClient(db, actor, query.client_id);
-    const { list, totalRecords } = await subscriptionsOfClient(db, client.id, clients.pageOf(query));
+    const { list, totalRecords } = await subscriptionsOfClient(db, client.id, pageOf(query));
     return { total_records: totalRecords, list, client };
   });
   route(app, clientBets, async ({ actor, query }) => {
     const client = await clients.requireClient(db, actor, query.client_id);
-    const { list, totalRecords } = await betsOfClient(db, client.id, clients.pageOf(query));
+    const { list, totalRecords } = await betsOfClient(db, client.id, pageOf(query));
     return { total_records: totalRecords, list, client };
   });
   route(app, clientBonuses, async ({ actor, query }) => {
     const client = await clients.requireClient(db, actor, query.client_id);
-    const { list, totalRecords } = await bonusesOfClient(db, actor, client.id, clients.pageOf(query));
+    const { list, totalRecords } = await bonusesOfClient(db, actor, client.id, pageOf(query));
     return { total_records: totalRecords, list, client };
   });
   route(app, clientPaidBonuses, async ({ actor, query }) => {
     const client = await clients.requireClient(db, actor, query.client_id);
-    const { list, totalRecords } = await bonusPaymentsOfClient(db, actor, client.id, clients.pageOf(query));
+    const { list, totalRecords } = await bonusPaymentsOfClient(db, actor, client.id, pageOf(query));
     return { total_records: totalRecords, list, client };
   });
 

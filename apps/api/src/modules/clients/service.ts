@@ -5,7 +5,6 @@ import {
   kesToCents,
   type Client,
   type ClientForm,
-  type PageQuery,
   type PlatformPassword,
   type SortDirection,
   type SortOf,
@@ -16,20 +15,15 @@ import type { Queryable } from '../../db/client.ts';
 import { clientAssignments, clients } from '../../db/schema/index.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { orderSql, type ListCount, type ListRequest } from '../../db/list.ts';
+import { orderSql, pageOf, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
 import * as q from './queries.ts';
 import { scopeOf } from './scope.ts';
 
-export { nameOrPhoneContains, activeClientSql, iso, isoOrNull, pagingSql, countLiveClientsOf, countLiveClientsPerStaff } from './queries.ts';
-export type { Page } from './queries.ts';
+export { nameOrPhoneContains, activeClientSql, iso, isoOrNull, countLiveClientsOf, countLiveClientsPerStaff } from './queries.ts';
 export { scopeOf, scopedWhere, clientRowsWhere, type Scope, type ScopedWhere } from './scope.ts';
-
-export function pageOf(query: PageQuery): q.Page {
-  return { limit: query.perPage, offset: (query.page - 1) * query.perPage };
-}
 
 export const CLIENT_NOT_FOUND = 'This client was not found, or is not one of your clients.';
 

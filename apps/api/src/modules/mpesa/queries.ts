@@ -10,7 +10,7 @@ import {
   type TipsDeposit,
 } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageOfRequest, pageRows, type ListCount, type Page, type ListRequest } from '../../db/list.ts';
+import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageOf, pageRows, type ListCount, type Page, type ListRequest } from '../../db/list.ts';
 import { summed, type DayRange, type SummaryPrefix } from '../../db/summaries.ts';
 import { betCategories, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -125,7 +125,7 @@ export async function listPayments(
   const count: Promise<ListCount> = f.search?.trim()
     ? cappedCount(db, sql`from ${mpesaPayments} p where ${paymentsWhere(f)}`)
     : summed(db, paymentKeys(f), dayRangeOf(f)).then((s) => ({ total_records: s.n }));
-  const [found, counted] = await Promise.all([rows<PaymentRow>(db, paymentsPage(f, pageOfRequest(f))), count]);
+  const [found, counted] = await Promise.all([rows<PaymentRow>(db, paymentsPage(f, pageOf(f))), count]);
   return { ...counted, transactions: found.map(transactionOf) };
 }
 
@@ -219,7 +219,7 @@ export async function listTipsDeposits(
         summed(db, 'payment:claimed:subscriber:', range),
         exactCount(db, sql`from ${mpesaPayments} p where ${waiting} and ${inDays(sql`p.paid_at`, range)}`),
       ]).then(([claimed, unclaimed]) => ({ total_records: claimed.n + unclaimed }));
-  const [found, counted] = await Promise.all([rows<PaymentRow>(db, depositsPage(f, waiting, pageOfRequest(f))), count]);
+  const [found, counted] = await Promise.all([rows<PaymentRow>(db, depositsPage(f, waiting, pageOf(f))), count]);
   return { ...counted, deposits: found.map(depositRow) };
 }
 

@@ -3,10 +3,9 @@ import { subscriptions, SUBSCRIPTION_SOURCES, type TipsMedium } from '../../db/s
 import type { Queryable } from '../../db/client.ts';
 import { centsToKes, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortOf } from '@betdesk/contract';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { dayRangeOf, inDays, orderSql, type ListRequest } from '../../db/list.ts';
+import { dayRangeOf, inDays, orderSql, pageOf, type ListRequest, type Page } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
-import { pageOf, type Page } from '../clients/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import * as subscriptionQueries from './queries.ts';
 

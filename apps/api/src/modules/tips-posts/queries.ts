@@ -4,7 +4,7 @@ import { betCategoryLabel } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { betCategories, imageTypes, postCategories, tipsPostBets, tipsPosts } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { containing, exactCount, orderSql, pageSql, type ListRequest } from '../../db/list.ts';
+import { containing, exactCount, limitSql, orderSql, pageOf, type ListRequest } from '../../db/list.ts';
 
 export async function listPostCategories(db: Queryable): Promise<PostCategory[]> {
   return db.select({ id: postCategories.id, name: postCategories.name }).from(postCategories).orderBy(asc(postCategories.name));
@@ -151,7 +151,7 @@ export async function pagePosts(
             join ${postCategories} pc on pc.id = p.post_category_id
             left join ${imageTypes} it on it.id = p.image_type_id
            where ${where}
-           order by ${order} ${pageSql(query)}`,
+           order by ${order} ${limitSql(pageOf(query))}`,
     ),
     exactCount(db, sql`from ${tipsPosts} p where ${where}`),
   ]);

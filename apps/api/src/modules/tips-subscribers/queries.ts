@@ -1,7 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { SortOf, SubscriberRow } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, orderSql, pageOfRequest, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
+import { cappedCount, orderSql, pageOf, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
 import { nameOrPhoneContains } from '../clients/service.ts';
 import { subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
@@ -51,7 +51,7 @@ export async function pageSubscribers(
     rows<SubscriberRecord>(
       db,
       sql`${subscriberSelect}
-            from (${pageRows(tipsSubscribers, 's', where, order, pageOfRequest(options))}) s
+            from (${pageRows(tipsSubscribers, 's', where, order, pageOf(options))}) s
            order by ${order}`,
     ),
     counted,

@@ -8,7 +8,7 @@ import {
   type TipsSubscription,
 } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, dayRangeOf, inDays, orderSql, pageOfRequest, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
+import { cappedCount, dayRangeOf, inDays, orderSql, pageOf, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
 import { nameOrPhoneContains } from '../clients/service.ts';
 import { betCategories, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
@@ -81,11 +81,11 @@ function listWhere(f: AllQuery | ActiveQuery, runningOnly: boolean): SQL {
 }
 
 /** One page picked off subscriptions_subscriber_*_idx, then joined to its subscribers and categories. */
-async function pageOf(db: Queryable, where: SQL, order: SQL, page: { page: number; perPage: number }): Promise<TipsSubscription[]> {
+async function subscriptionsPage(db: Queryable, where: SQL, order: SQL, page: { page: number; perPage: number }): Promise<TipsSubscription[]> {
   const found = await rows<SubscriptionRecord>(
     db,
     sql`${subscriptionSelect}
-          from (${pageRows(subscriptions, 'sub', where, order, pageOfRequest(page))}) sub
+          from (${pageRows(subscriptions, 'sub', where, order, pageOf(page))}) sub
           join ${tipsSubscribers} s on s.id = sub.subscriber_id
           left join ${betCategories} bc on bc.id = sub.bet_category_id
          order by ${order}`,
@@ -102,7 +102,7 @@ export async function allSubscriptionsPage(db: Queryable, query: AllQuery) {
         summed(db, 'subscription:subscriber:', dayRangeOf(query)),
         summed(db, 'subscription_reversed:subscriber', dayRangeOf(query)),
       ]).then(([sold, reversed]) => ({ total_records: sold.n + reversed.n }));
-  const [list, count] = await Promise.all([pageOf(db, where, orderSql('tipsSubscriptions', sorts, sql`sub.id`, query), query), counted]);
+  const [list, count] = await Promise.all([subscriptionsPage(db, where, orderSql('tipsSubscriptions', sorts, sql`sub.id`, query), query), counted]);
   return { ...count, subscriptions: list };
 }
 
@@ -110,7 +110,7 @@ export async function allSubscriptionsPage(db: Queryable, query: AllQuery) {
 export async function activeSubscriptionsPage(db: Queryable, query: ActiveQuery) {
   const where = listWhere(query, true);
   const [list, count] = await Promise.all([
-    pageOf(db, where, orderSql('activeTipsSubscriptions', sorts, sql`sub.id`, query), query),
+    subscriptionsPage(db, where, orderSql('activeTipsSubscriptions', sorts, sql`sub.id`, query), query),
     cappedCount(db, sql`from ${subscriptions} sub where ${where}`),
   ]);
   return { ...count, subscriptions: list };

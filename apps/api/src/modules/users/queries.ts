@@ -73,7 +73,6 @@ export async function countLiveUsers(db: Queryable): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Clients assigned to a user (live clients only). */
 /** Every live user, by name (the Users table). */
 export async function findLiveUsers(db: Queryable): Promise<UserRow[]> {
   return db
