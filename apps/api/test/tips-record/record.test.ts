@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
+import { rows } from '../../src/db/rows.ts';
 import { auditLog } from '../../src/db/schema/index.ts';
 import { recordLegsQuery } from '../../src/modules/tips-record/queries.ts';
 import { createTestApp, explain, type TestApp } from '../helpers.ts';
@@ -246,7 +247,7 @@ describe('results and the record', () => {
     ]);
     expect(late.statusCode).toBe(409);
     expect(late.json().info).toMatch(/^Inter-Genoa kicked off at .*: the ticket is fixed in the record/);
-    const [stored] = (await t.deps.db.execute(sql`select count(*)::int as n from tip_selections where ticket_id = ${ticketId}`)).rows as { n: number }[];
+    const [stored] = await rows<{ n: number }>(t.deps.db, sql`select count(*)::int as n from tip_selections where ticket_id = ${ticketId}`);
     expect(Number(stored!.n)).toBe(1);
     const legs = first.json().ticket.selections as { id: number }[];
     await results(staff, legs.map((l) => ({ selection_id: l.id, result: 'lost' })));
@@ -280,7 +281,7 @@ describe('results and the record', () => {
     expect(stale.json().errors['results.1.selection_id'][0]).toContain(`Selection ${lazio!.id} is no longer on any ticket`);
     expect(stale.json().errors['results.0.selection_id']).toBeUndefined();
     // None of the batch was applied, the valid leg included.
-    const [milanNow] = (await t.deps.db.execute(sql`select result from tip_selections where id = ${milan!.id}`)).rows as { result: string | null }[];
+    const [milanNow] = await rows<{ result: string | null }>(t.deps.db, sql`select result from tip_selections where id = ${milan!.id}`);
     expect(milanNow!.result).toBeNull();
   });
 

@@ -121,13 +121,17 @@ async function setOffersConsent(db: AppDeps['db'], given: boolean, s: { phone: s
 /** The paybill instructions of a package by SMS (transactional: the punter asked for them). */
 async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForSale, phone: string, key: string): Promise<void> {
   const template = await getSetting(tx, 'ussd_pay_instructions_sms');
+  const paybill = deps.config.mpesa.shortcode;
   const values: Record<string, string> = {
     package: packageName(p),
     amount: compactKes(p.priceCents),
-    paybill: deps.config.mpesa.shortcode ?? 'our paybill',
     code: p.code,
+    ...(paybill ? { paybill } : {}),
   };
-  const body = Object.entries(values).reduce((text, [k, v]) => text.replaceAll(`{${k}}`, v), template);
+  // Without a paybill number the clause that would give it is left out ("…Pay Bill, account
+  // number D2…"), rather than reading "business number our paybill".
+  const worded = paybill ? template : template.replace(/,?[^,.:;>]*\{paybill\}/g, '');
+  const body = Object.entries(values).reduce((text, [k, v]) => text.replaceAll(`{${k}}`, v), worded);
   await queueSms(tx, {
     intent: PAY_INSTRUCTIONS_INTENT,
     dedupeKey: `${PAY_INSTRUCTIONS_INTENT}:${key}`,
