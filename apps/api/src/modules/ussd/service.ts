@@ -6,7 +6,8 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { setOwnSmsChoice } from '../self-service/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { hasConsent, isOptedOut, queueSms, recordConsent } from '../sms/service.ts';
+import { erasedPhoneTexts } from '../privacy/service.ts';
+import { hasConsent, isErasedPhone, isOptedOut, queueSms, recordConsent } from '../sms/service.ts';
 import { audit } from '../audit/service.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { categoriesForSale, packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
@@ -71,6 +72,8 @@ export async function answerUssd(deps: AppDeps, raw: unknown, requestId: string)
   const session = UssdStep.parse(raw);
   const phone = normaliseKenyanPhone(session.phoneNumber);
   if (!phone) return 'END This service is for Kenyan mobile numbers only.';
+  // An erased person's phone records nothing again: no purchase, consent or subscriber.
+  if (await isErasedPhone(deps.db, phone)) return erasedPhoneTexts.ussdRefused.en;
   const outcome = await walk(session.text, factsFor(deps.db, phone));
   if ('screen' in outcome) return fit(outcome.screen);
   return fit(await act(deps, outcome.action, { phone, sessionId: session.sessionId, requestId }));
