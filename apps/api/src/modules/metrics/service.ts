@@ -155,7 +155,7 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
   });
   new Gauge({
     name: 'betdesk_retention_sms_texts_emptied_total',
-    help: 'SMS texts emptied by the retention job (metadata kept), over all its runs',
+    help: 'SMS texts (sent and received) emptied by the retention job (metadata kept), over all its runs',
     registers: [registry],
     async collect() {
       this.set((await retentionFigures(db)).smsTextsEmptied);
