@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { providerBody } from './text.ts';
 import { Id, PageQuery } from './common.ts';
 import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.ts';
@@ -113,10 +113,9 @@ export const cancelRefund = endpoint({
   response: z.object({ info: z.string(), refund: Refund }),
 });
 
-export const RefundListQuery = PageQuery.extend({
-  status: z.enum(REFUND_STATUSES).optional(),
-  ...dateRangeFields,
-}).refine(endsAfterStart, rangeOrderError);
+const refundFilterFields = { status: z.enum(REFUND_STATUSES).optional(), ...dateRangeFields };
+export const RefundListQuery = PageQuery.extend(refundFilterFields).refine(endsAfterStart, rangeOrderError);
+export const RefundFilterQuery = z.object(refundFilterFields).refine(endsAfterStart, rangeOrderError);
 
 export const listRefunds = endpoint({
   method: 'GET',
@@ -132,6 +131,14 @@ export const listRefunds = endpoint({
     /** The utility account's balance from M-Pesa's last B2C result, and whether it is below the setting. */
     utility_balance: z.object({ amount: z.number(), at: z.string(), low: z.boolean() }).nullable(),
   }),
+});
+
+export const exportRefunds = csvExport({
+  path: '/api/refunds/export',
+  tag: 'refunds',
+  summary: "The refunds of the list's filter, as CSV",
+  access: 'manage:refunds',
+  query: RefundFilterQuery,
 });
 
 export const saveInitiator = endpoint({

@@ -206,6 +206,11 @@ describe('sending and the answer', () => {
     const list = await t.as(requester, { method: 'GET', url: '/api/refunds?status=done' });
     expect(list.json().refunds[0]).toMatchObject({ id, status: 'done', mpesa_receipt: 'RFB2C00001', approved_by: 'approver' });
     expect(list.json().utility_balance).toEqual(expect.objectContaining({ amount: 1_500, low: true }));
+    const csv = await t.as(requester, { method: 'GET', url: '/api/refunds/export?status=done' });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body).toContain('RFB2C00001');
+    const shown = await t.as(requester, { method: 'GET', url: `/api/mpesa-transactions/search?search=${payment.trans}` });
+    expect(shown.json().transactions[0]).toMatchObject({ transaction_reference: payment.trans, refunded_amount: 40 });
     await moneyCheckHolds();
   });
 

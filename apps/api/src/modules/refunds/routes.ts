@@ -6,6 +6,7 @@ import {
   b2cTimeout,
   cancelRefund,
   createRefund,
+  exportRefunds,
   Id,
   listRefunds,
   reversalResult,
@@ -17,6 +18,7 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { csvRoute } from '../../http/csv.ts';
 import * as refunds from './service.ts';
 import type { RefundAnswerKind } from './answers.ts';
 
@@ -33,6 +35,7 @@ export function refundRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, approveRefund, ({ actor, body, request }) => refunds.approveRefund(deps, actor, refundId(request), body.code, request.id));
   route(app, cancelRefund, ({ actor, request }) => refunds.cancelRefund(deps, actor, refundId(request), request.id));
   route(app, listRefunds, ({ query }) => refunds.listRefunds(deps, query));
+  csvRoute(app, exportRefunds, async ({ query }) => refunds.refundsCsv(deps, query));
   route(app, saveInitiator, ({ actor, body, request }) => refunds.saveInitiator(deps, actor, body, request.id));
 
   // Daraja's result and time-out callbacks, behind the webhook secret; every body is acknowledged.

@@ -19,6 +19,7 @@ import type { Actor } from '../../http/actor.ts';
 import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { pageOf } from '../../db/list.ts';
+import { csvDateTime, queryBatches, type CsvTable } from '../../http/csv.ts';
 import { audit } from '../audit/service.ts';
 import { acceptStepUpCode } from '../auth/service.ts';
 import { lockPaymentForRefund } from '../mpesa/service.ts';
@@ -37,7 +38,7 @@ function iso(value: Date | string | null): string | null {
   return typeof value === 'string' ? new Date(value).toISOString() : value.toISOString();
 }
 
-function refundOf(r: q.RefundListRow): Refund {
+export function refundOf(r: q.RefundListRow): Refund {
   return {
     id: Number(r.id),
     payment_id: Number(r.payment_id),
@@ -195,6 +196,26 @@ export async function cancelRefund(deps: AppDeps, actor: Actor, id: number, requ
     });
   });
   return { info: refundTexts.cancelled, refund: await shownRefund(deps.db, id) };
+}
+
+const refundColumns: CsvTable<Refund>['columns'] = [
+  { header: 'Refund', value: (r) => r.id },
+  { header: 'Payment Ref', value: (r) => r.trans_id },
+  { header: 'Amount (KES)', value: (r) => r.amount },
+  { header: 'Reason', value: (r) => r.reason },
+  { header: 'Note', value: (r) => r.note },
+  { header: 'Method', value: (r) => r.method },
+  { header: 'Status', value: (r) => r.status },
+  { header: 'Requested By', value: (r) => r.requested_by },
+  { header: 'Approved By', value: (r) => r.approved_by },
+  { header: 'M-Pesa Receipt', value: (r) => r.mpesa_receipt },
+  { header: 'Result', value: (r) => r.result },
+  { header: 'Asked On', value: (r) => csvDateTime(r.created_at) },
+  { header: 'Completed On', value: (r) => csvDateTime(r.completed_at) },
+];
+
+export function refundsCsv(deps: AppDeps, filter: q.RefundFilter): CsvTable<Refund> {
+  return { filename: 'refunds', columns: refundColumns, rows: queryBatches(deps.database, q.refundsForExport(filter), refundOf) };
 }
 
 export async function listRefunds(deps: AppDeps, query: z.output<typeof RefundListQuery>) {
