@@ -180,3 +180,14 @@ export async function refundById(db: Queryable, id: number): Promise<RefundListR
 export function refundsForExport(f: RefundFilter): SQL {
   return sql`select ${listColumns} ${listFrom} where ${filterSql(f)} order by r.created_at, r.id`;
 }
+
+export async function doneByDay(db: Queryable, days: { from: string; to: string }): Promise<{ day: string; cents: string }[]> {
+  const { start, end } = nairobiRange(days);
+  return rows<{ day: string; cents: string }>(
+    db,
+    sql`select (completed_at at time zone 'Africa/Nairobi')::date::text as day, sum(amount_cents) as cents
+          from ${refunds}
+         where status = 'done' and completed_at >= ${start!.toISOString()} and completed_at < ${end!.toISOString()}
+         group by 1 order by 1`,
+  );
+}

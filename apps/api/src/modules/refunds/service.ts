@@ -218,6 +218,12 @@ export function refundsCsv(deps: AppDeps, filter: q.RefundFilter): CsvTable<Refu
   return { filename: 'refunds', columns: refundColumns, rows: queryBatches(deps.database, q.refundsForExport(filter), refundOf) };
 }
 
+/** KES (cents) refunds returned per Nairobi day they were done, within the days: the reports' refunds line. */
+export async function refundedByDay(db: Queryable, days: { from: string; to: string }): Promise<{ day: string; cents: number }[]> {
+  const found = await q.doneByDay(db, days);
+  return found.map((r) => ({ day: r.day, cents: Number(r.cents) }));
+}
+
 export async function listRefunds(deps: AppDeps, query: z.output<typeof RefundListQuery>) {
   const [page, totals, balance] = await Promise.all([
     q.refundPage(deps.db, query, pageOf(query)),
