@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { auditLog, ledgerEntries, refunds, smsMessages, subscriptions } from '../../src/db/schema/index.ts';
+import { rows } from '../../src/db/rows.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { runMoneyCheck } from '../../src/modules/reconciliation/service.ts';
 import { runRefundSending } from '../../src/modules/refunds/service.ts';
@@ -337,5 +338,19 @@ describe('sending and the answer', () => {
     expect((await approve(id, await nextCode(approver.secret))).statusCode).toBe(403);
     const second = await approve(id, await nextCode(thirdAdmin.secret), thirdAdmin.token);
     expect(second.json().refund.status).toBe('sending');
+  });
+
+  it("shows the day's done refunds as the income report's own line", async () => {
+    const [today] = await rows<{ day: string }>(t.deps.db, sql`select (now() at time zone 'Africa/Nairobi')::date::text as day`);
+    const [done] = await t.deps.db
+      .select({ cents: sql<string>`coalesce(sum(${refunds.amountCents}), 0)` })
+      .from(refunds)
+      .where(eq(refunds.status, 'done'));
+    expect(Number(done!.cents)).toBeGreaterThan(0);
+    const report = await t.as(requester, { method: 'GET', url: `/api/reports/income?from=${today!.day}&to=${today!.day}` });
+    expect(report.statusCode).toBe(200);
+    const total = report.json().total;
+    expect(total.refunded).toBe(Number(done!.cents) / 100);
+    expect(total.net).toBeCloseTo(total.total - total.refunded, 2);
   });
 });
