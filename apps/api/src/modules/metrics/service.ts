@@ -8,6 +8,7 @@ import { parseSummaryKey, summedByKey } from '../../db/summaries.ts';
 import { backupStatus } from '../backups/service.ts';
 import { retentionFigures } from '../privacy/service.ts';
 import { UNCLAIMED_KEYS } from '../money/service.ts';
+import { utilityBalanceGauge } from '../refunds/service.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
 const OUTBOX_STATUSES = ['queued', 'sending', 'unconfirmed', 'failed'] as const;
@@ -135,6 +136,30 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
       );
       this.set({ job: 'money_check' }, seconds(r?.check));
       this.set({ job: 'mpesa_pull' }, seconds(r?.pull));
+    },
+  });
+  new Gauge({
+    name: 'betdesk_mpesa_utility_balance_kes',
+    help: "The M-Pesa utility account's balance (B2C refunds are paid from it) as the last B2C result reported it; absent until one did",
+    registers: [registry],
+    async collect() {
+      const balance = await utilityBalanceGauge(db);
+      if (balance !== null) this.set(balance);
+    },
+  });
+  new Gauge({
+    name: 'betdesk_refunds_unresolved',
+    help: 'Refunds approved but not yet done or failed, by status (sending, unknown): money that may be on its way out',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const found = await rows<{ status: string; n: string }>(
+        db,
+        sql`select status, count(*) as n from refunds where status in ('sending', 'unknown') group by status`,
+      );
+      this.set({ status: 'sending' }, 0);
+      this.set({ status: 'unknown' }, 0);
+      for (const r of found) this.set({ status: r.status }, Number(r.n));
     },
   });
   new Gauge({
