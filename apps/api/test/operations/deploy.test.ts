@@ -23,6 +23,10 @@ describe('deploy/', () => {
     expect(site).toContain('server 127.0.0.1:3002');
     expect(site).toMatch(/location = \/api\/events \{[^}]*proxy_buffering off;/);
     expect(site).toContain('root /opt/betdesk/apps/web/dist;');
+    // One Cache-Control on hashed assets: nginx's `expires` would add its own beside add_header's.
+    const assets = /location \/assets\/ \{[^}]*\}/.exec(site)![0];
+    expect(assets.match(/add_header Cache-Control /g)).toHaveLength(1);
+    expect(assets).not.toMatch(/\bexpires\b/);
     expect(site).toContain('ssl_certificate /c.pem;');
     expect(site).toContain('return 301 https://$host$request_uri;');
     expect(site).not.toMatch(/\{\{\w+\}\}/);

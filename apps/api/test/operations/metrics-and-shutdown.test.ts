@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
@@ -49,9 +50,20 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^betdesk_payments_received_total\{source="c2b"\} 1$/m);
     expect(text).toMatch(/^betdesk_payments_unclaimed 1$/m);
     expect(text).toMatch(/^betdesk_last_backup_timestamp_seconds 0$/m);
-    expect(text).toMatch(/^betdesk_reconciliation_last_run_timestamp_seconds\{job="money_check"\} 0$/m);
+    expect(text).toMatch(/^betdesk_reconciliation_last_run_timestamp_seconds\{check="money_check"\} 0$/m);
     expect(text).toContain('# TYPE betdesk_job_queue_depth gauge');
     expect(text).toContain('# TYPE betdesk_job_oldest_queued_age_seconds gauge');
+    expect(text).toContain('# TYPE betdesk_job_failed gauge');
+    expect(text).toContain('# TYPE betdesk_payments_received_total counter');
+    expect(text).toMatch(/^betdesk_installed_timestamp_seconds \d/m);
+  });
+
+  // CI installs Debian's prometheus package (.ci/run), so there this always runs.
+  it.skipIf(spawnSync('promtool', ['--version']).error)('passes promtool check metrics (counters and gauges named as they are)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const checked = spawnSync('promtool', ['check', 'metrics'], { input: res.body, encoding: 'utf8' });
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.status).toBe(0);
   });
 });
 

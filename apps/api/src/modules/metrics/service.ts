@@ -27,6 +27,11 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
   }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client's gauges named *_total read as counters to Prometheus (promtool check metrics); the
+  // same figures stay, by type, in nodejs_active_handles / _requests / _resources.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    registry.removeSingleMetric(name);
+  }
 
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -139,7 +144,8 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
   new Gauge({
     name: 'betdesk_reconciliation_last_run_timestamp_seconds',
     help: 'When the nightly money check and the M-Pesa pull last ran (0: never)',
-    labelNames: ['job'] as const,
+    // `check`, not `job`: Prometheus's own `job` label (the scrape job) would rename ours to exported_job.
+    labelNames: ['check'] as const,
     registers: [registry],
     async collect() {
       const [r] = await rows<{ check: Date | null; pull: Date | null }>(
@@ -147,8 +153,8 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
         sql`select (select max(ran_at) from money_checks) as check,
                    (select max(finished_at) from mpesa_pull_runs where status = 'ok') as pull`,
       );
-      this.set({ job: 'money_check' }, seconds(r?.check));
-      this.set({ job: 'mpesa_pull' }, seconds(r?.pull));
+      this.set({ check: 'money_check' }, seconds(r?.check));
+      this.set({ check: 'mpesa_pull' }, seconds(r?.pull));
     },
   });
   new Gauge({
