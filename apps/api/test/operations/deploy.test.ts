@@ -60,6 +60,15 @@ describe('deploy/', () => {
   });
 });
 
+describe('docs/OPERATIONS.md', () => {
+  it("creates every database owned by the service's role, so a restore as that role can load into it", () => {
+    const runbook = readFileSync(new URL('docs/OPERATIONS.md', root), 'utf8');
+    const creates = runbook.split('\n').filter((line) => /^\s*(sudo -u postgres )?createdb\b/.test(line));
+    expect(creates.length).toBeGreaterThanOrEqual(2);
+    for (const line of creates) expect(line).toMatch(/createdb -O betdesk /);
+  });
+});
+
 describe('BETDESK_ENV_FILE', () => {
   const dir = mkdtempSync(join(tmpdir(), 'betdesk-env-'));
   const file = (text: string) => {
