@@ -8,7 +8,7 @@ import { kesFixed } from '@betdesk/contract';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { existingSecretsKey } from '../apps/api/src/config.ts';
+import { ConfigError, existingSecretsKey, settingsEnvironment } from '../apps/api/src/config.ts';
 import { BackupError, restoreBackup } from '../apps/api/src/modules/backups/service.ts';
 
 const usage = 'Usage: npm run restore -- --file F';
@@ -25,7 +25,8 @@ async function main(): Promise<number> {
     console.error(`Missing --file\n${usage}`);
     return 2;
   }
-  const env = process.env;
+  // The same settings as the service (BETDESK_ENV_FILE), so the restore lands in its database.
+  const env = settingsEnvironment();
   const secretsKey = existingSecretsKey(env);
   if (!secretsKey) {
     console.error(
@@ -63,7 +64,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof BackupError ? error.message : error);
+    console.error(error instanceof BackupError || error instanceof ConfigError ? error.message : error);
     process.exit(1);
   },
 );

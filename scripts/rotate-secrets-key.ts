@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { ConfigError, loadConfig, secretsKeyFingerprint } from '../apps/api/src/config.ts';
+import { ConfigError, loadConfig, secretsKeyFingerprint, settingsEnvironment } from '../apps/api/src/config.ts';
 import { openDatabase, type Queryable } from '../apps/api/src/db/client.ts';
 import { EmbeddedDatabaseBusyError } from '../apps/api/src/db/pglite-lock.ts';
 import { rows } from '../apps/api/src/db/rows.ts';
@@ -79,7 +79,7 @@ async function main(): Promise<number> {
     });
     const summary = Object.entries(counts).map(([table, n]) => `${n} in ${table}`).join(', ');
     console.log(`Re-sealed ${summary} under the key with fingerprint ${secretsKeyFingerprint(newKey)}.`);
-    if (!process.env.SECRETS_KEY && !config.databaseUrl) {
+    if (!settingsEnvironment().SECRETS_KEY && !config.databaseUrl) {
       const file = resolve(config.dataDir, 'local-secrets.json');
       const local = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
       writeFileSync(file, `${JSON.stringify({ ...local, secretsKey: newHex.toLowerCase() }, null, 2)}\n`, { mode: 0o600 });

@@ -65,9 +65,16 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   installMetrics(app, deps);
   readinessRoutes(app, deps);
 
-  route(app, health, async () => {
-    await deps.database.executeSql('select 1');
-    return { status: 'ok' as const, database: deps.database.kind };
+  route(app, health, async ({ request, reply }) => {
+    try {
+      await deps.database.executeSql('select 1');
+      return { status: 'ok' as const, database: deps.database.kind };
+    } catch (error) {
+      // A monitor reads "unavailable" and why; a 500 said only that something broke.
+      request.log.warn({ err: error }, 'health: the database does not answer');
+      reply.status(503);
+      return { status: 'unavailable' as const, database: deps.database.kind, reason: 'the database does not answer' };
+    }
   });
   authRoutes(app, deps);
   dashboardRoutes(app, deps);

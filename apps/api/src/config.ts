@@ -159,12 +159,63 @@ export function ourShortcodes(mpesa: Pick<MpesaConfig, 'shortcode' | 'tillNumber
 }
 
 /**
+ * The settings of this install: the variables of BETDESK_ENV_FILE (the file the systemd units name)
+ * under the process's own environment, which wins (a unit's PORT=%i, a one-off `LOG_LEVEL=info`).
+ * The server, the worker and every operations command read their settings through this, so
+ * `BETDESK_ENV_FILE=/etc/betdesk/betdesk.env npm run backup` backs up the database the service uses.
+ */
+export function settingsEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const file = env.BETDESK_ENV_FILE;
+  if (!file) return env;
+  return { ...readEnvFile(file), ...env };
+}
+
+/**
+ * A KEY=VALUE file as systemd's EnvironmentFile and a POSIX shell both read it: `#` comments, blank
+ * lines, `export ` allowed, a value in single or double quotes taken literally (BACKUP_CRON="0 2 * * *").
+ */
+export function readEnvFile(file: string): Record<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  BETDESK_ENV_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const variables: Record<string, string> = {};
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    const value = match ? unquote(match[2]!) : null;
+    if (!match || value === null) {
+      throw new ConfigError(`Invalid configuration:\n  ${file} line ${index + 1}: expected NAME=value (quote a value holding spaces or *)`);
+    }
+    variables[match[1]!] = value;
+  });
+  return variables;
+}
+
+/** A value as a shell would see it, or null when a shell would split or expand it. */
+function unquote(value: string): string | null {
+  const quoted = /^"([^"\\$`]*)"$/.exec(value) ?? /^'([^']*)'$/.exec(value);
+  if (quoted) return quoted[1]!;
+  return /^[^\s"'`$*?;&|<>()\\]*$/.test(value) ? value : null;
+}
+
+/** Which database the settings point at, for messages: host and name, never the password. */
+export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `the embedded database in ${resolve(config.dataDir, 'pglite')}`;
+  const url = new URL(config.databaseUrl);
+  return `PostgreSQL database "${decodeURIComponent(url.pathname.slice(1)) || url.username || 'postgres'}" on ${url.hostname}:${url.port || '5432'}`;
+}
+
+/**
  * Parse the environment. A bad value stops the boot naming the variable. Secrets that are not
  * given are generated once into DATA_DIR (embedded use); production must set them.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as in most shells' `VAR= command`.
-  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const given = Object.fromEntries(Object.entries(settingsEnvironment(env)).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = EnvSchema.safeParse(given);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
@@ -262,7 +313,8 @@ export function secretsKeyFingerprint(key: Buffer): string {
  * The SECRETS_KEY an install uses, read without generating one (restore must not invent a key):
  * SECRETS_KEY, else the key generated into DATA_DIR/local-secrets.json, else null.
  */
-export function existingSecretsKey(env: NodeJS.ProcessEnv = process.env): Buffer | null {
+export function existingSecretsKey(processEnv: NodeJS.ProcessEnv = process.env): Buffer | null {
+  const env = settingsEnvironment(processEnv);
   if (env.SECRETS_KEY && /^[0-9a-fA-F]{64}$/.test(env.SECRETS_KEY)) return Buffer.from(env.SECRETS_KEY, 'hex');
   const file = resolve(env.DATA_DIR || './data', 'local-secrets.json');
   if (!existsSync(file)) return null;

@@ -105,7 +105,11 @@ export const health = endpoint({
   method: 'GET',
   path: '/api/health',
   tag: 'system',
-  summary: 'Liveness and database check',
+  summary: 'Liveness and database check: 200 ok, or 503 unavailable with the reason',
   access: 'public',
-  response: z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) }),
+  response: z.object({
+    status: z.enum(['ok', 'unavailable']),
+    database: z.enum(['pglite', 'postgres']),
+    reason: z.string().optional(),
+  }),
 });

@@ -213,3 +213,40 @@ async function listenPostgres(url: string, channel: string, onPayload: (payload:
     await client?.end().catch(() => {});
   };
 }
+
+/** Errors that mean "the server is not taking connections yet", worth waiting out at boot. */
+const NOT_YET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', '57P03']);
+
+export class DatabaseUnreachableError extends Error {}
+
+/**
+ * At boot, before migrating: waits until PostgreSQL takes a connection. While it refuses (started
+ * before the database, or the database restarting) one line says which host and that it retries;
+ * the line is said again only when the reason changes. A refusal that waiting cannot mend (wrong
+ * password, no such database) ends it with one line, never a stack trace.
+ */
+export async function waitForDatabase(
+  url: string,
+  options: { say: (line: string) => void; retryMs?: number; signal?: AbortSignal },
+): Promise<void> {
+  const { hostname, port } = new URL(url);
+  const where = `${hostname}:${port || '5432'}`;
+  let said = '';
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => {});
+      const { code, message } = error as { code?: string; message: string };
+      if (!code || !NOT_YET.has(code)) throw new DatabaseUnreachableError(`The database at ${where} refused Betdesk: ${message}`);
+      const line = `The database at ${where} does not take connections (${code}); retrying every ${(options.retryMs ?? 2000) / 1000} s`;
+      if (line !== said) options.say(line);
+      said = line;
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 2000));
+  }
+}

@@ -16,6 +16,9 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
     {
       queue: QUEUES.smsDispatch,
       cron: '* * * * *',
+      // A sign-in code, receipt or USSD payment SMS reaches the gateway within 2 s, also when an
+      // API process beside `npm run worker` (JOBS=off) queued it.
+      pollSeconds: 0.5,
       run: async (signal) => {
         const { batchSize, sendRate } = deps.config.sms;
         const report = await dispatchQueuedSms(deps.database, deps.sms, { batchSize, sendRate, signal });

@@ -18,7 +18,10 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export interface Jobs {
-  /** Ask for a queue's work to run soon; many nudges within a few seconds collapse into one job. */
+  /**
+   * Ask for a queue's work to run soon. Nudges collapse into the one job still waiting; a nudge
+   * while a run is going queues one more run, so work written during a run is never left to the cron.
+   */
   nudge(queue: QueueName): Promise<void>;
   stop(): Promise<void>;
 }
@@ -29,6 +32,11 @@ export interface JobHandler {
   cron?: string;
   /** Time zone of the cron (UTC when not given). */
   tz?: string;
+  /**
+   * How often an idle worker looks for a job another process queued (seconds, at least 0.5; pg-boss's
+   * 2 by default). A nudge from this process wakes its own worker at once.
+   */
+  pollSeconds?: number;
   /** `signal` aborts at shutdown: a long run stops at its next safe point. */
   run(signal: AbortSignal): Promise<void>;
 }
@@ -57,17 +65,32 @@ export async function startJobs(
   const stopping = new AbortController();
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
   await boss.start();
+  const workers = new Map<QueueName, string>();
   for (const handler of handlers) {
-    await boss.createQueue(handler.queue, { name: handler.queue, retryLimit: 5, retryBackoff: true });
+    // 'short': at most one job per queue waits (nudges collapse into it), and a nudge during a run
+    // queues the next one. A time-slot singleton dropped such a nudge and left the work to the cron
+    // (a sign-in code 26-86 s late, issue 27). updateQueue moves queues created before this.
+    const queue = { name: handler.queue, policy: 'short' as const, retryLimit: 5, retryBackoff: true };
+    await boss.createQueue(handler.queue, queue);
+    await boss.updateQueue(handler.queue, queue);
     if (!options.work) continue;
-    await boss.work(handler.queue, async () => {
-      await handler.run(stopping.signal);
-    });
+    const id = await boss.work(
+      handler.queue,
+      handler.pollSeconds ? { pollingIntervalSeconds: handler.pollSeconds } : {},
+      async () => {
+        await handler.run(stopping.signal);
+      },
+    );
+    workers.set(handler.queue, id);
     if (handler.cron) await boss.schedule(handler.queue, handler.cron, {}, handler.tz ? { tz: handler.tz } : {});
   }
   return {
     async nudge(queue) {
-      await boss.send(queue, {}, { singletonKey: queue, singletonSeconds: 2 });
+      await boss.send(queue, {}, { singletonKey: queue });
+      // This process's own worker fetches now (or right after its running job) instead of at its
+      // next poll; other processes' workers find the job at theirs.
+      const worker = workers.get(queue);
+      if (worker) boss.notifyWorker(worker);
     },
     async stop() {
       stopping.abort();

@@ -22,11 +22,23 @@ export const backupRuns = pgTable(
 );
 
 /**
- * Token buckets shared by every process on the database (decision 023): the SMS dispatchers of
- * all API and worker processes together send at most SMS_SEND_RATE messages a second.
+ * A lock row per shared limit: the SMS dispatchers of every process take the 'sms' row FOR UPDATE
+ * while they decide whether a batch may leave (decision 034; the token columns are no longer read).
  */
 export const rateBuckets = pgTable('rate_buckets', {
   name: text('name').primaryKey(),
   tokens: doublePrecision('tokens').notNull(),
   refilledAt: timestamp('refilled_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The SMS gateway requests that may still share a second with the next one, for every dispatcher
+ * of every process (decision 034). A request counts from when it was allowed to leave until one
+ * second after its answer came back: the gateway saw it in between, whatever the machine's load.
+ */
+export const smsSendBookings = pgTable('sms_send_bookings', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  messages: integer('messages').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  answeredAt: timestamp('answered_at', { withTimezone: true }),
 });

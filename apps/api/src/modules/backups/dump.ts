@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { Readable, type Writable } from 'node:stream';
+import { PassThrough, Readable, type Writable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -228,19 +228,69 @@ export async function assertEmptyTarget(target: RestoreTarget): Promise<void> {
 }
 
 /**
- * Loads a dump into the (empty) target in one transaction and reads the figures back. `write`
- * streams the dump into the writable it is given and rejects if the dump turns out damaged.
- * PostgreSQL takes it through psql's stdin as it comes; the embedded database takes it as one
- * string (one simple-protocol message).
+ * SQL run after the dump inside its transaction: it fails the transaction (so nothing of the
+ * backup is kept) unless every table's rows and every money column's total are the manifest's.
+ * Then the run that was writing this backup, unfinished in its own dump, is recorded as the
+ * success it was (its file is the one being restored).
  */
-export async function loadDump(target: RestoreTarget, write: (into: Writable) => Promise<void>): Promise<Figures> {
+export function restoreCheckSql(expected: Figures, backup: { createdAt: string; fileName: string }): string {
+  const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  const checks = [
+    ...Object.entries(expected.row_counts).map(
+      ([table, count]) =>
+        `select count(*) into actual from public.${quote(table)};
+  if actual <> ${Number(count)} then problems := problems || E'\\n  ' || ${literal(`${table}: ${count} rows expected, `)} || actual || ' found'; end if;`,
+    ),
+    ...Object.entries(expected.money_totals_cents).map(([key, total]) => {
+      const [table, column] = key.split('.') as [string, string];
+      return `select coalesce(sum(${quote(column)}), 0) into actual from public.${quote(table)};
+  if actual <> ${literal(total)}::numeric then problems := problems || E'\\n  ' || ${literal(`${key}: total ${total} expected, `)} || actual || ' found'; end if;`;
+    }),
+  ];
+  return `
+do $restore_check$
+declare
+  actual numeric;
+  problems text := '';
+begin
+  ${checks.join('\n  ')}
+  if problems <> '' then
+    raise exception 'The restored data does not match the manifest:%', problems;
+  end if;
+  if to_regclass('public.backup_runs') is not null then
+    update public.backup_runs
+       set finished_at = ${literal(backup.createdAt)}::timestamptz, ok = true, file_name = ${literal(backup.fileName)}
+     where id = (select max(id) from public.backup_runs where finished_at is null and started_at <= ${literal(backup.createdAt)}::timestamptz);
+  end if;
+end
+$restore_check$;
+`;
+}
+
+/**
+ * Loads a dump into the (empty) target in one transaction, with `finish` (restoreCheckSql) run
+ * in it before the commit, and reads the figures back. `write` streams the dump into the writable
+ * it is given and rejects if the dump turns out damaged. PostgreSQL takes it through psql's stdin
+ * as it comes; the embedded database takes it as one string (one simple-protocol message).
+ * Any failure leaves the target as it was (empty) and says so.
+ */
+export async function loadDump(target: RestoreTarget, write: (into: Writable) => Promise<void>, finish = ''): Promise<Figures> {
   if (target.kind === 'postgres') {
     const { dbname, env } = pgConnection(target.url);
-    await runStreaming('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', `--dbname=${dbname}`, '-f', '-'], env, (child) => {
-      child.stdout.resume();
-      child.stdin.on('error', () => {});
-      return write(child.stdin);
-    });
+    try {
+      await runStreaming('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', `--dbname=${dbname}`, '-f', '-'], env, async (child) => {
+        child.stdout.resume();
+        child.stdin.on('error', () => {});
+        const dump = new PassThrough();
+        dump.pipe(child.stdin, { end: false });
+        const piped = new Promise<void>((resolvePiped) => dump.on('end', resolvePiped));
+        await write(dump);
+        await piped;
+        child.stdin.end(`\n${finish}\n`);
+      });
+    } catch (error) {
+      throw new BackupError(`The restore failed and nothing was kept (the load ran as one transaction): ${(error as Error).message}`);
+    }
     const client = new pg.Client({ connectionString: target.url });
     await client.connect();
     try {
@@ -255,15 +305,15 @@ export async function loadDump(target: RestoreTarget, write: (into: Writable) =>
   mkdirSync(target.dataDir, { recursive: true });
   const client = await PGlite.create(target.dataDir, { extensions: { pg_trgm } });
   try {
-    // One simple-protocol message: the whole dump runs as one implicit transaction.
-    await client.exec(dump.text());
+    // One simple-protocol message: the whole dump and its check run as one implicit transaction.
+    await client.exec(`${dump.text()}\n${finish}`);
     await client.exec('set search_path to default');
     return await readFigures(async (text) => (await client.query<Row>(text)).rows);
   } catch (error) {
     await client.close().catch(() => {});
     rmSync(target.dataDir, { recursive: true, force: true });
     if (!created) mkdirSync(target.dataDir, { recursive: true });
-    throw error;
+    throw new BackupError(`The restore failed and nothing was kept (${target.dataDir} is empty again): ${(error as Error).message}`);
   } finally {
     if (!client.closed) await client.close();
   }

@@ -3,11 +3,11 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { basename, join } from 'node:path';
 import { desc, eq, sql } from 'drizzle-orm';
 import { BACKUP_MAX_AGE_HOURS } from '@betdesk/contract';
-import { secretsKeyFingerprint, type Config } from '../../config.ts';
+import { describeDatabase, secretsKeyFingerprint, type Config } from '../../config.ts';
 import type { Database, Db } from '../../db/client.ts';
 import { backupRuns, users } from '../../db/schema/index.ts';
 import { BackupError, compressDump, readBackup, sealBackup, sha256OfFile, type BackupManifest } from './archive.ts';
-import { assertEmptyTarget, dumpDatabase, knownMigrations, loadDump, type Figures, type RestoreTarget } from './dump.ts';
+import { assertEmptyTarget, dumpDatabase, knownMigrations, loadDump, restoreCheckSql, type Figures, type RestoreTarget } from './dump.ts';
 export { knownMigrations } from './dump.ts';
 export { startBackupControl } from './control.ts';
 
@@ -85,6 +85,15 @@ export async function runBackup(
   options: { outDir?: string; userId?: number | null } = {},
 ): Promise<MadeBackup> {
   const db = database.db;
+  // Every install has its first admin: a database without a user is not the one the service uses
+  // (an operations command that did not read its settings opened a new empty one). Refuse, saying where.
+  const [someone] = await db.select({ id: users.id }).from(users).limit(1);
+  if (!someone) {
+    throw new BackupError(
+      `Nothing backed up: ${describeDatabase(config)} holds no user, so it is not the database Betdesk runs on. ` +
+        'Give the command the service\'s settings: BETDESK_ENV_FILE=/etc/betdesk/betdesk.env npm run backup',
+    );
+  }
   const [run] = await db
     .insert(backupRuns)
     .values({ trigger, requestedBy: options.userId ?? null })
@@ -226,14 +235,18 @@ export async function restoreBackup(
     );
   }
   await assertEmptyTarget(options.target);
-  const figures = await loadDump(options.target, async (into) => {
-    await readBackup(file, options.backupKey, {
-      into,
-      onManifest: (again) => {
-        if (again.dump_sha256 !== manifest.dump_sha256) throw new BackupError('The backup file changed while it was being restored.');
-      },
-    });
-  });
+  const figures = await loadDump(
+    options.target,
+    async (into) => {
+      await readBackup(file, options.backupKey, {
+        into,
+        onManifest: (again) => {
+          if (again.dump_sha256 !== manifest.dump_sha256) throw new BackupError('The backup file changed while it was being restored.');
+        },
+      });
+    },
+    restoreCheckSql(manifest, { createdAt: manifest.created_at, fileName: basename(file) }),
+  );
   const differences = compareFigures(manifest, figures);
   if (differences.length > 0) {
     throw new BackupError(`The restored data does not match the manifest:\n  ${differences.join('\n  ')}`);

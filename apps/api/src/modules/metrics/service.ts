@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
 import { rows } from '../../db/rows.ts';
@@ -21,9 +21,18 @@ const seconds = (date: Date | string | null | undefined): number => (date ? new 
  */
 export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
   const token = deps.config.metricsToken;
-  if (!token) return; // disabled: /metrics is an unknown path (404)
+  if (!token) {
+    // Disabled: 404, rather than the SPA's index.html that any other unknown GET gets.
+    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => reply.status(404).type('text/plain').send('Not Found\n'));
+    return;
+  }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client's gauges named *_total read as counters to Prometheus (promtool check metrics); the
+  // same figures stay, by type, in nodejs_active_handles / _requests / _resources.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    registry.removeSingleMetric(name);
+  }
 
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -53,7 +62,9 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
       for (const r of found) this.set({ status: r.status }, r.n);
     },
   });
-  new Gauge({
+  // Counts that only grow are counters (promtool: a *_total is a counter), read from the database
+  // at each scrape: reset, then set to the database's figure.
+  new Counter({
     name: 'betdesk_payments_received_total',
     help: 'M-Pesa payments stored (not rejected), by how they reached us (c2b, stk, pull, statement)',
     labelNames: ['source'] as const,
@@ -66,7 +77,7 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
         bySource.set(key.source, (bySource.get(key.source) ?? 0) + k.n);
       }
       this.reset();
-      for (const [source, n] of bySource) this.set({ source }, n);
+      for (const [source, n] of bySource) this.inc({ source }, n);
     },
   });
   new Gauge({
@@ -84,6 +95,12 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     labelNames: ['queue'] as const,
     registers: [registry],
   });
+  const failedJobs = new Gauge({
+    name: 'betdesk_job_failed',
+    help: 'Jobs that failed for good (every retry spent), by queue, as pg-boss keeps them (7 days)',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'betdesk_job_oldest_queued_age_seconds',
     help: 'Age of the oldest job that is due and not started, by queue',
@@ -91,18 +108,20 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     registers: [registry],
     async collect() {
       queueDepth.reset();
+      failedJobs.reset();
       this.reset();
       // A process that never started the job queue (tests) has no pg-boss schema.
       const [{ exists } = { exists: false }] = (await deps.database.executeSql(`select to_regclass('pgboss.job') is not null as exists`))
         .rows as { exists: boolean }[];
       if (!exists) return;
       const found = await deps.database.executeSql(
-        `select name, count(*)::int as n,
-                coalesce(extract(epoch from now() - min(created_on) filter (where start_after <= now())), 0)::float8 as age
-           from pgboss.job where state in ('created', 'retry') group by name`,
+        `select name, count(*) filter (where state <> 'failed')::int as n, count(*) filter (where state = 'failed')::int as failed,
+                coalesce(extract(epoch from now() - min(created_on) filter (where state <> 'failed' and start_after <= now())), 0)::float8 as age
+           from pgboss.job where state in ('created', 'retry', 'failed') group by name`,
       );
       for (const r of found.rows) {
         queueDepth.set({ queue: String(r.name) }, Number(r.n));
+        failedJobs.set({ queue: String(r.name) }, Number(r.failed));
         this.set({ queue: String(r.name) }, Number(r.age));
       }
     },
@@ -126,7 +145,8 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
   new Gauge({
     name: 'betdesk_reconciliation_last_run_timestamp_seconds',
     help: 'When the nightly money check and the M-Pesa pull last ran (0: never)',
-    labelNames: ['job'] as const,
+    // `check`, not `job`: Prometheus's own `job` label (the scrape job) would rename ours to exported_job.
+    labelNames: ['check'] as const,
     registers: [registry],
     async collect() {
       const [r] = await rows<{ check: Date | null; pull: Date | null }>(
@@ -134,8 +154,8 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
         sql`select (select max(ran_at) from money_checks) as check,
                    (select max(finished_at) from mpesa_pull_runs where status = 'ok') as pull`,
       );
-      this.set({ job: 'money_check' }, seconds(r?.check));
-      this.set({ job: 'mpesa_pull' }, seconds(r?.pull));
+      this.set({ check: 'money_check' }, seconds(r?.check));
+      this.set({ check: 'mpesa_pull' }, seconds(r?.pull));
     },
   });
   new Gauge({
@@ -170,20 +190,31 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
       this.set(seconds((await retentionFigures(db)).lastRunAt));
     },
   });
-  new Gauge({
+  new Counter({
     name: 'betdesk_retention_people_pseudonymised_total',
     help: 'People pseudonymised by the retention job, over all its runs',
     registers: [registry],
     async collect() {
-      this.set((await retentionFigures(db)).peoplePseudonymised);
+      this.reset();
+      this.inc((await retentionFigures(db)).peoplePseudonymised);
     },
   });
-  new Gauge({
+  new Counter({
     name: 'betdesk_retention_sms_texts_emptied_total',
     help: 'SMS texts (sent and received) emptied by the retention job (metadata kept), over all its runs',
     registers: [registry],
     async collect() {
-      this.set((await retentionFigures(db)).smsTextsEmptied);
+      this.reset();
+      this.inc((await retentionFigures(db)).smsTextsEmptied);
+    },
+  });
+  new Gauge({
+    name: 'betdesk_installed_timestamp_seconds',
+    help: "When this install first started (its first admin was created): the baseline of the 'has not run for a day' alerts",
+    registers: [registry],
+    async collect() {
+      const [r] = await rows<{ at: Date | string | null }>(db, sql`select min(created_at) as at from users`);
+      this.set(seconds(r?.at));
     },
   });
 
@@ -193,6 +224,13 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return reply.status(401).header('www-authenticate', 'Bearer').type('text/plain').send('Unauthorized\n');
     }
-    return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+    let text: string;
+    try {
+      text = await registry.metrics();
+    } catch (error) {
+      request.log.warn({ err: error }, 'metrics: the database does not answer');
+      return reply.status(503).type('text/plain').header('cache-control', 'no-store').send('Service Unavailable: the database does not answer\n');
+    }
+    return reply.type(registry.contentType).header('cache-control', 'no-store').send(text);
   });
 }

@@ -7,7 +7,7 @@ import { bonuses, ledgerEntries, mpesaPayments } from '../../db/schema/index.ts'
  * A figure has a row definition (SQL over the base rows: what the services, lists and exports read)
  * and, where the day summaries keep it, its summary keys (what the triggers add up). Where both
  * exist, the row definition is a SQL function of migration 0029 that the triggers' summary
- * functions call too, so the two cannot drift; test/money/service.test.ts proves them equal after
+ * functions call too, so the two cannot drift; test/money/figures.test.ts proves them equal after
  * a random mix of writes. The functions are inlined by PostgreSQL, so they cost nothing and still
  * match the partial indexes written on the expressions they stand for.
  *

@@ -136,7 +136,7 @@ export async function queueSmsFanout(db: Queryable, f: SmsFanout): Promise<numbe
 export interface DispatchOptions {
   /** Recipients of one text per gateway request (SMS_BATCH_SIZE). */
   batchSize?: number;
-  /** Messages per second all dispatchers together hand the gateway at most (SMS_SEND_RATE, shared in rate_buckets). */
+  /** Messages per second all dispatchers together hand the gateway at most (SMS_SEND_RATE, shared in sms_send_bookings). */
   sendRate?: number;
   /** Attempts before a transient failure becomes final (a bound on top of `retryForMs`). */
   maxAttempts?: number;
@@ -226,17 +226,22 @@ export async function dispatchQueuedSms(
     // SMS_SEND_RATE messages in any second, not a paced average of larger bursts.
     const claimed = await claimBatch(database, token, Math.min(o.batchSize, Math.max(1, Math.floor(o.sendRate))), o.claimMs, due);
     if (claimed === 0) return report;
-    // One pace for every dispatcher of every process: the batch waits for its share of the rate.
-    const waitMs = await reserveSendRate(database, claimed, o.sendRate);
-    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    // One pace for every dispatcher of every process: the batch waits for room in the rate.
+    const booking = await waitForGatewayRoom(database, claimed, o.sendRate, o.claimMs);
     const batch = await handToGateway(database, token, o.claimMs);
-    if (batch.length === 0) continue;
+    if (batch.length === 0) {
+      await markGatewayAnswered(database, booking);
+      continue;
+    }
     report.batches += 1;
 
-    const outcomes = await gateway.send(batch.map(({ id, recipient, body, promotional }) => ({ id, recipient, body, promotional }))).catch(
-      (error: unknown): SendOutcome[] =>
-        batch.map((sms) => ({ id: sms.id, status: 'unconfirmed', reason: `Gateway failed: ${String(error)}` })),
-    );
+    const outcomes = await gateway
+      .send(batch.map(({ id, recipient, body, promotional }) => ({ id, recipient, body, promotional })))
+      .catch(
+        (error: unknown): SendOutcome[] =>
+          batch.map((sms) => ({ id: sms.id, status: 'unconfirmed', reason: `Gateway failed: ${String(error)}` })),
+      )
+      .finally(() => markGatewayAnswered(database, booking));
     const byId = new Map(outcomes.map((outcome) => [outcome.id, outcome]));
     const decided = batch.map(
       (sms): SendOutcome =>
@@ -272,38 +277,66 @@ async function optOutRefused(database: Database, batch: ClaimedSms[], outcomes: 
 }
 
 /**
- * The send rate shared by every dispatcher (decision 023), as one row in the database: each second
- * of the clock holds at most `rate` messages. A batch (never more than one second's worth) takes
- * room in the latest booked second, or books the next one and waits for it to begin; nothing is
- * saved up while idle. So the gateway never sees more than SMS_SEND_RATE messages in a second,
- * however many dispatchers of however many processes send. Answers when the batch may leave.
+ * The send rate shared by every dispatcher of every process (decision 034). A batch may leave only
+ * when it and every request that could reach the gateway within one second of it hold at most
+ * `rate` messages: those still waiting for their answer, and those answered less than a second
+ * ago. A request reaches the gateway after it was allowed and before its answer came back, so two
+ * requests that must not share a second arrive at least a second apart however late either runs
+ * on a loaded machine: the gateway never sees more than SMS_SEND_RATE messages in any second.
+ * (Decision 023 booked seconds of the database's clock, and a batch sent late in its second landed
+ * beside the next second's at the gateway: 26 against 25.) Answers a booking to mark answered,
+ * or how long to wait before asking again.
  */
-export async function reserveSendWindow(
+export async function bookGatewayRequest(
   database: Database,
   messages: number,
   rate: number,
-): Promise<{ waitMs: number; windowStart: number }> {
-  const { rows } = await database.executeSql(
-    `insert into rate_buckets as b (name, tokens, refilled_at) values ('sms', $2::float8, date_trunc('second', clock_timestamp()))
-     on conflict (name) do update set
-       refilled_at = case
-         when b.refilled_at < date_trunc('second', clock_timestamp()) then date_trunc('second', clock_timestamp())
-         when b.tokens + $2::float8 <= $1::float8 then b.refilled_at
-         else b.refilled_at + make_interval(secs => ceil($2::float8 / $1::float8)) end,
-       tokens = case
-         when b.refilled_at < date_trunc('second', clock_timestamp()) then $2::float8
-         when b.tokens + $2::float8 <= $1::float8 then b.tokens + $2::float8
-         else $2::float8 end
-     returning extract(epoch from refilled_at) * 1000 as window_start,
-               extract(epoch from (refilled_at - clock_timestamp())) * 1000 as wait_ms`,
-    [rate, messages],
-  );
-  const row = rows[0]!;
-  return { waitMs: Math.max(0, Math.ceil(Number(row.wait_ms))), windowStart: Math.round(Number(row.window_start)) };
+  claimMs: number,
+): Promise<{ booking: number; waitMs: 0 } | { booking: null; waitMs: number }> {
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`insert into rate_buckets (name, tokens) values ('sms', 0) on conflict (name) do nothing`);
+    await tx.execute(sql`select name from rate_buckets where name = 'sms' for update`);
+    // Requests answered over a second ago no longer matter; one never answered (its dispatcher
+    // died) is let go once its claim has run out.
+    await tx.execute(
+      sql`delete from sms_send_bookings
+           where answered_at < clock_timestamp() - interval '1 second'
+              or (answered_at is null and started_at < clock_timestamp() - make_interval(secs => ${claimMs / 1000 + 1}))`,
+    );
+    const held = await rows<{ messages: number; free_in_ms: number | null }>(
+      tx,
+      sql`select messages,
+                 extract(epoch from (answered_at + interval '1 second' - clock_timestamp())) * 1000 as free_in_ms
+            from sms_send_bookings order by answered_at nulls last`,
+    );
+    let total = held.reduce((n, b) => n + b.messages, 0);
+    if (total + messages <= rate) {
+      const [booked] = await rows<{ id: number }>(tx, sql`insert into sms_send_bookings (messages, started_at) values (${messages}, clock_timestamp()) returning id`);
+      return { booking: Number(booked!.id), waitMs: 0 as const };
+    }
+    // Room comes when enough answered requests turn a second old; while requests in flight are
+    // in the way, their answers are awaited (asked again shortly).
+    for (const b of held) {
+      if (b.free_in_ms === null) break;
+      total -= b.messages;
+      if (total + messages <= rate) return { booking: null, waitMs: Math.max(1, Math.ceil(Number(b.free_in_ms))) };
+    }
+    return { booking: null, waitMs: 50 };
+  });
 }
 
-export async function reserveSendRate(database: Database, messages: number, rate: number): Promise<number> {
-  return (await reserveSendWindow(database, messages, rate)).waitMs;
+/** The gateway answered the request (or failed): from now on it holds its messages for one second. */
+export async function markGatewayAnswered(database: Database, booking: number): Promise<void> {
+  await database.executeSql(`update sms_send_bookings set answered_at = clock_timestamp() where id = $1`, [booking]);
+}
+
+/** Waits until the batch may leave under the shared rate; answers its booking. */
+async function waitForGatewayRoom(database: Database, messages: number, rate: number, claimMs: number): Promise<number> {
+  for (;;) {
+    const booked = await bookGatewayRequest(database, messages, rate, claimMs);
+    if (booked.booking !== null) return booked.booking;
+    await new Promise((resolve) => setTimeout(resolve, booked.waitMs));
+  }
 }
 
 async function releaseExpiredClaims(database: Database): Promise<void> {
