@@ -189,6 +189,15 @@ export const taxCheck = endpoint({
   }),
 });
 
+export const taxStatus = endpoint({
+  method: 'GET',
+  path: '/api/tax/status',
+  tag: 'tax',
+  summary: "The dashboard's tax banner: whether invoicing is on, and invoices KRA has not accepted within the allowed delay",
+  access: 'manage:tax',
+  response: z.object({ invoicing_on: z.boolean(), late_invoices: z.number(), alert: z.string().nullable() }),
+});
+
 /** What a payment or subscription read carries about its invoice. */
 export const InvoiceRef = z.object({
   number: z.number(),

@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { subscriptions, taxInvoices } from '../../src/db/schema/index.ts';
 import { startFakeOscu, type FakeOscu } from '../../src/integrations/etims/fake-oscu.ts';
 import { inclusiveTaxCents, queueCreditNote, transmitDueInvoices } from '../../src/modules/tax/service.ts';
+import { rows } from '../../src/db/rows.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { c2b, confirm, paymentByReceipt, seedPeople } from '../mpesa/fixtures.ts';
 
@@ -52,6 +53,7 @@ describe('invoicing off', () => {
     const [waiting] = await invoicesOf(payment.id);
     expect(waiting).toMatchObject({ kind: 'invoice', status: 'awaiting', number: 1, amountCents: 10_000, taxType: 'D', taxCents: 0 });
     expect((await transmitDueInvoices(t.deps)).sent).toBe(0);
+    expect((await api('GET', '/api/tax/status')).json()).toMatchObject({ invoicing_on: false, alert: expect.stringMatching(/invoicing is off/) });
 
     const saved = await api('POST', '/api/tax/settings', {
       tin: 'P051234567X',
@@ -67,6 +69,7 @@ describe('invoicing off', () => {
     expect(init.json()).toMatchObject({ queued: 1, settings: { invoicing_on: true } });
     expect((await invoicesOf(payment.id))[0]!.status).toBe('queued');
     expect(await transmitDueInvoices(t.deps)).toMatchObject({ sent: 1 });
+    expect((await api('GET', '/api/tax/status')).json()).toEqual({ invoicing_on: true, late_invoices: 0, alert: null });
   });
 
   it('refuses a bad PIN naming the field, and staff on every tax route', async () => {
@@ -79,7 +82,7 @@ describe('invoicing off', () => {
   });
 
   it('keeps the communication key sealed at rest', async () => {
-    const [row] = (await t.deps.db.execute(sql`select cmc_key_sealed from tax_device`)).rows as { cmc_key_sealed: string }[];
+    const [row] = await rows<{ cmc_key_sealed: string }>(t.deps.db, sql`select cmc_key_sealed from tax_device`);
     expect([...fake.cmcKeys].some((k) => row!.cmc_key_sealed.includes(k))).toBe(false);
     expect(row!.cmc_key_sealed.split('.')).toHaveLength(3);
   });
@@ -104,6 +107,13 @@ describe('an invoice for every sale', () => {
     expect(sent).toMatchObject({ status: 'sent' });
     expect(sent!.kraSignature).toBeTruthy();
     expect(fake.sales.get(`P051234567X/00/${sent!.number}`)).toMatchObject({ rcptTyCd: 'S', salesTyCd: 'N', totAmt: 100, totTaxAmt: 13.79 });
+    const listed = (await api('GET', `/api/mpesa-transactions?search=${body.TransID as string}`)).json();
+    expect(listed.transactions[0].invoice).toEqual({
+      number: sent!.number,
+      status: 'sent',
+      kra_receipt_number: sent!.kraReceiptNumber,
+      qr: `https://etims-sbx.kra.go.ke/common/link/etims/receipt/indexEtimsReceiptData?Data=P051234567X00${sent!.kraSignature}`,
+    });
   });
 
   it('invoices a staff claim of an unclaimed payment when it is claimed, not before', async () => {
@@ -228,12 +238,13 @@ describe('the books', () => {
   it('sums the month per tax type to exactly its invoices and credit notes', async () => {
     const month = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 7);
     const summary = (await api('GET', `/api/tax/summary?month=${month}`)).json();
-    const [sums] = (
-      await t.deps.db.execute(sql`select
+    const [sums] = await rows<{ sales: string; tax: string; credits: string }>(
+      t.deps.db,
+      sql`select
         sum(amount_cents) filter (where kind = 'invoice' and tax_type = 'B') as sales,
         sum(tax_cents) filter (where kind = 'invoice' and tax_type = 'B') as tax,
-        sum(amount_cents) filter (where kind = 'credit_note' and tax_type = 'B') as credits from tax_invoices`)
-    ).rows as { sales: string; tax: string; credits: string }[];
+        sum(amount_cents) filter (where kind = 'credit_note' and tax_type = 'B') as credits from tax_invoices`,
+    );
     const b = summary.rows.find((r: { tax_type: string }) => r.tax_type === 'B');
     expect(b.sales * 100).toBeCloseTo(Number(sums!.sales), 6);
     expect(b.tax * 100).toBeCloseTo(Number(sums!.tax), 6);

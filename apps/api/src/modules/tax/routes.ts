@@ -8,6 +8,7 @@ import {
   taxCheck,
   taxInvoices,
   taxSettings,
+  taxStatus,
   taxSummary,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
@@ -31,5 +32,6 @@ export function taxRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, showTaxInvoice, ({ request }) => tax.invoiceDetail(deps, idOf(request.params)));
   route(app, resendTaxInvoice, ({ actor, request }) => tax.resendInvoice(deps, actor, idOf(request.params), request.id));
   route(app, taxSummary, ({ query }) => tax.monthSummary(deps, query.month));
+  route(app, taxStatus, () => tax.taxStatus(deps));
   route(app, taxCheck, ({ query }) => tax.dayCheck(deps, query.date));
 }

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { centsToKes, taxTexts, type InvoiceRef, type TaxSettings } from '@betdesk/contract';
+import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type TaxSettings } from '@betdesk/contract';
 import { bet4mePlans, mpesaPayments, pricePackages, taxDevice, taxInvoices, taxItems, type TAX_TYPES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -669,6 +669,24 @@ export async function dayCheck(deps: AppDeps, day: string) {
   };
 }
 
+/**
+ * The tax part of the nightly money check (same alert, same banner): yesterday's and today's
+ * sales against their invoices, and credit notes without their reversal.
+ */
+export async function taxCheckFailure(db: Queryable): Promise<{ check: string; count: number; examples: string[] } | null> {
+  const today = nairobiDayOf(new Date());
+  const yesterday = nairobiDayOf(new Date(Date.now() - 86_400_000));
+  const found = [...(await q.dayCheckRows(db, yesterday)), ...(await q.dayCheckRows(db, today))];
+  if (found.length === 0) return null;
+  return {
+    check: 'each sale has its tax invoice, each credit note its reversal',
+    count: found.length,
+    examples: found
+      .slice(0, 5)
+      .map((r) => `${r.problem.replaceAll('_', ' ')}: payment ${r.payment_id ?? '-'}, subscription ${r.subscription_id ?? '-'}, invoice ${r.invoice_id ?? '-'}, KES ${kesFixed(Number(r.amount_cents))}`),
+  };
+}
+
 /** The invoice each payment carries on the back office's and the portal's reads, by payment id. */
 export async function invoicesOfPayments(deps: AppDeps, paymentIds: number[]): Promise<Map<number, InvoiceRef>> {
   const refs = new Map<number, InvoiceRef>();
@@ -698,4 +716,14 @@ export function lateInvoices(deps: AppDeps): Promise<number> {
 /** Whether invoicing is on (the dashboard says so when it is not). */
 export async function taxInvoicingOn(db: Queryable): Promise<boolean> {
   return invoicingOn(await q.deviceOf(db));
+}
+
+/** The dashboard's tax banner: invoicing off, or invoices late. */
+export async function taxStatus(deps: AppDeps) {
+  const [on, late] = await Promise.all([taxInvoicingOn(deps.db), lateInvoices(deps)]);
+  return {
+    invoicing_on: on,
+    late_invoices: late,
+    alert: !on ? taxTexts.invoicingOff : late > 0 ? taxTexts.lateInvoices(late) : null,
+  };
 }
