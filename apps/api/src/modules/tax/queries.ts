@@ -127,9 +127,13 @@ export function monthSummary(db: Queryable, range: { from: string; to: string })
   );
 }
 
+const saleOfDay = (day: string) => sql`${inDays(sql`s.created_at`, { from: day, to: day })} and s.source in ('mpesa', 'stk', 'balance')`;
+
 /**
- * A day's sales (subscriptions bought by a payment, reversed ones included: they were sales when
- * made) beside the invoices of those sales, and the day's credit notes beside their reversals.
+ * What does not agree on a day: its sales (subscriptions bought with money, reversed ones included:
+ * they were sales when made) without an invoice or with one of another amount, its invoices with
+ * no sale, and its credit notes for a reversal that did not happen. Sale and invoice are matched
+ * by the subscription, whatever day each was written on.
  */
 export function dayCheckRows(db: Queryable, day: string) {
   return rows<{
@@ -140,17 +144,16 @@ export function dayCheckRows(db: Queryable, day: string) {
     amount_cents: string;
   }>(
     db,
-    sql`select case when i.id is null then 'sale_without_invoice'
-                    when s.id is null then 'invoice_without_sale'
-                    else 'amount_differs' end as problem,
-               coalesce(s.payment_id, i.payment_id) as payment_id, coalesce(s.id, i.subscription_id) as subscription_id,
-               i.id as invoice_id, coalesce(s.amount_cents, i.amount_cents) as amount_cents
-          from (select * from ${subscriptions} s
-                 where ${inDays(sql`s.created_at`, { from: day, to: day })} and s.source in ('mpesa', 'stk', 'balance')) s
-          full join (select * from ${taxInvoices} i
-                      where i.kind = 'invoice' and ${inDays(sql`i.created_at`, { from: day, to: day })}) i
-            on i.subscription_id = s.id
-         where i.id is null or s.id is null or i.amount_cents <> s.amount_cents
+    sql`select case when i.id is null then 'sale_without_invoice' else 'amount_differs' end as problem,
+               coalesce(s.payment_id, i.payment_id) as payment_id, s.id as subscription_id, i.id as invoice_id, s.amount_cents
+          from ${subscriptions} s
+          left join ${taxInvoices} i on i.subscription_id = s.id and i.kind = 'invoice'
+         where ${saleOfDay(day)} and (i.id is null or i.amount_cents <> s.amount_cents)
+        union all
+        select 'invoice_without_sale', i.payment_id, i.subscription_id, i.id, i.amount_cents
+          from ${taxInvoices} i
+         where i.kind = 'invoice' and ${inDays(sql`i.created_at`, { from: day, to: day })}
+           and not exists (select 1 from ${subscriptions} s where s.id = i.subscription_id and s.source <> 'manual')
         union all
         select 'credit_note_without_reversal', c.payment_id, o.subscription_id, c.id, c.amount_cents
           from ${taxInvoices} c
@@ -161,17 +164,15 @@ export function dayCheckRows(db: Queryable, day: string) {
   );
 }
 
+/** A day's sales, and the invoices of those sales, counted and summed. */
 export async function dayTotals(db: Queryable, day: string) {
   const [t] = await rows<{ sales: string; sales_amount: string | null; invoices: string; invoices_amount: string | null }>(
     db,
-    sql`select (select count(*) from ${subscriptions} s
-                 where ${inDays(sql`s.created_at`, { from: day, to: day })} and s.source in ('mpesa', 'stk', 'balance')) as sales,
-               (select sum(s.amount_cents) from ${subscriptions} s
-                 where ${inDays(sql`s.created_at`, { from: day, to: day })} and s.source in ('mpesa', 'stk', 'balance')) as sales_amount,
-               (select count(*) from ${taxInvoices} i
-                 where i.kind = 'invoice' and ${inDays(sql`i.created_at`, { from: day, to: day })}) as invoices,
-               (select sum(i.amount_cents) from ${taxInvoices} i
-                 where i.kind = 'invoice' and ${inDays(sql`i.created_at`, { from: day, to: day })}) as invoices_amount`,
+    sql`select count(*) as sales, sum(s.amount_cents) as sales_amount,
+               count(i.id) as invoices, sum(i.amount_cents) as invoices_amount
+          from ${subscriptions} s
+          left join ${taxInvoices} i on i.subscription_id = s.id and i.kind = 'invoice'
+         where ${saleOfDay(day)}`,
   );
   return {
     sales: { count: Number(t!.sales), amountCents: Number(t!.sales_amount ?? 0) },
