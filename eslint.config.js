@@ -94,6 +94,10 @@ export default tseslint.config(
           owners: {
             auditLog: 'audit',
             backupRuns: 'backups',
+            taxDevice: 'tax',
+            taxInvoiceCounters: 'tax',
+            taxItems: 'tax',
+            taxInvoices: 'tax',
             betCategories: 'catalogue',
             postCategories: 'catalogue',
             bets: 'bets',

@@ -65,6 +65,9 @@ export const EnvSchema = z.object({
   BACKUP_TIMEZONE: z.string().min(1).default('Africa/Nairobi'),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   JOBS: z.enum(['on', 'off']).default('on'),
+  ETIMS_BASE_URL: z.url().default('https://etims-api-sbx.kra.go.ke/etims-api'),
+  ETIMS_FAKE: flag.default(false),
+  ETIMS_LATE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(0),
 });
@@ -93,12 +96,24 @@ export type Config = {
   backup: BackupConfig;
   /** Bearer token of GET /metrics; the endpoint answers 404 when unset. */
   metricsToken: string | undefined;
+  etims: EtimsConfig;
   /** Whether this process runs the job workers (JOBS=off: an API process beside `npm run worker`). */
   jobs: boolean;
   /** How long SIGTERM waits for requests in flight and running jobs before exiting. */
   shutdownTimeoutSeconds: number;
   /** How long /api/ready answers 503 before the server stops accepting (the proxy's health-check interval). */
   shutdownDrainSeconds: number;
+};
+
+/**
+ * KRA eTIMS (OSCU). The device's own settings (PIN, branch, serial) are the admin's, in tax_device;
+ * this is where the interface is and how late an invoice may be before it raises the alert.
+ */
+export type EtimsConfig = {
+  baseUrl: string;
+  /** ETIMS_FAKE=1: the in-process fake OSCU answers (development; no KRA account needed). */
+  fake: boolean;
+  lateAfterHours: number;
 };
 
 /** Where backups go, when the scheduled one runs, and the key that encrypts them (optional). */
@@ -298,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timezone: e.BACKUP_TIMEZONE,
     },
     metricsToken: e.METRICS_TOKEN,
+    etims: { baseUrl: e.ETIMS_BASE_URL.replace(/\/+$/, ''), fake: e.ETIMS_FAKE, lateAfterHours: e.ETIMS_LATE_HOURS },
     jobs: e.JOBS === 'on',
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,

@@ -41,3 +41,4 @@ export * from './portal.ts';
 export * from './backups.ts';
 export * from './operations.ts';
 export * from './refunds.ts';
+export * from './tax.ts';

@@ -4,6 +4,7 @@ import { providerBody } from './text.ts';
 import { Id, Notice } from './common.ts';
 import { KenyanPhone } from './phone.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
+import { InvoiceRef } from './tax.ts';
 
 export const MPESA_PAYMENT_STATUSES = ['claimed', 'unclaimed', 'rejected'] as const;
 export type MpesaPaymentStatus = (typeof MPESA_PAYMENT_STATUSES)[number];
@@ -37,6 +38,8 @@ export const MpesaTransaction = z.object({
   warning: z.string().nullable(),
   /** KES M-Pesa confirmed refunds returned of it (issue 29); 0 when none. */
   refunded_amount: z.number(),
+  /** The KRA tax invoice of the sale this payment made (lists only; none for a payment that bought nothing). */
+  invoice: InvoiceRef.nullable().optional(),
 });
 export type MpesaTransaction = z.infer<typeof MpesaTransaction>;
 

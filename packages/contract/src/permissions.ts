@@ -46,6 +46,7 @@ export const permissionMatrix = {
   'manage:privacy': ['admin'],
   'manage:backups': ['admin'],
   'manage:refunds': ['admin'],
+  'manage:tax': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissionMatrix;

@@ -9,6 +9,7 @@ import { QUEUES, type JobHandler } from './jobs.ts';
 import { runSubscriptionExpiry } from './subscription-expiry.ts';
 import { sendQueuedUssdPurchases } from '../modules/ussd/service.ts';
 import { runRefundSending } from '../modules/refunds/service.ts';
+import { transmitDueInvoices } from '../modules/tax/service.ts';
 
 /** Every queue's handler, wired to the app's dependencies. */
 export function jobHandlers(deps: AppDeps): JobHandler[] {
@@ -82,6 +83,15 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       cron: '* * * * *',
       run: async () => {
         await sendQueuedUssdPurchases(deps);
+      },
+    },
+    {
+      // Tax invoices to KRA eTIMS: nudged after each sale; the cron retries what KRA did not take.
+      queue: QUEUES.taxInvoices,
+      cron: '* * * * *',
+      run: async (signal) => {
+        const report = await transmitDueInvoices(deps, { signal });
+        if (report.more) await deps.jobs.nudge(QUEUES.taxInvoices);
       },
     },
     {

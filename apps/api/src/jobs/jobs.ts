@@ -14,6 +14,7 @@ export const QUEUES = {
   privacyRetention: 'privacy-retention',
   backup: 'backup',
   refundSending: 'refund-sending',
+  taxInvoices: 'tax-invoices',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { generate } from 'otplib';
-import { auditLog, ledgerEntries, refunds, smsMessages, subscriptions } from '../../src/db/schema/index.ts';
+import { auditLog, ledgerEntries, refunds, smsMessages, subscriptions, taxInvoices } from '../../src/db/schema/index.ts';
 import { rows } from '../../src/db/rows.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { runMoneyCheck } from '../../src/modules/reconciliation/service.ts';
@@ -108,6 +108,12 @@ async function askAndApprove(payload: Record<string, unknown>) {
   return id;
 }
 
+/** The tax invoice of the sale a payment made, and the credit notes issued against it. */
+async function taxOf(paymentId: number) {
+  const all = await t.deps.db.select().from(taxInvoices).where(eq(taxInvoices.paymentId, paymentId));
+  return { invoices: all.filter((i) => i.kind === 'invoice'), creditNotes: all.filter((i) => i.kind === 'credit_note') };
+}
+
 async function moneyCheckHolds() {
   const check = await runMoneyCheck(t.deps.db);
   expect(check.failures).toEqual([]);
@@ -203,6 +209,10 @@ describe('sending and the answer', () => {
     expect(await ledgerOf(t, { subscriberId: payment.subscriberId })).toBe(0);
     const sms = await t.deps.db.select().from(smsMessages).where(eq(smsMessages.intent, 'refund.sent'));
     expect(sms.some((m) => m.body.includes('KES 40.00') && m.body.includes('RFB2C00001'))).toBe(true);
+    // The sale's tax invoice gets a credit note for the 40 returned, against its number.
+    const tax = await taxOf(payment.id);
+    expect(tax.invoices).toHaveLength(1);
+    expect(tax.creditNotes.map((c) => [c.amountCents, c.originalId, c.cause])).toEqual([[4_000, tax.invoices[0]!.id, 'shortened']]);
 
     const list = await t.as(requester, { method: 'GET', url: '/api/refunds?status=done' });
     expect(list.json().refunds[0]).toMatchObject({ id, status: 'done', mpesa_receipt: 'RFB2C00001', approved_by: 'approver' });
@@ -295,6 +305,8 @@ describe('sending and the answer', () => {
     const [sub] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, payment.subscriberId));
     expect(sub!.reversedAt).not.toBeNull();
     expect(await ledgerOf(t, { subscriberId: payment.subscriberId })).toBe(0);
+    // One credit note for the whole sale, however often the result came.
+    expect((await taxOf(payment.id)).creditNotes.map((c) => c.amountCents)).toEqual([10_000]);
     // A refunded payment stays where it is.
     const unclaim = await t.as(requester, { method: 'POST', url: '/api/mpesa-transactions/unclaim', payload: { transaction_id: payment.id } });
     expect(unclaim.statusCode).toBe(409);

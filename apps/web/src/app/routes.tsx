@@ -14,6 +14,7 @@ import { routes as subscriptionsRoutes } from '@/features/subscriptions/routes.t
 import { routes as usersRoutes } from '@/features/users/routes.tsx';
 import { routes as settingsRoutes } from '@/features/settings/routes.tsx';
 import { routes as backupRoutes } from '@/features/backups/routes.tsx';
+import { routes as taxRoutes } from '@/features/tax/routes.tsx';
 import { routes as catalogueRoutes } from '@/features/catalogue/routes.tsx';
 import { routes as smsRoutes } from '@/features/sms/routes.tsx';
 import { routes as tipsPostsRoutes } from '@/features/tips-posts/routes.tsx';
@@ -52,6 +53,7 @@ export const sessionRoutes: RouteObject[] = [
   ...tipsDepositsRoutes,
   ...settingsRoutes,
   ...backupRoutes,
+  ...taxRoutes,
   ...catalogueRoutes,
   ...auditRoutes,
   ...reportsRoutes,

@@ -49,6 +49,7 @@ export const paths = {
   },
   settings: '/settings',
   backups: '/backups',
+  tax: '/tax',
   audit: '/audit',
   privacy: '/privacy',
   reports: '/reports',

@@ -15,3 +15,4 @@ export * from './tips-record.ts';
 export * from './portal.ts';
 export * from './operations.ts';
 export * from './refunds.ts';
+export * from './tax.ts';

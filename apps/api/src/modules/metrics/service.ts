@@ -9,6 +9,7 @@ import { backupStatus } from '../backups/service.ts';
 import { retentionFigures } from '../privacy/service.ts';
 import { UNCLAIMED_KEYS } from '../money/service.ts';
 import { utilityBalanceGauge } from '../refunds/service.ts';
+import { lateInvoices, taxInvoicingOn } from '../tax/service.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
 const OUTBOX_STATUSES = ['queued', 'sending', 'unconfirmed', 'failed'] as const;
@@ -124,6 +125,22 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
         failedJobs.set({ queue: String(r.name) }, Number(r.failed));
         this.set({ queue: String(r.name) }, Number(r.age));
       }
+    },
+  });
+  new Gauge({
+    name: 'betdesk_tax_invoices_late',
+    help: 'Tax invoices neither sent to KRA nor rejected after ETIMS_LATE_HOURS (alert when above 0)',
+    registers: [registry],
+    async collect() {
+      this.set(await lateInvoices(deps));
+    },
+  });
+  new Gauge({
+    name: 'betdesk_tax_invoicing_on',
+    help: '1 when the eTIMS device is initialised and sales are invoiced to KRA',
+    registers: [registry],
+    async collect() {
+      this.set((await taxInvoicingOn(db)) ? 1 : 0);
     },
   });
   new Gauge({

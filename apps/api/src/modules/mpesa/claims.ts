@@ -45,7 +45,7 @@ export async function claimPayment(
   requestId: string,
 ): Promise<{ info: string; transaction: MpesaTransaction }> {
   const payee: Payee = body.client_id !== undefined ? { clientId: body.client_id } : { subscriberId: body.subscriber_id! };
-  const activatedSms = await deps.db.transaction(async (tx) => {
+  const after = await deps.db.transaction(async (tx) => {
     const { payment, settled } = await claimAndSettle(tx, body.transaction_id, payee, actor.userId, requestId);
     if (settled.activatedSms) {
       await sendCurrentTipOnActivation(tx, { ...settled.activatedSms, medium: 'sms', createdBy: actor.userId });
@@ -65,9 +65,10 @@ export async function claimPayment(
       requestId,
     });
     await announce(tx, { type: 'payment.claimed', payment_id: payment.id, status: 'claimed' });
-    return settled.activatedSms !== null || settled.smsQueued === true;
+    return { activatedSms: settled.activatedSms !== null || settled.smsQueued === true, sold: settled.subscriptionId !== null };
   });
-  if (activatedSms) await deps.jobs.nudge(QUEUES.smsDispatch);
+  if (after.activatedSms) await deps.jobs.nudge(QUEUES.smsDispatch);
+  if (after.sold) await deps.jobs.nudge(QUEUES.taxInvoices);
   return { info: successTextsMpesa.paymentClaimed, transaction: (await paymentById(deps.db, body.transaction_id))! };
 }
 

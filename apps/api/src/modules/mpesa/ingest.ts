@@ -112,6 +112,8 @@ export function announcePayment(
   });
 }
 
-export function afterCommit(deps: AppDeps, outcome: SettlementOutcome | null | undefined): Promise<void> {
-  return outcome?.activatedSms || outcome?.smsQueued ? deps.jobs.nudge(QUEUES.smsDispatch) : Promise.resolve();
+export async function afterCommit(deps: AppDeps, outcome: SettlementOutcome | null | undefined): Promise<void> {
+  if (outcome?.activatedSms || outcome?.smsQueued) await deps.jobs.nudge(QUEUES.smsDispatch);
+  // A subscription bought is a sale: its tax invoice was queued with it and leaves now.
+  if (outcome?.subscriptionId) await deps.jobs.nudge(QUEUES.taxInvoices);
 }

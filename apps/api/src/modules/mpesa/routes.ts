@@ -32,6 +32,7 @@ import * as requests from './payment-requests.ts';
 import * as q from './queries.ts';
 import { paymentsCsv, tipsDepositsCsv } from './exports.ts';
 import { csvRoute } from '../../http/csv.ts';
+import { invoicesOfPayments } from '../tax/service.ts';
 import { dayRangeOf } from '../../db/list.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -92,7 +93,9 @@ export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   const page = async (filter: q.PaymentFilter & { page: number; perPage: number }) => {
     const [list, totals] = await Promise.all([q.listPayments(deps.db, filter), q.paymentTotals(deps.db, dayRangeOf(filter))]);
-    return { ...list, total_unclaimed: totals.unclaimed, total_deposit: totals.deposit };
+    const invoices = await invoicesOfPayments(deps, list.transactions.map((t) => t.id));
+    const transactions = list.transactions.map((t) => ({ ...t, invoice: invoices.get(t.id) ?? null }));
+    return { ...list, transactions, total_unclaimed: totals.unclaimed, total_deposit: totals.deposit };
   };
   route(app, mpesaTransactions, ({ query }) => page(query));
   route(app, searchMpesaTransactions, ({ query }) => page(query));

@@ -3,6 +3,7 @@ import { BUSINESS_TIME_ZONE, kesFixed, type MoneyCheck } from '@betdesk/contract
 import { rows } from '../../db/rows.ts';
 import { bonusPayments, ledgerEntries, moneyChecks, mpesaPayments, refunds, subscriptions } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
+import { taxCheckFailure } from '../tax/service.ts';
 
 const EXAMPLES = 5;
 /** Days back the per-day invariant looks at (older days were checked on earlier nights). */
@@ -127,7 +128,10 @@ export async function checkMoney(db: Db): Promise<Failure[]> {
       `${Number(r.client_id) ? `client ${r.client_id}` : `subscriber ${r.subscriber_id}`}: entries sum to KES ${kesFixed(r.ledger)}, payments and purchases say KES ${kesFixed(r.documents)}`,
   );
 
-  return (await Promise.all([daily, refundedTraced, paymentLedger, boughtBy, balances])).filter((f): f is Failure => f !== null);
+  // Beside the money: the day's sales against its tax invoices (yesterday, complete, and today so far).
+  const invoiced = taxCheckFailure(db);
+
+  return (await Promise.all([daily, refundedTraced, paymentLedger, boughtBy, balances, invoiced])).filter((f): f is Failure => f !== null);
 }
 
 /**

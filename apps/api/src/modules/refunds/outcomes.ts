@@ -6,6 +6,7 @@ import { addRefunded, lockPaymentForRefund } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { queueSms } from '../sms/service.ts';
 import { reverseSubscriptionsOfPayment, shortenSubscriptionForRefund } from '../subscriptions/service.ts';
+import { queueCreditNote } from '../tax/service.ts';
 import { fillText, refundCustomerTexts } from './texts.ts';
 import * as q from './queries.ts';
 
@@ -20,10 +21,18 @@ export const REFUND_AUDIT_ACTIONS = {
 } as const;
 
 /**
- * What else happens in the transaction that marks a refund done: the customer is told, and (at
- * merge with issue 28) the credit note is issued here when tax invoicing is on.
+ * What else happens in the transaction that marks a refund done: the sale's tax invoice gets its
+ * credit note for the amount returned (none when the payment bought nothing, and none beyond what a
+ * cancelled subscription's own credit note already returned), and the customer is told.
  */
 export async function afterRefundSucceeded(tx: Queryable, refund: q.RefundRow, payment: { transId: string | null; senderPhone: string | null }) {
+  await queueCreditNote(tx, {
+    paymentId: refund.paymentId,
+    amountCents: refund.amountCents,
+    reason: `Refund ${refund.id}`,
+    createdBy: refund.approvedBy,
+    cause: refund.effect === 'shorten' ? 'shortened' : 'refund',
+  });
   const phone = refund.phone ?? payment.senderPhone;
   if (!phone) return;
   const body = fillText(refundCustomerTexts.refundSent.en, {

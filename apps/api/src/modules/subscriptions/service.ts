@@ -7,6 +7,7 @@ import { dayRangeOf, inDays, orderSql, pageOf, type ListRequest, type Page } fro
 import type { AppDeps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
+import { creditReversedSale, queueSaleInvoice } from '../tax/service.ts';
 import * as subscriptionQueries from './queries.ts';
 
 export type SubscriptionSource = (typeof SUBSCRIPTION_SOURCES)[number];
@@ -88,6 +89,16 @@ export async function activateSubscription(
       createdBy: a.createdBy ?? null,
     });
   }
+  // Bought with money (not a staff member's manual grant): a sale, invoiced in this transaction.
+  if (a.source !== 'manual') {
+    await queueSaleInvoice(tx, {
+      subscriptionId: id,
+      paymentId: a.paymentId ?? null,
+      what: 'clientId' in a.what ? { planId: a.what.planId } : { packageId: a.what.packageId },
+      amountCents: a.amountCents,
+      createdBy: a.createdBy ?? null,
+    });
+  }
   await audit(tx, {
     actorUserId: a.createdBy ?? null,
     action: 'subscription.activate',
@@ -131,6 +142,8 @@ export async function reverseSubscriptionsOfPayment(
         note: r.note,
         createdBy: r.actorUserId,
       });
+      // The sale is undone: its invoice gets a credit note (receipt type R) for the whole price.
+      await creditReversedSale(tx, { subscriptionId: sub.id, reason: r.note, createdBy: r.actorUserId });
     }
     await audit(tx, {
       actorUserId: r.actorUserId,

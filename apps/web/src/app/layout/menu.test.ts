@@ -49,6 +49,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Broadcasts', '/sms/broadcasts'],
           ['Settings', '/settings'],
           ['Backups', '/backups'],
+          ['Tax', '/tax'],
           ['Catalogue', '/catalogue'],
           ['Reports', '/reports'],
           ['Audit Log', '/audit'],

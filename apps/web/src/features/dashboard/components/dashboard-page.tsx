@@ -13,6 +13,7 @@ import { useDashboard } from '../api/get-dashboard.ts';
 import { useIncomeChart } from '../api/get-income-chart.ts';
 import { useMoneyCheck } from '../api/get-money-check.ts';
 import { useBackupHealth } from '../api/get-backup-health.ts';
+import { useTaxStatus } from '../api/get-tax-status.ts';
 import { IncomeChart } from './income-chart.tsx';
 import { PrivacyAlerts } from './privacy-alerts.tsx';
 
@@ -26,6 +27,7 @@ export function DashboardPage() {
   const chart = useIncomeChart(isAdmin);
   const moneyCheck = useMoneyCheck(isAdmin);
   const backup = useBackupHealth(isAdmin);
+  const tax = useTaxStatus(isAdmin);
   const [betFor, setBetFor] = useState<NewBetClient | null>(null);
   const data = board.data;
   const topClients = (data?.active_clients ?? []).slice(0, DASHBOARD_ACTIVE_CLIENTS);
@@ -77,6 +79,14 @@ export function DashboardPage() {
           {backup.data.alert}{' '}
           <Anchor component={Link} to="/backups">
             Open Backups
+          </Anchor>
+        </Alert>
+      )}
+      {tax.data?.alert && (
+        <Alert color={tax.data.invoicing_on ? 'red' : 'yellow'} title="Tax invoices (KRA eTIMS)" data-testid="tax-banner">
+          {tax.data.alert}{' '}
+          <Anchor component={Link} to="/tax">
+            Open Tax
           </Anchor>
         </Alert>
       )}

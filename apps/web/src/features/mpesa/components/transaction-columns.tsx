@@ -12,6 +12,22 @@ function SenderPhone({ t }: { t: MpesaTransaction }) {
   return <Text span c="dimmed" title="M-Pesa sent no phone number and no subscriber or client matches this payment">hidden by M-Pesa</Text>;
 }
 
+/** The sale's KRA tax invoice: its number, and KRA's verification page (the QR's content) once KRA signed it. */
+function TaxInvoiceLink({ t }: { t: MpesaTransaction }) {
+  const invoice = t.invoice;
+  if (!invoice) return null;
+  const label = `Invoice ${invoice.number}`;
+  return invoice.qr ? (
+    <Anchor href={invoice.qr} target="_blank" rel="noreferrer" size="sm" ml="xs" title="KRA's verification page (the invoice's QR)" data-testid={`invoice-${t.transaction_reference}`}>
+      {label}
+    </Anchor>
+  ) : (
+    <Text span size="sm" c="dimmed" ml="xs" title={`Tax invoice ${invoice.status}`} data-testid={`invoice-${t.transaction_reference}`}>
+      {label} ({invoice.status})
+    </Text>
+  );
+}
+
 function PaidTo({ t }: { t: MpesaTransaction }) {
   if (t.status === 'unclaimed' && t.warning) {
     return (
@@ -23,16 +39,22 @@ function PaidTo({ t }: { t: MpesaTransaction }) {
   }
   if (t.client_id !== null) {
     return (
-      <Anchor component={Link} to={`/clients/${t.client_id}`}>
-        {t.client_name}
-      </Anchor>
+      <>
+        <Anchor component={Link} to={`/clients/${t.client_id}`}>
+          {t.client_name}
+        </Anchor>
+        <TaxInvoiceLink t={t} />
+      </>
     );
   }
   if (t.subscriber_id !== null) {
     return (
-      <Anchor component={Link} to={`/tips/subscribers/view/${t.subscriber_id}`}>
-        {t.subscriber_name}
-      </Anchor>
+      <>
+        <Anchor component={Link} to={`/tips/subscribers/view/${t.subscriber_id}`}>
+          {t.subscriber_name}
+        </Anchor>
+        <TaxInvoiceLink t={t} />
+      </>
     );
   }
   if (t.reject_reason) return <Text span size="sm" c="red">{t.reject_reason}</Text>;

@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+import { mpesaPayments, subscriptions } from './money.ts';
+
+/** KRA's tax types (eTIMS code list): A exempt, B 16 %, C 0 %, D non-VAT, E 8 %. */
+export const TAX_TYPES = ['A', 'B', 'C', 'D', 'E'] as const;
+export const TAX_INVOICE_KINDS = ['invoice', 'credit_note'] as const;
+/**
+ * awaiting: invoicing is off (not configured); queued: waiting for (another) transmission;
+ * sent: KRA holds it; rejected: KRA refused it (the reason is kept, an admin resends after a fix).
+ */
+/** Why a credit note was issued: the sale's subscription was reversed, or money was refunded. */
+/** reversal: the sale was undone; refund: money returned, the sale kept as sold; shortened: money
+ * returned and the sale's price lowered by it (a refund that shortens the subscription). */
+export const CREDIT_NOTE_CAUSES = ['reversal', 'refund', 'shortened'] as const;
+export const TAX_INVOICE_STATUSES = ['awaiting', 'queued', 'sent', 'rejected'] as const;
+
+/**
+ * The business's eTIMS device (one row). Invoicing is on once the device is initialised: the
+ * communication key KRA returned is held sealed, as the other secrets are.
+ */
+export const taxDevice = pgTable(
+  'tax_device',
+  {
+    id: smallint('id').primaryKey().default(1),
+    tin: text('tin'),
+    branchId: text('branch_id').notNull().default('00'),
+    deviceSerial: text('device_serial'),
+    vatRegistered: boolean('vat_registered').notNull().default(false),
+    /** null: ETIMS_BASE_URL (KRA's sandbox unless set). */
+    baseUrl: text('base_url'),
+    cmcKeySealed: text('cmc_key_sealed'),
+    sdcId: text('sdc_id'),
+    mrcNo: text('mrc_no'),
+    initialisedAt: timestamp('initialised_at', { withTimezone: true }),
+    updatedBy: integer('updated_by').references(() => users.id),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('tax_device_one_row', sql`${t.id} = 1`)],
+);
+
+/** The last invoice number given per branch: taken under the row's lock, so numbers have no gaps. */
+export const taxInvoiceCounters = pgTable('tax_invoice_counters', {
+  branchId: text('branch_id').primaryKey(),
+  lastNumber: integer('last_number').notNull().default(0),
+});
+
+/**
+ * The eTIMS items registered with saveItem: what was last registered, so that a change of name,
+ * price or tax type is registered again before the next invoice naming it.
+ */
+export const taxItems = pgTable(
+  'tax_items',
+  {
+    itemCode: text('item_code').notNull(),
+    branchId: text('branch_id').notNull(),
+    name: text('name').notNull(),
+    priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
+    taxType: text('tax_type', { enum: TAX_TYPES }).notNull(),
+    registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.branchId, t.itemCode] })],
+);
+
+/**
+ * A tax invoice (a sale: a subscription bought by a payment) or a credit note against one. Amounts
+ * are VAT-inclusive integer cents; the item, price and tax are fixed when the sale is made.
+ */
+export const taxInvoices = pgTable(
+  'tax_invoices',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind', { enum: TAX_INVOICE_KINDS }).notNull(),
+    branchId: text('branch_id').notNull(),
+    number: integer('number').notNull(),
+    originalId: bigint('original_id', { mode: 'number' }),
+    cause: text('cause', { enum: CREDIT_NOTE_CAUSES }),
+    paymentId: bigint('payment_id', { mode: 'number' }).references(() => mpesaPayments.id),
+    subscriptionId: bigint('subscription_id', { mode: 'number' }).references(() => subscriptions.id),
+    itemCode: text('item_code').notNull(),
+    itemName: text('item_name').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    taxType: text('tax_type', { enum: TAX_TYPES }).notNull(),
+    taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
+    buyerPhone: text('buyer_phone'),
+    status: text('status', { enum: TAX_INVOICE_STATUSES }).notNull(),
+    reason: text('reason'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    kraReceiptNumber: integer('kra_receipt_number'),
+    kraTotalReceiptNumber: integer('kra_total_receipt_number'),
+    kraInternalData: text('kra_internal_data'),
+    kraSignature: text('kra_signature'),
+    kraSdcId: text('kra_sdc_id'),
+    kraSdcTime: text('kra_sdc_time'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('tax_invoices_branch_number_idx').on(t.branchId, t.number),
+    // A sale is invoiced once, whatever retries the payment's route makes.
+    uniqueIndex('tax_invoices_sale_idx').on(t.subscriptionId).where(sql`${t.kind} = 'invoice'`),
+    index('tax_invoices_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('tax_invoices_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+    index('tax_invoices_payment_idx').on(t.paymentId),
+    index('tax_invoices_original_idx').on(t.originalId),
+    check('tax_invoices_credit_has_original', sql`(${t.kind} = 'invoice') = (${t.originalId} is null and ${t.cause} is null)`),
+  ],
+);

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  exportTaxInvoices,
+  initialiseTaxDevice,
+  resendTaxInvoice,
+  saveTaxSettings,
+  showTaxInvoice,
+  taxCheck,
+  taxInvoices,
+  taxSettings,
+  taxStatus,
+  taxSummary,
+} from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { csvRoute } from '../../http/csv.ts';
+import { notFound } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+import * as tax from './service.ts';
+
+const idOf = (params: unknown): number => {
+  const id = Number((params as { id?: string }).id);
+  if (!Number.isSafeInteger(id) || id < 1) throw notFound('No such invoice');
+  return id;
+};
+
+export function taxRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(app, taxSettings, () => tax.taxSettings(deps));
+  route(app, saveTaxSettings, ({ actor, body, request }) => tax.saveTaxSettings(deps, actor, body, request.id));
+  route(app, initialiseTaxDevice, ({ actor, request }) => tax.initialiseDevice(deps, actor, request.id));
+  csvRoute(app, exportTaxInvoices, async ({ query }) => tax.invoicesCsv(deps, query));
+  route(app, taxInvoices, ({ query }) => tax.invoicesPage(deps, query));
+  route(app, showTaxInvoice, ({ request }) => tax.invoiceDetail(deps, idOf(request.params)));
+  route(app, resendTaxInvoice, ({ actor, request }) => tax.resendInvoice(deps, actor, idOf(request.params), request.id));
+  route(app, taxSummary, ({ query }) => tax.monthSummary(deps, query.month));
+  route(app, taxStatus, () => tax.taxStatus(deps));
+  route(app, taxCheck, ({ query }) => tax.dayCheck(deps, query.date));
+}

@@ -1,0 +1,729 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type TaxSettings } from '@betdesk/contract';
+import { bet4mePlans, mpesaPayments, pricePackages, taxDevice, taxInvoices, taxItems, type CREDIT_NOTE_CAUSES, type TAX_TYPES } from '../../db/schema/index.ts';
+import type { Queryable } from '../../db/client.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import { conflict, fieldError, notFound } from '../../http/errors.ts';
+import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
+import { callOscu, OSCU_RESULT, OscuUnreachable, oscuDateTime, verificationUrl, type OscuDevice } from '../../integrations/etims/oscu.ts';
+import { sharedFakeOscu } from '../../integrations/etims/fake-oscu.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
+import { csvDateTime, queryBatches, type CsvTable } from '../../http/csv.ts';
+import { audit } from '../audit/service.ts';
+import * as q from './queries.ts';
+
+export type TaxType = (typeof TAX_TYPES)[number];
+/** KRA's rates per tax type, in percent. */
+const TAX_RATES: Record<TaxType, number> = { A: 0, B: 16, C: 0, D: 0, E: 8 };
+
+/**
+ * The tax inside a VAT-inclusive price, in cents: price × rate / (100 + rate), rounded half up to
+ * the cent (the interface's amounts have two decimals). Integer arithmetic: no float drift.
+ */
+export function inclusiveTaxCents(amountCents: number, taxType: TaxType): number {
+  const rate = TAX_RATES[taxType];
+  if (rate === 0) return 0;
+  const sign = amountCents < 0 ? -1 : 1;
+  const a = Math.abs(amountCents) * rate;
+  const b = 100 + rate;
+  return sign * Math.floor((2 * a + b) / (2 * b));
+}
+
+/** A VAT-registered business sells under B (16 %); one that is not, under D (non-VAT). */
+export const taxTypeOf = (device: { vatRegistered: boolean } | null): TaxType => (device?.vatRegistered ? 'B' : 'D');
+
+const invoicingOn = (device: q.TaxDeviceRow | null): boolean => Boolean(device?.initialisedAt && device.cmcKeySealed && device.tin);
+
+/** What the product sells, as eTIMS items: services (type 3), counted in units (NT / U). */
+function itemOf(what: { packageId: number } | { planId: number }, name: string) {
+  const seq = 'packageId' in what ? `1${String(what.packageId).padStart(6, '0')}` : `2${String(what.planId).padStart(6, '0')}`;
+  return { code: `KE3NTU${seq}`, name };
+}
+/**
+ * The item classification eTIMS files the product's services under. Tips and Bet4Me plans are
+ * information services; the code is the one KRA's classification list (selectItemClsList) gives
+ * for them. docs/INTEGRATIONS.md says how to confirm it for a business.
+ */
+const ITEM_CLASS_CODE = '81111800';
+
+// ---- Settings and the device -----------------------------------------------------------------
+
+async function baseUrlOf(deps: AppDeps, device: q.TaxDeviceRow | null): Promise<string> {
+  if (device?.baseUrl) return device.baseUrl;
+  if (deps.config.etims.fake) return (await sharedFakeOscu()).baseUrl;
+  return deps.config.etims.baseUrl;
+}
+
+async function settingsView(deps: AppDeps, device: q.TaxDeviceRow | null) {
+  return {
+    tin: device?.tin ?? null,
+    branch_id: device?.branchId ?? '00',
+    device_serial: device?.deviceSerial ?? null,
+    vat_registered: device?.vatRegistered ?? false,
+    base_url: await baseUrlOf(deps, device),
+    initialised: Boolean(device?.cmcKeySealed),
+    invoicing_on: invoicingOn(device),
+  };
+}
+
+export async function taxSettings(deps: AppDeps) {
+  return settingsView(deps, await q.deviceOf(deps.db));
+}
+
+/**
+ * Saves the device settings. A different PIN, branch or serial is a different device: its key is
+ * dropped and invoicing waits for a new initialisation (sales meanwhile are "awaiting").
+ */
+export async function saveTaxSettings(deps: AppDeps, actor: Actor, body: TaxSettings, requestId: string) {
+  const saved = await deps.db.transaction(async (tx) => {
+    const before = await q.deviceOf(tx);
+    const sameDevice = before && before.tin === body.tin && before.branchId === body.branch_id && before.deviceSerial === body.device_serial;
+    const values = {
+      tin: body.tin,
+      branchId: body.branch_id,
+      deviceSerial: body.device_serial,
+      vatRegistered: body.vat_registered,
+      baseUrl: body.base_url ?? null,
+      updatedBy: actor.userId,
+      updatedAt: new Date(),
+      ...(sameDevice ? {} : { cmcKeySealed: null, sdcId: null, mrcNo: null, initialisedAt: null }),
+    };
+    const [row] = await tx
+      .insert(taxDevice)
+      .values({ id: 1, ...values })
+      .onConflictDoUpdate({ target: taxDevice.id, set: values })
+      .returning();
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'tax.settings',
+      entity: 'tax_device',
+      entityId: 1,
+      before: before && { tin: before.tin, branch_id: before.branchId, device_serial: before.deviceSerial, vat_registered: before.vatRegistered, base_url: before.baseUrl },
+      after: { ...body, key_dropped: !sameDevice && Boolean(before?.cmcKeySealed) },
+      requestId,
+    });
+    return row!;
+  });
+  return { info: taxTexts.saved, settings: await settingsView(deps, saved) };
+}
+
+async function oscuDeviceOf(deps: AppDeps, device: q.TaxDeviceRow): Promise<OscuDevice> {
+  return {
+    baseUrl: await baseUrlOf(deps, device),
+    tin: device.tin!,
+    branchId: device.branchId,
+    cmcKey: device.cmcKeySealed ? decryptSecret(deps.config.secretsKey, device.cmcKeySealed) : null,
+  };
+}
+
+/**
+ * KRA's one-time device initialisation (selectInitOsdcInfo): the communication key it returns is
+ * sealed at rest. Invoicing is then on, and the sales recorded meanwhile as awaiting are queued.
+ */
+export async function initialiseDevice(deps: AppDeps, actor: Actor, requestId: string) {
+  const device = await q.deviceOf(deps.db);
+  if (!device?.tin || !device.deviceSerial) throw fieldError('tin', taxTexts.notConfigured);
+  let answer;
+  try {
+    answer = await callOscu<{ info?: { cmcKey?: string; sdcId?: string; mrcNo?: string } }>(
+      { ...(await oscuDeviceOf(deps, device)), cmcKey: null },
+      'selectInitOsdcInfo',
+      { tin: device.tin, bhfId: device.branchId, dvcSrlNo: device.deviceSerial },
+    );
+  } catch (error) {
+    if (error instanceof OscuUnreachable) throw conflict(error.message, 'etims_unreachable');
+    throw error;
+  }
+  const info = answer.data?.info;
+  if (answer.resultCd !== OSCU_RESULT.ok || !info?.cmcKey) {
+    throw conflict(`KRA refused the initialisation: ${answer.resultCd} ${answer.resultMsg}`, 'etims_refused');
+  }
+  const { saved, queued } = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(taxDevice)
+      .set({
+        cmcKeySealed: encryptSecret(deps.config.secretsKey, info.cmcKey!),
+        sdcId: info.sdcId ?? null,
+        mrcNo: info.mrcNo ?? null,
+        initialisedAt: new Date(),
+        updatedBy: actor.userId,
+        updatedAt: new Date(),
+      })
+      .where(eq(taxDevice.id, 1))
+      .returning();
+    const waiting = await tx
+      .update(taxInvoices)
+      .set({ status: 'queued', nextAttemptAt: new Date() })
+      .where(eq(taxInvoices.status, 'awaiting'))
+      .returning({ id: taxInvoices.id });
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'tax.initialise',
+      entity: 'tax_device',
+      entityId: 1,
+      after: { sdc_id: info.sdcId ?? null, mrc_no: info.mrcNo ?? null, queued: waiting.length },
+      requestId,
+    });
+    return { saved: row!, queued: waiting.length };
+  });
+  if (queued > 0) await deps.jobs.nudge(QUEUES.taxInvoices);
+  return { info: taxTexts.initialised, settings: await settingsView(deps, saved), queued };
+}
+
+// ---- Queueing invoices and credit notes (inside the sale's own transaction) -------------------
+
+export interface Sale {
+  subscriptionId: number;
+  paymentId: number | null;
+  what: { packageId: number } | { planId: number };
+  amountCents: number;
+  createdBy: number | null;
+}
+
+/**
+ * Queues the invoice of a sale, in the sale's transaction: a subscription bought with money. It
+ * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
+ */
+export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<number> {
+  const device = await q.deviceOf(tx);
+  const [named] =
+    'packageId' in sale.what
+      ? await tx.select({ name: pricePackages.name }).from(pricePackages).where(eq(pricePackages.id, sale.what.packageId))
+      : await tx.select({ name: bet4mePlans.name }).from(bet4mePlans).where(eq(bet4mePlans.id, sale.what.planId));
+  const item = itemOf(sale.what, named?.name ?? 'Subscription');
+  const [payment] = sale.paymentId
+    ? await tx.select({ phone: mpesaPayments.senderPhone }).from(mpesaPayments).where(eq(mpesaPayments.id, sale.paymentId))
+    : [];
+  const branchId = device?.branchId ?? '00';
+  const taxType = taxTypeOf(device);
+  const number = await q.takeInvoiceNumber(tx, branchId);
+  const [row] = await tx
+    .insert(taxInvoices)
+    .values({
+      kind: 'invoice',
+      branchId,
+      number,
+      paymentId: sale.paymentId,
+      subscriptionId: sale.subscriptionId,
+      itemCode: item.code,
+      itemName: item.name,
+      amountCents: sale.amountCents,
+      taxType,
+      taxCents: inclusiveTaxCents(sale.amountCents, taxType),
+      buyerPhone: payment?.phone ?? null,
+      status: invoicingOn(device) ? 'queued' : 'awaiting',
+      createdBy: sale.createdBy,
+    })
+    .returning({ id: taxInvoices.id });
+  return row!.id;
+}
+
+/** How much of an invoice is not yet credited, in cents. */
+async function creditableCents(tx: Queryable, invoice: q.TaxInvoiceRow): Promise<number> {
+  const [t] = await tx
+    .select({ credited: sql<string>`coalesce(sum(${taxInvoices.amountCents}), 0)` })
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.kind, 'credit_note'), eq(taxInvoices.originalId, invoice.id)));
+  return invoice.amountCents - Number(t?.credited ?? 0);
+}
+
+async function insertCreditNote(
+  tx: Queryable,
+  invoice: q.TaxInvoiceRow,
+  c: { amountCents: number; reason: string; cause: (typeof CREDIT_NOTE_CAUSES)[number]; createdBy: number | null },
+): Promise<number> {
+  const device = await q.deviceOf(tx);
+  const number = await q.takeInvoiceNumber(tx, invoice.branchId);
+  const [row] = await tx
+    .insert(taxInvoices)
+    .values({
+      kind: 'credit_note',
+      branchId: invoice.branchId,
+      number,
+      originalId: invoice.id,
+      cause: c.cause,
+      paymentId: invoice.paymentId,
+      subscriptionId: invoice.subscriptionId,
+      itemCode: invoice.itemCode,
+      itemName: invoice.itemName,
+      amountCents: c.amountCents,
+      taxType: invoice.taxType,
+      taxCents: inclusiveTaxCents(c.amountCents, invoice.taxType),
+      buyerPhone: invoice.buyerPhone,
+      status: invoicingOn(device) ? 'queued' : 'awaiting',
+      reason: c.reason,
+      createdBy: c.createdBy,
+    })
+    .returning({ id: taxInvoices.id });
+  return row!.id;
+}
+
+/**
+ * Issues the credit note of a refund, in the refund's transaction (issue 29 calls this): against
+ * the payment's invoices, newest first, for the amount returned. Money returned beyond what was
+ * invoiced (an unspent balance) was never a sale and gets no credit note. Returns the credit
+ * notes' ids (none when the payment bought nothing).
+ */
+export async function queueCreditNote(
+  tx: Queryable,
+  r: { paymentId: number; amountCents: number; reason: string; createdBy?: number | null; cause?: 'refund' | 'shortened' },
+): Promise<number[]> {
+  if (!Number.isInteger(r.amountCents) || r.amountCents <= 0) throw fieldError('amount', 'The amount returned must be positive');
+  const invoices = await tx
+    .select()
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.paymentId, r.paymentId), eq(taxInvoices.kind, 'invoice')))
+    .orderBy(sql`${taxInvoices.id} desc`)
+    .for('update');
+  let left = r.amountCents;
+  const ids: number[] = [];
+  for (const invoice of invoices) {
+    if (left === 0) break;
+    const open = await creditableCents(tx, invoice);
+    const credit = Math.min(open, left);
+    if (credit <= 0) continue;
+    ids.push(await insertCreditNote(tx, invoice, { amountCents: credit, reason: r.reason, cause: r.cause ?? 'refund', createdBy: r.createdBy ?? null }));
+    left -= credit;
+  }
+  return ids;
+}
+
+/** A reversed sale (its subscription undone): a credit note for what of its invoice is still open. */
+export async function creditReversedSale(
+  tx: Queryable,
+  r: { subscriptionId: number; reason: string; createdBy: number | null },
+): Promise<number | null> {
+  const [invoice] = await tx
+    .select()
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.subscriptionId, r.subscriptionId), eq(taxInvoices.kind, 'invoice')))
+    .for('update');
+  if (!invoice) return null;
+  const open = await creditableCents(tx, invoice);
+  if (open <= 0) return null;
+  return insertCreditNote(tx, invoice, { amountCents: open, reason: r.reason, cause: 'reversal', createdBy: r.createdBy });
+}
+
+// ---- Transmission ------------------------------------------------------------------------------
+
+const kes = (cents: number) => centsToKes(cents);
+
+/** saveTrnsSalesOsdc's body for one invoice (receipt type S) or credit note (R), one line. */
+export function salesRequest(device: { tin: string; branchId: string }, inv: q.TaxInvoiceRow, originalNumber: number | null) {
+  const at = inv.createdAt;
+  const taxable = (t: TaxType) => (inv.taxType === t ? kes(inv.amountCents) : 0);
+  const taxOf = (t: TaxType) => (inv.taxType === t ? kes(inv.taxCents) : 0);
+  const credit = inv.kind === 'credit_note';
+  return {
+    tin: device.tin,
+    bhfId: device.branchId,
+    trdInvcNo: `${credit ? 'CN' : 'INV'}-${inv.branchId}-${inv.number}`,
+    invcNo: inv.number,
+    orgInvcNo: originalNumber ?? 0,
+    salesTyCd: 'N',
+    rcptTyCd: credit ? 'R' : 'S',
+    pmtTyCd: '06',
+    salesSttsCd: '02',
+    cfmDt: oscuDateTime(at),
+    salesDt: oscuDateTime(at).slice(0, 8),
+    ...(credit ? { rfdDt: oscuDateTime(at), rfdRsnCd: '06' } : {}),
+    totItemCnt: 1,
+    taxblAmtA: taxable('A'), taxblAmtB: taxable('B'), taxblAmtC: taxable('C'), taxblAmtD: taxable('D'), taxblAmtE: taxable('E'),
+    taxRtA: TAX_RATES.A, taxRtB: TAX_RATES.B, taxRtC: TAX_RATES.C, taxRtD: TAX_RATES.D, taxRtE: TAX_RATES.E,
+    taxAmtA: taxOf('A'), taxAmtB: taxOf('B'), taxAmtC: taxOf('C'), taxAmtD: taxOf('D'), taxAmtE: taxOf('E'),
+    totTaxblAmt: kes(inv.amountCents),
+    totTaxAmt: kes(inv.taxCents),
+    totAmt: kes(inv.amountCents),
+    prchrAcptcYn: 'N',
+    remark: credit ? inv.reason : null,
+    regrId: 'betdesk', regrNm: 'Betdesk', modrId: 'betdesk', modrNm: 'Betdesk',
+    receipt: { ...(inv.buyerPhone ? { custMblNo: inv.buyerPhone } : {}), rcptPbctDt: oscuDateTime(at), prchrAcptcYn: 'N' },
+    itemList: [
+      {
+        itemSeq: 1,
+        itemCd: inv.itemCode,
+        itemClsCd: ITEM_CLASS_CODE,
+        itemNm: inv.itemName,
+        pkgUnitCd: 'NT', pkg: 1, qtyUnitCd: 'U', qty: 1,
+        prc: kes(inv.amountCents),
+        splyAmt: kes(inv.amountCents),
+        dcRt: 0, dcAmt: 0,
+        taxTyCd: inv.taxType,
+        taxblAmt: kes(inv.amountCents),
+        taxAmt: kes(inv.taxCents),
+        totAmt: kes(inv.amountCents),
+      },
+    ],
+  };
+}
+
+/** Retry delay after the nth failed attempt: 30 s doubling, at most an hour. */
+export const backoffSeconds = (attempts: number) => Math.min(3600, 30 * 2 ** Math.max(0, attempts - 1));
+const LEASE_SECONDS = 120;
+
+/** Registers the item with saveItem when KRA has not got it as it now is (name, price, tax type). */
+async function ensureItemRegistered(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow): Promise<string | null> {
+  const [known] = await db
+    .select()
+    .from(taxItems)
+    .where(and(eq(taxItems.branchId, inv.branchId), eq(taxItems.itemCode, inv.itemCode)));
+  if (known && known.name === inv.itemName && known.taxType === inv.taxType && (inv.kind === 'credit_note' || known.priceCents === inv.amountCents)) return null;
+  const answer = await callOscu(device, 'saveItem', {
+    itemCd: inv.itemCode,
+    itemClsCd: ITEM_CLASS_CODE,
+    itemTyCd: '3',
+    itemNm: inv.itemName,
+    orgnNatCd: 'KE',
+    pkgUnitCd: 'NT',
+    qtyUnitCd: 'U',
+    taxTyCd: inv.taxType,
+    dftPrc: kes(inv.amountCents),
+    isrcAplcbYn: 'N',
+    useYn: 'Y',
+    regrId: 'betdesk', regrNm: 'Betdesk', modrId: 'betdesk', modrNm: 'Betdesk',
+  });
+  if (answer.resultCd !== OSCU_RESULT.ok) return `Item ${inv.itemCode} refused: ${answer.resultCd} ${answer.resultMsg}`;
+  const values = { name: inv.itemName, priceCents: inv.amountCents, taxType: inv.taxType, registeredAt: new Date() };
+  await db
+    .insert(taxItems)
+    .values({ itemCode: inv.itemCode, branchId: inv.branchId, ...values })
+    .onConflictDoUpdate({ target: [taxItems.branchId, taxItems.itemCode], set: values });
+  return null;
+}
+
+type SendOutcome = 'sent' | 'rejected' | 'retry' | 'waiting';
+
+async function sendOne(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow): Promise<SendOutcome> {
+  let originalNumber: number | null = null;
+  if (inv.kind === 'credit_note') {
+    const [original] = await db.select().from(taxInvoices).where(eq(taxInvoices.id, inv.originalId!));
+    // KRA must hold the invoice before its credit note: wait (without counting an attempt).
+    if (original?.status !== 'sent') {
+      await db
+        .update(taxInvoices)
+        .set({ attempts: sql`greatest(${taxInvoices.attempts} - 1, 0)`, nextAttemptAt: sql`now() + interval '30 seconds'` })
+        .where(eq(taxInvoices.id, inv.id));
+      return 'waiting';
+    }
+    originalNumber = original.number;
+  }
+  try {
+    const itemRefused = await ensureItemRegistered(db, device, inv);
+    if (itemRefused) {
+      await db.update(taxInvoices).set({ status: 'rejected', reason: itemRefused }).where(eq(taxInvoices.id, inv.id));
+      return 'rejected';
+    }
+    const answer = await callOscu<{ curRcptNo?: number | string; totRcptNo?: number | string; intrlData?: string; rcptSign?: string; sdcDateTime?: string }>(
+      device,
+      'saveTrnsSalesOsdc',
+      salesRequest(device, inv, originalNumber),
+    );
+    if (answer.resultCd === OSCU_RESULT.ok) {
+      const d = answer.data ?? {};
+      await db
+        .update(taxInvoices)
+        .set({
+          status: 'sent',
+          reason: null,
+          sentAt: new Date(),
+          kraReceiptNumber: d.curRcptNo == null ? null : Number(d.curRcptNo),
+          kraTotalReceiptNumber: d.totRcptNo == null ? null : Number(d.totRcptNo),
+          kraInternalData: d.intrlData ?? null,
+          kraSignature: d.rcptSign ?? null,
+          kraSdcId: (await q.deviceOf(db))?.sdcId ?? null,
+          kraSdcTime: d.sdcDateTime ?? null,
+        })
+        .where(eq(taxInvoices.id, inv.id));
+      return 'sent';
+    }
+    if (answer.resultCd === OSCU_RESULT.duplicate) {
+      // A send whose answer was lost (the worker died, the line dropped): KRA holds it already.
+      await db
+        .update(taxInvoices)
+        .set({ status: 'sent', sentAt: new Date(), reason: `KRA already held this invoice (${answer.resultCd})` })
+        .where(eq(taxInvoices.id, inv.id));
+      return 'sent';
+    }
+    await db
+      .update(taxInvoices)
+      .set({ status: 'rejected', reason: `${answer.resultCd} ${answer.resultMsg}` })
+      .where(eq(taxInvoices.id, inv.id));
+    return 'rejected';
+  } catch (error) {
+    if (!(error instanceof OscuUnreachable)) throw error;
+    await db
+      .update(taxInvoices)
+      .set({ reason: error.message, nextAttemptAt: sql`now() + make_interval(secs => ${backoffSeconds(inv.attempts)})` })
+      .where(eq(taxInvoices.id, inv.id));
+    return 'retry';
+  }
+}
+
+export interface TransmitReport {
+  sent: number;
+  rejected: number;
+  retry: number;
+  more: boolean;
+}
+
+/**
+ * Sends the due invoices to KRA (the tax-invoices job). Each batch is leased first, so two workers
+ * never send the same invoice at once; an answer lost mid-send is resent later and recognised from
+ * KRA's duplicate answer. Nothing here runs inside a sale's transaction.
+ */
+export async function transmitDueInvoices(
+  deps: AppDeps,
+  options: { batchSize?: number; concurrency?: number; signal?: AbortSignal } = {},
+): Promise<TransmitReport> {
+  const report: TransmitReport = { sent: 0, rejected: 0, retry: 0, more: false };
+  const device = await q.deviceOf(deps.db);
+  if (!invoicingOn(device)) return report;
+  const oscu = await oscuDeviceOf(deps, device!);
+  const batchSize = options.batchSize ?? 200;
+  const concurrency = options.concurrency ?? 8;
+  for (;;) {
+    if (options.signal?.aborted) {
+      report.more = true;
+      return report;
+    }
+    const due = await q.leaseDueInvoices(deps.db, batchSize, LEASE_SECONDS);
+    if (due.length === 0) return report;
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) {
+        const inv = due[next++]!;
+        const outcome = await sendOne(deps.db, oscu, inv);
+        if (outcome !== 'waiting') report[outcome] += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+    // KRA down: the batch waits for its backoff instead of spinning on the next one.
+    if (due.length < batchSize || report.retry > 0) return report;
+  }
+}
+
+// ---- Reads -------------------------------------------------------------------------------------
+
+const maskPhone = (phone: string | null) => (phone && phone.length > 7 ? `${phone.slice(0, 6)}***${phone.slice(-3)}` : phone);
+const iso = (v: string | Date | null) => (v == null ? null : new Date(v).toISOString());
+
+function invoiceView(r: q.InvoiceListRow) {
+  return {
+    id: Number(r.id),
+    kind: r.kind,
+    number: r.number,
+    original_number: r.original_number,
+    payment_id: r.payment_id == null ? null : Number(r.payment_id),
+    trans_id: r.trans_id,
+    time: iso(r.created_at)!,
+    buyer_phone: maskPhone(r.buyer_phone),
+    item: r.item_name,
+    amount: kes(Number(r.amount_cents)),
+    tax_type: r.tax_type,
+    tax: kes(Number(r.tax_cents)),
+    status: r.status,
+    kra_receipt_number: r.kra_receipt_number,
+    sent_at: iso(r.sent_at),
+    reason: r.reason,
+  };
+}
+
+export async function invoicesPage(
+  deps: AppDeps,
+  query: q.InvoiceFilters & { page: number; perPage: number },
+) {
+  const [page, totals] = await Promise.all([
+    q.invoicesPage(deps.db, query, { limit: query.perPage, offset: (query.page - 1) * query.perPage }),
+    q.invoiceTotals(deps.db, query),
+  ]);
+  return {
+    invoices: page.map(invoiceView),
+    total_records: totals.count,
+    total_amount: kes(totals.amountCents),
+    total_tax: kes(totals.taxCents),
+  };
+}
+
+/** The Tax screen's CSV: the whole filtered list, streamed. */
+export function invoicesCsv(deps: AppDeps, filters: q.InvoiceFilters): CsvTable<ReturnType<typeof invoiceView>> {
+  return {
+    filename: 'tax-invoices',
+    columns: [
+      { header: 'Kind', value: (r) => (r.kind === 'invoice' ? 'Invoice' : 'Credit note') },
+      { header: 'Number', value: (r) => r.number },
+      { header: 'Original number', value: (r) => r.original_number },
+      { header: 'Time', value: (r) => csvDateTime(r.time) },
+      { header: 'M-Pesa receipt', value: (r) => r.trans_id },
+      { header: 'Buyer phone', value: (r) => r.buyer_phone },
+      { header: 'Item', value: (r) => r.item },
+      { header: 'Amount', value: (r) => r.amount.toFixed(2) },
+      { header: 'Tax type', value: (r) => r.tax_type },
+      { header: 'Tax', value: (r) => r.tax.toFixed(2) },
+      { header: 'Status', value: (r) => r.status },
+      { header: 'KRA receipt number', value: (r) => r.kra_receipt_number },
+      { header: 'Reason', value: (r) => r.reason },
+    ],
+    rows: queryBatches(deps.database, q.invoicesSql(filters, null), invoiceView),
+  };
+}
+
+async function qrOf(deps: AppDeps, device: q.TaxDeviceRow | null, signature: string | null, branchId: string) {
+  if (!signature || !device?.tin) return null;
+  return verificationUrl(await baseUrlOf(deps, device), device.tin, branchId, signature);
+}
+
+export async function invoiceDetail(deps: AppDeps, id: number) {
+  const found = await q.invoiceById(deps.db, id);
+  if (!found) throw notFound('No such invoice');
+  const [row] = await deps.db.select().from(taxInvoices).where(eq(taxInvoices.id, id));
+  const device = await q.deviceOf(deps.db);
+  return {
+    ...invoiceView(found),
+    kra:
+      row!.status === 'sent'
+        ? {
+            receipt_number: row!.kraReceiptNumber,
+            total_receipt_number: row!.kraTotalReceiptNumber,
+            internal_data: row!.kraInternalData,
+            signature: row!.kraSignature,
+            sdc_id: row!.kraSdcId,
+            sdc_time: row!.kraSdcTime,
+          }
+        : null,
+    qr: await qrOf(deps, device, row!.kraSignature, row!.branchId),
+  };
+}
+
+/** Queues a rejected invoice again, after an admin corrected the setting or item at fault. */
+export async function resendInvoice(deps: AppDeps, actor: Actor, id: number, requestId: string) {
+  const updated = await deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(taxInvoices).where(eq(taxInvoices.id, id)).for('update');
+    if (!row) throw notFound('No such invoice');
+    if (row.status !== 'rejected') throw conflict(taxTexts.notRejected, 'not_rejected');
+    const device = await q.deviceOf(tx);
+    await tx
+      .update(taxInvoices)
+      .set({ status: invoicingOn(device) ? 'queued' : 'awaiting', attempts: 0, nextAttemptAt: new Date() })
+      .where(eq(taxInvoices.id, id));
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'tax.resend',
+      entity: 'tax_invoice',
+      entityId: id,
+      before: { status: row.status, reason: row.reason },
+      after: { status: 'queued' },
+      requestId,
+    });
+    return (await q.invoiceById(tx, id))!;
+  });
+  await deps.jobs.nudge(QUEUES.taxInvoices);
+  return { info: taxTexts.resent, invoice: invoiceView(updated) };
+}
+
+/** A month's figures per tax type, as an accountant files them. */
+export async function monthSummary(deps: AppDeps, month: string) {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const found = await q.monthSummary(deps.db, { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` });
+  const types = [...new Set(found.map((r) => r.tax_type))];
+  return {
+    month,
+    rows: types.map((t) => {
+      const of = (kind: 'invoice' | 'credit_note') => found.find((r) => r.tax_type === t && r.kind === kind);
+      const sales = Number(of('invoice')?.amount ?? 0);
+      const salesTax = Number(of('invoice')?.tax ?? 0);
+      const credits = Number(of('credit_note')?.amount ?? 0);
+      const creditsTax = Number(of('credit_note')?.tax ?? 0);
+      return {
+        tax_type: t,
+        sales: kes(sales),
+        tax: kes(salesTax),
+        credit_notes: kes(credits),
+        credit_notes_tax: kes(creditsTax),
+        net: kes(sales - credits),
+        net_tax: kes(salesTax - creditsTax),
+      };
+    }),
+  };
+}
+
+/** The daily check: the day's sales against its invoices, and each credit note against its reversal. */
+export async function dayCheck(deps: AppDeps, day: string) {
+  const [totals, found] = await Promise.all([q.dayTotals(deps.db, day), q.dayCheckRows(deps.db, day)]);
+  return {
+    sales: { count: totals.sales.count, amount: kes(totals.sales.amountCents) },
+    invoices: { count: totals.invoices.count, amount: kes(totals.invoices.amountCents) },
+    difference: {
+      count: totals.sales.count - totals.invoices.count,
+      amount: kes(totals.sales.amountCents - totals.invoices.amountCents),
+    },
+    rows: found.map((r) => ({
+      problem: r.problem,
+      payment_id: r.payment_id == null ? null : Number(r.payment_id),
+      subscription_id: r.subscription_id == null ? null : Number(r.subscription_id),
+      invoice_id: r.invoice_id == null ? null : Number(r.invoice_id),
+      amount: kes(Number(r.amount_cents)),
+      link: r.invoice_id != null ? `/tax?invoice=${r.invoice_id}` : `/mpesa-transactions?payment=${r.payment_id ?? ''}`,
+    })),
+  };
+}
+
+/**
+ * The tax part of the nightly money check (same alert, same banner): yesterday's and today's
+ * sales against their invoices, and credit notes without their reversal.
+ */
+export async function taxCheckFailure(db: Queryable): Promise<{ check: string; count: number; examples: string[] } | null> {
+  const today = nairobiDayOf(new Date());
+  const yesterday = nairobiDayOf(new Date(Date.now() - 86_400_000));
+  const found = [...(await q.dayCheckRows(db, yesterday)), ...(await q.dayCheckRows(db, today))];
+  if (found.length === 0) return null;
+  return {
+    check: 'each sale has its tax invoice, each credit note its reversal',
+    count: found.length,
+    examples: found
+      .slice(0, 5)
+      .map((r) => `${r.problem.replaceAll('_', ' ')}: payment ${r.payment_id ?? '-'}, subscription ${r.subscription_id ?? '-'}, invoice ${r.invoice_id ?? '-'}, KES ${kesFixed(Number(r.amount_cents))}`),
+  };
+}
+
+/** The invoice each payment carries on the back office's and the portal's reads, by payment id. */
+export async function invoicesOfPayments(deps: AppDeps, paymentIds: number[]): Promise<Map<number, InvoiceRef>> {
+  const refs = new Map<number, InvoiceRef>();
+  if (paymentIds.length === 0) return refs;
+  const found = await deps.db
+    .select()
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.kind, 'invoice'), sql`${taxInvoices.paymentId} in (${sql.join(paymentIds.map((id) => sql`${id}`), sql`, `)})`))
+    .orderBy(taxInvoices.id);
+  const device = await q.deviceOf(deps.db);
+  for (const inv of found) {
+    refs.set(inv.paymentId!, {
+      number: inv.number,
+      status: inv.status,
+      kra_receipt_number: inv.kraReceiptNumber,
+      qr: await qrOf(deps, device, inv.kraSignature, inv.branchId),
+    });
+  }
+  return refs;
+}
+
+/** Late invoices (neither sent nor rejected after ETIMS_LATE_HOURS): the alert's figure. */
+export function lateInvoices(deps: AppDeps): Promise<number> {
+  return q.lateInvoiceCount(deps.db, deps.config.etims.lateAfterHours);
+}
+
+/** Whether invoicing is on (the dashboard says so when it is not). */
+export async function taxInvoicingOn(db: Queryable): Promise<boolean> {
+  return invoicingOn(await q.deviceOf(db));
+}
+
+/** The dashboard's tax banner: invoicing off, or invoices late. */
+export async function taxStatus(deps: AppDeps) {
+  const [on, late] = await Promise.all([taxInvoicingOn(deps.db), lateInvoices(deps)]);
+  return {
+    invoicing_on: on,
+    late_invoices: late,
+    alert: !on ? taxTexts.invoicingOff : late > 0 ? taxTexts.lateInvoices(late) : null,
+  };
+}

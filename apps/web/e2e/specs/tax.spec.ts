@@ -1,0 +1,102 @@
+import { expect, test as base, type APIRequestContext } from '@playwright/test';
+import { admin, type OwnServer, shot, signIn, startOwnServer } from '../support.ts';
+
+/**
+ * Issue 28: KRA eTIMS tax invoices. The spec runs its own server (demo data, the in-process fake
+ * OSCU) so that initialising the device does not change the shared server's dashboard.
+ */
+const WEBHOOK_SECRET = 'e2e-tax-webhook-secret-0123';
+const SHORTCODE = '600984';
+
+const test = base.extend<{ ownServer: OwnServer }>({
+  ownServer: [
+    async ({}, use) => {
+      const server = await startOwnServer({
+        SEED_DEMO: '1',
+        ETIMS_FAKE: '1',
+        SECRETS_KEY: '1'.repeat(64),
+        WEBHOOK_SECRET,
+        MPESA_SHORTCODE: SHORTCODE,
+      });
+      await use(server);
+      await server.stop();
+    },
+    { timeout: 150_000 },
+  ],
+  baseURL: async ({ ownServer }, use) => {
+    await use(ownServer.baseURL);
+  },
+});
+
+async function adminApi(request: APIRequestContext) {
+  const login = await request.post('/api/auth/login', { data: admin });
+  expect(login.ok()).toBe(true);
+  const { token } = (await login.json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' };
+  return {
+    async get<T>(path: string): Promise<T> {
+      const res = await request.get(path, { headers });
+      expect(res.ok()).toBe(true);
+      return (await res.json()) as T;
+    },
+    async post<T>(path: string, data: unknown): Promise<T> {
+      const res = await request.post(path, { headers, data });
+      expect(res.ok(), await res.text()).toBe(true);
+      return (await res.json()) as T;
+    },
+  };
+}
+
+test.describe('Tax invoices', () => {
+  test('an admin turns invoicing on, a claimed payment is invoiced by KRA, and its QR link is on the payment row', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const api = await adminApi(request);
+    await signIn(page, admin);
+    await expect(page.getByTestId('tax-banner')).toContainText('invoicing is off');
+
+    await page.getByRole('link', { name: 'Tax', exact: true }).click();
+    await expect(page).toHaveURL(/\/tax$/);
+    await expect(page.getByTestId('invoicing-state')).toHaveText(/invoicing off/i);
+    await page.getByTestId('tax-tin').fill('P051234567X');
+    await page.getByTestId('tax-serial').fill('BETDESK-E2E');
+    await page.getByTestId('tax-save').click();
+    await expect(page.getByText('Tax settings saved')).toBeVisible();
+    await page.getByTestId('tax-initialise').click();
+    await expect(page.getByTestId('invoicing-state')).toHaveText(/invoicing on/i);
+
+    // A payment nobody's account names, claimed by the admin to a subscriber for a D2 package.
+    const { subscribers } = await api.get<{ subscribers: { id: number }[] }>('/api/tips/subscribers/active?perPage=50');
+    const { packages } = await api.get<{ packages: { name: string; price: number }[] }>('/api/tips/prices/sms-tips');
+    const d2 = packages.find((p) => p.name.startsWith('Daily 2 Odds'))!;
+    const receipt = `TAX${Date.now().toString().slice(-7)}`;
+    const confirmed = await request.post(`/api/hooks/c2b/confirmation/${WEBHOOK_SECRET}`, {
+      data: {
+        TransactionType: 'Pay Bill', TransID: receipt, TransTime: '20261126120000', TransAmount: d2.price.toFixed(2),
+        BusinessShortCode: SHORTCODE, BillRefNumber: 'NOBODY', InvoiceNumber: '', OrgAccountBalance: '', ThirdPartyTransID: '',
+        MSISDN: '254700111222', FirstName: 'TAX', MiddleName: '', LastName: 'PAYER',
+      },
+    });
+    expect(confirmed.ok()).toBe(true);
+    const { transactions } = await api.get<{ transactions: { id: number }[] }>(`/api/mpesa-transactions?search=${receipt}`);
+    await api.post('/api/mpesa-transactions/claim', { transaction_id: transactions[0]!.id, subscriber_id: subscribers[0]!.id });
+
+    // The job sends it without anyone acting.
+    await expect
+      .poll(async () => (await api.get<{ invoices: { trans_id: string | null; status: string }[] }>('/api/tax/invoices?perPage=50')).invoices.find((i) => i.trans_id === receipt)?.status, { timeout: 30_000 })
+      .toBe('sent');
+
+    await page.reload();
+    await page.getByTestId('tax-status-filter').click();
+    await page.getByRole('option', { name: 'sent' }).click();
+    await expect(page.getByTestId('tax-invoices-table').getByTestId('table-row').first()).toContainText('sent');
+    await expect(page.getByTestId('tax-totals')).toContainText('documents');
+    await expect(page.getByTestId('tax-summary')).toContainText('D');
+    await shot(page, 'tax');
+
+    await page.goto('/mpesa');
+    await page.getByPlaceholder('Sender name, phone or ref, then Enter').fill(receipt);
+    await page.keyboard.press('Enter');
+    const link = page.getByTestId(`invoice-${receipt}`);
+    await expect(link).toHaveAttribute('href', /indexEtimsReceiptData\?Data=P051234567X00[0-9A-F]+$/);
+  });
+});

@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { Notice, PageQuery } from './common.ts';
+import { csvExport, endpoint } from './endpoint.ts';
+import { BusinessDay } from './lists.ts';
+import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.ts';
+
+/** KRA's tax types (eTIMS): A exempt, B 16 %, C 0 %, D non-VAT, E 8 %. */
+export const TAX_TYPE_CODES = ['A', 'B', 'C', 'D', 'E'] as const;
+export const TAX_INVOICE_STATUS_NAMES = ['awaiting', 'queued', 'sent', 'rejected'] as const;
+export const TAX_INVOICE_KIND_NAMES = ['invoice', 'credit_note'] as const;
+
+export const TaxSettings = z.object({
+  tin: z.string().trim().regex(/^[AP]\d{9}[A-Z]$/, 'Enter the KRA PIN, e.g. P051234567X'),
+  branch_id: z.string().trim().regex(/^\d{2}$/, 'Enter the two-digit branch id (00 for the head office)').default('00'),
+  device_serial: z.string().trim().min(1, 'Enter the device serial number KRA registered').max(100),
+  vat_registered: z.boolean(),
+  base_url: z.url('Enter the OSCU address, e.g. https://etims-api-sbx.kra.go.ke/etims-api').nullable().optional(),
+});
+export type TaxSettings = z.infer<typeof TaxSettings>;
+
+export const TaxSettingsView = z.object({
+  tin: z.string().nullable(),
+  branch_id: z.string(),
+  device_serial: z.string().nullable(),
+  vat_registered: z.boolean(),
+  base_url: z.string(),
+  /** The device was initialised: KRA's communication key is held (never shown). */
+  initialised: z.boolean(),
+  invoicing_on: z.boolean(),
+});
+
+export const taxSettings = endpoint({
+  method: 'GET',
+  path: '/api/tax/settings',
+  tag: 'tax',
+  summary: 'The eTIMS device settings and whether invoicing is on',
+  access: 'manage:tax',
+  response: TaxSettingsView,
+});
+
+export const saveTaxSettings = endpoint({
+  method: 'POST',
+  path: '/api/tax/settings',
+  tag: 'tax',
+  summary: 'Save the eTIMS device settings (a changed PIN, branch or serial needs a new initialisation)',
+  access: 'manage:tax',
+  body: TaxSettings,
+  response: Notice.extend({ settings: TaxSettingsView }),
+});
+
+export const initialiseTaxDevice = endpoint({
+  method: 'POST',
+  path: '/api/tax/initialise',
+  tag: 'tax',
+  summary: "Run KRA's device initialisation (selectInitOsdcInfo); invoicing starts and waiting sales are queued",
+  access: 'manage:tax',
+  response: Notice.extend({ settings: TaxSettingsView, queued: z.number() }),
+});
+
+export const TaxInvoice = z.object({
+  id: z.number(),
+  kind: z.enum(TAX_INVOICE_KIND_NAMES),
+  number: z.number(),
+  original_number: z.number().nullable(),
+  payment_id: z.number().nullable(),
+  trans_id: z.string().nullable(),
+  time: z.string(),
+  buyer_phone: z.string().nullable(),
+  item: z.string(),
+  amount: z.number(),
+  tax_type: z.enum(TAX_TYPE_CODES),
+  tax: z.number(),
+  status: z.enum(TAX_INVOICE_STATUS_NAMES),
+  kra_receipt_number: z.number().nullable(),
+  sent_at: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type TaxInvoice = z.infer<typeof TaxInvoice>;
+
+export const TaxInvoiceFilters = z
+  .object({
+    ...dateRangeFields,
+    status: z.enum(TAX_INVOICE_STATUS_NAMES).optional(),
+    kind: z.enum(TAX_INVOICE_KIND_NAMES).optional(),
+  })
+  .refine(endsAfterStart, rangeOrderError);
+
+export const taxInvoices = endpoint({
+  method: 'GET',
+  path: '/api/tax/invoices',
+  tag: 'tax',
+  summary: 'Tax invoices and credit notes by day range, status and kind, with their totals',
+  access: 'manage:tax',
+  query: PageQuery.extend({
+    ...dateRangeFields,
+    status: z.enum(TAX_INVOICE_STATUS_NAMES).optional(),
+    kind: z.enum(TAX_INVOICE_KIND_NAMES).optional(),
+  }).refine(endsAfterStart, rangeOrderError),
+  response: z.object({
+    invoices: z.array(TaxInvoice),
+    total_records: z.number(),
+    total_amount: z.number(),
+    total_tax: z.number(),
+  }),
+});
+
+export const exportTaxInvoices = csvExport({
+  path: '/api/tax/invoices/export',
+  tag: 'tax',
+  summary: 'CSV of the tax invoices and credit notes the list shows',
+  access: 'manage:tax',
+  query: TaxInvoiceFilters,
+});
+
+export const TaxInvoiceDetail = TaxInvoice.extend({
+  kra: z
+    .object({
+      receipt_number: z.number().nullable(),
+      total_receipt_number: z.number().nullable(),
+      internal_data: z.string().nullable(),
+      signature: z.string().nullable(),
+      sdc_id: z.string().nullable(),
+      sdc_time: z.string().nullable(),
+    })
+    .nullable(),
+  /** What the invoice's QR code carries: KRA's verification link (null until KRA signed it). */
+  qr: z.string().nullable(),
+});
+
+export const showTaxInvoice = endpoint({
+  method: 'GET',
+  path: '/api/tax/invoices/:id',
+  tag: 'tax',
+  summary: "One invoice or credit note with KRA's answer and its QR content",
+  access: 'manage:tax',
+  response: TaxInvoiceDetail,
+});
+
+export const resendTaxInvoice = endpoint({
+  method: 'POST',
+  path: '/api/tax/invoices/:id/resend',
+  tag: 'tax',
+  summary: 'Queue a rejected invoice again (after its setting or item was corrected)',
+  access: 'manage:tax',
+  response: Notice.extend({ invoice: TaxInvoice }),
+});
+
+export const TaxSummaryRow = z.object({
+  tax_type: z.enum(TAX_TYPE_CODES),
+  sales: z.number(),
+  tax: z.number(),
+  credit_notes: z.number(),
+  credit_notes_tax: z.number(),
+  net: z.number(),
+  net_tax: z.number(),
+});
+
+export const taxSummary = endpoint({
+  method: 'GET',
+  path: '/api/tax/summary',
+  tag: 'tax',
+  summary: 'A month of invoices per tax type: sales, tax, credit notes and net (what the accountant files)',
+  access: 'manage:tax',
+  query: z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Choose a month as YYYY-MM') }),
+  response: z.object({ month: z.string(), rows: z.array(TaxSummaryRow) }),
+});
+
+export const TaxCheckRow = z.object({
+  problem: z.enum(['sale_without_invoice', 'invoice_without_sale', 'amount_differs', 'credit_note_without_reversal']),
+  payment_id: z.number().nullable(),
+  subscription_id: z.number().nullable(),
+  invoice_id: z.number().nullable(),
+  amount: z.number(),
+  link: z.string(),
+});
+
+export const taxCheck = endpoint({
+  method: 'GET',
+  path: '/api/tax/check',
+  tag: 'tax',
+  summary: "A day's sales against its invoices (count and amount to the cent) and every credit note against its reversal",
+  access: 'manage:tax',
+  query: z.object({ date: BusinessDay }),
+  response: z.object({
+    sales: z.object({ count: z.number(), amount: z.number() }),
+    invoices: z.object({ count: z.number(), amount: z.number() }),
+    difference: z.object({ count: z.number(), amount: z.number() }),
+    rows: z.array(TaxCheckRow),
+  }),
+});
+
+export const taxStatus = endpoint({
+  method: 'GET',
+  path: '/api/tax/status',
+  tag: 'tax',
+  summary: "The dashboard's tax banner: whether invoicing is on, and invoices KRA has not accepted within the allowed delay",
+  access: 'manage:tax',
+  response: z.object({ invoicing_on: z.boolean(), late_invoices: z.number(), alert: z.string().nullable() }),
+});
+
+/** What a payment or subscription read carries about its invoice. */
+export const InvoiceRef = z.object({
+  number: z.number(),
+  status: z.enum(TAX_INVOICE_STATUS_NAMES),
+  kra_receipt_number: z.number().nullable(),
+  qr: z.string().nullable(),
+});
+export type InvoiceRef = z.infer<typeof InvoiceRef>;
+
+export const taxTexts = {
+  saved: 'Tax settings saved',
+  initialised: 'Device initialised: invoicing is on',
+  resent: 'Invoice queued again',
+  notRejected: 'Only a rejected invoice can be resent',
+  notConfigured: 'Save the KRA PIN, branch and device serial first',
+  invoicingOff: 'Tax invoicing is off: sales are recorded as awaiting invoice until the eTIMS device is initialised',
+  lateInvoices: (n: number) => `${n} tax invoice${n === 1 ? '' : 's'} not accepted by KRA within the allowed delay`,
+} as const;
