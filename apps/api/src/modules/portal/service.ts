@@ -19,6 +19,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { customerTextFor } from '../../customer-texts/texts.ts';
 import { hasConsent, recordConsent, isOptedOut, optIn, optOut, queueSms } from '../sms/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
@@ -57,9 +58,7 @@ export async function requestCode(deps: AppDeps, phone: string, origin: RequestO
   await db.transaction(async (tx) => {
     const id = await q.insertCode(tx, { phone, codeHash: codeHash(phone, code), ip: origin.ip, ttlMinutes: CODE_TTL_MINUTES });
     const subscriber = await q.subscriberByPhone(tx, phone);
-    const body = (await getSetting(tx, 'portal_code_sms'))
-      .replaceAll('{business}', await getSetting(tx, 'portal_business_name'))
-      .replaceAll('{code}', code);
+    const body = await customerTextFor(tx, phone, 'portal_code_sms', { business: await getSetting(tx, 'portal_business_name'), code });
     // Transactional: a code reaches an opted-out phone too, since the person asked for it.
     await queueSms(tx, { intent: CODE_SMS_INTENT, dedupeKey: `${CODE_SMS_INTENT}:${id}`, to: phone, body, createdBy: null, subscriberId: subscriber?.id ?? null });
   });
