@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
-import { phoneLanguages, smsMessages } from '../../src/db/schema/index.ts';
+import { auditLog, phoneLanguages, smsMessages } from '../../src/db/schema/index.ts';
 import { runSubscriptionExpiry } from '../../src/jobs/subscription-expiry.ts';
 import { queueTipsReceipt } from '../../src/modules/mpesa/receipts.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
@@ -122,5 +122,30 @@ describe('A language per phone', () => {
     await textFrom(phone, 'SW');
     await textFrom(phone, 'STOP D2');
     expect(await lastSmsTo(phone, 'sms.keyword-reply')).toBe('Sawa, Daily 2 Odds zimesitishwa. Tuma START kuzipokea tena.');
+  });
+
+  it("lets staff set a subscriber's language on their page, audited, and the read carries it", async () => {
+    const phone = '254711300006';
+    const subscriberId = await addTipsSubscriber(t.deps.db, ref, phone, 'sms', ref.d2);
+    const show = async () =>
+      (await t.app.inject({ url: `/api/tips/subscribers/show?subscriber_id=${subscriberId}`, headers: { authorization: `Bearer ${admin}` } })).json()
+        .subscriber.language;
+    expect(await show()).toBe('en');
+    const set = (language: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/tips/subscribers/language',
+        headers: { authorization: `Bearer ${admin}` },
+        payload: { subscriber_id: subscriberId, language },
+      });
+    const bad = await set('fr');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.language).toBeDefined();
+    expect((await set('sw')).statusCode).toBe(200);
+    expect(await show()).toBe('sw');
+    expect(await languageRows(phone)).toMatchObject([{ language: 'sw', source: 'staff' }]);
+    const audits = await t.deps.db.select().from(auditLog).where(eq(auditLog.action, 'tips-subscriber.language'));
+    expect(audits).toMatchObject([{ entityId: String(subscriberId), after: { language: 'sw' } }]);
+    expect(await screen(t, '', `+${phone}`)).toMatch(/\n1 Nunua tips\n/);
   });
 });
