@@ -18,7 +18,7 @@ export interface CatalogueText {
   en: string;
   sw: string;
   /** Where the text is read: the tests hold each channel to its limits. */
-  channel: 'sms' | 'ussd';
+  channel: 'sms' | 'ussd' | 'portal';
   /** A setting the business may reword (Settings), with what it is for. */
   editable?: string;
 }
@@ -151,6 +151,9 @@ export const customerTexts = {
   'ussd.kenyan_only': ussd('This service is for Kenyan mobile numbers only.', 'Huduma hii ni ya nambari za simu za Kenya pekee.'),
   'ussd.language_question': ussd('Lugha / Language\n1 English\n2 Kiswahili', 'Lugha / Language\n1 English\n2 Kiswahili'),
   'ussd.language_set': ussd('Done: we will write to you in English.', 'Sawa: tutakuandikia kwa Kiswahili.'),
+
+  // Portal notices.
+  'portal.language_set': { en: 'Done: we will write to you in English.', sw: 'Sawa: tutakuandikia kwa Kiswahili.', channel: 'portal' },
 } satisfies Record<string, CatalogueText>;
 
 export type CustomerTextId = keyof typeof customerTexts;

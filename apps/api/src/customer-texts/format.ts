@@ -53,8 +53,8 @@ function collect(elements: MessageFormatElement[], into: Set<string>): void {
 }
 
 /**
- * The placeholders a text fills, sorted; throws a readable Error when the text is not valid ICU
- * MessageFormat (an unclosed brace, an unknown plural form).
+ * The placeholders a text fills, in order of first use; throws a readable Error when the text is
+ * not valid ICU MessageFormat (an unclosed brace, an unknown plural form).
  */
 export function placeholdersOf(template: string): string[] {
   let ast: MessageFormatElement[];
@@ -66,7 +66,7 @@ export function placeholdersOf(template: string): string[] {
   }
   const names = new Set<string>();
   collect(ast, names);
-  return [...names].sort();
+  return [...names];
 }
 
 const dateTime = new Intl.DateTimeFormat('en-KE', {

@@ -148,4 +148,21 @@ describe('A language per phone', () => {
     expect(audits).toMatchObject([{ entityId: String(subscriberId), after: { language: 'sw' } }]);
     expect(await screen(t, '', `+${phone}`)).toMatch(/\n1 Nunua tips\n/);
   });
+
+  it('lets a signed-in punter choose Kiswahili on the portal, stored with the phone, and /me carries it', async () => {
+    const phone = '254711300007';
+    await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone }, remoteAddress: '10.8.8.9' });
+    const code = /\d{6}/.exec(await lastSmsTo(phone, 'portal.sign-in-code'))![0];
+    const signedIn = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone, code }, remoteAddress: '10.8.8.9' });
+    expect(signedIn.statusCode).toBe(200);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    const me = async () => (await t.app.inject({ url: '/api/portal/me', headers: { cookie } })).json();
+    expect((await me()).language).toBe('en');
+    const bad = await t.app.inject({ method: 'POST', url: '/api/portal/language', headers: { cookie }, payload: { language: 'de' } });
+    expect(bad.statusCode).toBe(422);
+    const chosen = await t.app.inject({ method: 'POST', url: '/api/portal/language', headers: { cookie }, payload: { language: 'sw' } });
+    expect(chosen.json()).toMatchObject({ language: 'sw', info: 'Sawa: tutakuandikia kwa Kiswahili.' });
+    expect(await me()).toMatchObject({ language: 'sw', offers_wording: expect.stringMatching(/^Ndiyo, nitumie ofa/) });
+    expect(await languageRows(phone)).toMatchObject([{ language: 'sw', source: 'portal' }]);
+  });
 });

@@ -19,8 +19,9 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { customerTextFor } from '../../customer-texts/texts.ts';
-import { hasConsent, recordConsent, isOptedOut, optIn, optOut, queueSms } from '../sms/service.ts';
+import type { Language } from '../../customer-texts/catalogue.ts';
+import { customerText, customerTextFor, fixedText } from '../../customer-texts/texts.ts';
+import { hasConsent, recordConsent, isOptedOut, languageOf, optIn, optOut, queueSms, setLanguage } from '../sms/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
@@ -112,14 +113,22 @@ export async function lastPortalSignIn(db: Queryable, phone: string): Promise<st
 
 export async function me(db: Queryable, session: PortalSession): Promise<PortalMe> {
   const subscriber = await q.subscriberByPhone(db, session.phone);
+  const language = await languageOf(db, session.phone);
   return {
+    language,
     phone: localPhone(session.phone),
     name: subscriber?.name ?? null,
     receives_sms: !(await isOptedOut(db, session.phone)),
     offers_consent: await hasConsent(db, session.phone),
-    offers_wording: await getSetting(db, 'marketing_consent_wording'),
+    offers_wording: await customerText(db, 'marketing_consent_wording', language),
     subscriptions: subscriber ? await q.subscriptionsOf(db, subscriber.id) : [],
   };
+}
+
+/** The signed-in phone chooses its language: every later SMS, USSD screen and portal notice follows it. */
+export async function setPortalLanguage(db: AppDeps['db'], session: PortalSession, language: Language): Promise<{ info: string; language: Language }> {
+  await db.transaction((tx) => setLanguage(tx, { phone: session.phone, language, source: 'portal', by: null }));
+  return { info: fixedText('portal.language_set', language), language };
 }
 
 /** The web posts the signed-in phone paid for; nothing for a phone that bought nothing. */
@@ -271,7 +280,8 @@ export async function setSmsPreference(deps: AppDeps, session: PortalSession, re
  */
 export async function setOffersConsent(deps: AppDeps, session: PortalSession, given: boolean, requestId: string) {
   await deps.db.transaction(async (tx) => {
-    const wording = await getSetting(tx, 'marketing_consent_wording');
+    // The wording the portal showed: the person's language's.
+    const wording = await customerTextFor(tx, session.phone, 'marketing_consent_wording');
     const changed = await recordConsent(tx, { phone: session.phone, given, channel: 'portal', wording, note: 'Ticked on the portal' });
     if (!changed) return;
     await audit(tx, {
