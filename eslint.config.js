@@ -120,6 +120,7 @@ export default tseslint.config(
             smsMessages: 'sms',
             smsOptOuts: 'sms',
             smsOptOutEvents: 'sms',
+            phoneLanguages: 'sms',
             marketingConsents: 'sms',
             marketingConsentEvents: 'sms',
             rateBuckets: 'sms',

@@ -23,6 +23,7 @@ export * from './tips-prices.ts';
 export * from './tips-subscriptions.ts';
 export * from './tips-subscribers.ts';
 export * from './sms.ts';
+export * from './sms-parts.ts';
 export * from './settings.ts';
 export * from './catalogue.ts';
 export * from './lists.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CustomerLanguage } from './tips-subscribers.ts';
 import { Notice } from './common.ts';
 import { endpoint } from './endpoint.ts';
 import { KenyanPhone } from './phone.ts';
@@ -61,8 +62,10 @@ export const PortalMe = z.object({
   receives_sms: z.boolean(),
   /** Marketing consent: offers and broadcasts by SMS (Data Protection Act, decision 025). */
   offers_consent: z.boolean(),
-  /** The words the subscriber agrees to when they tick the box. */
+  /** The words the subscriber agrees to when they tick the box, in their language. */
   offers_wording: z.string(),
+  /** The language the phone reads its SMS, USSD screens and portal in. */
+  language: CustomerLanguage,
   subscriptions: z.array(PortalSubscription),
 });
 export type PortalMe = z.infer<typeof PortalMe>;
@@ -188,6 +191,16 @@ export const portalPurchaseStatus = endpoint({
   summary: "A purchase's status (waiting for the PIN, paid with the new expiry, failed or cancelled with the reason)",
   access: 'portal',
   response: z.object({ purchase: PortalPurchase }),
+});
+
+export const portalLanguage = endpoint({
+  method: 'POST',
+  path: '/api/portal/language',
+  tag: 'portal',
+  summary: "Choose the language of the signed-in phone's SMS, USSD screens and portal (en or sw)",
+  access: 'portal',
+  body: z.object({ language: CustomerLanguage }),
+  response: Notice.extend({ language: CustomerLanguage }),
 });
 
 export const portalSms = endpoint({

@@ -43,6 +43,14 @@ export const Subscriber = SubscriberRow.extend({
 });
 export type Subscriber = z.infer<typeof Subscriber>;
 
+/** The languages a customer reads their SMS, USSD screens and portal in. */
+export const CustomerLanguage = z.enum(['en', 'sw'], { message: 'Choose English (en) or Kiswahili (sw)' });
+export type CustomerLanguage = z.infer<typeof CustomerLanguage>;
+export const CUSTOMER_LANGUAGE_LABELS: Record<CustomerLanguage, string> = { en: 'English', sw: 'Kiswahili' };
+
+export const SubscriberLanguageForm = z.object({ subscriber_id: Id, language: CustomerLanguage });
+export type SubscriberLanguageForm = z.input<typeof SubscriberLanguageForm>;
+
 export const SMS_MESSAGE_MAX = 1600;
 
 export const SubscriberSmsForm = z.object({
@@ -97,8 +105,21 @@ export const showSubscriber = endpoint({
   summary: 'One subscriber with their subscriptions and account balance',
   access: 'manage:tips-subscribers',
   query: z.object({ subscriber_id: Id }),
-  /** `last_portal_sign_in`: when the phone last signed in to the subscriber portal, null if never. */
-  response: z.object({ subscriber: Subscriber.extend({ last_portal_sign_in: z.string().nullable() }) }),
+  /**
+   * `last_portal_sign_in`: when the phone last signed in to the subscriber portal, null if never.
+   * `language`: what every message to the phone is written in (its choice, else the business default).
+   */
+  response: z.object({ subscriber: Subscriber.extend({ last_portal_sign_in: z.string().nullable(), language: CustomerLanguage }) }),
+});
+
+export const setSubscriberLanguage = endpoint({
+  method: 'POST',
+  path: '/api/tips/subscribers/language',
+  tag: 'tips-subscribers',
+  summary: "Set the language of a subscriber's phone (what the person asked for by phone or in person); audited",
+  access: 'manage:tips-subscribers',
+  body: SubscriberLanguageForm,
+  response: Notice,
 });
 
 export const sendSubscriberSms = endpoint({

@@ -1,26 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { BUSINESS_TIME_ZONE } from '@betdesk/contract';
 import { rows } from '../db/rows.ts';
 import { bet4mePlans, clients, pricePackages, subscriptions, tipsSubscribers } from '../db/schema/index.ts';
 import type { Db } from '../db/client.ts';
-import { getSetting } from '../modules/settings/service.ts';
+import { smsDateTime } from '../customer-texts/format.ts';
+import { customerTextFor } from '../customer-texts/texts.ts';
 import { queueSms } from '../modules/sms/service.ts';
 
 export const REMINDER_INTENT = 'subscription.reminder';
 
-const expiryFormat = new Intl.DateTimeFormat('en-KE', {
-  timeZone: BUSINESS_TIME_ZONE,
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
 /**
  * The expiry job. Subscriptions whose expiry has passed are marked lapsed; a subscription that
  * expires within a day, and is not followed by a renewal of the same thing, gets one reminder SMS
- * (the `subscription_reminder_sms` setting; deduplicated per subscription). Returns the counts.
+ * (the `subscription_reminder_sms` text in the person's language; deduplicated per subscription). Returns the counts.
  */
 export async function runSubscriptionExpiry(db: Db): Promise<{ lapsed: number; reminded: number }> {
   const lapsed = await db
@@ -29,7 +20,6 @@ export async function runSubscriptionExpiry(db: Db): Promise<{ lapsed: number; r
     .where(sql`${subscriptions.lapsedAt} is null and ${subscriptions.expiresAt} <= now()`)
     .returning({ id: subscriptions.id });
 
-  const template = await getSetting(db, 'subscription_reminder_sms');
   const reminded = await db.transaction(async (tx) => {
     const due = await rows<{ id: number; client_id: number | null; subscriber_id: number | null; name: string; phone: string; package: string; expires_at: string }>(
       tx,
@@ -55,10 +45,11 @@ export async function runSubscriptionExpiry(db: Db): Promise<{ lapsed: number; r
     );
     let queued = 0;
     for (const sub of due) {
-      const body = template
-        .replaceAll('{name}', sub.name)
-        .replaceAll('{package}', sub.package)
-        .replaceAll('{expiry}', expiryFormat.format(new Date(sub.expires_at)));
+      const body = await customerTextFor(tx, sub.phone, 'subscription_reminder_sms', {
+        name: sub.name,
+        package: sub.package,
+        expiry: smsDateTime(new Date(sub.expires_at)),
+      });
       const id = await queueSms(tx, {
         intent: REMINDER_INTENT,
         dedupeKey: `${REMINDER_INTENT}:${sub.id}`,

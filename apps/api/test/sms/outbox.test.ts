@@ -3,7 +3,7 @@ import pino from 'pino';
 import { queueSms, dispatchQueuedSms } from '../../src/modules/sms/outbox.ts';
 import { startJobs, QUEUES } from '../../src/jobs/jobs.ts';
 import type { SmsGateway } from '../../src/integrations/sms/gateway.ts';
-import { smsParts } from '../../src/lib/sms-parts.ts';
+import { smsParts } from '@betdesk/contract';
 import { createTestApp, type TestApp } from '../helpers.ts';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { smsMessages, smsOptOuts } from '../../src/db/schema/index.ts';
-import { smsParts } from '../../src/lib/sms-parts.ts';
+import { smsParts } from '@betdesk/contract';
 import { getSetting } from '../../src/modules/settings/service.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { addTipsSubscriber, signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';

@@ -87,3 +87,22 @@ export const broadcasts = pgTable('broadcasts', {
   createdBy: integer('created_by').references(() => users.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** The languages customer texts are written in (apps/api/src/customer-texts). */
+export const CUSTOMER_LANGUAGES = ['en', 'sw'] as const;
+export const LANGUAGE_SOURCES = ['ussd', 'sms', 'portal', 'staff'] as const;
+
+/**
+ * The language a phone reads its SMS, USSD screens and portal pages in, as the person (or staff on
+ * their behalf) last chose it; a phone without a row reads the business's default
+ * (`customer_language_default`). One row per phone, whoever it belongs to (client, subscriber or
+ * neither), so the choice follows the person across channels.
+ */
+export const phoneLanguages = pgTable('phone_languages', {
+  /** E.164 digits. */
+  phone: text('phone').primaryKey(),
+  language: text('language', { enum: CUSTOMER_LANGUAGES }).notNull(),
+  source: text('source', { enum: LANGUAGE_SOURCES }).notNull(),
+  updatedBy: integer('updated_by').references(() => users.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

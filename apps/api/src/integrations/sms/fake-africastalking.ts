@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { smsParts } from '../../lib/sms-parts.ts';
+import { smsParts } from '@betdesk/contract';
 
 /**
  * A local stand-in for Africa's Talking that speaks its request and response formats

@@ -8,7 +8,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { smsParts } from '../../lib/sms-parts.ts';
+import { smsParts } from '@betdesk/contract';
 import { audit } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { consentedSql, erasedSql, optedOutSql, queueSmsFanout, promotionalWindow, windowAt, withOptOutText } from '../sms/service.ts';

@@ -1,29 +1,17 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { BUSINESS_TIME_ZONE, kesFixed } from '@betdesk/contract';
+import { kesFixed } from '@betdesk/contract';
 import { betCategories, mpesaPayments, pricePackages, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { getSetting } from '../settings/service.ts';
-import { queueSms } from '../sms/service.ts';
+import type { Language } from '../../customer-texts/catalogue.ts';
+import { smsDateTime } from '../../customer-texts/format.ts';
+import { customerText, customerTextFor, fixedText } from '../../customer-texts/texts.ts';
+import { languageOf, queueSms } from '../sms/service.ts';
 
 export const TIPS_RECEIPT_INTENT = 'tips.receipt';
 export const TIPS_CREDIT_INTENT = 'tips.credit';
 
-const expiryFormat = new Intl.DateTimeFormat('en-KE', {
-  timeZone: BUSINESS_TIME_ZONE,
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-
-function fill(template: string, values: Record<string, string>): string {
-  return Object.entries(values).reduce((text, [key, value]) => text.replaceAll(`{${key}}`, value), template);
-}
-
-/** A category's packages and how to pay, from the `tips_prices_sms` setting; null when it has none. */
-export async function categoryPricesText(db: Queryable, betCategoryId: number): Promise<string | null> {
+/** A category's packages and how to pay, from the `tips_prices_sms` setting in a language; null when it has none. */
+export async function categoryPricesText(db: Queryable, betCategoryId: number, language: Language): Promise<string | null> {
   const [category] = await db.select().from(betCategories).where(eq(betCategories.id, betCategoryId));
   if (!category) return null;
   const packages = await db
@@ -34,9 +22,9 @@ export async function categoryPricesText(db: Queryable, betCategoryId: number): 
     .limit(10);
   if (packages.length === 0) return null;
   const list = packages
-    .map((p) => `${p.medium === 'sms' ? 'SMS' : 'Web'} ${p.days} day${p.days === 1 ? '' : 's'} KES ${kesFixed(p.priceCents)}`)
+    .map((p) => fixedText('sms.price_line', language, { medium: p.medium === 'sms' ? 'SMS' : 'Web', days: p.days, price: kesFixed(p.priceCents) }))
     .join(', ');
-  return fill(await getSetting(db, 'tips_prices_sms'), { category: category.name, packages: list, code: category.code });
+  return customerText(db, 'tips_prices_sms', language, { category: category.name, packages: list, code: category.code });
 }
 
 /** The payer and the payment's receipt; `receipt` given when the caller knows it (one read fewer). */
@@ -72,12 +60,12 @@ export async function queueTipsReceipt(
 ): Promise<{ queued: boolean; phone: string | null }> {
   const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt);
   if (!payer) return { queued: false, phone: null };
-  const body = fill(await getSetting(tx, 'tips_receipt_sms'), {
+  const body = await customerTextFor(tx, payer.phone, 'tips_receipt_sms', {
     name: payer.name,
     amount: kesFixed(r.amountCents),
     receipt: payer.receipt,
     package: r.packageName,
-    expiry: expiryFormat.format(r.expiresAt),
+    expiry: smsDateTime(r.expiresAt),
   });
   const id = await queueSms(tx, {
     intent: TIPS_RECEIPT_INTENT,
@@ -96,9 +84,11 @@ export async function queueCreditNotice(
   r: { paymentId: number; subscriberId: number; betCategoryId: number; amountCents: number; createdBy: number | null },
 ): Promise<boolean> {
   const payer = await payerOf(tx, r.paymentId, r.subscriberId, undefined);
-  const prices = await categoryPricesText(tx, r.betCategoryId);
-  if (!payer || prices === null) return false;
-  const body = fill(await getSetting(tx, 'tips_credit_sms'), {
+  if (!payer) return false;
+  const language = await languageOf(tx, payer.phone);
+  const prices = await categoryPricesText(tx, r.betCategoryId, language);
+  if (prices === null) return false;
+  const body = await customerText(tx, 'tips_credit_sms', language, {
     amount: kesFixed(r.amountCents),
     receipt: payer.receipt,
     prices,

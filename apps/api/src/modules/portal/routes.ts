@@ -10,6 +10,7 @@ import {
   RECORD_BLOCK_PERIODS,
   localPhone,
   portalLogout,
+  portalLanguage,
   portalMe,
   portalPackages,
   portalPost,
@@ -104,6 +105,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, portalPackages, async () => portal.packages(deps.db));
   route(app, portalPurchase, async ({ body, request }) => portal.purchase(deps, session(request), body.package_id, request.id));
   route(app, portalPurchaseStatus, async ({ request }) => portal.purchaseStatus(deps.db, session(request), pathId(request)));
+  route(app, portalLanguage, async ({ body, request }) => portal.setPortalLanguage(deps.db, session(request), body.language));
   route(app, portalSms, async ({ body, request }) => portal.setSmsPreference(deps, session(request), body.receive, request.id));
 
   // ---- the pages --------------------------------------------------------------------------------

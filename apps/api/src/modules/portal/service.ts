@@ -19,8 +19,9 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { erasedPhoneTexts } from '../privacy/service.ts';
-import { hasConsent, isErasedPhone, recordConsent, isOptedOut, optIn, optOut, queueSms } from '../sms/service.ts';
+import type { Language } from '../../customer-texts/catalogue.ts';
+import { customerText, customerTextFor, fixedText } from '../../customer-texts/texts.ts';
+import { hasConsent, isErasedPhone, recordConsent, isOptedOut, languageOf, optIn, optOut, queueSms, setLanguage } from '../sms/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
@@ -47,7 +48,7 @@ const codeHash = (phone: string, code: string) => sha256Hex(`portal-code:${phone
 export async function requestCode(deps: AppDeps, phone: string, origin: RequestOrigin): Promise<{ info: string }> {
   const { db } = deps;
   // An erased person's phone is refused outright: a code would record a new sign-in for it.
-  if (await isErasedPhone(db, phone)) throw fieldError('phone', erasedPhoneTexts.portalRefused.en);
+  if (await isErasedPhone(db, phone)) throw fieldError('phone', fixedText('portal.erased_refused', await languageOf(db, phone)));
   const windowMinutes = await getSetting(db, 'portal_code_window_minutes');
   const [byPhone, byIp] = await Promise.all([
     q.countCodesSince(db, { phone }, windowMinutes),
@@ -60,9 +61,7 @@ export async function requestCode(deps: AppDeps, phone: string, origin: RequestO
   await db.transaction(async (tx) => {
     const id = await q.insertCode(tx, { phone, codeHash: codeHash(phone, code), ip: origin.ip, ttlMinutes: CODE_TTL_MINUTES });
     const subscriber = await q.subscriberByPhone(tx, phone);
-    const body = (await getSetting(tx, 'portal_code_sms'))
-      .replaceAll('{business}', await getSetting(tx, 'portal_business_name'))
-      .replaceAll('{code}', code);
+    const body = await customerTextFor(tx, phone, 'portal_code_sms', { business: await getSetting(tx, 'portal_business_name'), code });
     // Transactional: a code reaches an opted-out phone too, since the person asked for it.
     await queueSms(tx, { intent: CODE_SMS_INTENT, dedupeKey: `${CODE_SMS_INTENT}:${id}`, to: phone, body, createdBy: null, subscriberId: subscriber?.id ?? null });
   });
@@ -80,7 +79,7 @@ export async function verifyCode(
   input: { phone: string; code: string },
   origin: RequestOrigin,
 ): Promise<{ token: string }> {
-  if (await isErasedPhone(deps.db, input.phone)) throw fieldError('phone', erasedPhoneTexts.portalRefused.en);
+  if (await isErasedPhone(deps.db, input.phone)) throw fieldError('phone', fixedText('portal.erased_refused', await languageOf(deps.db, input.phone)));
   const outcome = await deps.db.transaction(async (tx) => {
     const live = await q.liveCodeForUpdate(tx, input.phone);
     if (!live) return 'wrong' as const;
@@ -117,14 +116,22 @@ export async function lastPortalSignIn(db: Queryable, phone: string): Promise<st
 
 export async function me(db: Queryable, session: PortalSession): Promise<PortalMe> {
   const subscriber = await q.subscriberByPhone(db, session.phone);
+  const language = await languageOf(db, session.phone);
   return {
+    language,
     phone: localPhone(session.phone),
     name: subscriber?.name ?? null,
     receives_sms: !(await isOptedOut(db, session.phone)),
     offers_consent: await hasConsent(db, session.phone),
-    offers_wording: await getSetting(db, 'marketing_consent_wording'),
+    offers_wording: await customerText(db, 'marketing_consent_wording', language),
     subscriptions: subscriber ? await q.subscriptionsOf(db, subscriber.id) : [],
   };
+}
+
+/** The signed-in phone chooses its language: every later SMS, USSD screen and portal notice follows it. */
+export async function setPortalLanguage(db: AppDeps['db'], session: PortalSession, language: Language): Promise<{ info: string; language: Language }> {
+  await db.transaction((tx) => setLanguage(tx, { phone: session.phone, language, source: 'portal', by: null }));
+  return { info: fixedText('portal.language_set', language), language };
 }
 
 /** The web posts the signed-in phone paid for; nothing for a phone that bought nothing. */
@@ -276,7 +283,8 @@ export async function setSmsPreference(deps: AppDeps, session: PortalSession, re
  */
 export async function setOffersConsent(deps: AppDeps, session: PortalSession, given: boolean, requestId: string) {
   await deps.db.transaction(async (tx) => {
-    const wording = await getSetting(tx, 'marketing_consent_wording');
+    // The wording the portal showed: the person's language's.
+    const wording = await customerTextFor(tx, session.phone, 'marketing_consent_wording');
     const changed = await recordConsent(tx, { phone: session.phone, given, channel: 'portal', wording, note: 'Ticked on the portal' });
     if (!changed) return;
     await audit(tx, {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../../db/rows.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
+import { forgetLanguage } from '../sms/service.ts';
 
 /**
  * Erasing a person (a request, or the retention job): everything that names them goes, the money
@@ -113,6 +114,7 @@ export async function erasePhone(tx: Queryable, phone: string, reason: 'request'
   // Their portal sessions end now and no sign-in of theirs is kept.
   await tx.execute(sql`delete from portal_sessions where phone = ${phone}`);
   await tx.execute(sql`delete from portal_codes where phone = ${phone}`);
+  await forgetLanguage(tx, phone);
   await tx.execute(sql`update privacy_requests set phone = ${hash} where phone = ${phone}`);
   await tx.execute(sql`insert into erased_phones (phone_hash, reason) values (${hash}, ${reason}) on conflict do nothing`);
 

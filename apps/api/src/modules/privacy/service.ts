@@ -20,12 +20,12 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { customerTextFor } from '../../customer-texts/texts.ts';
 import { consentState, isErasedHash, recordConsent } from '../sms/service.ts';
 import { erasePhone, peopleOfPhone, type ErasedCounts } from './erase.ts';
 
 export { erasePhone } from './erase.ts';
 export { runRetention } from './retention.ts';
-export { erasedPhoneTexts } from './texts.ts';
 
 const BREACH_NOTICE_HOURS = 72;
 const HOUR = 3_600_000;
@@ -251,7 +251,7 @@ export async function consentOf(db: Queryable, phone: string): Promise<ConsentSt
   return { phone, ...(await consentState(db, phone)) };
 }
 
-/** Staff record what the person told them, with a note; the wording is the setting's. */
+/** Staff record what the person told them, with a note; the wording is the setting's, in the person's language. */
 export async function recordConsentByStaff(
   deps: AppDeps,
   actor: Actor,
@@ -259,7 +259,7 @@ export async function recordConsentByStaff(
   requestId: string,
 ) {
   return deps.db.transaction(async (tx) => {
-    const wording = await getSetting(tx, 'marketing_consent_wording');
+    const wording = await customerTextFor(tx, body.phone, 'marketing_consent_wording');
     const changed = await recordConsent(tx, { phone: body.phone, given: body.given, channel: 'staff', wording, note: body.note, recordedBy: actor.userId });
     if (changed) {
       await audit(tx, {

@@ -1,4 +1,5 @@
 import { kesFixed } from '@betdesk/contract';
+import { customerTextFor } from '../../customer-texts/texts.ts';
 import type { Queryable } from '../../db/client.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
@@ -7,7 +8,6 @@ import { getSetting } from '../settings/service.ts';
 import { queueSms } from '../sms/service.ts';
 import { reverseSubscriptionsOfPayment, shortenSubscriptionForRefund } from '../subscriptions/service.ts';
 import { queueCreditNote } from '../tax/service.ts';
-import { fillText, refundCustomerTexts } from './texts.ts';
 import * as q from './queries.ts';
 
 /** Every step of a refund is money leaving the business: audited under the "sensitive" filter. */
@@ -35,7 +35,7 @@ export async function afterRefundSucceeded(tx: Queryable, refund: q.RefundRow, p
   });
   const phone = refund.phone ?? payment.senderPhone;
   if (!phone) return;
-  const body = fillText(refundCustomerTexts.refundSent.en, {
+  const body = await customerTextFor(tx, phone, 'sms.refund_sent', {
     amount: kesFixed(refund.amountCents),
     receipt: payment.transId ?? '',
     refundReceipt: refund.mpesaReceipt ?? '',

@@ -14,8 +14,10 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { requireClientFacts } from '../clients/service.ts';
 import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.ts';
-import { getSetting } from '../settings/service.ts';
-import { ERASED_PHONE_PREFIX, isErasedPhone, optIn, optOut, optOutState, recordConsent, queueSms, phoneSearchDigits } from '../sms/service.ts';
+import { LANGUAGE_NAMES, type Language } from '../../customer-texts/catalogue.ts';
+import type { TextValues } from '../../customer-texts/format.ts';
+import { customerText } from '../../customer-texts/texts.ts';
+import { ERASED_PHONE_PREFIX, isErasedPhone, languageOf, optIn, optOut, optOutState, recordConsent, queueSms, phoneSearchDigits, setLanguage } from '../sms/service.ts';
 import { subscriberById, subscribePayer } from '../tips-subscribers/service.ts';
 import * as q from './queries.ts';
 
@@ -28,7 +30,11 @@ type Understood =
   | { keyword: 'START' }
   | { keyword: 'YES' }
   | { keyword: 'CODE'; category: { id: number; code: string; name: string } }
+  | { keyword: 'LANGUAGE'; language: Language }
   | { keyword: 'HELP' };
+
+/** The words that choose a language by SMS (as a punter would type them). */
+const LANGUAGE_KEYWORDS: Record<string, Language> = { KISWAHILI: 'sw', SWAHILI: 'sw', SW: 'sw', ENGLISH: 'en', EN: 'en' };
 
 async function understand(db: Queryable, text: string): Promise<Understood> {
   const words = text.trim().toUpperCase().split(/\s+/).filter(Boolean);
@@ -40,6 +46,7 @@ async function understand(db: Queryable, text: string): Promise<Understood> {
   }
   if (words.length === 1 && words[0] === 'START') return { keyword: 'START' };
   if (words.length === 1 && words[0] === 'YES') return { keyword: 'YES' };
+  if (words.length === 1 && Object.hasOwn(LANGUAGE_KEYWORDS, words[0]!)) return { keyword: 'LANGUAGE', language: LANGUAGE_KEYWORDS[words[0]!]! };
   if (words.length === 1) {
     const category = await q.categoryByCode(db, words[0]!);
     if (category) return { keyword: 'CODE', category };
@@ -47,7 +54,12 @@ async function understand(db: Queryable, text: string): Promise<Understood> {
   return { keyword: 'HELP' };
 }
 
-const keywordLabel = (u: Understood) => (u.keyword === 'CODE' ? u.category.code : u.keyword === 'STOP <code>' ? `STOP ${u.category.code}` : u.keyword);
+function keywordLabel(u: Understood): string {
+  if (u.keyword === 'CODE') return u.category.code;
+  if (u.keyword === 'STOP <code>') return `STOP ${u.category.code}`;
+  if (u.keyword === 'LANGUAGE') return u.language === 'sw' ? 'KISWAHILI' : 'ENGLISH';
+  return u.keyword;
+}
 
 /**
  * An incoming message: stored once by the gateway's id and linked to the subscriber or client with
@@ -94,34 +106,37 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
     });
     if (id === null) return null; // the gateway sent it again: answered the first time
 
+    // A language keyword is answered in the language just chosen; every other reply in the phone's.
+    const language = understood.keyword === 'LANGUAGE' ? understood.language : await languageOf(tx, phone);
+    const say = (textId: Parameters<typeof customerText>[1], values?: TextValues) => customerText(tx, textId, language, values);
     let reply: string;
     let action: string;
     let wantsStk: { betCategoryId: number } | null = null;
     if (understood.keyword === 'STOP') {
       await optOut(tx, { phone, scope: 'all', source: 'keyword', reason: `Texted "${sms.text.trim().slice(0, 100)}"` });
       await recordConsent(tx, { phone, given: false, channel: 'sms', wording: sms.text.trim().slice(0, 200), note: 'Texted STOP' });
-      reply = await getSetting(tx, 'sms_stop_reply');
+      reply = await say('sms_stop_reply');
       action = 'Opted out of all tips and offers; confirmation sent';
     } else if (understood.keyword === 'STOP <code>') {
       await optOut(tx, { phone, scope: { betCategoryId: understood.category.id }, source: 'keyword', reason: `Texted "STOP ${understood.category.code}"` });
-      reply = (await getSetting(tx, 'sms_stop_category_reply')).replaceAll('{category}', understood.category.name);
+      reply = await say('sms_stop_category_reply', { category: understood.category.name });
       action = `Opted out of ${understood.category.code} tips; confirmation sent`;
     } else if (understood.keyword === 'START') {
       const cleared = await optIn(tx, { phone, source: 'keyword', reason: 'Texted START' });
-      reply = await getSetting(tx, 'sms_start_reply');
+      reply = await say('sms_start_reply');
       action = cleared.length > 0 ? 'Opted back in; confirmation sent' : 'Was not opted out; confirmation sent';
     } else if (understood.keyword === 'YES') {
       await recordConsent(tx, {
         phone,
         given: true,
         channel: 'sms',
-        wording: await getSetting(tx, 'marketing_consent_wording'),
+        wording: await say('marketing_consent_wording'),
         note: `Texted "${sms.text.trim().slice(0, 100)}"`,
       });
-      reply = await getSetting(tx, 'sms_yes_reply');
+      reply = await say('sms_yes_reply');
       action = 'Marketing consent given; confirmation sent';
     } else if (understood.keyword === 'CODE') {
-      reply = (await categoryPricesText(tx, understood.category.id)) ?? (await getSetting(tx, 'sms_help_reply'));
+      reply = (await categoryPricesText(tx, understood.category.id, language)) ?? (await say('sms_help_reply'));
       action = `${understood.category.code} prices sent`;
       if (deps.config.mpesa.api !== null && normaliseKenyanPhone(phone)) {
         if (people.subscriberId === null) {
@@ -131,8 +146,12 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
         }
         wantsStk = { betCategoryId: understood.category.id };
       }
+    } else if (understood.keyword === 'LANGUAGE') {
+      const changed = await setLanguage(tx, { phone, language, source: 'sms', by: null });
+      reply = await say('sms_language_reply');
+      action = `${changed ? 'Language set to' : 'Language kept:'} ${LANGUAGE_NAMES[language]}; confirmation sent`;
     } else {
-      reply = await getSetting(tx, 'sms_help_reply');
+      reply = await say('sms_help_reply');
       action = 'Kept for staff; help reply sent';
     }
     await queueSms(tx, {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { settingTexts, type Setting, type SettingForm, type SettingValue as WireValue } from '@betdesk/contract';
+import { settingTexts, unicodeCharacters, type Setting, type SettingForm, type SettingValue as WireValue } from '@betdesk/contract';
 import type { z } from 'zod';
 import { settings } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -7,7 +7,21 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
+import { editableTexts, isEditableText, isLanguage, LANGUAGES, type EditableTextId, type Language } from '../../customer-texts/catalogue.ts';
+import { placeholdersOf } from '../../customer-texts/format.ts';
 import * as q from './queries.ts';
+
+/**
+ * An editable customer text's two settings, English under the id and Kiswahili under `<id>_sw`,
+ * seeded from the catalogue (apps/api/src/customer-texts).
+ */
+function textSettings<K extends EditableTextId>(id: K): Record<K | `${K}_sw`, { value: string; description: string }> {
+  const { en, sw, editable } = editableTexts[id];
+  return {
+    [id]: { value: en, description: `${editable} (English)` },
+    [`${id}_sw`]: { value: sw, description: `${editable} (Kiswahili)` },
+  } as Record<K | `${K}_sw`, { value: string; description: string }>;
+}
 
 /**
  * Business constants an admin may tune, with the defaults of BUSINESS-RULES.md. Domains add their
@@ -30,10 +44,7 @@ export const settingDefaults = {
     value: 1,
     description: 'Hours between two Daraja Pull Transactions runs that recover payments whose callback never came (0: off)',
   },
-  subscription_reminder_sms: {
-    value: 'Hi {name}, your {package} subscription expires on {expiry}. Renew by M-Pesa to keep receiving it.',
-    description: 'SMS sent the day before a subscription expires; {name}, {package} and {expiry} are filled in',
-  },
+  ...textSettings('subscription_reminder_sms'),
   sms_promotional_window_start_hour: {
     value: 8,
     description: 'Promotional SMS (broadcasts, offers) leave from this hour, Africa/Nairobi (0-23)',
@@ -55,50 +66,24 @@ export const settingDefaults = {
     value: 80,
     description: "Estimated cost of one SMS part in cents (KES 0.80), for the broadcast preview",
   },
-  tips_receipt_sms: {
-    value: 'Thank you {name}. KES {amount} received ({receipt}). Your {package} tips run until {expiry}.',
-    description: 'SMS to a payer whose payment started a tips package; {name}, {amount}, {receipt}, {package} and {expiry} are filled in',
-  },
-  tips_credit_sms: {
-    value: 'KES {amount} received ({receipt}) and kept as credit on your account. {prices}',
-    description: 'SMS to a payer whose payment matched no package price; {amount}, {receipt} and {prices} are filled in',
-  },
-  tips_prices_sms: {
-    value: '{category} tips: {packages}. Pay by M-Pesa with account number {code}.',
-    description: "A category's prices and how to pay (keyword reply, credit SMS); {category}, {packages} and {code} are filled in",
-  },
-  sms_help_reply: {
-    value: 'Betdesk tips: send a category code (e.g. D2) for prices, STOP to stop messages, START to receive them again.',
-    description: 'Reply to HELP or any text the system does not understand',
-  },
-  sms_stop_reply: {
-    value: 'You will receive no more tips or offers from us. Send START to receive them again.',
-    description: 'Reply to STOP',
-  },
-  sms_stop_category_reply: {
-    value: 'You will receive no more {category} tips. Send START to receive them again.',
-    description: 'Reply to STOP <code>; {category} is filled in',
-  },
-  sms_start_reply: {
-    value: 'Welcome back: you will receive the tips you pay for again. Send YES to also get our offers, STOP to stop messages.',
-    description: 'Reply to START',
-  },
+  ...textSettings('tips_receipt_sms'),
+  ...textSettings('tips_credit_sms'),
+  ...textSettings('tips_prices_sms'),
+  ...textSettings('sms_help_reply'),
+  ...textSettings('sms_stop_reply'),
+  ...textSettings('sms_stop_category_reply'),
+  ...textSettings('sms_start_reply'),
   ussd_welcome: {
     value: 'Betdesk tips',
     description: 'First line of the USSD main menu (the first 40 characters are shown)',
   },
-  ussd_pay_instructions_sms: {
-    value: 'To pay for {package}: M-Pesa > Lipa na M-Pesa > Pay Bill, business number {paybill}, account number {code}, amount {amount}.',
-    description:
-      'SMS to a USSD buyer when no STK push can be sent (M-Pesa not configured or refused); {package}, {paybill}, {code} and {amount} are filled in',
-  },
-  marketing_consent_wording: {
-    value: 'Yes, send me offers and news of new tips by SMS. I can stop them at any time by sending STOP.',
-    description: 'What a person agrees to when they give marketing consent (portal, SMS YES, USSD); stored with each consent',
-  },
-  sms_yes_reply: {
-    value: 'Thank you: you will receive our offers by SMS. Send STOP at any time to stop them.',
-    description: 'Reply to YES (marketing consent given)',
+  ...textSettings('ussd_pay_instructions_sms'),
+  ...textSettings('marketing_consent_wording'),
+  ...textSettings('sms_yes_reply'),
+  ...textSettings('sms_language_reply'),
+  customer_language_default: {
+    value: 'en' as Language,
+    description: 'The language of customers who never chose one (SMS, USSD, portal): en (English) or sw (Kiswahili)',
   },
   privacy_request_days: {
     value: 7,
@@ -124,10 +109,7 @@ export const settingDefaults = {
     value: 'Premium football betting tips by SMS and on the web, paid by M-Pesa.',
     description: "The portal home page's description for search engines",
   },
-  portal_code_sms: {
-    value: 'Your {business} sign-in code is {code}. It works for 10 minutes. Do not share it.',
-    description: 'The SMS carrying a portal sign-in code; {business} and {code} are filled in',
-  },
+  ...textSettings('portal_code_sms'),
   portal_codes_per_phone: {
     value: 5,
     description: 'Portal sign-in codes one phone may ask for in the window before 429',
@@ -218,9 +200,40 @@ function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(settingDefaults, key);
 }
 
-/** The `{name}` placeholders a text must keep: those of its seeded default. */
-function placeholdersOf(text: string): string[] {
-  return [...new Set(text.match(/\{[a-z_]+\}/g) ?? [])];
+/** Texts the code fills in (ICU MessageFormat, customer-texts/format.ts): each keeps exactly its default's placeholders. */
+const isTemplate = (key: SettingKey) => key === 'temporary_password_sms' || isEditableText(key.replace(/_sw$/, ''));
+/** Texts a customer reads by SMS: GSM-7 only, or every part of every message costs twice. */
+const isCustomerSms = (key: SettingKey) => isEditableText(key.replace(/_sw$/, ''));
+
+/** A template's placeholders, or a 422 on `value` when it is not a valid message. */
+function templatePlaceholders(text: string): string[] {
+  try {
+    return placeholdersOf(text);
+  } catch (error) {
+    throw fieldError('value', error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The text of a template setting after checking its placeholders and, for a customer SMS, its alphabet. */
+function checkTemplate(key: SettingKey, text: string, fallback: string): string {
+  const wanted = templatePlaceholders(fallback);
+  const used = templatePlaceholders(text);
+  const missing = wanted.filter((p) => !used.includes(p));
+  if (missing.length > 0) {
+    const names = missing.map((p) => `{${p}}`).join(', ');
+    throw fieldError('value', `The text must keep ${names}: the system fills ${missing.length === 1 ? 'it' : 'them'} in`);
+  }
+  const unknown = used.filter((p) => !wanted.includes(p));
+  if (unknown.length > 0) {
+    throw fieldError('value', `The text uses ${unknown.map((p) => `{${p}}`).join(', ')}, which the system does not fill in`);
+  }
+  if (isCustomerSms(key)) {
+    const unicode = unicodeCharacters(text);
+    if (unicode.length > 0) {
+      throw fieldError('value', `The text has characters outside the SMS alphabet (${unicode.join(' ')}): each would make every SMS cost twice`);
+    }
+  }
+  return text;
 }
 
 /**
@@ -251,11 +264,11 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
   if (typeof raw !== 'string' || raw.trim() === '') throw fieldError('value', 'The text is required');
   const text = raw.trim();
   if (text.length > TEXT_MAX) throw fieldError('value', `The text may not be longer than ${TEXT_MAX} characters`);
-  const missing = placeholdersOf(String(fallback)).filter((p) => !text.includes(p));
-  if (missing.length > 0) {
-    throw fieldError('value', `The text must keep ${missing.join(', ')}: the system fills ${missing.length === 1 ? 'it' : 'them'} in`);
+  if (key === 'customer_language_default') {
+    if (!isLanguage(text)) throw fieldError('value', `The language must be one of ${LANGUAGES.join(', ')}`);
+    return text;
   }
-  return text;
+  return isTemplate(key) ? checkTemplate(key, text, String(fallback)) : text;
 }
 
 /** Every setting with its description, in the order of the defaults. */

@@ -5,7 +5,7 @@ import { rows } from '../../db/rows.ts';
 import { smsMessages, SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
 import type { Database, Queryable } from '../../db/client.ts';
 import { DND_CAUSE, type OutgoingSms, type SendOutcome, type SmsGateway } from '../../integrations/sms/gateway.ts';
-import { smsParts } from '../../lib/sms-parts.ts';
+import { smsParts } from '@betdesk/contract';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { consentedSql, erasedSql, hasConsent, isErasedPhone } from './consent.ts';

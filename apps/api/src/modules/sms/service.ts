@@ -31,6 +31,7 @@ export { consentedSql, consentState, ERASED_PHONE_PREFIX, erasedSql, hasConsent,
 export { isOptedOut, optedOutSql, optIn, optOut, optOutState } from './opt-outs.ts';
 export { dispatchQueuedSms, queueSms, queueSmsFanout } from './outbox.ts';
 export { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
+export { chosenLanguage, forgetLanguage, languageOf, setLanguage, type LanguageSource } from './languages.ts';
 
 const BALANCE_TTL_MS = 60_000;
 const balances = new WeakMap<SmsGateway, { at: number; value: SmsBalance | null }>();

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, type FieldErrors } from '../../http/errors.ts';
-import { smsParts } from '../../lib/sms-parts.ts';
+import { smsParts } from '@betdesk/contract';
 import { getSetting } from '../settings/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';

@@ -3,12 +3,14 @@ import {
   activeSubscribers,
   newSubscriberForm,
   sendSubscriberSms,
+  setSubscriberLanguage,
   showSubscriber,
   storeSubscriber,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { lastPortalSignIn } from '../portal/service.ts';
+import { languageOf } from '../sms/service.ts';
 import * as subscribers from './service.ts';
 
 export function tipsSubscribersRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -17,8 +19,15 @@ export function tipsSubscribersRoutes(app: FastifyInstance, deps: AppDeps): void
   route(app, activeSubscribers, ({ actor, query }) => subscribers.subscribersPage(deps.db, actor, query));
   route(app, showSubscriber, async ({ query }) => {
     const subscriber = await subscribers.subscriberById(deps.db, query.subscriber_id);
-    return { subscriber: { ...subscriber, last_portal_sign_in: await lastPortalSignIn(deps.db, subscriber.phone) } };
+    return {
+      subscriber: {
+        ...subscriber,
+        last_portal_sign_in: await lastPortalSignIn(deps.db, subscriber.phone),
+        language: await languageOf(deps.db, subscriber.phone),
+      },
+    };
   });
+  route(app, setSubscriberLanguage, ({ actor, body, request }) => subscribers.setSubscriberLanguage(deps, actor, body, request.id));
   route(app, sendSubscriberSms, ({ actor, body, request }) =>
     subscribers.sendSmsToSubscriber(deps, actor, body, request.id),
   );

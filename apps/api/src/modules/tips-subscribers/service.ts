@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   can,
   centsToKes,
+  CUSTOMER_LANGUAGE_LABELS,
   durationLabel,
   localPhone,
   successTexts,
@@ -10,6 +11,7 @@ import {
   type BetCategory,
   type NewSubscriberForm,
   type Subscriber,
+  type SubscriberLanguageForm,
   type SubscriberSmsForm,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
@@ -19,7 +21,7 @@ import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { balanceCents } from '../ledger/service.ts';
-import { queueSms } from '../sms/service.ts';
+import { queueSms, setLanguage } from '../sms/service.ts';
 import { activateSubscription } from '../subscriptions/service.ts';
 import { betCategoryList } from '../tips-posts/service.ts';
 import { findPackage, packageDurations } from '../tips-prices/service.ts';
@@ -133,6 +135,33 @@ export async function sendSmsToSubscriber(
   if (queued === null) throw conflict('The SMS was not queued. Please send it again.');
   await deps.jobs.nudge(QUEUES.smsDispatch);
   return { info: successTexts.smsSent };
+}
+
+/**
+ * Staff set the language a subscriber asked for (by phone, in person): stored with the phone, as
+ * the person's own choice would be, and audited.
+ */
+export async function setSubscriberLanguage(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof SubscriberLanguageForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  const subscriber = await q.findSubscriber(deps.db, form.subscriber_id);
+  if (!subscriber) throw notFound('This subscriber does not exist.');
+  await deps.db.transaction(async (tx) => {
+    const changed = await setLanguage(tx, { phone: subscriber.phone, language: form.language, source: 'staff', by: actor.userId });
+    if (!changed) return;
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'tips-subscriber.language',
+      entity: 'tips_subscriber',
+      entityId: subscriber.id,
+      after: { language: form.language },
+      requestId,
+    });
+  });
+  return { info: `Messages to ${subscriber.name} will be written in ${CUSTOMER_LANGUAGE_LABELS[form.language]}.` };
 }
 
 /**

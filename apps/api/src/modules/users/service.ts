@@ -34,6 +34,7 @@ import {
   unassignClient,
 } from '../clients/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { fill } from '../../customer-texts/format.ts';
 import { queueSms } from '../sms/service.ts';
 import type { SessionUser } from '@betdesk/contract';
 import {
@@ -141,7 +142,7 @@ export async function storeUser(
         intent: 'user.temporary-password',
         dedupeKey: `user.temporary-password:${id}`,
         to: form.phone_number,
-        body: template.replace('{name}', form.name).replace('{email}', form.email).replace('{password}', password),
+        body: fill(template, { name: form.name, email: form.email, password }),
         createdBy: actor.userId,
       });
       return id;

@@ -2,15 +2,33 @@
  * The USSD menu as a function of the path typed so far (Africa's Talking sends it whole, joined by
  * `*`): no session is stored. The path is replayed from the main menu; `0` steps back (so paging
  * back too), `98` shows the next page of a list, and an input a screen does not offer is dropped,
- * which shows that screen again with a short error when it was the last input.
+ * which shows that screen again with a short error when it was the last input. Every word is the
+ * catalogue's, in the phone's language; `6 Lugha / Language` on the first screen changes it.
  */
+import type { CustomerTextId, Language } from '../../customer-texts/catalogue.ts';
+import type { TextValues } from '../../customer-texts/format.ts';
+import { fixedText } from '../../customer-texts/texts.ts';
 
 /** Africa's Talking's (and the networks') limit of one screen, `CON `/`END ` included. */
 export const SCREEN_MAX = 182;
 export const BACK = '0';
 export const MORE = '98';
-const INVALID = 'Invalid choice.\n';
 const LABEL_MAX = 28;
+
+/** The menu's fixed words in one language (customer-texts catalogue). */
+export interface MenuWords {
+  language: Language;
+  say(id: CustomerTextId, values?: TextValues): string;
+  /** The error line, `\n` included. */
+  invalid: string;
+  more: string;
+  back: string;
+}
+
+export function menuWords(language: Language): MenuWords {
+  const say = (id: CustomerTextId, values?: TextValues) => fixedText(id, language, values);
+  return { language, say, invalid: `${say('ussd.invalid')}\n`, more: `${MORE} ${say('ussd.more')}`, back: `${BACK} ${say('ussd.back')}` };
+}
 
 export type Screen = `CON ${string}` | `END ${string}`;
 
@@ -21,17 +39,19 @@ export interface ListItem {
 
 /** What the menu reads about the world; each is loaded only when a screen needs it. */
 export interface MenuFacts {
+  /** The phone's language (its choice, else the business's default). */
+  language(): Promise<Language>;
   welcome(): Promise<string>;
   optedOut(): Promise<boolean>;
   categories(): Promise<ListItem[]>;
   packages(categoryId: number): Promise<ListItem[]>;
-  /** The confirmation question of a package, or null when it is no longer for sale. */
-  packageQuestion(packageId: number): Promise<string | null>;
-  /** One line per running subscription. */
-  subscriptions(): Promise<string[]>;
+  /** The package a confirmation asks about, or null when it is no longer for sale. */
+  packageOnSale(packageId: number): Promise<{ category: string; medium: string; days: number; price: string; phone: string } | null>;
+  /** One per running subscription. */
+  subscriptions(): Promise<{ category: string; medium: string; date: string }[]>;
   /** Whether the phone has given marketing consent (and not withdrawn it). */
   consented(): Promise<boolean>;
-  /** What a person agrees to when they give marketing consent (the setting). */
+  /** What a person agrees to when they give marketing consent (the setting, in their language). */
   consentWording(): Promise<string>;
 }
 
@@ -40,7 +60,8 @@ export type MenuAction =
   | { do: 'buy'; packageId: number }
   | { do: 'todays-tips' }
   | { do: 'sms'; receive: boolean }
-  | { do: 'offers'; given: boolean };
+  | { do: 'offers'; given: boolean }
+  | { do: 'language'; language: Language };
 
 type State =
   | { at: 'main' }
@@ -49,7 +70,8 @@ type State =
   | { at: 'confirm'; packageId: number }
   | { at: 'subscriptions'; page: number }
   | { at: 'sms' }
-  | { at: 'offers' };
+  | { at: 'offers' }
+  | { at: 'language' };
 
 type Step = { state: State } | { action: MenuAction } | null;
 
@@ -60,8 +82,8 @@ export const short = (text: string, max = LABEL_MAX) => (text.length > max ? `${
  * Items cut into pages that fit one screen under `header`, numbered 1..n across pages, with room
  * kept for the error line, `98 More` and `0 Back` on every page.
  */
-export function paged(header: string, lines: string[], numbered: boolean): string[][] {
-  const room = SCREEN_MAX - 'CON '.length - INVALID.length - header.length - `\n${MORE} More`.length - `\n${BACK} Back`.length;
+export function paged(header: string, lines: string[], numbered: boolean, w: MenuWords): string[][] {
+  const room = SCREEN_MAX - 'CON '.length - w.invalid.length - header.length - `\n${w.more}`.length - `\n${w.back}`.length;
   const pages: string[][] = [[]];
   lines.forEach((line, index) => {
     const text = numbered ? `${index + 1} ${line}` : line;
@@ -73,20 +95,23 @@ export function paged(header: string, lines: string[], numbered: boolean): strin
   return pages;
 }
 
-function listScreen(header: string, pages: string[][], page: number): string {
-  const more = page < pages.length - 1 ? `\n${MORE} More` : '';
-  return `${header}\n${pages[page]!.join('\n')}${more}\n${BACK} Back`;
+function listScreen(header: string, pages: string[][], page: number, w: MenuWords): string {
+  const more = page < pages.length - 1 ? `\n${w.more}` : '';
+  return `${header}\n${pages[page]!.join('\n')}${more}\n${w.back}`;
 }
 
 /** The first index shown on a page of a numbered list. */
 const firstIndexOf = (pages: string[][], page: number) => pages.slice(0, page).reduce((n, p) => n + p.length, 0);
 
-const CATEGORIES_HEADER = 'Buy tips: choose';
-const SUBSCRIPTIONS_HEADER = 'My subscriptions:';
-
 /** An input on a numbered list's page: `98` for the next page, or one of the numbers shown; else null. */
-function listInput(input: string, items: ListItem[], header: string, page: number): { nextPage: number } | { chosen: ListItem } | null {
-  const pages = paged(header, items.map((i) => i.label), true);
+function listInput(
+  input: string,
+  items: ListItem[],
+  header: string,
+  page: number,
+  w: MenuWords,
+): { nextPage: number } | { chosen: ListItem } | null {
+  const pages = paged(header, items.map((i) => i.label), true, w);
   if (input === MORE) return page < pages.length - 1 ? { nextPage: page + 1 } : null;
   if (!/^\d{1,3}$/.test(input)) return null;
   const first = firstIndexOf(pages, page);
@@ -94,9 +119,11 @@ function listInput(input: string, items: ListItem[], header: string, page: numbe
   return index >= first && index < first + (pages[page]?.length ?? 0) ? { chosen: items[index]! } : null;
 }
 
-const packagesHeader = (category: string) => `${short(category)}: choose`;
+const packagesHeader = (category: string, w: MenuWords) => w.say('ussd.packages_header', { category: short(category) });
+const subscriptionLines = async (facts: MenuFacts, w: MenuWords) =>
+  (await facts.subscriptions()).map((s) => w.say('ussd.subscription_line', { ...s, category: short(s.category, 20) }));
 
-async function step(state: State, input: string, facts: MenuFacts, categoryName: (id: number) => Promise<string>): Promise<Step> {
+async function step(state: State, input: string, facts: MenuFacts, categoryName: (id: number) => Promise<string>, w: MenuWords): Promise<Step> {
   switch (state.at) {
     case 'main':
       if (input === '1') return { state: { at: 'categories', page: 0 } };
@@ -104,15 +131,16 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       if (input === '3') return { action: { do: 'todays-tips' } };
       if (input === '4') return { state: { at: 'sms' } };
       if (input === '5') return { state: { at: 'offers' } };
+      if (input === '6') return { state: { at: 'language' } };
       return null;
     case 'categories': {
-      const got = listInput(input, await facts.categories(), CATEGORIES_HEADER, state.page);
+      const got = listInput(input, await facts.categories(), w.say('ussd.categories_header'), state.page, w);
       if (!got) return null;
       return { state: 'nextPage' in got ? { ...state, page: got.nextPage } : { at: 'packages', categoryId: got.chosen.id, page: 0 } };
     }
     case 'packages': {
-      const header = packagesHeader(await categoryName(state.categoryId));
-      const got = listInput(input, await facts.packages(state.categoryId), header, state.page);
+      const header = packagesHeader(await categoryName(state.categoryId), w);
+      const got = listInput(input, await facts.packages(state.categoryId), header, state.page, w);
       if (!got) return null;
       return { state: 'nextPage' in got ? { ...state, page: got.nextPage } : { at: 'confirm', packageId: got.chosen.id } };
     }
@@ -120,70 +148,73 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       return input === '1' ? { action: { do: 'buy', packageId: state.packageId } } : null;
     case 'subscriptions': {
       if (input !== MORE) return null;
-      const pages = paged(SUBSCRIPTIONS_HEADER, await facts.subscriptions(), false);
+      const pages = paged(w.say('ussd.subscriptions_header'), await subscriptionLines(facts, w), false, w);
       return state.page < pages.length - 1 ? { state: { at: 'subscriptions', page: state.page + 1 } } : null;
     }
     case 'sms':
       return input === '1' ? { action: { do: 'sms', receive: await facts.optedOut() } } : null;
     case 'offers':
       return input === '1' ? { action: { do: 'offers', given: !(await facts.consented()) } } : null;
+    case 'language':
+      if (input === '1') return { action: { do: 'language', language: 'en' } };
+      if (input === '2') return { action: { do: 'language', language: 'sw' } };
+      return null;
   }
 }
 
-const AGREE = `\n1 I agree\n${BACK} Back`;
-/** The question to one who consented; recorded as the wording of their withdrawal. */
-export const OFFERS_STOP_QUESTION = 'You receive our offers by SMS. Stop them?';
+const agree = (w: MenuWords) => `\n${w.say('ussd.agree')}\n${w.back}`;
 
 /**
  * The consent question exactly as the screen shows it: the setting's wording, cut to fit one
  * screen with its error line. What is shown is what is recorded as agreed to.
  */
-export function offersQuestion(wording: string): string {
-  return short(wording, SCREEN_MAX - 'CON '.length - INVALID.length - AGREE.length);
+export function offersQuestion(wording: string, w: MenuWords): string {
+  return short(wording, SCREEN_MAX - 'CON '.length - w.invalid.length - agree(w).length);
 }
 
-async function render(state: State, facts: MenuFacts, categoryName: (id: number) => Promise<string>): Promise<Screen> {
+async function render(state: State, facts: MenuFacts, categoryName: (id: number) => Promise<string>, w: MenuWords): Promise<Screen> {
   switch (state.at) {
-    case 'main': {
-      const sms = (await facts.optedOut()) ? 'Start SMS' : 'Stop SMS';
-      return `CON ${short(await facts.welcome(), 40)}\n1 Buy tips\n2 My subscriptions\n3 Today's tips\n4 ${sms}\n5 Offers by SMS`;
-    }
+    case 'main':
+      return `CON ${w.say('ussd.main', { welcome: short(await facts.welcome(), 40), optedOut: (await facts.optedOut()) ? 'yes' : 'no' })}`;
     case 'categories': {
       const items = await facts.categories();
-      if (items.length === 0) return 'END No tips are on sale right now. Please try again later.';
-      return `CON ${listScreen(CATEGORIES_HEADER, paged(CATEGORIES_HEADER, items.map((i) => i.label), true), state.page)}`;
+      if (items.length === 0) return `END ${w.say('ussd.none_on_sale')}`;
+      const header = w.say('ussd.categories_header');
+      return `CON ${listScreen(header, paged(header, items.map((i) => i.label), true, w), state.page, w)}`;
     }
     case 'packages': {
       const items = await facts.packages(state.categoryId);
-      if (items.length === 0) return 'END Nothing of this category is on sale right now.';
-      const header = packagesHeader(await categoryName(state.categoryId));
-      return `CON ${listScreen(header, paged(header, items.map((i) => i.label), true), state.page)}`;
+      if (items.length === 0) return `END ${w.say('ussd.category_none_on_sale')}`;
+      const header = packagesHeader(await categoryName(state.categoryId), w);
+      return `CON ${listScreen(header, paged(header, items.map((i) => i.label), true, w), state.page, w)}`;
     }
     case 'confirm': {
-      const question = await facts.packageQuestion(state.packageId);
-      return question === null ? 'END This package is no longer on sale.' : `CON ${question}\n1 Pay\n${BACK} Back`;
+      const p = await facts.packageOnSale(state.packageId);
+      if (p === null) return `END ${w.say('ussd.package_gone')}`;
+      return `CON ${w.say('ussd.confirm', { ...p, category: short(p.category) })}\n${w.back}`;
     }
     case 'subscriptions': {
-      const lines = await facts.subscriptions();
-      if (lines.length === 0) return `END ${SUBSCRIPTIONS_HEADER} none.\nChoose 1 Buy tips to subscribe.`;
-      const pages = paged(SUBSCRIPTIONS_HEADER, lines, false);
-      const shown = `${SUBSCRIPTIONS_HEADER}\n${pages[state.page]!.join('\n')}`;
-      return state.page < pages.length - 1 ? `CON ${shown}\n${MORE} More\n${BACK} Back` : `END ${shown}`;
+      const lines = await subscriptionLines(facts, w);
+      if (lines.length === 0) return `END ${w.say('ussd.subscriptions_none')}`;
+      const header = w.say('ussd.subscriptions_header');
+      const pages = paged(header, lines, false, w);
+      const shown = `${header}\n${pages[state.page]!.join('\n')}`;
+      return state.page < pages.length - 1 ? `CON ${shown}\n${w.more}\n${w.back}` : `END ${shown}`;
     }
     case 'sms':
-      return (await facts.optedOut())
-        ? `CON Receive our tips and offers by SMS again?\n1 Yes, start SMS\n${BACK} Back`
-        : `CON Stop all tips and offers by SMS? Payment receipts still come.\n1 Yes, stop SMS\n${BACK} Back`;
+      return `CON ${w.say((await facts.optedOut()) ? 'ussd.sms_start_question' : 'ussd.sms_stop_question')}\n${w.back}`;
     case 'offers':
       return (await facts.consented())
-        ? `CON ${OFFERS_STOP_QUESTION}\n1 Yes, stop offers\n${BACK} Back`
-        : `CON ${offersQuestion(await facts.consentWording())}${AGREE}`;
+        ? `CON ${w.say('ussd.offers_stop_question')}\n${w.say('ussd.offers_stop_choice')}\n${w.back}`
+        : `CON ${offersQuestion(await facts.consentWording(), w)}${agree(w)}`;
+    case 'language':
+      return `CON ${w.say('ussd.language_question')}\n${w.back}`;
   }
 }
 
 /** A non-empty screen's text with the error line after its prefix. */
-function withError(screen: Screen): Screen {
-  return screen.startsWith('CON ') ? `CON ${INVALID}${screen.slice(4)}` : screen;
+function withError(screen: Screen, w: MenuWords): Screen {
+  return screen.startsWith('CON ') ? `CON ${w.invalid}${screen.slice(4)}` : screen;
 }
 
 /**
@@ -191,6 +222,7 @@ function withError(screen: Screen): Screen {
  * Inputs after an action cannot come from a real session; they are dropped as invalid.
  */
 export async function walk(text: string, facts: MenuFacts): Promise<{ screen: Screen } | { action: MenuAction }> {
+  const w = menuWords(await facts.language());
   const inputs = text === '' ? [] : text.split('*').map((i) => i.trim());
   const names = new Map<number, string>();
   const categoryName = async (id: number) => {
@@ -208,11 +240,11 @@ export async function walk(text: string, facts: MenuFacts): Promise<{ screen: Sc
       if (path.length > 1) path.pop();
       continue;
     }
-    const next = await step(path[path.length - 1]!, input, facts, categoryName);
+    const next = await step(path[path.length - 1]!, input, facts, categoryName, w);
     if (next && 'action' in next && last) return { action: next.action };
     if (next && 'state' in next) path.push(next.state);
     else invalid = true;
   }
-  const screen = await render(path[path.length - 1]!, facts, categoryName);
-  return { screen: invalid ? withError(screen) : screen };
+  const screen = await render(path[path.length - 1]!, facts, categoryName, w);
+  return { screen: invalid ? withError(screen, w) : screen };
 }

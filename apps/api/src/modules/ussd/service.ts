@@ -6,14 +6,16 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { setOwnSmsChoice } from '../self-service/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { erasedPhoneTexts } from '../privacy/service.ts';
-import { hasConsent, isErasedPhone, isOptedOut, queueSms, recordConsent } from '../sms/service.ts';
+import { hasConsent, isErasedPhone, isOptedOut, languageOf, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
+import type { Language } from '../../customer-texts/catalogue.ts';
+import { fill } from '../../customer-texts/format.ts';
+import { customerTemplate, customerText, fixedText } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { categoriesForSale, packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { resendTodaysTips } from '../tips-sms/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
-import { OFFERS_STOP_QUESTION, offersQuestion, short, SCREEN_MAX, walk, type MenuAction, type MenuFacts, type Screen } from './menu.ts';
+import { menuWords, offersQuestion, short, SCREEN_MAX, walk, type MenuAction, type MenuFacts, type MenuWords, type Screen } from './menu.ts';
 import * as q from './queries.ts';
 
 export const PAY_INSTRUCTIONS_INTENT = 'ussd.pay-instructions';
@@ -22,7 +24,8 @@ export const PAY_INSTRUCTIONS_INTENT = 'ussd.pay-instructions';
 const QUEUED_PURCHASE_TTL_MS = 5 * 60_000;
 
 const mediumName = (medium: 'sms' | 'web') => (medium === 'sms' ? 'SMS' : 'Web');
-const packageName = (p: PackageForSale) => `${p.category} ${mediumName(p.medium)}, ${p.durationDays} days`;
+const packageName = (p: PackageForSale, language: Language) =>
+  fixedText('sms.package_name', language, { category: p.category, medium: mediumName(p.medium), days: p.durationDays });
 
 /** The menu's reads for one phone, each made once per request. */
 function factsFor(db: Queryable, phone: string): MenuFacts {
@@ -31,31 +34,32 @@ function factsFor(db: Queryable, phone: string): MenuFacts {
     return () => (value ??= load());
   };
   const subscriberId = once(() => q.subscriberIdByPhone(db, phone));
+  const language = once(() => languageOf(db, phone));
   const packages = new Map<number, Promise<PackageForSale[]>>();
   return {
+    language,
     welcome: once(() => getSetting(db, 'ussd_welcome')),
     optedOut: once(() => isOptedOut(db, phone)),
     categories: once(async () => (await categoriesForSale(db)).map((c) => ({ id: c.id, label: short(c.name) }))),
     async packages(categoryId) {
       if (!packages.has(categoryId)) packages.set(categoryId, packagesForSale(db, categoryId));
+      const lang = await language();
       return (await packages.get(categoryId)!).map((p) => ({
         id: p.id,
-        label: `${mediumName(p.medium)} ${p.durationDays} days ${compactKes(p.priceCents)}`,
+        label: fixedText('ussd.package_label', lang, { medium: mediumName(p.medium), days: p.durationDays, price: compactKes(p.priceCents) }),
       }));
     },
-    async packageQuestion(packageId) {
+    async packageOnSale(packageId) {
       const p = await packageForSale(db, packageId);
       if (!p) return null;
-      return `${short(p.category)} ${mediumName(p.medium)}, ${p.durationDays} days: ${compactKes(p.priceCents)}.\nPay by M-Pesa from ${localPhone(phone)}?`;
+      return { category: p.category, medium: mediumName(p.medium), days: p.durationDays, price: compactKes(p.priceCents), phone: localPhone(phone) };
     },
     consented: once(() => hasConsent(db, phone)),
-    consentWording: once(() => getSetting(db, 'marketing_consent_wording')),
+    consentWording: once(async () => customerText(db, 'marketing_consent_wording', await language())),
     subscriptions: once(async () => {
       const id = await subscriberId();
       if (id === null) return [];
-      return (await q.runningSubscriptions(db, id)).map(
-        (s) => `${short(s.category, 20)} ${mediumName(s.medium)} to ${formatDate(s.expires_at)}`,
-      );
+      return (await q.runningSubscriptions(db, id)).map((s) => ({ category: s.category, medium: mediumName(s.medium), date: formatDate(s.expires_at) }));
     }),
   };
 }
@@ -71,33 +75,37 @@ const fit = (screen: Screen): Screen => (screen.length <= SCREEN_MAX ? screen : 
 export async function answerUssd(deps: AppDeps, raw: unknown, requestId: string): Promise<Screen> {
   const session = UssdStep.parse(raw);
   const phone = normaliseKenyanPhone(session.phoneNumber);
-  if (!phone) return 'END This service is for Kenyan mobile numbers only.';
+  if (!phone) return `END ${fixedText('ussd.kenyan_only', await getSetting(deps.db, 'customer_language_default'))}`;
   // An erased person's phone records nothing again: no purchase, consent or subscriber.
-  if (await isErasedPhone(deps.db, phone)) return erasedPhoneTexts.ussdRefused.en;
-  const outcome = await walk(session.text, factsFor(deps.db, phone));
+  if (await isErasedPhone(deps.db, phone)) return `END ${fixedText('ussd.erased_refused', await getSetting(deps.db, 'customer_language_default'))}`;
+  const facts = factsFor(deps.db, phone);
+  const outcome = await walk(session.text, facts);
   if ('screen' in outcome) return fit(outcome.screen);
-  return fit(await act(deps, outcome.action, { phone, sessionId: session.sessionId, requestId }));
+  const w = menuWords(await facts.language());
+  return fit(await act(deps, outcome.action, { phone, sessionId: session.sessionId, requestId, w }));
 }
 
-async function act(deps: AppDeps, action: MenuAction, s: { phone: string; sessionId: string; requestId: string }): Promise<Screen> {
+type SessionOf = { phone: string; sessionId: string; requestId: string; w: MenuWords };
+
+async function act(deps: AppDeps, action: MenuAction, s: SessionOf): Promise<Screen> {
   switch (action.do) {
     case 'buy':
       return buy(deps, action.packageId, s);
     case 'todays-tips':
-      return todaysTips(deps, s.phone);
+      return todaysTips(deps, s);
     case 'sms': {
       await deps.db.transaction((tx) =>
         setOwnSmsChoice(tx, { phone: s.phone, receive: action.receive, source: 'ussd', requestId: s.requestId }),
       );
-      return action.receive
-        ? 'END Done: you will receive our tips and offers by SMS again.'
-        : 'END Done: no more tips or offers by SMS. Payment receipts still come. Dial again to start SMS.';
+      return `END ${s.w.say(action.receive ? 'ussd.sms_started' : 'ussd.sms_stopped')}`;
     }
     case 'offers':
       await setOffersConsent(deps.db, action.given, s);
-      return action.given
-        ? 'END Thank you: you will receive our offers by SMS. Dial again or send STOP to stop them.'
-        : 'END Done: no more offers by SMS. Tips you pay for still come.';
+      return `END ${s.w.say(action.given ? 'ussd.offers_given' : 'ussd.offers_stopped')}`;
+    case 'language':
+      await deps.db.transaction((tx) => setLanguage(tx, { phone: s.phone, language: action.language, source: 'ussd', by: null }));
+      // Answered in the language just chosen.
+      return `END ${menuWords(action.language).say('ussd.language_set')}`;
   }
 }
 
@@ -105,9 +113,11 @@ async function act(deps: AppDeps, action: MenuAction, s: { phone: string; sessio
  * The person gives or withdraws marketing consent on the USSD menu: their own act (channel ussd),
  * recorded with the wording the screen showed them, and audited.
  */
-async function setOffersConsent(db: AppDeps['db'], given: boolean, s: { phone: string; requestId: string }): Promise<void> {
+async function setOffersConsent(db: AppDeps['db'], given: boolean, s: { phone: string; requestId: string; w: MenuWords }): Promise<void> {
   await db.transaction(async (tx) => {
-    const wording = given ? offersQuestion(await getSetting(tx, 'marketing_consent_wording')) : OFFERS_STOP_QUESTION;
+    const wording = given
+      ? offersQuestion(await customerText(tx, 'marketing_consent_wording', s.w.language), s.w)
+      : s.w.say('ussd.offers_stop_question');
     const changed = await recordConsent(tx, { phone: s.phone, given, channel: 'ussd', wording, note: 'Chosen on the USSD menu' });
     if (!changed) return;
     await audit(tx, {
@@ -123,18 +133,13 @@ async function setOffersConsent(db: AppDeps['db'], given: boolean, s: { phone: s
 
 /** The paybill instructions of a package by SMS (transactional: the punter asked for them). */
 async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForSale, phone: string, key: string): Promise<void> {
-  const template = await getSetting(tx, 'ussd_pay_instructions_sms');
+  const language = await languageOf(tx, phone);
   const paybill = deps.config.mpesa.shortcode;
-  const values: Record<string, string> = {
-    package: packageName(p),
-    amount: compactKes(p.priceCents),
-    code: p.code,
-    ...(paybill ? { paybill } : {}),
-  };
+  const template = await customerTemplate(tx, 'ussd_pay_instructions_sms', language);
   // Without a paybill number the clause that would give it is left out ("…Pay Bill, account
   // number D2…"), rather than reading "business number our paybill".
   const worded = paybill ? template : template.replace(/,?[^,.:;>]*\{paybill\}/g, '');
-  const body = Object.entries(values).reduce((text, [k, v]) => text.replaceAll(`{${k}}`, v), worded);
+  const body = fill(worded, { package: packageName(p, language), amount: compactKes(p.priceCents), code: p.code, ...(paybill ? { paybill } : {}) }, language);
   await queueSms(tx, {
     intent: PAY_INSTRUCTIONS_INTENT,
     dedupeKey: `${PAY_INSTRUCTIONS_INTENT}:${key}`,
@@ -150,7 +155,7 @@ async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForS
  * once the session has ended (the PIN prompt is itself a USSD push and would clash with an open
  * session); without, the paybill instructions go by SMS. Once per session either way.
  */
-async function buy(deps: AppDeps, packageId: number, s: { phone: string; sessionId: string }): Promise<Screen> {
+async function buy(deps: AppDeps, packageId: number, s: SessionOf): Promise<Screen> {
   const stk = deps.config.mpesa.api !== null;
   const pkg = await deps.db.transaction(async (tx) => {
     const found = await packageForSale(tx, packageId);
@@ -159,26 +164,28 @@ async function buy(deps: AppDeps, packageId: number, s: { phone: string; session
     if (id !== null && !stk) await queuePayInstructions(tx, deps, found, s.phone, `session:${s.sessionId}`);
     return found;
   });
-  if (!pkg) return 'END This package is no longer on sale.';
+  if (!pkg) return `END ${s.w.say('ussd.package_gone')}`;
+  const price = compactKes(pkg.priceCents);
   if (stk) {
     await deps.jobs.nudge(QUEUES.ussdPurchases);
-    return `END Enter your M-Pesa PIN when asked to pay ${compactKes(pkg.priceCents)} for ${short(pkg.category)} ${mediumName(pkg.medium)}.`;
+    return `END ${s.w.say('ussd.enter_pin', { price, category: short(pkg.category), medium: mediumName(pkg.medium) })}`;
   }
   await deps.jobs.nudge(QUEUES.smsDispatch);
-  return `END We are sending you an SMS with how to pay ${compactKes(pkg.priceCents)} by M-Pesa.`;
+  return `END ${s.w.say('ussd.pay_sms_coming', { price })}`;
 }
 
-async function todaysTips(deps: AppDeps, phone: string): Promise<Screen> {
+async function todaysTips(deps: AppDeps, s: SessionOf): Promise<Screen> {
+  const { phone, w } = s;
   const subscriberId = await q.subscriberIdByPhone(deps.db, phone);
-  if (subscriberId === null) return 'END You have no running SMS tips. Choose 1 Buy tips to subscribe.';
+  if (subscriberId === null) return `END ${w.say('ussd.no_running_tips')}`;
   const r = await deps.db.transaction((tx) => resendTodaysTips(tx, { subscriberId, phone, day: nairobiDayOf(new Date()) }));
   if (r.queued.length > 0) await deps.jobs.nudge(QUEUES.smsDispatch);
   const parts = [
-    r.queued.length > 0 ? `Today's ${r.queued.join(', ')} tips are on their way by SMS.` : '',
-    r.alreadySent.length > 0 ? `${r.alreadySent.join(', ')}: already sent again today.` : '',
-    r.notYet.length > 0 ? `${r.notYet.join(', ')}: no tips yet today; they come by SMS when ready.` : '',
+    r.queued.length > 0 ? w.say('ussd.tips_on_their_way', { categories: r.queued.join(', ') }) : '',
+    r.alreadySent.length > 0 ? w.say('ussd.tips_already_sent', { categories: r.alreadySent.join(', ') }) : '',
+    r.notYet.length > 0 ? w.say('ussd.tips_not_yet', { categories: r.notYet.join(', ') }) : '',
   ].filter(Boolean);
-  if (parts.length === 0) return 'END You have no running SMS tips. Choose 1 Buy tips to subscribe.';
+  if (parts.length === 0) return `END ${w.say('ussd.no_running_tips')}`;
   return `END ${parts.join('\n')}`;
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
-import { localPhone, type SubscriberSubscription } from '@betdesk/contract';
+import { CUSTOMER_LANGUAGE_LABELS, CustomerLanguage, localPhone, type SubscriberSubscription } from '@betdesk/contract';
 import { DataTable, StatusBadge, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
 import { SmsOptOut } from '@/components/sms-opt-out/sms-opt-out.tsx';
@@ -9,6 +9,8 @@ import { LoadState } from '@/components/load-state.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { useSubscriber } from '../api/get-subscriber.ts';
+import { useSetLanguage } from '../api/set-language.ts';
+import { showToast } from '@/lib/feedback.tsx';
 import { SendSmsModal } from './send-sms-modal.tsx';
 
 const columns: DataTableColumn<SubscriberSubscription>[] = [
@@ -30,6 +32,33 @@ function Fact({ label, value }: { label: string; value: string | number }) {
   );
 }
 
+const languageChoices = Object.entries(CUSTOMER_LANGUAGE_LABELS).map(([value, label]) => ({ value, label }));
+
+/** The language the person reads their SMS and USSD screens in, as they asked staff to set it. */
+function LanguageChoice({ subscriberId, language }: { subscriberId: number; language: CustomerLanguage }) {
+  const save = useSetLanguage(subscriberId);
+  return (
+    <Select
+      label="Language"
+      data={languageChoices}
+      value={language}
+      allowDeselect={false}
+      disabled={save.isPending}
+      data-testid="subscriber-language"
+      onChange={(value) => {
+        const chosen = CustomerLanguage.safeParse(value);
+        if (chosen.success && chosen.data !== language) {
+          save.mutate({ subscriber_id: subscriberId, language: chosen.data }, {
+              onSuccess: (r) => {
+                if (r.info) showToast('success', r.info);
+              },
+            });
+        }
+      }}
+    />
+  );
+}
+
 /** /tips/subscribers/view/{subscriber_id}: facts, subscriptions and the Send SMS modal. */
 export function ViewSubscriberPage() {
   const subscriberId = Number(useParams().subscriber_id);
@@ -47,7 +76,7 @@ export function ViewSubscriberPage() {
         </Group>
       </Group>
       <Card withBorder>
-        <SimpleGrid cols={{ base: 2, md: 6 }}>
+        <SimpleGrid cols={{ base: 2, md: 7 }}>
           <Fact label="Name" value={subscriber.name} />
           <Fact label="Phone" value={localPhone(subscriber.phone)} />
           <Fact label="Joined on" value={formatDate(subscriber.joined_on)} />
@@ -57,6 +86,7 @@ export function ViewSubscriberPage() {
             label="Last portal sign-in"
             value={subscriber.last_portal_sign_in ? formatDateTime(subscriber.last_portal_sign_in) : 'Never'}
           />
+          <LanguageChoice subscriberId={subscriber.id} language={subscriber.language} />
         </SimpleGrid>
       </Card>
       <Card withBorder>

@@ -1,0 +1,179 @@
+/**
+ * Every text a customer reads (SMS, USSD screens), in English and Kiswahili, one id per message, in
+ * ICU MessageFormat (`{name}` placeholders, `{days, plural, one {# day} other {# days}}`). Texts the
+ * business may reword are settings (`editable`): the id is the English setting's key and `<id>_sw`
+ * the Kiswahili one; the catalogue holds their defaults. The Kiswahili is plain, everyday Kenyan
+ * Kiswahili in M-Pesa's words (docs/GLOSSARY.md), not a word-by-word translation.
+ *
+ * Rules the tests hold (test/customer-texts): both languages carry the same placeholders, every text
+ * is GSM-7 (one curly apostrophe would double the cost of every part), and every USSD screen fits
+ * 182 characters in both languages. An apostrophe before `{` would quote the placeholder in ICU:
+ * write "Today's" freely, never `'{`.
+ */
+export const LANGUAGES = ['en', 'sw'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sw: 'Kiswahili' };
+
+export interface CatalogueText {
+  en: string;
+  sw: string;
+  /** Where the text is read: the tests hold each channel to its limits. */
+  channel: 'sms' | 'ussd' | 'portal';
+  /** A setting the business may reword (Settings), with what it is for. */
+  editable?: string;
+}
+
+const sms = (en: string, sw: string): CatalogueText => ({ en, sw, channel: 'sms' });
+const editable = (en: string, sw: string, purpose: string) => ({ en, sw, channel: 'sms' as const, editable: purpose });
+const ussd = (en: string, sw: string): CatalogueText => ({ en, sw, channel: 'ussd' });
+
+/** SMS the business may reword (Settings, one per language). */
+export const editableTexts = {
+  tips_receipt_sms: editable(
+    'Thank you {name}. KES {amount} received ({receipt}). Your {package} tips run until {expiry}.',
+    'Asante {name}. Tumepokea KES {amount} ({receipt}). Tips zako za {package} zinaendelea hadi {expiry}.',
+    'SMS to a payer whose payment started a tips package; {name}, {amount}, {receipt}, {package} and {expiry} are filled in',
+  ),
+  tips_credit_sms: editable(
+    'KES {amount} received ({receipt}) and kept as credit on your account. {prices}',
+    'Tumepokea KES {amount} ({receipt}) na tumeiweka kama salio kwenye akaunti yako. {prices}',
+    'SMS to a payer whose payment matched no package price; {amount}, {receipt} and {prices} are filled in',
+  ),
+  tips_prices_sms: editable(
+    '{category} tips: {packages}. Pay by M-Pesa with account number {code}.',
+    'Tips za {category}: {packages}. Lipa kwa M-Pesa, nambari ya akaunti {code}.',
+    "A category's prices and how to pay (keyword reply, credit SMS); {category}, {packages} and {code} are filled in",
+  ),
+  subscription_reminder_sms: editable(
+    'Hi {name}, your {package} subscription expires on {expiry}. Renew by M-Pesa to keep receiving it.',
+    'Habari {name}, usajili wako wa {package} unaisha {expiry}. Lipia tena kwa M-Pesa uendelee kupokea.',
+    'SMS sent the day before a subscription expires; {name}, {package} and {expiry} are filled in',
+  ),
+  sms_help_reply: editable(
+    'Betdesk tips: send a category code (e.g. D2) for prices, STOP to stop messages, START to receive them again.',
+    'Betdesk tips: tuma nambari ya aina ya tips (mfano D2) upate bei, STOP kusitisha ujumbe, START kuupokea tena.',
+    'Reply to HELP or any text the system does not understand',
+  ),
+  sms_stop_reply: editable(
+    'You will receive no more tips or offers from us. Send START to receive them again.',
+    'Hutapokea tena tips wala ofa kutoka kwetu. Tuma START kuzipokea tena.',
+    'Reply to STOP',
+  ),
+  sms_stop_category_reply: editable(
+    'You will receive no more {category} tips. Send START to receive them again.',
+    'Hutapokea tena tips za {category}. Tuma START kuzipokea tena.',
+    'Reply to STOP <code>; {category} is filled in',
+  ),
+  sms_start_reply: editable(
+    'Welcome back: you will receive the tips you pay for again. Send YES to also get our offers, STOP to stop messages.',
+    'Karibu tena: utapokea tena tips unazolipia. Tuma YES kupata pia ofa zetu, STOP kusitisha ujumbe.',
+    'Reply to START',
+  ),
+  sms_yes_reply: editable(
+    'Thank you: you will receive our offers by SMS. Send STOP at any time to stop them.',
+    'Asante: utapokea ofa zetu kwa SMS. Tuma STOP wakati wowote kuzisitisha.',
+    'Reply to YES (marketing consent given)',
+  ),
+  sms_language_reply: editable(
+    'Done: we will write to you in English. Send SW for Kiswahili.',
+    'Sawa: tutakuandikia kwa Kiswahili. Tuma EN for English.',
+    'Reply to a language keyword (SW, SWAHILI, KISWAHILI, EN, ENGLISH), in the language chosen',
+  ),
+  ussd_pay_instructions_sms: editable(
+    'To pay for {package}: M-Pesa > Lipa na M-Pesa > Pay Bill, business number {paybill}, account number {code}, amount {amount}.',
+    'Kulipia {package}: M-Pesa > Lipa na M-Pesa > Pay Bill, nambari ya biashara {paybill}, nambari ya akaunti {code}, kiasi {amount}.',
+    'SMS to a USSD buyer when no STK push can be sent (M-Pesa not configured or refused); {package}, {paybill}, {code} and {amount} are filled in',
+  ),
+  marketing_consent_wording: editable(
+    'Yes, send me offers and news of new tips by SMS. I can stop them at any time by sending STOP.',
+    'Ndiyo, nitumie ofa na habari za tips mpya kwa SMS. Naweza kuzisitisha wakati wowote kwa kutuma STOP.',
+    'What a person agrees to when they give marketing consent (portal, SMS YES, USSD); stored with each consent',
+  ),
+  portal_code_sms: editable(
+    'Your {business} sign-in code is {code}. It works for 10 minutes. Do not share it.',
+    'Nambari yako ya kuingia {business} ni {code}. Inatumika kwa dakika 10. Usimpe mtu yeyote.',
+    'The SMS carrying a portal sign-in code; {business} and {code} are filled in',
+  ),
+} satisfies Record<string, CatalogueText & { editable: string }>;
+
+export const customerTexts = {
+  ...editableTexts,
+  // Parts of SMS the code assembles.
+  'sms.price_line': sms('{medium} {days, plural, one {# day} other {# days}} KES {price}', '{medium} siku {days} KES {price}'),
+  'sms.package_name': sms('{category} {medium}, {days} days', '{category} {medium}, siku {days}'),
+
+  // USSD screens and their parts (a screen is at most 182 characters, `CON `/`END ` included).
+  'ussd.main': ussd(
+    '{welcome}\n1 Buy tips\n2 My subscriptions\n3 Today\'s tips\n4 {optedOut, select, yes {Start SMS} other {Stop SMS}}\n5 Offers by SMS\n6 Lugha / Language',
+    '{welcome}\n1 Nunua tips\n2 Usajili wangu\n3 Tips za leo\n4 {optedOut, select, yes {Anzisha SMS} other {Sitisha SMS}}\n5 Ofa kwa SMS\n6 Lugha / Language',
+  ),
+  'ussd.invalid': ussd('Invalid choice.', 'Chaguo si sahihi.'),
+  'ussd.more': ussd('More', 'Zaidi'),
+  'ussd.back': ussd('Back', 'Rudi'),
+  'ussd.categories_header': ussd('Buy tips: choose', 'Nunua tips: chagua'),
+  'ussd.packages_header': ussd('{category}: choose', '{category}: chagua'),
+  'ussd.package_label': ussd('{medium} {days} days {price}', '{medium} siku {days} {price}'),
+  'ussd.subscriptions_header': ussd('My subscriptions:', 'Usajili wangu:'),
+  'ussd.subscription_line': ussd('{category} {medium} to {date}', '{category} {medium} hadi {date}'),
+  'ussd.subscriptions_none': ussd('My subscriptions: none.\nChoose 1 Buy tips to subscribe.', 'Usajili wangu: hakuna.\nChagua 1 Nunua tips ujiandikishe.'),
+  'ussd.none_on_sale': ussd('No tips are on sale right now. Please try again later.', 'Hakuna tips zinazouzwa sasa. Tafadhali jaribu tena baadaye.'),
+  'ussd.category_none_on_sale': ussd('Nothing of this category is on sale right now.', 'Hakuna kinachouzwa kwa aina hii sasa.'),
+  'ussd.package_gone': ussd('This package is no longer on sale.', 'Kifurushi hiki hakiuzwi tena.'),
+  'ussd.confirm': ussd(
+    '{category} {medium}, {days} days: {price}.\nPay by M-Pesa from {phone}?\n1 Pay',
+    '{category} {medium}, siku {days}: {price}.\nLipa kwa M-Pesa kutoka {phone}?\n1 Lipa',
+  ),
+  'ussd.sms_start_question': ussd('Receive our tips and offers by SMS again?\n1 Yes, start SMS', 'Upokee tena tips na ofa zetu kwa SMS?\n1 Ndiyo, anzisha SMS'),
+  'ussd.sms_stop_question': ussd(
+    'Stop all tips and offers by SMS? Payment receipts still come.\n1 Yes, stop SMS',
+    'Usitishe tips na ofa zote kwa SMS? Risiti za malipo zitaendelea kuja.\n1 Ndiyo, sitisha SMS',
+  ),
+  'ussd.offers_stop_question': ussd('You receive our offers by SMS. Stop them?', 'Unapokea ofa zetu kwa SMS. Uzisitishe?'),
+  'ussd.offers_stop_choice': ussd('1 Yes, stop offers', '1 Ndiyo, sitisha ofa'),
+  'ussd.agree': ussd('1 I agree', '1 Nakubali'),
+  'ussd.sms_started': ussd('Done: you will receive our tips and offers by SMS again.', 'Sawa: utapokea tena tips na ofa zetu kwa SMS.'),
+  'ussd.sms_stopped': ussd(
+    'Done: no more tips or offers by SMS. Payment receipts still come. Dial again to start SMS.',
+    'Sawa: hakuna tena tips wala ofa kwa SMS. Risiti za malipo zitaendelea kuja. Piga tena kuanzisha SMS.',
+  ),
+  'ussd.offers_given': ussd(
+    'Thank you: you will receive our offers by SMS. Dial again or send STOP to stop them.',
+    'Asante: utapokea ofa zetu kwa SMS. Piga tena au tuma STOP kuzisitisha.',
+  ),
+  'ussd.offers_stopped': ussd('Done: no more offers by SMS. Tips you pay for still come.', 'Sawa: hakuna tena ofa kwa SMS. Tips unazolipia zitaendelea kuja.'),
+  'ussd.enter_pin': ussd('Enter your M-Pesa PIN when asked to pay {price} for {category} {medium}.', 'Weka PIN yako ya M-Pesa ukiombwa kulipa {price} kwa {category} {medium}.'),
+  'ussd.pay_sms_coming': ussd('We are sending you an SMS with how to pay {price} by M-Pesa.', 'Tunakutumia SMS ya jinsi ya kulipa {price} kwa M-Pesa.'),
+  'ussd.no_running_tips': ussd('You have no running SMS tips. Choose 1 Buy tips to subscribe.', 'Huna tips za SMS zinazoendelea. Chagua 1 Nunua tips ujiandikishe.'),
+  'ussd.tips_on_their_way': ussd("Today's {categories} tips are on their way by SMS.", 'Tips za leo za {categories} zinakuja kwa SMS.'),
+  'ussd.tips_already_sent': ussd('{categories}: already sent again today.', '{categories}: zimeshatumwa tena leo.'),
+  'ussd.tips_not_yet': ussd('{categories}: no tips yet today; they come by SMS when ready.', '{categories}: bado hakuna tips leo; zitakuja kwa SMS zikiwa tayari.'),
+  'ussd.kenyan_only': ussd('This service is for Kenyan mobile numbers only.', 'Huduma hii ni ya nambari za simu za Kenya pekee.'),
+  'ussd.language_question': ussd('Lugha / Language\n1 English\n2 Kiswahili', 'Lugha / Language\n1 English\n2 Kiswahili'),
+  'ussd.language_set': ussd('Done: we will write to you in English.', 'Sawa: tutakuandikia kwa Kiswahili.'),
+  'ussd.erased_refused': ussd(
+    "This number's data was erased at its owner's request: it can no longer use this service.",
+    'Data ya nambari hii ilifutwa kwa ombi la mwenyewe: haiwezi tena kutumia huduma hii.',
+  ),
+
+  // SMS of money going back (issue 29).
+  'sms.refund_sent': sms(
+    'Refund: KES {amount} of your payment {receipt} has been returned to your M-Pesa (M-Pesa receipt {refundReceipt}). {business}',
+    'Marejesho: KES {amount} ya malipo yako {receipt} yamerudishwa kwenye M-Pesa yako (risiti ya M-Pesa {refundReceipt}). {business}',
+  ),
+
+  // Portal notices.
+  'portal.language_set': { en: 'Done: we will write to you in English.', sw: 'Sawa: tutakuandikia kwa Kiswahili.', channel: 'portal' },
+  'portal.erased_refused': {
+    en: "This number's data was erased at its owner's request: it can no longer sign in here.",
+    sw: 'Data ya nambari hii ilifutwa kwa ombi la mwenyewe: haiwezi tena kuingia hapa.',
+    channel: 'portal',
+  },
+} satisfies Record<string, CatalogueText>;
+
+export type CustomerTextId = keyof typeof customerTexts;
+
+/** The ids the business may reword: each is the English setting's key; `<id>_sw` is the Kiswahili one. */
+export type EditableTextId = keyof typeof editableTexts;
+export const isEditableText = (id: string): id is EditableTextId => Object.hasOwn(editableTexts, id);
+
+export const isLanguage = (value: unknown): value is Language => value === 'en' || value === 'sw';

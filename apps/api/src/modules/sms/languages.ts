@@ -1,0 +1,43 @@
+import { eq } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { phoneLanguages, type LANGUAGE_SOURCES } from '../../db/schema/index.ts';
+import type { Language } from '../../customer-texts/catalogue.ts';
+import { getSetting } from '../settings/service.ts';
+
+export type LanguageSource = (typeof LANGUAGE_SOURCES)[number];
+
+/** The language a phone chose, or null when it never chose (the business's default serves it). */
+export async function chosenLanguage(db: Queryable, phone: string): Promise<Language | null> {
+  const [row] = await db.select({ language: phoneLanguages.language }).from(phoneLanguages).where(eq(phoneLanguages.phone, phone));
+  return row?.language ?? null;
+}
+
+/** The language every message to this phone is written in: its own choice, else the business's default. */
+export async function languageOf(db: Queryable, phone: string): Promise<Language> {
+  return (await chosenLanguage(db, phone)) ?? (await getSetting(db, 'customer_language_default'));
+}
+
+/**
+ * Stores a phone's language: one row per phone, the last choice wins (USSD, SMS keyword, portal or
+ * staff). Returns whether it changed, so a caller audits only a real change.
+ */
+export async function setLanguage(
+  db: Queryable,
+  c: { phone: string; language: Language; source: LanguageSource; by: number | null },
+): Promise<boolean> {
+  const before = await chosenLanguage(db, c.phone);
+  if (before === c.language) return false;
+  await db
+    .insert(phoneLanguages)
+    .values({ phone: c.phone, language: c.language, source: c.source, updatedBy: c.by })
+    .onConflictDoUpdate({
+      target: phoneLanguages.phone,
+      set: { language: c.language, source: c.source, updatedBy: c.by, updatedAt: new Date() },
+    });
+  return true;
+}
+
+/** Erasure: the phone's language goes with the rest of what is kept about it. */
+export async function forgetLanguage(db: Queryable, phone: string): Promise<void> {
+  await db.delete(phoneLanguages).where(eq(phoneLanguages.phone, phone));
+}
