@@ -39,7 +39,7 @@ export function BonusesPage({ which }: { which: 'all' | 'unpaid' }) {
   const data = bonuses.data;
   return (
     <Stack>
-      <Title order={2}>{which === 'all' ? 'Bonuses' : 'Unpaid Bonuses'}</Title>
+      <Title order={1} size="h2">{which === 'all' ? 'Bonuses' : 'Unpaid Bonuses'}</Title>
       <DateRangeNote from={table.from} to={table.to} />
       <BonusTotals totals={data} screen="bonuses" ranged={Boolean(table.from || table.to)} />
       <Card withBorder>

@@ -37,7 +37,7 @@ export function ClientPage() {
             {client.name.slice(0, 1)}
           </Avatar>
           <div>
-            <Title order={2} data-testid="client-name-title">
+            <Title order={1} size="h2" data-testid="client-name-title">
               {client.name}
             </Title>
             <Text c="dimmed" size="sm">

@@ -57,7 +57,7 @@ export function DashboardPage() {
   return (
     <Stack>
       <div>
-        <Title order={2}>Dashboard</Title>
+        <Title order={1} size="h2">Dashboard</Title>
         {user && (
           <Text c="dimmed" data-testid="welcome">
             Welcome, {user.name}
@@ -104,7 +104,7 @@ export function DashboardPage() {
           <ShortTable
             columns={[
               { key: 'name', header: 'Subscriber', card: 'title' },
-              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : ''), width: WIDTH.phone, fit: true },
+              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : p.sender_msisdn ? <Text span c="dimmed" title="Masked by M-Pesa">{p.sender_msisdn}</Text> : ''), width: WIDTH.phone, fit: true },
               { key: 'transaction_reference', header: 'Ref', width: WIDTH.ref, fit: true },
               { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time), width: WIDTH.dateTime, fit: true },
               { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money, fit: true },

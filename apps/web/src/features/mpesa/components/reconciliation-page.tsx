@@ -324,7 +324,7 @@ export function ReconciliationPage() {
   const failed = status.data?.money_check && !status.data.money_check.ok;
   return (
     <Stack>
-      <Title order={2}>M-Pesa Reconciliation</Title>
+      <Title order={1} size="h2">M-Pesa Reconciliation</Title>
       {failed && (
         <Alert color="red" title="The money check failed">
           Some figures do not add up; the failures are listed under Money check.

@@ -15,7 +15,7 @@ function SenderPhone({ t }: { t: MpesaTransaction }) {
 function PaidTo({ t }: { t: MpesaTransaction }) {
   if (t.status === 'unclaimed' && t.warning) {
     return (
-      // One line in the table's fixed-height row (the whole warning in the title and on the phone card).
+      // Wraps in the table's row like the names; the title repeats it for a pointer.
       <Text span size="sm" c="orange.8" title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
         ⚠ {t.warning}
       </Text>

@@ -81,7 +81,7 @@ export function SmsLogPage() {
 
   return (
     <Stack>
-      <Title order={2}>SMS Log</Title>
+      <Title order={1} size="h2">SMS Log</Title>
       <SmsGatewayAlert enabled backlog />
       <DateRangeNote from={table.from} to={table.to} />
       <Card withBorder>
