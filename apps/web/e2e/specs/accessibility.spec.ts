@@ -23,7 +23,14 @@ async function violations(page: Page): Promise<string[]> {
   const results = await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<AxeResults> } }).axe.run());
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical' || NAMED_RULES.has(v.id))
-    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 4).map(describeNode).join(' | ')}`);
+}
+
+/** An offending element, with the colours axe measured when contrast is the matter. */
+function describeNode(node: AxeResults['violations'][number]['nodes'][number]): string {
+  const colours = node.any.find((check) => check.id === 'color-contrast')?.data as { fgColor?: string; bgColor?: string; contrastRatio?: number } | undefined;
+  const target = node.target.join(' ').slice(-90);
+  return colours?.fgColor ? `${target} [${colours.fgColor} on ${colours.bgColor}: ${colours.contrastRatio}]` : target;
 }
 
 /** Every width of `path`, once it shows `ready`; the findings are collected, not thrown, so one run names them all. */

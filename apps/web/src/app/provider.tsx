@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { createTheme, DEFAULT_THEME, em, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, DEFAULT_THEME, em, MantineProvider, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { SIDEBAR_COLLAPSE_WIDTH_PX } from '@betdesk/contract';
 import { ProgressBar } from '@/components/progress-bar/progress-bar.tsx';
@@ -12,17 +12,37 @@ import { createQueryClient } from '@/lib/query-client.ts';
 const closeButtonName = { 'aria-label': 'Close' };
 
 /**
+ * A Mantine palette whose shade 9 (the one text and filled buttons use) is `hex`: the bright
+ * colours' own 9 still reads under 4.5:1 (orange #d9480f 4.3:1, green #2b8a3e 4.0:1 on a tint).
+ */
+function darkestShade(name: 'green' | 'orange' | 'yellow' | 'lime' | 'teal', hex: string): MantineColorsTuple {
+  const shades = [...DEFAULT_THEME.colors[name]];
+  shades[9] = hex;
+  return shades as unknown as MantineColorsTuple;
+}
+
+/**
  * 'sm' is where the sidebar collapses (spec 9: under 768 px). Dialogs keep their content inside
  * the screen: on a phone a long word or a wide row wraps instead of pushing buttons off the edge.
  * Plain objects, not `Modal.extend`, so the first load does not carry the modal's code.
  */
 export const theme = createTheme({
   primaryColor: 'blue',
-  // Text in a colour (links, light badges, "c=red") and white on filled buttons use shade 8: Mantine's
-  // default 6 (#228be6 blue) reads at 3.6:1 on white, under WCAG AA's 4.5:1 (issue 27, item 16).
-  primaryShade: { light: 8, dark: 8 },
+  // Text in a colour (links, light badges and buttons, "c=red") and white on filled buttons use
+  // shade 9: Mantine's default 6 (#228be6 blue) reads at 3.6:1 on white, and 8 at 4.5:1 on a light
+  // badge's tint, under WCAG AA's 4.5:1 (issue 27, item 16; decision 033).
+  primaryShade: { light: 9, dark: 8 },
+  colors: {
+    green: darkestShade('green', '#237032'),
+    orange: darkestShade('orange', '#b23c0a'),
+    yellow: darkestShade('yellow', '#8f5600'),
+    lime: darkestShade('lime', '#4a7a0b'),
+    teal: darkestShade('teal', '#06664a'),
+  },
   breakpoints: { ...DEFAULT_THEME.breakpoints, sm: em(SIDEBAR_COLLAPSE_WIDTH_PX) },
   components: {
+    // A link in a sentence is told from the text by more than its colour (axe: link-in-text-block).
+    Anchor: { defaultProps: { underline: 'always' } },
     CloseButton: { defaultProps: closeButtonName },
     Modal: { defaultProps: { closeButtonProps: closeButtonName }, styles: { body: { overflowWrap: 'anywhere' } } },
     Drawer: { defaultProps: { closeButtonProps: closeButtonName }, styles: { content: { maxWidth: '100vw' }, body: { overflowWrap: 'anywhere' } } },

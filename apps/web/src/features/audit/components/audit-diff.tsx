@@ -56,11 +56,11 @@ export function AuditDiff({ before, after }: { before: Json; after: Json }) {
               <Table.Td style={{ wordBreak: 'break-word' }}>
                 {changed ? (
                   <>
-                    <Text span fz="xs" td="line-through" c="red.7">
+                    <Text span fz="xs" td="line-through" c="red.9">
                       {was}
                     </Text>{' '}
                     →{' '}
-                    <Text span fz="xs" fw={600} c="green.8">
+                    <Text span fz="xs" fw={600} c="green.9">
                       {now}
                     </Text>
                   </>

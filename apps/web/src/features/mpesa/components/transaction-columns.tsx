@@ -16,7 +16,7 @@ function PaidTo({ t }: { t: MpesaTransaction }) {
   if (t.status === 'unclaimed' && t.warning) {
     return (
       // Wraps in the table's row like the names; the title repeats it for a pointer.
-      <Text span size="sm" c="orange.8" title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
+      <Text span size="sm" c="orange.9" title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
         ⚠ {t.warning}
       </Text>
     );
