@@ -13,9 +13,10 @@ const closeButtonName = { 'aria-label': 'Close' };
 
 /**
  * A Mantine palette whose shade 9 (the one text and filled buttons use) is `hex`: the bright
- * colours' own 9 still reads under 4.5:1 (orange #d9480f 4.3:1, green #2b8a3e 4.0:1 on a tint).
+ * colours' own 9 still reads under 4.5:1 (orange #d9480f 4.3:1, green #2b8a3e 4.0:1, red #c92a2a
+ * 4.4:1 on a light badge's tint).
  */
-function darkestShade(name: 'green' | 'orange' | 'yellow' | 'lime' | 'teal', hex: string): MantineColorsTuple {
+function darkestShade(name: 'red' | 'green' | 'orange' | 'yellow' | 'lime' | 'teal', hex: string): MantineColorsTuple {
   const shades = [...DEFAULT_THEME.colors[name]];
   shades[9] = hex;
   return shades as unknown as MantineColorsTuple;
@@ -33,6 +34,7 @@ export const theme = createTheme({
   // badge's tint, under WCAG AA's 4.5:1 (issue 27, item 16; decision 033).
   primaryShade: { light: 9, dark: 8 },
   colors: {
+    red: darkestShade('red', '#b02525'),
     green: darkestShade('green', '#237032'),
     orange: darkestShade('orange', '#b23c0a'),
     yellow: darkestShade('yellow', '#8f5600'),
@@ -51,9 +53,10 @@ export const theme = createTheme({
 
 /**
  * Secondary ("dimmed") text in gray.7's direction: Mantine's gray.6 (#868e96) reads at 3.3:1 on
- * white; #5c636a keeps it quieter than body text at 6:1.
+ * white; #5c636a keeps it quieter than body text at 6:1. A placeholder shown as text (a file
+ * picker's "Choose a file") gets #6c757d (4.7:1) instead of gray.5's 2.1:1.
  */
-const cssVariablesResolver: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': '#5c636a' }, dark: {} });
+const cssVariablesResolver: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': '#5c636a', '--mantine-color-placeholder': '#6c757d' }, dark: {} });
 
 const ModalsHost = lazy(() => import('./modals-host.tsx'));
 const ToastsHost = lazy(() => import('./toasts-host.tsx'));

@@ -27,7 +27,7 @@ const columns: DataTableColumn<Bonus>[] = [
     header: 'Unpaid',
     align: 'right',
     width: WIDTH.money, fit: true,
-    render: (b) => <span style={{ color: b.pending_bonus > 0 ? 'var(--mantine-color-red-7)' : undefined }}>{formatMoney(b.pending_bonus)}</span>,
+    render: (b) => <span style={{ color: b.pending_bonus > 0 ? 'var(--mantine-color-red-text)' : undefined }}>{formatMoney(b.pending_bonus)}</span>,
   },
   { key: 'earned_on', header: 'Earned on', render: (b) => formatDateTime(b.earned_on), width: WIDTH.dateTime, fit: true },
 ];

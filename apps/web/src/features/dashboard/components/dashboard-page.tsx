@@ -51,7 +51,7 @@ export function DashboardPage() {
   const counts: Figure[] = [
     { label: 'Active clients', value: data?.total_active_clients ?? '…', testId: 'active-clients-count' },
     { label: 'Open bets', value: data?.total_open_bets ?? '…', testId: 'open-bets-count' },
-    { label: 'Unpaid bonuses', value: data?.total_pending_bonus ?? '…', color: 'red.7', testId: 'unpaid-bonus-count' },
+    { label: 'Unpaid bonuses', value: data?.total_pending_bonus ?? '…', color: 'red', testId: 'unpaid-bonus-count' },
   ];
 
   return (

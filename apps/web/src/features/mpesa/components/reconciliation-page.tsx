@@ -136,7 +136,7 @@ function StatementResult({ summary }: { summary: StatementSummary }) {
       <FigureBoxes
         figures={[
           { label: 'Matched', value: s.matched, color: 'teal.8', testId: 'statement-matched' },
-          { label: 'Missing in Betdesk', value: s.missing, color: s.missing ? 'red.7' : undefined, testId: 'statement-missing' },
+          { label: 'Missing in Betdesk', value: s.missing, color: s.missing ? 'red' : undefined, testId: 'statement-missing' },
           { label: 'Mismatched', value: s.mismatched, color: s.mismatched ? 'orange.7' : undefined, testId: 'statement-mismatched' },
           { label: 'Not on statement', value: s.not_on_statement, color: s.not_on_statement ? 'orange.7' : undefined, testId: 'statement-not-on' },
         ]}
