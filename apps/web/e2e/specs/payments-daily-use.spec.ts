@@ -67,7 +67,7 @@ test('a claim by keyboard ends green with nothing re-reading its preview, and th
   await dialog.getByTestId('confirm-claim').click();
   await expect(page.getByText('Payment claimed successfully')).toBeVisible();
   await refreshed; // the lists the claim refreshed have been re-read: a preview re-read would have gone with them
-  await expect(page.getByTestId('claim-modal')).toHaveCount(0);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(previews).toEqual([200]);
   await expect(page.getByText(/already been claimed/)).toHaveCount(0);
 
