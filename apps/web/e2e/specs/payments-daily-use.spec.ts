@@ -58,7 +58,8 @@ test('a claim by keyboard ends green with nothing re-reading its preview, and th
   await dialog.getByRole('button', { name: `Claim to ${PAYEE}` }).focus();
   await page.keyboard.press('Enter');
   await expect(dialog.getByTestId('claim-confirm')).toBeVisible();
-  await expect(dialog.getByTestId('claim-question')).toBeFocused();
+  await expect(dialog.getByTestId('claim-confirm')).toBeFocused();
+  await expect(dialog.getByTestId('claim-confirm')).toHaveAccessibleName(new RegExp(`Claim KES 125.00 .* to ${PAYEE}`));
   expect(await isInDialog(page)).toBe(true);
   await expect(dialog.getByTestId('claim-buys').locator('li').first()).toBeVisible();
   expect(previews).toEqual([200]);

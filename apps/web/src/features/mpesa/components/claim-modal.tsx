@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Alert, Badge, Button, Group, Loader, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { localPhone, type ClaimCandidate, type MpesaTransaction } from '@betdesk/contract';
@@ -137,12 +137,14 @@ interface ClaimConfirmProps {
 function ClaimConfirm({ transaction, candidate, claiming, error, onBack, onConfirm }: ClaimConfirmProps) {
   const preview = useClaimPreview(transaction.id, candidate);
   // The "Claim to …" button that was pressed is gone: keep the keyboard in the dialog, on the
-  // question (read out first), one Tab from Back and "Yes, claim it" (issue 27, item 14).
-  const question = useRef<HTMLParagraphElement>(null);
-  useEffect(() => question.current?.focus(), []);
+  // question (a group named by it, so it is read out first), one Tab from Back and "Yes, claim it"
+  // (issue 27, item 14).
+  const questionId = useId();
+  const confirmation = useRef<HTMLDivElement>(null);
+  useEffect(() => confirmation.current?.focus(), []);
   return (
-    <Stack gap="sm" data-testid="claim-confirm">
-      <Text size="sm" ref={question} tabIndex={-1} data-testid="claim-question">
+    <Stack gap="sm" ref={confirmation} tabIndex={-1} role="group" aria-labelledby={questionId} data-testid="claim-confirm">
+      <Text size="sm" id={questionId} data-testid="claim-question">
         Claim <b>{formatMoney(transaction.amount ?? 0)}</b> (ref {transaction.transaction_reference}) from{' '}
         {transaction.sender_name ?? 'an unnamed sender'} to <b>{candidate.name}</b> ({KIND_LABEL[candidate.kind]},{' '}
         {localPhone(candidate.phone)})?
