@@ -59,7 +59,7 @@ test('a claim by keyboard ends green with nothing re-reading its preview, and th
   await page.keyboard.press('Enter');
   await expect(dialog.getByTestId('claim-confirm')).toBeVisible();
   await expect(dialog.getByTestId('claim-confirm')).toBeFocused();
-  await expect(dialog.getByTestId('claim-confirm')).toHaveAccessibleName(new RegExp(`Claim KES 125.00 .* to ${PAYEE}`));
+  await expect(dialog.getByTestId('claim-confirm')).toHaveAccessibleName(new RegExp(`^Claim KES\\s125\\.00 .* to ${PAYEE} `)); // KES and the amount are joined by a no-break space
   expect(await isInDialog(page)).toBe(true);
   await expect(dialog.getByTestId('claim-buys').locator('li').first()).toBeVisible();
   expect(previews).toEqual([200]);
