@@ -106,6 +106,7 @@ export default tseslint.config(
             bet4mePlans: 'catalogue',
             ledgerEntries: 'ledger',
             mpesaPayments: 'mpesa',
+            refunds: 'refunds',
             stkRequests: 'mpesa',
             mpesaStatements: 'reconciliation',
             mpesaStatementRows: 'reconciliation',

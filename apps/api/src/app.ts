@@ -12,6 +12,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { actorForToken } from './modules/auth/service.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { backupRoutes } from './modules/backups/routes.ts';
+import { refundRoutes } from './modules/refunds/routes.ts';
 import { betRoutes } from './modules/bets/routes.ts';
 import { bonusRoutes } from './modules/bonuses/routes.ts';
 import { broadcastRoutes } from './modules/broadcasts/routes.ts';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   eventRoutes(app, deps);
   portalRoutes(app, deps);
   backupRoutes(app, deps);
+  refundRoutes(app, deps);
 
   const webRoot = options.webRoot ?? webDist;
   await serveWebApp(app, options.serveWeb !== false && existsSync(webRoot) ? webRoot : null);

@@ -59,7 +59,18 @@ export function auditActionName(action: string): string {
  * Act, issue 24): a client's betting-platform passwords revealed, everything held about a phone
  * exported.
  */
-export const SENSITIVE_AUDIT_ACTIONS = ['client.passwords-reveal', 'privacy.export'] as const;
+export const SENSITIVE_AUDIT_ACTIONS = [
+  'client.passwords-reveal',
+  'privacy.export',
+  // Money leaving the business (issue 29): every step of a refund and the initiator that sends it.
+  'refund.request',
+  'refund.approve',
+  'refund.cancel',
+  'refund.done',
+  'refund.failed',
+  'refund.unknown',
+  'refund.initiator-save',
+] as const;
 
 const Name = z.string().trim().max(64, 'At most 64 characters');
 

@@ -35,6 +35,8 @@ export const MpesaTransaction = z.object({
   unclaimed_reason: z.string().nullable(),
   /** Money received that needs a look before it is claimed (e.g. paid to a shortcode that is not ours). */
   warning: z.string().nullable(),
+  /** KES M-Pesa confirmed refunds returned of it (issue 29); 0 when none. */
+  refunded_amount: z.number(),
 });
 export type MpesaTransaction = z.infer<typeof MpesaTransaction>;
 

@@ -45,6 +45,7 @@ export const permissionMatrix = {
   'watch:events': ['admin', 'staff'],
   'manage:privacy': ['admin'],
   'manage:backups': ['admin'],
+  'manage:refunds': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissionMatrix;

@@ -18,6 +18,8 @@ export const privacyTexts = {
   breachRecorded: 'Breach recorded: the Data Commissioner must be told within 72 hours of its discovery',
   breachNotified: 'Breach marked notified',
   breachAlreadyNotified: 'This breach is already marked notified',
+  clientErased: 'This client was erased at their request: no message can be sent to them',
+  phoneErased: "This phone's owner was erased at their request: nothing more can be recorded for it",
 } as const;
 
 const Text = (field: string, max: number) =>
@@ -26,10 +28,43 @@ const Text = (field: string, max: number) =>
 /** Rows of one kind, as stored (column names in snake_case), for the subject's export. */
 const Rows = z.array(z.record(z.string(), z.unknown()));
 
+/**
+ * The sections of a person's export, in order: the screen's label and the sentence the export's
+ * header gives the person about each (the export is for them to read).
+ */
+export const PRIVACY_SUBJECT_SECTIONS = [
+  { key: 'subscribers', label: 'Tips subscriber records', about: 'Your record as a subscriber to our tips.' },
+  { key: 'clients', label: 'Bet4Me client records', about: 'Your record as a Bet4Me client (we place bets for you).' },
+  { key: 'platform_accounts', label: 'Betting platform accounts (passwords sealed)', about: 'The betting sites we hold a password of yours for; the password itself is sealed and never shown.' },
+  { key: 'subscriptions', label: 'Subscriptions', about: 'The tips or Bet4Me plans you subscribed to, with their dates and price.' },
+  { key: 'payments', label: 'M-Pesa payments', about: 'M-Pesa payments we received from you or for you.' },
+  { key: 'payment_requests', label: 'M-Pesa payment requests', about: 'Requests we sent to your phone asking you to pay by M-Pesa (the PIN prompt).' },
+  { key: 'sms_sent', label: 'SMS sent to them', about: 'Text messages we sent you. Sign-in codes and passwords are not shown: only that one was sent.' },
+  { key: 'sms_received', label: 'SMS received from them', about: 'Text messages you sent us.' },
+  { key: 'portal_sign_ins', label: 'Portal sign-ins', about: 'Each time you signed in to our website with your phone: when, until when, from which address and browser.' },
+  { key: 'portal_codes', label: 'Portal sign-in codes asked for', about: 'Each sign-in code asked for with your phone: when, whether it was used, and wrong tries (the code itself is not kept).' },
+  { key: 'bets', label: 'Bets', about: 'The bets we placed for you as a Bet4Me client: stake, what was bet, profit and status.' },
+  { key: 'bonuses', label: 'Bonuses', about: 'Bonuses you earned on winning bets, and how much of each was paid.' },
+  { key: 'bonus_payments', label: 'Bonus payments', about: 'Bonus payments made to you.' },
+  { key: 'ledger', label: 'Ledger entries', about: 'Every movement of money on your account with us (payments in, purchases, bonuses paid).' },
+  { key: 'opt_outs', label: 'Opt-outs', about: 'Each time you stopped or restarted our messages.' },
+  { key: 'consents', label: 'Marketing consents', about: 'Each time you agreed to or refused our offers, with the exact wording you were shown.' },
+  { key: 'requests', label: 'Their requests', about: 'The requests you made to us about your data, and what we did.' },
+  { key: 'audit', label: 'Audit rows about them', about: 'Changes our staff made to your records: what changed and when.' },
+] as const;
+export type PrivacySubjectSection = (typeof PRIVACY_SUBJECT_SECTIONS)[number]['key'];
+
+/** What the export says first: what it is and how its money reads. */
+export const PRIVACY_SUBJECT_INTRO =
+  'Everything Betdesk holds about this phone number, section by section. Times are UTC (Nairobi is 3 hours ahead). ' +
+  'Money is stored in cents (amount_cents: 150000) and shown beside in Kenya shillings with two decimals (amount_kes: "1500.00").';
+
 export const PrivacySubject = z.object({
   phone: z.string(),
   generated_at: z.string(),
   erased: z.boolean(),
+  /** The export's header: what it is, then one sentence per section. */
+  about: z.object({ export: z.string(), sections: z.record(z.string(), z.string()) }),
   subscribers: Rows,
   clients: Rows,
   platform_accounts: Rows,
@@ -38,6 +73,12 @@ export const PrivacySubject = z.object({
   payment_requests: Rows,
   sms_sent: Rows,
   sms_received: Rows,
+  portal_sign_ins: Rows,
+  portal_codes: Rows,
+  bets: Rows,
+  bonuses: Rows,
+  bonus_payments: Rows,
+  ledger: Rows,
   opt_outs: Rows,
   consents: Rows,
   requests: Rows,

@@ -176,6 +176,8 @@ export const MoneyCheck = z.object({
   ran_at: z.string(),
   ok: z.boolean(),
   failures: z.array(z.object({ check: z.string(), count: z.number(), examples: z.array(z.string()) })),
+  /** Refunds sent to M-Pesa whose end is not known yet, listed until they resolve (issue 29). */
+  unconfirmed_refunds: z.array(z.string()).default([]),
 });
 export type MoneyCheck = z.infer<typeof MoneyCheck>;
 

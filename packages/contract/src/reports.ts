@@ -138,6 +138,10 @@ export const IncomeFigures = z.object({
   total: Kes,
   /** How many payments. */
   count: z.number(),
+  /** Money returned to payers by refunds M-Pesa confirmed, on the day they were done (issue 29). */
+  refunded: Kes,
+  /** Received less refunded. */
+  net: Kes,
 });
 export type IncomeFigures = z.infer<typeof IncomeFigures>;
 

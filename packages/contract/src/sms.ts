@@ -109,8 +109,22 @@ export const smsMessage = endpoint({
 /** Statuses an admin may send again by hand: the gateway refused it, or its fate is unknown. */
 export const SMS_RESENDABLE_STATUSES = ['failed', 'unconfirmed'] as const satisfies readonly SmsStatus[];
 
-/** Intents whose text is not kept once sent (a temporary password): never resent from the outbox. */
-export const SMS_NOT_RESENDABLE_INTENTS: readonly string[] = ['user.temporary-password'];
+/**
+ * Messages carrying a secret, with what staff read instead of their text: a temporary password and
+ * a portal sign-in code (with it, whoever reads it could sign in as the subscriber). Every place
+ * staff read messages (SMS log, a person's messages, the subject export) shows only that one was
+ * sent; the text leaves the database once the gateway had it.
+ */
+export const SECRET_SMS_TEXTS: Readonly<Record<string, string>> = {
+  'user.temporary-password': '[temporary password hidden]',
+  'portal.sign-in-code': '[portal sign-in code sent; the code is hidden]',
+};
+
+/** What staff read of a message: its text, or for a secret one, only that it was sent. */
+export const smsTextForStaff = (intent: string, body: string): string => SECRET_SMS_TEXTS[intent] ?? body;
+
+/** Intents whose text is not kept once sent (the secret ones): never resent from the outbox. */
+export const SMS_NOT_RESENDABLE_INTENTS: readonly string[] = Object.keys(SECRET_SMS_TEXTS);
 
 export const smsResendTexts = {
   queued: 'SMS queued again',

@@ -37,11 +37,17 @@ export const csvDateTime = (value: string | Date | null | undefined): string => 
 /** A phone as the screens show it: 07XXXXXXXX. */
 export const csvPhone = (e164: string | null | undefined): string => (e164 ? localPhone(e164) : '');
 
-/** RFC 4180 quoting; text that a spreadsheet would run as a formula is prefixed with a quote. */
+/** A plain number as a spreadsheet reads it (-1.00, 12.5): not a formula, so it stays a number. */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * RFC 4180 quoting; text that a spreadsheet would run as a formula is prefixed with a quote. A
+ * negative figure starts with '-' too, but is a number, not a formula: it is written as is.
+ */
 export function csvCell(value: CsvCell): string {
   if (value === null || value === undefined) return '';
   let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -8,6 +8,7 @@ import { runBackup } from '../modules/backups/service.ts';
 import { QUEUES, type JobHandler } from './jobs.ts';
 import { runSubscriptionExpiry } from './subscription-expiry.ts';
 import { sendQueuedUssdPurchases } from '../modules/ussd/service.ts';
+import { runRefundSending } from '../modules/refunds/service.ts';
 
 /** Every queue's handler, wired to the app's dependencies. */
 export function jobHandlers(deps: AppDeps): JobHandler[] {
@@ -87,6 +88,15 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       tz: deps.config.backup.timezone,
       run: async () => {
         await runBackup(deps.database, deps.config, 'schedule');
+      },
+    },
+    {
+      // Approved refunds leave once; unanswered ones are asked about by Transaction Status (issue 29).
+      queue: QUEUES.refundSending,
+      cron: '* * * * *',
+      run: async () => {
+        await runRefundSending(deps);
+        await deps.jobs.nudge(QUEUES.smsDispatch);
       },
     },
   ];

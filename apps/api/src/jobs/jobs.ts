@@ -13,6 +13,7 @@ export const QUEUES = {
   ussdPurchases: 'ussd-purchases',
   privacyRetention: 'privacy-retention',
   backup: 'backup',
+  refundSending: 'refund-sending',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

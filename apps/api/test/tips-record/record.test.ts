@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq, sql } from 'drizzle-orm';
+import { rows } from '../../src/db/rows.ts';
 import { auditLog } from '../../src/db/schema/index.ts';
 import { recordLegsQuery } from '../../src/modules/tips-record/queries.ts';
 import { createTestApp, explain, type TestApp } from '../helpers.ts';
@@ -235,7 +236,7 @@ describe('results and the record', () => {
     expect(bad.json().errors).toHaveProperty('to');
   });
 
-  it('never counts a ticket published after its first kick-off', async () => {
+  it('fixes a ticket in the record once a leg has kicked off: a later leg is refused, naming the leg (409)', async () => {
     const first = await store(staff, ref.o15, '2026-11-06', [{ home: 'Inter', away: 'Genoa', odds: 1.5 }]);
     const ticketId = first.json().ticket.id;
     await hoursPass(ticketId, 2);
@@ -244,12 +245,44 @@ describe('results and the record', () => {
       { home: 'Inter', away: 'Genoa', odds: 1.5, kickoff: kickedOff },
       { home: 'Roma', away: 'Lecce', odds: 2, kickoff: inHours(1) },
     ]);
-    expect(late.statusCode).toBe(200);
-    expect(late.json().ticket.counts).toBe(false);
-    await hoursPass(ticketId, 2);
-    const legs = late.json().ticket.selections as { id: number }[];
-    await results(staff, legs.map((l) => ({ selection_id: l.id, result: 'won' })));
-    expect(await record(staff, `bet_category_id=${ref.o15}`)).toMatchObject({ tickets: 1, won: 1, profit_units: 0.4 });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().info).toMatch(/^Inter-Genoa kicked off at .*: the ticket is fixed in the record/);
+    const [stored] = await rows<{ n: number }>(t.deps.db, sql`select count(*)::int as n from tip_selections where ticket_id = ${ticketId}`);
+    expect(Number(stored!.n)).toBe(1);
+    const legs = first.json().ticket.selections as { id: number }[];
+    await results(staff, legs.map((l) => ({ selection_id: l.id, result: 'lost' })));
+    // The losing ticket stays in the record.
+    expect(await record(staff, `bet_category_id=${ref.o15}&from=2026-11-06&to=2026-11-06`)).toMatchObject({ tickets: 1, lost: 1, profit_units: -1 });
+  });
+
+  it('keeps the id of a leg stored again unchanged, so a results list read before stays valid', async () => {
+    const first = await store(staff, ref.o15, '2026-11-07', [
+      { home: 'Lazio', away: 'Torino', odds: 1.6, kickoff: inHours(3) },
+      { home: 'Milan', away: 'Como', odds: 1.4, kickoff: inHours(4) },
+    ]);
+    const [lazio, milan] = first.json().ticket.selections as { id: number }[];
+    const again = await store(staff, ref.o15, '2026-11-07', [
+      { home: 'Napoli', away: 'Parma', odds: 1.3, kickoff: inHours(2) },
+      { home: 'Milan', away: 'Como', odds: 1.4, kickoff: first.json().ticket.selections[1].kickoff },
+    ]);
+    expect(again.statusCode).toBe(200);
+    const legs = again.json().ticket.selections as { id: number; home: string }[];
+    expect(legs.map((l) => l.home)).toEqual(['Napoli', 'Milan']);
+    expect(legs[1]!.id).toBe(milan!.id);
+    expect(legs[0]!.id).not.toBe(lazio!.id);
+
+    await hoursPass(first.json().ticket.id, 5);
+    const stale = await results(staff, [
+      { selection_id: milan!.id, result: 'won' },
+      { selection_id: lazio!.id, result: 'won' },
+    ]);
+    expect(stale.statusCode).toBe(422);
+    expect(stale.json().info).toContain(`selection ${lazio!.id} no longer exists`);
+    expect(stale.json().errors['results.1.selection_id'][0]).toContain(`Selection ${lazio!.id} is no longer on any ticket`);
+    expect(stale.json().errors['results.0.selection_id']).toBeUndefined();
+    // None of the batch was applied, the valid leg included.
+    const [milanNow] = await rows<{ result: string | null }>(t.deps.db, sql`select result from tip_selections where id = ${milan!.id}`);
+    expect(milanNow!.result).toBeNull();
   });
 
   it('refuses to replace a ticket that has results', async () => {
@@ -284,6 +317,9 @@ describe('results and the record', () => {
     expect(lines[1]).toContain('Daily 2 Odds,2026-11-01');
     expect(lines[1]).toContain('2.05,won,1.05,Arsenal,Chelsea,Premier League');
     expect(lines.some((l) => l.includes('Lyon'))).toBe(false);
+    // A loss is the number -1.00, not text a spreadsheet cannot add up.
+    expect(lines.filter((l) => l.includes(',lost,-1.00,'))).toHaveLength(2);
+    expect(res.body).not.toContain("'-");
   });
 
   it("shows the day's tickets of its bets in a post that attaches them", async () => {

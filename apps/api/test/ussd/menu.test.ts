@@ -94,15 +94,15 @@ describe('USSD menu', () => {
     expect(await screen(t, '99999999999999999999*1')).toBe(await screen(t, '1'));
   });
 
-  it('refuses a request without a session or phone with 422 naming the field', async () => {
+  it('ends a request without a session or phone with a screen, not a JSON 422', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/hooks/ussd/test-webhook-secret-0123',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'text=1',
     });
-    expect(res.statusCode).toBe(422);
-    expect(Object.keys(res.json().errors)).toEqual(expect.arrayContaining(['sessionId', 'phoneNumber']));
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('END Sorry, we could not read that. Please dial again.');
   });
 
   it('ends the session for a phone that is not a Kenyan mobile', async () => {

@@ -55,6 +55,8 @@ export const mpesaPayments = pgTable(
       .generatedAlwaysAs(sql`coalesce(trans_time, received_at)`),
     /** The staff member of the client it is claimed to, kept by trigger: the scope's owner column. */
     assignedUserId: integer('assigned_user_id'),
+    /** What refunds returned of it (done ones only), kept by the refunds module in their transaction. */
+    refundedCents: bigint('refunded_cents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     index('mpesa_payments_owner_paid_idx').on(t.assignedUserId, t.paidAt, t.id).where(sql`${t.assignedUserId} is not null`),
@@ -143,7 +145,8 @@ export const subscriptions = pgTable(
   ],
 );
 
-export const LEDGER_KINDS = ['payment', 'subscription', 'bonus_payment', 'adjustment'] as const;
+/** `refund`: money a refund returned to the payer, taken from the account the payment credited. */
+export const LEDGER_KINDS = ['payment', 'subscription', 'bonus_payment', 'adjustment', 'refund'] as const;
 
 /**
  * A client's or subscriber's account: credits (payments claimed to them) and debits (subscriptions

@@ -87,6 +87,8 @@ export const moneyChecks = pgTable(
     ranAt: timestamp('ran_at', { withTimezone: true }).notNull().defaultNow(),
     ok: boolean('ok').notNull(),
     failures: jsonb('failures').notNull(),
+    /** Refunds handed to M-Pesa whose end is not known yet: listed until they resolve. */
+    unconfirmedRefunds: jsonb('unconfirmed_refunds').notNull().default([]),
   },
   (t) => [index('money_checks_ran_idx').on(t.ranAt)],
 );

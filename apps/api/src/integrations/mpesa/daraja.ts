@@ -54,7 +54,36 @@ export interface PullPage {
   responseCode: string;
 }
 
+/** What Reversal, B2C and Transaction Status need beyond the app's keys: the initiator (issue 29). */
+export interface Initiator {
+  name: string;
+  /** The initiator password encrypted with M-Pesa's certificate (securityCredential()). */
+  securityCredential: string;
+}
+
+export interface RefundSend {
+  initiator: Initiator;
+  /** Ours, unique per refund. */
+  originatorConversationId: string;
+  /** Whole shillings. */
+  amountKes: number;
+  remarks: string;
+}
+
+/** Daraja's acknowledgement of an asynchronous request: the result comes later to ResultURL. */
+export interface Acknowledgement {
+  conversationId: string;
+  originatorConversationId: string;
+  responseDescription: string;
+}
+
 export interface DarajaClient {
+  /** Reverses a C2B/STK payment by its receipt (CommandID TransactionReversal). */
+  reversal(request: RefundSend & { transactionId: string }): Promise<Acknowledgement>;
+  /** Pays a phone from the utility account (B2C v3, CommandID BusinessPayment). */
+  b2cPayment(request: RefundSend & { phone: string }): Promise<Acknowledgement>;
+  /** Asks how a request ended; the answer comes to the status ResultURL. */
+  transactionStatus(request: { initiator: Initiator; originatorConversationId: string; transactionId: string | null }): Promise<Acknowledgement>;
   registerUrls(): Promise<{ responseDescription: string; confirmationUrl: string; validationUrl: string }>;
   stkPush(request: StkPushRequest): Promise<StkPushAnswer>;
   stkQuery(checkoutRequestId: string): Promise<StkQueryAnswer>;
@@ -71,6 +100,11 @@ export function webhookUrls(callbackBaseUrl: string, secret: string) {
     confirmation: `${callbackBaseUrl}/api/hooks/c2b/confirmation/${secret}`,
     stk: `${callbackBaseUrl}/api/hooks/stk/${secret}`,
     pull: `${callbackBaseUrl}/api/hooks/pull/${secret}`,
+    reversalResult: `${callbackBaseUrl}/api/hooks/mpesa/reversal/result/${secret}`,
+    reversalTimeout: `${callbackBaseUrl}/api/hooks/mpesa/reversal/timeout/${secret}`,
+    b2cResult: `${callbackBaseUrl}/api/hooks/mpesa/b2c/result/${secret}`,
+    b2cTimeout: `${callbackBaseUrl}/api/hooks/mpesa/b2c/timeout/${secret}`,
+    statusResult: `${callbackBaseUrl}/api/hooks/mpesa/status/result/${secret}`,
   };
 }
 
@@ -161,6 +195,22 @@ export function createDarajaClient(
 
   const urls = webhookUrls(api.callbackBaseUrl, webhookSecret);
 
+  /** The acknowledgement of Reversal, B2C and Transaction Status: ResponseCode "0" or a refusal. */
+  async function acknowledged(path: string, payload: Record<string, unknown>): Promise<Acknowledgement> {
+    const body = await post<{ ConversationID?: string; OriginatorConversationID?: string; ResponseCode?: string | number; ResponseDescription?: string }>(
+      path,
+      payload,
+    );
+    if (String(body.ResponseCode ?? '') !== '0') {
+      throw new DarajaError(body.ResponseDescription ?? 'Daraja refused the request', String(body.ResponseCode ?? '') || null);
+    }
+    return {
+      conversationId: body.ConversationID ?? '',
+      originatorConversationId: body.OriginatorConversationID ?? '',
+      responseDescription: body.ResponseDescription ?? '',
+    };
+  }
+
   return {
     async registerUrls() {
       const body = await post<{ ResponseCode?: string; ResponseDescription?: string }>('/mpesa/c2b/v2/registerurl', {
@@ -210,6 +260,56 @@ export function createDarajaClient(
         checkoutRequestId: body.CheckoutRequestID,
         customerMessage: body.CustomerMessage ?? '',
       };
+    },
+
+    reversal(r) {
+      return acknowledged('/mpesa/reversal/v1/request', {
+        Initiator: r.initiator.name,
+        SecurityCredential: r.initiator.securityCredential,
+        CommandID: 'TransactionReversal',
+        TransactionID: r.transactionId,
+        Amount: Math.round(r.amountKes),
+        ReceiverParty: api.shortcode,
+        // 11: the organisation's shortcode received the payment being reversed.
+        RecieverIdentifierType: '11',
+        ResultURL: urls.reversalResult,
+        QueueTimeOutURL: urls.reversalTimeout,
+        Remarks: r.remarks.slice(0, 100),
+        Occasion: r.originatorConversationId,
+        OriginatorConversationID: r.originatorConversationId,
+      });
+    },
+
+    b2cPayment(r) {
+      return acknowledged('/mpesa/b2c/v3/paymentrequest', {
+        OriginatorConversationID: r.originatorConversationId,
+        InitiatorName: r.initiator.name,
+        SecurityCredential: r.initiator.securityCredential,
+        CommandID: 'BusinessPayment',
+        Amount: Math.round(r.amountKes),
+        PartyA: api.shortcode,
+        PartyB: r.phone,
+        Remarks: r.remarks.slice(0, 100),
+        QueueTimeOutURL: urls.b2cTimeout,
+        ResultURL: urls.b2cResult,
+        Occasion: r.originatorConversationId,
+      });
+    },
+
+    transactionStatus(r) {
+      return acknowledged('/mpesa/transactionstatus/v1/query', {
+        Initiator: r.initiator.name,
+        SecurityCredential: r.initiator.securityCredential,
+        CommandID: 'TransactionStatusQuery',
+        // The receipt when M-Pesa gave one, else the request's own id (OriginalConversationID).
+        ...(r.transactionId ? { TransactionID: r.transactionId } : { OriginalConversationID: r.originatorConversationId }),
+        PartyA: api.shortcode,
+        IdentifierType: '4',
+        ResultURL: urls.statusResult,
+        QueueTimeOutURL: urls.statusResult,
+        Remarks: 'Refund status',
+        Occasion: r.originatorConversationId,
+      });
     },
 
     async registerPull(nominatedNumber) {

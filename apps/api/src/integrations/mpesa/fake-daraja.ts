@@ -1,3 +1,4 @@
+import { privateDecrypt, constants as cryptoConstants } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { darajaTimestamp, type PulledTransaction } from './daraja.ts';
@@ -13,7 +14,31 @@ export type StkOutcome = {
   queryPending?: boolean;
 };
 
+/**
+ * How the fake ends the next Reversal or B2C request: the ResultCode of the transaction, and which
+ * callback says so ('result', the queue 'timeout', or 'none' at all). A Transaction Status query
+ * answers the transaction's true end whatever callback came.
+ */
+export type RefundOutcome = {
+  resultCode: number;
+  callback: 'result' | 'timeout' | 'none';
+  receipt?: string;
+  /** B2C's utility account balance after the payment, in KES. */
+  utilityBalanceKes?: number;
+};
+
 export interface FakeDaraja {
+  /** Outcomes for the next Reversal/B2C requests, in order; when empty one succeeds with a result. */
+  refundOutcomes: RefundOutcome[];
+  /** Every Reversal and B2C request body accepted or refused, in order, with its path. */
+  refundRequests: { path: string; body: Record<string, unknown> }[];
+  /** Every Transaction Status query body. */
+  statusQueries: Record<string, unknown>[];
+  /**
+   * The initiator's key and password: a SecurityCredential that does not decrypt to the password
+   * fails as Daraja's 2001 "The initiator information is invalid." (null: not checked).
+   */
+  initiator: { privateKeyPem: string; password: string } | null;
   baseUrl: string;
   consumerKey: string;
   consumerSecret: string;
@@ -49,13 +74,53 @@ export interface FakeDaraja {
   close(): Promise<void>;
 }
 
-const RESULT_TEXTS: Record<number, string> = {
+const RESULT_TEXTS = {
   0: 'The service request is processed successfully.',
   1: 'The balance is insufficient for the transaction.',
   1032: 'Request cancelled by user',
   1037: 'DS timeout user cannot be reached',
   2001: 'The initiator information is invalid.',
-};
+  2032: 'The transaction was not found.',
+} as Record<number, string>;
+
+/** A Result callback of Reversal, B2C and Transaction Status, as Daraja sends it. */
+function resultBody(r: {
+  resultCode: number;
+  originatorConversationId: string;
+  conversationId: string;
+  transactionId: string;
+  parameters: Record<string, string | number>;
+  resultDesc?: string;
+}) {
+  return {
+    Result: {
+      ResultType: 0,
+      ResultCode: r.resultCode,
+      ResultDesc: r.resultDesc ?? RESULT_TEXTS[r.resultCode] ?? 'Failed',
+      OriginatorConversationID: r.originatorConversationId,
+      ConversationID: r.conversationId,
+      TransactionID: r.transactionId,
+      ...(Object.keys(r.parameters).length
+        ? { ResultParameters: { ResultParameter: Object.entries(r.parameters).map(([Key, Value]) => ({ Key, Value })) } }
+        : {}),
+      ReferenceData: { ReferenceItem: { Key: 'QueueTimeoutURL', Value: 'https://internalsandbox.safaricom.co.ke/mpesa/results/v1/submit' } },
+    },
+  };
+}
+
+/** Whether a SecurityCredential is the initiator password encrypted (RSA PKCS#1 v1.5) for this key. */
+function credentialMatches(credential: string, initiator: { privateKeyPem: string; password: string }): boolean {
+  try {
+    // Node refuses PKCS#1 v1.5 private decryption (CVE-2023-46809), so the fake undoes the raw RSA
+    // and reads the v1.5 block itself: 00 02 <non-zero padding, 8+ bytes> 00 <message>.
+    const block = privateDecrypt({ key: initiator.privateKeyPem, padding: cryptoConstants.RSA_NO_PADDING }, Buffer.from(credential, 'base64'));
+    const end = block.indexOf(0, 2);
+    if (block[0] !== 0 || block[1] !== 2 || end < 10) return false;
+    return block.subarray(end + 1).toString('utf8') === initiator.password;
+  } catch {
+    return false;
+  }
+}
 
 /** Pull Transactions' "2019-07-31 20:35:21" (Nairobi) -> epoch ms; null when unreadable. */
 function nairobiPullTime(value: string): number | null {
@@ -85,7 +150,14 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
   const inFlight = new Set<Promise<void>>();
   let seq = 0;
 
+  /** The true end of each Reversal/B2C request, by OriginatorConversationID (what a status query reads). */
+  const refundEnds = new Map<string, { resultCode: number; receipt: string; amount: number; conversationId: string }>();
+
   const fake: FakeDaraja = {
+    refundOutcomes: [],
+    refundRequests: [],
+    statusQueries: [],
+    initiator: null,
     baseUrl: '',
     consumerKey,
     consumerSecret,
@@ -198,6 +270,92 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
         // The payer needs a moment to enter their PIN: the callback never beats the push's answer.
         const delivery = new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs))
           .then(() => fake.deliver(String(body.CallBackURL), callback))
+          .finally(() => inFlight.delete(delivery));
+        inFlight.add(delivery);
+        return;
+      }
+
+      if (req.method === 'POST' && (url.pathname === '/mpesa/reversal/v1/request' || url.pathname === '/mpesa/b2c/v3/paymentrequest')) {
+        fake.refundRequests.push({ path: url.pathname, body });
+        seq += 1;
+        const reversal = url.pathname.includes('reversal');
+        const originatorId = String(body.OriginatorConversationID ?? `fake-orig-${seq}`);
+        if (!reversal && refundEnds.has(originatorId)) {
+          return send(400, { requestId: `r-${seq}`, errorCode: '400.002.02', errorMessage: 'Bad Request - Duplicate OriginatorConversationID' });
+        }
+        if (!/^\d+$/.test(String(body.Amount))) {
+          return send(400, { requestId: `r-${seq}`, errorCode: '400.002.02', errorMessage: 'Bad Request - Invalid Amount' });
+        }
+        const conversationId = `AG_${darajaTimestamp()}_${String(seq).padStart(12, '0')}`;
+        let outcome = fake.refundOutcomes.shift() ?? { resultCode: 0, callback: 'result' as const };
+        if (fake.initiator && !credentialMatches(String(body.SecurityCredential ?? ''), fake.initiator)) {
+          outcome = { resultCode: 2001, callback: 'result' };
+        }
+        const receipt = outcome.receipt ?? `RF${String(seq).padStart(8, '0')}`;
+        refundEnds.set(originatorId, { resultCode: outcome.resultCode, receipt, amount: Number(body.Amount), conversationId });
+        send(200, {
+          OriginatorConversationID: originatorId,
+          ConversationID: conversationId,
+          ResponseCode: '0',
+          ResponseDescription: 'Accept the service request successfully.',
+        });
+        if (outcome.callback === 'none') return;
+        const ok = outcome.resultCode === 0;
+        const callbackUrl = String(outcome.callback === 'timeout' ? body.QueueTimeOutURL : body.ResultURL);
+        const callback =
+          outcome.callback === 'timeout'
+            ? { Result: { ResultType: 0, ResultCode: 1, ResultDesc: 'The request timed out in the queue.', OriginatorConversationID: originatorId, ConversationID: conversationId } }
+            : resultBody({
+                resultCode: outcome.resultCode,
+                originatorConversationId: originatorId,
+                conversationId,
+                transactionId: ok ? receipt : '',
+                parameters: !ok
+                  ? {}
+                  : reversal
+                    ? { Amount: Number(body.Amount), OriginalTransactionID: String(body.TransactionID), TransCompletedTime: Number(darajaTimestamp()), Charge: 0 }
+                    : {
+                        TransactionReceipt: receipt,
+                        TransactionAmount: Number(body.Amount),
+                        B2CUtilityAccountAvailableFunds: outcome.utilityBalanceKes ?? 50_000,
+                        B2CWorkingAccountAvailableFunds: 0,
+                        TransactionCompletedDateTime: '17.07.2017 10:54:57',
+                        ReceiverPartyPublicName: `${String(body.PartyB)} - Payer`,
+                        B2CRecipientIsRegisteredCustomer: 'Y',
+                      },
+              });
+        const delivery = new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs))
+          .then(() => fake.deliver(callbackUrl, callback))
+          .finally(() => inFlight.delete(delivery));
+        inFlight.add(delivery);
+        return;
+      }
+
+      if (req.method === 'POST' && url.pathname === '/mpesa/transactionstatus/v1/query') {
+        fake.statusQueries.push(body);
+        seq += 1;
+        const originatorId = String(body.OriginalConversationID ?? body.Occasion ?? '');
+        const end = refundEnds.get(originatorId);
+        const conversationId = `AG_${darajaTimestamp()}_${String(seq).padStart(12, '0')}`;
+        send(200, { OriginatorConversationID: `status-${seq}`, ConversationID: conversationId, ResponseCode: '0', ResponseDescription: 'Accept the service request successfully.' });
+        const callback = resultBody({
+          resultCode: end ? 0 : 2032,
+          originatorConversationId: `status-${seq}`,
+          conversationId,
+          transactionId: end?.receipt ?? '',
+          parameters: end
+            ? {
+                ReceiptNo: end.resultCode === 0 ? end.receipt : '',
+                'Originator Conversation ID': originatorId,
+                'Conversation ID': end.conversationId,
+                Amount: end.amount,
+                TransactionStatus: end.resultCode === 0 ? 'Completed' : 'Failed',
+                ReasonType: end.resultCode === 0 ? 'Business Payment' : RESULT_TEXTS[end.resultCode] ?? 'Failed',
+              }
+            : { 'Originator Conversation ID': originatorId },
+        });
+        const delivery = new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs))
+          .then(() => fake.deliver(String(body.ResultURL), callback))
           .finally(() => inFlight.delete(delivery));
         inFlight.add(delivery);
         return;

@@ -20,7 +20,13 @@ import { audit } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { sessionUserById, userForSignIn } from '../users/service.ts';
 import * as q from './queries.ts';
-import { clearSecondFactor, mustEnrolSecondFactor, openSignInChallenge, verifySignInChallenge } from './two-factor.ts';
+import {
+  acceptStepUpCode as acceptCode,
+  clearSecondFactor,
+  mustEnrolSecondFactor,
+  openSignInChallenge,
+  verifySignInChallenge,
+} from './two-factor.ts';
 
 export interface RequestOrigin {
   ip: string;
@@ -226,4 +232,12 @@ export async function resetPasswordByEmail(
     });
     return { userId: user.id, name: user.name };
   });
+}
+
+/**
+ * A fresh code from the user's authenticator for an action that asks again inside a session
+ * (approving a refund); each 30-second code is taken once, in the caller's transaction.
+ */
+export function acceptStepUpCode(deps: AppDeps, tx: Queryable, userId: number, code: string): Promise<'accepted' | 'wrong' | 'none'> {
+  return acceptCode(deps, tx, userId, code);
 }

@@ -117,6 +117,18 @@ export async function disableSecondFactor(
   return { info: 'Two-factor sign-in is off.' };
 }
 
+/**
+ * A step-up inside a session (approving a refund): the user's current TOTP code, each 30-second
+ * code taken once, in the caller's transaction. Recovery codes are for signing in only.
+ * 'none': the user has no second factor on.
+ */
+export async function acceptStepUpCode(deps: AppDeps, tx: Queryable, userId: number, code: string): Promise<'accepted' | 'wrong' | 'none'> {
+  const factor = await q.secondFactorOf(tx, userId);
+  if (!factor?.enabledAt) return 'none';
+  const step = await acceptedTimeStep(deps, factor.secretSealed, code.trim());
+  return step !== null && (await q.takeTimeStep(tx, userId, step)) ? 'accepted' : 'wrong';
+}
+
 /** Clears a lost second factor (`npm run reset-password -- --clear-2fa`), in the caller's transaction. */
 export async function clearSecondFactor(tx: Queryable, userId: number): Promise<boolean> {
   const cleared = await q.deleteSecondFactor(tx, userId);

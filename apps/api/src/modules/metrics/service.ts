@@ -8,6 +8,7 @@ import { parseSummaryKey, summedByKey } from '../../db/summaries.ts';
 import { backupStatus } from '../backups/service.ts';
 import { retentionFigures } from '../privacy/service.ts';
 import { UNCLAIMED_KEYS } from '../money/service.ts';
+import { utilityBalanceGauge } from '../refunds/service.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
 const OUTBOX_STATUSES = ['queued', 'sending', 'unconfirmed', 'failed'] as const;
@@ -138,6 +139,30 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     },
   });
   new Gauge({
+    name: 'betdesk_mpesa_utility_balance_kes',
+    help: "The M-Pesa utility account's balance (B2C refunds are paid from it) as the last B2C result reported it; absent until one did",
+    registers: [registry],
+    async collect() {
+      const balance = await utilityBalanceGauge(db);
+      if (balance !== null) this.set(balance);
+    },
+  });
+  new Gauge({
+    name: 'betdesk_refunds_unresolved',
+    help: 'Refunds approved but not yet done or failed, by status (sending, unknown): money that may be on its way out',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const found = await rows<{ status: string; n: string }>(
+        db,
+        sql`select status, count(*) as n from refunds where status in ('sending', 'unknown') group by status`,
+      );
+      this.set({ status: 'sending' }, 0);
+      this.set({ status: 'unknown' }, 0);
+      for (const r of found) this.set({ status: r.status }, Number(r.n));
+    },
+  });
+  new Gauge({
     name: 'betdesk_retention_last_run_timestamp_seconds',
     help: 'When the daily retention job last ran (0: never)',
     registers: [registry],
@@ -155,7 +180,7 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
   });
   new Gauge({
     name: 'betdesk_retention_sms_texts_emptied_total',
-    help: 'SMS texts emptied by the retention job (metadata kept), over all its runs',
+    help: 'SMS texts (sent and received) emptied by the retention job (metadata kept), over all its runs',
     registers: [registry],
     async collect() {
       this.set((await retentionFigures(db)).smsTextsEmptied);

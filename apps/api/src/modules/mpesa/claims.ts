@@ -12,10 +12,12 @@ import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
 import { paymentById } from './queries.ts';
 import { settlePayment, unsettlePayment } from './settle.ts';
+import { refuseIfRefunding } from './refunded.ts';
 
 async function lockPayment(tx: Queryable, id: number) {
   const [payment] = await tx.select().from(mpesaPayments).where(eq(mpesaPayments.id, id)).for('update');
   if (!payment) throw notFound('No such M-Pesa transaction.');
+  await refuseIfRefunding(tx, id);
   return payment;
 }
 

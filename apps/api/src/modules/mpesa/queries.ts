@@ -38,6 +38,7 @@ interface PaymentRow {
   subscriber_name: string | null;
   reject_reason: string | null;
   warning: string | null;
+  refunded_cents: string | number;
 }
 
 /** One payment as the screens read it. The MSISDN is shown as a phone only when it is one. */
@@ -58,6 +59,7 @@ function transactionOf(r: PaymentRow): MpesaTransaction {
     subscriber_id: r.subscriber_id === null ? null : Number(r.subscriber_id),
     reject_reason: r.reject_reason,
     warning: r.warning ?? null,
+    refunded_amount: centsToKes(r.refunded_cents),
     unclaimed_reason:
       r.status === 'unclaimed' && r.given_phone === null && (r.msisdn_kind === 'hashed' || r.msisdn_kind === 'masked')
         ? PAYER_NUMBER_HIDDEN
@@ -70,7 +72,7 @@ const paymentColumns = sql`
   p.sender_phone as given_phone, p.msisdn, p.msisdn_kind,
   coalesce(p.trans_id, p.raw->>'TransID') as reference, p.paid_at as at,
   p.bill_ref_number, p.status, p.client_id, c.name as client_name, p.subscriber_id, s.name as subscriber_name,
-  p.reject_reason, p.warning`;
+  p.reject_reason, p.warning, p.refunded_cents`;
 
 /** The page's payments (`p`, already limited) with the people they went to. */
 const withPeople = (page: SQL) => sql`

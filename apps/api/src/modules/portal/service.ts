@@ -19,7 +19,8 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { hasConsent, recordConsent, isOptedOut, optIn, optOut, queueSms } from '../sms/service.ts';
+import { erasedPhoneTexts } from '../privacy/service.ts';
+import { hasConsent, isErasedPhone, recordConsent, isOptedOut, optIn, optOut, queueSms } from '../sms/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
@@ -45,6 +46,8 @@ const codeHash = (phone: string, code: string) => sha256Hex(`portal-code:${phone
  */
 export async function requestCode(deps: AppDeps, phone: string, origin: RequestOrigin): Promise<{ info: string }> {
   const { db } = deps;
+  // An erased person's phone is refused outright: a code would record a new sign-in for it.
+  if (await isErasedPhone(db, phone)) throw fieldError('phone', erasedPhoneTexts.portalRefused.en);
   const windowMinutes = await getSetting(db, 'portal_code_window_minutes');
   const [byPhone, byIp] = await Promise.all([
     q.countCodesSince(db, { phone }, windowMinutes),
@@ -77,6 +80,7 @@ export async function verifyCode(
   input: { phone: string; code: string },
   origin: RequestOrigin,
 ): Promise<{ token: string }> {
+  if (await isErasedPhone(deps.db, input.phone)) throw fieldError('phone', erasedPhoneTexts.portalRefused.en);
   const outcome = await deps.db.transaction(async (tx) => {
     const live = await q.liveCodeForUpdate(tx, input.phone);
     if (!live) return 'wrong' as const;

@@ -10,7 +10,7 @@ import { sha256Hex } from '../../lib/crypto.ts';
  *
  * Personal data removed: names, phones (and their hashes), emails, photos, platform passwords, the
  * text of messages sent and received, the payer fields and raw body of M-Pesa payments (the raw body
- * keeps only its receipt, amount, time and shortcode), opt-outs and consents (replaced by the erased
+ * keeps only its receipt, amount, time and shortcode), portal sessions and codes, opt-outs and consents (replaced by the erased
  * phone's SHA-256, which stops every message to it and flags a later payment from it), and the
  * names and phones inside the audit rows about them.
  */
@@ -51,12 +51,18 @@ export async function erasePhone(tx: Queryable, phone: string, reason: 'request'
          where subscriber_id in (${S}) or client_id in (${C}) or sender_phone = ${phone} or msisdn in (${phone}, ${hash})`,
   );
   const paymentIds = idList(payments.map((p) => Number(p.id)));
+  // A portal or USSD purchase is audited against its payment request, with the phone in it.
+  const requests = await rows<{ id: number }>(
+    tx,
+    sql`select id from stk_requests where phone = ${phone} or subscriber_id in (${S}) or client_id in (${C})`,
+  );
   const strip = sql`array[${sql.join(PERSONAL_KEYS.map((k) => sql`${k}`), sql`, `)}]::text[]`;
   // Each (entity, entity_id) pair reads the audit's entity index, never the whole log.
   const about = [
     ...s.map((id) => ['tips_subscriber', String(id)]),
     ...c.map((id) => ['client', String(id)]),
     ...payments.map((p) => ['mpesa_payment', String(p.id)]),
+    ...requests.map((r) => ['stk_request', String(r.id)]),
     ['sms_opt_out', phone],
   ];
   await tx.execute(sql`
@@ -104,6 +110,9 @@ export async function erasePhone(tx: Queryable, phone: string, reason: 'request'
   await tx.execute(sql`delete from sms_opt_outs where phone = ${phone}`);
   await tx.execute(sql`delete from marketing_consent_events where phone = ${phone}`);
   await tx.execute(sql`delete from marketing_consents where phone = ${phone}`);
+  // Their portal sessions end now and no sign-in of theirs is kept.
+  await tx.execute(sql`delete from portal_sessions where phone = ${phone}`);
+  await tx.execute(sql`delete from portal_codes where phone = ${phone}`);
   await tx.execute(sql`update privacy_requests set phone = ${hash} where phone = ${phone}`);
   await tx.execute(sql`insert into erased_phones (phone_hash, reason) values (${hash}, ${reason}) on conflict do nothing`);
 

@@ -14,7 +14,8 @@ const DAY = 86_400_000;
 /**
  * The daily retention job (decision 025): people with no subscription, payment, message or sign-in
  * for `privacy_retention_years` are pseudonymised as an erasure would; SMS texts older than
- * `sms_text_retention_days` are emptied, their metadata kept. Reported to the audit log.
+ * `sms_text_retention_days` are emptied, sent and received alike, their metadata kept. Reported to
+ * the audit log; the metric counts both kinds of text.
  */
 export async function runRetention(db: Database['db'], now = new Date()) {
   const years = await getSetting(db, 'privacy_retention_years');
@@ -59,7 +60,23 @@ export async function runRetention(db: Database['db'], now = new Date()) {
           select (select count(*)::int from done) as n, (select max(id) from batch) as top`,
     );
     const watermark = emptied?.top === null || emptied?.top === undefined ? from : Number(emptied.top);
-    const report = { people_pseudonymised: quiet.length, sms_texts_emptied: emptied?.n ?? 0 };
+    // Received texts age the same way as sent ones (off sms_inbound_received_idx, oldest first).
+    const [received] = await rows<{ n: number }>(
+      tx,
+      sql`with batch as (
+            select id from sms_inbound where received_at < ${textCutoff}::timestamptz and text <> ''
+             order by received_at, id limit ${TEXTS_PER_RUN}),
+          done as (update sms_inbound i set text = '' from batch where i.id = batch.id returning i.id)
+          select count(*)::int as n from done`,
+    );
+    const sentEmptied = emptied?.n ?? 0;
+    const receivedEmptied = received?.n ?? 0;
+    const report = {
+      people_pseudonymised: quiet.length,
+      sms_texts_emptied: sentEmptied + receivedEmptied,
+      sent_sms_texts_emptied: sentEmptied,
+      received_sms_texts_emptied: receivedEmptied,
+    };
     await tx.insert(retentionRuns).values({
       ranAt: now,
       peoplePseudonymised: report.people_pseudonymised,

@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
+  kesFixed,
+  PRIVACY_SUBJECT_INTRO,
+  PRIVACY_SUBJECT_SECTIONS,
   privacyTexts,
+  smsTextForStaff,
   type ConsentState,
   type DataBreach,
   type PageQuery,
@@ -21,23 +25,37 @@ import { erasePhone, peopleOfPhone, type ErasedCounts } from './erase.ts';
 
 export { erasePhone } from './erase.ts';
 export { runRetention } from './retention.ts';
+export { erasedPhoneTexts } from './texts.ts';
 
 const BREACH_NOTICE_HOURS = 72;
 const HOUR = 3_600_000;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const idList = (ids: number[]) => (ids.length ? sql.join(ids.map((id) => sql`${id}`), sql`, `) : sql`null`);
 
-/** Timestamps as ISO strings, so the export reads the same on both databases. */
+/**
+ * A row as the person reads it: timestamps as ISO strings (the same on both databases), and each
+ * stored amount in cents followed by the same amount in KES with two decimals.
+ */
 function plain(list: Record<string, unknown>[]): Record<string, unknown>[] {
   return list.map((row) =>
-    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])),
+    Object.fromEntries(
+      Object.entries(row).flatMap(([k, v]): [string, unknown][] => {
+        if (v instanceof Date) return [[k, v.toISOString()]];
+        if (k.endsWith('_cents')) {
+          return v === null || v === undefined ? [[k, null], [`${k.slice(0, -'_cents'.length)}_kes`, null]] : [[k, Number(v)], [`${k.slice(0, -'_cents'.length)}_kes`, kesFixed(v)]];
+        }
+        return [[k, v]];
+      }),
+    ),
   );
 }
 
 /**
- * Everything Betdesk holds about one phone: the person's records and only theirs. Platform
- * passwords are listed by platform, never their value; a temporary password's text is hidden as on
- * the SMS log. Each export is audited (a sensitive action, readable on the audit screen).
+ * Everything Betdesk holds about one phone: the person's records and only theirs, with a header
+ * saying what each section is. Platform passwords are listed by platform, never their value; a
+ * temporary password's or sign-in code's text is hidden as on the SMS log; portal codes and
+ * sessions without their hashes. Each export is audited (a sensitive action, readable on the
+ * audit screen).
  */
 export async function subjectOf(deps: AppDeps, actor: Actor, phone: string, requestId: string): Promise<PrivacySubject> {
   const db = deps.db;
@@ -52,10 +70,19 @@ export async function subjectOf(deps: AppDeps, actor: Actor, phone: string, requ
       from mpesa_payments
      where subscriber_id in (${S}) or client_id in (${C}) or sender_phone = ${phone} or msisdn in (${phone}, ${hash})
      order by paid_at`);
+  const sent = await rows<{ intent: string; text: string }>(
+    db,
+    sql`select id, intent, recipient, body as text, sms_class, status, created_at
+          from sms_messages where recipient = ${phone} or subscriber_id in (${S}) or client_id in (${C}) order by id`,
+  );
   const subject: PrivacySubject = {
     phone,
     generated_at: new Date().toISOString(),
     erased: await isErasedHash(db, hash),
+    about: {
+      export: PRIVACY_SUBJECT_INTRO,
+      sections: Object.fromEntries(PRIVACY_SUBJECT_SECTIONS.map((section) => [section.key, section.about])),
+    },
     subscribers: await q(sql`select id, name, phone, joined_at from tips_subscribers where id in (${S})`),
     clients: await q(sql`
       select id, name, phone, email, maximum_stake_cents, last_login, created_at, deleted_at from clients where id in (${C})`),
@@ -68,13 +95,24 @@ export async function subjectOf(deps: AppDeps, actor: Actor, phone: string, requ
     payment_requests: await q(sql`
       select id, purpose, phone, amount_cents, account_reference, status, result_desc, requested_at, settled_at
         from stk_requests where phone = ${phone} or subscriber_id in (${S}) or client_id in (${C}) order by requested_at`),
-    sms_sent: await q(sql`
-      select id, intent, recipient,
-             case when intent = 'user.temporary-password' then '[temporary password hidden]' else body end as text,
-             sms_class, status, created_at
-        from sms_messages where recipient = ${phone} or subscriber_id in (${S}) or client_id in (${C}) order by id`),
+    sms_sent: plain(sent.map((m) => ({ ...m, text: smsTextForStaff(m.intent, m.text) }))),
     sms_received: await q(sql`
       select id, phone, text, keyword, action, received_at from sms_inbound where phone = ${phone} order by id`),
+    portal_sign_ins: await q(sql`
+      select created_at as signed_in_at, expires_at, revoked_at as signed_out_at, ip, user_agent
+        from portal_sessions where phone = ${phone} order by id`),
+    portal_codes: await q(sql`
+      select created_at as asked_at, expires_at, used_at, tries as wrong_tries, ip from portal_codes where phone = ${phone} order by id`),
+    bets: await q(sql`
+      select id, client_id, stake_cents, description, profit_cents, status, opened_at, closed_at
+        from bets where client_id in (${C}) order by opened_at, id`),
+    bonuses: await q(sql`
+      select id, bet_id, client_id, amount_cents, rate_percent, paid_cents, earned_at from bonuses where client_id in (${C}) order by earned_at, id`),
+    bonus_payments: await q(sql`
+      select id, client_id, amount_cents, description, source, paid_at from bonus_payments where client_id in (${C}) order by paid_at, id`),
+    ledger: await q(sql`
+      select id, client_id, subscriber_id, kind, amount_cents, payment_id, subscription_id, bonus_payment_id, note, created_at
+        from ledger_entries where client_id in (${C}) or subscriber_id in (${S}) order by created_at, id`),
     opt_outs: await q(sql`select action, scope, source, reason, created_at from sms_opt_out_events where phone = ${phone} order by id`),
     consents: await q(sql`select given, channel, wording, note, at from marketing_consent_events where phone = ${phone} order by id`),
     requests: await q(sql`select id, kind, note, received_at, due_at, done_at, outcome from privacy_requests where phone = ${phone} order by id`),

@@ -16,6 +16,9 @@ import { byPeriod, resolveRange, type ResolvedRange } from './periods.ts';
 import { catalogueNames, manualIncomeByDay, staffNames } from './queries.ts';
 import { countLiveClientsPerStaff } from '../clients/service.ts';
 import { INCOME_KEYS } from '../money/service.ts';
+import { refundedByDay } from '../refunds/service.ts';
+
+const REFUND_ROW = 'refund';
 
 /**
  * The money reports read the daily summaries (`summary_days`, kept exact by triggers in the
@@ -43,6 +46,7 @@ interface IncomeCents {
   bet4me: number;
   unclaimed: number;
   count: number;
+  refunded: number;
 }
 
 const PAYER_COLUMN: Record<string, keyof Omit<IncomeCents, 'count'> | undefined> = {
@@ -64,6 +68,8 @@ function incomeFigures(c: IncomeCents): IncomeFigures {
     unclaimed: centsToKes(c.unclaimed),
     total: centsToKes(c.tips + c.bet4me + c.unclaimed),
     count: c.count,
+    refunded: centsToKes(c.refunded),
+    net: centsToKes(c.tips + c.bet4me + c.unclaimed - c.refunded),
   };
 }
 
@@ -71,19 +77,26 @@ function incomeFigures(c: IncomeCents): IncomeFigures {
 export async function incomeReport(db: Queryable, q: ReportQuery) {
   const range = resolveRange(q);
   const payments = (await dayRows(db, INCOME_KEYS, range)).filter((r) => paymentKey(r.key));
-  const empty = (): IncomeCents => ({ tips: 0, bet4me: 0, unclaimed: 0, count: 0 });
+  // Refunds are their own line: received money stays received, what went back is counted beside it.
+  const refunded = (await refundedByDay(db, range)).map((r) => ({ key: REFUND_ROW, day: r.day, n: 0, cents: r.cents }));
+  const empty = (): IncomeCents => ({ tips: 0, bet4me: 0, unclaimed: 0, count: 0, refunded: 0 });
   const add = (acc: IncomeCents, r: DayRow) => {
+    if (r.key === REFUND_ROW) {
+      acc.refunded += r.cents;
+      return;
+    }
     const column = PAYER_COLUMN[paymentKey(r.key)!.payer] ?? 'unclaimed';
     acc[column] += r.cents;
     acc.count += r.n;
   };
-  const periods = byPeriod(range, payments, empty, add);
+  const periods = byPeriod(range, [...payments, ...refunded], empty, add);
   const total = empty();
   for (const p of periods) {
     total.tips += p.acc.tips;
     total.bet4me += p.acc.bet4me;
     total.unclaimed += p.acc.unclaimed;
     total.count += p.acc.count;
+    total.refunded += p.acc.refunded;
   }
   return {
     from: range.from,
@@ -109,6 +122,8 @@ export async function incomeCsv(db: Queryable, q: ReportQuery): Promise<CsvTable
       { header: 'Unclaimed (KES)', value: (r) => r.unclaimed.toFixed(2) },
       { header: 'Total (KES)', value: (r) => r.total.toFixed(2) },
       { header: 'Payments', value: (r) => r.count },
+      { header: 'Refunded (KES)', value: (r) => r.refunded.toFixed(2) },
+      { header: 'Net (KES)', value: (r) => r.net.toFixed(2) },
     ],
     // A report's rows are bounded by its range cap: one batch.
     rows: [report.rows],

@@ -15,7 +15,7 @@ import { audit } from '../audit/service.ts';
 import { requireClientFacts } from '../clients/service.ts';
 import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { optIn, optOut, optOutState, recordConsent, queueSms, phoneSearchDigits } from '../sms/service.ts';
+import { ERASED_PHONE_PREFIX, isErasedPhone, optIn, optOut, optOutState, recordConsent, queueSms, phoneSearchDigits } from '../sms/service.ts';
 import { subscriberById, subscribePayer } from '../tips-subscribers/service.ts';
 import * as q from './queries.ts';
 
@@ -59,6 +59,24 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
   const sms = InboundSms.parse(raw);
   const phone = normaliseKenyanPhone(sms.from) ?? sms.from.replace(/^\+/, '');
   const stk = await deps.db.transaction(async (tx) => {
+    // A text from an erased person's phone is kept only as "something came" (the gateway's id, so
+    // a retry is still answered once): no phone, no text, no keyword acted on, no reply.
+    if (await isErasedPhone(tx, phone)) {
+      const id = await q.insertInbound(tx, {
+        providerId: sms.id,
+        phone: ERASED_PHONE_PREFIX,
+        toCode: sms.to ?? null,
+        text: '[erased]',
+        linkId: null,
+        networkCode: sms.networkCode ?? null,
+        providerDate: sms.date ?? null,
+        subscriberId: null,
+        clientId: null,
+        keyword: '',
+        action: "Ignored: the phone's owner was erased",
+      });
+      return id === null ? null : { id, action: '', wantsStk: null, subscriberId: null, ignored: true };
+    }
     const understood = await understand(tx, sms.text);
     let people = await q.peopleByPhone(tx, phone);
     const id = await q.insertInbound(tx, {
@@ -127,9 +145,9 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
       clientId: people.subscriberId === null ? people.clientId : null,
     });
     await q.setInboundAction(tx, id, action);
-    return { id, action, wantsStk, subscriberId: people.subscriberId };
+    return { id, action, wantsStk, subscriberId: people.subscriberId, ignored: false };
   });
-  if (!stk) return;
+  if (!stk || stk.ignored) return;
   await deps.jobs.nudge(QUEUES.smsDispatch);
   if (stk.wantsStk && stk.subscriberId !== null) {
     const outcome = await requestCheapestSmsPackage(deps, {

@@ -140,10 +140,44 @@ export const settingDefaults = {
     value: 60,
     description: 'Window for counting portal sign-in codes asked for',
   },
+  refund_daily_limit_kes: {
+    value: 10_000,
+    description: 'KES refunded per Nairobi day before a refund needs a further admin approval (beyond the first approver)',
+  },
+  mpesa_utility_low_balance_kes: {
+    value: 2_000,
+    description: "Below this many KES in the M-Pesa utility account (B2C refunds are paid from it), the Refunds screen warns",
+  },
+  refund_result_wait_minutes: {
+    value: 10,
+    description: "Minutes to wait for M-Pesa's result of a refund before its end is unknown and a Transaction Status query asks",
+  },
 } satisfies Record<string, { value: unknown; description: string }>;
 
 export type SettingKey = keyof typeof settingDefaults;
 type SettingValue<K extends SettingKey> = (typeof settingDefaults)[K]['value'];
+
+/**
+ * Values kept in the settings table that are not on the settings screen: a module writes them by
+ * its own rules (a sealed secret, a reading from M-Pesa). Never listed, never audited with their value.
+ */
+export const privateSettings = {
+  mpesa_initiator: "The M-Pesa initiator of refunds: name, certificate and password (sealed); set on the Refunds screen",
+  mpesa_utility_balance: "The M-Pesa utility account's balance as the last B2C result reported it",
+} as const;
+export type PrivateSettingKey = keyof typeof privateSettings;
+
+export async function readPrivateSetting<T>(db: Queryable, key: PrivateSettingKey): Promise<T | null> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
+  return (row?.value as T | undefined) ?? null;
+}
+
+export async function savePrivateSetting(db: Queryable, key: PrivateSettingKey, value: unknown, userId: number | null): Promise<void> {
+  await db
+    .insert(settings)
+    .values({ key, value, description: privateSettings[key], updatedBy: userId })
+    .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy: userId, updatedAt: new Date() } });
+}
 
 export async function ensureSettingDefaults(db: Queryable): Promise<void> {
   const rows = Object.entries(settingDefaults).map(([key, d]) => ({
@@ -175,6 +209,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   portal_codes_per_phone: { min: 1, max: 1000 },
   portal_codes_per_ip: { min: 1, max: 100_000 },
   portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
+  refund_result_wait_minutes: { min: 1, max: 1440, unit: 'minutes' },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;

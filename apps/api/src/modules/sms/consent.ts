@@ -1,5 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
+import { privacyTexts } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
+import { fieldError } from '../../http/errors.ts';
 import { erasedPhones, marketingConsentEvents, marketingConsents, users, type ConsentChannel } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
@@ -16,13 +18,20 @@ export function consentedSql(phone: ReturnType<typeof sql>) {
   return sql`exists (select 1 from ${marketingConsents} mc where mc.phone = ${phone} and mc.given)`;
 }
 
+/**
+ * What an erased person's phone became on their records ('erased-c12', 'erased-s7', and 'erased'
+ * on messages): a record holding it is an erased person's, never a number to write to.
+ */
+export const ERASED_PHONE_PREFIX = 'erased';
+
 /** SQL true when the phone expression belongs to an erased person (looked up by its SHA-256). */
 export function erasedSql(phone: ReturnType<typeof sql>) {
-  return sql`exists (select 1 from ${erasedPhones} ep where ep.phone_hash = encode(sha256(convert_to(${phone}, 'UTF8')), 'hex'))`;
+  return sql`(${phone} like ${`${ERASED_PHONE_PREFIX}%`} or exists (select 1 from ${erasedPhones} ep where ep.phone_hash = encode(sha256(convert_to(${phone}, 'UTF8')), 'hex')))`;
 }
 
+/** The phone is an erased person's: their real number (by its hash) or the pseudonym it became. */
 export async function isErasedPhone(db: Queryable, phone: string): Promise<boolean> {
-  return isErasedHash(db, sha256Hex(phone));
+  return phone.startsWith(ERASED_PHONE_PREFIX) || isErasedHash(db, sha256Hex(phone));
 }
 
 export async function isErasedHash(db: Queryable, phoneHash: string): Promise<boolean> {
@@ -48,6 +57,8 @@ export interface ConsentChange {
 export async function recordConsent(db: Queryable, c: ConsentChange): Promise<boolean> {
   const [current] = await db.select({ given: marketingConsents.given }).from(marketingConsents).where(eq(marketingConsents.phone, c.phone));
   if (!current && !c.given) return false; // nothing to withdraw
+  // An erased person's phone holds no consent again (decision 032): refused, naming the phone.
+  if (await isErasedPhone(db, c.phone)) throw fieldError('phone', privacyTexts.phoneErased);
   const values = {
     given: c.given,
     channel: c.channel,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
+import { SECRET_SMS_TEXTS } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { smsMessages, SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
 import type { Database, Queryable } from '../../db/client.ts';
@@ -11,11 +12,10 @@ import { consentedSql, erasedSql, hasConsent, isErasedPhone } from './consent.ts
 import { isOptedOut, optedOutSql, optOut } from './opt-outs.ts';
 import { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 
-/** Messages carrying a secret (a temporary password): their text is for the recipient only. */
-export const SECRET_SMS_INTENTS: readonly string[] = ['user.temporary-password'];
-
-/** What staff see, and what is stored once sent, instead of a secret message's text. */
-export const SECRET_SMS_HIDDEN_TEXT = '[temporary password hidden]';
+/** Messages carrying a secret (contract's SECRET_SMS_TEXTS): their text is for the recipient only. */
+const SECRET_SMS_INTENTS = Object.keys(SECRET_SMS_TEXTS);
+/** What is stored, once sent, instead of each secret message's text (same order as the intents). */
+const SECRET_SMS_STORED_TEXTS = SECRET_SMS_INTENTS.map((intent) => SECRET_SMS_TEXTS[intent]!);
 
 export interface SmsToQueue {
   /** Why it is sent, e.g. 'user.temporary-password', 'client.message'. */
@@ -451,7 +451,8 @@ async function recordOutcomes(
             sent_at = case when o.status = 'sent' then now() else m.sent_at end,
             -- a secret leaves the database once the gateway had it (sent, failed or unconfirmed);
             -- only a message going back to the queue still needs its text
-            body = case when m.intent = any($11::text[]) and o.status <> 'queued' then $12 else m.body end,
+            body = case when m.intent = any($11::text[]) and o.status <> 'queued'
+                        then ($12::text[])[array_position($11::text[], m.intent)] else m.body end,
             handed_at = case when o.status = 'queued' then null else m.handed_at end,
             claim_token = null, claimed_until = null, updated_at = now()
        from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::float8[], $13::text[])
@@ -469,7 +470,7 @@ async function recordOutcomes(
       columns.retryInSeconds,
       token,
       SECRET_SMS_INTENTS,
-      SECRET_SMS_HIDDEN_TEXT,
+      SECRET_SMS_STORED_TEXTS,
       columns.cause,
     ],
   );

@@ -4,6 +4,7 @@ import {
   COUNT_CAP,
   localPhone,
   SMS_STATUSES,
+  smsTextForStaff,
   type SmsMessage,
   type SmsMessageDetail,
   type SmsStatus,
@@ -12,7 +13,6 @@ import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
 import { exactCount, inDays, type ListCount } from '../../db/list.ts';
 import { parseSummaryKey, summedByKey, type DayRange } from '../../db/summaries.ts';
-import { SECRET_SMS_HIDDEN_TEXT, SECRET_SMS_INTENTS } from './outbox.ts';
 
 export interface Page {
   limit: number;
@@ -111,8 +111,8 @@ function toMessage(r: Row): SmsMessage {
     client_id: r.person_client_id == null ? null : Number(r.person_client_id),
     subscriber_id: r.person_subscriber_id == null ? null : Number(r.person_subscriber_id),
     intent: String(r.intent),
-    // A temporary password is never shown, even while it waits in the queue.
-    message: SECRET_SMS_INTENTS.includes(String(r.intent)) ? SECRET_SMS_HIDDEN_TEXT : String(r.body),
+    // A temporary password or sign-in code is never shown, even while it waits in the queue.
+    message: smsTextForStaff(String(r.intent), String(r.body)),
     parts: Number(r.parts),
     status: r.status as SmsStatus,
     attempts: Number(r.attempts),

@@ -27,7 +27,7 @@ import * as q from './queries.ts';
 import { announce } from '../events/service.ts';
 
 // The sms module's surface for other modules (they import nothing else from it).
-export { consentedSql, consentState, erasedSql, hasConsent, isErasedHash, recordConsent } from './consent.ts';
+export { consentedSql, consentState, ERASED_PHONE_PREFIX, erasedSql, hasConsent, isErasedHash, isErasedPhone, recordConsent } from './consent.ts';
 export { isOptedOut, optedOutSql, optIn, optOut, optOutState } from './opt-outs.ts';
 export { dispatchQueuedSms, queueSms, queueSmsFanout } from './outbox.ts';
 export { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';

@@ -145,6 +145,46 @@ export async function reverseSubscriptionsOfPayment(
   return bought.length;
 }
 
+/**
+ * A refund returned part of what bought this subscription: its price drops by the refund, its
+ * period shrinks in proportion (from its start), and the refunded share goes back to the holder's
+ * account by a compensating entry (the refund then takes it out). Returns the new end.
+ */
+export async function shortenSubscriptionForRefund(
+  tx: Queryable,
+  r: { subscriptionId: number; refundCents: number; actorUserId: number | null; note: string },
+): Promise<Date | null> {
+  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, r.subscriptionId)).for('update');
+  if (!sub || sub.reversedAt || sub.amountCents <= 0) return null;
+  const refund = Math.min(r.refundCents, sub.amountCents);
+  const keptShare = (sub.amountCents - refund) / sub.amountCents;
+  const expiresAt = new Date(sub.startsAt.getTime() + (sub.expiresAt.getTime() - sub.startsAt.getTime()) * keptShare);
+  await tx
+    .update(subscriptions)
+    .set({ amountCents: sub.amountCents - refund, expiresAt })
+    .where(eq(subscriptions.id, sub.id));
+  if (sub.source !== 'manual') {
+    await postLedgerEntry(tx, {
+      holder: sub.clientId !== null ? { clientId: sub.clientId } : { subscriberId: sub.subscriberId! },
+      amountCents: refund,
+      kind: 'adjustment',
+      subscriptionId: sub.id,
+      paymentId: sub.paymentId,
+      note: r.note,
+      createdBy: r.actorUserId,
+    });
+  }
+  await audit(tx, {
+    actorUserId: r.actorUserId,
+    action: 'subscription.shorten',
+    entity: 'subscription',
+    entityId: sub.id,
+    before: { amount_cents: sub.amountCents, expires_at: sub.expiresAt },
+    after: { amount_cents: sub.amountCents - refund, expires_at: expiresAt, note: r.note },
+  });
+  return expiresAt;
+}
+
 // ---- Bet4Me subscription lists --------------------------------------------------------------
 
 const recentSql = sql`s.created_at >= now() - make_interval(days => ${RECENT_SUBSCRIPTION_DAYS})`;

@@ -128,6 +128,16 @@ export interface StoredSelection {
   oddsHundredths: number;
 }
 
+/** The same leg: same match, kick-off, market, pick and odds. */
+export const sameLeg = (a: StoredSelection, b: StoredSelection) =>
+  a.home === b.home &&
+  a.away === b.away &&
+  a.competition === b.competition &&
+  new Date(a.kickoffAt).getTime() === new Date(b.kickoffAt).getTime() &&
+  a.market === b.market &&
+  a.pick === b.pick &&
+  a.oddsHundredths === b.oddsHundredths;
+
 export async function insertTicket(
   db: Queryable,
   t: { betCategoryId: number; matchDate: string; firstKickoffAt: Date; userId: number },
@@ -145,15 +155,29 @@ export async function insertTicket(
   return row!.id;
 }
 
-/** Replaces a ticket's legs; storing new legs is a new publication. */
+/**
+ * Replaces a ticket's legs; storing new legs is a new publication. A leg stored again unchanged
+ * keeps its row (and id, which a results list may hold), moved to its new position; the others go.
+ */
 export async function replaceSelections(
   db: Queryable,
   ticketId: number,
+  before: (StoredSelection & { id: number })[],
   selections: StoredSelection[],
   republish: { firstKickoffAt: Date; userId: number } | null,
 ): Promise<void> {
-  await db.delete(tipSelections).where(eq(tipSelections.ticketId, ticketId));
-  await db.insert(tipSelections).values(selections.map((s, position) => ({ ...s, ticketId, position })));
+  const left = [...before];
+  const placed = selections.map((s, position) => {
+    const i = left.findIndex((old) => sameLeg(old, s));
+    const kept = i >= 0 ? left.splice(i, 1)[0]! : null;
+    return { s, position, keptId: kept?.id ?? null };
+  });
+  if (left.length > 0) await db.delete(tipSelections).where(inArray(tipSelections.id, left.map((l) => l.id)));
+  for (const p of placed) {
+    if (p.keptId !== null) await db.update(tipSelections).set({ position: p.position }).where(eq(tipSelections.id, p.keptId));
+  }
+  const added = placed.filter((p) => p.keptId === null);
+  if (added.length > 0) await db.insert(tipSelections).values(added.map((p) => ({ ...p.s, ticketId, position: p.position })));
   if (republish) {
     await db
       .update(tipTickets)

@@ -81,22 +81,13 @@ export async function ticketsOfDay(db: Queryable, betCategoryIds: number[], matc
   return found.map((t) => toTicket(t, legs.filter((l) => l.ticketId === t.id)));
 }
 
-const sameSelection = (a: q.StoredSelection, b: q.StoredSelection) =>
-  a.home === b.home &&
-  a.away === b.away &&
-  a.competition === b.competition &&
-  new Date(a.kickoffAt).getTime() === new Date(b.kickoffAt).getTime() &&
-  a.market === b.market &&
-  a.pick === b.pick &&
-  a.oddsHundredths === b.oddsHundredths;
-
 const kickedOffText = (s: q.StoredSelection) => `${name(s)} kicked off at ${formatDateTime(s.kickoffAt)}`;
 
 /**
- * Stores a category's ticket of a day. It replaces the day's ticket while none of its legs has a
- * result; a leg that kicked off can be neither changed nor removed and none can be added after
- * its kick-off (409 naming it). New legs are a new publication: the ticket counts in the record only
- * when that comes before its first kick-off.
+ * Stores a category's ticket of a day. It replaces the day's ticket until its first leg kicks off;
+ * from then on the ticket is fixed (409 naming the leg), so its place in the record cannot change.
+ * New legs are a new publication: the ticket counts in the record only when that comes before its
+ * first kick-off. Legs stored again unchanged keep their ids.
  */
 export async function storeTicket(
   db: Db,
@@ -126,24 +117,31 @@ export async function storeTicket(
       throw conflict(`The ticket of ${input.match_date} already has results: it can no longer be replaced`);
     }
     for (const old of before) {
-      if (old.kickoffAt.getTime() <= now && !wanted.some((w) => sameSelection(w, old))) {
+      if (old.kickoffAt.getTime() <= now && !wanted.some((w) => q.sameLeg(w, old))) {
         throw conflict(`${kickedOffText(old)}: it can no longer be changed or removed`);
       }
     }
     for (const leg of wanted) {
-      if (leg.kickoffAt.getTime() <= now && !before.some((old) => sameSelection(leg, old))) {
+      if (leg.kickoffAt.getTime() <= now && !before.some((old) => q.sameLeg(leg, old))) {
         throw conflict(`${kickedOffText(leg)}: it can no longer be added`);
       }
     }
 
-    const unchanged = before.length === wanted.length && before.every((old, i) => sameSelection(old, wanted[i]!));
+    const unchanged = before.length === wanted.length && before.every((old, i) => q.sameLeg(old, wanted[i]!));
     if (existing && unchanged) {
       return { message: 'The ticket did not change', ticket: toTicket(existing, before) };
+    }
+    // Once a leg has kicked off the ticket's place in the record is fixed: any change would be a
+    // new publication after kick-off, which takes a ticket out of the record, so a tipster could
+    // withdraw a ticket that is going badly by adding a later leg (issue 27).
+    const started = before.filter((old) => old.kickoffAt.getTime() <= now).sort((a, b) => a.kickoffAt.getTime() - b.kickoffAt.getTime());
+    if (started.length > 0) {
+      throw conflict(`${kickedOffText(started[0]!)}: the ticket is fixed in the record and can no longer be changed`, 'ticket_started');
     }
     let ticketId: number;
     if (existing) {
       ticketId = existing.id;
-      await q.replaceSelections(tx, ticketId, wanted, { firstKickoffAt, userId: actor.userId });
+      await q.replaceSelections(tx, ticketId, before, wanted, { firstKickoffAt, userId: actor.userId });
     } else {
       ticketId = await q.insertTicket(tx, {
         betCategoryId: input.bet_category_id,
@@ -151,7 +149,7 @@ export async function storeTicket(
         firstKickoffAt,
         userId: actor.userId,
       });
-      await q.replaceSelections(tx, ticketId, wanted, null);
+      await q.replaceSelections(tx, ticketId, [], wanted, null);
     }
     const ticket = toTicket((await q.ticketById(tx, ticketId))!, await q.selectionsOf(tx, [ticketId]));
     await audit(tx, {
@@ -192,14 +190,25 @@ export async function enterResults(
     const found = new Map((await q.selectionsForResult(tx, ids)).map((s) => [s.id, s]));
     const errors: FieldErrors = {};
     const seen = new Set<number>();
+    const stale: number[] = [];
     input.results.forEach((r, i) => {
       const leg = found.get(r.selection_id);
       if (seen.has(r.selection_id)) errors[`results.${i}.selection_id`] = ['This selection appears twice'];
-      else if (!leg) errors[`results.${i}.selection_id`] = ['This selection does not exist'];
-      else if (!leg.kickedOff) errors[`results.${i}.result`] = [`${name(leg)} has not kicked off yet`];
+      else if (!leg) {
+        stale.push(r.selection_id);
+        errors[`results.${i}.selection_id`] = [`Selection ${r.selection_id} is no longer on any ticket: its ticket was changed`];
+      } else if (!leg.kickedOff) errors[`results.${i}.result`] = [`${name(leg)} has not kicked off yet`];
       seen.add(r.selection_id);
     });
-    if (Object.keys(errors).length > 0) throw invalid(errors);
+    // The batch is all or nothing: a list read before a ticket changed holds ids that are gone.
+    if (Object.keys(errors).length > 0) {
+      throw invalid(
+        errors,
+        stale.length > 0
+          ? `No result was entered: selection${stale.length === 1 ? '' : 's'} ${stale.join(', ')} no longer exist${stale.length === 1 ? 's' : ''} (the ticket was changed). Reload the list and enter them again.`
+          : 'No result was entered: correct the results marked.',
+      );
+    }
 
     let entered = 0;
     let corrected = 0;

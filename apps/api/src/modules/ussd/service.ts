@@ -6,7 +6,8 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { setOwnSmsChoice } from '../self-service/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { hasConsent, isOptedOut, queueSms, recordConsent } from '../sms/service.ts';
+import { erasedPhoneTexts } from '../privacy/service.ts';
+import { hasConsent, isErasedPhone, isOptedOut, queueSms, recordConsent } from '../sms/service.ts';
 import { audit } from '../audit/service.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { categoriesForSale, packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
@@ -71,6 +72,8 @@ export async function answerUssd(deps: AppDeps, raw: unknown, requestId: string)
   const session = UssdStep.parse(raw);
   const phone = normaliseKenyanPhone(session.phoneNumber);
   if (!phone) return 'END This service is for Kenyan mobile numbers only.';
+  // An erased person's phone records nothing again: no purchase, consent or subscriber.
+  if (await isErasedPhone(deps.db, phone)) return erasedPhoneTexts.ussdRefused.en;
   const outcome = await walk(session.text, factsFor(deps.db, phone));
   if ('screen' in outcome) return fit(outcome.screen);
   return fit(await act(deps, outcome.action, { phone, sessionId: session.sessionId, requestId }));
@@ -121,13 +124,17 @@ async function setOffersConsent(db: AppDeps['db'], given: boolean, s: { phone: s
 /** The paybill instructions of a package by SMS (transactional: the punter asked for them). */
 async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForSale, phone: string, key: string): Promise<void> {
   const template = await getSetting(tx, 'ussd_pay_instructions_sms');
+  const paybill = deps.config.mpesa.shortcode;
   const values: Record<string, string> = {
     package: packageName(p),
     amount: compactKes(p.priceCents),
-    paybill: deps.config.mpesa.shortcode ?? 'our paybill',
     code: p.code,
+    ...(paybill ? { paybill } : {}),
   };
-  const body = Object.entries(values).reduce((text, [k, v]) => text.replaceAll(`{${k}}`, v), template);
+  // Without a paybill number the clause that would give it is left out ("…Pay Bill, account
+  // number D2…"), rather than reading "business number our paybill".
+  const worded = paybill ? template : template.replace(/,?[^,.:;>]*\{paybill\}/g, '');
+  const body = Object.entries(values).reduce((text, [k, v]) => text.replaceAll(`{${k}}`, v), worded);
   await queueSms(tx, {
     intent: PAY_INSTRUCTIONS_INTENT,
     dedupeKey: `${PAY_INSTRUCTIONS_INTENT}:${key}`,

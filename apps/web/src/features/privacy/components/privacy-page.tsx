@@ -5,6 +5,7 @@ import {
   PRIVACY_REQUEST_KIND_LABELS,
   type DataBreach,
   type PrivacyRequest,
+  PRIVACY_SUBJECT_SECTIONS,
   type PrivacySubject,
 } from '@betdesk/contract';
 import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
@@ -19,20 +20,8 @@ import { downloadSubject, useSubject } from '../api/get-subject.ts';
 const fieldErrors = (error: unknown) => (isHttpError(error) ? (error.errors ?? {}) : {});
 const firstError = (error: unknown, field: string) => fieldErrors(error)[field]?.[0];
 
-const SECTIONS: { key: keyof PrivacySubject; label: string }[] = [
-  { key: 'subscribers', label: 'Tips subscriber records' },
-  { key: 'clients', label: 'Bet4Me client records' },
-  { key: 'platform_accounts', label: 'Betting platform accounts (passwords sealed)' },
-  { key: 'subscriptions', label: 'Subscriptions' },
-  { key: 'payments', label: 'M-Pesa payments' },
-  { key: 'payment_requests', label: 'M-Pesa payment requests' },
-  { key: 'sms_sent', label: 'SMS sent to them' },
-  { key: 'sms_received', label: 'SMS received from them' },
-  { key: 'opt_outs', label: 'Opt-outs' },
-  { key: 'consents', label: 'Marketing consents' },
-  { key: 'requests', label: 'Their requests' },
-  { key: 'audit', label: 'Audit rows about them' },
-];
+/** The export's sections, labelled once in the contract. */
+const SECTIONS: readonly { key: keyof PrivacySubject; label: string }[] = PRIVACY_SUBJECT_SECTIONS;
 
 /** Look up a phone: what is held, its consent, download it for the person, or erase them. */
 function PersonPanel() {

@@ -1,0 +1,193 @@
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { nairobiRange, type RefundStatus } from '@betdesk/contract';
+import { mpesaPayments, refunds, subscriptions } from '../../db/schema/index.ts';
+import { rows } from '../../db/rows.ts';
+import type { Queryable } from '../../db/client.ts';
+
+export type RefundRow = typeof refunds.$inferSelect;
+
+/** What is already going back from a payment: every refund not failed or cancelled. */
+export async function committedCents(db: Queryable, paymentId: number): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<string>`coalesce(sum(${refunds.amountCents}), 0)` })
+    .from(refunds)
+    .where(sql`${refunds.paymentId} = ${paymentId} and ${refunds.status} not in ('failed', 'cancelled')`);
+  return Number(row?.cents ?? 0);
+}
+
+/** The running subscription or plan the payment bought, if any. */
+export async function subscriptionBoughtBy(db: Queryable, paymentId: number) {
+  const [sub] = await db
+    .select({ id: subscriptions.id, amountCents: subscriptions.amountCents })
+    .from(subscriptions)
+    .where(sql`${subscriptions.paymentId} = ${paymentId} and ${subscriptions.reversedAt} is null`)
+    .limit(1);
+  return sub ?? null;
+}
+
+export async function insertRefund(db: Queryable, values: typeof refunds.$inferInsert): Promise<RefundRow> {
+  const [row] = await db.insert(refunds).values(values).returning();
+  return row!;
+}
+
+export async function lockRefund(db: Queryable, id: number): Promise<RefundRow | null> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.id, id)).for('update');
+  return row ?? null;
+}
+
+export async function updateRefund(db: Queryable, id: number, set: Partial<typeof refunds.$inferInsert>): Promise<RefundRow> {
+  const [row] = await db.update(refunds).set(set).where(eq(refunds.id, id)).returning();
+  return row!;
+}
+
+/**
+ * KES approved for sending on this Nairobi day (what counts against the daily limit): refunds
+ * approved today that are on their way, unknown or done.
+ */
+export async function approvedTodayCents(db: Queryable): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<string>`coalesce(sum(${refunds.amountCents}), 0)` })
+    .from(refunds)
+    .where(
+      sql`${refunds.status} in ('sending', 'unknown', 'done')
+          and (${refunds.approvedAt} at time zone 'Africa/Nairobi')::date = (now() at time zone 'Africa/Nairobi')::date`,
+    );
+  return Number(row?.cents ?? 0);
+}
+
+/** Takes the right to send one refund: true once, for the one caller whose update set sent_at. */
+export async function claimForSending(db: Queryable, id: number): Promise<RefundRow | null> {
+  const [row] = await db
+    .update(refunds)
+    .set({ sentAt: sql`now()` })
+    .where(sql`${refunds.id} = ${id} and ${refunds.status} = 'sending' and ${refunds.sentAt} is null`)
+    .returning();
+  return row ?? null;
+}
+
+export async function approvedUnsent(db: Queryable): Promise<number[]> {
+  const found = await db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(sql`${refunds.status} = 'sending' and ${refunds.sentAt} is null`)
+    .orderBy(refunds.id);
+  return found.map((r) => r.id);
+}
+
+/** Refunds sent longer ago than the wait with no result: their end is unknown from now on. */
+export async function markOverdueUnknown(db: Queryable, waitMinutes: number, why: string): Promise<RefundRow[]> {
+  return db
+    .update(refunds)
+    .set({ status: 'unknown', resultDesc: why })
+    .where(
+      sql`${refunds.status} = 'sending' and ${refunds.sentAt} is not null
+          and ${refunds.sentAt} < now() - make_interval(mins => ${waitMinutes})`,
+    )
+    .returning();
+}
+
+/** Unknown refunds due a Transaction Status query (never asked, or asked longer ago than the wait). */
+export async function takeDueStatusQueries(db: Queryable, waitMinutes: number): Promise<RefundRow[]> {
+  return db
+    .update(refunds)
+    .set({ statusQueriedAt: sql`now()` })
+    .where(
+      sql`${refunds.status} = 'unknown'
+          and (${refunds.statusQueriedAt} is null or ${refunds.statusQueriedAt} < now() - make_interval(mins => ${waitMinutes}))`,
+    )
+    .returning();
+}
+
+/** The refund a Daraja answer is about: by our id, by Daraja's, or (a Reversal) by the receipt it reverses. */
+export async function refundForAnswer(
+  db: Queryable,
+  a: { originatorConversationId: string | null; conversationId: string | null; reversedReceipt: string | null },
+): Promise<number | null> {
+  const conditions: SQL[] = [];
+  if (a.originatorConversationId) conditions.push(sql`r.originator_conversation_id = ${a.originatorConversationId}`);
+  if (a.conversationId) conditions.push(sql`r.conversation_id = ${a.conversationId}`);
+  if (a.reversedReceipt) {
+    conditions.push(sql`(r.method = 'reversal' and r.status in ('sending', 'unknown') and p.trans_id = ${a.reversedReceipt})`);
+  }
+  if (conditions.length === 0) return null;
+  const found = await rows<{ id: string }>(
+    db,
+    sql`select r.id from ${refunds} r join ${mpesaPayments} p on p.id = r.payment_id
+         where ${sql.join(conditions, sql` or `)} order by r.id desc limit 1`,
+  );
+  return found[0] ? Number(found[0].id) : null;
+}
+
+export interface RefundFilter {
+  status?: RefundStatus | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+function filterSql(f: RefundFilter): SQL {
+  const parts: SQL[] = [sql`true`];
+  if (f.status) parts.push(sql`r.status = ${f.status}`);
+  const { start, end } = nairobiRange(f);
+  if (start) parts.push(sql`r.created_at >= ${start.toISOString()}`);
+  if (end) parts.push(sql`r.created_at < ${end.toISOString()}`);
+  return sql.join(parts, sql` and `);
+}
+
+export interface RefundListRow {
+  id: string;
+  payment_id: string;
+  trans_id: string | null;
+  amount_cents: string;
+  reason: string;
+  note: string | null;
+  method: string;
+  effect: string;
+  status: string;
+  requested_by: string | null;
+  approved_by: string | null;
+  mpesa_receipt: string | null;
+  result_desc: string | null;
+  created_at: Date | string;
+  completed_at: Date | string | null;
+}
+
+const listColumns = sql`r.id, r.payment_id, p.trans_id, r.amount_cents, r.reason, r.note, r.method, r.effect, r.status,
+  rq.name as requested_by, ap.name as approved_by, r.mpesa_receipt, r.result_desc, r.created_at, r.completed_at`;
+const listFrom = sql`from refunds r join mpesa_payments p on p.id = r.payment_id
+  left join users rq on rq.id = r.requested_by left join users ap on ap.id = r.approved_by`;
+
+export async function refundPage(db: Queryable, f: RefundFilter, page: { limit: number; offset: number }): Promise<RefundListRow[]> {
+  return rows<RefundListRow>(
+    db,
+    sql`select ${listColumns} ${listFrom} where ${filterSql(f)} order by r.created_at desc, r.id desc limit ${page.limit} offset ${page.offset}`,
+  );
+}
+
+export async function refundTotals(db: Queryable, f: RefundFilter): Promise<{ count: number; cents: number }> {
+  const [row] = await rows<{ n: string; cents: string }>(
+    db,
+    sql`select count(*) as n, coalesce(sum(r.amount_cents), 0) as cents from refunds r where ${filterSql(f)}`,
+  );
+  return { count: Number(row?.n ?? 0), cents: Number(row?.cents ?? 0) };
+}
+
+export async function refundById(db: Queryable, id: number): Promise<RefundListRow | null> {
+  const [row] = await rows<RefundListRow>(db, sql`select ${listColumns} ${listFrom} where r.id = ${id}`);
+  return row ?? null;
+}
+
+/** Every refund of the filter, oldest first, for the CSV export. */
+export function refundsForExport(f: RefundFilter): SQL {
+  return sql`select ${listColumns} ${listFrom} where ${filterSql(f)} order by r.created_at, r.id`;
+}
+
+export async function doneByDay(db: Queryable, days: { from: string; to: string }): Promise<{ day: string; cents: string }[]> {
+  const { start, end } = nairobiRange(days);
+  return rows<{ day: string; cents: string }>(
+    db,
+    sql`select (completed_at at time zone 'Africa/Nairobi')::date::text as day, sum(amount_cents) as cents
+          from ${refunds}
+         where status = 'done' and completed_at >= ${start!.toISOString()} and completed_at < ${end!.toISOString()}
+         group by 1 order by 1`,
+  );
+}

@@ -1,0 +1,64 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  approveRefund,
+  b2cResult,
+  b2cTimeout,
+  cancelRefund,
+  createRefund,
+  exportRefunds,
+  Id,
+  listRefunds,
+  reversalResult,
+  reversalTimeout,
+  saveInitiator,
+  statusResult,
+  type Endpoint,
+} from '@betdesk/contract';
+import type { AppDeps } from '../../deps.ts';
+import { fieldError, notFound } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+import { csvRoute } from '../../http/csv.ts';
+import * as refunds from './service.ts';
+import type { RefundAnswerKind } from './answers.ts';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+function refundId(request: FastifyRequest): number {
+  const parsed = Id.safeParse((request.params as { id?: string }).id);
+  if (!parsed.success) throw fieldError('id', 'No such refund');
+  return parsed.data;
+}
+
+export function refundRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(app, createRefund, ({ actor, body, request }) => refunds.requestRefund(deps, actor, body, request.id));
+  route(app, approveRefund, ({ actor, body, request }) => refunds.approveRefund(deps, actor, refundId(request), body.code, request.id));
+  route(app, cancelRefund, ({ actor, request }) => refunds.cancelRefund(deps, actor, refundId(request), request.id));
+  route(app, listRefunds, ({ query }) => refunds.listRefunds(deps, query));
+  csvRoute(app, exportRefunds, async ({ query }) => refunds.refundsCsv(deps, query));
+  route(app, saveInitiator, ({ actor, body, request }) => refunds.saveInitiator(deps, actor, body, request.id));
+
+  // Daraja's result and time-out callbacks, behind the webhook secret; every body is acknowledged.
+  void app.register(async (hooks) => {
+    hooks.removeAllContentTypeParsers();
+    hooks.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+      try {
+        done(null, JSON.parse(String(body) || '{}'));
+      } catch {
+        done(null, {});
+      }
+    });
+    const hook = (endpoint: Endpoint, kind: RefundAnswerKind) =>
+      route(hooks, endpoint, async ({ request, body }) => {
+        const given = (request.params as { secret?: string }).secret ?? '';
+        if (!timingSafeEqual(digest(given), digest(deps.config.webhookSecret))) throw notFound();
+        await refunds.receiveRefundAnswer(deps, kind, body);
+        return { ResultCode: 0, ResultDesc: 'Accepted' };
+      });
+    hook(reversalResult, 'reversal-result');
+    hook(reversalTimeout, 'reversal-timeout');
+    hook(b2cResult, 'b2c-result');
+    hook(b2cTimeout, 'b2c-timeout');
+    hook(statusResult, 'status-result');
+  });
+}

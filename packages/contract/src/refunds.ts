@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { csvExport, endpoint } from './endpoint.ts';
+import { providerBody } from './text.ts';
+import { Id, PageQuery } from './common.ts';
+import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.ts';
+
+/** Why money goes back (issue 29); `other` needs a note. */
+export const REFUND_REASONS = ['wrong_amount', 'paid_twice', 'wrong_account', 'policy', 'other'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+/** Reversal returns the payment itself; B2C pays the payer's phone from the utility account. */
+export const REFUND_METHODS = ['reversal', 'b2c'] as const;
+export type RefundMethod = (typeof REFUND_METHODS)[number];
+
+/** What happens to the subscription or Bet4Me plan the payment bought when the refund succeeds. */
+export const REFUND_EFFECTS = ['none', 'cancel', 'shorten'] as const;
+export type RefundEffect = (typeof REFUND_EFFECTS)[number];
+
+/**
+ * A refund's life: asked, approved (a second approval when it passes the day's limit), handed to
+ * M-Pesa, then done or failed by M-Pesa's result only; `unknown` when M-Pesa's queue timed out or
+ * the answer never came, until a Transaction Status query says how it ended.
+ */
+export const REFUND_STATUSES = [
+  'awaiting_approval',
+  'awaiting_second_approval',
+  'sending',
+  'unknown',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+export const refundTexts = {
+  requested: 'Refund requested: another admin must approve it',
+  approved: 'Refund approved: it is being sent to M-Pesa',
+  needsSecondApproval: "Refund approved, but it passes today's refund limit: a further admin must approve it",
+  cancelled: 'Refund cancelled',
+  initiatorSaved: 'M-Pesa initiator saved',
+  moreThanLeft: (leftKes: string) => `At most KES ${leftKes} of this payment is left to refund`,
+  maskedPayer: "M-Pesa hid this payer's phone number: only a Reversal can return this payment",
+  notRefundable: 'Only a received (claimed or unclaimed) payment can be refunded',
+  reversalWholeOnly: 'A Reversal returns the whole payment: choose B2C to return part of it',
+  reversalTooOld: (days: number) => `M-Pesa reverses payments of the last ${days} days only: choose B2C`,
+  noteRequired: 'Say why in the note',
+  ownRequest: 'You asked for this refund: another admin must approve it',
+  alreadyApproved: 'You approved this refund already: a further admin must approve it',
+  notAwaiting: 'This refund is no longer waiting for approval',
+  noSecondFactor: 'Turn on two-factor sign-in (My Profile) before approving refunds',
+  wrongCode: 'This code is not right. Check the time on your phone.',
+} as const;
+
+export const RefundForm = z
+  .object({
+    payment_id: Id,
+    amount: z.coerce.number({ message: 'Enter the amount' }).positive('The amount must be more than 0').multipleOf(0.01, 'At most two decimals'),
+    reason: z.enum(REFUND_REASONS, { message: 'Choose a reason' }),
+    note: z.string().trim().max(500).optional(),
+    method: z.enum(REFUND_METHODS, { message: 'Choose how the money goes back' }),
+    /** What happens to what the payment bought; `none` when it bought nothing. */
+    effect: z.enum(REFUND_EFFECTS).default('none'),
+  })
+  .refine((v) => v.reason !== 'other' || Boolean(v.note), { path: ['note'], message: refundTexts.noteRequired });
+export type RefundForm = z.infer<typeof RefundForm>;
+
+export const Refund = z.object({
+  id: z.number(),
+  payment_id: z.number(),
+  trans_id: z.string().nullable(),
+  amount: z.number(),
+  reason: z.enum(REFUND_REASONS),
+  note: z.string().nullable(),
+  method: z.enum(REFUND_METHODS),
+  effect: z.enum(REFUND_EFFECTS),
+  status: z.enum(REFUND_STATUSES),
+  requested_by: z.string().nullable(),
+  approved_by: z.string().nullable(),
+  mpesa_receipt: z.string().nullable(),
+  /** M-Pesa's answer in words (ResultDesc), or why it is unknown. */
+  result: z.string().nullable(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type Refund = z.infer<typeof Refund>;
+
+export const createRefund = endpoint({
+  method: 'POST',
+  path: '/api/refunds',
+  tag: 'refunds',
+  summary: 'Asks to refund (part of) a payment; another admin approves it',
+  access: 'manage:refunds',
+  body: RefundForm,
+  response: z.object({ info: z.string(), refund: Refund }),
+});
+
+export const approveRefund = endpoint({
+  method: 'POST',
+  path: '/api/refunds/:id/approve',
+  tag: 'refunds',
+  summary: "Approves a refund with the approver's TOTP code (never the requester)",
+  access: 'manage:refunds',
+  body: z.object({ code: z.string({ message: 'Enter the code from your authenticator app' }).trim().min(1, 'Enter the code from your authenticator app') }),
+  response: z.object({ info: z.string(), refund: Refund }),
+});
+
+export const cancelRefund = endpoint({
+  method: 'POST',
+  path: '/api/refunds/:id/cancel',
+  tag: 'refunds',
+  summary: 'Cancels a refund that is not yet approved',
+  access: 'manage:refunds',
+  response: z.object({ info: z.string(), refund: Refund }),
+});
+
+const refundFilterFields = { status: z.enum(REFUND_STATUSES).optional(), ...dateRangeFields };
+export const RefundListQuery = PageQuery.extend(refundFilterFields).refine(endsAfterStart, rangeOrderError);
+export const RefundFilterQuery = z.object(refundFilterFields).refine(endsAfterStart, rangeOrderError);
+
+export const listRefunds = endpoint({
+  method: 'GET',
+  path: '/api/refunds',
+  tag: 'refunds',
+  summary: 'Refunds by status and day asked, with their count and total',
+  access: 'manage:refunds',
+  query: RefundListQuery,
+  response: z.object({
+    refunds: z.array(Refund),
+    total_records: z.number(),
+    total_amount: z.number(),
+    /** The utility account's balance from M-Pesa's last B2C result, and whether it is below the setting. */
+    utility_balance: z.object({ amount: z.number(), at: z.string(), low: z.boolean() }).nullable(),
+  }),
+});
+
+export const exportRefunds = csvExport({
+  path: '/api/refunds/export',
+  tag: 'refunds',
+  summary: "The refunds of the list's filter, as CSV",
+  access: 'manage:refunds',
+  query: RefundFilterQuery,
+});
+
+export const saveInitiator = endpoint({
+  method: 'POST',
+  path: '/api/refunds/initiator',
+  tag: 'refunds',
+  summary: "Saves the M-Pesa initiator: its name, password (sealed at rest) and M-Pesa's public certificate",
+  access: 'manage:refunds',
+  body: z.object({
+    name: z.string().trim().min(1, 'Enter the initiator name').max(100),
+    password: z.string().min(1, 'Enter the initiator password').max(200),
+    certificate: z
+      .string()
+      .trim()
+      .max(20_000)
+      .refine((v) => v.includes('-----BEGIN CERTIFICATE-----'), 'Paste the certificate in PEM form (-----BEGIN CERTIFICATE-----)'),
+  }),
+  response: z.object({ info: z.string() }),
+});
+
+/** Daraja's result and queue time-out callbacks of Reversal, B2C and Transaction Status. */
+const refundHook = (path: string, summary: string) =>
+  endpoint({
+    method: 'POST',
+    path: `/api/hooks/mpesa/${path}/:secret`,
+    tag: 'hooks',
+    summary,
+    access: 'public',
+    body: providerBody(),
+    response: z.object({ ResultCode: z.number(), ResultDesc: z.string() }),
+  });
+
+export const reversalResult = refundHook('reversal/result', 'Daraja Reversal result: completes or fails the refund, once');
+export const reversalTimeout = refundHook('reversal/timeout', "Daraja Reversal queue time-out: the refund's end is unknown until a status query");
+export const b2cResult = refundHook('b2c/result', 'Daraja B2C result: completes or fails the refund, once; records the utility balance');
+export const b2cTimeout = refundHook('b2c/timeout', "Daraja B2C queue time-out: the refund's end is unknown until a status query");
+export const statusResult = refundHook('status/result', 'Daraja Transaction Status result: resolves an unknown refund');
