@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { addClient, people } from '../clients/fixtures.ts';
+import { c2b, confirm } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let p: Awaited<ReturnType<typeof people>>;
@@ -30,6 +31,16 @@ describe('GET /api/dashboard', () => {
     );
     expect(body).toMatchObject({ total_active_clients: 2, total_open_bets: 2, total_pending_bonus: 2, sms_balance: 1000, total_income: 0 });
     expect(Object.keys(body.active_clients[0]).sort()).toEqual(['client_id', 'name', 'phone', 'photo', 'total_open_bets']);
+  });
+
+  it('shows a recent payment with no known phone by the masked number M-Pesa sent, as /mpesa does', async () => {
+    const payment = c2b({ BillRefNumber: 'WHO', MSISDN: '2547 ***** 465', FirstName: 'PETER', LastName: 'OTIENO' });
+    await confirm(t, payment);
+    const body = (await t.as(p.admin, { method: 'GET', url: '/api/dashboard' })).json();
+    const row = body.recent_payments.find((r: { transaction_reference: string }) => r.transaction_reference === payment.TransID);
+    expect(row).toMatchObject({ name: 'PETER OTIENO', phone: null, sender_msisdn: '2547 ***** 465' });
+    const listed = (await t.as(p.admin, { method: 'GET', url: `/api/mpesa-transactions?search=${String(payment.TransID)}` })).json();
+    expect(listed.transactions[0].sender_msisdn).toBe(row.sender_msisdn);
   });
 
   it('gives staff counts of their own clients and no income or SMS balance', async () => {

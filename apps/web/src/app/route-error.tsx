@@ -8,7 +8,7 @@ export function RouteError() {
   return (
     <Center mih="60vh">
       <Stack align="center">
-        <Title order={2}>Something went wrong on this screen.</Title>
+        <Title order={1} size="h2">Something went wrong on this screen.</Title>
         <Text c="dimmed">Reload the page to try again.</Text>
         <Button onClick={() => window.location.reload()}>Reload</Button>
       </Stack>

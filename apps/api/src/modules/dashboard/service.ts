@@ -31,6 +31,7 @@ export async function dashboard(deps: AppDeps, actor: Actor) {
     recent_payments: payments.map((p) => ({
       name: p.name,
       phone: p.phone,
+      sender_msisdn: p.maskedMsisdn,
       transaction_reference: p.transactionReference,
       time: p.time.toISOString(),
       amount: centsToKes(p.amountCents),

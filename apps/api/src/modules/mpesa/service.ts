@@ -25,6 +25,8 @@ export async function incomeTotals(db: Queryable): Promise<{ todayCents: number;
 export interface RecentPayment {
   name: string;
   phone: string | null;
+  /** M-Pesa's masked number (2547 ***** 465) when it sent no phone: what /mpesa shows too. */
+  maskedMsisdn: string | null;
   transactionReference: string;
   time: Date;
   amountCents: number;
@@ -41,10 +43,11 @@ export async function recentPayments(
 ): Promise<RecentPayment[]> {
   // A staff member's: mpesa_payments_owner_paid_idx (their clients' claimed payments), newest first.
   const mine = scopedWhere(options.scope, 'p');
-  const found = await rows<{ name: string; phone: string | null; reference: string; time: string; amount_cents: string }>(
+  const found = await rows<{ name: string; phone: string | null; masked_msisdn: string | null; reference: string; time: string; amount_cents: string }>(
     db,
     sql`select coalesce(c.name, s.name, p.sender_name, 'Unknown sender') as name,
                coalesce(c.phone, s.phone, p.sender_phone) as phone,
+               case when p.msisdn_kind = 'masked' then p.msisdn end as masked_msisdn,
                coalesce(p.trans_id, '') as reference, p.paid_at as time, coalesce(p.amount_cents, 0) as amount_cents
           from (select * from ${mpesaPayments} p where p.status <> 'rejected' and ${mine}
                  order by p.paid_at desc, p.id desc limit ${options.limit}) p
@@ -55,6 +58,7 @@ export async function recentPayments(
   return found.map((p) => ({
     name: p.name,
     phone: p.phone,
+    maskedMsisdn: p.masked_msisdn,
     transactionReference: p.reference,
     time: new Date(p.time),
     amountCents: Number(p.amount_cents),

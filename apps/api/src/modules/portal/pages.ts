@@ -82,8 +82,9 @@ function postMeta(p: PortalTeaser): Html {
   return html`<p class="meta">${p.post_category} · ${p.bet_categories.join(', ')} · Match day ${formatDate(p.match_date)}</p>`;
 }
 
-export function postCard(p: PortalPost, heading: 'h2' | 'h3' = 'h3'): Html {
-  return html`<article class="card tip">${heading === 'h2' ? html`<h2>${p.title}</h2>` : html`<h3><a href="/portal/posts/${p.id}">${p.title}</a></h3>`}
+/** On its own page a post's title is the page's heading (h1); in a list each is a linked h3. */
+export function postCard(p: PortalPost, heading: 'h1' | 'h3' = 'h3'): Html {
+  return html`<article class="card tip">${heading === 'h1' ? html`<h1>${p.title}</h1>` : html`<h3><a href="/portal/posts/${p.id}">${p.title}</a></h3>`}
 ${postMeta(p)}${p.image_url ? html`<img src="${p.image_url}" alt="" width="640" height="240" loading="lazy">` : ''}
 <div>${trusted(p.content)}</div></article>`;
 }
@@ -248,7 +249,7 @@ ${last > 1
 
 export function postPage(shell: Shell, c: { post: PortalPost } | { teaser: PortalTeaser }): string {
   if ('post' in c) {
-    return page(shell, { title: c.post.title, description: `${c.post.title}: ${c.post.bet_categories.join(', ')} tip for ${formatDate(c.post.match_date)}.` }, postCard(c.post, 'h2'));
+    return page(shell, { title: c.post.title, description: `${c.post.title}: ${c.post.bet_categories.join(', ')} tip for ${formatDate(c.post.match_date)}.` }, postCard(c.post, 'h1'));
   }
   return page(
     shell,

@@ -23,6 +23,8 @@ function LiveDot() {
       visibleFrom="xs"
       data-testid="live-status"
       data-connected={connected}
+      // A status the screen reader can name (a bare div may not carry aria-label).
+      role="img"
       aria-label={connected ? 'Live updates on' : 'Live updates reconnecting'}
       style={{
         width: 10,

@@ -42,6 +42,12 @@ describe('DataTable', () => {
     expect(screen.getByText('071').tagName).toBe('B');
   });
 
+  it('heads a column of buttons "Actions" for screen readers, so no header is empty', () => {
+    const withActions: DataTableColumn<Client>[] = [...columns, { key: 'actions', header: '', render: () => <button type="button">Edit</button> }];
+    renderWithProviders(<DataTable columns={withActions} rows={clients(2)} rowKey={(r) => r.id} />);
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Phone', 'Actions']);
+  });
+
   it('renders far fewer rows than a 2,000-row page holds', () => {
     renderWithProviders(<DataTable columns={columns} rows={clients(2000)} rowKey={(r) => r.id} />);
     const rendered = screen.getAllByTestId('table-row').length;

@@ -211,7 +211,8 @@ function TableBody<Row>({
   const paddingTop = items[0]?.start ?? 0;
   const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
   return (
-    <div ref={scrollRef} className={classes.scroller} style={{ maxHeight: height }} data-testid="table-scroller">
+    // Focusable, so a keyboard scrolls the rows even when no row holds a link or button.
+    <div ref={scrollRef} className={classes.scroller} style={{ maxHeight: height }} tabIndex={0} role="region" aria-label="Rows" data-testid="table-scroller">
       <table
         ref={tableRef}
         className={classes.table}
@@ -261,7 +262,15 @@ function CardBody<Row>({ columns, rows, rowKey, height }: BodyProps<Row>) {
   });
   const items = virtualizer.getVirtualItems();
   return (
-    <div ref={scrollRef} className={`${classes.cardList} ${classes.cardScroller}`} style={{ maxHeight: height }} data-testid="table-scroller">
+    <div
+      ref={scrollRef}
+      className={`${classes.cardList} ${classes.cardScroller}`}
+      style={{ maxHeight: height }}
+      tabIndex={0}
+      role="region"
+      aria-label="Rows"
+      data-testid="table-scroller"
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         <div style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${items[0]?.start ?? 0}px)` }}>
           {items.map((item) => {

@@ -1,5 +1,5 @@
 import { memo, useLayoutEffect, useRef, type CSSProperties, type ReactNode, type RefObject } from 'react';
-import { Group, Loader, UnstyledButton } from '@mantine/core';
+import { Group, Loader, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import type { SortDirection } from '@betdesk/contract';
 import classes from './data-table.module.css';
@@ -142,6 +142,8 @@ export const CardRow = memo(function CardRow<Row>({ row, index, columns, measure
 
 function SortableHeader<Row>({ column, sorting }: { column: DataTableColumn<Row>; sorting: DataTableSorting | undefined }) {
   const field = column.sortKey ?? column.key;
+  // The buttons' column shows no title, but a screen reader announces each cell by its header.
+  if (cardRole(column) === 'actions' && !column.header) return <VisuallyHidden>Actions</VisuallyHidden>;
   if (!sorting || !sorting.sorts.includes(field)) return <>{column.header}</>;
   const active = sorting.sort === field;
   const Icon = !active ? IconArrowsSort : sorting.dir === 'asc' ? IconArrowUp : IconArrowDown;

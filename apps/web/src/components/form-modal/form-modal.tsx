@@ -62,7 +62,9 @@ function infoOf(result: unknown): string | null {
  * inputs plus a banner, the submit button disabled while in flight, and closing
  * MODAL_CLOSE_DELAY_MS after a successful save (spec 4).
  */
-const FIELDS = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), [contenteditable="true"]';
+/** A field the user can type into: a read-only one (New Bet's client name) is shown, not filled in. */
+const FIELDS =
+  'input:not([type="hidden"]):not([disabled]):not([readonly]), select:not([disabled]), textarea:not([disabled]):not([readonly]), [contenteditable="true"]';
 
 /**
  * Focuses the first field of a form (the modal's focus trap starts on its close button), unless
@@ -72,6 +74,15 @@ export function focusFirstField(root: HTMLElement | null): void {
   const active = document.activeElement;
   if (active instanceof HTMLElement && active.matches(FIELDS)) return;
   root?.querySelector<HTMLElement>(FIELDS)?.focus();
+}
+
+/**
+ * Marks the form's first field as the one Mantine's focus trap starts on. A modal that mounts
+ * already open (the dashboard loads New Bet's code on the click) has no opening transition, so
+ * onEnterTransitionEnd never comes and the trap would take the × (issue 27, item 14).
+ */
+function markFirstField(form: HTMLFormElement | null): void {
+  form?.querySelector<HTMLElement>(FIELDS)?.setAttribute('data-autofocus', '');
 }
 
 export function FormModal<S extends FormSchema, Result>({
@@ -152,6 +163,10 @@ export function FormModal<S extends FormSchema, Result>({
 
   const busy = form.formState.isSubmitting || saved !== null;
   const formRef = useRef<HTMLFormElement>(null);
+  const attachForm = (form: HTMLFormElement | null) => {
+    formRef.current = form;
+    markFirstField(form);
+  };
 
   return (
     <Modal
@@ -163,7 +178,7 @@ export function FormModal<S extends FormSchema, Result>({
       // Opening a form puts the cursor in its first field (not on the ×).
       onEnterTransitionEnd={() => focusFirstField(formRef.current)}
     >
-      <form ref={formRef} onSubmit={(event) => void form.handleSubmit(save)(event)} noValidate>
+      <form ref={attachForm} onSubmit={(event) => void form.handleSubmit(save)(event)} noValidate>
         <Stack gap="sm">
           {banner && (
             <Alert

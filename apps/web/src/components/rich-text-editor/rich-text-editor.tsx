@@ -1,6 +1,6 @@
 import '@mantine/tiptap/styles.css';
-import { useEffect, useState } from 'react';
-import { Button, Group, NumberInput, Popover, Stack } from '@mantine/core';
+import { useEffect, useId, useState } from 'react';
+import { Button, Group, NumberInput, Popover, Stack, Text } from '@mantine/core';
 import { RichTextEditor as MantineEditor } from '@mantine/tiptap';
 import { useEditor, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
@@ -14,6 +14,8 @@ export interface RichTextEditorProps {
   value: string;
   onChange: (html: string) => void;
   label?: string;
+  /** The editor's name for a screen reader when no visible label names it. */
+  'aria-label'?: string;
   error?: string;
   'data-testid'?: string;
 }
@@ -72,8 +74,17 @@ function InsertTableControl({ editor }: { editor: Editor }) {
  * The shared rich-text editor (Tiptap through @mantine/tiptap): headings, emphasis, lists, links,
  * quotes and tables. Its HTML is sanitized again by the server on save.
  */
-export function RichTextEditor({ value, onChange, label, error, 'data-testid': testId = 'rich-text-editor' }: RichTextEditorProps) {
+export function RichTextEditor({ value, onChange, label, 'aria-label': ariaLabel, error, 'data-testid': testId = 'rich-text-editor' }: RichTextEditorProps) {
+  const labelId = useId();
   const editor = useEditor({
+    // The editable area is a text box named by the visible label (or aria-label): axe found it nameless.
+    editorProps: {
+      attributes: {
+        role: 'textbox',
+        'aria-multiline': 'true',
+        ...(label ? { 'aria-labelledby': labelId } : { 'aria-label': ariaLabel ?? 'Content' }),
+      },
+    },
     extensions: [
       StarterKit.configure({ link: { openOnClick: false } }),
       Table.configure({ resizable: false }),
@@ -94,7 +105,11 @@ export function RichTextEditor({ value, onChange, label, error, 'data-testid': t
 
   return (
     <Stack gap={4} data-testid={testId}>
-      {label && <label style={{ fontSize: 'var(--mantine-font-size-sm)', fontWeight: 500 }}>{label}</label>}
+      {label && (
+        <Text id={labelId} size="sm" fw={500}>
+          {label}
+        </Text>
+      )}
       <MantineEditor editor={editor} style={error ? { borderColor: 'var(--mantine-color-red-6)' } : undefined}>
         <MantineEditor.Toolbar>
           <MantineEditor.ControlsGroup>

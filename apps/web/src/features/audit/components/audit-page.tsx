@@ -80,7 +80,7 @@ export function AuditPage() {
   const total = data ? `${data.total_records.toLocaleString('en-KE')}${data.total_capped ? '+' : ''}` : '';
   return (
     <Stack>
-      <Title order={2}>Audit log</Title>
+      <Title order={1} size="h2">Audit log</Title>
       <Card withBorder component="form" onSubmit={submit} data-testid="audit-filters">
         <Group align="flex-end" wrap="wrap">
           <Select

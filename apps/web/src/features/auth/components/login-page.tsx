@@ -63,7 +63,7 @@ export function LoginPage() {
           <form onSubmit={(event) => void submit(event)} noValidate data-testid="login-form">
             <Stack gap="md">
               <div>
-                <Title order={2} ta="center">
+                <Title order={1} size="h2" ta="center">
                   {APP_NAME}
                 </Title>
                 <Text c="dimmed" ta="center" size="sm" mt={4}>

@@ -58,7 +58,7 @@ export function BackupsPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>Backups</Title>
+        <Title order={1} size="h2">Backups</Title>
         <Button onClick={() => create.mutate()} loading={create.isPending} data-testid="backup-now">
           Back up now
         </Button>

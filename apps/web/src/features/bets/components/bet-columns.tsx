@@ -23,7 +23,7 @@ export const betColumns: DataTableColumn<Bet>[] = [
     header: 'Profit',
     align: 'right',
     width: WIDTH.money, fit: true,
-    render: (b) => (b.profit === null ? '' : <span style={{ color: b.profit < 0 ? 'var(--mantine-color-red-7)' : undefined }}>{formatMoney(b.profit)}</span>),
+    render: (b) => (b.profit === null ? '' : <span style={{ color: b.profit < 0 ? 'var(--mantine-color-red-text)' : undefined }}>{formatMoney(b.profit)}</span>),
   },
   { key: 'bonus', header: 'Bonus', render: (b) => (b.bonus === null ? '' : formatMoney(b.bonus)), align: 'right', width: WIDTH.money, fit: true },
   { key: 'opened_on', header: 'Opened on', render: (b) => formatDateTime(b.opened_on), width: WIDTH.dateTime, fit: true },

@@ -15,7 +15,7 @@ export function ClosedBetsPage() {
   const data = bets.data;
   return (
     <Stack>
-      <Title order={2}>Closed Bets</Title>
+      <Title order={1} size="h2">Closed Bets</Title>
       <DateRangeNote from={table.from} to={table.to} />
       {data?.total_closed_bets !== undefined && (
         <FigureBoxes

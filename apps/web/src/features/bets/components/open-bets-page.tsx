@@ -22,7 +22,7 @@ export function OpenBetsPage() {
   const data = bets.data;
   return (
     <Stack>
-      <Title order={2}>Open Bets</Title>
+      <Title order={1} size="h2">Open Bets</Title>
       {data?.total_open_bets !== undefined && (
         <FigureBoxes
           figures={[

@@ -31,7 +31,7 @@ export function BonusPaymentsPage() {
   const data = payments.data;
   return (
     <Stack>
-      <Title order={2}>Bonus Payments</Title>
+      <Title order={1} size="h2">Bonus Payments</Title>
       <DateRangeNote from={table.from} to={table.to} />
       <BonusTotals totals={data} screen="payments" ranged={Boolean(table.from || table.to)} />
       <Card withBorder>

@@ -27,7 +27,7 @@ const columns: DataTableColumn<Bonus>[] = [
     header: 'Unpaid',
     align: 'right',
     width: WIDTH.money, fit: true,
-    render: (b) => <span style={{ color: b.pending_bonus > 0 ? 'var(--mantine-color-red-7)' : undefined }}>{formatMoney(b.pending_bonus)}</span>,
+    render: (b) => <span style={{ color: b.pending_bonus > 0 ? 'var(--mantine-color-red-text)' : undefined }}>{formatMoney(b.pending_bonus)}</span>,
   },
   { key: 'earned_on', header: 'Earned on', render: (b) => formatDateTime(b.earned_on), width: WIDTH.dateTime, fit: true },
 ];
@@ -39,7 +39,7 @@ export function BonusesPage({ which }: { which: 'all' | 'unpaid' }) {
   const data = bonuses.data;
   return (
     <Stack>
-      <Title order={2}>{which === 'all' ? 'Bonuses' : 'Unpaid Bonuses'}</Title>
+      <Title order={1} size="h2">{which === 'all' ? 'Bonuses' : 'Unpaid Bonuses'}</Title>
       <DateRangeNote from={table.from} to={table.to} />
       <BonusTotals totals={data} screen="bonuses" ranged={Boolean(table.from || table.to)} />
       <Card withBorder>

@@ -14,7 +14,7 @@ export function CataloguePage() {
   const loading = catalogue.isFetching;
   return (
     <Stack>
-      <Title order={2}>Catalogue</Title>
+      <Title order={1} size="h2">Catalogue</Title>
       {catalogue.isError && <Text c="red">The catalogue could not be loaded.</Text>}
       <Card withBorder>
         <Tabs defaultValue="bet-categories" keepMounted={false}>

@@ -30,7 +30,7 @@ export function ActiveClientsPage() {
   ];
   return (
     <Stack>
-      <Title order={2}>Active Clients</Title>
+      <Title order={1} size="h2">Active Clients</Title>
       <FigureBoxes
         figures={[
           { label: 'Active clients', value: formatCount(data?.total_active_clients ?? 0), color: 'green.8' },

@@ -59,7 +59,7 @@ export function ClientListPage({ kind }: { kind: ClientListKind }) {
     <Stack>
       <Group justify="space-between">
         <div>
-          <Title order={2}>{titles[kind]}</Title>
+          <Title order={1} size="h2">{titles[kind]}</Title>
           {client && (
             <Text c="dimmed">
               of{' '}

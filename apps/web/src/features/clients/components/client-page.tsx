@@ -37,7 +37,7 @@ export function ClientPage() {
             {client.name.slice(0, 1)}
           </Avatar>
           <div>
-            <Title order={2} data-testid="client-name-title">
+            <Title order={1} size="h2" data-testid="client-name-title">
               {client.name}
             </Title>
             <Text c="dimmed" size="sm">
@@ -86,7 +86,7 @@ export function ClientPage() {
               </Row>
               <Row label="Maximum stake">{client.maximum_stake === null ? 'No limit' : formatMoney(client.maximum_stake)}</Row>
               <Row label="Unpaid bonus">
-                <Text span c={client.pending_bonus > 0 ? 'red.7' : undefined} fw={600} data-testid="client-pending-bonus">
+                <Text span c={client.pending_bonus > 0 ? 'red' : undefined} fw={600} data-testid="client-pending-bonus">
                   {formatMoney(client.pending_bonus)}
                 </Text>
               </Row>

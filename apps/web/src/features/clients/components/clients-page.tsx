@@ -19,7 +19,7 @@ export function ClientsPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>Clients</Title>
+        <Title order={1} size="h2">Clients</Title>
         {isAdmin && (
           <Button leftSection={<IconUserPlus size={16} />} onClick={() => setCreating(true)} data-testid="new-client">
             New client

@@ -53,13 +53,13 @@ export function DashboardPage() {
   const counts: Figure[] = [
     { label: 'Active clients', value: data?.total_active_clients ?? '…', testId: 'active-clients-count' },
     { label: 'Open bets', value: data?.total_open_bets ?? '…', testId: 'open-bets-count' },
-    { label: 'Unpaid bonuses', value: data?.total_pending_bonus ?? '…', color: 'red.7', testId: 'unpaid-bonus-count' },
+    { label: 'Unpaid bonuses', value: data?.total_pending_bonus ?? '…', color: 'red', testId: 'unpaid-bonus-count' },
   ];
 
   return (
     <Stack>
       <div>
-        <Title order={2}>Dashboard</Title>
+        <Title order={1} size="h2">Dashboard</Title>
         {user && (
           <Text c="dimmed" data-testid="welcome">
             Welcome, {user.name}
@@ -114,7 +114,7 @@ export function DashboardPage() {
           <ShortTable
             columns={[
               { key: 'name', header: 'Subscriber', card: 'title' },
-              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : ''), width: WIDTH.phone, fit: true },
+              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : p.sender_msisdn ? <Text span c="dimmed" title="Masked by M-Pesa">{p.sender_msisdn}</Text> : ''), width: WIDTH.phone, fit: true },
               { key: 'transaction_reference', header: 'Ref', width: WIDTH.ref, fit: true },
               { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time), width: WIDTH.dateTime, fit: true },
               { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money, fit: true },

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Alert, Badge, Button, Group, Loader, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { localPhone, type ClaimCandidate, type MpesaTransaction } from '@betdesk/contract';
@@ -83,6 +83,8 @@ export function ClaimModal({ transaction, onClose }: ClaimModalProps) {
               if (e.key === 'Enter') setSearch(typed.trim());
             }}
             data-autofocus
+            // Back from the question: the pressed Claim button is gone, the search box takes the keyboard.
+            autoFocus
             data-testid="claim-search"
           />
           {!search && found.length > 0 && <Text size="xs" c="dimmed">Suggestions from the sender's number and name:</Text>}
@@ -134,9 +136,15 @@ interface ClaimConfirmProps {
 /** The question before a claim: who gets the money, how much, and what it will buy for them. */
 function ClaimConfirm({ transaction, candidate, claiming, error, onBack, onConfirm }: ClaimConfirmProps) {
   const preview = useClaimPreview(transaction.id, candidate);
+  // The "Claim to …" button that was pressed is gone: keep the keyboard in the dialog, on the
+  // question (a group named by it, so it is read out first), one Tab from Back and "Yes, claim it"
+  // (issue 27, item 14).
+  const questionId = useId();
+  const confirmation = useRef<HTMLDivElement>(null);
+  useEffect(() => confirmation.current?.focus(), []);
   return (
-    <Stack gap="sm" data-testid="claim-confirm">
-      <Text size="sm">
+    <Stack gap="sm" ref={confirmation} tabIndex={-1} role="group" aria-labelledby={questionId} data-testid="claim-confirm">
+      <Text size="sm" id={questionId} data-testid="claim-question">
         Claim <b>{formatMoney(transaction.amount ?? 0)}</b> (ref {transaction.transaction_reference}) from{' '}
         {transaction.sender_name ?? 'an unnamed sender'} to <b>{candidate.name}</b> ({KIND_LABEL[candidate.kind]},{' '}
         {localPhone(candidate.phone)})?

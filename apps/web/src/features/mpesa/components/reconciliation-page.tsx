@@ -136,7 +136,7 @@ function StatementResult({ summary }: { summary: StatementSummary }) {
       <FigureBoxes
         figures={[
           { label: 'Matched', value: s.matched, color: 'teal.8', testId: 'statement-matched' },
-          { label: 'Missing in Betdesk', value: s.missing, color: s.missing ? 'red.7' : undefined, testId: 'statement-missing' },
+          { label: 'Missing in Betdesk', value: s.missing, color: s.missing ? 'red' : undefined, testId: 'statement-missing' },
           { label: 'Mismatched', value: s.mismatched, color: s.mismatched ? 'orange.7' : undefined, testId: 'statement-mismatched' },
           { label: 'Not on statement', value: s.not_on_statement, color: s.not_on_statement ? 'orange.7' : undefined, testId: 'statement-not-on' },
         ]}
@@ -324,7 +324,7 @@ export function ReconciliationPage() {
   const failed = status.data?.money_check && !status.data.money_check.ok;
   return (
     <Stack>
-      <Title order={2}>M-Pesa Reconciliation</Title>
+      <Title order={1} size="h2">M-Pesa Reconciliation</Title>
       {failed && (
         <Alert color="red" title="The money check failed">
           Some figures do not add up; the failures are listed under Money check.

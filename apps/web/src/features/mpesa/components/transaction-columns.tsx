@@ -31,8 +31,8 @@ function TaxInvoiceLink({ t }: { t: MpesaTransaction }) {
 function PaidTo({ t }: { t: MpesaTransaction }) {
   if (t.status === 'unclaimed' && t.warning) {
     return (
-      // One line in the table's fixed-height row (the whole warning in the title and on the phone card).
-      <Text span size="sm" c="orange.8" title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
+      // Wraps in the table's row like the names; the title repeats it for a pointer.
+      <Text span size="sm" c="orange.9" title={t.warning} data-testid={`warning-${t.transaction_reference}`}>
         ⚠ {t.warning}
       </Text>
     );

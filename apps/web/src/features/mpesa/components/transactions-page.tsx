@@ -89,14 +89,17 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
 
   return (
     <Stack>
-      <Title order={2}>{view === 'unclaimed' ? 'Unclaimed M-Pesa Transactions' : 'M-Pesa Transactions'}</Title>
+      <Title order={1} size="h2">{view === 'unclaimed' ? 'Unclaimed M-Pesa Transactions' : 'M-Pesa Transactions'}</Title>
       <DateRangeNote from={table.from} to={table.to} />
-      <FigureBoxes
-        figures={[
-          { label: 'Total deposit', value: formatMoney(data?.total_deposit ?? 0), testId: 'total-deposit' },
-          { label: 'Unclaimed', value: formatMoney(data?.total_unclaimed ?? 0), color: 'orange', testId: 'total-unclaimed' },
-        ]}
-      />
+      {/* Only figures the server gave: someone refused the list (staff) sees no made-up KES 0.00. */}
+      {data && (
+        <FigureBoxes
+          figures={[
+            { label: 'Total deposit', value: formatMoney(data.total_deposit), testId: 'total-deposit' },
+            { label: 'Unclaimed', value: formatMoney(data.total_unclaimed), color: 'orange', testId: 'total-unclaimed' },
+          ]}
+        />
+      )}
       <Card withBorder>
         <DataTable
           columns={[...transactionColumns, actions]}
@@ -112,6 +115,9 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
             filename: view === 'unclaimed' ? 'unclaimed-mpesa-transactions.csv' : 'mpesa-transactions.csv',
           }}
           paging={table.pagingOf(data)}
+          // Names wrap rather than cut: at 1366 px a full Kenyan name (three names, 30 characters) is
+          // read whole in Sender Name and Paid to, which share what the fixed columns leave (item 13).
+          estimatedRowHeight={40}
           data-testid="mpesa-table"
         />
       </Card>

@@ -316,7 +316,7 @@ function BreachesPanel() {
 export function PrivacyPage() {
   return (
     <Stack>
-      <Title order={2}>Privacy</Title>
+      <Title order={1} size="h2">Privacy</Title>
       <Tabs defaultValue="person" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="person">A person's data</Tabs.Tab>

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { formatDateTime } from '@/lib/format.ts';
 import { useDevices, useEndDevice } from '../api/devices.ts';
 
@@ -20,7 +20,9 @@ export function DevicesCard() {
             <Table.Tr>
               <Table.Th>Device</Table.Th>
               <Table.Th>Last seen</Table.Th>
-              <Table.Th />
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -46,7 +46,7 @@ export function ProfilePage() {
 
   return (
     <Stack maw={720}>
-      <Title order={2}>My Profile</Title>
+      <Title order={1} size="h2">My Profile</Title>
       <Card withBorder padding="lg" data-testid="profile-card">
         <Group align="flex-start" gap="xl" wrap="wrap">
           <Avatar src={user.photo} alt={user.name} size={96} radius={96} color="blue">

@@ -63,10 +63,12 @@ export function BarChart({
       </Group>
       <ScrollArea type="auto" offsetScrollbars>
         <Box style={{ minWidth: bars.length * MIN_BAR_PX }}>
-          <div style={{ display: 'flex', alignItems: 'flex-end', gap: bars.length > 60 ? 1 : 3, height: HEIGHT }} role="img" aria-label="Chart">
+          <div style={{ display: 'flex', alignItems: 'flex-end', gap: bars.length > 60 ? 1 : 3, height: HEIGHT }} role="group" aria-label="Chart">
             {bars.map((bar, i) => (
               <Tooltip key={`${i}:${bar.label}`} label={describe(bar)} withArrow multiline maw={280}>
                 <div
+                  // Each bar is a picture named by its figures (a plain div may not carry a name).
+                  role="img"
                   aria-label={describe(bar)}
                   data-testid="chart-bar"
                   style={{

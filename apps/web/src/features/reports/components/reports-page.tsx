@@ -87,7 +87,7 @@ export function ReportsPage() {
 
   return (
     <Stack>
-      <Title order={2}>Reports</Title>
+      <Title order={1} size="h2">Reports</Title>
       <Card withBorder component="form" onSubmit={submit} data-testid="report-filters">
         <Stack gap="sm">
           <Group align="flex-end" wrap="wrap">

@@ -78,7 +78,7 @@ export function SettingsPage() {
   const all = settings.data?.settings ?? [];
   return (
     <Stack>
-      <Title order={2}>Settings</Title>
+      <Title order={1} size="h2">Settings</Title>
       <Card withBorder>
         <DataTable
           columns={columns(setEditing)}

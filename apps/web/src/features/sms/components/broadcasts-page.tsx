@@ -80,7 +80,7 @@ export function BroadcastsPage() {
 
   return (
     <Stack>
-      <Title order={2}>Broadcasts</Title>
+      <Title order={1} size="h2">Broadcasts</Title>
       <Card withBorder>
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>

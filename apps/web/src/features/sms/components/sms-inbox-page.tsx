@@ -38,7 +38,7 @@ export function SmsInboxPage() {
   const inbox = useSmsInbox({ search: table.search, page: table.page, perPage: table.perPage });
   return (
     <Stack>
-      <Title order={2}>SMS Inbox</Title>
+      <Title order={1} size="h2">SMS Inbox</Title>
       <Card withBorder>
         <DataTable
           columns={columns}

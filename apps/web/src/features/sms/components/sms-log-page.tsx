@@ -58,7 +58,7 @@ export function SmsLogPage() {
           // One line per row (the table's rows have a fixed height): the cause beside the badge, whole in the title.
           <span title={m.failure_cause}>
             <SmsStatusBadge status={m.status} />{' '}
-            <Text span size="xs" c={m.status === 'failed' ? 'red.7' : 'dimmed'} data-testid={`sms-cause-${m.id}`}>
+            <Text span size="xs" c={m.status === 'failed' ? 'red' : 'dimmed'} data-testid={`sms-cause-${m.id}`}>
               {m.failure_cause}
             </Text>
           </span>
@@ -81,7 +81,7 @@ export function SmsLogPage() {
 
   return (
     <Stack>
-      <Title order={2}>SMS Log</Title>
+      <Title order={1} size="h2">SMS Log</Title>
       <SmsGatewayAlert enabled backlog />
       <DateRangeNote from={table.from} to={table.to} />
       <Card withBorder>

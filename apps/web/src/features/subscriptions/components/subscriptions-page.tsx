@@ -51,7 +51,7 @@ export function SubscriptionsPage({ which }: { which: 'recent' | 'all' }) {
   const labels = subscriptionLabels(which, Boolean(table.from || table.to));
   return (
     <Stack>
-      <Title order={2}>{labels.title}</Title>
+      <Title order={1} size="h2">{labels.title}</Title>
       <DateRangeNote from={table.from} to={table.to} />
       <FigureBoxes
         figures={[

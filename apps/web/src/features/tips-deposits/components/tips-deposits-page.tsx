@@ -33,7 +33,7 @@ export function TipsDepositsPage() {
   const deposits = useTipsDeposits(table.query);
   return (
     <Stack>
-      <Title order={2}>Tips M-Pesa Transactions</Title>
+      <Title order={1} size="h2">Tips M-Pesa Transactions</Title>
       <DateRangeNote from={table.from} to={table.to} />
       <Card withBorder>
         <DataTable

@@ -12,7 +12,7 @@ export function AddPostPage() {
   const navigate = useNavigate();
   return (
     <Stack>
-      <Title order={2}>Add Post</Title>
+      <Title order={1} size="h2">Add Post</Title>
       <Card withBorder>
         {choices.data ? (
           <PostForm

@@ -42,7 +42,7 @@ export function AllPostsPage() {
   const posts = usePosts(table.query);
   return (
     <Stack>
-      <Title order={2}>Web Tips</Title>
+      <Title order={1} size="h2">Web Tips</Title>
       <Card withBorder>
         <DataTable
           columns={columns}

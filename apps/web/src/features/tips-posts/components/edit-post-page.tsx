@@ -14,7 +14,7 @@ export function EditPostPage() {
   const data = editing.data;
   return (
     <Stack>
-      <Title order={2}>Edit Post</Title>
+      <Title order={1} size="h2">Edit Post</Title>
       <Card withBorder>
         {data ? (
           <PostForm

@@ -29,7 +29,7 @@ export function ViewPostPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>{post.title}</Title>
+        <Title order={1} size="h2">{post.title}</Title>
         <Group>
           <Button component={Link} to={`/tips/posts/edit/${post.id}`}>
             Edit Post

@@ -35,7 +35,7 @@ export function PricesPage({ medium }: { medium: PricesMedium }) {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>{medium === 'web' ? 'Web Tips Prices' : 'SMS Tips Prices'}</Title>
+        <Title order={1} size="h2">{medium === 'web' ? 'Web Tips Prices' : 'SMS Tips Prices'}</Title>
         <Button onClick={() => setAdding(true)} data-testid="add-package">
           Add package
         </Button>

@@ -121,7 +121,7 @@ export function EnterResultsPage() {
   const canCorrect = can(useRole(), 'correct:tip-results');
   return (
     <Stack>
-      <Title order={2}>Enter results</Title>
+      <Title order={1} size="h2">Enter results</Title>
       <Card withBorder>
         <AwaitingResults />
       </Card>

@@ -62,7 +62,7 @@ export function TrackRecordPage() {
   const name = chosen ? chosen.name : 'All categories';
   return (
     <Stack>
-      <Title order={2}>Track Record</Title>
+      <Title order={1} size="h2">Track Record</Title>
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="xs" wrap="wrap">
           <NativeSelect

@@ -122,7 +122,7 @@ export function UpdateSmsTipsPage() {
   const tickets = useDayTickets(today);
   return (
     <Stack>
-      <Title order={2}>Update SMS Tips</Title>
+      <Title order={1} size="h2">Update SMS Tips</Title>
       <Card withBorder>
         {tips.data && tickets.data ? (
           <SmsTipsForm tips={tips.data.posts} matchDate={today} tickets={tickets.data.tickets} />

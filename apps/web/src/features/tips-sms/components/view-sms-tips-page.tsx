@@ -11,7 +11,7 @@ export function ViewSmsTipsPage() {
   const tips = useSmsTips();
   return (
     <Stack>
-      <Title order={2}>SMS Tips</Title>
+      <Title order={1} size="h2">SMS Tips</Title>
       {!tips.data && <LoadState failed={tips.isError} what="page" />}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         {tips.data?.posts.map((tip) => (

@@ -48,7 +48,7 @@ export function AddSubscriberPage() {
 
   return (
     <Stack>
-      <Title order={2}>Add Subscriber</Title>
+      <Title order={1} size="h2">Add Subscriber</Title>
       <Card withBorder maw={720}>
         {!choices.data ? (
           <LoadState failed={choices.isError} what="form" />

@@ -27,7 +27,7 @@ export function SubscribersPage({ scope }: { scope: SubscribersScope }) {
   const subscribers = useSubscribers(scope, table.query);
   return (
     <Stack>
-      <Title order={2}>{scope === 'all' ? 'All Subscribers' : 'Active Subscribers'}</Title>
+      <Title order={1} size="h2">{scope === 'all' ? 'All Subscribers' : 'Active Subscribers'}</Title>
       <Card withBorder>
         <DataTable
           columns={columns}

@@ -69,7 +69,7 @@ export function ViewSubscriberPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>{subscriber.name}</Title>
+        <Title order={1} size="h2">{subscriber.name}</Title>
         <Group>
           <RequestPaymentButton payer={{ subscriberId }} />
           <Button onClick={() => setSending(true)}>Send SMS</Button>

@@ -31,7 +31,7 @@ export function SubscriptionsPage({ scope }: { scope: SubscriptionsScope }) {
   const subscriptions = useSubscriptions(scope, table.query);
   return (
     <Stack>
-      <Title order={2}>{scope === 'all' ? 'All Subscriptions' : 'Active Subscriptions'}</Title>
+      <Title order={1} size="h2">{scope === 'all' ? 'All Subscriptions' : 'Active Subscriptions'}</Title>
       <DateRangeNote from={table.from} to={table.to} />
       <Card withBorder>
         <DataTable

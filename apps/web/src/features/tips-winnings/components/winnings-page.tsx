@@ -22,7 +22,7 @@ function WinningsEditor({ initial }: { initial: string }) {
   return (
     <Stack>
       <RecordBlockControl onInsert={(marker) => setContent((html) => `${html}<p>${marker}</p>`)} />
-      <RichTextEditor value={content} onChange={setContent} error={error} data-testid="winnings-editor" />
+      <RichTextEditor value={content} onChange={setContent} error={error} aria-label={'Winnings & Results'} data-testid="winnings-editor" />
       <Group justify="flex-end">
         <Button onClick={() => void submit()} loading={save.isPending} disabled={save.isPending}>
           Save
@@ -37,7 +37,7 @@ export function WinningsPage() {
   const winnings = useWinnings();
   return (
     <Stack>
-      <Title order={2}>Winnings &amp; Results</Title>
+      <Title order={1} size="h2">Winnings &amp; Results</Title>
       <Card withBorder>{winnings.data ? <WinningsEditor initial={winnings.data.content} /> : <LoadState failed={winnings.isError} what="page" />}</Card>
     </Stack>
   );

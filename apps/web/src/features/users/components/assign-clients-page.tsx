@@ -60,7 +60,7 @@ export function AssignClientsPage() {
 
   return (
     <Stack>
-      <Title order={2}>Assign clients</Title>
+      <Title order={1} size="h2">Assign clients</Title>
       <Card withBorder>
         <Group align="flex-end" wrap="wrap">
           <Select

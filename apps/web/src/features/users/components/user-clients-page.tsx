@@ -43,7 +43,7 @@ export function UserClientsPage() {
     <Stack>
       <Group justify="space-between">
         <div>
-          <Title order={2}>Assigned clients</Title>
+          <Title order={1} size="h2">Assigned clients</Title>
           {user && (
             <Text c="dimmed">
               {user.name} · {user.category_name} · {plural(user.total_clients, 'client')}

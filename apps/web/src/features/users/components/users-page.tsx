@@ -80,7 +80,7 @@ export function UsersPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>My Users</Title>
+        <Title order={1} size="h2">My Users</Title>
         <Group>
           <Button variant="light" component={Link} to="/users/assign-clients">
             Assign clients

@@ -1,0 +1,165 @@
+import { createRequire } from 'node:module';
+import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
+import type { AxeResults } from 'axe-core';
+import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../../api/src/integrations/sms/fake-africastalking.ts';
+import { admin, type OwnServer, signIn, startOwnServer } from '../support.ts';
+
+/**
+ * Issue 27, item 16: axe-core finds no serious and no critical violation on any spec screen (staff)
+ * or portal page (punters), at 1366 and 375 px. Besides those impacts, two rules the issue named are
+ * held to as well although axe rates them lower: every page has a top-level heading
+ * (page-has-heading-one) and no table has an empty column header (empty-table-header).
+ */
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const NAMED_RULES = new Set(['page-has-heading-one', 'empty-table-header']);
+const WIDTHS = [1366, 375];
+
+// axe-core is injected as a script tag, which the app's Content-Security-Policy rightly refuses.
+base.use({ bypassCSP: true });
+
+/** The violations that fail the test, one line each with a few of the offending elements. */
+async function violations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axeSource });
+  const results = await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<AxeResults> } }).axe.run());
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || NAMED_RULES.has(v.id))
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 4).map(describeNode).join(' | ')}`);
+}
+
+/** An offending element, with the colours axe measured when contrast is the matter. */
+function describeNode(node: AxeResults['violations'][number]['nodes'][number]): string {
+  const colours = node.any.find((check) => check.id === 'color-contrast')?.data as { fgColor?: string; bgColor?: string; contrastRatio?: number } | undefined;
+  const target = node.target.join(' ').slice(-90);
+  return colours?.fgColor ? `${target} [${colours.fgColor} on ${colours.bgColor}: ${colours.contrastRatio}]` : target;
+}
+
+/** Every width of `path`, once it shows `ready`; the findings are collected, not thrown, so one run names them all. */
+async function audit(page: Page, path: string, ready: (page: Page) => Promise<void>, found: string[]) {
+  await page.setViewportSize({ width: WIDTHS[0]!, height: 800 });
+  await page.goto(path);
+  for (const width of WIDTHS) {
+    // The same page redrawn at the next width (a phone's cards instead of tables): no second load.
+    await page.setViewportSize({ width, height: 800 });
+    await ready(page);
+    for (const line of await violations(page)) {
+      found.push(`${path} @${width}: ${line}`);
+      console.log(found.at(-1)); // printed as found, so a run cut short still names what it saw
+    }
+  }
+}
+
+/** A staff screen is ready when its content is there and nothing is loading. */
+async function staffScreenReady(page: Page) {
+  await expect(page.locator('main h1, main h2').first()).toBeAttached();
+  await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
+}
+
+async function adminGet(request: APIRequestContext) {
+  const login = await request.post('/api/auth/login', { data: admin });
+  const token = ((await login.json()) as { token: string }).token;
+  return async <T>(path: string): Promise<T> => {
+    const res = await request.get(path, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.ok(), path).toBe(true);
+    return (await res.json()) as T;
+  };
+}
+
+base('every staff screen has no serious or critical axe-core violation, at 1366 and 375 px', async ({ page, request }) => {
+  base.setTimeout(600_000);
+  const get = await adminGet(request);
+  const clients = await get<{ clients: { id: number }[] }>('/api/clients?per_page=1');
+  const posts = await get<{ posts: { id: number }[] }>('/api/tips/posts/all');
+  const subscribers = await get<{ subscribers: { id: number }[] }>('/api/tips/subscribers/active?per_page=1');
+  const users = await get<{ users: { id: number }[] }>('/api/users');
+  const clientId = clients.clients[0]!.id;
+  const screens = [
+    '/dashboard', '/me', '/users', '/users/assign-clients', `/users/${users.users[0]!.id}/clients`,
+    '/clients/active', '/clients', `/clients/${clientId}`, `/clients/${clientId}/subscriptions`, `/clients/${clientId}/bets`,
+    `/clients/${clientId}/bonuses`, `/clients/${clientId}/paid-bonuses`,
+    '/bets/open', '/bets/closed', '/bonuses', '/bonuses/paid', '/bonuses/unpaid', '/subscriptions', '/subscriptions/all',
+    '/mpesa', '/mpesa/unclaimed', '/mpesa/reconciliation', '/tips/mpesa/all',
+    '/tips/posts/add', '/tips/posts/all', `/tips/posts/view/${posts.posts[0]!.id}`, `/tips/posts/edit/${posts.posts[0]!.id}`,
+    '/tips/posts/update-sms-tips', '/tips/posts/view-sms-tips', '/tips/winnings', '/tips/results', '/tips/record',
+    '/tips/subscribers/add', '/tips/subscribers/active', '/tips/subscribers/all', `/tips/subscribers/view/${subscribers.subscribers[0]!.id}`,
+    '/tips/subscriptions/active', '/tips/subscriptions/all', '/tips/prices/web-tips', '/tips/prices/sms-tips',
+    '/sms', '/sms/inbox', '/sms/broadcasts', '/settings', '/backups', '/audit', '/privacy', '/reports', '/catalogue',
+  ];
+  const found: string[] = [];
+  await page.goto('/login');
+  await audit(page, '/login', async (p) => { await expect(p.getByRole('button', { name: 'Sign In' })).toBeVisible(); }, found);
+  await signIn(page, admin);
+  for (const path of screens) await audit(page, path, staffScreenReady, found);
+  expect(found).toEqual([]);
+});
+
+const portal = base.extend<{ gateway: FakeAfricasTalking; ownServer: OwnServer }>({
+  gateway: async ({}, use) => {
+    const gateway = await startFakeAfricasTalking({ username: 'sandbox', apiKey: 'e2e-api-key' });
+    await use(gateway);
+    await gateway.close();
+  },
+  ownServer: [
+    async ({ gateway }, use) => {
+      const server = await startOwnServer({ SMS_PROVIDER: 'africastalking', AT_USERNAME: 'sandbox', AT_API_KEY: 'e2e-api-key', AT_BASE_URL: gateway.url });
+      await use(server);
+      await server.stop();
+    },
+    { timeout: 150_000 },
+  ],
+  baseURL: async ({ ownServer }, use) => {
+    await use(ownServer.baseURL);
+  },
+});
+
+portal('every portal page has no serious or critical axe-core violation, at 1366 and 375 px', async ({ page, request, gateway }) => {
+  portal.setTimeout(180_000);
+  const login = await request.post('/api/auth/login', { data: admin });
+  const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+  const post = async (path: string, data: unknown) => {
+    const res = await request.post(path, { headers, data });
+    expect(res.ok(), `${path}: ${await res.text()}`).toBe(true);
+  };
+  await post('/api/catalogue/bet-categories/store', { name: 'Daily 2 Odds', code: 'D2' });
+  await post('/api/catalogue/post-categories/store', { name: 'Free tips', public: true });
+  const catalogue = (await (await request.get('/api/catalogue', { headers })).json()) as {
+    bet_categories: { id: number }[];
+    post_categories: { id: number }[];
+  };
+  await post('/api/tips/prices/store', { bet_category_id: catalogue.bet_categories[0]!.id, medium: 'web', name: 'D2 web weekly', duration: 7, price: 150 });
+  const today = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10); // Africa/Nairobi
+  await post('/api/tips/posts/add', {
+    title: 'Free pick of the day',
+    post_category_id: catalogue.post_categories[0]!.id,
+    match_date: today,
+    selected_bets: [catalogue.bet_categories[0]!.id],
+    content: '<p>Gor Mahia or draw</p>',
+  });
+
+  const found: string[] = [];
+  const shown = async (p: Page) => { await expect(p.locator('h1')).toBeVisible(); };
+  for (const path of ['/portal', '/portal/record', '/portal/packages', '/portal/help', '/portal/sign-in']) await audit(page, path, shown, found);
+  await page.goto('/portal/packages');
+  const packagePath = new URL(await page.getByRole('link', { name: 'Pay with M-Pesa' }).first().evaluate((a) => (a as HTMLAnchorElement).href)).pathname;
+  await audit(page, packagePath, shown, found);
+
+  // Signing in: the code page, then the pages only a signed-in punter sees.
+  await page.goto('/portal/sign-in');
+  await page.getByLabel('Phone number').fill('0712 345 678');
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await expect(page.getByText('a 6-digit code is on its way')).toBeVisible();
+  for (const line of await violations(page)) found.push(`code page: ${line}`);
+  let code = '';
+  await expect
+    .poll(() => {
+      code = gateway.accepted.find((m) => /sign-in code/.test(m.message))?.message.match(/\b(\d{6})\b/)?.[1] ?? '';
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  await page.getByLabel(/6-digit code/).fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/sign-in|verify/);
+  await page.goto('/portal');
+  const postPath = new URL(await page.locator('a[href^="/portal/posts/"]').first().evaluate((a) => (a as HTMLAnchorElement).href)).pathname;
+  for (const path of ['/portal/tips', '/portal/account', '/portal/sms', postPath]) await audit(page, path, shown, found);
+  expect(found).toEqual([]);
+});
