@@ -40,3 +40,4 @@ export * from './privacy-alerts.ts';
 export * from './portal.ts';
 export * from './backups.ts';
 export * from './operations.ts';
+export * from './retention.ts';

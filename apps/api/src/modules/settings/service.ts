@@ -136,6 +136,10 @@ export const settingDefaults = {
     value: 30,
     description: 'Portal sign-in codes one IP address may ask for in the window before 429',
   },
+  retention_grace_days: {
+    value: 3,
+    description: 'Days after a subscription ends within which buying the same category and medium again still counts as a renewal (Reports → Retention)',
+  },
   portal_code_window_minutes: {
     value: 60,
     description: 'Window for counting portal sign-in codes asked for',
@@ -175,6 +179,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   portal_codes_per_phone: { min: 1, max: 1000 },
   portal_codes_per_ip: { min: 1, max: 100_000 },
   portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
+  retention_grace_days: { min: 0, max: 60, unit: 'days' },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;
