@@ -333,5 +333,5 @@ export const exportStaffReport = csvExport({
 });
 
 /** The reports of /reports, in the order of its tabs. */
-export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'staff'] as const;
+export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'retention', 'staff'] as const;
 export type ReportName = (typeof REPORTS)[number];
