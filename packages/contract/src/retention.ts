@@ -146,3 +146,38 @@ export const exportCohortsReport = csvExport({
   access: 'view:reports',
   query: CohortQuery,
 });
+
+// ---- recovery of failed payment requests --------------------------------------------------------
+
+export const RecoveryQuery = z.object(reportRangeFields).superRefine(capReportRange);
+export type RecoveryQuery = z.output<typeof RecoveryQuery>;
+
+export const RECOVERY_FORMULA =
+  'Payments of a subscriber that arrived within 3 days after a retry or reminder was sent to them, each payment counted once.';
+
+export const recoveryReport = endpoint({
+  method: 'GET',
+  path: '/api/reports/recovery',
+  tag: 'reports',
+  summary: 'Failed payment requests by recovery class, retries and reminders sent, and the amount recovered',
+  access: 'view:reports',
+  query: RecoveryQuery,
+  response: z.object({
+    from: z.string(),
+    to: z.string(),
+    /** retry: 1037, 1001; remind: 1, 1032; never: every other code. */
+    failed_by_class: z.object({ retry: z.number(), remind: z.number(), never: z.number() }),
+    retries: z.number(),
+    reminders: z.number(),
+    recovered_amount: Kes,
+    recovered_payments: z.number(),
+  }),
+});
+
+export const exportRecoveryReport = csvExport({
+  path: '/api/reports/recovery/export',
+  tag: 'reports',
+  summary: 'CSV of the recovery figures',
+  access: 'view:reports',
+  query: RecoveryQuery,
+});

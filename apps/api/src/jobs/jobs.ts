@@ -13,6 +13,7 @@ export const QUEUES = {
   ussdPurchases: 'ussd-purchases',
   privacyRetention: 'privacy-retention',
   backup: 'backup',
+  paymentRecovery: 'payment-recovery',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -14,3 +14,4 @@ export * from './privacy.ts';
 export * from './tips-record.ts';
 export * from './portal.ts';
 export * from './operations.ts';
+export * from './recovery.ts';

@@ -3,6 +3,7 @@ import {
   cohortsReport,
   exportCohortsReport,
   exportIncomeBySourceReport,
+  exportRecoveryReport,
   exportRetentionReport,
   exportIncomeReport,
   exportSalesReport,
@@ -10,6 +11,7 @@ import {
   exportSubscribersReport,
   incomeBySourceReport,
   incomeReport,
+  recoveryReport,
   retentionReport,
   salesReport,
   staffReport,
@@ -19,6 +21,7 @@ import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { route } from '../../http/route.ts';
 import * as money from './money.ts';
+import * as recovery from '../recovery/service.ts';
 import * as retention from './retention.ts';
 import * as subscribers from './subscribers.ts';
 
@@ -30,6 +33,8 @@ export function reportRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, subscribersReport, ({ query }) => subscribers.subscribersReport(deps.db, query));
   route(app, retentionReport, ({ query }) => retention.retentionReport(deps.db, query));
   route(app, cohortsReport, ({ query }) => retention.cohortsReport(deps.db, query));
+  route(app, recoveryReport, ({ query }) => recovery.recoveryReport(deps.db, query));
+  csvRoute(app, exportRecoveryReport, ({ query }) => recovery.recoveryCsv(deps.db, query));
   csvRoute(app, exportRetentionReport, ({ query }) => retention.retentionCsv(deps.db, query));
   csvRoute(app, exportCohortsReport, ({ query }) => retention.cohortsCsv(deps.db, query));
   csvRoute(app, exportIncomeReport, ({ query }) => money.incomeCsv(deps.db, query));
