@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { cohortsReport, retentionReport, type QueryOf } from '@betdesk/contract';
+import { cohortsReport, recoveryReport, retentionReport, type QueryOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
 import { reportsKey } from './get-reports.ts';
 
@@ -23,6 +23,18 @@ export function useCohortsReport(filter: CohortFilter) {
     queryOptions({
       queryKey: [...reportsKey, 'cohorts', filter],
       queryFn: () => callEndpoint(cohortsReport, { query: filter }),
+      placeholderData: keepPreviousData,
+    }),
+  );
+}
+
+/** GET /api/reports/recovery: failed payment requests by class, retries, reminders, amount recovered (admin). */
+export function useRecoveryReport(filter: { from?: string | undefined; to?: string | undefined }) {
+  const query = { from: filter.from, to: filter.to };
+  return useQuery(
+    queryOptions({
+      queryKey: [...reportsKey, 'recovery', query],
+      queryFn: () => callEndpoint(recoveryReport, { query }),
       placeholderData: keepPreviousData,
     }),
   );

@@ -28,6 +28,9 @@ beforeEach(() => {
         cohorts: [{ month: '2026-01-01', size: 3, income: 600, cells: [{ offset: 0, month: '2026-01-01', active: 3, share: 1, income: 600 }, { offset: 1, month: '2026-02-01', active: 1, share: 1 / 3, income: 0 }] }],
       });
     }
+    if (u.pathname === '/api/reports/recovery') {
+      return jsonResponse(200, { from: '2026-01-01', to: '2026-01-31', failed_by_class: { retry: 2, remind: 1, never: 4 }, retries: 2, reminders: 1, recovered_amount: 100, recovered_payments: 1 });
+    }
     return jsonResponse(404, {});
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -50,6 +53,7 @@ describe('Reports → Retention', () => {
     expect(screen.getByTestId('retention-ltv')).toHaveTextContent('Not enough history');
     const grid = await screen.findByTestId('cohort-table');
     expect(await within(grid).findByText('33.3%')).toBeInTheDocument();
+    expect(await screen.findByTestId('recovery-amount')).toHaveTextContent('100.00');
   });
 
   it('asks for the split chosen', async () => {

@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { Card, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import {
   exportCohortsReport,
+  exportRecoveryReport,
   exportRetentionReport,
+  RECOVERY_FORMULA,
   RETENTION_FORMULAS,
   type RetentionPeriod,
   type RetentionSplit,
@@ -11,8 +13,9 @@ import { DataTable, type DataTableColumn } from '@/components/data-table/index.t
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { LoadState } from '@/components/load-state.tsx';
 import { formatMoney } from '@/lib/format.ts';
+import { downloadFile } from '@/lib/http.ts';
 import type { ReportFilter } from '../api/get-reports.ts';
-import { useCohortsReport, useRetentionReport } from '../api/get-retention.ts';
+import { useCohortsReport, useRecoveryReport, useRetentionReport } from '../api/get-retention.ts';
 import { BarChart, type ChartSeries } from './bar-chart.tsx';
 
 const percent = (r: number | null | undefined) => (r === null || r === undefined ? '–' : `${(r * 100).toFixed(1)}%`);
@@ -102,6 +105,7 @@ export function RetentionReport({ filter }: { filter: ReportFilter }) {
         />
       </Card>
       <CohortGrid filter={filter} />
+      <RecoveryFigures filter={filter} />
     </Stack>
   );
 }
@@ -156,6 +160,46 @@ function CohortGrid({ filter }: { filter: ReportFilter }) {
         emptyText="No new subscriber in this range"
         data-testid="cohort-table"
       />
+    </Card>
+  );
+}
+
+const RECOVERY_SERIES: ChartSeries[] = [
+  { key: 'retry', label: 'Try again once (1037, 1001)', color: 'var(--mantine-color-blue-6)' },
+  { key: 'remind', label: 'Remind (1, 1032)', color: 'var(--mantine-color-teal-6)' },
+  { key: 'never', label: 'Never retried', color: 'var(--mantine-color-gray-6)' },
+];
+
+/** Failed payment requests by class, what was done about them and what came back. */
+function RecoveryFigures({ filter }: { filter: ReportFilter }) {
+  const report = useRecoveryReport(filter);
+  if (report.isError) return <LoadState failed what="recovery figures" />;
+  const data = report.data;
+  return (
+    <Card withBorder data-testid="recovery-figures">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>Recovery of failed payments</Title>
+        <Button
+          variant="light"
+          onClick={() => {
+            downloadFile(exportRecoveryReport.path, { from: filter.from ?? '', to: filter.to ?? '' }, `report-recovery-${filter.from}-to-${filter.to}.csv`).catch(() => {});
+          }}
+        >
+          Export CSV
+        </Button>
+      </Group>
+      {data && (
+        <Stack>
+          <FigureBoxes
+            figures={[
+              { label: 'Retries sent', value: data.retries },
+              { label: 'Reminders sent', value: data.reminders },
+              { label: 'Amount recovered', value: formatMoney(data.recovered_amount), hint: RECOVERY_FORMULA, testId: 'recovery-amount' },
+            ]}
+          />
+          <BarChart grouped series={RECOVERY_SERIES} bars={[{ label: 'Failed requests', values: data.failed_by_class }]} format={(v) => String(v)} />
+        </Stack>
+      )}
     </Card>
   );
 }
