@@ -150,6 +150,7 @@ export default tseslint.config(
             twoFactorChallenges: 'auth',
             loginAttempts: 'auth',
             ussdPurchases: 'ussd',
+            paymentRecoveries: 'recovery',
           },
           // Writes that cross on purpose, each with its reason. Anything else is an error.
           allow: [

@@ -43,3 +43,4 @@ export * from './backups.ts';
 export * from './operations.ts';
 export * from './refunds.ts';
 export * from './tax.ts';
+export * from './retention.ts';

@@ -90,9 +90,10 @@ export function defaultRange(q: { from?: string | undefined; to?: string | undef
   return { from: start, to };
 }
 
-const rangeFields = { from: BusinessDay.optional(), to: BusinessDay.optional() };
+export const reportRangeFields = { from: BusinessDay.optional(), to: BusinessDay.optional() };
 
-function capRange(q: { from?: string | undefined; to?: string | undefined; group?: ReportGroup }, ctx: z.RefinementCtx) {
+/** A report's range check: ordered days, no longer than its grouping allows. */
+export function capReportRange(q: { from?: string | undefined; to?: string | undefined; group?: ReportGroup }, ctx: z.RefinementCtx) {
   const group = q.group ?? 'month';
   // A field that failed its own check has its message already; the range needs real days.
   const isDay = (d: string | undefined) => d === undefined || BusinessDay.safeParse(d).success;
@@ -115,12 +116,12 @@ function capRange(q: { from?: string | undefined; to?: string | undefined; group
 
 /** `from`, `to` (inclusive Nairobi days) and `group` of a report. */
 export const ReportQuery = z
-  .object({ ...rangeFields, group: z.enum(REPORT_GROUPS, { message: 'group must be day, week or month' }).default('day') })
-  .superRefine(capRange);
+  .object({ ...reportRangeFields, group: z.enum(REPORT_GROUPS, { message: 'group must be day, week or month' }).default('day') })
+  .superRefine(capReportRange);
 export type ReportQuery = z.output<typeof ReportQuery>;
 
 /** A report without periods (per staff member): only the range, capped as reports by month are. */
-export const ReportRangeQuery = z.object(rangeFields).superRefine(capRange);
+export const ReportRangeQuery = z.object(reportRangeFields).superRefine(capReportRange);
 export type ReportRangeQuery = z.output<typeof ReportRangeQuery>;
 
 const PeriodFields = { period: z.string(), from: z.string(), to: z.string() };
@@ -336,5 +337,5 @@ export const exportStaffReport = csvExport({
 });
 
 /** The reports of /reports, in the order of its tabs. */
-export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'staff'] as const;
+export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'retention', 'staff'] as const;
 export type ReportName = (typeof REPORTS)[number];

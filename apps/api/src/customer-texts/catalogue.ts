@@ -155,6 +155,11 @@ export const customerTexts = {
     'Data ya nambari hii ilifutwa kwa ombi la mwenyewe: haiwezi tena kutumia huduma hii.',
   ),
 
+  // SMS of a failed payment request's one reminder (issue 30).
+  'sms.recovery_reminder': sms(
+    'Your M-Pesa payment of KES {amount} for {package} did not go through. Pay again from {link} (sign in with the code we text you) or by paybill {paybill}, account {account}.',
+    'Malipo yako ya M-Pesa ya KES {amount} kwa {package} hayakukamilika. Lipa tena kupitia {link} (ingia kwa nambari tutakayokutumia) au paybill {paybill}, akaunti {account}.',
+  ),
   // SMS of money going back (issue 29).
   'sms.refund_sent': sms(
     'Refund: KES {amount} of your payment {receipt} has been returned to your M-Pesa (M-Pesa receipt {refundReceipt}). {business}',

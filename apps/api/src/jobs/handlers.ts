@@ -10,6 +10,7 @@ import { runSubscriptionExpiry } from './subscription-expiry.ts';
 import { sendQueuedUssdPurchases } from '../modules/ussd/service.ts';
 import { runRefundSending } from '../modules/refunds/service.ts';
 import { transmitDueInvoices } from '../modules/tax/service.ts';
+import { runRecovery } from '../modules/recovery/service.ts';
 
 /** Every queue's handler, wired to the app's dependencies. */
 export function jobHandlers(deps: AppDeps): JobHandler[] {
@@ -75,6 +76,14 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       cron: '* * * * *',
       run: async () => {
         await compactSummaries(deps.db);
+      },
+    },
+    {
+      // Failed payment requests: retried once or reminded once, by result code (decision 037).
+      queue: QUEUES.paymentRecovery,
+      cron: '* * * * *',
+      run: async () => {
+        await runRecovery(deps);
       },
     },
     {

@@ -15,6 +15,7 @@ export const QUEUES = {
   backup: 'backup',
   refundSending: 'refund-sending',
   taxInvoices: 'tax-invoices',
+  paymentRecovery: 'payment-recovery',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

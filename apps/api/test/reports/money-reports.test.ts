@@ -19,7 +19,7 @@ let lateSundayId: number;
 const nairobi = (local: string) => new Date(`${local}+03:00`);
 const get = (url: string, token = p.admin) => t.as(token, { method: 'GET', url });
 
-interface Figures { tips: number; bet4me: number; unclaimed: number; total: number; count: number }
+interface Figures { tips: number; bet4me: number; unclaimed: number; total: number; refunded: number; net: number; count: number }
 
 /**
  * What the income report must say, computed straight from the payments table: every payment but
@@ -37,8 +37,23 @@ async function paymentsBetween(from: string, to: string): Promise<Figures> {
          where status <> 'rejected'
            and coalesce(trans_time, received_at) >= ${start!.toISOString()} and coalesce(trans_time, received_at) < ${end!.toISOString()}`,
   );
+  // Refunds are their own line, on the day M-Pesa confirmed them (issue 29); net is what stays.
+  const [refunded] = await rows<{ cents: string | number }>(
+    t.deps.db,
+    sql`select coalesce(sum(amount_cents), 0) as cents from refunds
+         where status = 'done' and completed_at >= ${start!.toISOString()} and completed_at < ${end!.toISOString()}`,
+  );
+  const refundedCents = Number(refunded!.cents);
   // Cents to KES exactly as the API does: one division of an integer.
-  return { tips: Number(r!.tips) / 100, bet4me: Number(r!.bet4me) / 100, unclaimed: Number(r!.unclaimed) / 100, total: Number(r!.total) / 100, count: Number(r!.n) };
+  return {
+    tips: Number(r!.tips) / 100,
+    bet4me: Number(r!.bet4me) / 100,
+    unclaimed: Number(r!.unclaimed) / 100,
+    total: Number(r!.total) / 100,
+    refunded: refundedCents / 100,
+    net: (Number(r!.total) - refundedCents) / 100,
+    count: Number(r!.n),
+  };
 }
 
 async function storePayment(v: { cents: number; at: Date | null; receivedAt?: Date; source: 'c2b' | 'stk' | 'pull' | 'statement'; owner: 'client' | 'subscriber' | 'none' | 'rejected' }) {
@@ -141,10 +156,10 @@ describe('GET /api/reports/income', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     const lines = res.body.trim().split('\r\n');
-    expect(lines[0]).toBe('Period,From,To,Tips (KES),Bet4Me (KES),Unclaimed (KES),Total (KES),Payments');
+    expect(lines[0]).toBe('Period,From,To,Tips (KES),Bet4Me (KES),Unclaimed (KES),Total (KES),Payments,Refunded (KES),Net (KES)');
     expect(lines).toHaveLength(3);
     const week = await paymentsBetween('2026-03-09', '2026-03-15');
-    expect(lines[2]).toBe(`2026-03-09,2026-03-09,2026-03-15,${week.tips.toFixed(2)},${week.bet4me.toFixed(2)},${week.unclaimed.toFixed(2)},${week.total.toFixed(2)},${week.count}`);
+    expect(lines[2]).toBe(`2026-03-09,2026-03-09,2026-03-15,${week.tips.toFixed(2)},${week.bet4me.toFixed(2)},${week.unclaimed.toFixed(2)},${week.total.toFixed(2)},${week.count},${week.refunded.toFixed(2)},${week.net.toFixed(2)}`);
   });
 
   it('validates the range: 422 on a bad date, an end before the start or a range past the cap', async () => {

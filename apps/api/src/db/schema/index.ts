@@ -16,3 +16,4 @@ export * from './portal.ts';
 export * from './operations.ts';
 export * from './refunds.ts';
 export * from './tax.ts';
+export * from './recovery.ts';

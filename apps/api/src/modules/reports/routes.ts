@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  cohortsReport,
+  exportCohortsReport,
   exportIncomeBySourceReport,
+  exportRecoveryReport,
+  exportRetentionReport,
   exportIncomeReport,
   exportSalesReport,
   exportStaffReport,
   exportSubscribersReport,
   incomeBySourceReport,
   incomeReport,
+  recoveryReport,
+  retentionReport,
   salesReport,
   staffReport,
   subscribersReport,
@@ -15,6 +21,8 @@ import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { route } from '../../http/route.ts';
 import * as money from './money.ts';
+import * as recovery from '../recovery/service.ts';
+import * as retention from './retention.ts';
 import * as subscribers from './subscribers.ts';
 
 export function reportRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -23,6 +31,12 @@ export function reportRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, salesReport, ({ query }) => money.salesReport(deps.db, query));
   route(app, staffReport, ({ query }) => money.staffReport(deps.db, query));
   route(app, subscribersReport, ({ query }) => subscribers.subscribersReport(deps.db, query));
+  route(app, retentionReport, ({ query }) => retention.retentionReport(deps.db, query));
+  route(app, cohortsReport, ({ query }) => retention.cohortsReport(deps.db, query));
+  route(app, recoveryReport, ({ query }) => recovery.recoveryReport(deps.db, query));
+  csvRoute(app, exportRecoveryReport, ({ query }) => recovery.recoveryCsv(deps.db, query));
+  csvRoute(app, exportRetentionReport, ({ query }) => retention.retentionCsv(deps.db, query));
+  csvRoute(app, exportCohortsReport, ({ query }) => retention.cohortsCsv(deps.db, query));
   csvRoute(app, exportIncomeReport, ({ query }) => money.incomeCsv(deps.db, query));
   csvRoute(app, exportIncomeBySourceReport, ({ query }) => money.incomeBySourceCsv(deps.db, query));
   csvRoute(app, exportSalesReport, ({ query }) => money.salesCsv(deps.db, query));

@@ -118,6 +118,18 @@ export const settingDefaults = {
     value: 30,
     description: 'Portal sign-in codes one IP address may ask for in the window before 429',
   },
+  recovery_retry_delay_minutes: {
+    value: 10,
+    description: 'Minutes after a payment request failed because the phone did not answer (1037) or was busy (1001) before it is tried once more',
+  },
+  recovery_reminder_hour: {
+    value: 9,
+    description: 'Hour (Africa/Nairobi, 0-23) of the day after a payment request failed for lack of money (1) or was cancelled (1032) when one reminder SMS is sent',
+  },
+  retention_grace_days: {
+    value: 3,
+    description: 'Days after a subscription ends within which buying the same category and medium again still counts as a renewal (Reports → Retention)',
+  },
   portal_code_window_minutes: {
     value: 60,
     description: 'Window for counting portal sign-in codes asked for',
@@ -192,6 +204,9 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   portal_codes_per_ip: { min: 1, max: 100_000 },
   portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
   refund_result_wait_minutes: { min: 1, max: 1440, unit: 'minutes' },
+  retention_grace_days: { min: 0, max: 60, unit: 'days' },
+  recovery_retry_delay_minutes: { min: 1, max: 1440, unit: 'minutes' },
+  recovery_reminder_hour: { min: 0, max: 23 },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import {
   exportIncomeBySourceReport,
   exportIncomeReport,
+  exportRetentionReport,
   exportSalesReport,
   exportStaffReport,
   exportSubscribersReport,
@@ -58,5 +59,6 @@ export const exportPaths: Record<ReportName, string> = {
   sources: exportIncomeBySourceReport.path,
   sales: exportSalesReport.path,
   subscribers: exportSubscribersReport.path,
+  retention: exportRetentionReport.path,
   staff: exportStaffReport.path,
 };

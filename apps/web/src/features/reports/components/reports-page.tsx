@@ -14,6 +14,7 @@ import {
   type ReportName,
 } from '@betdesk/contract';
 import type { ReportFilter } from '../api/get-reports.ts';
+import { RetentionReport } from './retention-report.tsx';
 import { IncomeReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
 
 const TAB_LABELS: Record<ReportName, string> = {
@@ -21,6 +22,7 @@ const TAB_LABELS: Record<ReportName, string> = {
   sources: 'By source',
   sales: 'By category',
   subscribers: 'Subscribers',
+  retention: 'Retention',
   staff: 'Bet4Me staff',
 };
 
@@ -82,6 +84,7 @@ export function ReportsPage() {
     sources: <SourcesReport filter={filter} />,
     sales: <SalesReport filter={filter} />,
     subscribers: <SubscribersReport filter={filter} />,
+    retention: <RetentionReport filter={filter} />,
     staff: <StaffReport filter={filter} />,
   };
 

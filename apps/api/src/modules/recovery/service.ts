@@ -1,0 +1,154 @@
+import { addDays, centsToKes, defaultRange, nairobiDayOf, nairobiRange, type RecoveryQuery } from '@betdesk/contract';
+import { customerTextFor } from '../../customer-texts/texts.ts';
+import { paymentRecoveries } from '../../db/schema/index.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Queryable } from '../../db/client.ts';
+import type { CsvTable } from '../../http/csv.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
+import { requestPackagePayment } from '../mpesa/service.ts';
+import { getSetting } from '../settings/service.ts';
+import { queueSms } from '../sms/service.ts';
+import * as q from './queries.ts';
+
+const MINUTE_MS = 60 * 1000;
+/** Failures older than this are not followed up any more (a job that was off for days must not spam). */
+const LOOK_BACK_MS = 2 * 24 * 60 * MINUTE_MS;
+
+/** `hour` o'clock (Nairobi) on the day after the Nairobi day of `at`. */
+export function reminderTime(at: Date, hour: number): Date {
+  const nextDay = addDays(nairobiDayOf(at), 1);
+  return new Date(nairobiRange({ from: nextDay }).start!.getTime() + hour * 60 * MINUTE_MS);
+}
+
+/** Gives each new recoverable failure its one follow-up, due after the delay or at the reminder hour. */
+async function discover(deps: AppDeps, now: Date): Promise<number> {
+  const failures = await q.unfollowedFailures(deps.db, new Date(now.getTime() - LOOK_BACK_MS));
+  if (failures.length === 0) return 0;
+  const delay = await getSetting(deps.db, 'recovery_retry_delay_minutes');
+  const hour = await getSetting(deps.db, 'recovery_reminder_hour');
+  const values = failures.flatMap((f) => {
+    const kind = q.classOf(f.result_code);
+    if (kind === 'never') return [];
+    return [
+      {
+        stkRequestId: f.id,
+        kind,
+        resultCode: f.result_code,
+        subscriberId: f.subscriber_id,
+        packageId: f.package_id,
+        failedRequestAt: f.requested_at,
+        dueAt: kind === 'retry' ? new Date(f.settled_at.getTime() + delay * MINUTE_MS) : reminderTime(f.settled_at, hour),
+      },
+    ];
+  });
+  if (values.length === 0) return 0;
+  // The unique stk_request_id makes a second discovery of the same failure a no-op.
+  const inserted = await deps.db.insert(paymentRecoveries).values(values).onConflictDoNothing().returning({ id: paymentRecoveries.id });
+  return inserted.length;
+}
+
+/**
+ * The payment-recovery job: new failures get their follow-up; due ones are cancelled when the
+ * subscriber paid meanwhile (or, for a retry, is covered again), else retried once by STK push or
+ * reminded once by a transactional SMS. Returns what it did.
+ */
+export async function runRecovery(deps: AppDeps, now = new Date()) {
+  const found = await discover(deps, now);
+  const out = { found, retried: 0, reminded: 0, cancelled: 0, skipped: 0 };
+  for (;;) {
+    const due = await q.claimDue(deps.db, now);
+    if (!due) break;
+    if (await q.paidSince(deps.db, due.subscriberId, due.failedRequestAt)) {
+      await q.settle(deps.db, due.id, { status: 'cancelled', note: 'Paid after the failed request' });
+      out.cancelled += 1;
+      continue;
+    }
+    const facts = await q.reminderFacts(deps.db, due.stkRequestId);
+    if (!facts) {
+      await q.settle(deps.db, due.id, { status: 'skipped', note: 'The request or its package is gone' });
+      out.skipped += 1;
+      continue;
+    }
+    if (due.kind === 'retry') {
+      if (await q.coveredNow(deps.db, due.subscriberId, due.packageId, now)) {
+        await q.settle(deps.db, due.id, { status: 'cancelled', note: 'Already covered by a running subscription' });
+        out.cancelled += 1;
+        continue;
+      }
+      const retryId = await requestPackagePayment(deps, { subscriberId: due.subscriberId, phone: facts.phone, packageId: due.packageId, requestId: null }).catch(
+        () => null,
+      );
+      if (retryId === null) {
+        await q.settle(deps.db, due.id, { status: 'skipped', note: 'M-Pesa refused the retry, or the package is no longer on sale' });
+        out.skipped += 1;
+      } else {
+        await q.settle(deps.db, due.id, { status: 'done', retryStkRequestId: retryId });
+        out.retried += 1;
+      }
+      continue;
+    }
+    const queued = await deps.db.transaction(async (tx) => {
+      const link = deps.config.mpesa.api?.callbackBaseUrl ?? '';
+      const id = await queueSms(tx, {
+        intent: 'payment.recovery-reminder',
+        dedupeKey: `payment-recovery:${due.id}`,
+        to: facts.phone,
+        body: await customerTextFor(tx, facts.phone, 'sms.recovery_reminder', {
+          amount: centsToKes(facts.amountCents).toFixed(0),
+          package: facts.packageName,
+          link: link ? `${link}/` : 'the portal',
+          paybill: deps.config.mpesa.api?.shortcode ?? '',
+          account: facts.accountReference,
+        }),
+        createdBy: null,
+        subscriberId: due.subscriberId,
+        smsClass: 'transactional',
+      });
+      if (id === null) await q.settle(tx, due.id, { status: 'skipped', note: 'Nothing may be sent to this phone' });
+      return id !== null;
+    });
+    if (queued) out.reminded += 1;
+    else out.skipped += 1;
+  }
+  if (out.reminded > 0) await deps.jobs.nudge(QUEUES.smsDispatch);
+  return out;
+}
+
+export async function recoveryReport(db: Queryable, query: RecoveryQuery) {
+  const { from, to } = defaultRange({ from: query.from, to: query.to, group: 'month' });
+  const { start, end } = nairobiRange({ from, to });
+  const f = await q.recoveryFigures(db, start!, end!);
+  const failed = { retry: 0, remind: 0, never: 0 };
+  for (const r of f.failed) failed[q.classOf(r.resultCode)] += r.n;
+  return {
+    from,
+    to,
+    failed_by_class: failed,
+    retries: f.done.get('retry') ?? 0,
+    reminders: f.done.get('remind') ?? 0,
+    recovered_amount: centsToKes(f.recoveredCents),
+    recovered_payments: f.recoveredPayments,
+  };
+}
+
+export async function recoveryCsv(db: Queryable, query: RecoveryQuery): Promise<CsvTable<{ figure: string; value: number }>> {
+  const r = await recoveryReport(db, query);
+  return {
+    filename: `report-recovery-${r.from}-to-${r.to}`,
+    columns: [
+      { header: 'Figure', value: (x) => x.figure },
+      { header: 'Value', value: (x) => x.value },
+    ],
+    rows: [
+      [
+        { figure: 'Failed: try again once (1037, 1001)', value: r.failed_by_class.retry },
+        { figure: 'Failed: remind (1, 1032)', value: r.failed_by_class.remind },
+        { figure: 'Failed: never retried', value: r.failed_by_class.never },
+        { figure: 'Retries sent', value: r.retries },
+        { figure: 'Reminders sent', value: r.reminders },
+        { figure: 'Payments recovered', value: r.recovered_payments },
+        { figure: 'Amount recovered (KES)', value: r.recovered_amount },
+      ],
+    ],
+  };
+}

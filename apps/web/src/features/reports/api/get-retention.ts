@@ -1,0 +1,41 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { cohortsReport, recoveryReport, retentionReport, type QueryOf } from '@betdesk/contract';
+import { callEndpoint } from '@/lib/http.ts';
+import { reportsKey } from './get-reports.ts';
+
+export type RetentionFilter = QueryOf<typeof retentionReport>;
+export type CohortFilter = QueryOf<typeof cohortsReport>;
+
+/** GET /api/reports/retention: renewal, churn, NRR, ARPU and LTV per period, optionally split (admin). */
+export function useRetentionReport(filter: RetentionFilter) {
+  return useQuery(
+    queryOptions({
+      queryKey: [...reportsKey, 'retention', filter],
+      queryFn: () => callEndpoint(retentionReport, { query: filter }),
+      placeholderData: keepPreviousData,
+    }),
+  );
+}
+
+/** GET /api/reports/cohorts: the monthly cohort grid (admin). */
+export function useCohortsReport(filter: CohortFilter) {
+  return useQuery(
+    queryOptions({
+      queryKey: [...reportsKey, 'cohorts', filter],
+      queryFn: () => callEndpoint(cohortsReport, { query: filter }),
+      placeholderData: keepPreviousData,
+    }),
+  );
+}
+
+/** GET /api/reports/recovery: failed payment requests by class, retries, reminders, amount recovered (admin). */
+export function useRecoveryReport(filter: { from?: string | undefined; to?: string | undefined }) {
+  const query = { from: filter.from, to: filter.to };
+  return useQuery(
+    queryOptions({
+      queryKey: [...reportsKey, 'recovery', query],
+      queryFn: () => callEndpoint(recoveryReport, { query }),
+      placeholderData: keepPreviousData,
+    }),
+  );
+}

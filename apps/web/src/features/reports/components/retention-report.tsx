@@ -1,0 +1,205 @@
+import { useState } from 'react';
+import { Button, Card, Group, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import {
+  exportCohortsReport,
+  exportRecoveryReport,
+  exportRetentionReport,
+  RECOVERY_FORMULA,
+  RETENTION_FORMULAS,
+  type RetentionPeriod,
+  type RetentionSplit,
+} from '@betdesk/contract';
+import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { FigureBoxes } from '@/components/figure-boxes.tsx';
+import { LoadState } from '@/components/load-state.tsx';
+import { formatMoney } from '@/lib/format.ts';
+import { downloadFile } from '@/lib/http.ts';
+import type { ReportFilter } from '../api/get-reports.ts';
+import { useCohortsReport, useRecoveryReport, useRetentionReport } from '../api/get-retention.ts';
+import { BarChart, type ChartSeries } from './bar-chart.tsx';
+
+const percent = (r: number | null | undefined) => (r === null || r === undefined ? '–' : `${(r * 100).toFixed(1)}%`);
+const SPLITS: { value: 'all' | RetentionSplit; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'category', label: 'Category' },
+  { value: 'medium', label: 'Medium' },
+  { value: 'channel', label: 'First channel' },
+];
+
+const RATE_SERIES: ChartSeries[] = [
+  { key: 'renewal', label: 'Renewal rate %', color: 'var(--mantine-color-teal-6)' },
+  { key: 'churn', label: 'Churn rate %', color: 'var(--mantine-color-orange-6)' },
+];
+
+type Row = RetentionPeriod & { group: string };
+
+/** Reports → Retention: how many renew, how many leave, what a subscriber is worth; each figure with its formula. */
+export function RetentionReport({ filter }: { filter: ReportFilter }) {
+  const [split, setSplit] = useState<'all' | RetentionSplit>('all');
+  const query = { from: filter.from, to: filter.to, group: filter.group ?? 'month', ...(split === 'all' ? {} : { group_by: split }) };
+  const report = useRetentionReport(query);
+  const data = report.data;
+  if (report.isError) return <LoadState failed what="report" />;
+  const rows: Row[] = data
+    ? split === 'all'
+      ? data.periods.map((p) => ({ ...p, group: 'All' }))
+      : data.groups.flatMap((g) => g.periods.map((p) => ({ ...p, group: g.label })))
+    : [];
+  const columns: DataTableColumn<Row>[] = [
+    { key: 'group', header: 'Group', minWidth: 140 },
+    { key: 'period', header: 'Period', width: 120 },
+    { key: 'ended', header: 'Ended', align: 'right', width: 90 },
+    { key: 'renewed', header: 'Renewed', align: 'right', width: 100 },
+    { key: 'renewal_rate', header: 'Renewal rate', align: 'right', width: 120, render: (r) => percent(r.renewal_rate) },
+    { key: 'active_at_start', header: 'Active at start', align: 'right', width: 130 },
+    { key: 'churned', header: 'Churned', align: 'right', width: 100 },
+    { key: 'churn_rate', header: 'Churn rate', align: 'right', width: 110, render: (r) => percent(r.churn_rate) },
+    { key: 'income', header: 'Income', align: 'right', width: 130, render: (r) => formatMoney(r.income) },
+    { key: 'arpu', header: 'ARPU', align: 'right', width: 120, render: (r) => (r.arpu === null ? '–' : formatMoney(r.arpu)) },
+    { key: 'net_revenue_retention', header: 'Net revenue retention', align: 'right', width: 170, render: (r) => percent(r.net_revenue_retention) },
+  ];
+  return (
+    <Stack data-testid="report-retention" data-loading={report.isFetching ? 'true' : 'false'}>
+      <Group gap="sm" align="center">
+        <Text size="sm" fw={500} id="retention-split-label">
+          Split by
+        </Text>
+        <SegmentedControl value={split} onChange={(v) => setSplit(v as typeof split)} data={SPLITS} aria-labelledby="retention-split-label" data-testid="retention-split" />
+        {data && (
+          <Text size="xs" c="dimmed">
+            Grace: {data.grace_days} days (Settings → retention_grace_days)
+          </Text>
+        )}
+      </Group>
+      {data && (
+        <FigureBoxes
+          figures={[
+            { label: 'Renewal rate', value: percent(data.renewal_rate), hint: RETENTION_FORMULAS.renewal_rate, testId: 'retention-renewal-rate' },
+            { label: 'Churn rate', value: `${percent(data.churn_rate)} (${data.churned} left)`, hint: RETENTION_FORMULAS.churn_rate, testId: 'retention-churn' },
+            { label: 'Net revenue retention', value: percent(data.net_revenue_retention), hint: RETENTION_FORMULAS.net_revenue_retention },
+            { label: 'ARPU', value: data.arpu === null ? '–' : formatMoney(data.arpu), hint: RETENTION_FORMULAS.arpu },
+            { label: 'Lifetime value', value: data.ltv === null ? (data.ltv_note?.startsWith('Not enough') ? 'Not enough history' : '–') : formatMoney(data.ltv), hint: data.ltv_note ?? RETENTION_FORMULAS.ltv, testId: 'retention-ltv' },
+          ]}
+        />
+      )}
+      <Card withBorder>
+        <Title order={4} mb="sm">
+          Renewal and churn rates
+        </Title>
+        <BarChart
+          grouped
+          series={RATE_SERIES}
+          bars={(data?.periods ?? []).map((p) => ({ label: p.period, values: { renewal: (p.renewal_rate ?? 0) * 100, churn: (p.churn_rate ?? 0) * 100 } }))}
+          format={(v) => `${v.toFixed(1)}%`}
+        />
+      </Card>
+      <Card withBorder>
+        <DataTable
+          columns={columns}
+          rows={rows}
+          rowKey={(r) => `${r.group}:${r.period}`}
+          loading={report.isFetching}
+          exportCsv={{ path: exportRetentionReport.path, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v ?? '')])), filename: `report-retention-${filter.from}-to-${filter.to}.csv` }}
+          emptyText="No subscription in this range"
+          data-testid="retention-table"
+        />
+      </Card>
+      <CohortGrid filter={filter} />
+      <RecoveryFigures filter={filter} />
+    </Stack>
+  );
+}
+
+type CohortRow = { month: string; size: number; income: number; cells: { offset: number; active: number; share: number | null; income: number }[] };
+
+function CohortGrid({ filter }: { filter: ReportFilter }) {
+  const [by, setBy] = useState<'subscribers' | 'income'>('subscribers');
+  const query = { from: filter.from, to: filter.to, by };
+  const report = useCohortsReport(query);
+  if (report.isError) return <LoadState failed what="cohort grid" />;
+  const cohorts: CohortRow[] = report.data?.cohorts ?? [];
+  const width = Math.max(0, ...cohorts.map((c) => c.cells.length));
+  const columns: DataTableColumn<CohortRow>[] = [
+    { key: 'month', header: 'Cohort', width: 110 },
+    { key: 'size', header: 'New', align: 'right', width: 80 },
+    ...Array.from({ length: width }, (_, k): DataTableColumn<CohortRow> => ({
+      key: `m${k}`,
+      header: `Month ${k}`,
+      align: 'right',
+      width: 100,
+      render: (c) => {
+        const cell = c.cells[k];
+        if (!cell) return '';
+        return by === 'income' ? formatMoney(cell.income) : percent(cell.share);
+      },
+    })),
+  ];
+  return (
+    <Card withBorder data-testid="cohort-grid">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>Cohorts</Title>
+        <SegmentedControl
+          value={by}
+          onChange={(v) => setBy(v as typeof by)}
+          data={[
+            { value: 'subscribers', label: 'Still active' },
+            { value: 'income', label: 'Income' },
+          ]}
+          aria-label="Cohort measure"
+        />
+      </Group>
+      <Text size="xs" c="dimmed" mb="sm">
+        {RETENTION_FORMULAS.cohorts}
+      </Text>
+      <DataTable
+        columns={columns}
+        rows={cohorts}
+        rowKey={(c) => c.month}
+        loading={report.isFetching}
+        exportCsv={{ path: exportCohortsReport.path, query: { from: filter.from ?? '', to: filter.to ?? '', by }, filename: `report-cohorts-${filter.from}-to-${filter.to}.csv` }}
+        emptyText="No new subscriber in this range"
+        data-testid="cohort-table"
+      />
+    </Card>
+  );
+}
+
+const RECOVERY_SERIES: ChartSeries[] = [
+  { key: 'retry', label: 'Try again once (1037, 1001)', color: 'var(--mantine-color-blue-6)' },
+  { key: 'remind', label: 'Remind (1, 1032)', color: 'var(--mantine-color-teal-6)' },
+  { key: 'never', label: 'Never retried', color: 'var(--mantine-color-gray-6)' },
+];
+
+/** Failed payment requests by class, what was done about them and what came back. */
+function RecoveryFigures({ filter }: { filter: ReportFilter }) {
+  const report = useRecoveryReport(filter);
+  if (report.isError) return <LoadState failed what="recovery figures" />;
+  const data = report.data;
+  return (
+    <Card withBorder data-testid="recovery-figures">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>Recovery of failed payments</Title>
+        <Button
+          variant="light"
+          onClick={() => {
+            downloadFile(exportRecoveryReport.path, { from: filter.from ?? '', to: filter.to ?? '' }, `report-recovery-${filter.from}-to-${filter.to}.csv`).catch(() => {});
+          }}
+        >
+          Export CSV
+        </Button>
+      </Group>
+      {data && (
+        <Stack>
+          <FigureBoxes
+            figures={[
+              { label: 'Retries sent', value: data.retries },
+              { label: 'Reminders sent', value: data.reminders },
+              { label: 'Amount recovered', value: formatMoney(data.recovered_amount), hint: RECOVERY_FORMULA, testId: 'recovery-amount' },
+            ]}
+          />
+          <BarChart grouped series={RECOVERY_SERIES} bars={[{ label: 'Failed requests', values: data.failed_by_class }]} format={(v) => String(v)} />
+        </Stack>
+      )}
+    </Card>
+  );
+}
