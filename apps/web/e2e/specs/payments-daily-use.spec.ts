@@ -30,11 +30,17 @@ test('a claim by keyboard ends green with nothing re-reading its preview, and th
   const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
   const form = (await (await request.get('/api/tips/subscribers/new', { headers })).json()) as { bet_categories: { id: number }[]; durations: Record<string, string> };
   const phone = `07${Date.now().toString().slice(-8)}`;
-  const stored = await request.post('/api/tips/subscribers/store', {
-    headers,
-    data: { name: PAYEE, phone, bet_category_id: form.bet_categories[0]!.id, transmission_medium_id: 'sms', duration: Number(Object.keys(form.durations)[0]) },
-  });
-  expect(stored.ok(), await stored.text()).toBe(true);
+  // The durations are every package's; other specs on the shared server add packages to other
+  // categories, so the first category is given the first duration it sells.
+  let stored = null;
+  for (const duration of Object.keys(form.durations)) {
+    stored = await request.post('/api/tips/subscribers/store', {
+      headers,
+      data: { name: PAYEE, phone, bet_category_id: form.bet_categories[0]!.id, transmission_medium_id: 'sms', duration: Number(duration) },
+    });
+    if (stored.ok()) break;
+  }
+  expect(stored?.ok(), await stored?.text()).toBe(true);
 
   const receipt = `SK${Date.now().toString().slice(-8)}`;
   simulatePayment(['--amount', '125', '--account', 'HELLO', '--phone', '0799000465', '--msisdn-mode', 'masked', '--name', SENDER, '--receipt', receipt]);

@@ -48,7 +48,7 @@ test.describe('Reports', () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toBe(`report-income-${from}-to-${to}.csv`);
     const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
-    expect(csv[0]).toBe('Period,From,To,Tips (KES),Bet4Me (KES),Unclaimed (KES),Total (KES),Payments');
+    expect(csv[0]).toBe('Period,From,To,Tips (KES),Bet4Me (KES),Unclaimed (KES),Total (KES),Payments,Refunded (KES),Net (KES)');
     expect(csv).toHaveLength(1 + 12);
     const csvTotal = csv.slice(1).reduce((sum, line) => sum + cents(line.split(',')[6]!), 0);
     expect(csvTotal).toBe(shownTotal);
