@@ -61,7 +61,8 @@ export function BarChart({
           Highest: {format(max)}
         </Text>
       </Group>
-      <ScrollArea type="auto" offsetScrollbars>
+      {/* A chart wider than the phone scrolls sideways: its viewport takes the keyboard (axe: scrollable-region-focusable). */}
+      <ScrollArea type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Chart, scrolls sideways' }}>
         <Box style={{ minWidth: bars.length * MIN_BAR_PX }}>
           <div style={{ display: 'flex', alignItems: 'flex-end', gap: bars.length > 60 ? 1 : 3, height: HEIGHT }} role="group" aria-label="Chart">
             {bars.map((bar, i) => (
