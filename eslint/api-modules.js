@@ -34,6 +34,10 @@ function eachSource(context, visit) {
   };
 }
 
+/** The toolkits under the modules (test/architecture/layers.ts) and the files at the top. */
+const TOOLKITS = ['http/', 'jobs/', 'integrations/', 'db/', 'lib/'];
+const TOP = ['app.ts', 'server.ts', 'worker.ts', 'main.ts', 'bootstrap.ts', 'job-handlers.ts'];
+
 const moduleBoundary = {
   meta: {
     type: 'problem',
@@ -41,7 +45,7 @@ const moduleBoundary = {
     messages: {
       notService: "Reach the {{target}} module through its service.ts, not {{file}}.",
       routes: "Only src/app.ts registers a module's routes.",
-      upward: 'http/ is the toolkit the modules use: it imports no module and not the app.',
+      upward: '{{folder}} is a toolkit the modules use: it imports no module and nothing of the top (app, server, worker, job-handlers).',
     },
   },
   create(context) {
@@ -49,8 +53,9 @@ const moduleBoundary = {
     const from = moduleOf(context.filename);
     return eachSource(context, (node, target) => {
       const to = moduleOf(target);
-      if (here.startsWith('http/') && (to || srcPath(target) === 'app.ts')) {
-        context.report({ node, messageId: 'upward' });
+      const toolkit = TOOLKITS.find((folder) => here.startsWith(folder));
+      if (toolkit && (to || TOP.includes(srcPath(target)) || srcPath(target).startsWith('customer-texts/'))) {
+        context.report({ node, messageId: 'upward', data: { folder: toolkit } });
         return;
       }
       if (!to || to.module === from?.module) return;

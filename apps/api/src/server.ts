@@ -6,7 +6,7 @@ import type { AppDeps } from './deps.ts';
 import { buildApp } from './app.ts';
 import { createSmsGateway } from './integrations/sms/index.ts';
 import { noJobs, startJobs, type Jobs } from './jobs/jobs.ts';
-import { jobHandlers } from './jobs/handlers.ts';
+import { jobHandlers } from './job-handlers.ts';
 import { bootstrap, type BootReport } from './bootstrap.ts';
 import { startBackupControl } from './modules/backups/service.ts';
 

@@ -9,7 +9,7 @@ import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { loggerOptions } from './http/logger.ts';
 import { createSmsGateway } from './integrations/sms/index.ts';
-import { jobHandlers } from './jobs/handlers.ts';
+import { jobHandlers } from './job-handlers.ts';
 import { noJobs, QUEUES, startJobs, type Jobs } from './jobs/jobs.ts';
 
 const config = loadConfig();

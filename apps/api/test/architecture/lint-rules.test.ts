@@ -19,6 +19,7 @@ describe('lint rules of decision 028', () => {
       { filename: inModule('bets'), code: "import { audit } from '../audit/service.ts';" },
       { filename: inModule('mpesa', 'stk-query.ts'), code: "import { afterCommit } from './ingest.ts';" },
       { filename: join(apiRoot, 'src/app.ts'), code: "import { betRoutes } from './modules/bets/routes.ts';" },
+      { filename: join(apiRoot, 'src/jobs/jobs.ts'), code: "import { rows } from '../db/rows.ts';" },
     ],
     invalid: [
       { filename: inModule('bets'), code: "import { x } from '../clients/queries.ts';", errors: [{ messageId: 'notService' }] },
@@ -27,7 +28,9 @@ describe('lint rules of decision 028', () => {
       { filename: inModule('bets'), code: "const m = await import('../clients/queries.ts');", errors: [{ messageId: 'notService' }] },
       { filename: inModule('bets'), code: "import { clientRoutes } from '../clients/routes.ts';", errors: [{ messageId: 'routes' }] },
       { filename: join(apiRoot, 'src/http/auth-hook.ts'), code: "import { actorForToken } from '../modules/auth/service.ts';", errors: [{ messageId: 'upward' }] },
-      { filename: join(apiRoot, 'src/jobs/handlers.ts'), code: "import { x } from '../modules/sms/outbox.ts';", errors: [{ messageId: 'notService' }] },
+      { filename: join(apiRoot, 'src/job-handlers.ts'), code: "import { x } from './modules/sms/outbox.ts';", errors: [{ messageId: 'notService' }] },
+      { filename: join(apiRoot, 'src/jobs/jobs.ts'), code: "import { x } from '../modules/sms/service.ts';", errors: [{ messageId: 'upward' }] },
+      { filename: join(apiRoot, 'src/db/list.ts'), code: "import { jobHandlers } from '../job-handlers.ts';", errors: [{ messageId: 'upward' }] },
     ],
   });
 

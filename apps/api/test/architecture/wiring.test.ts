@@ -15,7 +15,7 @@ describe('the app composed from the top (decision 028)', () => {
     );
     expect(loaded.map((file) => pathTo(worker, 'src/worker.ts', file).join(' -> '))).toEqual([]);
     // The walk is real: the worker does reach the jobs and the services they run.
-    expect(worker.has('src/jobs/handlers.ts')).toBe(true);
+    expect(worker.has('src/job-handlers.ts')).toBe(true);
     expect(worker.has('src/modules/mpesa/service.ts')).toBe(true);
   });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { jobHandlers } from '../../src/jobs/handlers.ts';
+import { jobHandlers } from '../../src/job-handlers.ts';
 import { applyRetention } from '../../src/modules/backups/service.ts';
 import type { AppDeps } from '../../src/deps.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { auditLog, phoneLanguages, smsMessages } from '../../src/db/schema/index.ts';
-import { runSubscriptionExpiry } from '../../src/jobs/subscription-expiry.ts';
+import { runSubscriptionExpiry } from '../../src/modules/subscriptions/expiry.ts';
 import { queueTipsReceipt } from '../../src/modules/mpesa/receipts.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { addTipsSubscriber, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';

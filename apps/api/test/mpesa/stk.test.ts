@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { clientAssignments, mpesaPayments, smsMessages, stkRequests, subscriptions } from '../../src/db/schema/index.ts';
-import { runSubscriptionExpiry } from '../../src/jobs/subscription-expiry.ts';
+import { runSubscriptionExpiry } from '../../src/modules/subscriptions/expiry.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { recheckPendingRequests } from '../../src/modules/mpesa/service.ts';

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutgoingSms, SendOutcome, SmsGateway } from '../../src/integrations/sms/gateway.ts';
-import { jobHandlers } from '../../src/jobs/handlers.ts';
+import { jobHandlers } from '../../src/job-handlers.ts';
 import { QUEUES, startJobs } from '../../src/jobs/jobs.ts';
 import { bookGatewayRequest, dispatchQueuedSms, markGatewayAnswered } from '../../src/modules/sms/outbox.ts';
 import { storeC2bConfirmation } from '../../src/modules/mpesa/service.ts';

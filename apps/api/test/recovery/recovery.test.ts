@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { erasedPhones, paymentRecoveries, smsMessages, stkRequests } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
-import { jobHandlers } from '../../src/jobs/handlers.ts';
+import { jobHandlers } from '../../src/job-handlers.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { requestPackagePayment } from '../../src/modules/mpesa/service.ts';
 import { reminderTime, runRecovery } from '../../src/modules/recovery/service.ts';

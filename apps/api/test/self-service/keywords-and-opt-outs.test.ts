@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { smsSelfServiceTexts } from '@betdesk/contract';
 import { auditLog, smsInbound, smsMessages, subscriptions } from '../../src/db/schema/index.ts';
-import { runSubscriptionExpiry } from '../../src/jobs/subscription-expiry.ts';
+import { runSubscriptionExpiry } from '../../src/modules/subscriptions/expiry.ts';
 import { africasTalkingGateway } from '../../src/integrations/sms/africastalking.ts';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../src/integrations/sms/fake-africastalking.ts';
 import { dispatchQueuedSms, queueSms } from '../../src/modules/sms/outbox.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { smsMessages, stkRequests, tipsSubscribers, ussdPurchases } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
-import { jobHandlers } from '../../src/jobs/handlers.ts';
+import { jobHandlers } from '../../src/job-handlers.ts';
 import { sendQueuedUssdPurchases } from '../../src/modules/ussd/service.ts';
 import type { TestApp } from '../helpers.ts';
 import { appWithFakeDaraja, SANDBOX_PASSKEY, seedPeople } from '../mpesa/fixtures.ts';

@@ -1,9 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
-import { runBackup, type MadeBackup } from './service.ts';
 
 /**
  * The embedded database is one process's: while the server holds DATA_DIR, `npm run backup` asks
@@ -14,8 +11,12 @@ export function controlSocketPath(dataDir: string): string {
   return join(dataDir, 'backup.sock');
 }
 
-export async function startBackupControl(database: Database, config: Config): Promise<() => Promise<void>> {
-  const path = controlSocketPath(config.dataDir);
+/** Listens on DATA_DIR's socket; each request runs `backup` (the service's runBackup, given by it). */
+export async function listenForBackups(
+  dataDir: string,
+  backup: (outDir: string | undefined) => Promise<object>,
+): Promise<() => Promise<void>> {
+  const path = controlSocketPath(dataDir);
   if (existsSync(path)) rmSync(path, { force: true });
   const server: Server = createServer((req, res) => {
     if (req.method !== 'POST' || !req.url?.startsWith('/backup')) {
@@ -23,7 +24,7 @@ export async function startBackupControl(database: Database, config: Config): Pr
       return;
     }
     const out = new URL(req.url, 'http://local').searchParams.get('out') ?? undefined;
-    runBackup(database, config, 'cli', { outDir: out }).then(
+    backup(out).then(
       (made) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(made)),
       (error: unknown) => res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message })),
     );
@@ -41,7 +42,7 @@ export async function startBackupControl(database: Database, config: Config): Pr
 }
 
 /** Asks a running server for a backup; null when no server listens on DATA_DIR's socket. */
-export function backupThroughServer(dataDir: string, outDir: string | undefined): Promise<MadeBackup | null> {
+export function backupThroughServer<Made extends object>(dataDir: string, outDir: string | undefined): Promise<Made | null> {
   const socketPath = controlSocketPath(dataDir);
   if (!existsSync(socketPath)) return Promise.resolve(null);
   return new Promise((resolvePromise, reject) => {
@@ -51,7 +52,7 @@ export function backupThroughServer(dataDir: string, outDir: string | undefined)
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
         res.on('end', () => {
-          const parsed = JSON.parse(body) as MadeBackup & { error?: string };
+          const parsed = JSON.parse(body) as Made & { error?: string };
           if (res.statusCode === 200) resolvePromise(parsed);
           else reject(new Error(parsed.error ?? `the server answered ${res.statusCode}`));
         });

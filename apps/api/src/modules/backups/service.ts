@@ -9,7 +9,7 @@ import { backupRuns, users } from '../../db/schema/index.ts';
 import { BackupError, compressDump, readBackup, sealBackup, sha256OfFile, type BackupManifest } from './archive.ts';
 import { assertEmptyTarget, dumpDatabase, knownMigrations, loadDump, restoreCheckSql, type Figures, type RestoreTarget } from './dump.ts';
 export { knownMigrations } from './dump.ts';
-export { startBackupControl } from './control.ts';
+import { listenForBackups } from './control.ts';
 
 export { BackupError } from './archive.ts';
 
@@ -34,6 +34,14 @@ interface Sidecar extends BackupFileInfo {
 
 function stamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+/**
+ * While the server holds the embedded database, `npm run backup` asks it for a backup over DATA_DIR's
+ * socket (control.ts, decision 023); each request runs a backup made by the command line.
+ */
+export function startBackupControl(database: Database, config: Config): Promise<() => Promise<void>> {
+  return listenForBackups(config.dataDir, (outDir) => runBackup(database, config, 'cli', { outDir }));
 }
 
 export interface MadeBackup {

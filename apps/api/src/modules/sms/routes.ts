@@ -7,7 +7,6 @@ import {
   smsDeliveryReport,
   smsLog,
   smsMessage,
-  subscriberSmsMessages,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
@@ -22,7 +21,6 @@ export function smsRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, smsBacklog, () => backlog.smsBacklog(deps.db));
   route(app, resendSmsByCause, ({ actor, body, request }) => backlog.resendFailedByCause(deps, actor, body.cause, request.id));
   route(app, clientSmsMessages, ({ actor, query }) => sms.clientMessages(deps.db, actor, query));
-  route(app, subscriberSmsMessages, ({ query }) => sms.subscriberMessages(deps.db, query));
   route(app, smsDeliveryReport, async ({ body, request }) => {
     const { secret } = request.params as { secret: string };
     if (!sms.isWebhookSecret(deps, secret)) throw notFound();

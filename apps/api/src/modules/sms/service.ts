@@ -22,7 +22,6 @@ import { audit } from '../audit/service.ts';
 import { queueSms } from './outbox.ts';
 import type { SmsBalance, SmsGateway } from '../../integrations/sms/gateway.ts';
 import { requireClientFacts } from '../clients/service.ts';
-import { subscriberById } from '../tips-subscribers/service.ts';
 import * as q from './queries.ts';
 import { announce } from '../events/service.ts';
 
@@ -137,13 +136,9 @@ export async function clientMessages(db: Queryable, actor: Actor, query: PageQue
   return { total_records: page.total, messages: page.messages };
 }
 
-export async function subscriberMessages(db: Queryable, query: PageQuery & { subscriber_id: number }) {
-  const subscriber = await subscriberById(db, query.subscriber_id);
-  const page = await q.findMessages(
-    db,
-    { person: { subscriberId: subscriber.id, phone: subscriber.phone } },
-    pageOf(query),
-  );
+/** One person's messages (a subscriber's page): the owning module has found the person. */
+export async function personMessages(db: Queryable, person: { subscriberId: number; phone: string }, query: PageQuery) {
+  const page = await q.findMessages(db, { person }, pageOf(query));
   return { total_records: page.total, messages: page.messages };
 }
 

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import { creditReversedSale, queueSaleInvoice } from '../tax/service.ts';
+export { runSubscriptionExpiry } from './expiry.ts';
 import * as subscriptionQueries from './queries.ts';
 
 export type SubscriptionSource = (typeof SUBSCRIPTION_SOURCES)[number];

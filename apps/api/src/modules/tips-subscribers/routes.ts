@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  subscriberSmsMessages,
   activeSubscribers,
   newSubscriberForm,
   sendSubscriberSms,
@@ -14,6 +15,7 @@ import { languageOf } from '../sms/service.ts';
 import * as subscribers from './service.ts';
 
 export function tipsSubscribersRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(app, subscriberSmsMessages, ({ query }) => subscribers.subscriberMessages(deps.db, query));
   route(app, newSubscriberForm, () => subscribers.newSubscriberChoices(deps.db));
   route(app, storeSubscriber, ({ actor, body, request }) => subscribers.storeSubscriber(deps, actor, body, request.id));
   route(app, activeSubscribers, ({ actor, query }) => subscribers.subscribersPage(deps.db, actor, query));

@@ -10,6 +10,7 @@ import {
   TIPS_MEDIA_LABELS,
   type BetCategory,
   type NewSubscriberForm,
+  type PageQuery,
   type Subscriber,
   type SubscriberLanguageForm,
   type SubscriberSmsForm,
@@ -21,7 +22,7 @@ import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { balanceCents } from '../ledger/service.ts';
-import { queueSms, setLanguage } from '../sms/service.ts';
+import { personMessages, queueSms, setLanguage } from '../sms/service.ts';
 import { activateSubscription } from '../subscriptions/service.ts';
 import { betCategoryList } from '../tips-posts/service.ts';
 import { findPackage, packageDurations } from '../tips-prices/service.ts';
@@ -113,6 +114,13 @@ export async function subscriberById(db: Queryable, id: number): Promise<Subscri
     await subscriptionsOfSubscriber(db, id),
   ];
   return { ...subscriber, account_balance: centsToKes(balance), subscriptions };
+}
+
+/** A subscriber's messages (their page's SMS tab). */
+export async function subscriberMessages(db: Queryable, query: PageQuery & { subscriber_id: number }) {
+  const subscriber = await q.findSubscriber(db, query.subscriber_id);
+  if (!subscriber) throw notFound('This subscriber does not exist.');
+  return personMessages(db, { subscriberId: subscriber.id, phone: subscriber.phone }, query);
 }
 
 export async function sendSmsToSubscriber(

@@ -1,16 +1,16 @@
-import type { AppDeps } from '../deps.ts';
-import { compactSummaries } from '../db/summaries.ts';
-import { dispatchQueuedSms } from '../modules/sms/service.ts';
-import { recheckPendingRequests } from '../modules/mpesa/service.ts';
-import { runRetention } from '../modules/privacy/service.ts';
-import { runMoneyCheck, runPull } from '../modules/reconciliation/service.ts';
-import { runBackup } from '../modules/backups/service.ts';
-import { QUEUES, type JobHandler } from './jobs.ts';
-import { runSubscriptionExpiry } from './subscription-expiry.ts';
-import { sendQueuedUssdPurchases } from '../modules/ussd/service.ts';
-import { runRefundSending } from '../modules/refunds/service.ts';
-import { transmitDueInvoices } from '../modules/tax/service.ts';
-import { runRecovery } from '../modules/recovery/service.ts';
+import type { AppDeps } from './deps.ts';
+import { compactSummaries } from './db/summaries.ts';
+import { dispatchQueuedSms } from './modules/sms/service.ts';
+import { recheckPendingRequests } from './modules/mpesa/service.ts';
+import { runRetention } from './modules/privacy/service.ts';
+import { runMoneyCheck, runPull } from './modules/reconciliation/service.ts';
+import { runBackup } from './modules/backups/service.ts';
+import { QUEUES, type JobHandler } from './jobs/jobs.ts';
+import { runSubscriptionExpiry } from './modules/subscriptions/service.ts';
+import { sendQueuedUssdPurchases } from './modules/ussd/service.ts';
+import { runRefundSending } from './modules/refunds/service.ts';
+import { transmitDueInvoices } from './modules/tax/service.ts';
+import { runRecovery } from './modules/recovery/service.ts';
 
 /** Every queue's handler, wired to the app's dependencies. */
 export function jobHandlers(deps: AppDeps): JobHandler[] {

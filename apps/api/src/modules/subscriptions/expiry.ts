@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { rows } from '../db/rows.ts';
-import { bet4mePlans, clients, pricePackages, subscriptions, tipsSubscribers } from '../db/schema/index.ts';
-import type { Db } from '../db/client.ts';
-import { smsDateTime } from '../customer-texts/format.ts';
-import { customerTextFor } from '../customer-texts/texts.ts';
-import { queueSms } from '../modules/sms/service.ts';
+import { rows } from '../../db/rows.ts';
+import { bet4mePlans, clients, pricePackages, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
+import type { Db } from '../../db/client.ts';
+import { smsDateTime } from '../../customer-texts/format.ts';
+import { customerTextFor } from '../../customer-texts/texts.ts';
+import { queueSms } from '../sms/service.ts';
 
 export const REMINDER_INTENT = 'subscription.reminder';
 

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { backArrows, circles, layerOf, sourceGraph } from './layers.ts';
+
+// Issue 32, item 1: the wiring sits at the top (src/job-handlers.ts beside app.ts and worker.ts),
+// the job queue is a toolkit under the modules, and no file imports its way back to itself.
+describe('the layers of apps/api/src (ARCHITECTURE.md, decision 028)', () => {
+  const graph = sourceGraph();
+
+  it('reads the whole source tree', () => {
+    expect(graph.size).toBeGreaterThan(150);
+    expect(graph.get('src/job-handlers.ts')).toContain('src/modules/sms/service.ts');
+  });
+
+  it('has no import running back up a layer', () => {
+    expect(backArrows(graph)).toEqual([]);
+  });
+
+  it('has no circle of imports', () => {
+    expect(circles(graph)).toEqual([]);
+  });
+
+  it('finds a circle and an upward import when there is one (the checks can fail)', () => {
+    const made = new Map([
+      ['src/modules/a/service.ts', ['src/modules/b/service.ts']],
+      ['src/modules/b/service.ts', ['src/modules/a/service.ts', 'src/job-handlers.ts']],
+      ['src/jobs/jobs.ts', ['src/modules/a/service.ts']],
+      ['src/job-handlers.ts', []],
+    ]);
+    expect(circles(made)).toEqual([['src/modules/a/service.ts', 'src/modules/b/service.ts']]);
+    expect(backArrows(made)).toEqual([
+      'src/modules/b/service.ts -> src/job-handlers.ts',
+      'src/jobs/jobs.ts -> src/modules/a/service.ts',
+    ]);
+    expect(() => layerOf('src/somewhere-new.ts')).toThrow(/no layer/);
+  });
+});
