@@ -26,6 +26,11 @@ export function kesToCents(kes: number): number {
   return Math.round(kes * 100);
 }
 
+/** Cents rounded up to whole shillings (M-Pesa takes no cents): 9950 -> 10000. */
+export function wholeShillingsUp(cents: number): number {
+  return Math.ceil(cents / 100) * 100;
+}
+
 /**
  * Cents as a KES figure with exactly two decimals, exact for any size (the digits are moved, not
  * divided): 123450 -> '1234.50', -5 -> '-0.05'. `grouped` adds thousands separators: '1,234.50'.

@@ -1,4 +1,5 @@
 import { asc, eq, isNull, sql } from 'drizzle-orm';
+import { kesFixed } from '@betdesk/contract';
 import type { Queryable } from '../db/client.ts';
 import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, subscriptions, tipsSubscribers } from '../db/schema/index.ts';
 import { darajaTimestamp } from '../integrations/mpesa/daraja.ts';
@@ -70,7 +71,7 @@ export async function seedDemoPayments(tx: Queryable, shortCode: string | undefi
         TransactionType: 'Pay Bill',
         TransID: `SD${String(at.getTime()).slice(-6)}${String(i).padStart(2, '0')}`.slice(0, 10),
         TransTime: darajaTimestamp(at),
-        TransAmount: (p.amountCents / 100).toFixed(2),
+        TransAmount: kesFixed(p.amountCents),
         BusinessShortCode: shortCode ?? '600984',
         BillRefNumber: p.account,
         InvoiceNumber: '',

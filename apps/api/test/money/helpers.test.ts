@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToKes, centsToKesOrNull, compactKes, formatCents, formatKes, formatKesShort, kesFixed, kesToCents } from '@betdesk/contract';
+import { centsToKes, centsToKesOrNull, compactKes, formatCents, formatKes, formatKesShort, kesFixed, kesToCents, wholeShillingsUp } from '@betdesk/contract';
 
 /** The one cents/KES helper (decision 027) reads every text exactly as the copies it replaced. */
 describe('money helper', () => {
@@ -7,6 +7,10 @@ describe('money helper', () => {
     expect([centsToKes(123450), centsToKes('123450'), centsToKes(123450n), centsToKes(null)]).toEqual([1234.5, 1234.5, 1234.5, 0]);
     expect([centsToKesOrNull(null), centsToKesOrNull('5')]).toEqual([null, 0.05]);
     expect([kesToCents(1234.5), kesToCents(0.29), kesToCents(19.99)]).toEqual([123450, 29, 1999]);
+  });
+
+  it('rounds up to whole shillings for M-Pesa, which takes no cents', () => {
+    expect([wholeShillingsUp(9950), wholeShillingsUp(10000), wholeShillingsUp(1), wholeShillingsUp(0)]).toEqual([10000, 10000, 100, 0]);
   });
 
   it('writes exact two-decimal figures, with or without separators, for any size', () => {

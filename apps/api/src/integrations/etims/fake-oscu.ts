@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { oscuDateTime } from './oscu.ts';
+import { kesToCents } from '@betdesk/contract';
 
 /**
  * A local OSCU that answers like KRA's sandbox (development, tests, ETIMS_FAKE=1): device
@@ -36,7 +37,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
 }
 
-const cents = (v: unknown) => Math.round(Number(v) * 100);
+const cents = (v: unknown) => kesToCents(Number(v));
 
 /** Whether a sale's figures add up as the interface requires (to the cent). */
 function figuresAddUp(sale: Record<string, unknown>): boolean {

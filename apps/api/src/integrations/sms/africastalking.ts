@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { kesToCents } from '@betdesk/contract';
 import { DND_CAUSE, type OutgoingSms, type SendOutcome, type SmsBalance, type SmsGateway } from './gateway.ts';
 
 export interface AfricasTalkingOptions {
@@ -182,7 +183,7 @@ function recipientOutcome(id: number, r: AtRecipient): SendOutcome {
       id,
       status: 'sent',
       providerMessageId: messageId ?? '',
-      costCents: cost ? Math.round(cost.amount * 100) : null,
+      costCents: cost ? kesToCents(cost.amount) : null,
       ...(Number.isInteger(parts) && parts > 0 ? { parts } : {}),
       providerStatus: status,
     };

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import {
   catalogueTexts,
+  centsToKes,
+  kesToCents,
   type BetCategoryForm,
   type BetCategoryRow,
   type PlanForm,
@@ -18,7 +20,6 @@ import { fieldError, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import * as q from './queries.ts';
 
-const toKes = (cents: number) => cents / 100;
 
 export async function catalogue(db: Queryable): Promise<{
   bet_categories: BetCategoryRow[];
@@ -43,7 +44,7 @@ export async function catalogue(db: Queryable): Promise<{
       id: p.id,
       name: p.name,
       duration: p.durationDays,
-      price: toKes(p.priceCents),
+      price: centsToKes(p.priceCents),
       active: p.active,
       subscriptions: p.subscriptions,
     })),
@@ -147,7 +148,7 @@ export async function storePlan(
   const after = {
     name: form.name,
     durationDays: form.duration,
-    priceCents: Math.round(form.price * 100),
+    priceCents: kesToCents(form.price),
     active: form.active,
   };
   await deps.db.transaction(async (tx) => {

@@ -5,6 +5,7 @@ import {
   kesToCents,
   localPhone,
   successTextsMpesa,
+  wholeShillingsUp,
   type PayableItem,
   type PaymentRequest,
   type RequestPayment,
@@ -54,10 +55,9 @@ async function payerDetails(db: Queryable, actor: Actor, payer: Payer): Promise<
 }
 
 /** Daraja takes whole shillings (no cents in STK's Amount): a price with cents is asked rounded up. */
-const wholeShillingsCents = (cents: number) => Math.ceil(cents / 100) * 100;
 /** The label says so when the amount asked is the price rounded up. */
 const roundedNote = (cents: number) =>
-  cents % 100 === 0 ? '' : ` (KES ${kesFixed(cents)} asked as KES ${centsToKes(wholeShillingsCents(cents))}: M-Pesa takes whole shillings)`;
+  cents % 100 === 0 ? '' : ` (KES ${kesFixed(cents)} asked as KES ${centsToKes(wholeShillingsUp(cents))}: M-Pesa takes whole shillings)`;
 
 interface Priced {
   item: PayableItem;
@@ -88,7 +88,7 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
       item: {
         key: `package:${p.id}`,
         label: `${p.category} (${p.code}), ${p.medium.toUpperCase()}, ${p.durationDays} days${roundedNote(p.priceCents)}`,
-        amount: centsToKes(wholeShillingsCents(p.priceCents)),
+        amount: centsToKes(wholeShillingsUp(p.priceCents)),
       },
       purpose: 'package' as const,
       packageId: p.id,
@@ -104,7 +104,7 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
     item: {
       key: `plan:${p.id}`,
       label: `${p.name} plan, ${p.durationDays} days${roundedNote(p.priceCents)}`,
-      amount: centsToKes(wholeShillingsCents(p.priceCents)),
+      amount: centsToKes(wholeShillingsUp(p.priceCents)),
     },
     purpose: 'plan' as const,
     planId: p.id,
@@ -113,7 +113,7 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
   const pending = await pendingBonusCents(db, payer.clientId);
   if (pending > 0) {
     items.push({
-      item: { key: 'bonus', label: 'Pending bonus', amount: centsToKes(wholeShillingsCents(pending)) },
+      item: { key: 'bonus', label: 'Pending bonus', amount: centsToKes(wholeShillingsUp(pending)) },
       purpose: 'bonus',
       accountReference: `B4M${payer.clientId}`,
     });

@@ -63,7 +63,7 @@ export async function dailyReconciliation(deps: AppDeps, query: { from?: string 
       rejected_count: Number(d.rejected_count ?? 0),
       statement_id: d.statement_id === null ? null : Number(d.statement_id),
       on_statement: onStatement,
-      difference: onStatement === null ? null : Math.round((onStatement - received) * 100) / 100,
+      difference: d.statement_id === null ? null : centsToKes(Number(d.on_statement ?? 0) - Number(d.received ?? 0)),
     };
   });
   return { from, to, days };

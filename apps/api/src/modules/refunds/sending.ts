@@ -106,7 +106,7 @@ async function sendOne(deps: AppDeps, daraja: DarajaClient, initiator: Initiator
   const request = {
     initiator,
     originatorConversationId: refund.originatorConversationId,
-    amountKes: refund.amountCents / 100,
+    amountKes: centsToKes(refund.amountCents),
     remarks: `Refund ${refund.id}`,
   };
   try {
