@@ -4,14 +4,16 @@ import { paymentReceivedText, type LiveEventType } from '@betdesk/contract';
 import { useSession } from '@/lib/auth.ts';
 import { showToast } from '@/lib/feedback.tsx';
 import { connectLiveEvents } from '@/lib/live-events.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** The cached screens each kind of event makes stale (their TanStack Query key prefixes). */
-const staleAfter: Record<LiveEventType, string[][]> = {
-  'payment.received': [['dashboard'], ['mpesa-transactions'], ['subscriptions'], ['tips'], ['clients'], ['reports']],
-  'payment.claimed': [['dashboard'], ['mpesa-transactions'], ['subscriptions'], ['tips'], ['clients'], ['bonuses'], ['reports']],
-  'sms.status': [['sms']],
-  'bet.opened': [['dashboard'], ['bets'], ['clients']],
-  'bet.closed': [['dashboard'], ['bets'], ['clients'], ['bonuses'], ['reports']],
+const { dashboard, mpesa, subscriptions, tips, clients, bonuses, reports, sms, bets } = queryKeys;
+const staleAfter: Record<LiveEventType, (readonly string[])[]> = {
+  'payment.received': [dashboard.all, mpesa.all, subscriptions.all, tips.all, clients.all, reports.all],
+  'payment.claimed': [dashboard.all, mpesa.all, subscriptions.all, tips.all, clients.all, bonuses.all, reports.all],
+  'sms.status': [sms.all],
+  'bet.opened': [dashboard.all, bets.all, clients.all],
+  'bet.closed': [dashboard.all, bets.all, clients.all, bonuses.all, reports.all],
 };
 const everyKey = [...new Map(Object.values(staleAfter).flat().map((key) => [key.join('/'), key])).values()];
 
@@ -19,10 +21,10 @@ const everyKey = [...new Map(Object.values(staleAfter).flat().map((key) => [key.
 const BATCH_MS = 400;
 
 function batchedInvalidation(queryClient: QueryClient) {
-  const pending = new Map<string, string[]>();
+  const pending = new Map<string, readonly string[]>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   return {
-    add(keys: string[][]) {
+    add(keys: (readonly string[])[]) {
       for (const key of keys) pending.set(key.join('/'), key);
       timer ??= setTimeout(() => {
         timer = null;

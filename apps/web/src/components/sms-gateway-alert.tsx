@@ -5,12 +5,13 @@ import { smsBacklog, smsGatewayRefusalTexts } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { paths } from '@/config/paths.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/sms/backlog (admins): what waits or failed at the SMS gateway. */
 export function useSmsBacklog(enabled: boolean) {
   return useQuery(
     queryOptions({
-      queryKey: ['sms', 'backlog'],
+      queryKey: queryKeys.sms.backlog(),
       queryFn: () => callEndpoint(smsBacklog, {}, { failure: 'log' }),
       enabled,
       refetchInterval: 60_000,

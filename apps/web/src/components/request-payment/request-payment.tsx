@@ -10,6 +10,7 @@ import {
 } from '@betdesk/contract';
 import { callEndpoint, isHttpError } from '@/lib/http.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export type Payer = { clientId: number } | { subscriberId: number };
 
@@ -27,7 +28,7 @@ const payerQuery = (payer: Payer) =>
 function RequestStatus({ request }: { request: PaymentRequest }) {
   const queryClient = useQueryClient();
   const shown = useQuery({
-    queryKey: ['payment-requests', request.id],
+    queryKey: queryKeys.paymentRequests.request(request.id),
     queryFn: async () => {
       const answer = await callEndpoint(showPaymentRequest, { query: { request_id: request.id } });
       // Once paid, the subscription and balance shown around the button have changed.
@@ -64,7 +65,7 @@ export function RequestPaymentButton({ payer }: { payer: Payer }) {
   const [phone, setPhone] = useState<string | null>(null);
   const [sent, setSent] = useState<PaymentRequest | null>(null);
   const options = useQuery({
-    queryKey: ['payment-requests', 'options', payerQuery(payer)],
+    queryKey: queryKeys.paymentRequests.options(payerQuery(payer)),
     queryFn: () => callEndpoint(paymentRequestOptions, { query: payerQuery(payer) }),
     enabled: opened,
   });

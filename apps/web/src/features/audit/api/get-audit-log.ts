@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { auditLog, type QueryOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export type AuditFilter = QueryOf<typeof auditLog>;
 
@@ -9,11 +10,9 @@ export function getAuditLog(filter: AuditFilter) {
   return callEndpoint(auditLog, { query: filter });
 }
 
-export const auditLogKey = ['audit-log'] as const;
-
 export function auditLogQuery(filter: AuditFilter) {
   return queryOptions({
-    queryKey: [...auditLogKey, filter],
+    queryKey: queryKeys.audit.log(filter),
     queryFn: () => getAuditLog(filter),
     placeholderData: keepPreviousData,
   });

@@ -1,10 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createBackup, createBackupDownloadLink, listBackups } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/backups -> the files in BACKUP_DIR and the job's health. */
 export function useBackups() {
-  return useQuery(queryOptions({ queryKey: ['backups'], queryFn: () => callEndpoint(listBackups) }));
+  return useQuery(queryOptions({ queryKey: queryKeys.backups.all, queryFn: () => callEndpoint(listBackups) }));
 }
 
 /** POST /api/backups: back up now. */
@@ -12,7 +13,7 @@ export function useCreateBackup() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => callEndpoint(createBackup),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['backups'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.backups.all }),
   });
 }
 

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { closedBets, searchClosedBets } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/bets/closed with the table's page, sort and dates, or /api/bets/closed/search with the search text. */
 export function getClosedBets(query: ListQueryParams) {
@@ -10,7 +11,7 @@ export function getClosedBets(query: ListQueryParams) {
 export function useClosedBets(query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['bets', 'closed', query],
+      queryKey: queryKeys.bets.closed(query),
       queryFn: () => getClosedBets(query),
       placeholderData: keepPreviousData,
     }),

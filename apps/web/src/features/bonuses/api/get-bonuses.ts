@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { listBonuses, searchBonuses, unpaidBonuses } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/bonuses (or /search with text, or /unpaid) with the table's query -> totals (admin), bonuses, total_records. */
 export function getBonuses(which: 'all' | 'unpaid', query: ListQueryParams) {
@@ -11,7 +12,7 @@ export function getBonuses(which: 'all' | 'unpaid', query: ListQueryParams) {
 export function useBonuses(which: 'all' | 'unpaid', query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['bonuses', which, query],
+      queryKey: queryKeys.bonuses.list(which, query),
       queryFn: () => getBonuses(which, query),
       placeholderData: keepPreviousData,
     }),

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getCatalogue as getCatalogueEndpoint } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/catalogue -> bet_categories, post_categories, plans. */
 export function getCatalogue() {
@@ -8,7 +9,7 @@ export function getCatalogue() {
 }
 
 export function catalogueQueryOptions() {
-  return queryOptions({ queryKey: ['catalogue'], queryFn: getCatalogue });
+  return queryOptions({ queryKey: queryKeys.catalogue.all, queryFn: getCatalogue });
 }
 
 export function useCatalogue() {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PostCategoryForm, storePostCategory as storePostCategoryEndpoint, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/catalogue/post-categories/store {id?, name}. */
 export const storePostCategoryInputSchema = PostCategoryForm;
@@ -16,8 +17,8 @@ export function useStorePostCategory() {
     // The post form offers post categories, so it refetches too.
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['catalogue'] }),
-        queryClient.invalidateQueries({ queryKey: ['tips', 'posts'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.catalogue.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.tips.posts }),
       ]),
   });
 }

@@ -1,12 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { backupHealth } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/backups/health (admins): the banner when the last backup failed or none for 26 hours. */
 export function useBackupHealth(enabled: boolean) {
   return useQuery(
     queryOptions({
-      queryKey: ['dashboard', 'backup-health'],
+      queryKey: queryKeys.dashboard.backupHealth(),
       queryFn: () => callEndpoint(backupHealth, {}, { failure: 'log' }),
       enabled,
     }),

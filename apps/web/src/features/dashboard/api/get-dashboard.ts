@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { dashboard } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/dashboard: figures (admin), counts, recent payments, active clients. */
 export function getDashboard() {
@@ -8,5 +9,5 @@ export function getDashboard() {
 }
 
 export function useDashboard() {
-  return useQuery(queryOptions({ queryKey: ['dashboard'], queryFn: getDashboard }));
+  return useQuery(queryOptions({ queryKey: queryKeys.dashboard.all, queryFn: getDashboard }));
 }

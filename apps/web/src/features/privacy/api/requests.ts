@@ -1,11 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { addPrivacyRequest, completePrivacyRequest, privacyRequests, type BodyOf, type PageSize } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/privacy/requests: open ones first, by deadline. */
 export function usePrivacyRequests(page: number, perPage: PageSize) {
   return useQuery({
-    queryKey: ['privacy', 'requests', page, perPage],
+    queryKey: queryKeys.privacy.requests(page, perPage),
     queryFn: () => callEndpoint(privacyRequests, { query: { page, perPage } }),
     placeholderData: keepPreviousData,
   });
@@ -16,7 +17,7 @@ export function useAddPrivacyRequest() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: BodyOf<typeof addPrivacyRequest>) => callEndpoint(addPrivacyRequest, { body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['privacy'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.privacy.all }),
   });
 }
 
@@ -25,6 +26,6 @@ export function useCompletePrivacyRequest() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: BodyOf<typeof completePrivacyRequest>) => callEndpoint(completePrivacyRequest, { body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['privacy'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.privacy.all }),
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { devices, endDevice } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/auth/devices: the signed-in user's live sessions. */
 export function getDevices() {
@@ -8,7 +9,7 @@ export function getDevices() {
 }
 
 export function devicesQueryOptions() {
-  return queryOptions({ queryKey: ['auth', 'devices'], queryFn: getDevices });
+  return queryOptions({ queryKey: queryKeys.auth.devices(), queryFn: getDevices });
 }
 
 export function useDevices() {

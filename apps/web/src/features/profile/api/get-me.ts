@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { me } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/auth/me: the signed-in user, fresh from the server (e.g. last login). */
 export function getMe() {
@@ -8,7 +9,7 @@ export function getMe() {
 }
 
 export function getMeQueryOptions() {
-  return queryOptions({ queryKey: ['auth', 'me'], queryFn: getMe });
+  return queryOptions({ queryKey: queryKeys.auth.me(), queryFn: getMe });
 }
 
 export function useMe() {

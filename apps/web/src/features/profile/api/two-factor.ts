@@ -9,6 +9,7 @@ import {
   type BodyOf,
 } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/auth/2fa: whether the signed-in user has a second factor, and whether one is required. */
 export function getTwoFactorStatus() {
@@ -16,7 +17,7 @@ export function getTwoFactorStatus() {
 }
 
 export function twoFactorStatusQueryOptions() {
-  return queryOptions({ queryKey: ['auth', '2fa'], queryFn: getTwoFactorStatus });
+  return queryOptions({ queryKey: queryKeys.auth.twoFactor(), queryFn: getTwoFactorStatus });
 }
 
 export function useTwoFactorStatus() {

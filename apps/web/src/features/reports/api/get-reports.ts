@@ -15,11 +15,11 @@ import {
   type ReportName,
 } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export type ReportFilter = QueryOf<typeof incomeReport>;
 
 /** Every report's data lives under this key, so live updates and a refresh reach them all. */
-export const reportsKey = ['reports'] as const;
 
 const endpoints = {
   income: incomeReport,
@@ -32,7 +32,7 @@ const endpoints = {
 export function useReport<N extends keyof typeof endpoints>(name: N, filter: ReportFilter, enabled = true) {
   return useQuery(
     queryOptions({
-      queryKey: [...reportsKey, name, filter],
+      queryKey: queryKeys.reports.report(name, filter),
       queryFn: () => callEndpoint(endpoints[name] as (typeof endpoints)[N], { query: filter } as never),
       placeholderData: keepPreviousData,
       enabled,
@@ -45,7 +45,7 @@ export function useStaffReport(filter: ReportFilter, enabled = true) {
   const query = { from: filter.from, to: filter.to };
   return useQuery(
     queryOptions({
-      queryKey: [...reportsKey, 'staff', query],
+      queryKey: queryKeys.reports.staff(query),
       queryFn: () => callEndpoint(staffReport, { query }),
       placeholderData: keepPreviousData,
       enabled,

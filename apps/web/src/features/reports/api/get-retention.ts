@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { cohortsReport, recoveryReport, retentionReport, type QueryOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
-import { reportsKey } from './get-reports.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export type RetentionFilter = QueryOf<typeof retentionReport>;
 export type CohortFilter = QueryOf<typeof cohortsReport>;
@@ -10,7 +10,7 @@ export type CohortFilter = QueryOf<typeof cohortsReport>;
 export function useRetentionReport(filter: RetentionFilter) {
   return useQuery(
     queryOptions({
-      queryKey: [...reportsKey, 'retention', filter],
+      queryKey: queryKeys.reports.retention(filter),
       queryFn: () => callEndpoint(retentionReport, { query: filter }),
       placeholderData: keepPreviousData,
     }),
@@ -21,7 +21,7 @@ export function useRetentionReport(filter: RetentionFilter) {
 export function useCohortsReport(filter: CohortFilter) {
   return useQuery(
     queryOptions({
-      queryKey: [...reportsKey, 'cohorts', filter],
+      queryKey: queryKeys.reports.cohorts(filter),
       queryFn: () => callEndpoint(cohortsReport, { query: filter }),
       placeholderData: keepPreviousData,
     }),
@@ -33,7 +33,7 @@ export function useRecoveryReport(filter: { from?: string | undefined; to?: stri
   const query = { from: filter.from, to: filter.to };
   return useQuery(
     queryOptions({
-      queryKey: [...reportsKey, 'recovery', query],
+      queryKey: queryKeys.reports.recovery(query),
       queryFn: () => callEndpoint(recoveryReport, { query }),
       placeholderData: keepPreviousData,
     }),

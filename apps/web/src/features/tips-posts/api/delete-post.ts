@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { deletePost as deletePostEndpoint } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
 import { showToast } from '@/lib/feedback.tsx';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/tips/posts/delete {post_id}; a failure is only logged (spec 8). */
 export function deletePost(postId: number) {
@@ -19,7 +20,7 @@ export function useDeletePost() {
     onSuccess: async (_answer, postId) => {
       showToast('success', 'Post trashed');
       await queryClient.invalidateQueries({
-        queryKey: ['tips', 'posts'],
+        queryKey: queryKeys.tips.posts,
         predicate: (query) => !(['view', 'edit'].includes(String(query.queryKey[2])) && query.queryKey[3] === postId),
       });
     },

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { editPost } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/posts/edit ?post_id -> post_categories, image_types, bet_categories, post, post_bets. */
 export function getPostForEditing(postId: number) {
@@ -8,7 +9,7 @@ export function getPostForEditing(postId: number) {
 }
 
 export function postForEditingQueryOptions(postId: number) {
-  return queryOptions({ queryKey: ['tips', 'posts', 'edit', postId], queryFn: () => getPostForEditing(postId) });
+  return queryOptions({ queryKey: queryKeys.tips.postForEditing(postId), queryFn: () => getPostForEditing(postId) });
 }
 
 export function usePostForEditing(postId: number) {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { viewPost } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/posts/view ?id -> post. */
 export function getPost(id: number) {
@@ -8,7 +9,7 @@ export function getPost(id: number) {
 }
 
 export function postQueryOptions(id: number) {
-  return queryOptions({ queryKey: ['tips', 'posts', 'view', id], queryFn: () => getPost(id) });
+  return queryOptions({ queryKey: queryKeys.tips.post(id), queryFn: () => getPost(id) });
 }
 
 export function usePost(id: number) {

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { allPosts } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/posts/all with the table's query -> posts, total_records. */
 export function getPosts(query: ListQueryParams) {
@@ -9,7 +10,7 @@ export function getPosts(query: ListQueryParams) {
 
 export function postsQueryOptions(query: ListQueryParams) {
   return queryOptions({
-    queryKey: ['tips', 'posts', 'all', query],
+    queryKey: queryKeys.tips.postList(query),
     queryFn: () => getPosts(query),
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getCatalogue } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/catalogue, read for its bet categories: the choices of the Add package form. */
 export function getBetCategories() {
@@ -8,7 +9,7 @@ export function getBetCategories() {
 }
 
 export function betCategoriesQueryOptions() {
-  return queryOptions({ queryKey: ['catalogue'], queryFn: getBetCategories });
+  return queryOptions({ queryKey: queryKeys.catalogue.all, queryFn: getBetCategories });
 }
 
 export function useBetCategories(enabled: boolean) {

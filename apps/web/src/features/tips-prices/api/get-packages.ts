@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { smsTipsPrices, webTipsPrices } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export type PricesMedium = 'web' | 'sms';
 
@@ -10,7 +11,7 @@ export function getPackages(medium: PricesMedium) {
 }
 
 export function packagesQueryOptions(medium: PricesMedium) {
-  return queryOptions({ queryKey: ['tips', 'prices', medium], queryFn: () => getPackages(medium) });
+  return queryOptions({ queryKey: queryKeys.tips.packages(medium), queryFn: () => getPackages(medium) });
 }
 
 export function usePackages(medium: PricesMedium) {

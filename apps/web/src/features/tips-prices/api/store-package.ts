@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PackageForm, storePackage as storePackageEndpoint, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/tips/prices/store {bet_category_id, medium, name, duration, price}. */
 export const storePackageInputSchema = PackageForm;
@@ -16,8 +17,8 @@ export function useStorePackage() {
     // The prices lists, the package counts of the catalogue and the durations of the subscriber form.
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['tips'] }),
-        queryClient.invalidateQueries({ queryKey: ['catalogue'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.tips.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.catalogue.all }),
       ]),
   });
 }

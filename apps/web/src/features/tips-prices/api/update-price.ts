@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PriceForm, updatePrice as updatePriceEndpoint, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/tips/prices/update {bet_category_price_id, name, price}. */
 export const updatePriceInputSchema = PriceForm;
@@ -13,6 +14,6 @@ export function useUpdatePrice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updatePrice,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tips', 'prices'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.tips.prices }),
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { smsTipsForm } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** The bet categories a record can be shown for (every category has one SMS tip row). */
 export async function getBetCategories() {
@@ -9,7 +10,7 @@ export async function getBetCategories() {
 }
 
 export function betCategoriesQueryOptions() {
-  return queryOptions({ queryKey: ['tips', 'record', 'bet-categories'], queryFn: getBetCategories });
+  return queryOptions({ queryKey: queryKeys.tips.recordCategories(), queryFn: getBetCategories });
 }
 
 export function useBetCategories() {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { tickets } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/tickets: the latest tickets of every category with their legs and status. */
 export function getRecentTickets() {
@@ -8,7 +9,7 @@ export function getRecentTickets() {
 }
 
 export function recentTicketsQueryOptions() {
-  return queryOptions({ queryKey: ['tips', 'tickets', 'recent'], queryFn: getRecentTickets });
+  return queryOptions({ queryKey: queryKeys.tips.recentTickets(), queryFn: getRecentTickets });
 }
 
 export function useRecentTickets() {

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { trackRecord, type RecordQuery } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/record?bet_category_id&from&to: the figures, computed from the entered results. */
 export function getTrackRecord(query: RecordQuery) {
@@ -8,7 +9,7 @@ export function getTrackRecord(query: RecordQuery) {
 }
 
 export function trackRecordQueryOptions(query: RecordQuery) {
-  return queryOptions({ queryKey: ['tips', 'record', query], queryFn: () => getTrackRecord(query), placeholderData: keepPreviousData });
+  return queryOptions({ queryKey: queryKeys.tips.trackRecord(query), queryFn: () => getTrackRecord(query), placeholderData: keepPreviousData });
 }
 
 export function useTrackRecord(query: RecordQuery) {

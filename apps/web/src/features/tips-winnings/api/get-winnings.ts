@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { winnings } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/winnings/update -> content. */
 export function getWinnings() {
@@ -8,7 +9,7 @@ export function getWinnings() {
 }
 
 export function winningsQueryOptions() {
-  return queryOptions({ queryKey: ['tips', 'winnings'], queryFn: getWinnings });
+  return queryOptions({ queryKey: queryKeys.tips.winnings, queryFn: getWinnings });
 }
 
 export function useWinnings() {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { updateWinnings, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/tips/winnings/update {content}. */
 export function saveWinnings(body: BodyOf<typeof updateWinnings>) {
@@ -11,6 +12,6 @@ export function useSaveWinnings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveWinnings,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tips', 'winnings'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.tips.winnings }),
   });
 }

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { assignClientsForm, type PageSize } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/users/assign-clients ?page&perPage&search -> users, one page of clients by name, total_records. */
 export function getAssignmentChoices(page: number, perPage: PageSize, search: string) {
@@ -10,7 +11,7 @@ export function getAssignmentChoices(page: number, perPage: PageSize, search: st
 export function useAssignmentChoices(page: number, perPage: PageSize, search: string) {
   return useQuery(
     queryOptions({
-      queryKey: ['users', 'assign-clients', page, perPage, search],
+      queryKey: queryKeys.users.assignmentChoices(page, perPage, search),
       queryFn: () => getAssignmentChoices(page, perPage, search),
       placeholderData: keepPreviousData,
     }),

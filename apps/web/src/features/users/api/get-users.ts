@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { listUsers } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/users -> users, categories. */
 export function getUsers() {
@@ -8,5 +9,5 @@ export function getUsers() {
 }
 
 export function useUsers() {
-  return useQuery(queryOptions({ queryKey: ['users', 'all'], queryFn: getUsers }));
+  return useQuery(queryOptions({ queryKey: queryKeys.users.list(), queryFn: getUsers }));
 }

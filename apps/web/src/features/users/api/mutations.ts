@@ -1,14 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { deleteUser, dropClient, saveClientAssignments, storeUser, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 function useUsersMutation<B>(call: (body: B) => Promise<unknown>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
-      await queryClient.invalidateQueries({ queryKey: ['clients'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.users.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.clients.all });
     },
   });
 }
