@@ -51,6 +51,7 @@ import {
   type ReadScenario,
 } from './scenarios.ts';
 import { runSmsFanout } from './sms-fanout.ts';
+import { measureIngestFloor } from './ingest-floor.ts';
 
 /**
  * The targets of issue 19, for the admin and for a staff member alike (they replace issue 9's
@@ -72,6 +73,8 @@ export const TARGETS = {
   ingestPerSecond: 500,
   ingestP99Ms: 100,
   ingestConcurrency: 20,
+  /** The product's ingestion rate over the bare-SQL floor's, in the same run (issue 33). */
+  ingestFloorRatio: 0.7,
 } as const;
 
 const WEBHOOK_SECRET = 'bench-webhook-secret-0123456789';
@@ -396,7 +399,7 @@ function darajaTime(date: Date): string {
  * C2B confirmations through the real webhook route (with its secret) at concurrency 20: unique
  * receipts, one in ten sent twice as Daraja's retries are; then every receipt must be stored once.
  */
-async function measureIngestion(client: Client, sql: pg.Client, count: number, subscribers: number, codes: string[]): Promise<OtherResult> {
+async function measureIngestion(client: Client, sql: pg.Client, count: number, subscribers: number, codes: string[]): Promise<OtherResult & { perSecond: number; seconds: number }> {
   const run = randomBytes(3).toString('hex').toUpperCase().slice(0, 4);
   const receipts = Array.from({ length: count }, (_, i) => `Z${run}${i.toString(36).toUpperCase().padStart(5, '0')}`);
   const sends = [...receipts.map((r, i) => ({ r, i })), ...receipts.filter((_, i) => i % 10 === 0).map((r, i) => ({ r, i: i * 10 }))];
@@ -464,6 +467,8 @@ async function measureIngestion(client: Client, sql: pg.Client, count: number, s
   if (doubled) misses.push(`${doubled} doubled`);
   if (errors) misses.push(`${errors} errors (${firstError})`);
   return {
+    perSecond,
+    seconds,
     name: `C2B confirmations, concurrency ${TARGETS.ingestConcurrency} (POST /api/hooks/c2b/confirmation/:secret)`,
     figures: `${int(sends.length)} requests (${int(count)} receipts + ${int(sends.length - count)} retries) in ${seconds.toFixed(1)} s: ` +
       `${int(perSecond)}/s, p50 ${ms(percentile(latencies, 50))} ms, p99 ${ms(p99)} ms, ${lost} lost, ${doubled} doubled`,
@@ -650,10 +655,28 @@ export async function runSuite(o: Options): Promise<number> {
       const { rows } = await sql.query<{ n: number }>(`select count(*)::int as n from tips_subscribers`);
       const { rows: codes } = await sql.query<{ code: string }>(`select code from bet_categories order by id`);
       log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency}`);
+      let product: { perSecond: number; seconds: number } | null = null;
       try {
-        others.push(await measureIngestion(client, sql, o.ingest, rows[0]!.n, codes.map((c) => c.code)));
+        const measured = await measureIngestion(client, sql, o.ingest, rows[0]!.n, codes.map((c) => c.code));
+        product = measured;
+        others.push({ name: measured.name, figures: measured.figures, verdict: measured.verdict });
       } catch (error) {
         others.push({ name: 'C2B confirmations', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
+      }
+      log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
+      // The floor right after, as long as the product ran (at least 10 s), on the same database.
+      const floorSeconds = Math.max(10, Math.round(product?.seconds ?? 10));
+      log(`the bare-SQL floor of a purchase (pgbench, concurrency ${TARGETS.ingestConcurrency}, ${floorSeconds} s)`);
+      try {
+        const floor = await measureIngestFloor(o.url, sql, TARGETS.ingestConcurrency, floorSeconds);
+        const ratio = product ? product.perSecond / floor.perSecond : null;
+        others.push({
+          name: `C2B ingestion against its floor (bench/ingest-floor.ts: the bare SQL of a tips purchase by pgbench, concurrency ${TARGETS.ingestConcurrency})`,
+          figures: `floor ${int(floor.perSecond)}/s (${int(floor.transactions)} purchases in ${floor.seconds} s); product ${product ? `${int(product.perSecond)}/s` : '—'}; ratio ${ratio === null ? '—' : ratio.toFixed(2)}`,
+          verdict: ratio !== null && ratio >= TARGETS.ingestFloorRatio ? OK : `${NO} ratio < ${TARGETS.ingestFloorRatio}`,
+        });
+      } catch (error) {
+        others.push({ name: 'C2B ingestion floor', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
       }
       log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
     }
