@@ -77,7 +77,7 @@ export const TARGETS = {
   ingestFloorRatio: 0.7,
 } as const;
 
-const WEBHOOK_SECRET = 'bench-webhook-secret-0123456789';
+export const WEBHOOK_SECRET = 'bench-webhook-secret-0123456789';
 
 interface Options {
   url: string;
@@ -479,7 +479,7 @@ async function measureIngestion(client: Client, sql: pg.Client, count: number, s
 // ---------------------------------------------------------------------------------------------
 // Suite
 
-async function bootApi(url: string): Promise<{ database: Database; base: string; close(): Promise<void> }> {
+export async function bootApi(url: string): Promise<{ database: Database; base: string; close(): Promise<void> }> {
   // As the server opens it (DATABASE_POOL_SIZE, default 10), so that a pool size can be compared.
   const database = await openDatabase({ url, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   await database.migrate();
