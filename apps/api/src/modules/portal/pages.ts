@@ -77,7 +77,7 @@ footer{max-width:44rem;margin:1rem auto 2rem;padding:0 1rem;color:#4a545e;font-s
 .figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(7.5rem,1fr));gap:.4rem;margin:.5rem 0 0}.figs div{background:#f3f5f7;border-radius:6px;padding:.4rem .6rem}
 .figs dt{color:#4a545e;font-size:1rem}.figs dd{margin:0;font-weight:700;font-size:1.1rem}.periods{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0}
 .periods [aria-current]{font-weight:700;color:inherit;text-decoration:none}
-.legs{list-style:none;padding:0;margin:.4rem 0}.legs li{border-top:1px solid #eef1f4;padding:.35rem 0}.chart{width:100%;height:auto;display:block}
+.legs{list-style:none;padding:0;margin:.4rem 0}.legs li{border-top:1px solid #eef1f4;padding:.35rem 0}.chart{width:100%;height:9rem;display:block}.card>h2:first-child{margin-top:0}
 .won{color:#0b6b3a;font-weight:700}.lost{color:#b42318;font-weight:700}.void{color:#4a545e;font-weight:700}
 .trust h2{font-size:1.1rem}.codes{padding-left:1.2rem}.codes li{margin:.2rem 0}`;
 
@@ -250,19 +250,22 @@ export function profitChart(t: Say, curve: CategoryRecord['record']['profit_curv
   });
   return html`<figure class="card" data-chart><figcaption><strong>${t('portal.record.chart')}</strong></figcaption>
 <svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${t('portal.record.chart')}: ${summary}" preserveAspectRatio="none">
-<line x1="${pad}" x2="${W - pad}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}" stroke="#a9b3bd" stroke-dasharray="4 3"/>
-<polyline fill="none" stroke="${last.profit_units >= 0 ? '#0b6b3a' : '#b42318'}" stroke-width="2.5" points="${points}"/></svg>
+<line x1="${pad}" x2="${W - pad}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}" stroke="#a9b3bd" stroke-dasharray="4 3" vector-effect="non-scaling-stroke"/>
+<polyline fill="none" stroke="${last.profit_units >= 0 ? '#0b6b3a' : '#b42318'}" stroke-width="2.5" vector-effect="non-scaling-stroke" points="${points}"/></svg>
 <p class="meta">${summary}</p></figure>`;
 }
 
 const resultClass = (r: string | null) => (r === 'won' || r === 'half_won' ? 'won' : r === 'lost' || r === 'half_lost' ? 'lost' : 'void');
 const resultText = (t: Say, r: string) => t(`portal.result.${r}` as CustomerTextId);
 
+/** A leg's pick, with its market unless the pick already says it (Over 1.5). */
+const pickLabel = (s: { market: string; pick: string }) => (s.pick.toLowerCase().includes(s.market.toLowerCase()) ? s.pick : `${s.market}: ${s.pick}`);
+
 export function ticketCard(t: Say, ticket: PublicTicket): Html {
   return html`<article class="card" data-ticket="${ticket.id}"><h3>${t('portal.record.ticket', { category: `${ticket.bet_category} (${ticket.code})`, date: formatDate(ticket.match_date) })}</h3>
 <ul class="legs">${ticket.selections.map(
     (s) => html`<li><strong>${s.home} - ${s.away}</strong> <span class="meta">${s.competition}, ${formatDateTime(s.kickoff)}</span><br>
-${t('portal.record.pick')}: ${s.market} ${s.pick} · ${t('portal.record.odds')} ${s.odds.toFixed(2)} · <span class="${resultClass(s.result)}">${s.result ? resultText(t, s.result) : '-'}</span></li>`,
+${t('portal.record.pick')}: ${pickLabel(s)} · ${t('portal.record.odds')} ${s.odds.toFixed(2)} · <span class="${resultClass(s.result)}">${s.result ? resultText(t, s.result) : '-'}</span></li>`,
   )}</ul>
 <p><span class="${resultClass(ticket.status)}">${t('portal.record.ticket_total', {
     odds: ticket.combined_odds.toFixed(2),
@@ -297,6 +300,7 @@ export function recordPage(
     const params = [`period=${c.period}`];
     if (o.code) params.push(`category=${encodeURIComponent(o.code)}`);
     if (o.page && o.page > 1) params.push(`page=${o.page}`);
+    if (o.page && c.perPage !== 10) params.push(`perPage=${c.perPage}`);
     return `/portal/record?${params.join('&')}`;
   };
   const last = Math.max(1, Math.ceil(c.total / c.perPage));

@@ -211,14 +211,14 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/portal/record',
     hidden,
     htmlPage(async (request, reply) => {
-      const asked = request.query as { period?: string; category?: string; page?: string };
+      const asked = request.query as { period?: string; category?: string; page?: string; perPage?: string };
       const period: RecordBlockPeriod = RECORD_BLOCK_PERIODS.find((p) => p === asked.period) ?? 'all';
       const range = period === 'all' ? {} : presetRange(period);
       const records = await recordsByCategory(deps.db, range);
       // An unknown category code lists every category's tickets.
       const category = typeof asked.category === 'string' && /^[A-Za-z0-9]{1,20}$/.test(asked.category) ? await categoryByCode(deps.db, asked.category) : null;
       const chosen = (category && (records.find((r) => r.code === category.code) ?? (await recordOfCategoryCode(deps.db, category.code, range)))) || records[0]!;
-      const paging = PortalPageQuery.safeParse({ page: asked.page, perPage: 10 });
+      const paging = PortalPageQuery.safeParse({ page: asked.page, perPage: asked.perPage });
       const { page, perPage } = paging.success ? paging.data : { page: 1, perPage: 10 };
       const listed = await publicTickets(deps.db, { betCategoryId: category?.id, ...range }, { limit: perPage, offset: (page - 1) * perPage });
       return send(
