@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { nairobiDayOf } from '@betdesk/contract';
-import { admin, shot } from '../support.ts';
+import { admin, shot, signIn } from '../support.ts';
 
 /**
  * Issue 31: a punter on a 360 px phone reads the portal in Kiswahili, finds its trust pages, and
@@ -90,4 +90,24 @@ test('a punter reads the portal in Kiswahili at 360 px, opens the trust pages an
   await page.getByRole('button', { name: 'Read in English' }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect(page.getByRole('heading', { name: 'Trust Picks (T31): Tickets, newest first' })).toBeVisible();
+
+  // An admin sets the licence line in Settings (the Portal group): every page shows it at its foot.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, admin);
+  await page.goto('/settings');
+  await page.getByTestId('portal-settings-table').getByTestId('edit-setting-portal_licence_line').click();
+  const modal = page.getByRole('dialog', { name: 'Portal licence line' });
+  await modal.getByTestId('setting-input').fill('Licensed by BCLB, licence No. 0000123');
+  await modal.getByRole('button', { name: 'Save' }).click();
+  await expect(modal.getByTestId('form-success')).toHaveText('Setting saved successfully');
+  await page.goto('/portal/help');
+  await expect(page.getByText('Licensed by BCLB, licence No. 0000123')).toBeVisible();
+  // Emptied, the line is gone again.
+  await page.goto('/settings');
+  await page.getByTestId('portal-settings-table').getByTestId('edit-setting-portal_licence_line').click();
+  await page.getByRole('dialog', { name: 'Portal licence line' }).getByTestId('setting-input').fill('');
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog').getByTestId('form-success')).toHaveText('Setting saved successfully');
+  await page.goto('/portal/help');
+  await expect(page.locator('[data-licence]')).toHaveCount(0);
 });

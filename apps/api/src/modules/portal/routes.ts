@@ -5,7 +5,6 @@ import {
   PORTAL_COOKIE,
   PortalPageQuery,
   PortalPhone,
-  PortalRecordQuery,
   PortalVerify,
   RECORD_BLOCK_PERIODS,
   localPhone,
