@@ -162,7 +162,8 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       support: facts.support,
       phone: request.portal ? localPhone(request.portal.phone) : null,
       language,
-      path: safeNext(request.method === 'GET' ? request.url : request.routeOptions.url, '/portal'),
+      // After a form (sign-in, a refused purchase) the switch comes back to a page that answers GET.
+      path: request.method === 'GET' ? safeNext(request.url, '/portal') : /^\/portal\/(sign-in|verify)/.test(request.url) ? '/portal/sign-in' : '/portal',
       ...lines,
     };
   };
