@@ -264,8 +264,8 @@ export const portalTexts = {
   'portal.record.outcomes': portal('Won, lost, void', 'Imeshinda, imepoteza, imebatilishwa'),
   'portal.record.average_odds': portal('Average odds', 'Odds za wastani'),
   'portal.record.current_run': portal('Current run', 'Mfululizo wa sasa'),
-  'portal.record.run_won': portal('{count} won', '{count} zimeshinda'),
-  'portal.record.run_lost': portal('{count} lost', '{count} zimepoteza'),
+  'portal.record.run_won': portal('{count} won', '{count, plural, one {# imeshinda} other {# zimeshinda}}'),
+  'portal.record.run_lost': portal('{count} lost', '{count, plural, one {# imepoteza} other {# zimepoteza}}'),
   'portal.record.units': portal('{units} units', 'uniti {units}'),
   'portal.record.chart': portal('Cumulative profit in units', 'Faida ya jumla kwa uniti'),
   'portal.record.chart_summary': portal(
