@@ -3,6 +3,9 @@ import { CustomerLanguage } from './tips-subscribers.ts';
 import { Notice } from './common.ts';
 import { endpoint } from './endpoint.ts';
 import { KenyanPhone } from './phone.ts';
+import { Id } from './common.ts';
+import { RECORD_BLOCK_PERIODS } from './tips-winnings.ts';
+import { Selection, TICKET_STATUSES, TrackRecord } from './tips-record.ts';
 
 /*
  * The subscriber portal (issue 22): punters sign in with their phone and an SMS code, read the web
@@ -163,6 +166,41 @@ export const portalPost = endpoint({
   summary: 'One post with its content when readable (public category or active web subscription), else 403 with the teaser',
   access: 'public',
   response: z.object({ post: PortalPost }),
+});
+
+/** The public record's page: one category (absent: all), a period, and a page of its tickets. */
+export const PortalRecordQuery = PortalPageQuery.extend({
+  bet_category_id: Id.optional(),
+  period: z.enum(RECORD_BLOCK_PERIODS, { message: `period must be one of ${RECORD_BLOCK_PERIODS.join(', ')}` }).default('all'),
+});
+export type PortalRecordQuery = z.infer<typeof PortalRecordQuery>;
+
+/** A ticket as the public record lists it: settled, every leg kicked off. */
+export const PublicTicket = z.object({
+  id: z.number(),
+  bet_category: z.string(),
+  code: z.string(),
+  match_date: z.string(),
+  combined_odds: z.number(),
+  status: z.enum(TICKET_STATUSES.filter((s) => s !== 'pending') as ['won', 'lost', 'void']),
+  profit_units: z.number(),
+  selections: z.array(Selection.omit({ id: true })),
+});
+export type PublicTicket = z.infer<typeof PublicTicket>;
+
+export const portalRecord = endpoint({
+  method: 'GET',
+  path: '/api/portal/record',
+  tag: 'portal',
+  summary:
+    "The public track record of a bet category (or of all): its totals over the period and its settled tickets newest first, paged; a ticket is listed only once every leg has kicked off and has a result",
+  access: 'public',
+  query: PortalRecordQuery,
+  response: z.object({
+    totals: TrackRecord.extend({ bet_category: z.string(), code: z.string().nullable() }),
+    tickets: z.array(PublicTicket),
+    total_records: z.number(),
+  }),
 });
 
 export const portalPackages = endpoint({

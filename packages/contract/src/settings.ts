@@ -20,7 +20,7 @@ export type Setting = z.infer<typeof Setting>;
 /** Edit modal. Which values a key accepts is the server's rule (bounds, placeholders). */
 export const SettingForm = z.object({
   key: z.string({ message: 'Choose a setting' }).trim().min(1, 'Choose a setting').max(100),
-  value: z.union([z.number(), z.boolean(), z.string().max(2000, 'The value may not be longer than 2000 characters')], {
+  value: z.union([z.number(), z.boolean(), z.string().max(10_000, 'The value may not be longer than 10,000 characters')], {
     message: 'The value is required',
   }),
 });

@@ -10,6 +10,8 @@
  * 182 characters in both languages. An apostrophe before `{` would quote the placeholder in ICU:
  * write "Today's" freely, never `'{`.
  */
+import { portalTexts } from './portal.ts';
+
 export const LANGUAGES = ['en', 'sw'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sw: 'Kiswahili' };
@@ -173,6 +175,9 @@ export const customerTexts = {
     sw: 'Data ya nambari hii ilifutwa kwa ombi la mwenyewe: haiwezi tena kuingia hapa.',
     channel: 'portal',
   },
+
+  // The portal's pages (portal.ts).
+  ...portalTexts,
 } satisfies Record<string, CatalogueText>;
 
 export type CustomerTextId = keyof typeof customerTexts;

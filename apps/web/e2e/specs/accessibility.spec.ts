@@ -135,9 +135,37 @@ portal('every portal page has no serious or critical axe-core violation, at 1366
     content: '<p>Gor Mahia or draw</p>',
   });
 
+  // A ticket that kicks off in a few seconds and gets its result: the record lists it with its chart.
+  const stored = await request.post('/api/tips/tickets/store', {
+    headers,
+    data: {
+      bet_category_id: catalogue.bet_categories[0]!.id,
+      match_date: today,
+      selections: [{ home: 'Gor Mahia', away: 'AFC Leopards', competition: 'FKF Premier League', kickoff: new Date(Date.now() + 3_000).toISOString(), market: '1X2', pick: '1', odds: 1.9 }],
+    },
+  });
+  expect(stored.ok(), await stored.text()).toBe(true);
+  const legId = ((await stored.json()) as { ticket: { selections: { id: number }[] } }).ticket.selections[0]!.id;
+  await expect(async () => {
+    const res = await request.post('/api/tips/tickets/results', { headers, data: { results: [{ selection_id: legId, result: 'won' }] } });
+    expect(res.ok(), await res.text()).toBe(true);
+  }).toPass({ timeout: 15_000 });
+
   const found: string[] = [];
   const shown = async (p: Page) => { await expect(p.locator('h1')).toBeVisible(); };
-  for (const path of ['/portal', '/portal/record', '/portal/packages', '/portal/help', '/portal/sign-in']) await audit(page, path, shown, found);
+  const pages = ['/portal', '/portal/record', '/portal/record?category=D2', '/portal/packages', '/portal/help', '/portal/sign-in', '/portal/terms', '/portal/refunds', '/portal/privacy'];
+  for (const path of pages) await audit(page, path, shown, found);
+  // The record page was audited with its ticket and chart on it.
+  await page.goto('/portal/record?category=D2');
+  await expect(page.locator('[data-ticket]')).toHaveCount(1);
+  await expect(page.locator('svg.chart')).toBeVisible();
+  // The same pages in Kiswahili (issue 31): the switch is a form on every page.
+  await page.goto('/portal');
+  await page.getByRole('button', { name: 'Soma kwa Kiswahili' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'sw');
+  for (const path of ['/portal', '/portal/record?category=D2', '/portal/privacy']) await audit(page, path, shown, found);
+  await page.getByRole('button', { name: 'Read in English' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await page.goto('/portal/packages');
   const packagePath = new URL(await page.getByRole('link', { name: 'Pay with M-Pesa' }).first().evaluate((a) => (a as HTMLAnchorElement).href)).pathname;
   await audit(page, packagePath, shown, found);

@@ -182,6 +182,11 @@ base.describe('Subscriber portal on 3G', () => {
       ['/portal/packages', 'Packages'],
       ['/portal/help', 'Help'],
       ['/portal/sign-in', 'Sign in'],
+      // Issue 31: the record tip by tip and the trust pages.
+      ['/portal/record', 'Our track record'],
+      ['/portal/terms', 'Terms'],
+      ['/portal/refunds', 'Refund policy'],
+      ['/portal/privacy', 'Privacy notice'],
     ] as const) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();

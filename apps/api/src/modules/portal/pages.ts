@@ -7,8 +7,12 @@ import {
   type PortalPost,
   type PortalPurchase,
   type PortalTeaser,
+  type PublicTicket,
   type RecordBlockPeriod,
 } from '@betdesk/contract';
+import { type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
+import { fixedText } from '../../customer-texts/texts.ts';
+import type { TextValues } from '../../customer-texts/format.ts';
 import type { CategoryRecord } from '../tips-record/service.ts';
 import type { WinningsPart } from '../tips-winnings/service.ts';
 import { html, trusted, type Html } from './html.ts';
@@ -24,7 +28,21 @@ export interface Shell {
   support: string;
   /** The signed-in phone (local form), or null. */
   phone: string | null;
+  /** The reader's language: every word of the page is the catalogue's in it. */
+  language: Language;
+  /** This page's own address: the language switch comes back to it. */
+  path: string;
+  /** The responsible-gambling line beside the 18+ mark, in the reader's language. */
+  responsible: string;
+  /** The business's licence or registration line; empty: not shown. */
+  licence: string;
 }
+
+/** The page's words in the reader's language, from the one catalogue. */
+export const say =
+  (shell: { language: Language }) =>
+  (id: CustomerTextId, values: TextValues = {}): string =>
+    fixedText(id, shell.language, values);
 
 interface PageOptions {
   title: string;
@@ -38,141 +56,284 @@ interface PageOptions {
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f6f8}
 a{color:#0b6b3a}header{background:#0b6b3a;color:#fff;padding:.6rem 1rem}header a{color:#fff;text-decoration:none}
-.brand{font-weight:700;font-size:1.1rem}nav{display:flex;flex-wrap:wrap;gap:.3rem 1rem;margin-top:.3rem;font-size:.95rem}
-nav form{display:inline}nav button{background:none;border:0;color:#fff;font:inherit;padding:0;cursor:pointer}
+.brand{font-weight:700;font-size:1.1rem;display:inline-flex;align-items:center;min-height:44px}nav{display:flex;flex-wrap:wrap;gap:0 1rem;font-size:1rem}
+nav a,nav button,footer a,.periods a,.pager a{display:inline-flex;align-items:center;min-height:44px}
+nav form{display:inline}nav button,.lang button{background:none;border:0;color:#fff;font:inherit;padding:0;cursor:pointer;text-decoration:underline}
+.top{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:0 1rem}.lang button{min-height:44px}
 main{max-width:44rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .card{background:#fff;border:1px solid #dde2e7;border-radius:8px;padding:.8rem 1rem;margin:.6rem 0;overflow-wrap:anywhere}
-.card h3{margin:0 0 .2rem;font-size:1.05rem}.meta{color:#59636e;font-size:.875rem}.tip img{max-width:100%;height:auto}
+.card h3{margin:0 0 .2rem;font-size:1.05rem}.meta{color:#59636e;font-size:1rem}.tip img{max-width:100%;height:auto}
 .tip table{border-collapse:collapse;max-width:100%;display:block;overflow-x:auto}.tip td,.tip th{border:1px solid #dde2e7;padding:.2rem .4rem}
 .price{font-weight:700;font-size:1.1rem}.btn{display:inline-block;background:#0b6b3a;color:#fff;border:0;border-radius:6px;padding:.65rem 1.1rem;font:inherit;font-weight:600;text-decoration:none;cursor:pointer;min-height:44px}
 .btn.secondary{background:#fff;color:#0b6b3a;border:1px solid #0b6b3a}.btn.danger{background:#b42318}
 label{display:block;font-weight:600;margin:.6rem 0 .2rem}input[type=tel],input[type=text]{width:100%;font:inherit;padding:.6rem;border:1px solid #a9b3bd;border-radius:6px}
-.error{color:#b42318;font-size:.9rem;margin:.2rem 0}.notice{background:#e8f5ee;border:1px solid #9fd3b5;border-radius:6px;padding:.6rem .8rem}
+.error{color:#b42318;font-size:1rem;margin:.2rem 0}.notice{background:#e8f5ee;border:1px solid #9fd3b5;border-radius:6px;padding:.6rem .8rem}
 .warn{background:#fff4e5;border:1px solid #f5c26b;border-radius:6px;padding:.6rem .8rem}.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;justify-content:space-between}
-footer{max-width:44rem;margin:1rem auto 2rem;padding:0 1rem;color:#59636e;font-size:.875rem}.pager{display:flex;gap:1rem;margin-top:1rem}
+footer{max-width:44rem;margin:1rem auto 2rem;padding:0 1rem;color:#4a545e;font-size:1rem}footer ul{list-style:none;padding:0;margin:.3rem 0;display:flex;flex-wrap:wrap;gap:0 1.2rem}
+.rg{display:flex;gap:.6rem;align-items:center;background:#fff;border:1px solid #dde2e7;border-radius:8px;padding:.5rem .8rem;margin:0 0 .6rem}
+.age{flex:none;display:inline-flex;align-items:center;justify-content:center;width:2.75rem;height:2.75rem;border-radius:50%;border:3px solid #b42318;color:#b42318;font-weight:800}
+.pager{display:flex;flex-wrap:wrap;gap:0 1rem;margin-top:1rem;align-items:center}
 .status{font-size:1.2rem;font-weight:700}
 .figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(7.5rem,1fr));gap:.4rem;margin:.5rem 0 0}.figs div{background:#f3f5f7;border-radius:6px;padding:.4rem .6rem}
-.figs dt{color:#59636e;font-size:.8rem}.figs dd{margin:0;font-weight:700;font-size:1.1rem}.periods{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0}
-.periods [aria-current]{font-weight:700;color:inherit;text-decoration:none}`;
+.figs dt{color:#4a545e;font-size:1rem}.figs dd{margin:0;font-weight:700;font-size:1.1rem}.periods{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0}
+.periods [aria-current]{font-weight:700;color:inherit;text-decoration:none}
+.legs{list-style:none;padding:0;margin:.4rem 0}.legs li{border-top:1px solid #eef1f4;padding:.35rem 0}.chart{width:100%;height:9rem;display:block}.card>h2:first-child{margin-top:0}
+.won{color:#0b6b3a;font-weight:700}.lost{color:#b42318;font-weight:700}.void{color:#4a545e;font-weight:700}
+.trust h2{font-size:1.1rem}.codes{padding-left:1.2rem}.codes li{margin:.2rem 0}`;
 
 export function page(shell: Shell, options: PageOptions, body: Html): string {
+  const t = say(shell);
+  const other: Language = shell.language === 'en' ? 'sw' : 'en';
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="${shell.language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${options.title} | ${shell.business}</title>
 <meta name="description" content="${options.description}">
 ${options.index === false ? html`<meta name="robots" content="noindex">` : ''}
 <style>${trusted(STYLE)}</style>${options.head ?? ''}
 ${options.script ? html`<script src="/portal/assets/portal.js" defer></script>` : ''}
 </head><body>
-<header><a class="brand" href="/portal">${shell.business}</a>
-<nav aria-label="Portal">
-<a href="/portal">Home</a><a href="/portal/record">Record</a><a href="/portal/tips">My tips</a><a href="/portal/packages">Packages</a><a href="/portal/help">Help</a>
+<header><div class="top"><a class="brand" href="/portal">${shell.business}</a>
+<form class="lang" method="post" action="/portal/language"><input type="hidden" name="language" value="${other}"><input type="hidden" name="next" value="${shell.path}">
+<button type="submit" lang="${other}" data-language="${other}">${fixedText('portal.language.switch_to', shell.language)}</button></form></div>
+<nav aria-label="${t('portal.nav.label')}">
+<a href="/portal">${t('portal.nav.home')}</a><a href="/portal/record">${t('portal.nav.record')}</a><a href="/portal/tips">${t('portal.nav.my_tips')}</a><a href="/portal/packages">${t('portal.nav.packages')}</a><a href="/portal/help">${t('portal.nav.help')}</a>
 ${shell.phone
-    ? html`<a href="/portal/account">My account</a><form method="post" action="/portal/sign-out"><button type="submit">Sign out</button></form>`
-    : html`<a href="/portal/sign-in">Sign in</a>`}
+    ? html`<a href="/portal/account">${t('portal.nav.account')}</a><form method="post" action="/portal/sign-out"><button type="submit">${t('portal.nav.sign_out')}</button></form>`
+    : html`<a href="/portal/sign-in">${t('portal.nav.sign_in')}</a>`}
 </nav></header>
 <main>${body}</main>
-<footer>${shell.business} · Help: <a href="tel:${shell.support}">${shell.support}</a>${shell.phone ? html` · Signed in as ${shell.phone}` : ''}</footer>
+<footer><p class="rg" data-responsible><span class="age" role="img" aria-label="${t('portal.adults_only')}">18+</span><span>${shell.responsible}</span></p>
+<nav aria-label="${t('portal.footer.label')}"><ul><li><a href="/portal/terms">${t('portal.terms.title')}</a></li><li><a href="/portal/refunds">${t('portal.refunds.title')}</a></li><li><a href="/portal/privacy">${t('portal.privacy.title')}</a></li><li><a href="/portal/help">${t('portal.footer.help')}</a></li></ul></nav>
+<p>${shell.business} · <a href="tel:${shell.support}">${shell.support}</a>${shell.phone ? html` · ${t('portal.footer.signed_in', { phone: shell.phone })}` : ''}</p>
+${shell.licence ? html`<p data-licence>${shell.licence}</p>` : ''}
+</footer>
 </body></html>`.value;
 }
 
-const mediumLabel = (m: 'sms' | 'web') => (m === 'sms' ? 'by SMS' : 'on the web');
+type Say = ReturnType<typeof say>;
 
-function postMeta(p: PortalTeaser): Html {
-  return html`<p class="meta">${p.post_category} · ${p.bet_categories.join(', ')} · Match day ${formatDate(p.match_date)}</p>`;
+const mediumLabel = (t: Say, m: 'sms' | 'web') => t(m === 'sms' ? 'portal.medium.sms' : 'portal.medium.web');
+
+function postMeta(t: Say, p: PortalTeaser): Html {
+  return html`<p class="meta">${p.post_category} · ${p.bet_categories.join(', ')} · ${t('portal.post.match_day', { date: formatDate(p.match_date) })}</p>`;
 }
 
 /** On its own page a post's title is the page's heading (h1); in a list each is a linked h3. */
-export function postCard(p: PortalPost, heading: 'h1' | 'h3' = 'h3'): Html {
+export function postCard(t: Say, p: PortalPost, heading: 'h1' | 'h3' = 'h3'): Html {
   return html`<article class="card tip">${heading === 'h1' ? html`<h1>${p.title}</h1>` : html`<h3><a href="/portal/posts/${p.id}">${p.title}</a></h3>`}
-${postMeta(p)}${p.image_url ? html`<img src="${p.image_url}" alt="" width="640" height="240" loading="lazy">` : ''}
+${postMeta(t, p)}${p.image_url ? html`<img src="${p.image_url}" alt="" width="640" height="240" loading="lazy">` : ''}
 <div>${trusted(p.content)}</div></article>`;
 }
 
-export function teaserCard(p: PortalTeaser): Html {
-  return html`<article class="card"><h3>${p.title}</h3>${postMeta(p)}
-<p>This tip is for subscribers.</p><a class="btn" href="/portal/packages">Subscribe</a></article>`;
+export function teaserCard(t: Say, p: PortalTeaser): Html {
+  return html`<article class="card"><h3>${p.title}</h3>${postMeta(t, p)}
+<p>${t('portal.teaser.text')}</p><a class="btn" href="/portal/packages">${t('portal.subscribe')}</a></article>`;
 }
 
-export function packageCard(p: PortalPackage): Html {
+export function packageCard(t: Say, p: PortalPackage): Html {
   return html`<article class="card row"><div><h3>${p.bet_category} (${p.bet_category_code})</h3>
-<p class="meta">${p.duration_days} days, ${mediumLabel(p.medium)}</p><p class="price">${formatKesShort(p.price)}</p></div>
-<a class="btn" href="/portal/packages/${p.id}">Pay with M-Pesa</a></article>`;
+<p class="meta">${t('portal.package.length', { days: p.duration_days, medium: mediumLabel(t, p.medium) })}</p><p class="price">${formatKesShort(p.price)}</p></div>
+<a class="btn" href="/portal/packages/${p.id}">${t('portal.package.pay')}</a></article>`;
+}
+
+/** Packages grouped by category (by name), each category's cheapest first. */
+export function byCategory(packages: PortalPackage[]): { name: string; code: string; packages: PortalPackage[] }[] {
+  const groups = new Map<string, { name: string; code: string; packages: PortalPackage[] }>();
+  for (const p of packages) {
+    const group = groups.get(p.bet_category_code) ?? { name: p.bet_category, code: p.bet_category_code, packages: [] };
+    group.packages.push(p);
+    groups.set(p.bet_category_code, group);
+  }
+  const sorted = [...groups.values()].sort((a, b) => a.name.localeCompare(b.name));
+  for (const g of sorted) g.packages.sort((a, b) => a.price - b.price || a.duration_days - b.duration_days || a.id - b.id);
+  return sorted;
+}
+
+function groupedPackages(t: Say, packages: PortalPackage[], heading: 'h2' | 'h3'): Html {
+  return html`${byCategory(packages).map(
+    (g) => html`<section class="category" data-category="${g.code}">${heading === 'h2'
+      ? html`<h2>${t('portal.packages.category', { category: g.name, code: g.code })}</h2>`
+      : html`<h3>${t('portal.packages.category', { category: g.name, code: g.code })}</h3>`}
+${g.packages.map((p) => packageCard(t, p))}</section>`,
+  )}`;
+}
+
+/** How to pay, on the home and help pages: the USSD code, the paybill and its account numbers. */
+export interface PayFacts {
+  ussdCode: string;
+  paybill: string | null;
+  categories: { code: string; name: string }[];
+}
+
+function howToPay(shell: Shell, t: Say, c: PayFacts, heading: 'h2' | 'h3'): Html {
+  const title = t('portal.pay.heading');
+  return html`<div class="card" data-how-to-pay>${heading === 'h2' ? html`<h2>${title}</h2>` : html`<h3>${title}</h3>`}
+${c.ussdCode ? html`<p data-ussd>${t('portal.pay.ussd', { code: c.ussdCode })}</p>` : ''}
+<p data-paybill>${c.paybill ? t('portal.pay.paybill', { paybill: c.paybill }) : t('portal.pay.paybill_unknown', { support: shell.support })}</p>
+${c.categories.length > 0
+    ? html`<p><strong>${t('portal.pay.codes')}</strong></p><ul class="codes">${c.categories.map((b) => html`<li><strong>${b.code}</strong>: ${b.name}</li>`)}</ul>`
+    : ''}</div>`;
 }
 
 const signed = (n: number, digits: number) => `${n > 0 ? '+' : n < 0 ? '\u2212' : ''}${Math.abs(n).toFixed(digits)}`;
 const percent = (n: number | null) => (n === null ? '-' : `${n.toFixed(1)} %`);
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** What a record covers, said beside its rates: the period and how many tickets settled. */
-function recordCoverage(r: CategoryRecord['record'], periodLabel: string): string {
-  const days = r.from && r.to ? (r.from === r.to ? `, ${formatDate(r.from)}` : `, ${formatDate(r.from)} to ${formatDate(r.to)}`) : '';
-  const pending = r.pending > 0 ? `, ${r.pending} pending` : '';
-  return `${periodLabel}${days} · ${plural(r.settled, 'settled ticket')}${pending}`;
+function recordCoverage(t: Say, r: CategoryRecord['record'], periodLabel: string): string {
+  const days = r.from && r.to ? (r.from === r.to ? `, ${formatDate(r.from)}` : `, ${t('portal.record.range', { from: formatDate(r.from), to: formatDate(r.to) })}`) : '';
+  const pending = r.pending > 0 ? `, ${t('portal.record.pending', { count: r.pending })}` : '';
+  return `${periodLabel}${days} · ${t('portal.record.settled', { count: r.settled })}${pending}`;
 }
 
+const categoryName = (t: Say, c: CategoryRecord) => (c.code === null ? t('portal.record.all_categories') : `${c.bet_category} (${c.code})`);
+
 /** A category's record as figures computed from the entered results (never typed by staff). */
-export function recordCard(c: CategoryRecord, periodLabel: string): Html {
+export function recordCard(t: Say, c: CategoryRecord, periodLabel: string, link?: string): Html {
   const r = c.record;
-  const streak = r.current_streak === 0 ? '-' : `${Math.abs(r.current_streak)} ${r.current_streak > 0 ? 'won' : 'lost'}`;
-  return html`<section class="card record"><h3>${c.bet_category}${c.code ? ` (${c.code})` : ''}</h3>
-<p class="meta">${recordCoverage(r, periodLabel)}</p>
+  const streak =
+    r.current_streak === 0
+      ? '-'
+      : t(r.current_streak > 0 ? 'portal.record.run_won' : 'portal.record.run_lost', { count: Math.abs(r.current_streak) });
+  const name = categoryName(t, c);
+  return html`<section class="card record"><h3>${link ? html`<a href="${link}">${name}</a>` : name}</h3>
+<p class="meta">${recordCoverage(t, r, periodLabel)}</p>
 ${r.settled === 0
-    ? html`<p>No settled ticket in this period yet.</p>`
-    : html`<dl class="figs"><div><dt>Hit rate</dt><dd>${percent(r.hit_rate)}</dd></div>
-<div><dt>Profit</dt><dd>${signed(r.profit_units, 2)} units</dd></div><div><dt>ROI</dt><dd>${r.roi === null ? '-' : `${signed(r.roi, 1)} %`}</dd></div>
-<div><dt>Won · lost · void</dt><dd>${r.won} · ${r.lost} · ${r.void}</dd></div><div><dt>Average odds</dt><dd>${r.average_odds === null ? '-' : r.average_odds.toFixed(2)}</dd></div>
-<div><dt>Current run</dt><dd>${streak}</dd></div></dl>`}</section>`;
+    ? html`<p>${t('portal.record.none_settled')}</p>`
+    : html`<dl class="figs"><div><dt>${t('portal.record.hit_rate')}</dt><dd>${percent(r.hit_rate)}</dd></div>
+<div><dt>${t('portal.record.profit')}</dt><dd>${t('portal.record.units', { units: signed(r.profit_units, 2) })}</dd></div><div><dt>${t('portal.record.roi')}</dt><dd>${r.roi === null ? '-' : `${signed(r.roi, 1)} %`}</dd></div>
+<div><dt>${t('portal.record.outcomes')}</dt><dd>${r.won} · ${r.lost} · ${r.void}</dd></div><div><dt>${t('portal.record.average_odds')}</dt><dd>${r.average_odds === null ? '-' : r.average_odds.toFixed(2)}</dd></div>
+<div><dt>${t('portal.record.current_run')}</dt><dd>${streak}</dd></div></dl>`}</section>`;
 }
 
 /** The Winnings & Results page as readers see it: the saved HTML with its record blocks filled in. */
-function winningsContent(parts: WinningsPart[]): Html | string {
-  if (parts.length === 0) return 'Nothing here yet.';
-  return html`${parts.map((p) => ('html' in p ? trusted(p.html) : recordCard(p.record, p.period)))}`;
+function winningsContent(t: Say, parts: WinningsPart[]): Html | string {
+  if (parts.length === 0) return t('portal.home.nothing_yet');
+  return html`${parts.map((p) => ('html' in p ? trusted(p.html) : recordCard(t, p.record, p.period)))}`;
 }
 
-export function homePage(shell: Shell, c: { description: string; free: PortalPost[]; winnings: WinningsPart[]; packages: PortalPackage[] }): string {
+export function homePage(
+  shell: Shell,
+  c: { description: string; free: PortalPost[]; winnings: WinningsPart[]; packages: PortalPackage[]; pay: PayFacts },
+): string {
+  const t = say(shell);
   return page(
     shell,
-    { title: 'Free betting tips today', description: c.description },
+    { title: t('portal.home.title'), description: c.description },
     html`<h1>${shell.business}</h1><p>${c.description}</p>
-<h2>Today's free tips</h2>${c.free.length > 0 ? c.free.map((p) => postCard(p)) : html`<p>No free tips yet today. Check back later.</p>`}
-<h2>Winnings &amp; Results</h2><div class="card tip">${winningsContent(c.winnings)}</div>
-<p><a href="/portal/record">Our full track record</a></p>
-<h2 id="packages">Packages</h2>${c.packages.map(packageCard)}`,
+${howToPay(shell, t, c.pay, 'h2')}
+<h2>${t('portal.home.free')}</h2>${c.free.length > 0 ? c.free.map((p) => postCard(t, p)) : html`<p>${t('portal.home.free_none')}</p>`}
+<h2>${t('portal.home.winnings')}</h2><div class="card tip">${winningsContent(t, c.winnings)}</div>
+<p><a href="/portal/record">${t('portal.home.full_record')}</a></p>
+<h2 id="packages">${t('portal.packages.heading')}</h2>${groupedPackages(t, c.packages, 'h3')}`,
   );
+}
+
+/** The cumulative profit after each match day, drawn as a line on the server (no script, no library). */
+export function profitChart(t: Say, curve: CategoryRecord['record']['profit_curve'], settled: number): Html {
+  if (curve.length === 0) return html``;
+  const W = 320;
+  const H = 140;
+  const pad = 8;
+  const values = [0, ...curve.map((p) => p.profit_units)];
+  const max = Math.max(...values);
+  const min = Math.min(...values);
+  const span = max - min || 1;
+  const x = (i: number) => pad + (i * (W - 2 * pad)) / Math.max(1, values.length - 1);
+  const y = (v: number) => pad + ((max - v) * (H - 2 * pad)) / span;
+  const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const last = curve.at(-1)!;
+  const summary = t('portal.record.chart_summary', {
+    from: formatDate(curve[0]!.match_date),
+    to: formatDate(last.match_date),
+    units: signed(last.profit_units, 2),
+    count: settled,
+  });
+  return html`<figure class="card" data-chart><figcaption><strong>${t('portal.record.chart')}</strong></figcaption>
+<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${t('portal.record.chart')}: ${summary}" preserveAspectRatio="none">
+<line x1="${pad}" x2="${W - pad}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}" stroke="#a9b3bd" stroke-dasharray="4 3" vector-effect="non-scaling-stroke"/>
+<polyline fill="none" stroke="${last.profit_units >= 0 ? '#0b6b3a' : '#b42318'}" stroke-width="2.5" vector-effect="non-scaling-stroke" points="${points}"/></svg>
+<p class="meta">${summary}</p></figure>`;
+}
+
+const resultClass = (r: string | null) => (r === 'won' || r === 'half_won' ? 'won' : r === 'lost' || r === 'half_lost' ? 'lost' : 'void');
+const resultText = (t: Say, r: string) => t(`portal.result.${r}` as CustomerTextId);
+
+/** A leg's pick, with its market unless the pick already says it (Over 1.5). */
+const pickLabel = (s: { market: string; pick: string }) => (s.pick.toLowerCase().includes(s.market.toLowerCase()) ? s.pick : `${s.market}: ${s.pick}`);
+
+export function ticketCard(t: Say, ticket: PublicTicket): Html {
+  return html`<article class="card" data-ticket="${ticket.id}"><h3>${t('portal.record.ticket', { category: `${ticket.bet_category} (${ticket.code})`, date: formatDate(ticket.match_date) })}</h3>
+<ul class="legs">${ticket.selections.map(
+    (s) => html`<li><strong>${s.home} - ${s.away}</strong> <span class="meta">${s.competition}, ${formatDateTime(s.kickoff)}</span><br>
+${t('portal.record.pick')}: ${pickLabel(s)} · ${t('portal.record.odds')} ${s.odds.toFixed(2)} · <span class="${resultClass(s.result)}">${s.result ? resultText(t, s.result) : '-'}</span></li>`,
+  )}</ul>
+<p><span class="${resultClass(ticket.status)}">${t('portal.record.ticket_total', {
+    odds: ticket.combined_odds.toFixed(2),
+    result: resultText(t, ticket.status),
+    units: signed(ticket.profit_units, 2),
+  })}</span></p></article>`;
+}
+
+function pager(t: Say, c: { page: number; last: number; href: (page: number) => string }): Html {
+  if (c.last <= 1) return html``;
+  return html`<nav class="pager" aria-label="${t('portal.pager.label')}">${c.page > 1 ? html`<a href="${c.href(c.page - 1)}">${t('portal.pager.newer')}</a>` : ''}<span>${t('portal.pager.page', { page: c.page, last: c.last })}</span>${c.page < c.last ? html`<a href="${c.href(c.page + 1)}">${t('portal.pager.older')}</a>` : ''}</nav>`;
 }
 
 export function recordPage(
   shell: Shell,
-  c: { period: RecordBlockPeriod; periods: { period: RecordBlockPeriod; label: string }[]; records: CategoryRecord[] },
+  c: {
+    period: RecordBlockPeriod;
+    periods: RecordBlockPeriod[];
+    records: CategoryRecord[];
+    /** The category whose tickets are listed (null: all). */
+    chosen: CategoryRecord;
+    tickets: PublicTicket[];
+    total: number;
+    page: number;
+    perPage: number;
+  },
 ): string {
-  const label = c.periods.find((p) => p.period === c.period)?.label ?? '';
+  const t = say(shell);
+  const periodLabel = (p: RecordBlockPeriod) => t(`portal.period.${p}` as CustomerTextId);
+  const label = periodLabel(c.period);
+  const href = (o: { code?: string | null; page?: number }) => {
+    const params = [`period=${c.period}`];
+    if (o.code) params.push(`category=${encodeURIComponent(o.code)}`);
+    if (o.page && o.page > 1) params.push(`page=${o.page}`);
+    if (o.page && c.perPage !== 10) params.push(`perPage=${c.perPage}`);
+    return `/portal/record?${params.join('&')}`;
+  };
+  const last = Math.max(1, Math.ceil(c.total / c.perPage));
+  const chosenName = categoryName(t, c.chosen);
   return page(
     shell,
-    {
-      title: 'Our track record',
-      description: `The record of ${shell.business}'s tips per category: hit rate, profit and ROI computed from every result, with the number of settled tickets.`,
-    },
-    html`<h1>Our track record</h1>
-<p>Every tip counts from the moment we publish it, before kick-off; the figures are computed from the results, at 1 unit per ticket.</p>
-<nav class="periods" aria-label="Period">${c.periods.map((p) =>
-      p.period === c.period
-        ? html`<a href="/portal/record?period=${p.period}" aria-current="page">${p.label}</a>`
-        : html`<a href="/portal/record?period=${p.period}">${p.label}</a>`,
+    { title: t('portal.record.title'), description: t('portal.record.description', { business: shell.business }) },
+    html`<h1>${t('portal.record.title')}</h1>
+<p>${t('portal.record.intro')}</p>
+<nav class="periods" aria-label="${t('portal.record.periods')}">${c.periods.map((p) =>
+      p === c.period
+        ? html`<a href="/portal/record?period=${p}" aria-current="page">${periodLabel(p)}</a>`
+        : html`<a href="/portal/record?period=${p}">${periodLabel(p)}</a>`,
     )}</nav>
-${c.records.map((r) => recordCard(r, label))}
-${c.records.length === 1 ? html`<p>No category has a ticket in this period.</p>` : ''}
-<p><a class="btn" href="/portal/packages">See packages</a></p>`,
+${c.records.map((r) => recordCard(t, r, label, `${href({ code: r.code })}#tickets`))}
+${c.records.length === 1 ? html`<p>${t('portal.record.no_category')}</p>` : ''}
+<h2 id="tickets">${chosenName}: ${t('portal.record.tickets')}</h2>
+<p class="meta" data-coverage>${recordCoverage(t, c.chosen.record, label)}</p>
+${profitChart(t, c.chosen.record.profit_curve, c.chosen.record.settled)}
+<p class="meta">${t('portal.record.public_rule')}</p>
+${c.tickets.length > 0 ? c.tickets.map((ticket) => ticketCard(t, ticket)) : html`<p>${t('portal.record.no_tickets')}</p>`}
+${pager(t, { page: c.page, last, href: (n) => `${href({ code: c.chosen.code, page: n })}#tickets` })}
+<p><a class="btn" href="/portal/packages">${t('portal.record.see_packages')}</a></p>`,
   );
 }
 
 export function packagesPage(shell: Shell, packages: PortalPackage[]): string {
+  const t = say(shell);
   return page(
     shell,
-    { title: 'Tips packages and prices', description: `Tips packages of ${shell.business} by SMS and on the web, with their prices.` },
-    html`<h1>Packages</h1><p>Choose a package and pay with M-Pesa. Renewing adds the days to what you have left.</p>
-${packages.length > 0 ? packages.map(packageCard) : html`<p>No package is on sale right now.</p>`}`,
+    { title: t('portal.packages.title'), description: t('portal.packages.description', { business: shell.business }) },
+    html`<h1>${t('portal.packages.heading')}</h1><p>${t('portal.packages.intro')}</p>
+${packages.length > 0 ? groupedPackages(t, packages, 'h2') : html`<p>${t('portal.packages.none')}</p>`}`,
   );
 }
 
@@ -180,158 +341,202 @@ export function packagePage(
   shell: Shell,
   c: { package: PortalPackage; teasers: PortalTeaser[]; stkAvailable: boolean; paybill: string },
 ): string {
+  const t = say(shell);
   const p = c.package;
-  const title = `${p.bet_category} tips, ${p.duration_days} days ${mediumLabel(p.medium)}`;
+  const title = t('portal.package.title', { category: p.bet_category, days: p.duration_days, medium: mediumLabel(t, p.medium) });
   return page(
     shell,
-    { title, description: `${title} for ${formatKesShort(p.price)}, paid with M-Pesa.` },
+    { title, description: t('portal.package.description', { title, price: formatKesShort(p.price) }) },
     html`<h1>${title}</h1><div class="card"><p class="price">${formatKesShort(p.price)}</p>
-<p>${p.medium === 'web' ? 'Read every tip posted in this category on this site.' : 'Receive the tips of this category by SMS.'}</p>
+<p>${t(p.medium === 'web' ? 'portal.package.web' : 'portal.package.sms')}</p>
 ${c.stkAvailable
     ? html`<form method="post" action="/portal/buy"><input type="hidden" name="package_id" value="${p.id}">
-<button class="btn" type="submit">Pay with M-Pesa</button></form>
-<p class="meta">${shell.phone ? `The payment request goes to ${shell.phone}.` : 'You sign in with your phone number first.'}</p>`
+<button class="btn" type="submit">${t('portal.package.pay')}</button></form>
+<p class="meta">${shell.phone ? t('portal.package.request_to', { phone: shell.phone }) : t('portal.package.sign_in_first')}</p>`
     : ''}
 <p class="meta">${c.paybill}</p></div>
-${c.teasers.length > 0 ? html`<h2>Recent tips in ${p.bet_category}</h2>${c.teasers.map((t) => html`<article class="card"><h3>${t.title}</h3>${postMeta(t)}</article>`)}` : ''}`,
+${c.teasers.length > 0 ? html`<h2>${t('portal.package.recent', { category: p.bet_category })}</h2>${c.teasers.map((x) => html`<article class="card"><h3>${x.title}</h3>${postMeta(t, x)}</article>`)}` : ''}`,
   );
 }
 
-export function helpPage(shell: Shell, c: { paybill: string | null; categories: { code: string; name: string }[]; optOutText: string }): string {
+export function helpPage(shell: Shell, c: { pay: PayFacts; optOutText: string }): string {
+  const t = say(shell);
   return page(
     shell,
-    { title: 'Help: how to pay and how to stop SMS', description: `How to pay ${shell.business} by M-Pesa, the account codes, and how to stop SMS.` },
-    html`<h1>Help</h1>
-<h2>Paying by M-Pesa</h2>
-<p>On a package page, press <strong>Pay with M-Pesa</strong>: your phone asks for your M-Pesa PIN and the package starts as soon as you pay.</p>
-<p>Or pay from the M-Pesa menu: Lipa na M-Pesa, Pay Bill, business number <strong>${c.paybill ?? `(ask ${shell.support})`}</strong>,
-account number the code of the tips you want, and the package's price.</p>
-<div class="card"><h3>Account codes</h3><ul>${c.categories.map((b) => html`<li><strong>${b.code}</strong>: ${b.name}</li>`)}</ul></div>
-<h2>Stopping SMS</h2>
-<p>Reply <strong>STOP</strong> to any of our messages, dial <strong>${c.optOutText}</strong>, or sign in and use <a href="/portal/account">My account</a>.
-Send <strong>START</strong> to receive them again. Receipts and sign-in codes still reach you.</p>
-<h2>Need a hand?</h2><p>Call or text <a href="tel:${shell.support}">${shell.support}</a>.</p>`,
+    { title: t('portal.help.title'), description: t('portal.help.description', { business: shell.business }) },
+    html`<h1>${t('portal.help.heading')}</h1>
+${howToPay(shell, t, c.pay, 'h2')}
+<p>${t('portal.help.stk')}</p>
+<h2>${t('portal.help.stopping')}</h2>
+<p>${t('portal.help.stop', { optOut: c.optOutText })} <a href="/portal/account">${t('portal.nav.account')}</a></p>
+<h2>${t('portal.help.hand')}</h2><p><a href="tel:${shell.support}">${t('portal.help.call', { support: shell.support })}</a></p>`,
+  );
+}
+
+/**
+ * A trust page's text as the business wrote it (Settings): a blank line ends a paragraph, "# "
+ * starts a heading, "- " a list item. Everything is escaped: a setting never carries markup.
+ */
+export function trustText(text: string): Html {
+  const out: Html[] = [];
+  let paragraph: string[] = [];
+  let items: string[] = [];
+  const flush = () => {
+    if (paragraph.length > 0) out.push(html`<p>${paragraph.join(' ')}</p>`);
+    if (items.length > 0) out.push(html`<ul>${items.map((i) => html`<li>${i}</li>`)}</ul>`);
+    paragraph = [];
+    items = [];
+  };
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '') flush();
+    else if (line.startsWith('# ')) {
+      flush();
+      out.push(html`<h2>${line.slice(2).trim()}</h2>`);
+    } else if (line.startsWith('- ')) {
+      if (paragraph.length > 0) flush();
+      items.push(line.slice(2).trim());
+    } else {
+      if (items.length > 0) flush();
+      paragraph.push(line);
+    }
+  }
+  flush();
+  return html`${out}`;
+}
+
+export type TrustPage = 'terms' | 'refunds' | 'privacy';
+
+export function trustPage(shell: Shell, which: TrustPage, text: string): string {
+  const t = say(shell);
+  const title = t(`portal.${which}.title` as CustomerTextId);
+  return page(
+    shell,
+    { title, description: t(`portal.${which}.description` as CustomerTextId, { business: shell.business }) },
+    html`<h1>${title}</h1><div class="card trust" data-trust="${which}">${trustText(text)}</div>`,
   );
 }
 
 export function signInPage(shell: Shell, c: { next: string; phone?: string; error?: string; codeSent?: string; codeError?: string }): string {
+  const t = say(shell);
   const phoneForm = html`<form method="post" action="/portal/sign-in"><input type="hidden" name="next" value="${c.next}">
-<label for="phone">Phone number</label><input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" placeholder="0712345678" value="${c.phone ?? ''}" required>
+<label for="phone">${t('portal.sign_in.phone')}</label><input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" placeholder="0712345678" value="${c.phone ?? ''}" required>
 ${c.error ? html`<p class="error" role="alert">${c.error}</p>` : ''}
-<p><button class="btn" type="submit">Send me a code</button></p></form>`;
+<p><button class="btn" type="submit">${t('portal.sign_in.send')}</button></p></form>`;
   const codeForm = html`<p class="notice" role="status">${c.codeSent ?? ''}</p>
 <form method="post" action="/portal/verify"><input type="hidden" name="next" value="${c.next}"><input type="hidden" name="phone" value="${c.phone ?? ''}">
-<label for="code">6-digit code sent to ${c.phone ?? ''}</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="7" required>
+<label for="code">${t('portal.sign_in.code', { phone: c.phone ?? '' })}</label><input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="7" required>
 ${c.codeError ? html`<p class="error" role="alert">${c.codeError}</p>` : ''}
-<p><button class="btn" type="submit">Sign in</button></p></form>
-<p class="meta">No SMS? <a href="/portal/sign-in">Ask for a new code</a>.</p>`;
+<p><button class="btn" type="submit">${t('portal.sign_in.button')}</button></p></form>
+<p class="meta">${t('portal.sign_in.no_sms')} <a href="/portal/sign-in">${t('portal.sign_in.new_code')}</a>.</p>`;
   return page(
     shell,
-    { title: 'Sign in', description: `Sign in to ${shell.business} with your phone number.` },
-    html`<h1>Sign in</h1><p>No password: we send a code by SMS to your phone.</p>${c.codeSent || c.codeError ? codeForm : phoneForm}`,
+    { title: t('portal.sign_in.title'), description: t('portal.sign_in.description', { business: shell.business }) },
+    html`<h1>${t('portal.sign_in.title')}</h1><p>${t('portal.sign_in.intro')}</p>${c.codeSent || c.codeError ? codeForm : phoneForm}`,
   );
 }
 
 export function myTipsPage(shell: Shell, c: { posts: PortalPost[]; total: number; page: number; perPage: number }): string {
+  const t = say(shell);
   const last = Math.max(1, Math.ceil(c.total / c.perPage));
   return page(
     shell,
-    { title: 'My tips', description: 'The tips of your web subscriptions.', index: false },
-    html`<h1>My tips</h1>
+    { title: t('portal.my_tips.title'), description: t('portal.my_tips.description'), index: false },
+    html`<h1>${t('portal.my_tips.title')}</h1>
 ${c.posts.length > 0
-    ? c.posts.map((p) => postCard(p))
-    : html`<div class="card"><p>No tips to show: web tips appear here while you have an active web subscription.</p><a class="btn" href="/portal/packages">See packages</a></div>`}
-${last > 1
-    ? html`<nav class="pager" aria-label="Pages">${c.page > 1 ? html`<a href="/portal/tips?page=${c.page - 1}">Newer</a>` : ''}<span>Page ${c.page} of ${last}</span>${c.page < last ? html`<a href="/portal/tips?page=${c.page + 1}">Older</a>` : ''}</nav>`
-    : ''}`,
+    ? c.posts.map((p) => postCard(t, p))
+    : html`<div class="card"><p>${t('portal.my_tips.none')}</p><a class="btn" href="/portal/packages">${t('portal.account.see_packages')}</a></div>`}
+${pager(t, { page: c.page, last, href: (n) => `/portal/tips?page=${n}` })}`,
   );
 }
 
 export function postPage(shell: Shell, c: { post: PortalPost } | { teaser: PortalTeaser }): string {
+  const t = say(shell);
   if ('post' in c) {
-    return page(shell, { title: c.post.title, description: `${c.post.title}: ${c.post.bet_categories.join(', ')} tip for ${formatDate(c.post.match_date)}.` }, postCard(c.post, 'h1'));
+    const description = t('portal.post.description', { title: c.post.title, categories: c.post.bet_categories.join(', '), date: formatDate(c.post.match_date) });
+    return page(shell, { title: c.post.title, description }, postCard(t, c.post, 'h1'));
   }
   return page(
     shell,
-    { title: c.teaser.title, description: `${c.teaser.title}: a ${c.teaser.bet_categories.join(', ')} tip for subscribers.` },
-    teaserCard(c.teaser),
+    { title: c.teaser.title, description: t('portal.teaser.description', { title: c.teaser.title, categories: c.teaser.bet_categories.join(', ') }) },
+    teaserCard(t, c.teaser),
   );
 }
 
 export function accountPage(shell: Shell, me: PortalMe, notice?: string): string {
+  const t = say(shell);
   return page(
     shell,
-    { title: 'My account', description: 'Your subscriptions and SMS preferences.', index: false },
-    html`<h1>My account</h1>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
-<h2>My subscriptions</h2>
+    { title: t('portal.account.title'), description: t('portal.account.description'), index: false },
+    html`<h1>${t('portal.account.title')}</h1>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+<h2>${t('portal.account.subscriptions')}</h2>
 ${me.subscriptions.length > 0
     ? me.subscriptions.map(
-        (s) => html`<article class="card row"><div><h3>${s.bet_category} (${s.bet_category_code}), ${mediumLabel(s.medium)}</h3>
-<p class="meta">${s.active ? `Active until ${formatDateTime(s.expires_at)}, ${s.days_left} day${s.days_left === 1 ? '' : 's'} left` : `Expired on ${formatDateTime(s.expires_at)}`}</p></div>
-<a class="btn${s.active ? ' secondary' : ''}" href="/portal/packages?category=${s.bet_category_code}&amp;medium=${s.medium}">Renew</a></article>`,
+        (s) => html`<article class="card row"><div><h3>${s.bet_category} (${s.bet_category_code}), ${mediumLabel(t, s.medium)}</h3>
+<p class="meta">${s.active ? t('portal.account.active', { date: formatDateTime(s.expires_at), days: s.days_left }) : t('portal.account.expired', { date: formatDateTime(s.expires_at) })}</p></div>
+<a class="btn${s.active ? ' secondary' : ''}" href="/portal/packages?category=${s.bet_category_code}&amp;medium=${s.medium}">${t('portal.account.renew')}</a></article>`,
       )
-    : html`<p>You have no subscription yet.</p><a class="btn" href="/portal/packages">See packages</a>`}
-<h2>SMS</h2><div class="card">
+    : html`<p>${t('portal.account.none')}</p><a class="btn" href="/portal/packages">${t('portal.account.see_packages')}</a>`}
+<h2>${t('portal.account.sms')}</h2><div class="card">
 ${me.receives_sms
-    ? html`<p>You receive our tips and offers by SMS.</p><a class="btn secondary" href="/portal/sms?receive=0">Stop SMS</a>`
-    : html`<p>You have stopped our SMS: you receive only receipts and sign-in codes.</p><a class="btn" href="/portal/sms?receive=1">Restart SMS</a>`}
+    ? html`<p>${t('portal.account.receives')}</p><a class="btn secondary" href="/portal/sms?receive=0">${t('portal.account.stop')}</a>`
+    : html`<p>${t('portal.account.stopped')}</p><a class="btn" href="/portal/sms?receive=1">${t('portal.account.restart')}</a>`}
 </div>
-<h2>Offers</h2><div class="card">
+<h2>${t('portal.account.offers')}</h2><div class="card">
 <form method="post" action="/portal/offers">
 <label><input type="checkbox" name="offers" value="yes"${me.offers_consent ? trusted(' checked') : ''}> ${me.offers_wording}</label>
-<p><button class="btn secondary" type="submit">Save</button></p></form>
-<p class="meta">Without this, we send you only what you pay for, receipts and sign-in codes.</p>
+<p><button class="btn secondary" type="submit">${t('portal.account.save')}</button></p></form>
+<p class="meta">${t('portal.account.offers_note')}</p>
 </div>`,
   );
 }
 
 export function smsConfirmPage(shell: Shell, receive: boolean): string {
+  const t = say(shell);
+  const question = t(receive ? 'portal.sms.restart_question' : 'portal.sms.stop_question');
   return page(
     shell,
-    { title: receive ? 'Restart SMS' : 'Stop SMS', description: 'SMS preferences.', index: false },
-    html`<h1>${receive ? 'Restart SMS?' : 'Stop SMS?'}</h1><div class="card">
-<p>${receive ? 'You will receive our tips and offers by SMS again.' : 'You will receive no more tips or offers by SMS, even those you paid for. Receipts and sign-in codes still reach you.'}</p>
+    { title: t(receive ? 'portal.account.restart' : 'portal.account.stop'), description: t('portal.sms.description'), index: false },
+    html`<h1>${question}</h1><div class="card">
+<p>${t(receive ? 'portal.notice.sms_restarted' : 'portal.sms.stop_text')}</p>
 <form method="post" action="/portal/sms"><input type="hidden" name="receive" value="${receive ? 'true' : 'false'}">
-<button class="btn${receive ? '' : ' danger'}" type="submit">${receive ? 'Yes, restart SMS' : 'Yes, stop SMS'}</button>
-<a href="/portal/account">Cancel</a></form></div>`,
+<button class="btn${receive ? '' : ' danger'}" type="submit">${t(receive ? 'portal.sms.yes_restart' : 'portal.sms.yes_stop')}</button>
+<a href="/portal/account">${t('portal.sms.cancel')}</a></form></div>`,
   );
 }
 
-export const purchaseStatusText: Record<PortalPurchase['status'], string> = {
-  pending: 'Waiting for your M-Pesa PIN…',
-  paid: 'Paid',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
-};
+export const purchaseStatusText = (t: Say, status: PortalPurchase['status']): string => t(`portal.purchase.${status}` as CustomerTextId);
 
 export function purchasePage(shell: Shell, p: PortalPurchase): string {
+  const t = say(shell);
   const pending = p.status === 'pending';
   return page(
     shell,
     {
-      title: 'Payment',
-      description: 'Your M-Pesa payment.',
+      title: t('portal.purchase.title'),
+      description: t('portal.purchase.description'),
       index: false,
       // Without JavaScript the page reloads itself while M-Pesa has not answered; with it, portal.js polls.
       head: pending ? html`<noscript><meta http-equiv="refresh" content="5"></noscript>` : undefined,
       script: pending,
     },
     html`<h1>${p.package}</h1><div class="card" data-purchase="${p.id}">
-<p>${formatKesShort(p.amount)} by M-Pesa</p>
-<p class="status" role="status" aria-live="polite" data-status>${purchaseStatusText[p.status]}</p>
-<p data-detail>${purchaseDetail(p)}</p>
-${pending ? html`<p class="meta">Enter your M-Pesa PIN on your phone. <a href="/portal/purchases/${p.id}">Refresh</a></p>` : ''}
-</div><p><a href="/portal/account">My account</a> · <a href="/portal/tips">My tips</a></p>`,
+<p>${t('portal.purchase.amount', { amount: formatKesShort(p.amount) })}</p>
+<p class="status" role="status" aria-live="polite" data-status>${purchaseStatusText(t, p.status)}</p>
+<p data-detail>${purchaseDetail(t, p)}</p>
+${pending ? html`<p class="meta">${t('portal.purchase.enter_pin')} <a href="/portal/purchases/${p.id}">${t('portal.purchase.refresh')}</a></p>` : ''}
+</div><p><a href="/portal/account">${t('portal.nav.account')}</a> · <a href="/portal/tips">${t('portal.nav.my_tips')}</a></p>`,
   );
 }
 
 /** The line under the status: the new expiry, or why it did not go through. */
-export function purchaseDetail(p: PortalPurchase): string {
+export function purchaseDetail(t: Say, p: PortalPurchase): string {
   if (p.status === 'paid') {
-    return `Receipt ${p.receipt ?? ''}. ${p.expires_at ? `Your subscription now runs until ${formatDateTime(p.expires_at)}.` : ''}`.trim();
+    const runs = p.expires_at ? ` ${t('portal.purchase.runs_until', { date: formatDateTime(p.expires_at) })}` : '';
+    return `${t('portal.purchase.receipt', { receipt: p.receipt ?? '' })}${runs}`.trim();
   }
-  if (p.status === 'pending') return 'We are waiting for M-Pesa to confirm.';
-  return `${p.reason ?? 'M-Pesa did not take the payment.'} You can try again from the package page.`;
+  if (p.status === 'pending') return t('portal.purchase.waiting');
+  return `${p.reason ?? t('portal.purchase.not_taken')} ${t('portal.purchase.try_again')}`;
 }
 
 export function messagePage(shell: Shell, c: { title: string; text: string; status?: 'warn' | 'notice'; link?: { href: string; label: string } }): string {

@@ -6,7 +6,6 @@ import {
   PortalPageQuery,
   PortalPhone,
   PortalVerify,
-  RECORD_BLOCK_PERIOD_LABELS,
   RECORD_BLOCK_PERIODS,
   localPhone,
   portalLogout,
@@ -16,6 +15,7 @@ import {
   portalPost,
   portalPurchase,
   portalPurchaseStatus,
+  portalRecord,
   portalRequestCode,
   portalSms,
   portalTexts,
@@ -23,16 +23,20 @@ import {
   portalVerify,
   presetRange,
   statusTexts,
+  type RecordBlockPeriod,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { getSetting } from '../settings/service.ts';
-import { recordsByCategory } from '../tips-record/service.ts';
+import { categoryByCode, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
+import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
+import { fixedText } from '../../customer-texts/texts.ts';
 import * as pages from './pages.ts';
 import * as portal from './service.ts';
 
+const NO_SUCH_PAGE = fixedText('portal.not_found.text', 'en');
 const portalScript = readFileSync(new URL('./assets/portal.js', import.meta.url), 'utf8');
 
 /** The id in a path (`/posts/:id`): a 404 for anything that is not one of ours. */
@@ -45,9 +49,37 @@ function pathId(request: FastifyRequest): number {
 const origin = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent']?.slice(0, 300) ?? null });
 
 /** Only a page of the portal itself may be a place to go back to after signing in. */
-function safeNext(raw: unknown): string {
-  return typeof raw === 'string' && /^\/portal(\/[\w\-/.?=&%]*)?$/.test(raw) ? raw : '/portal/tips';
+function safeNext(raw: unknown, fallback = '/portal/tips'): string {
+  return typeof raw === 'string' && /^\/portal(\/[\w\-/.?=&%#]*)?(\?[\w\-/.?=&%]*)?$/.test(raw) ? raw : fallback;
 }
+
+/** The cookie remembering a signed-out visitor's language (the switch on every page). */
+export const LANGUAGE_COOKIE = 'betdesk_lang';
+
+/**
+ * The service's English notices (contract portalTexts, the phone's validation) as the reader's
+ * language says them; any other text is shown as it came.
+ */
+const noticeIds: Record<string, CustomerTextId> = {
+  [portalTexts.codeSent]: 'portal.notice.code_sent',
+  [portalTexts.wrongCode]: 'portal.notice.wrong_code',
+  [portalTexts.triesSpent]: 'portal.notice.tries_spent',
+  [portalTexts.tooManyCodes]: 'portal.notice.too_many_codes',
+  [portalTexts.smsStopped]: 'portal.notice.sms_stopped',
+  [portalTexts.smsRestarted]: 'portal.notice.sms_restarted',
+  'Enter a Kenyan mobile number like 0712345678': 'portal.notice.phone_wrong',
+  'Enter the 6-digit code from the SMS': 'portal.notice.code_wrong_form',
+  'Enter the 6-digit code': 'portal.notice.code_wrong_form',
+  [NO_SUCH_PAGE]: 'portal.not_found.text',
+  'This package is not on sale.': 'portal.notice.package_gone',
+  'This tip does not exist.': 'portal.notice.no_tip',
+  'No such purchase.': 'portal.notice.no_purchase',
+};
+const inLanguage = (text: string | undefined, language: Language): string | undefined => {
+  if (text === undefined) return undefined;
+  const id = noticeIds[text];
+  return id ? fixedText(id, language) : text;
+};
 
 /**
  * The subscriber portal: its JSON interface under /api/portal (contract endpoints with the 'portal'
@@ -106,13 +138,34 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, portalPurchase, async ({ body, request }) => portal.purchase(deps, session(request), body.package_id, request.id));
   route(app, portalPurchaseStatus, async ({ request }) => portal.purchaseStatus(deps.db, session(request), pathId(request)));
   route(app, portalLanguage, async ({ body, request }) => portal.setPortalLanguage(deps.db, session(request), body.language));
+  route(app, portalRecord, async ({ query }) => portal.publicRecord(deps.db, query));
   route(app, portalSms, async ({ body, request }) => portal.setSmsPreference(deps, session(request), body.receive, request.id));
 
   // ---- the pages --------------------------------------------------------------------------------
 
+  /** The reader's language, worked out once per request. */
+  const languages = new WeakMap<FastifyRequest, Language>();
+  const languageOfPage = async (request: FastifyRequest): Promise<Language> => {
+    let language = languages.get(request);
+    if (!language) {
+      language = await portal.pageLanguage(deps.db, request.portal, request.cookies[LANGUAGE_COOKIE]);
+      languages.set(request, language);
+    }
+    return language;
+  };
   const shellOf = async (request: FastifyRequest): Promise<pages.Shell> => {
     const facts = await portal.publicFacts(deps);
-    return { business: facts.business, support: facts.support, phone: request.portal ? localPhone(request.portal.phone) : null };
+    const language = await languageOfPage(request);
+    const lines = await portal.trustLines(deps.db, language);
+    return {
+      business: facts.business,
+      support: facts.support,
+      phone: request.portal ? localPhone(request.portal.phone) : null,
+      language,
+      // After a form (sign-in, a refused purchase) the switch comes back to a page that answers GET.
+      path: request.method === 'GET' ? safeNext(request.url, '/portal') : /^\/portal\/(sign-in|verify)/.test(request.url) ? '/portal/sign-in' : '/portal',
+      ...lines,
+    };
   };
   const send = (request: FastifyRequest, reply: FastifyReply, body: string, status = 200) =>
     reply
@@ -132,8 +185,9 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         return await handler(request, reply);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        const title = error.status === 404 ? 'Not found' : 'Something went wrong';
-        return send(request, reply, pages.messagePage(await shellOf(request), { title, text: error.info }), error.status);
+        const language = await languageOfPage(request);
+        const title = fixedText(error.status === 404 ? 'portal.not_found.title' : 'portal.error.title', language);
+        return send(request, reply, pages.messagePage(await shellOf(request), { title, text: inLanguage(error.info, language)! }), error.status);
       }
     };
   const hidden = { schema: { hide: true } };
@@ -148,7 +202,8 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     htmlPage(async (request, reply) => {
       const facts = await portal.publicFacts(deps);
       const content = await portal.homeContent(deps.db);
-      return send(request, reply, pages.homePage(await shellOf(request), { description: facts.description, ...content }));
+      const pay = await portal.payFacts(deps, content.packages);
+      return send(request, reply, pages.homePage(await shellOf(request), { description: facts.description, ...content, pay }));
     }),
   );
 
@@ -156,11 +211,30 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/portal/record',
     hidden,
     htmlPage(async (request, reply) => {
-      const asked = (request.query as { period?: string }).period;
-      const period = RECORD_BLOCK_PERIODS.find((p) => p === asked) ?? 'all';
-      const records = await recordsByCategory(deps.db, period === 'all' ? {} : presetRange(period));
-      const periods = RECORD_BLOCK_PERIODS.map((p) => ({ period: p, label: RECORD_BLOCK_PERIOD_LABELS[p] }));
-      return send(request, reply, pages.recordPage(await shellOf(request), { period, periods, records }));
+      const asked = request.query as { period?: string; category?: string; page?: string; perPage?: string };
+      const period: RecordBlockPeriod = RECORD_BLOCK_PERIODS.find((p) => p === asked.period) ?? 'all';
+      const range = period === 'all' ? {} : presetRange(period);
+      const records = await recordsByCategory(deps.db, range);
+      // An unknown category code lists every category's tickets.
+      const category = typeof asked.category === 'string' && /^[A-Za-z0-9]{1,20}$/.test(asked.category) ? await categoryByCode(deps.db, asked.category) : null;
+      const chosen = (category && (records.find((r) => r.code === category.code) ?? (await recordOfCategoryCode(deps.db, category.code, range)))) || records[0]!;
+      const paging = PortalPageQuery.safeParse({ page: asked.page, perPage: asked.perPage });
+      const { page, perPage } = paging.success ? paging.data : { page: 1, perPage: 10 };
+      const listed = await publicTickets(deps.db, { betCategoryId: category?.id, ...range }, { limit: perPage, offset: (page - 1) * perPage });
+      return send(
+        request,
+        reply,
+        pages.recordPage(await shellOf(request), {
+          period,
+          periods: [...RECORD_BLOCK_PERIODS],
+          records,
+          chosen,
+          tickets: listed.tickets,
+          total: listed.total,
+          page,
+          perPage,
+        }),
+      );
     }),
   );
 
@@ -181,7 +255,11 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     htmlPage(async (request, reply) => {
       const found = await portal.packageById(deps.db, pathId(request));
       const facts = await portal.publicFacts(deps);
-      const paybill = await portal.paybillInstructions(deps, { code: found.package.bet_category_code, priceCents: Math.round(found.package.price * 100) });
+      const paybill = await portal.paybillInstructions(
+        deps,
+        { code: found.package.bet_category_code, priceCents: Math.round(found.package.price * 100) },
+        await languageOfPage(request),
+      );
       return send(request, reply, pages.packagePage(await shellOf(request), { ...found, stkAvailable: facts.stkAvailable, paybill }));
     }),
   );
@@ -190,11 +268,47 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/portal/help',
     hidden,
     htmlPage(async (request, reply) => {
-      const facts = await portal.publicFacts(deps);
       const onSale = (await portal.packages(deps.db)).packages;
-      const categories = [...new Map(onSale.map((p) => [p.bet_category_code, { code: p.bet_category_code, name: p.bet_category }])).values()];
+      const pay = await portal.payFacts(deps, onSale);
       const optOutText = await getSetting(deps.db, 'sms_opt_out_text');
-      return send(request, reply, pages.helpPage(await shellOf(request), { paybill: facts.paybill, categories, optOutText }));
+      return send(request, reply, pages.helpPage(await shellOf(request), { pay, optOutText }));
+    }),
+  );
+
+  const trustRoute = (which: pages.TrustPage) =>
+    app.get(
+      `/portal/${which}`,
+      hidden,
+      htmlPage(async (request, reply) => {
+        const text = await portal.trustPageText(deps, which, await languageOfPage(request));
+        return send(request, reply, pages.trustPage(await shellOf(request), which, text));
+      }),
+    );
+  trustRoute('terms');
+  trustRoute('refunds');
+  trustRoute('privacy');
+
+  /**
+   * The language switch on every page (a form: it works without JavaScript). The choice is kept in
+   * a cookie for a visitor; for a signed-in phone it is also stored with the phone (once: choosing
+   * the same language again writes nothing), so SMS and USSD follow it.
+   */
+  app.post(
+    '/portal/language',
+    hidden,
+    htmlPage(async (request, reply) => {
+      const form = (request.body ?? {}) as Record<string, unknown>;
+      const next = safeNext(form.next, '/portal');
+      if (!isLanguage(form.language)) return reply.redirect(next, 303);
+      reply.setCookie(LANGUAGE_COOKIE, form.language, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: deps.config.production,
+        path: '/',
+        maxAge: 365 * 86_400,
+      });
+      if (request.portal) await portal.setPortalLanguage(deps.db, request.portal, form.language);
+      return reply.redirect(next, 303);
     }),
   );
 
@@ -218,14 +332,14 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       const parsed = PortalPhone.safeParse({ phone: typed });
       const shell = await shellOf(request);
       if (!parsed.success) {
-        return send(request, reply, pages.signInPage(shell, { next, phone: typed, error: parsed.error.issues[0]?.message }), 422);
+        return send(request, reply, pages.signInPage(shell, { next, phone: typed, error: inLanguage(parsed.error.issues[0]?.message, shell.language) }), 422);
       }
       try {
         const { info } = await portal.requestCode(deps, parsed.data.phone, origin(request));
-        return send(request, reply, pages.signInPage(shell, { next, phone: localPhone(parsed.data.phone), codeSent: info }));
+        return send(request, reply, pages.signInPage(shell, { next, phone: localPhone(parsed.data.phone), codeSent: inLanguage(info, shell.language) }));
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        return send(request, reply, pages.signInPage(shell, { next, phone: typed, error: error.info }), error.status);
+        return send(request, reply, pages.signInPage(shell, { next, phone: typed, error: inLanguage(error.info, shell.language) }), error.status);
       }
     }),
   );
@@ -242,7 +356,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       if (!parsed.success) {
         const phoneWrong = parsed.error.issues.some((i) => i.path[0] === 'phone');
         if (phoneWrong) return reply.redirect('/portal/sign-in', 303);
-        return send(request, reply, pages.signInPage(shell, { next, phone, codeError: parsed.error.issues[0]?.message }), 422);
+        return send(request, reply, pages.signInPage(shell, { next, phone, codeError: inLanguage(parsed.error.issues[0]?.message, shell.language) }), 422);
       }
       try {
         const { token } = await portal.verifyCode(deps, parsed.data, origin(request));
@@ -250,7 +364,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         return reply.redirect(next, 303);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        return send(request, reply, pages.signInPage(shell, { next, phone, codeError: error.info }), error.status);
+        return send(request, reply, pages.signInPage(shell, { next, phone, codeError: inLanguage(error.info, shell.language) }), error.status);
       }
     }),
   );
@@ -294,13 +408,14 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     htmlPage(async (request, reply) => {
       if (!request.portal) return signInFirst(reply, '/portal/account');
       const notice = (request.query as { done?: string }).done;
-      const notices: Record<string, string> = {
-        stopped: portalTexts.smsStopped,
-        restarted: portalTexts.smsRestarted,
-        'offers-on': 'You will receive our offers by SMS. Untick the box to stop them.',
-        'offers-off': 'You will receive no offers by SMS.',
+      const notices: Record<string, CustomerTextId> = {
+        stopped: 'portal.notice.sms_stopped',
+        restarted: 'portal.notice.sms_restarted',
+        'offers-on': 'portal.notice.offers_on',
+        'offers-off': 'portal.notice.offers_off',
       };
-      const text = notice ? notices[notice] : undefined;
+      const id = notice && Object.hasOwn(notices, notice) ? notices[notice] : undefined;
+      const text = id ? fixedText(id, await languageOfPage(request)) : undefined;
       return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps.db, request.portal), text));
     }),
   );
@@ -350,7 +465,13 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       } catch (error) {
         if (!(error instanceof AppError) || error.options.code !== 'paybill') throw error;
         const shell = await shellOf(request);
-        return send(request, reply, pages.messagePage(shell, { title: 'Pay by M-Pesa Pay Bill', text: error.info, status: 'notice' }), 503);
+        const chosen = await portal.packageById(deps.db, packageId.data);
+        const text = await portal.paybillInstructions(
+          deps,
+          { code: chosen.package.bet_category_code, priceCents: Math.round(chosen.package.price * 100) },
+          shell.language,
+        );
+        return send(request, reply, pages.messagePage(shell, { title: fixedText('portal.paybill.title', shell.language), text, status: 'notice' }), 503);
       }
     }),
   );
@@ -370,7 +491,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/portal/*',
     hidden,
     htmlPage(async () => {
-      throw notFound('There is no such page. Start again from the home page.');
+      throw notFound(NO_SUCH_PAGE);
     }),
   );
 }

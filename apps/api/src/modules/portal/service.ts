@@ -3,7 +3,9 @@ import {
   localPhone,
   nairobiDayOf,
   portalTexts,
+  presetRange,
   type PortalMe,
+  type PortalRecordQuery,
   type PortalPackage,
   type PortalPageQuery,
   type PortalPost,
@@ -19,9 +21,11 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
-import type { Language } from '../../customer-texts/catalogue.ts';
+import { customerTexts, isLanguage, type Language } from '../../customer-texts/catalogue.ts';
+import { fill } from '../../customer-texts/format.ts';
 import { customerText, customerTextFor, fixedText } from '../../customer-texts/texts.ts';
-import { hasConsent, isErasedPhone, recordConsent, isOptedOut, languageOf, optIn, optOut, queueSms, setLanguage } from '../sms/service.ts';
+import { chosenLanguage, hasConsent, isErasedPhone, recordConsent, isOptedOut, languageOf, optIn, optOut, queueSms, setLanguage } from '../sms/service.ts';
+import { categoryById, publicTickets, trackRecord } from '../tips-record/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
@@ -240,10 +244,80 @@ export async function purchase(deps: AppDeps, session: PortalSession, packageId:
 }
 
 /** How to pay a package by paybill: the number, the account (the category code) and the amount. */
-export async function paybillInstructions(deps: AppDeps, p: { code: string; priceCents: number }): Promise<string> {
+export async function paybillInstructions(deps: AppDeps, p: { code: string; priceCents: number }, language: Language = 'en'): Promise<string> {
   const facts = await publicFacts(deps);
-  const where = facts.paybill ? `Pay Bill ${facts.paybill}` : `the business's Pay Bill (ask ${facts.support})`;
-  return `Pay by M-Pesa: Lipa na M-Pesa, ${where}, account ${p.code}, amount KES ${Math.ceil(p.priceCents / 100)}. Your package starts as soon as the payment arrives.`;
+  const amount = String(Math.ceil(p.priceCents / 100));
+  return facts.paybill
+    ? fixedText('portal.pay.package', language, { paybill: facts.paybill, code: p.code, amount })
+    : fixedText('portal.pay.package_unknown', language, { support: facts.support, code: p.code, amount });
+}
+
+/**
+ * The language a portal page is written in: the signed-in phone's own choice, else the visitor's
+ * cookie (the switch), else the business's default.
+ */
+export async function pageLanguage(db: Queryable, session: PortalSession | null, cookie: unknown): Promise<Language> {
+  const chosen = session ? await chosenLanguage(db, session.phone) : null;
+  if (chosen) return chosen;
+  if (isLanguage(cookie)) return cookie;
+  return getSetting(db, 'customer_language_default');
+}
+
+/** What every page's foot says: the responsible-gambling line (the catalogue's Kiswahili while the setting is the default) and the licence. */
+export async function trustLines(db: Queryable, language: Language): Promise<{ responsible: string; licence: string }> {
+  const [responsible, licence] = await Promise.all([getSetting(db, 'portal_responsible_gambling'), getSetting(db, 'portal_licence_line')]);
+  const unchanged = responsible === customerTexts['portal.responsible_gambling'].en;
+  return { responsible: unchanged ? fixedText('portal.responsible_gambling', language) : responsible, licence };
+}
+
+const TRUST_KEYS = { terms: 'portal_terms', refunds: 'portal_refund_policy', privacy: 'portal_privacy_notice' } as const;
+
+/** A trust page's text in the reader's language, with the business's facts filled in. */
+export async function trustPageText(deps: AppDeps, which: keyof typeof TRUST_KEYS, language: Language): Promise<string> {
+  const { db } = deps;
+  const key = TRUST_KEYS[which];
+  const template = String(await getSetting(db, language === 'en' ? key : `${key}_sw`));
+  const facts = await publicFacts(deps);
+  const values = {
+    business: facts.business,
+    support: facts.support,
+    request_days: await getSetting(db, 'privacy_request_days'),
+    retention_years: await getSetting(db, 'privacy_retention_years'),
+    sms_text_days: await getSetting(db, 'sms_text_retention_days'),
+  };
+  try {
+    return fill(template, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)])), language);
+  } catch {
+    // Settings are checked when saved; a text saved before that check is shown as it is.
+    return template;
+  }
+}
+
+/** How to pay, for the home and help pages: the USSD code, the paybill and the codes of the categories on sale. */
+export async function payFacts(deps: AppDeps, onSale: PortalPackage[]) {
+  const facts = await publicFacts(deps);
+  const names = new Map(onSale.map((p) => [p.bet_category_code, p.bet_category]));
+  const categories = [...names.entries()].map(([code, name]) => ({ code, name })).sort((a, b) => a.name.localeCompare(b.name));
+  return { ussdCode: (await getSetting(deps.db, 'portal_ussd_code')).trim(), paybill: facts.paybill, categories };
+}
+
+/**
+ * The public record of a category (or all) over a period: its totals, and one page of its tickets
+ * that are settled and whose every leg has kicked off, newest first.
+ */
+export async function publicRecord(db: Queryable, query: PortalRecordQuery) {
+  const range: { from?: string; to?: string } = query.period === 'all' ? {} : presetRange(query.period);
+  const category = query.bet_category_id === undefined ? null : await categoryById(db, query.bet_category_id);
+  if (query.bet_category_id !== undefined && !category) throw fieldError('bet_category_id', 'This bet category does not exist');
+  const [totals, page] = await Promise.all([
+    trackRecord(db, { bet_category_id: category?.id, from: range.from, to: range.to }),
+    publicTickets(db, { betCategoryId: category?.id, ...range }, { limit: query.perPage, offset: (query.page - 1) * query.perPage }),
+  ]);
+  return {
+    totals: { ...totals, bet_category: category?.name ?? 'All categories', code: category?.code ?? null },
+    tickets: page.tickets,
+    total_records: page.total,
+  };
 }
 
 export async function purchaseStatus(db: Queryable, session: PortalSession, id: number): Promise<{ purchase: PortalPurchase }> {

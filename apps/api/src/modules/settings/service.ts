@@ -9,6 +9,7 @@ import { fieldError } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { editableTexts, isEditableText, isLanguage, LANGUAGES, type EditableTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { placeholdersOf } from '../../customer-texts/format.ts';
+import { portalTexts, TRUST_PAGE_VALUES, trustPageDefaults } from '../../customer-texts/portal.ts';
 import * as q from './queries.ts';
 
 /**
@@ -20,6 +21,18 @@ function textSettings<K extends EditableTextId>(id: K): Record<K | `${K}_sw`, { 
   return {
     [id]: { value: en, description: `${editable} (English)` },
     [`${id}_sw`]: { value: sw, description: `${editable} (Kiswahili)` },
+  } as Record<K | `${K}_sw`, { value: string; description: string }>;
+}
+
+type TrustPage = keyof typeof trustPageDefaults;
+
+/** A portal trust page's two settings (English under its key, Kiswahili under `<key>_sw`), seeded from the catalogue. */
+function trustPageSettings<K extends TrustPage>(key: K, what: string): Record<K | `${K}_sw`, { value: string; description: string }> {
+  const { en, sw } = trustPageDefaults[key];
+  const how = `one paragraph per blank line, "# " starts a heading, "- " a list item; {${TRUST_PAGE_VALUES.join('}, {')}} are filled in`;
+  return {
+    [key]: { value: en, description: `${what} (English): ${how}` },
+    [`${key}_sw`]: { value: sw, description: `${what} (Kiswahili): ${how}` },
   } as Record<K | `${K}_sw`, { value: string; description: string }>;
 }
 
@@ -110,6 +123,21 @@ export const settingDefaults = {
     description: "The portal home page's description for search engines",
   },
   ...textSettings('portal_code_sms'),
+  portal_ussd_code: {
+    value: '',
+    description: 'The USSD code punters dial (e.g. *384*123#), shown on the portal home and help pages; empty: not shown',
+  },
+  portal_licence_line: {
+    value: '',
+    description: "The business's licence or registration line, shown at the foot of every portal page; empty: not shown",
+  },
+  portal_responsible_gambling: {
+    value: portalTexts['portal.responsible_gambling'].en,
+    description: "The responsible-gambling line on every portal page, beside the 18+ mark; left as it is, Kiswahili readers see the catalogue's Kiswahili",
+  },
+  ...trustPageSettings('portal_terms', 'The portal terms page'),
+  ...trustPageSettings('portal_refund_policy', 'The portal refund policy page'),
+  ...trustPageSettings('portal_privacy_notice', 'The portal privacy notice page (Data Protection Act: who holds the data, what for, consent, rights, retention)'),
   portal_codes_per_phone: {
     value: 5,
     description: 'Portal sign-in codes one phone may ask for in the window before 429',
@@ -210,6 +238,21 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;
+/** A trust page is a page of text, not a line. */
+const PAGE_TEXT_MAX = 10_000;
+
+/** Texts the business may leave empty: the line is then not shown. */
+const optionalTexts = new Set<SettingKey>(['portal_ussd_code', 'portal_licence_line']);
+const isTrustPage = (key: SettingKey) => Object.hasOwn(trustPageDefaults, key.replace(/_sw$/, ''));
+
+/** A trust page may use any of the values the portal fills in, or none; never another. */
+function checkTrustPage(text: string): string {
+  const unknown = templatePlaceholders(text).filter((p) => !(TRUST_PAGE_VALUES as readonly string[]).includes(p));
+  if (unknown.length > 0) {
+    throw fieldError('value', `The text uses ${unknown.map((p) => `{${p}}`).join(', ')}; only {${TRUST_PAGE_VALUES.join('}, {')}} are filled in`);
+  }
+  return text;
+}
 
 function isSettingKey(key: string): key is SettingKey {
   return Object.hasOwn(settingDefaults, key);
@@ -276,9 +319,12 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
     if (raw === 'true' || raw === 'false') return raw === 'true';
     throw fieldError('value', 'The value must be on (true) or off (false)');
   }
+  if (typeof raw === 'string' && raw.trim() === '' && optionalTexts.has(key)) return '';
   if (typeof raw !== 'string' || raw.trim() === '') throw fieldError('value', 'The text is required');
   const text = raw.trim();
-  if (text.length > TEXT_MAX) throw fieldError('value', `The text may not be longer than ${TEXT_MAX} characters`);
+  const max = isTrustPage(key) ? PAGE_TEXT_MAX : TEXT_MAX;
+  if (text.length > max) throw fieldError('value', `The text may not be longer than ${max} characters`);
+  if (isTrustPage(key)) return checkTrustPage(text);
   if (key === 'customer_language_default') {
     if (!isLanguage(text)) throw fieldError('value', `The language must be one of ${LANGUAGES.join(', ')}`);
     return text;

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'dr
 import type { SelectionResult } from '@betdesk/contract';
 import { betCategories, tipSelections, tipTickets } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { rows } from '../../db/rows.ts';
 
 export interface TicketRow {
   id: number;
@@ -268,5 +269,55 @@ export async function betCategoryByCode(db: Queryable, code: string): Promise<{ 
     .select({ id: betCategories.id, name: betCategories.name, code: betCategories.code })
     .from(betCategories)
     .where(eq(betCategories.code, code.toUpperCase()));
+  return found ?? null;
+}
+
+export interface PublicTicketRow {
+  id: number;
+  bet_category: string;
+  code: string;
+  match_date: string;
+  total_records: number | string;
+}
+
+/**
+ * One page of the tickets the public record lists, newest first: tickets that count (published
+ * before their first kick-off) whose every leg has kicked off and has a result, so no pick is shown
+ * before its match starts. One category walks tip_tickets_category_day_idx (bet_category_id,
+ * match_date) backwards, all categories tip_tickets_match_date_idx; each ticket's legs are checked by
+ * tip_selections_ticket_idx. The count comes with the page (a window over the same index range).
+ */
+export async function publicTicketsPage(
+  db: Queryable,
+  filter: TicketFilter,
+  page: { limit: number; offset: number },
+): Promise<{ tickets: PublicTicketRow[]; total: number }> {
+  const conditions = [
+    sql`t.published_at < t.first_kickoff_at`,
+    sql`not exists (select 1 from ${tipSelections} s where s.ticket_id = t.id and (s.result is null or s.kickoff_at > now()))`,
+  ];
+  if (filter.betCategoryId !== undefined) conditions.push(sql`t.bet_category_id = ${filter.betCategoryId}`);
+  if (filter.from) conditions.push(sql`t.match_date >= ${filter.from}`);
+  if (filter.to) conditions.push(sql`t.match_date <= ${filter.to}`);
+  const where = sql.join(conditions, sql` and `);
+  const found = await rows<PublicTicketRow>(
+    db,
+    sql`select t.id, bc.name as bet_category, bc.code, t.match_date::text as match_date, count(*) over() as total_records
+          from ${tipTickets} t
+          join ${betCategories} bc on bc.id = t.bet_category_id
+         where ${where}
+         order by t.match_date desc, t.first_kickoff_at desc, t.id desc
+         limit ${page.limit} offset ${page.offset}`,
+  );
+  let total = Number(found[0]?.total_records ?? 0);
+  if (found.length === 0 && page.offset > 0) {
+    const [counted] = await rows<{ n: number }>(db, sql`select count(*)::int as n from ${tipTickets} t where ${where}`);
+    total = Number(counted?.n ?? 0);
+  }
+  return { tickets: found, total };
+}
+
+export async function betCategoryById(db: Queryable, id: number): Promise<{ id: number; name: string; code: string } | null> {
+  const [found] = await db.select({ id: betCategories.id, name: betCategories.name, code: betCategories.code }).from(betCategories).where(eq(betCategories.id, id));
   return found ?? null;
 }

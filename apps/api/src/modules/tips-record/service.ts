@@ -4,6 +4,7 @@ import {
   combinedOdds,
   formatDateTime,
   type AwaitingSelection,
+  type PublicTicket,
   type RecordQuery,
   type ResultsInput,
   type Selection,
@@ -307,6 +308,41 @@ export async function trackRecordCsv(db: Queryable, query: z.output<typeof Recor
   };
 }
 
+/**
+ * One page of the public record's tickets, newest first (queries.publicTicketsPage says which
+ * count and which stay hidden).
+ */
+export async function publicTickets(
+  db: Queryable,
+  filter: { betCategoryId?: number | undefined; from?: string | undefined; to?: string | undefined },
+  page: { limit: number; offset: number },
+): Promise<{ tickets: PublicTicket[]; total: number }> {
+  const found = await q.publicTicketsPage(db, filter, page);
+  const legs = await q.selectionsOf(
+    db,
+    found.tickets.map((t) => Number(t.id)),
+  );
+  const tickets = found.tickets.map((t): PublicTicket => {
+    const own = legs.filter((l) => l.ticketId === Number(t.id));
+    const settlement = settleTicket(own.map((l) => ({ odds: odds(l.oddsHundredths), result: l.result })));
+    return {
+      id: Number(t.id),
+      bet_category: t.bet_category,
+      code: t.code,
+      match_date: t.match_date,
+      combined_odds: combinedOdds(own.map((l) => odds(l.oddsHundredths))),
+      // The query lists only tickets whose every leg has a result: never pending.
+      status: settlement.status === 'pending' ? 'void' : settlement.status,
+      profit_units: Math.round((settlement.profit ?? 0) * 100) / 100,
+      selections: own.map((l) => {
+        const { id: _id, ...rest } = toSelection(l);
+        return rest;
+      }),
+    };
+  });
+  return { tickets, total: found.total };
+}
+
 /** A record with what it covers, for the places the business shows it to readers. */
 export interface CategoryRecord {
   /** null: every category. */
@@ -358,4 +394,14 @@ export async function recordsByCategory(
     .sort(([, a], [, b]) => a.name.localeCompare(b.name))
     .map(([code, c]) => ({ code, bet_category: c.name, record: computeRecord(c.tickets, period) }));
   return [{ code: null, bet_category: ALL_CATEGORIES, record: computeRecord(all, period) }, ...categories];
+}
+
+/** A bet category by id, or null. */
+export async function categoryById(db: Queryable, id: number): Promise<{ id: number; name: string; code: string } | null> {
+  return q.betCategoryById(db, id);
+}
+
+/** A bet category by its code (a record page's link names it), or null. */
+export async function categoryByCode(db: Queryable, code: string): Promise<{ id: number; name: string; code: string } | null> {
+  return q.betCategoryByCode(db, code);
 }

@@ -13,9 +13,14 @@ function labelOf(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A page of text (the portal's terms, privacy notice) shows its start in the table; Edit shows it all. */
+const SHOWN_MAX = 280;
+
 function shownValue(value: Setting['value']): string {
   if (typeof value === 'boolean') return value ? 'On' : 'Off';
-  return String(value);
+  if (value === '') return '(empty: not shown)';
+  const text = String(value);
+  return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX).trimEnd()}…` : text;
 }
 
 const columns = (edit: (setting: Setting) => void): DataTableColumn<Setting>[] => [

@@ -1,0 +1,373 @@
+import type { CatalogueText } from './catalogue.ts';
+
+/*
+ * The portal's page texts (issue 31): every word a punter reads on /portal, in English and
+ * Kiswahili. Markup, figures and separators (" · ", "−") stay in the pages; only words live here.
+ * Like every catalogue text they are GSM-7 (three dots, never the ellipsis character).
+ */
+const portal = (en: string, sw: string): CatalogueText => ({ en, sw, channel: 'portal' });
+
+/** The texts of the trust pages, the defaults of their settings (one per language). */
+export const trustPageDefaults = {
+  portal_terms: portal(
+    `# Who we are
+{business} sells football betting tips by SMS and on this site. We are a tips service: we do not take bets, hold your stakes or pay winnings. You place any bet yourself, with a bookmaker of your choice.
+
+# Who may use the service
+You must be 18 or older. Betting is addictive: never bet money you cannot afford to lose.
+
+# What you buy
+A package gives you the tips of one category for the days it says, by SMS or on this site. It starts as soon as your M-Pesa payment arrives; paying again adds the days to what you have left. Tips are our opinion, not a promise that a bet will win: our full record, every ticket and how it ended, is on the Record page.
+
+# Paying
+You pay by M-Pesa: on a package page, by the USSD menu, or by Lipa na M-Pesa, Pay Bill, with the category's code as the account number. Money that matches no package is kept as credit (salio) on your account.
+
+# Stopping SMS
+Reply STOP to any of our messages, or use My account, to stop our SMS. Receipts and sign-in codes still reach you.
+
+# Contact
+Call or text {support}.`,
+    `# Sisi ni nani
+{business} inauza tips za kubeti mpira kwa SMS na kwenye tovuti hii. Sisi ni huduma ya tips: hatupokei beti, hatushikilii pesa zako za kubeti wala hatulipi ushindi. Unaweka beti yoyote mwenyewe, kwa kampuni ya kubeti unayochagua.
+
+# Nani anaweza kutumia huduma
+Lazima uwe na miaka 18 au zaidi. Kubeti ni uraibu: usibeti pesa ambazo huwezi kumudu kupoteza.
+
+# Unachonunua
+Kifurushi kinakupa tips za aina moja kwa siku zilizoandikwa, kwa SMS au kwenye tovuti hii. Kinaanza mara tu malipo yako ya M-Pesa yanapofika; ukilipa tena, siku zinaongezwa kwa zile ulizobaki nazo. Tips ni maoni yetu, si ahadi kwamba beti itashinda: rekodi yetu kamili, kila tiketi na jinsi ilivyoisha, iko kwenye ukurasa wa Rekodi.
+
+# Kulipa
+Unalipa kwa M-Pesa: kwenye ukurasa wa kifurushi, kwa menyu ya USSD, au kwa Lipa na M-Pesa, Pay Bill, ukitumia nambari ya aina ya tips kama nambari ya akaunti. Pesa isiyolingana na kifurushi chochote inawekwa kama salio kwenye akaunti yako.
+
+# Kusitisha SMS
+Jibu STOP kwa ujumbe wetu wowote, au tumia Akaunti yangu, kusitisha SMS zetu. Risiti na nambari za kuingia zitaendelea kukufikia.
+
+# Mawasiliano
+Piga simu au tuma SMS kwa {support}.`,
+  ),
+  portal_refund_policy: portal(
+    `# When we refund
+- You paid twice for the same thing, or paid more than a package costs: the extra is kept as credit (salio) for your next package, or refunded to your M-Pesa if you ask.
+- We could not deliver what you paid for (no tips were sent in your category during your days): we refund the days not delivered.
+- A payment that reached us by mistake (wrong account number, wrong business): we refund it to the M-Pesa number that paid, less nothing.
+
+# When we do not refund
+Tips are our opinion: a tip that loses is not a reason for a refund. Days already delivered are not refunded.
+
+# How to ask
+Call or text {support} with your M-Pesa receipt number. A refund goes back to the M-Pesa number that paid, and you receive an SMS with its M-Pesa receipt when it is sent.`,
+    `# Tunaporejesha pesa
+- Ulilipa mara mbili kwa kitu kimoja, au ulilipa zaidi ya bei ya kifurushi: ziada inawekwa kama salio kwa kifurushi chako kijacho, au inarudishwa kwenye M-Pesa yako ukiomba.
+- Hatukuweza kukupa ulicholipia (hakuna tips zilizotumwa kwa aina yako katika siku zako): tunarudisha pesa za siku ambazo hukupata.
+- Malipo yaliyotufikia kwa makosa (nambari ya akaunti au biashara isiyo sahihi): tunayarudisha kwenye nambari ya M-Pesa iliyolipa, bila kukata chochote.
+
+# Tusiporejesha pesa
+Tips ni maoni yetu: tip iliyopoteza si sababu ya kurejesha pesa. Siku ambazo tayari ulipata hazirejeshwi.
+
+# Jinsi ya kuomba
+Piga simu au tuma SMS kwa {support} ukiwa na nambari ya risiti ya M-Pesa. Pesa inarudishwa kwenye nambari ya M-Pesa iliyolipa, na utapokea SMS yenye risiti yake ya M-Pesa ikitumwa.`,
+  ),
+  portal_privacy_notice: portal(
+    `# Who holds your data
+{business} holds your data and is responsible for it under Kenya's Data Protection Act 2019. Contact: {support}.
+
+# What we keep and what for
+- Your phone number and name, to send the tips you pay for, your receipts and sign-in codes.
+- Your M-Pesa payments (receipt, amount, time), to start your packages and keep the accounts the law asks for.
+- Your subscriptions, the SMS we send you and the ones you send us, and when you sign in here, to run the service and answer your questions.
+- Your language and your SMS choices (STOP, offers), so that we respect them.
+
+# Offers by SMS: only with your consent
+We send offers and news only if you agree: on My account, by sending YES, or by telling our staff. A payment is never consent. Withdraw it at any time: send STOP, untick the box on My account, or tell us.
+
+# Your rights
+You may ask to see the data we hold about you, to correct it, or to erase it. Call or text {support} from your phone; we answer within {request_days} days. Erasing removes your name, phone and messages; the amounts and receipts of payments stay, without your name, because the law requires accounts to be kept.
+
+# How long we keep data
+The text of an SMS is kept {sms_text_days} days, then emptied. If you have had no subscription, payment, message or sign-in for {retention_years} years, your data is erased automatically.
+
+# Complaints
+If you are not satisfied with our answer, you may complain to the Office of the Data Protection Commissioner (ODPC).`,
+    `# Nani anashikilia data yako
+{business} inashikilia data yako na inawajibika kwayo chini ya Sheria ya Ulinzi wa Data ya Kenya ya 2019. Mawasiliano: {support}.
+
+# Tunachohifadhi na kwa nini
+- Nambari yako ya simu na jina lako, kukutumia tips unazolipia, risiti zako na nambari za kuingia.
+- Malipo yako ya M-Pesa (risiti, kiasi, saa), kuanzisha vifurushi vyako na kuweka hesabu ambazo sheria inataka.
+- Usajili wako, SMS tunazokutumia na unazotutumia, na unapoingia hapa, kuendesha huduma na kujibu maswali yako.
+- Lugha yako na machaguo yako ya SMS (STOP, ofa), ili tuyaheshimu.
+
+# Ofa kwa SMS: kwa idhini yako tu
+Tunatuma ofa na habari ukikubali tu: kwenye Akaunti yangu, kwa kutuma YES, au kwa kuwaambia wafanyakazi wetu. Malipo si idhini. Ondoa idhini wakati wowote: tuma STOP, ondoa alama kwenye kisanduku katika Akaunti yangu, au utuambie.
+
+# Haki zako
+Unaweza kuomba kuona data tunayoshikilia kukuhusu, kuirekebisha, au kuifuta. Piga simu au tuma SMS kwa {support} kutoka simu yako; tunajibu ndani ya siku {request_days}. Kufuta kunaondoa jina lako, simu yako na ujumbe wako; kiasi na risiti za malipo zinabaki, bila jina lako, kwa sababu sheria inataka hesabu zihifadhiwe.
+
+# Tunahifadhi data kwa muda gani
+Maandishi ya SMS yanahifadhiwa siku {sms_text_days}, kisha yanafutwa. Ikiwa hujakuwa na usajili, malipo, ujumbe wala kuingia kwa miaka {retention_years}, data yako inafutwa yenyewe.
+
+# Malalamiko
+Usiporidhika na jibu letu, unaweza kulalamika kwa Ofisi ya Kamishna wa Ulinzi wa Data (ODPC).`,
+  ),
+} satisfies Record<string, CatalogueText>;
+
+/** The placeholders a trust page may use; its setting may use any of them, or none. */
+export const TRUST_PAGE_VALUES = ['business', 'support', 'request_days', 'retention_years', 'sms_text_days'] as const;
+
+export const portalTexts = {
+  ...trustPageDefaults,
+  // Every page: the header, the footer and the notices.
+  'portal.nav.label': portal('Portal', 'Tovuti'),
+  'portal.nav.home': portal('Home', 'Nyumbani'),
+  'portal.nav.record': portal('Record', 'Rekodi'),
+  'portal.nav.my_tips': portal('My tips', 'Tips zangu'),
+  'portal.nav.packages': portal('Packages', 'Vifurushi'),
+  'portal.nav.help': portal('Help', 'Msaada'),
+  'portal.nav.account': portal('My account', 'Akaunti yangu'),
+  'portal.nav.sign_in': portal('Sign in', 'Ingia'),
+  'portal.nav.sign_out': portal('Sign out', 'Toka'),
+  'portal.language.label': portal('Language', 'Lugha'),
+  'portal.language.switch_to': portal('Soma kwa Kiswahili', 'Read in English'),
+  'portal.adults_only': portal('Adults only, 18 and over', 'Watu wazima pekee, miaka 18 na zaidi'),
+  'portal.responsible_gambling': portal('Betting is addictive. Play responsibly. 18+ only', 'Kubeti ni uraibu. Cheza kwa uwajibikaji. Miaka 18+ pekee'),
+  'portal.footer.label': portal('About us', 'Kutuhusu'),
+  'portal.footer.help': portal('Help', 'Msaada'),
+  'portal.footer.signed_in': portal('Signed in as {phone}', 'Umeingia kama {phone}'),
+  'portal.terms.title': portal('Terms', 'Masharti'),
+  'portal.refunds.title': portal('Refund policy', 'Sera ya kurejesha pesa'),
+  'portal.privacy.title': portal('Privacy notice', 'Taarifa ya faragha'),
+  'portal.terms.description': portal('The terms of {business}: what you buy, how to pay, how to stop SMS.', 'Masharti ya {business}: unachonunua, jinsi ya kulipa, jinsi ya kusitisha SMS.'),
+  'portal.refunds.description': portal('When {business} refunds a payment and how to ask.', 'Wakati {business} inarejesha malipo na jinsi ya kuomba.'),
+  'portal.privacy.description': portal(
+    'What data {business} keeps, what for, for how long, and your rights.',
+    'Data ambayo {business} inahifadhi, kwa nini, kwa muda gani, na haki zako.',
+  ),
+  'portal.not_found.title': portal('Not found', 'Haipatikani'),
+  'portal.not_found.text': portal('There is no such page. Start again from the home page.', 'Ukurasa huu haupo. Anza tena kutoka ukurasa wa nyumbani.'),
+  'portal.error.title': portal('Something went wrong', 'Kuna tatizo'),
+  'portal.paybill.title': portal('Pay by M-Pesa Pay Bill', 'Lipa kwa M-Pesa Pay Bill'),
+
+  // Notices the service answers (the JSON interface keeps the English of the contract).
+  'portal.notice.code_sent': portal(
+    'If this number can receive SMS, a 6-digit code is on its way. It works for 10 minutes.',
+    'Kama nambari hii inapokea SMS, nambari ya kuingia ya tarakimu 6 inakuja. Inatumika kwa dakika 10.',
+  ),
+  'portal.notice.wrong_code': portal(
+    'This code is wrong or has expired. Check the SMS or ask for a new code.',
+    'Nambari hii si sahihi au imepitwa na muda. Angalia SMS au omba nambari mpya.',
+  ),
+  'portal.notice.tries_spent': portal('Too many wrong codes. Ask for a new code.', 'Umekosea mara nyingi mno. Omba nambari mpya.'),
+  'portal.notice.too_many_codes': portal('Too many codes asked for. Wait a while and try again.', 'Umeomba nambari nyingi mno. Subiri kidogo kisha ujaribu tena.'),
+  'portal.notice.phone_wrong': portal('Enter a Kenyan mobile number like 0712345678', 'Weka nambari ya simu ya Kenya kama 0712345678'),
+  'portal.notice.code_wrong_form': portal('Enter the 6-digit code from the SMS', 'Weka nambari ya tarakimu 6 iliyo kwenye SMS'),
+  'portal.notice.package_gone': portal('This package is not on sale.', 'Kifurushi hiki hakiuzwi.'),
+  'portal.notice.no_tip': portal('This tip does not exist.', 'Tip hii haipo.'),
+  'portal.notice.no_purchase': portal('No such purchase.', 'Malipo haya hayapo.'),
+  'portal.notice.sms_stopped': portal('You will receive no more tips or offers by SMS.', 'Hutapokea tena tips wala ofa kwa SMS.'),
+  'portal.notice.sms_restarted': portal('You will receive our tips and offers by SMS again.', 'Utapokea tena tips na ofa zetu kwa SMS.'),
+  'portal.notice.offers_on': portal('You will receive our offers by SMS. Untick the box to stop them.', 'Utapokea ofa zetu kwa SMS. Ondoa alama kwenye kisanduku kuzisitisha.'),
+  'portal.notice.offers_off': portal('You will receive no offers by SMS.', 'Hutapokea ofa kwa SMS.'),
+
+  // How to pay (home and help pages).
+  'portal.pay.heading': portal('How to pay', 'Jinsi ya kulipa'),
+  'portal.pay.ussd': portal('Dial {code} on any phone to buy tips, see your subscriptions or stop SMS.', 'Piga {code} kwenye simu yoyote kununua tips, kuona usajili wako au kusitisha SMS.'),
+  'portal.pay.paybill': portal(
+    'M-Pesa: Lipa na M-Pesa, Pay Bill, business number {paybill}. Account number: the code of the tips you want.',
+    'M-Pesa: Lipa na M-Pesa, Pay Bill, nambari ya biashara {paybill}. Nambari ya akaunti: nambari ya tips unazotaka.',
+  ),
+  'portal.pay.paybill_unknown': portal(
+    "M-Pesa: Lipa na M-Pesa, Pay Bill (ask {support} for the business number). Account number: the code of the tips you want.",
+    'M-Pesa: Lipa na M-Pesa, Pay Bill (uliza {support} nambari ya biashara). Nambari ya akaunti: nambari ya tips unazotaka.',
+  ),
+  'portal.pay.codes': portal('Account numbers', 'Nambari za akaunti'),
+  'portal.pay.package': portal(
+    'Pay by M-Pesa: Lipa na M-Pesa, Pay Bill {paybill}, account number {code}, amount KES {amount}. Your package starts as soon as the payment arrives.',
+    'Lipa kwa M-Pesa: Lipa na M-Pesa, Pay Bill {paybill}, nambari ya akaunti {code}, kiasi KES {amount}. Kifurushi chako kinaanza mara tu malipo yanapofika.',
+  ),
+  'portal.pay.package_unknown': portal(
+    "Pay by M-Pesa: Lipa na M-Pesa, the business's Pay Bill (ask {support}), account number {code}, amount KES {amount}. Your package starts as soon as the payment arrives.",
+    'Lipa kwa M-Pesa: Lipa na M-Pesa, Pay Bill ya biashara (uliza {support}), nambari ya akaunti {code}, kiasi KES {amount}. Kifurushi chako kinaanza mara tu malipo yanapofika.',
+  ),
+
+  // Home.
+  'portal.home.title': portal('Free betting tips today', 'Tips za bure za kubeti leo'),
+  'portal.home.free': portal("Today's free tips", 'Tips za bure za leo'),
+  'portal.home.free_none': portal('No free tips yet today. Check back later.', 'Bado hakuna tips za bure leo. Rudi baadaye.'),
+  'portal.home.winnings': portal('Winnings & Results', 'Ushindi na Matokeo'),
+  'portal.home.nothing_yet': portal('Nothing here yet.', 'Bado hakuna kitu hapa.'),
+  'portal.home.full_record': portal('Our full track record, tip by tip', 'Rekodi yetu kamili, tip kwa tip'),
+
+  // Posts and packages.
+  'portal.post.match_day': portal('Match day {date}', 'Siku ya mechi {date}'),
+  'portal.post.description': portal('{title}: {categories} tip for {date}.', '{title}: tip ya {categories} ya {date}.'),
+  'portal.teaser.text': portal('This tip is for subscribers.', 'Tip hii ni ya waliojiandikisha.'),
+  'portal.teaser.description': portal('{title}: a {categories} tip for subscribers.', '{title}: tip ya {categories} kwa waliojiandikisha.'),
+  'portal.subscribe': portal('Subscribe', 'Jiandikishe'),
+  'portal.medium.sms': portal('by SMS', 'kwa SMS'),
+  'portal.medium.web': portal('on the web', 'kwenye tovuti'),
+  'portal.package.length': portal('{days, plural, one {# day} other {# days}}, {medium}', 'Siku {days}, {medium}'),
+  'portal.package.pay': portal('Pay with M-Pesa', 'Lipa kwa M-Pesa'),
+  'portal.packages.title': portal('Tips packages and prices', 'Vifurushi vya tips na bei'),
+  'portal.packages.description': portal('Tips packages of {business} by SMS and on the web, with their prices.', 'Vifurushi vya tips vya {business} kwa SMS na kwenye tovuti, na bei zake.'),
+  'portal.packages.heading': portal('Packages', 'Vifurushi'),
+  'portal.packages.intro': portal(
+    'Choose a package and pay with M-Pesa. Renewing adds the days to what you have left.',
+    'Chagua kifurushi na ulipe kwa M-Pesa. Ukilipia tena, siku zinaongezwa kwa zile ulizobaki nazo.',
+  ),
+  'portal.packages.none': portal('No package is on sale right now.', 'Hakuna kifurushi kinachouzwa sasa.'),
+  'portal.packages.category': portal('{category}: account number {code}', '{category}: nambari ya akaunti {code}'),
+  'portal.package.title': portal('{category} tips, {days, plural, one {# day} other {# days}} {medium}', 'Tips za {category}, siku {days} {medium}'),
+  'portal.package.description': portal('{title} for {price}, paid with M-Pesa.', '{title} kwa {price}, lipa kwa M-Pesa.'),
+  'portal.package.web': portal('Read every tip posted in this category on this site.', 'Soma kila tip ya aina hii kwenye tovuti hii.'),
+  'portal.package.sms': portal('Receive the tips of this category by SMS.', 'Pokea tips za aina hii kwa SMS.'),
+  'portal.package.request_to': portal('The payment request goes to {phone}.', 'Ombi la malipo litatumwa kwa {phone}.'),
+  'portal.package.sign_in_first': portal('You sign in with your phone number first.', 'Kwanza utaingia kwa nambari yako ya simu.'),
+  'portal.package.recent': portal('Recent tips in {category}', 'Tips za karibuni za {category}'),
+
+  // Help.
+  'portal.help.title': portal('Help: how to pay and how to stop SMS', 'Msaada: jinsi ya kulipa na kusitisha SMS'),
+  'portal.help.description': portal('How to pay {business} by M-Pesa, the account numbers, and how to stop SMS.', 'Jinsi ya kulipa {business} kwa M-Pesa, nambari za akaunti, na jinsi ya kusitisha SMS.'),
+  'portal.help.heading': portal('Help', 'Msaada'),
+  'portal.help.stk': portal(
+    'On a package page, press Pay with M-Pesa: your phone asks for your M-Pesa PIN and the package starts as soon as you pay.',
+    'Kwenye ukurasa wa kifurushi, bonyeza Lipa kwa M-Pesa: simu yako itaomba PIN yako ya M-Pesa na kifurushi kinaanza mara tu ukilipa.',
+  ),
+  'portal.help.stopping': portal('Stopping SMS', 'Kusitisha SMS'),
+  'portal.help.stop': portal(
+    'Reply STOP to any of our messages, dial {optOut}, or sign in and use My account. Send START to receive them again. Receipts and sign-in codes still reach you.',
+    'Jibu STOP kwa ujumbe wetu wowote, piga {optOut}, au ingia utumie Akaunti yangu. Tuma START kuzipokea tena. Risiti na nambari za kuingia zitaendelea kukufikia.',
+  ),
+  'portal.help.hand': portal('Need a hand?', 'Unahitaji msaada?'),
+  'portal.help.call': portal('Call or text {support}.', 'Piga simu au tuma SMS kwa {support}.'),
+
+  // The record.
+  'portal.record.title': portal('Our track record', 'Rekodi yetu'),
+  'portal.record.description': portal(
+    'The record of the tips of {business} per category, ticket by ticket: hit rate, profit and ROI computed from every result.',
+    'Rekodi ya tips za {business} kwa kila aina, tiketi kwa tiketi: kiwango cha ushindi, faida na ROI kutoka kila matokeo.',
+  ),
+  'portal.record.intro': portal(
+    'Every tip counts from the moment we publish it, before kick-off; the figures are computed from the results, at 1 unit per ticket.',
+    'Kila tip inahesabiwa tangu tunapoichapisha, kabla ya mechi kuanza; takwimu zinatokana na matokeo, kwa uniti 1 kwa kila tiketi.',
+  ),
+  'portal.record.periods': portal('Period', 'Kipindi'),
+  'portal.record.categories': portal('Category', 'Aina ya tips'),
+  'portal.record.all_categories': portal('All categories', 'Aina zote'),
+  'portal.record.settled': portal('{count, plural, one {# settled ticket} other {# settled tickets}}', 'tiketi {count} zilizokamilika'),
+  'portal.record.range': portal('{from} to {to}', '{from} hadi {to}'),
+  'portal.record.pending': portal('{count} pending', '{count} zinasubiri'),
+  'portal.record.none_settled': portal('No settled ticket in this period yet.', 'Bado hakuna tiketi iliyokamilika katika kipindi hiki.'),
+  'portal.record.no_category': portal('No category has a ticket in this period.', 'Hakuna aina yenye tiketi katika kipindi hiki.'),
+  'portal.record.hit_rate': portal('Hit rate', 'Kiwango cha ushindi'),
+  'portal.record.profit': portal('Profit', 'Faida'),
+  'portal.record.roi': portal('ROI', 'ROI'),
+  'portal.record.outcomes': portal('Won, lost, void', 'Imeshinda, imepoteza, imebatilishwa'),
+  'portal.record.average_odds': portal('Average odds', 'Odds za wastani'),
+  'portal.record.current_run': portal('Current run', 'Mfululizo wa sasa'),
+  'portal.record.run_won': portal('{count} won', '{count, plural, one {# imeshinda} other {# zimeshinda}}'),
+  'portal.record.run_lost': portal('{count} lost', '{count, plural, one {# imepoteza} other {# zimepoteza}}'),
+  'portal.record.units': portal('{units} units', 'uniti {units}'),
+  'portal.record.chart': portal('Cumulative profit in units', 'Faida ya jumla kwa uniti'),
+  'portal.record.chart_summary': portal(
+    'From {from} to {to}: {units} units after {count, plural, one {# settled ticket} other {# settled tickets}}.',
+    'Kuanzia {from} hadi {to}: uniti {units} baada ya tiketi {count} zilizokamilika.',
+  ),
+  'portal.record.tickets': portal('Tickets, newest first', 'Tiketi, za karibuni kwanza'),
+  'portal.record.public_rule': portal(
+    'A ticket is listed here once all its matches have kicked off and every result is in.',
+    'Tiketi inaonyeshwa hapa baada ya mechi zake zote kuanza na matokeo yote kuingizwa.',
+  ),
+  'portal.record.no_tickets': portal('No settled ticket to list yet.', 'Bado hakuna tiketi iliyokamilika ya kuonyesha.'),
+  'portal.record.match': portal('Match', 'Mechi'),
+  'portal.record.pick': portal('Pick', 'Chaguo'),
+  'portal.record.odds': portal('Odds', 'Odds'),
+  'portal.record.result': portal('Result', 'Matokeo'),
+  'portal.record.ticket': portal('{category}, match day {date}', '{category}, siku ya mechi {date}'),
+  'portal.record.ticket_total': portal('Combined odds {odds}: {result}, {units} units', 'Odds za jumla {odds}: {result}, uniti {units}'),
+  'portal.result.won': portal('Won', 'Imeshinda'),
+  'portal.result.lost': portal('Lost', 'Imepoteza'),
+  'portal.result.void': portal('Void', 'Imebatilishwa'),
+  'portal.result.half_won': portal('Half won', 'Nusu imeshinda'),
+  'portal.result.half_lost': portal('Half lost', 'Nusu imepoteza'),
+  'portal.record.see_packages': portal('See packages', 'Tazama vifurushi'),
+  'portal.period.all': portal('All time', 'Tangu mwanzo'),
+  'portal.period.today': portal('Today', 'Leo'),
+  'portal.period.yesterday': portal('Yesterday', 'Jana'),
+  'portal.period.this-week': portal('This week', 'Wiki hii'),
+  'portal.period.last-7-days': portal('Last 7 days', 'Siku 7 zilizopita'),
+  'portal.period.this-month': portal('This month', 'Mwezi huu'),
+  'portal.period.last-month': portal('Last month', 'Mwezi uliopita'),
+
+  // Paging.
+  'portal.pager.label': portal('Pages', 'Kurasa'),
+  'portal.pager.newer': portal('Newer', 'Mpya zaidi'),
+  'portal.pager.older': portal('Older', 'Za zamani zaidi'),
+  'portal.pager.page': portal('Page {page} of {last}', 'Ukurasa {page} kati ya {last}'),
+
+  // Signing in.
+  'portal.sign_in.title': portal('Sign in', 'Ingia'),
+  'portal.sign_in.description': portal('Sign in to {business} with your phone number.', 'Ingia kwenye {business} kwa nambari yako ya simu.'),
+  'portal.sign_in.intro': portal('No password: we send a code by SMS to your phone.', 'Hakuna nenosiri: tunakutumia nambari ya kuingia kwa SMS.'),
+  'portal.sign_in.phone': portal('Phone number', 'Nambari ya simu'),
+  'portal.sign_in.send': portal('Send me a code', 'Nitumie nambari ya kuingia'),
+  'portal.sign_in.code': portal('6-digit code sent to {phone}', 'Nambari ya tarakimu 6 iliyotumwa kwa {phone}'),
+  'portal.sign_in.button': portal('Sign in', 'Ingia'),
+  'portal.sign_in.no_sms': portal('No SMS?', 'Hujapata SMS?'),
+  'portal.sign_in.new_code': portal('Ask for a new code', 'Omba nambari mpya'),
+
+  // A subscriber's pages.
+  'portal.my_tips.title': portal('My tips', 'Tips zangu'),
+  'portal.my_tips.description': portal('The tips of your web subscriptions.', 'Tips za usajili wako wa tovuti.'),
+  'portal.my_tips.none': portal(
+    'No tips to show: web tips appear here while you have an active web subscription.',
+    'Hakuna tips za kuonyesha: tips za tovuti zinaonekana hapa ukiwa na usajili wa tovuti unaoendelea.',
+  ),
+  'portal.account.title': portal('My account', 'Akaunti yangu'),
+  'portal.account.description': portal('Your subscriptions and SMS preferences.', 'Usajili wako na machaguo yako ya SMS.'),
+  'portal.account.subscriptions': portal('My subscriptions', 'Usajili wangu'),
+  'portal.account.active': portal(
+    'Active until {date}, {days, plural, one {# day} other {# days}} left',
+    'Unaendelea hadi {date}, zimebaki siku {days}',
+  ),
+  'portal.account.expired': portal('Expired on {date}', 'Uliisha {date}'),
+  'portal.account.renew': portal('Renew', 'Lipia tena'),
+  'portal.account.none': portal('You have no subscription yet.', 'Bado huna usajili.'),
+  'portal.account.see_packages': portal('See packages', 'Tazama vifurushi'),
+  'portal.account.sms': portal('SMS', 'SMS'),
+  'portal.account.receives': portal('You receive our tips and offers by SMS.', 'Unapokea tips na ofa zetu kwa SMS.'),
+  'portal.account.stop': portal('Stop SMS', 'Sitisha SMS'),
+  'portal.account.stopped': portal('You have stopped our SMS: you receive only receipts and sign-in codes.', 'Umesitisha SMS zetu: unapokea risiti na nambari za kuingia pekee.'),
+  'portal.account.restart': portal('Restart SMS', 'Anzisha SMS tena'),
+  'portal.account.offers': portal('Offers', 'Ofa'),
+  'portal.account.save': portal('Save', 'Hifadhi'),
+  'portal.account.offers_note': portal(
+    'Without this, we send you only what you pay for, receipts and sign-in codes.',
+    'Bila hili, tunakutumia tu unacholipia, risiti na nambari za kuingia.',
+  ),
+  'portal.sms.description': portal('SMS preferences.', 'Machaguo ya SMS.'),
+  'portal.sms.restart_question': portal('Restart SMS?', 'Uanzishe SMS tena?'),
+  'portal.sms.stop_question': portal('Stop SMS?', 'Usitishe SMS?'),
+  'portal.sms.stop_text': portal(
+    'You will receive no more tips or offers by SMS, even those you paid for. Receipts and sign-in codes still reach you.',
+    'Hutapokea tena tips wala ofa kwa SMS, hata zile ulizolipia. Risiti na nambari za kuingia zitaendelea kukufikia.',
+  ),
+  'portal.sms.yes_restart': portal('Yes, restart SMS', 'Ndiyo, anzisha SMS tena'),
+  'portal.sms.yes_stop': portal('Yes, stop SMS', 'Ndiyo, sitisha SMS'),
+  'portal.sms.cancel': portal('Cancel', 'Ghairi'),
+
+  // A payment.
+  'portal.purchase.title': portal('Payment', 'Malipo'),
+  'portal.purchase.description': portal('Your M-Pesa payment.', 'Malipo yako ya M-Pesa.'),
+  'portal.purchase.amount': portal('{amount} by M-Pesa', '{amount} kwa M-Pesa'),
+  'portal.purchase.pending': portal('Waiting for your M-Pesa PIN...', 'Tunasubiri PIN yako ya M-Pesa...'),
+  'portal.purchase.paid': portal('Paid', 'Imelipwa'),
+  'portal.purchase.cancelled': portal('Cancelled', 'Imeghairiwa'),
+  'portal.purchase.failed': portal('Failed', 'Imeshindikana'),
+  'portal.purchase.enter_pin': portal('Enter your M-Pesa PIN on your phone.', 'Weka PIN yako ya M-Pesa kwenye simu yako.'),
+  'portal.purchase.refresh': portal('Refresh', 'Onyesha upya'),
+  'portal.purchase.receipt': portal('Receipt {receipt}.', 'Risiti {receipt}.'),
+  'portal.purchase.runs_until': portal('Your subscription now runs until {date}.', 'Usajili wako sasa unaendelea hadi {date}.'),
+  'portal.purchase.waiting': portal('We are waiting for M-Pesa to confirm.', 'Tunasubiri M-Pesa ithibitishe.'),
+  'portal.purchase.not_taken': portal('M-Pesa did not take the payment.', 'M-Pesa haikupokea malipo.'),
+  'portal.purchase.try_again': portal('You can try again from the package page.', 'Unaweza kujaribu tena kutoka ukurasa wa kifurushi.'),
+} satisfies Record<string, CatalogueText>;
