@@ -10,20 +10,14 @@
  * 182 characters in both languages. An apostrophe before `{` would quote the placeholder in ICU:
  * write "Today's" freely, never `'{`.
  */
+import type { CatalogueText } from './catalogue-text.ts';
 import { portalTexts } from './portal.ts';
 
 export const LANGUAGES = ['en', 'sw'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sw: 'Kiswahili' };
 
-export interface CatalogueText {
-  en: string;
-  sw: string;
-  /** Where the text is read: the tests hold each channel to its limits. */
-  channel: 'sms' | 'ussd' | 'portal';
-  /** A setting the business may reword (Settings), with what it is for. */
-  editable?: string;
-}
+export type { CatalogueText } from './catalogue-text.ts';
 
 const sms = (en: string, sw: string): CatalogueText => ({ en, sw, channel: 'sms' });
 const editable = (en: string, sw: string, purpose: string) => ({ en, sw, channel: 'sms' as const, editable: purpose });

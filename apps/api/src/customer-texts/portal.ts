@@ -1,4 +1,4 @@
-import type { CatalogueText } from './catalogue.ts';
+import type { CatalogueText } from './catalogue-text.ts';
 
 /*
  * The portal's page texts (issue 31): every word a punter reads on /portal, in English and

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
-import { coverImageUrl, type PortalPost, type PortalPurchase, type PortalSubscription, type PortalTeaser } from '@betdesk/contract';
+import { centsToKes, coverImageUrl, type PortalPost, type PortalPurchase, type PortalSubscription, type PortalTeaser } from '@betdesk/contract';
 import {
   betCategories,
   imageTypes,
@@ -242,7 +242,7 @@ export async function purchaseOf(db: Queryable, subscriberId: number, id: number
   return {
     id: Number(row.id),
     package: row.package ?? 'Tips package',
-    amount: Number(row.amount_cents) / 100,
+    amount: centsToKes(row.amount_cents),
     status: row.status,
     reason: row.status === 'failed' || row.status === 'cancelled' ? row.result_desc : null,
     receipt: row.receipt,

@@ -7,6 +7,7 @@ import {
   PortalPhone,
   PortalVerify,
   RECORD_BLOCK_PERIODS,
+  kesToCents,
   localPhone,
   portalLogout,
   portalLanguage,
@@ -257,7 +258,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       const facts = await portal.publicFacts(deps);
       const paybill = await portal.paybillInstructions(
         deps,
-        { code: found.package.bet_category_code, priceCents: Math.round(found.package.price * 100) },
+        { code: found.package.bet_category_code, priceCents: kesToCents(found.package.price) },
         await languageOfPage(request),
       );
       return send(request, reply, pages.packagePage(await shellOf(request), { ...found, stkAvailable: facts.stkAvailable, paybill }));
@@ -468,7 +469,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         const chosen = await portal.packageById(deps.db, packageId.data);
         const text = await portal.paybillInstructions(
           deps,
-          { code: chosen.package.bet_category_code, priceCents: Math.round(chosen.package.price * 100) },
+          { code: chosen.package.bet_category_code, priceCents: kesToCents(chosen.package.price) },
           shell.language,
         );
         return send(request, reply, pages.messagePage(shell, { title: fixedText('portal.paybill.title', shell.language), text, status: 'notice' }), 503);

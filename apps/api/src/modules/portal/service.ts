@@ -1,9 +1,11 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import {
+  centsToKes,
   localPhone,
   nairobiDayOf,
   portalTexts,
   presetRange,
+  wholeShillingsUp,
   type PortalMe,
   type PortalRecordQuery,
   type PortalPackage,
@@ -177,7 +179,7 @@ const packageOut = (p: PackageForSale): PortalPackage => ({
   bet_category_code: p.code,
   medium: p.medium,
   duration_days: p.durationDays,
-  price: p.priceCents / 100,
+  price: centsToKes(p.priceCents),
 });
 
 export async function packages(db: Queryable): Promise<{ packages: PortalPackage[] }> {
@@ -246,7 +248,7 @@ export async function purchase(deps: AppDeps, session: PortalSession, packageId:
 /** How to pay a package by paybill: the number, the account (the category code) and the amount. */
 export async function paybillInstructions(deps: AppDeps, p: { code: string; priceCents: number }, language: Language = 'en'): Promise<string> {
   const facts = await publicFacts(deps);
-  const amount = String(Math.ceil(p.priceCents / 100));
+  const amount = String(centsToKes(wholeShillingsUp(p.priceCents)));
   return facts.paybill
     ? fixedText('portal.pay.package', language, { paybill: facts.paybill, code: p.code, amount })
     : fixedText('portal.pay.package_unknown', language, { support: facts.support, code: p.code, amount });
