@@ -64,7 +64,11 @@ export const settingDefaults = {
   },
   sms_cost_per_part_cents: {
     value: 80,
-    description: "Estimated cost of one SMS part in cents (KES 0.80), for the broadcast preview",
+    description: "Estimated cost of one SMS part in cents (KES 0.80): the SMS composers' cost, the broadcast preview and its confirmation",
+  },
+  broadcast_cost_confirm_kes: {
+    value: 1_000,
+    description: 'KES a broadcast may cost (recipients × SMS parts × cost of a part) before sending it needs a confirmation of the figure',
   },
   ...textSettings('tips_receipt_sms'),
   ...textSettings('tips_credit_sms'),
@@ -204,6 +208,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   portal_codes_per_ip: { min: 1, max: 100_000 },
   portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
   refund_result_wait_minutes: { min: 1, max: 1440, unit: 'minutes' },
+  broadcast_cost_confirm_kes: { min: 0, max: 100_000_000, unit: 'KES' },
   retention_grace_days: { min: 0, max: 60, unit: 'days' },
   recovery_retry_delay_minutes: { min: 1, max: 1440, unit: 'minutes' },
   recovery_reminder_hour: { min: 0, max: 23 },
