@@ -103,3 +103,11 @@ export function replaceLookalikes(text: string): string {
   for (const ch of text) out += GSM7_LOOKALIKES[ch] ?? ch;
   return out;
 }
+
+/**
+ * A promotional SMS as it leaves: the text with the opt-out line at its end (once), so the server
+ * and the composers count the same parts.
+ */
+export function withOptOutLine(body: string, optOutText: string): string {
+  return optOutText === '' || body.trimEnd().endsWith(optOutText) ? body : `${body.trimEnd()} ${optOutText}`;
+}

@@ -251,8 +251,8 @@ export const resendSmsByCause = endpoint({
   response: Notice.extend({ queued: z.number() }),
 });
 
-/** The longest text a staff composer takes (a Settings template); the estimate refuses longer ones. */
-export const SMS_ESTIMATE_TEXT_MAX = 1000;
+/** The longest text a staff composer takes (an SMS tip, SMS_TIP_MAX); the estimate refuses longer ones. */
+export const SMS_ESTIMATE_TEXT_MAX = 1600;
 /** More people than any segment of the business holds: a larger count is a mistake, not a broadcast. */
 export const SMS_ESTIMATE_RECIPIENTS_MAX = 10_000_000;
 

@@ -51,7 +51,7 @@ describe('SMS estimate', () => {
     for (const [payload, field] of [
       [{}, 'text'],
       [{ text: '' }, 'text'],
-      [{ text: 'a'.repeat(1001) }, 'text'],
+      [{ text: 'a'.repeat(1601) }, 'text'],
       [{ text: 'Hi', recipients: 0 }, 'recipients'],
       [{ text: 'Hi', recipients: 2.5 }, 'recipients'],
       [{ text: 'Hi', recipients: 'many' }, 'recipients'],

@@ -291,14 +291,17 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
   return isTemplate(key) ? checkTemplate(key, text, String(fallback)) : text;
 }
 
+/** Settings whose text leaves by SMS: a customer text, the temporary password, the opt-out line promotional SMS end with. */
+const isSmsText = (key: SettingKey) => isCustomerSms(key) || key === 'temporary_password_sms' || key === 'sms_opt_out_text';
+
 /** Every setting with its description, in the order of the defaults. */
 export async function listSettings(db: Queryable): Promise<Setting[]> {
   const order = Object.keys(settingDefaults);
   const found = await q.listSettings(db);
   return found
-    .filter((s) => isSettingKey(s.key))
+    .filter((s): s is q.SettingRow & { key: SettingKey } => isSettingKey(s.key))
     .sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key))
-    .map((s) => ({ ...s, value: s.value as WireValue }));
+    .map((s) => ({ ...s, value: s.value as WireValue, sms: isSmsText(s.key) }));
 }
 
 /** Changes one setting after checking its value; audited with before and after. */

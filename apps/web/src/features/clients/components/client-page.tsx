@@ -6,6 +6,7 @@ import { LoadState } from '@/components/load-state.tsx';
 import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { NewBetModal } from '@/components/new-bet-modal.tsx';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
+import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
 import { SmsOptOut } from '@/components/sms-opt-out/sms-opt-out.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { HistoryLink } from '@/components/history-link.tsx';
@@ -183,6 +184,7 @@ function SendMessageModal({ client, opened, onClose }: { client: Client; opened:
             <Text size="xs" c="dimmed">
               SMS pages: {smsPages(message)} | Characters: {message.length}
             </Text>
+            <SmsComposer text={message} onReplaceLookalikes={(fixed) => form.setValue('message', fixed, { shouldDirty: true })} />
           </>
         );
       }}
