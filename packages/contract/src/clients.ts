@@ -3,6 +3,7 @@ import { csvExport, endpoint } from './endpoint.ts';
 import { Id, Kes, Notice, PageQuery } from './common.ts';
 import { KenyanPhone } from './phone.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
+import { CustomerLanguage } from './tips-subscribers.ts';
 
 /** The most a single amount typed by staff may be (KES): far above any real stake or payment. */
 export const MAX_KES_AMOUNT = 10_000_000;
@@ -155,7 +156,21 @@ export const showClient = endpoint({
   summary: "A client's profile and betting-platform passwords (each reveal is audited)",
   access: 'manage:clients',
   query: ClientQuery,
-  response: z.object({ client: Client, passwords: z.array(PlatformPassword) }),
+  /** `language`: what every message to the client's phone is written in (its choice, else the business default). */
+  response: z.object({ client: Client.extend({ language: CustomerLanguage }), passwords: z.array(PlatformPassword) }),
+});
+
+export const ClientLanguageForm = z.object({ client_id: Id, language: CustomerLanguage });
+export type ClientLanguageForm = z.input<typeof ClientLanguageForm>;
+
+export const setClientLanguage = endpoint({
+  method: 'POST',
+  path: '/api/clients/language',
+  tag: 'clients',
+  summary: "Set the language of a client's phone (what the client asked for by phone or in person); audited (staff: their own clients)",
+  access: 'manage:clients',
+  body: ClientLanguageForm,
+  response: Notice,
 });
 
 export const clientSubscriptions = endpoint({

@@ -31,6 +31,7 @@ export const permissionMatrix = {
   'view:sms-inbox': ['admin'],
   'manage:opt-outs': ['admin'],
   'send:broadcasts': ['admin'],
+  'write:sms': ['admin', 'staff'],
   'manage:tips-content': ['admin', 'staff'],
   'correct:tip-results': ['admin'],
   'manage:tips-subscribers': ['admin', 'staff'],

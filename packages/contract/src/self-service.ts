@@ -204,6 +204,10 @@ export const BroadcastPreview = z.object({
   estimated_cost: Kes,
   /** Whether it would go now or be held until the promotional window opens. */
   held_until: z.string().nullable(),
+  /** The setting `broadcast_cost_confirm_kes`: above it, the send must confirm the cost. */
+  cost_limit: Kes,
+  /** The estimated cost is over the limit: Send must carry `confirmed_cost` of at least it. */
+  needs_confirmation: z.boolean(),
 });
 
 export const previewBroadcast = endpoint({
@@ -239,11 +243,19 @@ export const sendBroadcast = endpoint({
   method: 'POST',
   path: '/api/broadcasts/send',
   tag: 'broadcasts',
-  summary: 'Queue a broadcast once: the same idempotency key (a double click, a retry) returns the first one',
+  summary:
+    'Queue a broadcast once: the same idempotency key (a double click, a retry) returns the first one; over the cost limit, 409 `broadcast-cost` with the figure unless `confirmed_cost` covers it',
   access: 'send:broadcasts',
   body: z.intersection(
     BroadcastAudience,
-    z.object({ idempotency_key: z.string({ message: 'Missing idempotency key' }).trim().min(8).max(100) }),
+    z.object({
+      idempotency_key: z.string({ message: 'Missing idempotency key' }).trim().min(8).max(100),
+      /**
+       * The cost in KES the sender saw and confirmed (a broadcast costing more than
+       * `broadcast_cost_confirm_kes` is refused with 409 `broadcast-cost` unless this covers it).
+       */
+      confirmed_cost: z.number({ message: 'The confirmed cost must be a number of KES' }).min(0, 'The confirmed cost may not be negative').optional(),
+    }),
   ),
   response: Notice.extend({ broadcast: Broadcast }),
 });
@@ -266,4 +278,7 @@ export const smsSelfServiceTexts = {
   broadcastQueued: 'Broadcast queued',
   broadcastAlreadyQueued: 'This broadcast was already queued',
   noRecipients: 'Nobody in this segment can receive it',
+  /** The 409 of a broadcast over the cost limit that was not confirmed: the figure and how it is made. */
+  costNotConfirmed: (cost: string, recipients: number, parts: number, limit: string) =>
+    `This broadcast costs about ${cost} (${recipients} recipient${recipients === 1 ? '' : 's'} × ${parts} part${parts === 1 ? '' : 's'}), above the ${limit} that needs a confirmation. Confirm the cost to send it.`,
 } as const;

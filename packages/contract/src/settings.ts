@@ -14,6 +14,8 @@ export const Setting = z.object({
   updated_at: z.string(),
   /** Null while the seeded default is untouched. */
   updated_by_name: z.string().nullable(),
+  /** The value is (part of) an SMS text: its editor shows the encoding and parts as the admin types. */
+  sms: z.boolean(),
 });
 export type Setting = z.infer<typeof Setting>;
 

@@ -16,16 +16,53 @@ export function smsEncoding(text: string): SmsEncoding {
   return 'GSM-7';
 }
 
-export function smsParts(text: string): number {
-  if (text.length === 0) return 1;
-  if (smsEncoding(text) === 'GSM-7') {
-    let units = 0;
-    for (const ch of text) units += GSM7_EXTENSION.includes(ch) ? 2 : 1;
-    return units <= 160 ? 1 : Math.ceil(units / 153);
-  }
+/** The units a text takes in its encoding: GSM-7 septets (an extension character is two) or UCS-2 code units. */
+function smsUnits(text: string, encoding: SmsEncoding): number {
   let units = 0;
-  for (const ch of text) units += ch.length; // astral characters take two UCS-2 units
-  return units <= 70 ? 1 : Math.ceil(units / 67);
+  if (encoding === 'GSM-7') {
+    for (const ch of text) units += GSM7_EXTENSION.includes(ch) ? 2 : 1;
+  } else {
+    for (const ch of text) units += ch.length; // astral characters take two UCS-2 units
+  }
+  return units;
+}
+
+/** What one part holds: a single SMS, or each part of a split one (the rest carries the joining header). */
+const PART_SIZES: Record<SmsEncoding, { single: number; split: number }> = {
+  'GSM-7': { single: 160, split: 153 },
+  'UCS-2': { single: 70, split: 67 },
+};
+
+export function smsParts(text: string): number {
+  return smsCount(text).parts;
+}
+
+/** How a text leaves as SMS: its encoding, parts, what a part holds, and the characters left in the last part. */
+export interface SmsCount {
+  encoding: SmsEncoding;
+  parts: number;
+  /** 160 or 153 (GSM-7), 70 or 67 (UCS-2): what each part of this text holds. */
+  per_part: number;
+  /** Units still free in the last part before another part starts (an extension character takes two). */
+  characters_left: number;
+  /** The distinct characters that make it UCS-2, in order (empty for GSM-7). */
+  unicode_characters: string[];
+}
+
+/** The one count of SMS parts, used by the outbox, the estimate endpoint and the composers alike. */
+export function smsCount(text: string): SmsCount {
+  const encoding = smsEncoding(text);
+  const size = PART_SIZES[encoding];
+  const units = smsUnits(text, encoding);
+  const parts = units <= size.single ? 1 : Math.ceil(units / size.split);
+  const perPart = parts === 1 ? size.single : size.split;
+  return {
+    encoding,
+    parts,
+    per_part: perPart,
+    characters_left: parts * perPart - units,
+    unicode_characters: unicodeCharacters(text),
+  };
 }
 
 /** The distinct characters of a text that force it out of GSM-7 (each makes the SMS Unicode), in order. */
@@ -65,4 +102,12 @@ export function replaceLookalikes(text: string): string {
   let out = '';
   for (const ch of text) out += GSM7_LOOKALIKES[ch] ?? ch;
   return out;
+}
+
+/**
+ * A promotional SMS as it leaves: the text with the opt-out line at its end (once), so the server
+ * and the composers count the same parts.
+ */
+export function withOptOutLine(body: string, optOutText: string): string {
+  return optOutText === '' || body.trimEnd().endsWith(optOutText) ? body : `${body.trimEnd()} ${optOutText}`;
 }

@@ -250,3 +250,48 @@ export const resendSmsByCause = endpoint({
   body: ResendByCause,
   response: Notice.extend({ queued: z.number() }),
 });
+
+/** The longest text a staff composer takes (an SMS tip, SMS_TIP_MAX); the estimate refuses longer ones. */
+export const SMS_ESTIMATE_TEXT_MAX = 1600;
+/** More people than any segment of the business holds: a larger count is a mistake, not a broadcast. */
+export const SMS_ESTIMATE_RECIPIENTS_MAX = 10_000_000;
+
+export const SmsEstimateRequest = z.object({
+  text: z
+    .string({ message: 'The text is required' })
+    .min(1, 'The text is required')
+    .max(SMS_ESTIMATE_TEXT_MAX, `The text may not be longer than ${SMS_ESTIMATE_TEXT_MAX} characters`),
+  recipients: z
+    .number({ message: 'The number of recipients must be a whole number' })
+    .int('The number of recipients must be a whole number')
+    .min(1, 'At least 1 recipient')
+    .max(SMS_ESTIMATE_RECIPIENTS_MAX, `At most ${SMS_ESTIMATE_RECIPIENTS_MAX.toLocaleString('en-KE')} recipients`)
+    .default(1),
+});
+export type SmsEstimateRequest = z.input<typeof SmsEstimateRequest>;
+
+export const SmsEstimate = z.object({
+  /** GSM-7, or UCS-2 ("Unicode") when one character is outside GSM-7. */
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  parts: z.number(),
+  per_part: z.number(),
+  characters_left: z.number(),
+  unicode_characters: z.array(z.string()),
+  recipients: z.number(),
+  /** The setting `sms_cost_per_part_cents`, in KES. */
+  price_per_part: Kes,
+  /** recipients × parts × price per part, in KES. */
+  cost: Kes,
+});
+export type SmsEstimate = z.infer<typeof SmsEstimate>;
+
+export const smsEstimate = endpoint({
+  method: 'POST',
+  path: '/api/sms/estimate',
+  tag: 'sms',
+  summary:
+    "An SMS text's encoding, parts (GSM-7 160/153, UCS-2 70/67), characters left in the part, the characters forcing Unicode, and its cost to the recipients (recipients × parts × price per part)",
+  access: 'write:sms',
+  body: SmsEstimateRequest,
+  response: SmsEstimate,
+});

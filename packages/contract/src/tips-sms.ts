@@ -24,6 +24,13 @@ export const SmsTip = z.object({
 });
 export type SmsTip = z.infer<typeof SmsTip>;
 
+/** A tip as the editor reads it: with the people a changed text would go to, for the composer's cost. */
+export const SmsTipForEditing = SmsTip.extend({
+  /** Subscribers with a running SMS subscription of the category, opted-out phones left out. */
+  recipients: z.number(),
+});
+export type SmsTipForEditing = z.infer<typeof SmsTipForEditing>;
+
 export const SmsTipWithDelivery = SmsTip.extend({ delivery: SmsTipDelivery });
 export type SmsTipWithDelivery = z.infer<typeof SmsTipWithDelivery>;
 
@@ -59,9 +66,9 @@ export const smsTipsForm = endpoint({
   method: 'GET',
   path: '/api/tips/posts/update-sms-tips',
   tag: 'tips-sms',
-  summary: 'The current SMS tip of every bet category, for editing',
+  summary: 'The current SMS tip of every bet category, for editing, with the number of subscribers a changed text would go to',
   access: 'manage:tips-content',
-  response: z.object({ posts: z.array(SmsTip) }),
+  response: z.object({ posts: z.array(SmsTipForEditing) }),
 });
 
 export const saveSmsTips = endpoint({

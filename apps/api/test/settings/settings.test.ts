@@ -26,7 +26,14 @@ describe('GET /api/settings', () => {
     expect(rate).toMatchObject({ value: 30, updated_by_name: null });
     expect(rate.description).toMatch(/bonus/);
     expect(typeof rate.updated_at).toBe('string');
-    expect(Object.keys(rate).sort()).toEqual(['description', 'key', 'updated_at', 'updated_by_name', 'value']);
+    expect(Object.keys(rate).sort()).toEqual(['description', 'key', 'sms', 'updated_at', 'updated_by_name', 'value']);
+  });
+
+  it('marks the settings that are SMS texts, for the composer', async () => {
+    const settings: { key: string; sms: boolean }[] = (await list(p.admin)).json().settings;
+    const sms = (key: string) => settings.find((s) => s.key === key)?.sms;
+    expect([sms('tips_receipt_sms'), sms('tips_receipt_sms_sw'), sms('sms_opt_out_text'), sms('temporary_password_sms')]).toEqual([true, true, true, true]);
+    expect([sms('bonus_rate_percent'), sms('portal_business_name')]).toEqual([false, false]);
   });
 });
 

@@ -32,13 +32,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('SMS tips', () => {
-  it('shows one empty tip per bet category before anything is written', async () => {
+  it('shows one empty tip per bet category before anything is written, with the running SMS subscribers it would go to', async () => {
     const res = await t.as(staff, { method: 'GET', url: '/api/tips/posts/update-sms-tips' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       posts: [
-        { bet_category_id: ref.d2, bet_category: 'Daily 2 Odds', code: 'D2', content: '', updated_at: null },
-        { bet_category_id: ref.o15, bet_category: 'Over 1.5 Goals', code: 'O15', content: '', updated_at: null },
+        { bet_category_id: ref.d2, bet_category: 'Daily 2 Odds', code: 'D2', content: '', updated_at: null, recipients: 2 },
+        { bet_category_id: ref.o15, bet_category: 'Over 1.5 Goals', code: 'O15', content: '', updated_at: null, recipients: 1 },
       ],
     });
   });

@@ -1,14 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { smsSelfServiceTexts, type Broadcast, type BroadcastAudience, type PageQuery } from '@betdesk/contract';
+import { centsToKes, formatCents, kesToCents, smsParts, smsSelfServiceTexts, type Broadcast, type BroadcastAudience, type PageQuery } from '@betdesk/contract';
 import { pageWithTotal, rows } from '../../db/rows.ts';
 import { betCategories, broadcasts, clients, smsMessages, subscriptions, tipsSubscribers, users } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import { fieldError } from '../../http/errors.ts';
+import { AppError, fieldError } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { smsParts } from '@betdesk/contract';
 import { audit } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { consentedSql, erasedSql, optedOutSql, queueSmsFanout, promotionalWindow, windowAt, withOptOutText } from '../sms/service.ts';
@@ -76,7 +75,7 @@ export async function previewBroadcast(deps: AppDeps, audience: Audience, now = 
   const recipients = (counted?.everyone ?? 0) - (counted?.opted_out ?? 0) - (counted?.no_consent ?? 0);
   const message = await withOptOutText(deps.db, audience.message);
   const parts = smsParts(message);
-  const perPartCents = await getSetting(deps.db, 'sms_cost_per_part_cents');
+  const { costCents, limitCents } = await broadcastCost(deps.db, recipients, parts);
   const window = windowAt(now, await promotionalWindow(deps.db));
   return {
     recipients,
@@ -85,9 +84,33 @@ export async function previewBroadcast(deps: AppDeps, audience: Audience, now = 
     message,
     parts,
     estimated_parts: parts * recipients,
-    estimated_cost: (parts * recipients * perPartCents) / 100,
+    estimated_cost: centsToKes(costCents),
     held_until: window.open ? null : window.opensAt.toISOString(),
+    cost_limit: centsToKes(limitCents),
+    needs_confirmation: costCents > limitCents,
   };
+}
+
+/** A broadcast's estimated cost (recipients × parts × cost of a part) and the limit above which it is confirmed, in cents. */
+async function broadcastCost(db: Queryable, recipients: number, parts: number) {
+  const perPartCents = await getSetting(db, 'sms_cost_per_part_cents');
+  const limitKes = await getSetting(db, 'broadcast_cost_confirm_kes');
+  return { costCents: recipients * parts * perPartCents, limitCents: limitKes * 100 };
+}
+
+/**
+ * Over the limit, the sender must have confirmed at least this cost (the preview's figure): the
+ * segment may have grown since, so the count of the queued messages decides. Thrown inside the
+ * transaction, it leaves nothing queued and the idempotency key free.
+ */
+async function requireConfirmedCost(db: Queryable, queued: number, body: string, confirmedKes: number | undefined) {
+  const parts = smsParts(await withOptOutText(db, body));
+  const { costCents, limitCents } = await broadcastCost(db, queued, parts);
+  if (costCents <= limitCents) return;
+  if (confirmedKes !== undefined && kesToCents(confirmedKes) >= costCents) return;
+  throw new AppError(409, smsSelfServiceTexts.costNotConfirmed(formatCents(costCents), queued, parts, formatCents(limitCents)), {
+    code: 'broadcast-cost',
+  });
 }
 
 /**
@@ -99,7 +122,7 @@ export async function previewBroadcast(deps: AppDeps, audience: Audience, now = 
 export async function sendBroadcast(
   deps: AppDeps,
   actor: Actor,
-  body: Audience & { idempotency_key: string },
+  body: Audience & { idempotency_key: string; confirmed_cost?: number },
   requestId: string,
   now = new Date(),
 ): Promise<{ info: string; broadcast: Broadcast }> {
@@ -134,6 +157,7 @@ export async function sendBroadcast(
       now,
     });
     if (queued === 0) throw fieldError('segment', smsSelfServiceTexts.noRecipients);
+    await requireConfirmedCost(tx, queued, body.message, body.confirmed_cost);
     await tx.update(broadcasts).set({ recipients: queued }).where(sql`${broadcasts.id} = ${created.id}`);
     await audit(tx, {
       actorUserId: actor.userId,

@@ -13,6 +13,7 @@ import {
   exportClientSubscriptions,
   listClients,
   searchClients,
+  setClientLanguage,
   showClient,
   storeClient,
 } from '@betdesk/contract';
@@ -31,6 +32,7 @@ export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, listClients, ({ actor, query }) => clients.listClients(deps, actor, query));
   route(app, searchClients, ({ actor, query }) => clients.listClients(deps, actor, query));
   route(app, showClient, ({ actor, query, request }) => clients.showClient(deps, actor, query.client_id, request.id));
+  route(app, setClientLanguage, ({ actor, body, request }) => clients.setClientLanguage(deps, actor, body, request.id));
   route(app, storeClient, ({ actor, body, request }) => clients.storeClient(deps, actor, body, request.id));
 
   // A client's sub-lists: the client is looked up in the actor's scope first (404 otherwise).

@@ -2,9 +2,12 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   clientTexts,
+  CUSTOMER_LANGUAGE_LABELS,
   kesToCents,
   type Client,
   type ClientForm,
+  type ClientLanguageForm,
+  type CustomerLanguage,
   type PlatformPassword,
   type SortDirection,
   type SortOf,
@@ -19,6 +22,7 @@ import { orderSql, pageOf, type ListCount, type ListRequest } from '../../db/lis
 import { summed } from '../../db/summaries.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
+import { languageOf, setLanguage } from '../sms/service.ts';
 import * as q from './queries.ts';
 import { scopeOf } from './scope.ts';
 
@@ -95,9 +99,10 @@ export async function showClient(
   actor: Actor,
   clientId: number,
   requestId: string,
-): Promise<{ client: Client; passwords: PlatformPassword[] }> {
+): Promise<{ client: Client & { language: CustomerLanguage }; passwords: PlatformPassword[] }> {
   return deps.db.transaction(async (tx) => {
-    const client = await requireClient(tx, actor, clientId);
+    const found = await requireClient(tx, actor, clientId);
+    const client = { ...found, language: await languageOf(tx, found.phone) };
     const sealed = await q.findPasswordRows(tx, clientId);
     const passwords = sealed.map((p) => ({
       id: p.id,
@@ -116,6 +121,32 @@ export async function showClient(
     }
     return { client, passwords };
   });
+}
+
+/**
+ * Staff set the language a client asked for (by phone, in person): stored with the phone, as a
+ * subscriber's is (phone_languages), so every catalogue SMS to that phone follows it; audited.
+ */
+export async function setClientLanguage(
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<typeof ClientLanguageForm>,
+  requestId: string,
+): Promise<{ info: string }> {
+  const client = await requireClient(deps.db, actor, form.client_id);
+  await deps.db.transaction(async (tx) => {
+    const changed = await setLanguage(tx, { phone: client.phone, language: form.language, source: 'staff', by: actor.userId });
+    if (!changed) return;
+    await audit(tx, {
+      actorUserId: actor.userId,
+      action: 'client.language',
+      entity: 'client',
+      entityId: client.id,
+      after: { language: form.language },
+      requestId,
+    });
+  });
+  return { info: `Messages to ${client.name} will be written in ${CUSTOMER_LANGUAGE_LABELS[form.language]}.` };
 }
 
 type ClientFormValues = z.output<typeof ClientForm>;

@@ -77,7 +77,11 @@ export const settingDefaults = {
   },
   sms_cost_per_part_cents: {
     value: 80,
-    description: "Estimated cost of one SMS part in cents (KES 0.80), for the broadcast preview",
+    description: "Estimated cost of one SMS part in cents (KES 0.80): the SMS composers' cost, the broadcast preview and its confirmation",
+  },
+  broadcast_cost_confirm_kes: {
+    value: 1_000,
+    description: 'KES a broadcast may cost (recipients × SMS parts × cost of a part) before sending it needs a confirmation of the figure',
   },
   ...textSettings('tips_receipt_sms'),
   ...textSettings('tips_credit_sms'),
@@ -232,6 +236,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   portal_codes_per_ip: { min: 1, max: 100_000 },
   portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
   refund_result_wait_minutes: { min: 1, max: 1440, unit: 'minutes' },
+  broadcast_cost_confirm_kes: { min: 0, max: 100_000_000, unit: 'KES' },
   retention_grace_days: { min: 0, max: 60, unit: 'days' },
   recovery_retry_delay_minutes: { min: 1, max: 1440, unit: 'minutes' },
   recovery_reminder_hour: { min: 0, max: 23 },
@@ -332,14 +337,17 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
   return isTemplate(key) ? checkTemplate(key, text, String(fallback)) : text;
 }
 
+/** Settings whose text leaves by SMS: a customer text, the temporary password, the opt-out line promotional SMS end with. */
+const isSmsText = (key: SettingKey) => isCustomerSms(key) || key === 'temporary_password_sms' || key === 'sms_opt_out_text';
+
 /** Every setting with its description, in the order of the defaults. */
 export async function listSettings(db: Queryable): Promise<Setting[]> {
   const order = Object.keys(settingDefaults);
   const found = await q.listSettings(db);
   return found
-    .filter((s) => isSettingKey(s.key))
+    .filter((s): s is q.SettingRow & { key: SettingKey } => isSettingKey(s.key))
     .sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key))
-    .map((s) => ({ ...s, value: s.value as WireValue }));
+    .map((s) => ({ ...s, value: s.value as WireValue, sms: isSmsText(s.key) }));
 }
 
 /** Changes one setting after checking its value; audited with before and after. */

@@ -1,3 +1,4 @@
+import { withOptOutLine } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { getSetting } from '../settings/service.ts';
 
@@ -34,6 +35,5 @@ export function windowAt(now: Date, w: PromotionalWindow): { open: boolean; open
 
 /** A promotional text as it leaves: the opt-out instruction at its end (once). */
 export async function withOptOutText(db: Queryable, body: string): Promise<string> {
-  const text = await getSetting(db, 'sms_opt_out_text');
-  return text === '' || body.trimEnd().endsWith(text) ? body : `${body.trimEnd()} ${text}`;
+  return withOptOutLine(body, await getSetting(db, 'sms_opt_out_text'));
 }

@@ -5,6 +5,7 @@ import {
   resendSmsByCause,
   smsBacklog,
   smsDeliveryReport,
+  smsEstimate,
   smsLog,
   smsMessage,
 } from '@betdesk/contract';
@@ -12,6 +13,7 @@ import type { AppDeps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import * as backlog from './backlog.ts';
+import { estimateSms } from './estimate.ts';
 import * as sms from './service.ts';
 
 export function smsRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -20,6 +22,7 @@ export function smsRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, resendSms, ({ actor, body, request }) => sms.resendMessage(deps, actor, body.id, request.id));
   route(app, smsBacklog, () => backlog.smsBacklog(deps.db));
   route(app, resendSmsByCause, ({ actor, body, request }) => backlog.resendFailedByCause(deps, actor, body.cause, request.id));
+  route(app, smsEstimate, ({ body }) => estimateSms(deps.db, body.text, body.recipients));
   route(app, clientSmsMessages, ({ actor, query }) => sms.clientMessages(deps.db, actor, query));
   route(app, smsDeliveryReport, async ({ body, request }) => {
     const { secret } = request.params as { secret: string };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { centsToKes, type SmsTip, type SmsTipWithDelivery, type SmsTipsEstimate, type SmsTipsForm, type TipsMediumKey } from '@betdesk/contract';
+import { centsToKes, type SmsTipForEditing, type SmsTipWithDelivery, type SmsTipsEstimate, type SmsTipsForm, type TipsMediumKey } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -11,8 +11,13 @@ import { audit } from '../audit/service.ts';
 import { queueSms, queueSmsFanout } from '../sms/service.ts';
 import * as q from './queries.ts';
 
-export async function smsTipsForEditing(db: Queryable): Promise<SmsTip[]> {
-  return (await q.currentTips(db)).map(({ versionId: _versionId, ...tip }) => tip);
+export async function smsTipsForEditing(db: Queryable): Promise<SmsTipForEditing[]> {
+  const tips = await q.currentTips(db);
+  const found: SmsTipForEditing[] = [];
+  for (const { versionId: _versionId, ...tip } of tips) {
+    found.push({ ...tip, recipients: await q.countSmsRecipients(db, tip.bet_category_id) });
+  }
+  return found;
 }
 
 export function smsTipsWithDelivery(db: Queryable): Promise<SmsTipWithDelivery[]> {

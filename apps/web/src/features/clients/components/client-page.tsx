@@ -1,19 +1,23 @@
 import { useState, type ReactNode } from 'react';
-import { Anchor, Avatar, Badge, Button, Card, Group, NumberInput, PasswordInput, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Anchor, Avatar, Badge, Box, Button, Card, Group, NumberInput, PasswordInput, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { BonusPaymentForm, ClientMessage, localPhone, smsPages, type Client } from '@betdesk/contract';
+import { BonusPaymentForm, ClientMessage, localPhone, smsPages, type Client, type CustomerLanguage } from '@betdesk/contract';
 import { LoadState } from '@/components/load-state.tsx';
 import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { NewBetModal } from '@/components/new-bet-modal.tsx';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
+import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
 import { SmsOptOut } from '@/components/sms-opt-out/sms-opt-out.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { HistoryLink } from '@/components/history-link.tsx';
+import { LanguageChoice } from '@/components/language-choice.tsx';
 import { useSession } from '@/lib/auth.ts';
+import { showToast } from '@/lib/feedback.tsx';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useClient } from '../api/get-client.ts';
 import { useRecordBonusPayment } from '../api/record-bonus-payment.ts';
 import { useSendMessage } from '../api/send-message.ts';
+import { useSetClientLanguage } from '../api/set-client-language.ts';
 import { ClientFormModal } from './client-form-modal.tsx';
 
 type Dialog = 'message' | 'bet' | 'edit' | 'bonus-payment' | null;
@@ -94,6 +98,7 @@ export function ClientPage() {
               <Row label="Account balance">{formatMoney(client.account_balance)}</Row>
             </Table.Tbody>
           </Table>
+          <ClientLanguage clientId={client.id} language={client.language} />
         </Card>
         <Stack>
           <Card withBorder>
@@ -136,6 +141,30 @@ export function ClientPage() {
       <BonusPaymentModal client={client} opened={dialog === 'bonus-payment'} onClose={() => setDialog(null)} />
       <ClientFormModal opened={dialog === 'edit'} onClose={() => setDialog(null)} client={shown.data} />
     </Stack>
+  );
+}
+
+/** The language the client reads their SMS in (receipts, reminders), as they asked staff to set it. */
+function ClientLanguage({ clientId, language }: { clientId: number; language: CustomerLanguage }) {
+  const save = useSetClientLanguage(clientId);
+  return (
+    <Box mt="sm" maw={320}>
+      <LanguageChoice
+        language={language}
+        saving={save.isPending}
+        data-testid="client-language"
+        onChoose={(chosen) =>
+          save.mutate(
+            { client_id: clientId, language: chosen },
+            {
+              onSuccess: (r) => {
+                if (r.info) showToast('success', r.info);
+              },
+            },
+          )
+        }
+      />
+    </Box>
   );
 }
 
@@ -183,6 +212,7 @@ function SendMessageModal({ client, opened, onClose }: { client: Client; opened:
             <Text size="xs" c="dimmed">
               SMS pages: {smsPages(message)} | Characters: {message.length}
             </Text>
+            <SmsComposer text={message} onReplaceLookalikes={(fixed) => form.setValue('message', fixed, { shouldDirty: true })} />
           </>
         );
       }}

@@ -3,6 +3,7 @@ import { Button, Card, NumberInput, Stack, Switch, Text, Textarea, Title } from 
 import type { Setting } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
 import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
+import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { useSettings } from '../api/get-settings.ts';
 import { updateSettingInputSchema, useUpdateSetting } from '../api/update-setting.ts';
@@ -143,17 +144,26 @@ export function SettingsPage() {
               />
             );
           }
+          const value = form.watch('value');
           return (
-            <Textarea
-              label="Value"
-              description={editing?.description}
-              required
-              autosize
-              minRows={3}
-              error={errorOf('value')}
-              {...form.register('value')}
-              data-testid="setting-input"
-            />
+            <>
+              <Textarea
+                label="Value"
+                description={editing?.description}
+                required
+                autosize
+                minRows={3}
+                error={errorOf('value')}
+                {...form.register('value')}
+                data-testid="setting-input"
+              />
+              {editing?.sms && (
+                <SmsComposer
+                  text={typeof value === 'string' ? value : ''}
+                  onReplaceLookalikes={(fixed) => form.setValue('value', fixed, { shouldDirty: true })}
+                />
+              )}
+            </>
           );
         }}
       </FormModal>

@@ -9,9 +9,11 @@ import {
   type BroadcastSegment,
 } from '@betdesk/contract';
 import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
 import { formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { callEndpoint, isHttpError } from '@/lib/http.ts';
 import { useBroadcasts } from '../api/get-broadcasts.ts';
+import { useOptOutText } from '../api/get-opt-out-text.ts';
 import { usePreviewBroadcast } from '../api/preview-broadcast.ts';
 import { useSendBroadcast } from '../api/send-broadcast.ts';
 
@@ -50,7 +52,8 @@ const emptyForm = { segment: '', bet_category_id: '', lapsed_days: '' as number 
 /**
  * /sms/broadcasts (admins): one promotional text to a segment. Preview first (recipients after
  * opt-outs, parts, cost, whether the window holds it); Send queues it once per form: the key sent with
- * it makes a double click or a retry a no-op.
+ * it makes a double click or a retry a no-op. A broadcast costing more than the setting
+ * `broadcast_cost_confirm_kes` asks first, with the figure, and sends the confirmed cost.
  */
 export function BroadcastsPage() {
   const table = useTableState();
@@ -61,11 +64,18 @@ export function BroadcastsPage() {
   const [form, setForm] = useState(emptyForm);
   const [key, setKey] = useState(() => crypto.randomUUID());
   const [notice, setNotice] = useState<string | null>(null);
+  const optOutText = useOptOutText();
+  // The recipients of the last preview stay known while the audience does: the composer's cost follows the text.
+  const [counted, setCounted] = useState<{ audience: string; recipients: number } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const audienceKey = `${form.segment}|${form.bet_category_id}|${form.lapsed_days}`;
 
   const change = (patch: Partial<typeof emptyForm>) => {
     setForm((f) => ({ ...f, ...patch }));
     setKey(crypto.randomUUID());
     preview.reset();
+    send.reset();
+    setConfirming(false);
     setNotice(null);
   };
   const audience = (): BroadcastAudience => ({
@@ -74,6 +84,22 @@ export function BroadcastsPage() {
     ...(form.bet_category_id ? { bet_category_id: Number(form.bet_category_id) } : {}),
     ...(form.lapsed_days !== '' ? { lapsed_days: Number(form.lapsed_days) } : {}),
   });
+  /** Sends once per form; over the cost limit with the figure the sender confirmed (the server checks it again). */
+  const sendNow = (confirmedCost?: number) =>
+    send.mutate(
+      { ...audience(), idempotency_key: key, ...(confirmedCost !== undefined ? { confirmed_cost: confirmedCost } : {}) },
+      {
+        onSuccess: (result) => {
+          setNotice(`${result.info}: ${result.broadcast.recipients} recipients`);
+          setForm(emptyForm);
+          setKey(crypto.randomUUID());
+          setConfirming(false);
+          preview.reset();
+        },
+        // The segment grew past the confirmed figure: preview again to see the new one.
+        onError: () => setConfirming(false),
+      },
+    );
   const failure = preview.error ?? send.error;
   const errorOf = (field: string) => (isHttpError(failure) ? failure.errors?.[field]?.[0] : undefined);
   const needsCategory = form.segment.startsWith('category');
@@ -120,6 +146,13 @@ export function BroadcastsPage() {
             error={errorOf('message')}
             description="The opt-out text is added at the end. Promotional messages go only inside the promotional window."
           />
+          <SmsComposer
+            text={form.message}
+            onReplaceLookalikes={(message) => change({ message })}
+            optOutText={optOutText.data}
+            recipients={counted?.audience === audienceKey ? counted.recipients : null}
+            recipientsHint="Preview to count the recipients and the cost."
+          />
           {isHttpError(failure) && !failure.errors && <Alert color="red">{failure.info}</Alert>}
           {preview.data && (
             <Alert color="blue" data-testid="broadcast-preview">
@@ -139,27 +172,38 @@ export function BroadcastsPage() {
               </Text>
             </Alert>
           )}
+          {confirming && preview.data && (
+            <Alert color="orange" title="Confirm the cost" data-testid="broadcast-confirm">
+              <Text size="sm">
+                This broadcast costs about {formatMoney(preview.data.estimated_cost)} ({preview.data.recipients} recipients ×{' '}
+                {preview.data.parts} SMS part{preview.data.parts === 1 ? '' : 's'}), more than the{' '}
+                {formatMoney(preview.data.cost_limit)} above which a broadcast is confirmed.
+              </Text>
+              <Group mt="xs">
+                <Button color="orange" loading={send.isPending} onClick={() => sendNow(preview.data!.estimated_cost)}>
+                  Confirm {formatMoney(preview.data.estimated_cost)} and send
+                </Button>
+                <Button variant="default" onClick={() => setConfirming(false)}>
+                  Cancel
+                </Button>
+              </Group>
+            </Alert>
+          )}
           {notice && <Alert color="green">{notice}</Alert>}
           <Group>
-            <Button variant="light" loading={preview.isPending} onClick={() => preview.mutate(audience())}>
+            <Button
+              variant="light"
+              loading={preview.isPending}
+              onClick={() =>
+                preview.mutate(audience(), { onSuccess: (p) => setCounted({ audience: audienceKey, recipients: p.recipients }) })
+              }
+            >
               Preview
             </Button>
             <Button
-              disabled={!preview.data || preview.data.recipients === 0}
-              loading={send.isPending}
-              onClick={() =>
-                send.mutate(
-                  { ...audience(), idempotency_key: key },
-                  {
-                    onSuccess: (result) => {
-                      setNotice(`${result.info}: ${result.broadcast.recipients} recipients`);
-                      setForm(emptyForm);
-                      setKey(crypto.randomUUID());
-                      preview.reset();
-                    },
-                  },
-                )
-              }
+              disabled={!preview.data || preview.data.recipients === 0 || confirming}
+              loading={send.isPending && !confirming}
+              onClick={() => (preview.data?.needs_confirmation ? setConfirming(true) : sendNow())}
             >
               Send
             </Button>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Button, Card, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { betCategoryLabel, formatDate, nairobiDayOf, smsPages, type SmsTip, type SmsTipsEstimate, type Ticket } from '@betdesk/contract';
+import { betCategoryLabel, formatDate, nairobiDayOf, smsPages, type SmsTipForEditing, type SmsTipsEstimate, type Ticket } from '@betdesk/contract';
 import { LoadState } from '@/components/load-state.tsx';
+import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
 import { paths } from '@/config/paths.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useSmsTipsForm } from '../api/get-sms-tips-form.ts';
@@ -12,7 +13,7 @@ import { useDayTickets } from '../api/get-day-tickets.ts';
 import { ConfirmSmsTips, SmsTipsProgress } from './sms-tips-send.tsx';
 import { TicketEditor } from './ticket-editor.tsx';
 
-function SmsTipsForm({ tips, matchDate, tickets }: { tips: SmsTip[]; matchDate: string; tickets: Ticket[] }) {
+function SmsTipsForm({ tips, matchDate, tickets }: { tips: SmsTipForEditing[]; matchDate: string; tickets: Ticket[] }) {
   const [texts, setTexts] = useState<Record<number, string>>(() =>
     Object.fromEntries(tips.map((t) => [t.bet_category_id, t.content])),
   );
@@ -78,6 +79,12 @@ function SmsTipsForm({ tips, matchDate, tickets }: { tips: SmsTip[]; matchDate: 
                 value={text}
                 onChange={(e) => setText(e.currentTarget.value)}
                 error={errors[tip.bet_category_id]}
+              />
+              <SmsComposer
+                text={text}
+                onReplaceLookalikes={setText}
+                recipients={tip.recipients}
+                data-testid={`sms-composer-${tip.code}`}
               />
               <Text size="sm" fw={600}>
                 Ticket of {formatDate(`${matchDate}T12:00:00Z`)}

@@ -1,6 +1,7 @@
 import { Text, Textarea } from '@mantine/core';
 import { smsPages } from '@betdesk/contract';
 import { FormModal } from '@/components/form-modal/index.ts';
+import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
 import { sendSmsInputSchema, useSendSms } from '../api/send-sms.ts';
 
 /** Send SMS to a subscriber, with the spec's page counter (150 characters a page). */
@@ -25,6 +26,7 @@ export function SendSmsModal({ subscriberId, opened, onClose }: { subscriberId: 
             <Text size="sm" c="dimmed" data-testid="sms-counter">
               SMS pages: {smsPages(message)} | Characters: {message.length}
             </Text>
+            <SmsComposer text={message} onReplaceLookalikes={(fixed) => form.setValue('message', fixed, { shouldDirty: true })} />
           </>
         );
       }}

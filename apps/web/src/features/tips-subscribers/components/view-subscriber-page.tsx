@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Card, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
-import { CUSTOMER_LANGUAGE_LABELS, CustomerLanguage, localPhone, type SubscriberSubscription } from '@betdesk/contract';
+import { localPhone, type CustomerLanguage, type SubscriberSubscription } from '@betdesk/contract';
 import { DataTable, StatusBadge, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
 import { SmsOptOut } from '@/components/sms-opt-out/sms-opt-out.tsx';
+import { LanguageChoice } from '@/components/language-choice.tsx';
 import { LoadState } from '@/components/load-state.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
@@ -32,29 +33,24 @@ function Fact({ label, value }: { label: string; value: string | number }) {
   );
 }
 
-const languageChoices = Object.entries(CUSTOMER_LANGUAGE_LABELS).map(([value, label]) => ({ value, label }));
-
 /** The language the person reads their SMS and USSD screens in, as they asked staff to set it. */
-function LanguageChoice({ subscriberId, language }: { subscriberId: number; language: CustomerLanguage }) {
+function SubscriberLanguage({ subscriberId, language }: { subscriberId: number; language: CustomerLanguage }) {
   const save = useSetLanguage(subscriberId);
   return (
-    <Select
-      label="Language"
-      data={languageChoices}
-      value={language}
-      allowDeselect={false}
-      disabled={save.isPending}
+    <LanguageChoice
+      language={language}
+      saving={save.isPending}
       data-testid="subscriber-language"
-      onChange={(value) => {
-        const chosen = CustomerLanguage.safeParse(value);
-        if (chosen.success && chosen.data !== language) {
-          save.mutate({ subscriber_id: subscriberId, language: chosen.data }, {
-              onSuccess: (r) => {
-                if (r.info) showToast('success', r.info);
-              },
-            });
-        }
-      }}
+      onChoose={(chosen) =>
+        save.mutate(
+          { subscriber_id: subscriberId, language: chosen },
+          {
+            onSuccess: (r) => {
+              if (r.info) showToast('success', r.info);
+            },
+          },
+        )
+      }
     />
   );
 }
@@ -86,7 +82,7 @@ export function ViewSubscriberPage() {
             label="Last portal sign-in"
             value={subscriber.last_portal_sign_in ? formatDateTime(subscriber.last_portal_sign_in) : 'Never'}
           />
-          <LanguageChoice subscriberId={subscriber.id} language={subscriber.language} />
+          <SubscriberLanguage subscriberId={subscriber.id} language={subscriber.language} />
         </SimpleGrid>
       </Card>
       <Card withBorder>
