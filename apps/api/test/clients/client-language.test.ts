@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { auditLog, phoneLanguages, smsMessages } from '../../src/db/schema/index.ts';
-import { runSubscriptionExpiry } from '../../src/jobs/subscription-expiry.ts';
+import { runSubscriptionExpiry } from '../../src/modules/subscriptions/expiry.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { addClient, people } from './fixtures.ts';
 

@@ -4,6 +4,7 @@ import {
   clientBets,
   clientBonuses,
   clientPaidBonuses,
+  clientSmsMessages,
   clientSubscriptions,
   exportActiveClients,
   exportClientBets,
@@ -33,6 +34,7 @@ export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, searchClients, ({ actor, query }) => clients.listClients(deps, actor, query));
   route(app, showClient, ({ actor, query, request }) => clients.showClient(deps, actor, query.client_id, request.id));
   route(app, setClientLanguage, ({ actor, body, request }) => clients.setClientLanguage(deps, actor, body, request.id));
+  route(app, clientSmsMessages, ({ actor, query }) => clients.clientMessages(deps.db, actor, query));
   route(app, storeClient, ({ actor, body, request }) => clients.storeClient(deps, actor, body, request.id));
 
   // A client's sub-lists: the client is looked up in the actor's scope first (404 otherwise).

@@ -8,6 +8,7 @@ import {
   type ClientForm,
   type ClientLanguageForm,
   type CustomerLanguage,
+  type PageQuery,
   type PlatformPassword,
   type SortDirection,
   type SortOf,
@@ -22,7 +23,7 @@ import { orderSql, pageOf, type ListCount, type ListRequest } from '../../db/lis
 import { summed } from '../../db/summaries.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
-import { languageOf, setLanguage } from '../sms/service.ts';
+import { languageOf, personMessages, setLanguage } from '../sms/service.ts';
 import * as q from './queries.ts';
 import { scopeOf } from './scope.ts';
 
@@ -43,6 +44,12 @@ export async function requireClientFacts(db: Queryable, actor: Actor, clientId: 
   const facts = await q.findClientFacts(db, scopeOf(actor), clientId);
   if (!facts) throw notFound(CLIENT_NOT_FOUND);
   return facts;
+}
+
+/** A client's messages (their page's SMS tab); staff only for their own clients (404 otherwise). */
+export async function clientMessages(db: Queryable, actor: Actor, query: PageQuery & { client_id: number }) {
+  const client = await requireClientFacts(db, actor, query.client_id);
+  return personMessages(db, { clientId: client.id, phone: client.phone }, query);
 }
 
 type ClientQuery = ListRequest<SortOf<'clients'>>;

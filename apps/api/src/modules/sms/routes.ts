@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  clientSmsMessages,
   resendSms,
   resendSmsByCause,
   smsBacklog,
@@ -23,7 +22,6 @@ export function smsRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, smsBacklog, () => backlog.smsBacklog(deps.db));
   route(app, resendSmsByCause, ({ actor, body, request }) => backlog.resendFailedByCause(deps, actor, body.cause, request.id));
   route(app, smsEstimate, ({ body }) => estimateSms(deps.db, body.text, body.recipients));
-  route(app, clientSmsMessages, ({ actor, query }) => sms.clientMessages(deps.db, actor, query));
   route(app, smsDeliveryReport, async ({ body, request }) => {
     const { secret } = request.params as { secret: string };
     if (!sms.isWebhookSecret(deps, secret)) throw notFound();

@@ -21,7 +21,6 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { queueSms } from './outbox.ts';
 import type { SmsBalance, SmsGateway } from '../../integrations/sms/gateway.ts';
-import { requireClientFacts } from '../clients/service.ts';
 import * as q from './queries.ts';
 import { announce } from '../events/service.ts';
 
@@ -129,15 +128,13 @@ export async function resendMessage(
   return { info: smsResendTexts.queued, sms: sms! };
 }
 
-/** A client's messages; staff only for their own clients (404 otherwise). */
-export async function clientMessages(db: Queryable, actor: Actor, query: PageQuery & { client_id: number }) {
-  const client = await requireClientFacts(db, actor, query.client_id);
-  const page = await q.findMessages(db, { person: { clientId: client.id, phone: client.phone } }, pageOf(query));
-  return { total_records: page.total, messages: page.messages };
-}
 
-/** One person's messages (a subscriber's page): the owning module has found the person. */
-export async function personMessages(db: Queryable, person: { subscriberId: number; phone: string }, query: PageQuery) {
+/** One person's messages (a client's or subscriber's page): the owning module has found the person, in scope. */
+export async function personMessages(
+  db: Queryable,
+  person: { clientId: number; phone: string } | { subscriberId: number; phone: string },
+  query: PageQuery,
+) {
   const page = await q.findMessages(db, { person }, pageOf(query));
   return { total_records: page.total, messages: page.messages };
 }
