@@ -95,13 +95,18 @@ export const createRefund = endpoint({
   response: z.object({ info: z.string(), refund: Refund }),
 });
 
+/** The approver's fresh code from their authenticator app. */
+export const ApproveRefundForm = z.object({
+  code: z.string({ message: 'Enter the code from your authenticator app' }).trim().min(1, 'Enter the code from your authenticator app'),
+});
+
 export const approveRefund = endpoint({
   method: 'POST',
   path: '/api/refunds/:id/approve',
   tag: 'refunds',
   summary: "Approves a refund with the approver's TOTP code (never the requester)",
   access: 'manage:refunds',
-  body: z.object({ code: z.string({ message: 'Enter the code from your authenticator app' }).trim().min(1, 'Enter the code from your authenticator app') }),
+  body: ApproveRefundForm,
   response: z.object({ info: z.string(), refund: Refund }),
 });
 

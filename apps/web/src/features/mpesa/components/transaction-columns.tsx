@@ -2,6 +2,7 @@ import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { localPhone, type MpesaTransaction } from '@betdesk/contract';
 import { StatusBadge, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { RefundedAmount } from '@/components/refund-request/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 
 /** The payer as M-Pesa named them: a phone only when the MSISDN is one, else the masked number. */
@@ -66,7 +67,14 @@ export const transactionColumns: DataTableColumn<MpesaTransaction>[] = [
   { key: 'sender_name', header: 'Sender Name', render: (t) => t.sender_name ?? '', card: 'title' },
   { key: 'sender_phone', header: 'Phone No', render: (t) => <SenderPhone t={t} />, width: WIDTH.phone, fit: true },
   { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '', width: 80, fit: true, card: 'hidden' },
-  { key: 'amount', header: 'Amount', render: (t) => (t.amount === null ? '' : formatMoney(t.amount)), align: 'right', width: WIDTH.money, fit: true },
+  {
+    key: 'amount',
+    header: 'Amount',
+    render: (t) => (t.amount === null ? '' : <>{formatMoney(t.amount)}<RefundedAmount payment={t} /></>),
+    align: 'right',
+    width: WIDTH.money,
+    fit: true,
+  },
   { key: 'transaction_timestamp', header: 'Sent On', render: (t) => formatDateTime(t.transaction_timestamp), width: WIDTH.dateTime, fit: true },
   {
     key: 'status',

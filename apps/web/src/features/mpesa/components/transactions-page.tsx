@@ -6,6 +6,7 @@ import { DataTable, useTableState, type DataTableColumn } from '@/components/dat
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { HistoryLink } from '@/components/history-link.tsx';
+import { RefundButton } from '@/components/refund-request/index.ts';
 import { formatMoney } from '@/lib/format.ts';
 import { transactionLists, useTransactions, type TransactionsView } from '../api/get-transactions.ts';
 import { useUnclaimPayment } from '../api/unclaim-payment.ts';
@@ -60,10 +61,11 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
   const actions: DataTableColumn<MpesaTransaction> = {
     key: 'actions',
     header: '',
-    width: 138,
+    width: 200,
     render: (t) => (
       <Group gap={4} wrap="nowrap">
         {paymentAction(t)}
+        <RefundButton payment={t} />
         <HistoryLink entity="mpesa_payment" entityId={t.id} compact />
       </Group>
     ),
