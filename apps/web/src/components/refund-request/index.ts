@@ -1,1 +1,1 @@
-export { RefundButton, RefundedAmount, REFUND_REASON_LABELS, type RefundablePayment } from './refund-request.tsx';
+export { RefundButton, RefundedAmount, RefundRequestModal, REFUND_REASON_LABELS, type RefundablePayment } from './refund-request.tsx';

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Button, NativeSelect, NumberInput, Paper, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -172,35 +172,36 @@ function RefundRequestForm({ preview, onClose }: { preview: RefundPreview; onClo
   );
 }
 
-/**
- * "Refund" on a payment row (admins only; the server refuses anyone else): opens the request
- * form with what is left of the payment, Reversal or B2C, and what it bought (issue 29).
- */
-export function RefundButton({ payment }: { payment: RefundablePayment }) {
+/** Whether this user may ask for a refund of this payment: an admin, a received payment with money left. */
+export function useMayRefund(): (payment: RefundablePayment) => boolean {
   const mayRefund = can(useRole(), 'manage:refunds');
-  const [asking, setAsking] = useState(false);
-  const preview = useRefundPreview(asking ? payment.id : null);
-  // A refused preview (the HTTP client said why) leaves the button ready for another try.
-  const refused = asking && preview.isError;
-  useEffect(() => {
-    if (refused) setAsking(false);
-  }, [refused]);
-  if (!mayRefund || payment.status === 'rejected' || payment.amount === null || payment.refunded_amount >= payment.amount) return null;
+  return (payment) => mayRefund && payment.status !== 'rejected' && payment.amount !== null && payment.refunded_amount < payment.amount;
+}
+
+/** "Refund" on a payment row (admins only; the server refuses anyone else): the screen opens the form. */
+export function RefundButton({ payment, onClick }: { payment: RefundablePayment; onClick: () => void }) {
+  const mayRefund = useMayRefund();
+  if (!mayRefund(payment)) return null;
   return (
-    <>
-      <Button
-        size="compact-xs"
-        variant="light"
-        color="grape"
-        loading={asking && preview.isFetching}
-        onClick={() => setAsking(true)}
-        data-testid={`refund-${payment.transaction_reference}`}
-      >
-        Refund
-      </Button>
-      {asking && preview.data && <RefundRequestForm preview={preview.data} onClose={() => setAsking(false)} />}
-    </>
+    <Button size="compact-xs" variant="light" color="grape" onClick={onClick} data-testid={`refund-${payment.transaction_reference}`}>
+      Refund
+    </Button>
   );
+}
+
+/**
+ * The refund request form of a payment: what is left of it, Reversal or B2C, and what it bought
+ * (issue 29). Kept by the screen, not the row, so that it stays open when the table redraws.
+ */
+export function RefundRequestModal({ payment, onClose }: { payment: RefundablePayment | null; onClose: () => void }) {
+  const preview = useRefundPreview(payment?.id ?? null);
+  // A refused preview (the HTTP client said why) closes the question.
+  const refused = payment !== null && preview.isError;
+  useEffect(() => {
+    if (refused) onClose();
+  }, [refused, onClose]);
+  if (!payment || !preview.data || preview.data.payment_id !== payment.id) return null;
+  return <RefundRequestForm preview={preview.data} onClose={onClose} />;
 }
 
 /** "Refunded KES 50.00" under a payment's amount, once M-Pesa returned part or all of it. */
