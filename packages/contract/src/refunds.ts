@@ -189,21 +189,24 @@ export const refundPreview = endpoint({
   response: RefundPreview,
 });
 
+/** The M-Pesa initiator refunds are sent as (the Refunds screen's form). */
+export const InitiatorForm = z.object({
+  name: z.string().trim().min(1, 'Enter the initiator name').max(100),
+  password: z.string().min(1, 'Enter the initiator password').max(200),
+  certificate: z
+    .string()
+    .trim()
+    .max(20_000)
+    .refine((v) => v.includes('-----BEGIN CERTIFICATE-----'), 'Paste the certificate in PEM form (-----BEGIN CERTIFICATE-----)'),
+});
+
 export const saveInitiator = endpoint({
   method: 'POST',
   path: '/api/refunds/initiator',
   tag: 'refunds',
   summary: "Saves the M-Pesa initiator: its name, password (sealed at rest) and M-Pesa's public certificate",
   access: 'manage:refunds',
-  body: z.object({
-    name: z.string().trim().min(1, 'Enter the initiator name').max(100),
-    password: z.string().min(1, 'Enter the initiator password').max(200),
-    certificate: z
-      .string()
-      .trim()
-      .max(20_000)
-      .refine((v) => v.includes('-----BEGIN CERTIFICATE-----'), 'Paste the certificate in PEM form (-----BEGIN CERTIFICATE-----)'),
-  }),
+  body: InitiatorForm,
   response: z.object({ info: z.string() }),
 });
 

@@ -91,7 +91,6 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
     transmission_medium_id: 'sms',
     duration: 7,
   });
-  await api.post('/api/refunds/initiator', { name: 'betdesk-api', password: 'Safaricom-Initiator-1!', certificate });
 
   // The second admin: registered by the first, their temporary password arrives by SMS.
   await api.post('/api/users/store', { name: 'Amina Wafula', phone_number: '0733444555', email: 'amina@betdesk.test', category_id: 1 });
@@ -123,8 +122,19 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
   });
   expect(paid.ok(), await paid.text()).toBe(true);
 
-  // The first admin asks to return KES 40 of it by B2C, shortening what it bought.
+  // The first admin saves the M-Pesa initiator on the Refunds screen (once, when refunds start).
   await signIn(page, admin);
+  await page.goto('/refunds');
+  await page.getByTestId('initiator-setup').click();
+  const initiator = page.getByTestId('initiator-modal');
+  await initiator.getByLabel('Initiator name').fill('betdesk-api');
+  await initiator.getByLabel('Initiator password').fill('Safaricom-Initiator-1!');
+  await initiator.getByLabel('M-Pesa public certificate (PEM)').fill(certificate);
+  await initiator.getByRole('button', { name: 'Save' }).click();
+  await expect(initiator.getByTestId('form-success')).toContainText('M-Pesa initiator saved');
+  await initiator.getByRole('button', { name: 'Close' }).last().click();
+
+  // The first admin asks to return KES 40 of it by B2C, shortening what it bought.
   await page.goto(`/mpesa?search=${receipt}`);
   await expect(page.getByTestId(`status-${receipt}`)).toHaveText('Claimed');
   await page.getByTestId(`refund-${receipt}`).click();
@@ -192,6 +202,7 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
   // The payment shows what went back, and the package it bought now ends sooner.
   await page.goto(`/mpesa?search=${receipt}`);
   await expect(page.getByTestId(`refunded-${receipt}`)).toHaveText(/Refunded KES\s40\.00/);
+  await shot(page, 'mpesa-refunded');
   await page.goto(`/tips/subscribers/view/${stored.subscriber.id}`);
   await expect(page.getByRole('main')).toContainText(shortenedTo!);
 });

@@ -12,6 +12,7 @@ import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useRefunds } from '../api/get-refunds.ts';
 import { useCancelRefund } from '../api/refund-actions.ts';
 import { ApproveRefundModal } from './approve-refund-modal.tsx';
+import { InitiatorModal } from './initiator-modal.tsx';
 
 const STATUS_LABELS: Record<RefundStatus, string> = {
   awaiting_approval: 'Awaiting approval',
@@ -64,7 +65,7 @@ const columns: DataTableColumn<Refund>[] = [
   },
   {
     key: 'requested_by',
-    header: 'Asked / Approved By',
+    header: 'Asked By',
     render: (r) => (
       <>
         {r.requested_by ?? ''}
@@ -109,6 +110,7 @@ export function RefundsPage() {
   const refunds = useRefunds(table.query, status);
   const cancel = useCancelRefund();
   const [approving, setApproving] = useState<Refund | null>(null);
+  const [settingUp, setSettingUp] = useState(false);
   const data = refunds.data;
   const balance = data?.utility_balance ?? null;
 
@@ -126,7 +128,9 @@ export function RefundsPage() {
 
   const actions: DataTableColumn<Refund> = {
     key: 'actions',
-    header: 'Actions',
+    header: '',
+    // A row's Group fills its cell, so the fitted width is this first guess: room for all three.
+    width: 220,
     render: (r) => (
       <Group gap={4} wrap="nowrap">
         {awaiting(r) && (
@@ -153,9 +157,14 @@ export function RefundsPage() {
 
   return (
     <Stack>
-      <Title order={1} size="h2">
-        Refunds
-      </Title>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Refunds
+        </Title>
+        <Button variant="default" onClick={() => setSettingUp(true)} data-testid="initiator-setup">
+          M-Pesa initiator
+        </Button>
+      </Group>
       <Text size="sm" c="dimmed">
         Ask for a refund from a payment's row on M-Pesa Transactions or Unclaimed; another admin approves it here with their authenticator code.
       </Text>
@@ -207,6 +216,7 @@ export function RefundsPage() {
         </Stack>
       </Card>
       <ApproveRefundModal refund={approving} onClose={() => setApproving(null)} />
+      <InitiatorModal opened={settingUp} onClose={() => setSettingUp(false)} />
     </Stack>
   );
 }
