@@ -13,17 +13,17 @@ function SenderPhone({ t }: { t: MpesaTransaction }) {
   return <Text span c="dimmed" title="M-Pesa sent no phone number and no subscriber or client matches this payment">hidden by M-Pesa</Text>;
 }
 
-/** The sale's KRA tax invoice: its number, and KRA's verification page (the QR's content) once KRA signed it. */
+/** The sale's KRA tax invoice on its own line under the payee: its number, and KRA's verification page (the QR's content) once KRA signed it. */
 function TaxInvoiceLink({ t }: { t: MpesaTransaction }) {
   const invoice = t.invoice;
   if (!invoice) return null;
   const label = `Invoice ${invoice.number}`;
   return invoice.qr ? (
-    <Anchor href={invoice.qr} target="_blank" rel="noreferrer" size="sm" ml="xs" title="KRA's verification page (the invoice's QR)" data-testid={`invoice-${t.transaction_reference}`}>
+    <Anchor href={invoice.qr} target="_blank" rel="noreferrer" size="sm" display="block" title="KRA's verification page (the invoice's QR)" data-testid={`invoice-${t.transaction_reference}`}>
       {label}
     </Anchor>
   ) : (
-    <Text span size="sm" c="dimmed" ml="xs" title={`Tax invoice ${invoice.status}`} data-testid={`invoice-${t.transaction_reference}`}>
+    <Text span size="sm" c="dimmed" display="block" title={`Tax invoice ${invoice.status}`} data-testid={`invoice-${t.transaction_reference}`}>
       {label} ({invoice.status})
     </Text>
   );

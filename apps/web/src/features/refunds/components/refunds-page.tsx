@@ -130,7 +130,7 @@ export function RefundsPage() {
     key: 'actions',
     header: '',
     // A row's Group fills its cell, so the fitted width is this first guess: room for all three.
-    width: 220,
+    width: 250,
     render: (r) => (
       <Group gap={4} wrap="nowrap">
         {awaiting(r) && (
