@@ -40,7 +40,21 @@ const awaiting = (r: Refund) => r.status === 'awaiting_approval' || r.status ===
 const columns: DataTableColumn<Refund>[] = [
   { key: 'created_at', header: 'Asked On', render: (r) => formatDateTime(r.created_at), width: WIDTH.dateTime, fit: true },
   { key: 'trans_id', header: 'Payment Ref', render: (r) => r.trans_id ?? '', width: WIDTH.ref, fit: true, card: 'title' },
-  { key: 'amount', header: 'Amount', render: (r) => formatMoney(r.amount), align: 'right', width: WIDTH.money, fit: true },
+  {
+    key: 'amount',
+    header: 'Amount',
+    render: (r) => (
+      <>
+        {formatMoney(r.amount)}
+        <Text span size="xs" c="dimmed" display="block">
+          by {r.method === 'reversal' ? 'Reversal' : 'B2C'}
+        </Text>
+      </>
+    ),
+    align: 'right',
+    width: WIDTH.money,
+    fit: true,
+  },
   {
     key: 'reason',
     header: 'Reason',
@@ -52,30 +66,19 @@ const columns: DataTableColumn<Refund>[] = [
             {r.note}
           </Text>
         )}
+        <Text span size="xs" c="dimmed" display="block">
+          asked by {r.requested_by ?? 'an admin'}
+          {r.approved_by && `, approved by ${r.approved_by}`}
+        </Text>
       </>
     ),
   },
-  { key: 'method', header: 'Method', render: (r) => (r.method === 'reversal' ? 'Reversal' : 'B2C'), width: 90, fit: true },
   {
     key: 'status',
     header: 'Status',
     render: (r) => <StatusBadge status={BADGE_STATUS[r.status]} label={STATUS_LABELS[r.status]} data-testid={`refund-status-${r.id}`} />,
     width: WIDTH.status,
     fit: true,
-  },
-  {
-    key: 'requested_by',
-    header: 'Asked By',
-    render: (r) => (
-      <>
-        {r.requested_by ?? ''}
-        {r.approved_by && (
-          <Text span size="xs" c="dimmed" display="block">
-            approved by {r.approved_by}
-          </Text>
-        )}
-      </>
-    ),
   },
   {
     key: 'result',
