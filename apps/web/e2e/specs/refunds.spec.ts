@@ -198,6 +198,11 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
   await expect(page.getByTestId('refunds-amount')).toContainText('40.00');
   await expect(page.getByTestId('utility-balance')).not.toContainText('Not known yet');
   await shot(page, 'refunds-done');
+  // The CSV export is the list's filter: the done refund, with M-Pesa's receipt.
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('refunds-table').getByTestId('table-export').click();
+  const csv = readFileSync((await (await downloading).path())!, 'utf8');
+  expect(csv).toMatch(new RegExp(`${receipt},40(\\.00)?,wrong_amount,,b2c,done,Administrator,Amina Wafula,RF`));
 
   // The payment shows what went back, and the package it bought now ends sooner.
   await page.goto(`/mpesa?search=${receipt}`);
