@@ -34,6 +34,7 @@ export const AUDIT_ENTITY_NAMES: Record<string, string> = {
   privacy_subject: 'Person (privacy request)',
   privacy_request: 'Privacy request',
   data_breach: 'Data breach',
+  refund: 'Refund',
 };
 
 /** The entities Betdesk audits, for the filter's choices (the API accepts any name). */

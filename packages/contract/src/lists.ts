@@ -79,6 +79,8 @@ export const LISTS = {
   smsLog: list({ sorts: ['queued_on'], defaultDir: 'desc', searchable: true, dated: true }),
   personMessages: list({ sorts: ['queued_on'], defaultDir: 'desc', searchable: false, dated: false }),
   posts: list({ sorts: ['match_date'], defaultDir: 'desc', searchable: true, dated: false }),
+  // The API's own query (contract refunds.ts) adds `status`; dated by the day the refund was asked.
+  refunds: list({ sorts: ['created_at'], defaultDir: 'desc', searchable: false, dated: true }),
 } as const satisfies Record<string, ListDefinition>;
 
 export type ListName = keyof typeof LISTS;

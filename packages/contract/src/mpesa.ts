@@ -162,6 +162,8 @@ export const TipsDeposit = z.object({
   transaction_reference: z.string().nullable(),
   transaction_timestamp: z.string(),
   status: z.enum(MPESA_PAYMENT_STATUSES),
+  /** What M-Pesa confirmed went back to the payer (refunds, issue 29). */
+  refunded_amount: z.number(),
 });
 export type TipsDeposit = z.infer<typeof TipsDeposit>;
 

@@ -3,6 +3,7 @@ import { csvExport, endpoint } from './endpoint.ts';
 import { providerBody } from './text.ts';
 import { Id, PageQuery } from './common.ts';
 import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.ts';
+import { SORT_DIRECTIONS } from './lists.ts';
 
 /** Why money goes back (issue 29); `other` needs a note. */
 export const REFUND_REASONS = ['wrong_amount', 'paid_twice', 'wrong_account', 'policy', 'other'] as const;
@@ -94,13 +95,18 @@ export const createRefund = endpoint({
   response: z.object({ info: z.string(), refund: Refund }),
 });
 
+/** The approver's fresh code from their authenticator app. */
+export const ApproveRefundForm = z.object({
+  code: z.string({ message: 'Enter the code from your authenticator app' }).trim().min(1, 'Enter the code from your authenticator app'),
+});
+
 export const approveRefund = endpoint({
   method: 'POST',
   path: '/api/refunds/:id/approve',
   tag: 'refunds',
   summary: "Approves a refund with the approver's TOTP code (never the requester)",
   access: 'manage:refunds',
-  body: z.object({ code: z.string({ message: 'Enter the code from your authenticator app' }).trim().min(1, 'Enter the code from your authenticator app') }),
+  body: ApproveRefundForm,
   response: z.object({ info: z.string(), refund: Refund }),
 });
 
@@ -113,7 +119,13 @@ export const cancelRefund = endpoint({
   response: z.object({ info: z.string(), refund: Refund }),
 });
 
-const refundFilterFields = { status: z.enum(REFUND_STATUSES).optional(), ...dateRangeFields };
+/** The `refunds` entry of LISTS: newest asked first (the one sort), by day asked; `dir` turns it. */
+const refundFilterFields = {
+  status: z.enum(REFUND_STATUSES).optional(),
+  sort: z.enum(['created_at']).optional(),
+  dir: z.enum(SORT_DIRECTIONS, { message: 'dir must be asc or desc' }).optional(),
+  ...dateRangeFields,
+};
 export const RefundListQuery = PageQuery.extend(refundFilterFields).refine(endsAfterStart, rangeOrderError);
 export const RefundFilterQuery = z.object(refundFilterFields).refine(endsAfterStart, rangeOrderError);
 
@@ -141,21 +153,60 @@ export const exportRefunds = csvExport({
   query: RefundFilterQuery,
 });
 
+/** What a refund form shows of a payment: what is left of it, how it can go back, what it bought. */
+export const RefundPreview = z.object({
+  payment_id: z.number(),
+  trans_id: z.string().nullable(),
+  amount: z.number(),
+  /** Returned already (M-Pesa confirmed). */
+  refunded_amount: z.number(),
+  /** What can still be asked: the amount less every refund not failed or cancelled. */
+  left: z.number(),
+  /** The payer's phone (B2C pays it), or null when M-Pesa masked or hid it: Reversal only. */
+  payer_phone: z.string().nullable(),
+  /** Reversal returns the whole payment, so only while nothing of it is asked or returned. */
+  reversal: z.boolean(),
+  b2c: z.boolean(),
+  /** The running subscription or Bet4Me plan the payment bought, if any. */
+  bought: z
+    .object({
+      what: z.string(),
+      amount: z.number(),
+      starts_at: z.string(),
+      expires_at: z.string(),
+    })
+    .nullable(),
+});
+export type RefundPreview = z.infer<typeof RefundPreview>;
+
+export const refundPreview = endpoint({
+  method: 'GET',
+  path: '/api/refunds/preview',
+  tag: 'refunds',
+  summary: 'What a refund of this payment can be: what is left, Reversal or B2C, and what the payment bought',
+  access: 'manage:refunds',
+  query: z.object({ payment_id: Id }),
+  response: RefundPreview,
+});
+
+/** The M-Pesa initiator refunds are sent as (the Refunds screen's form). */
+export const InitiatorForm = z.object({
+  name: z.string().trim().min(1, 'Enter the initiator name').max(100),
+  password: z.string().min(1, 'Enter the initiator password').max(200),
+  certificate: z
+    .string()
+    .trim()
+    .max(20_000)
+    .refine((v) => v.includes('-----BEGIN CERTIFICATE-----'), 'Paste the certificate in PEM form (-----BEGIN CERTIFICATE-----)'),
+});
+
 export const saveInitiator = endpoint({
   method: 'POST',
   path: '/api/refunds/initiator',
   tag: 'refunds',
   summary: "Saves the M-Pesa initiator: its name, password (sealed at rest) and M-Pesa's public certificate",
   access: 'manage:refunds',
-  body: z.object({
-    name: z.string().trim().min(1, 'Enter the initiator name').max(100),
-    password: z.string().min(1, 'Enter the initiator password').max(200),
-    certificate: z
-      .string()
-      .trim()
-      .max(20_000)
-      .refine((v) => v.includes('-----BEGIN CERTIFICATE-----'), 'Paste the certificate in PEM form (-----BEGIN CERTIFICATE-----)'),
-  }),
+  body: InitiatorForm,
   response: z.object({ info: z.string() }),
 });
 

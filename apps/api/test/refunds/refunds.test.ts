@@ -174,6 +174,47 @@ describe('asking and approving', () => {
     expect(Number(sum!.cents)).toBe(15_000);
   });
 
+  it('shows the form what is left of a payment, how it can go back and what it bought', async () => {
+    const paid = await paidPackage();
+    const preview = (paymentId: number, token = requester) =>
+      t.as(token, { method: 'GET', url: `/api/refunds/preview?payment_id=${paymentId}` });
+    const first = await preview(paid.id);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({
+      payment_id: paid.id,
+      trans_id: paid.trans,
+      amount: 100,
+      refunded_amount: 0,
+      left: 100,
+      payer_phone: paid.phone,
+      reversal: true,
+      b2c: true,
+      bought: { amount: 100 },
+    });
+    expect(first.json().bought.what).toMatch(/^Tips package ".+", \d+ days?$/);
+
+    // Part of it asked: what is left shrinks, and only B2C can return the rest.
+    expect((await ask({ payment_id: paid.id, amount: 30, reason: 'wrong_amount', method: 'b2c', effect: 'shorten' })).statusCode).toBe(200);
+    expect((await preview(paid.id)).json()).toMatchObject({ left: 70, reversal: false, b2c: true });
+
+    // A masked payer: Reversal only, and nothing bought.
+    const masked = await unclaimedPayment('2547 ***** 127');
+    expect((await preview(masked.id)).json()).toMatchObject({ left: 250, payer_phone: null, reversal: true, b2c: false, bought: null });
+
+    expect((await preview(paid.id, staff)).statusCode).toBe(403);
+    expect((await preview(99_999_999)).json().errors.payment_id).toBeDefined();
+  });
+
+  it('pages the list newest first, or oldest first when asked', async () => {
+    const newest = await t.as(requester, { method: 'GET', url: '/api/refunds' });
+    const oldest = await t.as(requester, { method: 'GET', url: '/api/refunds?sort=created_at&dir=asc' });
+    expect(oldest.statusCode, oldest.body).toBe(200);
+    const ids = (res: typeof newest) => (res.json().refunds as { id: number }[]).map((r) => r.id);
+    expect(ids(newest)).toEqual([...ids(newest)].sort((a, b) => b - a));
+    expect(ids(oldest)).toEqual([...ids(oldest)].sort((a, b) => a - b));
+    expect(ids(oldest).length).toBeGreaterThan(1);
+  });
+
   it('marks every step in the audit log as sensitive', async () => {
     const res = await t.as(requester, { method: 'GET', url: '/api/audit?sensitive=1&entity=refund' });
     expect(res.statusCode).toBe(200);

@@ -77,7 +77,7 @@ base('every staff screen has no serious or critical axe-core violation, at 1366 
     '/clients/active', '/clients', `/clients/${clientId}`, `/clients/${clientId}/subscriptions`, `/clients/${clientId}/bets`,
     `/clients/${clientId}/bonuses`, `/clients/${clientId}/paid-bonuses`,
     '/bets/open', '/bets/closed', '/bonuses', '/bonuses/paid', '/bonuses/unpaid', '/subscriptions', '/subscriptions/all',
-    '/mpesa', '/mpesa/unclaimed', '/mpesa/reconciliation', '/tips/mpesa/all',
+    '/mpesa', '/mpesa/unclaimed', '/mpesa/reconciliation', '/refunds', '/tips/mpesa/all',
     '/tips/posts/add', '/tips/posts/all', `/tips/posts/view/${posts.posts[0]!.id}`, `/tips/posts/edit/${posts.posts[0]!.id}`,
     '/tips/posts/update-sms-tips', '/tips/posts/view-sms-tips', '/tips/winnings', '/tips/results', '/tips/record',
     '/tips/subscribers/add', '/tips/subscribers/active', '/tips/subscribers/all', `/tips/subscribers/view/${subscribers.subscribers[0]!.id}`,

@@ -15,6 +15,7 @@ import { routes as usersRoutes } from '@/features/users/routes.tsx';
 import { routes as settingsRoutes } from '@/features/settings/routes.tsx';
 import { routes as backupRoutes } from '@/features/backups/routes.tsx';
 import { routes as taxRoutes } from '@/features/tax/routes.tsx';
+import { routes as refundsRoutes } from '@/features/refunds/routes.tsx';
 import { routes as catalogueRoutes } from '@/features/catalogue/routes.tsx';
 import { routes as smsRoutes } from '@/features/sms/routes.tsx';
 import { routes as tipsPostsRoutes } from '@/features/tips-posts/routes.tsx';
@@ -54,6 +55,7 @@ export const sessionRoutes: RouteObject[] = [
   ...settingsRoutes,
   ...backupRoutes,
   ...taxRoutes,
+  ...refundsRoutes,
   ...catalogueRoutes,
   ...auditRoutes,
   ...reportsRoutes,

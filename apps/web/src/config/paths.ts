@@ -50,6 +50,7 @@ export const paths = {
   settings: '/settings',
   backups: '/backups',
   tax: '/tax',
+  refunds: '/refunds',
   audit: '/audit',
   privacy: '/privacy',
   reports: '/reports',

@@ -194,6 +194,7 @@ function depositRow(r: PaymentRow): TipsDeposit {
     transaction_reference: r.reference,
     transaction_timestamp: iso(r.at),
     status: r.status,
+    refunded_amount: centsToKes(r.refunded_cents),
   };
 }
 

@@ -9,6 +9,12 @@ export async function lockPaymentForRefund(tx: Queryable, paymentId: number) {
   return payment ?? null;
 }
 
+/** The same payment read without a lock (the refund form's preview). */
+export async function getPaymentForRefund(db: Queryable, paymentId: number) {
+  const [payment] = await db.select().from(mpesaPayments).where(eq(mpesaPayments.id, paymentId));
+  return payment ?? null;
+}
+
 /** What a refund M-Pesa confirmed returned of the payment; in the refund's success transaction. */
 export async function addRefunded(tx: Queryable, paymentId: number, cents: number): Promise<void> {
   await tx

@@ -68,7 +68,7 @@ export async function recentPayments(
 export { receiveC2bConfirmation, storeC2bConfirmation } from './c2b-confirmation.ts';
 export { receiveStkCallback } from './stk-callback.ts';
 export { recheckPendingRequests } from './payment-requests.ts';
-export { addRefunded, lockPaymentForRefund } from './refunded.ts';
+export { addRefunded, getPaymentForRefund, lockPaymentForRefund } from './refunded.ts';
 
 export { categoryPricesText } from './receipts.ts';
 export { requestCheapestSmsPackage, requestPackagePayment } from './payment-requests.ts';

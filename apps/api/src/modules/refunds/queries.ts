@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { nairobiRange, type RefundStatus } from '@betdesk/contract';
-import { mpesaPayments, refunds, subscriptions } from '../../db/schema/index.ts';
+import { bet4mePlans, mpesaPayments, pricePackages, refunds, subscriptions } from '../../db/schema/index.ts';
 import { rows } from '../../db/rows.ts';
 import type { Queryable } from '../../db/client.ts';
 
@@ -20,6 +20,25 @@ export async function subscriptionBoughtBy(db: Queryable, paymentId: number) {
   const [sub] = await db
     .select({ id: subscriptions.id, amountCents: subscriptions.amountCents })
     .from(subscriptions)
+    .where(sql`${subscriptions.paymentId} = ${paymentId} and ${subscriptions.reversedAt} is null`)
+    .limit(1);
+  return sub ?? null;
+}
+
+/** The running subscription or plan the payment bought, with what it is, for the refund form. */
+export async function purchaseOf(db: Queryable, paymentId: number) {
+  const [sub] = await db
+    .select({
+      amountCents: subscriptions.amountCents,
+      durationDays: subscriptions.durationDays,
+      startsAt: subscriptions.startsAt,
+      expiresAt: subscriptions.expiresAt,
+      plan: bet4mePlans.name,
+      pkg: pricePackages.name,
+    })
+    .from(subscriptions)
+    .leftJoin(bet4mePlans, eq(bet4mePlans.id, subscriptions.planId))
+    .leftJoin(pricePackages, eq(pricePackages.id, subscriptions.packageId))
     .where(sql`${subscriptions.paymentId} = ${paymentId} and ${subscriptions.reversedAt} is null`)
     .limit(1);
   return sub ?? null;
@@ -156,10 +175,15 @@ const listColumns = sql`r.id, r.payment_id, p.trans_id, r.amount_cents, r.reason
 const listFrom = sql`from refunds r join mpesa_payments p on p.id = r.payment_id
   left join users rq on rq.id = r.requested_by left join users ap on ap.id = r.approved_by`;
 
-export async function refundPage(db: Queryable, f: RefundFilter, page: { limit: number; offset: number }): Promise<RefundListRow[]> {
+export async function refundPage(
+  db: Queryable,
+  f: RefundFilter & { dir?: 'asc' | 'desc' | undefined },
+  page: { limit: number; offset: number },
+): Promise<RefundListRow[]> {
+  const dir = sql.raw(f.dir === 'asc' ? 'asc' : 'desc');
   return rows<RefundListRow>(
     db,
-    sql`select ${listColumns} ${listFrom} where ${filterSql(f)} order by r.created_at desc, r.id desc limit ${page.limit} offset ${page.offset}`,
+    sql`select ${listColumns} ${listFrom} where ${filterSql(f)} order by r.created_at ${dir}, r.id ${dir} limit ${page.limit} offset ${page.offset}`,
   );
 }
 

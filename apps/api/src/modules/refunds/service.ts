@@ -6,6 +6,7 @@ import {
   refundTexts,
   type Refund,
   type RefundForm,
+  type RefundPreview,
   type RefundMethod,
   type RefundReason,
   type RefundEffect,
@@ -22,7 +23,7 @@ import { pageOf } from '../../db/list.ts';
 import { csvDateTime, queryBatches, type CsvTable } from '../../http/csv.ts';
 import { audit } from '../audit/service.ts';
 import { acceptStepUpCode } from '../auth/service.ts';
-import { lockPaymentForRefund } from '../mpesa/service.ts';
+import { getPaymentForRefund, lockPaymentForRefund } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { initiatorReady, utilityBalance } from './sending.ts';
 import { REFUND_AUDIT_ACTIONS } from './outcomes.ts';
@@ -112,6 +113,38 @@ export async function requestRefund(
     return refund.id;
   });
   return { info: refundTexts.requested, refund: await shownRefund(deps.db, id) };
+}
+
+/**
+ * What the refund form shows of a payment: what is left to ask, whether a Reversal (the whole
+ * payment, nothing of it asked yet) or a B2C (a phone M-Pesa gave plainly) can return it, and the
+ * running subscription or plan it bought. The same rules requestRefund enforces.
+ */
+export async function previewRefund(deps: AppDeps, paymentId: number): Promise<RefundPreview> {
+  const payment = await getPaymentForRefund(deps.db, paymentId);
+  if (!payment || payment.amountCents === null || payment.status === 'rejected' || !payment.transId) {
+    throw fieldError('payment_id', refundTexts.notRefundable);
+  }
+  const committed = await q.committedCents(deps.db, payment.id);
+  const left = Math.max(payment.amountCents - committed, 0);
+  const payerPhone = payment.msisdnKind === 'plain' && payment.senderPhone ? payment.senderPhone : null;
+  const bought = await q.purchaseOf(deps.db, payment.id);
+  return {
+    payment_id: payment.id,
+    trans_id: payment.transId,
+    amount: centsToKes(payment.amountCents),
+    refunded_amount: centsToKes(payment.refundedCents),
+    left: centsToKes(left),
+    payer_phone: payerPhone,
+    reversal: committed === 0,
+    b2c: payerPhone !== null && left > 0,
+    bought: bought && {
+      what: `${bought.pkg ? `Tips package "${bought.pkg}"` : `Bet4Me plan "${bought.plan ?? ''}"`}, ${bought.durationDays} day${bought.durationDays === 1 ? '' : 's'}`,
+      amount: centsToKes(bought.amountCents),
+      starts_at: bought.startsAt.toISOString(),
+      expires_at: bought.expiresAt.toISOString(),
+    },
+  };
 }
 
 /**

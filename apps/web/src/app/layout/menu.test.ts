@@ -42,7 +42,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Bet History', ['Open /bets/open', 'Closed /bets/closed']],
           ['Bonus History', ['All /bonuses', 'Paid /bonuses/paid', 'Unpaid /bonuses/unpaid']],
           ['Subscriptions', ['Recent /subscriptions', 'All /subscriptions/all']],
-          ['Mpesa Transactions', ['Transactions /mpesa', 'Unclaimed /mpesa/unclaimed', 'Reconciliation /mpesa/reconciliation']],
+          ['Mpesa Transactions', ['Transactions /mpesa', 'Unclaimed /mpesa/unclaimed', 'Reconciliation /mpesa/reconciliation', 'Refunds /refunds']],
           ['Users', ['My Users /users', 'Assign clients /users/assign-clients']],
           ['SMS Log', '/sms'],
           ['SMS Inbox', '/sms/inbox'],

@@ -149,6 +149,7 @@ export const menu: MenuSection[] = [
           { label: 'Transactions', to: paths.mpesa.all, permission: 'view:mpesa' },
           { label: 'Unclaimed', to: paths.mpesa.unclaimed, permission: 'view:mpesa' },
           { label: 'Reconciliation', to: paths.mpesa.reconciliation, permission: 'reconcile:payments' },
+          { label: 'Refunds', to: paths.refunds, permission: 'manage:refunds' },
         ],
       },
       {

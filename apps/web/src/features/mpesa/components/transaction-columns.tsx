@@ -2,6 +2,7 @@ import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { localPhone, type MpesaTransaction } from '@betdesk/contract';
 import { StatusBadge, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { RefundedAmount } from '@/components/refund-request/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 
 /** The payer as M-Pesa named them: a phone only when the MSISDN is one, else the masked number. */
@@ -12,17 +13,17 @@ function SenderPhone({ t }: { t: MpesaTransaction }) {
   return <Text span c="dimmed" title="M-Pesa sent no phone number and no subscriber or client matches this payment">hidden by M-Pesa</Text>;
 }
 
-/** The sale's KRA tax invoice: its number, and KRA's verification page (the QR's content) once KRA signed it. */
+/** The sale's KRA tax invoice on its own line under the payee: its number, and KRA's verification page (the QR's content) once KRA signed it. */
 function TaxInvoiceLink({ t }: { t: MpesaTransaction }) {
   const invoice = t.invoice;
   if (!invoice) return null;
   const label = `Invoice ${invoice.number}`;
   return invoice.qr ? (
-    <Anchor href={invoice.qr} target="_blank" rel="noreferrer" size="sm" ml="xs" title="KRA's verification page (the invoice's QR)" data-testid={`invoice-${t.transaction_reference}`}>
+    <Anchor href={invoice.qr} target="_blank" rel="noreferrer" size="sm" display="block" title="KRA's verification page (the invoice's QR)" data-testid={`invoice-${t.transaction_reference}`}>
       {label}
     </Anchor>
   ) : (
-    <Text span size="sm" c="dimmed" ml="xs" title={`Tax invoice ${invoice.status}`} data-testid={`invoice-${t.transaction_reference}`}>
+    <Text span size="sm" c="dimmed" display="block" title={`Tax invoice ${invoice.status}`} data-testid={`invoice-${t.transaction_reference}`}>
       {label} ({invoice.status})
     </Text>
   );
@@ -66,7 +67,14 @@ export const transactionColumns: DataTableColumn<MpesaTransaction>[] = [
   { key: 'sender_name', header: 'Sender Name', render: (t) => t.sender_name ?? '', card: 'title' },
   { key: 'sender_phone', header: 'Phone No', render: (t) => <SenderPhone t={t} />, width: WIDTH.phone, fit: true },
   { key: 'account_number', header: 'Account', render: (t) => t.account_number ?? '', width: 80, fit: true, card: 'hidden' },
-  { key: 'amount', header: 'Amount', render: (t) => (t.amount === null ? '' : formatMoney(t.amount)), align: 'right', width: WIDTH.money, fit: true },
+  {
+    key: 'amount',
+    header: 'Amount',
+    render: (t) => (t.amount === null ? '' : <>{formatMoney(t.amount)}<RefundedAmount payment={t} /></>),
+    align: 'right',
+    width: WIDTH.money,
+    fit: true,
+  },
   { key: 'transaction_timestamp', header: 'Sent On', render: (t) => formatDateTime(t.transaction_timestamp), width: WIDTH.dateTime, fit: true },
   {
     key: 'status',

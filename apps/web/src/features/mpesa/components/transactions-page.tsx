@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import { confirmTexts, type MpesaTransaction } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
@@ -6,6 +6,7 @@ import { DataTable, useTableState, type DataTableColumn } from '@/components/dat
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { HistoryLink } from '@/components/history-link.tsx';
+import { RefundButton, RefundRequestModal } from '@/components/refund-request/index.ts';
 import { formatMoney } from '@/lib/format.ts';
 import { transactionLists, useTransactions, type TransactionsView } from '../api/get-transactions.ts';
 import { useUnclaimPayment } from '../api/unclaim-payment.ts';
@@ -45,6 +46,8 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
   const transactions = useTransactions(view, table.query);
   const unclaim = useUnclaimPayment();
   const [claiming, setClaiming] = useState<MpesaTransaction | null>(null);
+  const [refunding, setRefunding] = useState<MpesaTransaction | null>(null);
+  const stopRefunding = useCallback(() => setRefunding(null), []);
   const data = transactions.data;
   /** Unclaiming reverses money: ask first. */
   const unclaimAfterConfirm = async (t: MpesaTransaction) => {
@@ -60,10 +63,11 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
   const actions: DataTableColumn<MpesaTransaction> = {
     key: 'actions',
     header: '',
-    width: 138,
+    width: 200,
     render: (t) => (
       <Group gap={4} wrap="nowrap">
         {paymentAction(t)}
+        <RefundButton payment={t} onClick={() => setRefunding(t)} />
         <HistoryLink entity="mpesa_payment" entityId={t.id} compact />
       </Group>
     ),
@@ -122,6 +126,7 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
         />
       </Card>
       <ClaimModal transaction={claiming} onClose={() => setClaiming(null)} />
+      <RefundRequestModal payment={refunding} onClose={stopRefunding} />
     </Stack>
   );
 }

@@ -1,7 +1,9 @@
-import { Card, Stack, Text, Title } from '@mantine/core';
+import { useCallback, useState } from 'react';
+import { Card, Group, Stack, Text, Title } from '@mantine/core';
 import { localPhone, type TipsDeposit } from '@betdesk/contract';
 import { DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
+import { RefundButton, RefundedAmount, RefundRequestModal } from '@/components/refund-request/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useTipsDeposits } from '../api/get-tips-deposits.ts';
 
@@ -21,7 +23,14 @@ const columns: DataTableColumn<TipsDeposit>[] = [
       ),
   },
   { key: 'sender_name', header: 'Sender Name', render: (d) => d.sender_name ?? '', card: 'title' },
-  { key: 'amount', header: 'Amount', render: (d) => (d.amount === null ? '' : formatMoney(d.amount)), align: 'right', width: WIDTH.money, fit: true },
+  {
+    key: 'amount',
+    header: 'Amount',
+    render: (d) => (d.amount === null ? '' : <>{formatMoney(d.amount)}<RefundedAmount payment={d} /></>),
+    align: 'right',
+    width: WIDTH.money,
+    fit: true,
+  },
   { key: 'transaction_reference', header: 'Ref No.', render: (d) => d.transaction_reference ?? '', width: WIDTH.ref, fit: true },
   { key: 'transaction_timestamp', header: 'Sent On', render: (d) => formatDateTime(d.transaction_timestamp), width: WIDTH.dateTime, fit: true },
   { key: 'status', header: 'Status', render: (d) => <StatusBadge status={d.status} />, width: WIDTH.status, fit: true },
@@ -31,13 +40,26 @@ const columns: DataTableColumn<TipsDeposit>[] = [
 export function TipsDepositsPage() {
   const table = useTableState('tipsDeposits');
   const deposits = useTipsDeposits(table.query);
+  const [refunding, setRefunding] = useState<TipsDeposit | null>(null);
+  const stopRefunding = useCallback(() => setRefunding(null), []);
+  // Admins ask for a refund from the payment's row (the server refuses anyone else).
+  const actions: DataTableColumn<TipsDeposit> = {
+    key: 'actions',
+    header: '',
+    width: 90,
+    render: (d) => (
+      <Group gap={4} wrap="nowrap">
+        <RefundButton payment={d} onClick={() => setRefunding(d)} />
+      </Group>
+    ),
+  };
   return (
     <Stack>
       <Title order={1} size="h2">Tips M-Pesa Transactions</Title>
       <DateRangeNote from={table.from} to={table.to} />
       <Card withBorder>
         <DataTable
-          columns={columns}
+          columns={[...columns, actions]}
           rows={deposits.data?.deposits ?? []}
           rowKey={(d) => d.id}
           loading={deposits.isFetching}
@@ -49,6 +71,7 @@ export function TipsDepositsPage() {
           data-testid="tips-deposits-table"
         />
       </Card>
+      <RefundRequestModal payment={refunding} onClose={stopRefunding} />
     </Stack>
   );
 }

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { approveRefund, cancelRefund, type ResponseOf } from '@betdesk/contract';
+import { request } from '@/lib/http.ts';
+import { refundsKey } from './get-refunds.ts';
+
+const refundPath = (path: string, id: number) => path.replace(':id', String(id));
+
+/**
+ * POST /api/refunds/:id/approve {code}: a second admin's approval with a fresh code from their
+ * authenticator. The form shows the refusals: 403 to the admin who asked, 422 under the code.
+ */
+export function approveRefundWithCode(id: number, code: string) {
+  return request<ResponseOf<typeof approveRefund>>('POST', refundPath(approveRefund.path, id), { body: { code } });
+}
+
+/** POST /api/refunds/:id/cancel: either admin, until it is approved. */
+export function useCancelRefund() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => request<ResponseOf<typeof cancelRefund>>('POST', refundPath(cancelRefund.path, id)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: refundsKey }),
+  });
+}

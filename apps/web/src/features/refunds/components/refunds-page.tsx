@@ -1,0 +1,225 @@
+import { useState } from 'react';
+import { Alert, Button, Card, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router';
+import { REFUND_STATUSES, type Refund, type RefundStatus } from '@betdesk/contract';
+import { DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { totalOf } from '@/components/data-table/list-query.ts';
+import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
+import { FigureBoxes } from '@/components/figure-boxes.tsx';
+import { HistoryLink } from '@/components/history-link.tsx';
+import { REFUND_REASON_LABELS } from '@/components/refund-request/index.ts';
+import { formatDateTime, formatMoney } from '@/lib/format.ts';
+import { useRefunds } from '../api/get-refunds.ts';
+import { useCancelRefund } from '../api/refund-actions.ts';
+import { ApproveRefundModal } from './approve-refund-modal.tsx';
+import { InitiatorModal } from './initiator-modal.tsx';
+
+const STATUS_LABELS: Record<RefundStatus, string> = {
+  awaiting_approval: 'Awaiting approval',
+  awaiting_second_approval: 'Awaiting a further approval',
+  sending: 'Sending',
+  unknown: 'Unknown',
+  done: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+/** The badge's colour word: waiting orange, on its way blue, done green, failed red. */
+const BADGE_STATUS: Record<RefundStatus, string> = {
+  awaiting_approval: 'pending',
+  awaiting_second_approval: 'pending',
+  sending: 'sending',
+  unknown: 'unconfirmed',
+  done: 'paid',
+  failed: 'failed',
+  cancelled: 'closed',
+};
+
+const awaiting = (r: Refund) => r.status === 'awaiting_approval' || r.status === 'awaiting_second_approval';
+
+const columns: DataTableColumn<Refund>[] = [
+  { key: 'created_at', header: 'Asked On', render: (r) => formatDateTime(r.created_at), width: WIDTH.dateTime, fit: true },
+  { key: 'trans_id', header: 'Payment Ref', render: (r) => r.trans_id ?? '', width: WIDTH.ref, fit: true, card: 'title' },
+  {
+    key: 'amount',
+    header: 'Amount',
+    render: (r) => (
+      <>
+        {formatMoney(r.amount)}
+        <Text span size="xs" c="dimmed" display="block">
+          by {r.method === 'reversal' ? 'Reversal' : 'B2C'}
+        </Text>
+      </>
+    ),
+    align: 'right',
+    width: WIDTH.money,
+    fit: true,
+  },
+  {
+    key: 'reason',
+    header: 'Reason',
+    render: (r) => (
+      <>
+        {REFUND_REASON_LABELS[r.reason]}
+        {r.note && (
+          <Text span size="xs" c="dimmed" display="block">
+            {r.note}
+          </Text>
+        )}
+        <Text span size="xs" c="dimmed" display="block">
+          asked by {r.requested_by ?? 'an admin'}
+          {r.approved_by && `, approved by ${r.approved_by}`}
+        </Text>
+      </>
+    ),
+  },
+  {
+    key: 'status',
+    header: 'Status',
+    render: (r) => <StatusBadge status={BADGE_STATUS[r.status]} label={STATUS_LABELS[r.status]} data-testid={`refund-status-${r.id}`} />,
+    width: WIDTH.status,
+    fit: true,
+  },
+  {
+    key: 'result',
+    header: 'M-Pesa',
+    render: (r) => (
+      <>
+        {r.mpesa_receipt}
+        {r.result && (
+          <Text span size="xs" c={r.status === 'failed' ? 'red.8' : 'dimmed'} display="block">
+            {r.result}
+          </Text>
+        )}
+        {r.completed_at && (
+          <Text span size="xs" c="dimmed" display="block">
+            {formatDateTime(r.completed_at)}
+          </Text>
+        )}
+      </>
+    ),
+  },
+];
+
+/**
+ * /refunds (admins): money going back to payers, by status and the day it was asked, with the
+ * count and amount of the filter, the utility account's balance, CSV export, and the approval by
+ * a second admin with their code or the cancel (issue 29, decision 036).
+ */
+export function RefundsPage() {
+  const table = useTableState('refunds');
+  const [params, setParams] = useSearchParams();
+  const status = (REFUND_STATUSES as readonly string[]).includes(params.get('status') ?? '') ? (params.get('status') as RefundStatus) : undefined;
+  const refunds = useRefunds(table.query, status);
+  const cancel = useCancelRefund();
+  const [approving, setApproving] = useState<Refund | null>(null);
+  const [settingUp, setSettingUp] = useState(false);
+  const data = refunds.data;
+  const balance = data?.utility_balance ?? null;
+
+  const setStatus = (value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set('status', value);
+        else next.delete('status');
+        next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+
+  const actions: DataTableColumn<Refund> = {
+    key: 'actions',
+    header: '',
+    // A row's Group fills its cell, so the fitted width is this first guess: room for all three.
+    width: 250,
+    render: (r) => (
+      <Group gap={4} wrap="nowrap">
+        {awaiting(r) && (
+          <>
+            <Button size="compact-xs" onClick={() => setApproving(r)} data-testid={`approve-refund-${r.id}`}>
+              Approve
+            </Button>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              color="red"
+              loading={cancel.isPending && cancel.variables === r.id}
+              onClick={() => cancel.mutate(r.id)}
+              data-testid={`cancel-refund-${r.id}`}
+            >
+              Cancel
+            </Button>
+          </>
+        )}
+        <HistoryLink entity="refund" entityId={r.id} compact />
+      </Group>
+    ),
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Refunds
+        </Title>
+        <Button variant="default" onClick={() => setSettingUp(true)} data-testid="initiator-setup">
+          M-Pesa initiator
+        </Button>
+      </Group>
+      <Text size="sm" c="dimmed">
+        Ask for a refund from a payment's row on M-Pesa Transactions or Unclaimed; another admin approves it here with their authenticator code.
+      </Text>
+      {balance?.low && (
+        <Alert color="red" title="The M-Pesa utility account is low" data-testid="utility-balance-low">
+          {formatMoney(balance.amount)} as M-Pesa reported on {formatDateTime(balance.at)}: B2C refunds fail once it runs out. Top it up from the
+          M-Pesa org portal.
+        </Alert>
+      )}
+      <DateRangeNote from={table.from} to={table.to} />
+      {data && (
+        <FigureBoxes
+          figures={[
+            { label: 'Refunds', value: totalOf(data), testId: 'refunds-count' },
+            { label: 'Amount', value: formatMoney(data.total_amount), color: 'grape.8', testId: 'refunds-amount' },
+            {
+              label: 'Utility account',
+              value: balance ? formatMoney(balance.amount) : 'Not known yet',
+              color: balance?.low ? 'red.8' : undefined,
+              hint: balance ? `as of ${formatDateTime(balance.at)}` : 'reported by the next B2C refund',
+              testId: 'utility-balance',
+            },
+          ]}
+        />
+      )}
+      <Card withBorder>
+        <Stack gap="sm">
+          <NativeSelect
+            label="Status"
+            value={status ?? ''}
+            onChange={(e) => setStatus(e.currentTarget.value)}
+            data={[{ value: '', label: 'Every status' }, ...REFUND_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
+            maw={260}
+            data-testid="refund-status-filter"
+          />
+          <DataTable
+            columns={[...columns, actions]}
+            rows={data?.refunds ?? []}
+            rowKey={(r) => r.id}
+            loading={refunds.isFetching}
+            sorting={table.sorting}
+            dateRange={table.dateRange}
+            exportCsv={{ path: '/api/refunds/export', query: { ...table.filters, ...(status ? { status } : {}) }, filename: 'refunds.csv' }}
+            paging={table.pagingOf(data)}
+            emptyText="No refunds."
+            estimatedRowHeight={48}
+            data-testid="refunds-table"
+          />
+        </Stack>
+      </Card>
+      <ApproveRefundModal refund={approving} onClose={() => setApproving(null)} />
+      <InitiatorModal opened={settingUp} onClose={() => setSettingUp(false)} />
+    </Stack>
+  );
+}
