@@ -3,6 +3,7 @@ import { CustomerLanguage } from './tips-subscribers.ts';
 import { Notice } from './common.ts';
 import { endpoint } from './endpoint.ts';
 import { KenyanPhone } from './phone.ts';
+import { InvoiceRef } from './tax.ts';
 
 /*
  * The subscriber portal (issue 22): punters sign in with their phone and an SMS code, read the web
@@ -52,6 +53,8 @@ export const PortalSubscription = z.object({
   expires_at: z.string(),
   active: z.boolean(),
   days_left: z.number(),
+  /** The KRA tax invoice of the latest purchase of this category and medium (none for a staff grant). */
+  invoice: InvoiceRef.nullable(),
 });
 export type PortalSubscription = z.infer<typeof PortalSubscription>;
 
@@ -105,6 +108,8 @@ export const PortalPurchase = z.object({
   /** The subscription's new expiry once paid. */
   expires_at: z.string().nullable(),
   requested_at: z.string(),
+  /** The sale's KRA tax invoice once paid (its QR content once KRA has it). */
+  invoice: InvoiceRef.nullable(),
 });
 export type PortalPurchase = z.infer<typeof PortalPurchase>;
 

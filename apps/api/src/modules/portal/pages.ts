@@ -11,7 +11,9 @@ import {
 } from '@betdesk/contract';
 import type { CategoryRecord } from '../tips-record/service.ts';
 import type { WinningsPart } from '../tips-winnings/service.ts';
+import type { Language } from '../../customer-texts/catalogue.ts';
 import { html, trusted, type Html } from './html.ts';
+import { invoiceBlock } from './invoice.ts';
 
 /*
  * The portal's pages: server-rendered HTML that reads and works without JavaScript on a cheap phone
@@ -267,7 +269,8 @@ export function accountPage(shell: Shell, me: PortalMe, notice?: string): string
 ${me.subscriptions.length > 0
     ? me.subscriptions.map(
         (s) => html`<article class="card row"><div><h3>${s.bet_category} (${s.bet_category_code}), ${mediumLabel(s.medium)}</h3>
-<p class="meta">${s.active ? `Active until ${formatDateTime(s.expires_at)}, ${s.days_left} day${s.days_left === 1 ? '' : 's'} left` : `Expired on ${formatDateTime(s.expires_at)}`}</p></div>
+<p class="meta">${s.active ? `Active until ${formatDateTime(s.expires_at)}, ${s.days_left} day${s.days_left === 1 ? '' : 's'} left` : `Expired on ${formatDateTime(s.expires_at)}`}</p>
+${invoiceBlock(s.invoice, me.language)}</div>
 <a class="btn${s.active ? ' secondary' : ''}" href="/portal/packages?category=${s.bet_category_code}&amp;medium=${s.medium}">Renew</a></article>`,
       )
     : html`<p>You have no subscription yet.</p><a class="btn" href="/portal/packages">See packages</a>`}
@@ -304,7 +307,7 @@ export const purchaseStatusText: Record<PortalPurchase['status'], string> = {
   failed: 'Failed',
 };
 
-export function purchasePage(shell: Shell, p: PortalPurchase): string {
+export function purchasePage(shell: Shell, p: PortalPurchase, language: Language): string {
   const pending = p.status === 'pending';
   return page(
     shell,
@@ -320,6 +323,7 @@ export function purchasePage(shell: Shell, p: PortalPurchase): string {
 <p>${formatKesShort(p.amount)} by M-Pesa</p>
 <p class="status" role="status" aria-live="polite" data-status>${purchaseStatusText[p.status]}</p>
 <p data-detail>${purchaseDetail(p)}</p>
+${invoiceBlock(p.invoice, language)}
 ${pending ? html`<p class="meta">Enter your M-Pesa PIN on your phone. <a href="/portal/purchases/${p.id}">Refresh</a></p>` : ''}
 </div><p><a href="/portal/account">My account</a> · <a href="/portal/tips">My tips</a></p>`,
   );

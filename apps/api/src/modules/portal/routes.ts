@@ -29,6 +29,7 @@ import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { getSetting } from '../settings/service.ts';
+import { languageOf } from '../sms/service.ts';
 import { recordsByCategory } from '../tips-record/service.ts';
 import * as pages from './pages.ts';
 import * as portal from './service.ts';
@@ -90,7 +91,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { info: portalTexts.signedOut };
   });
 
-  route(app, portalMe, async ({ request }) => portal.me(deps.db, session(request)));
+  route(app, portalMe, async ({ request }) => portal.me(deps, session(request)));
   route(app, portalTips, async ({ query, request }) => portal.myTips(deps.db, session(request), query));
 
   route(app, portalPost, async ({ request, reply }) => {
@@ -104,7 +105,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   route(app, portalPackages, async () => portal.packages(deps.db));
   route(app, portalPurchase, async ({ body, request }) => portal.purchase(deps, session(request), body.package_id, request.id));
-  route(app, portalPurchaseStatus, async ({ request }) => portal.purchaseStatus(deps.db, session(request), pathId(request)));
+  route(app, portalPurchaseStatus, async ({ request }) => portal.purchaseStatus(deps, session(request), pathId(request)));
   route(app, portalLanguage, async ({ body, request }) => portal.setPortalLanguage(deps.db, session(request), body.language));
   route(app, portalSms, async ({ body, request }) => portal.setSmsPreference(deps, session(request), body.receive, request.id));
 
@@ -301,7 +302,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         'offers-off': 'You will receive no offers by SMS.',
       };
       const text = notice ? notices[notice] : undefined;
-      return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps.db, request.portal), text));
+      return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps, request.portal), text));
     }),
   );
 
@@ -360,8 +361,9 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     hidden,
     htmlPage(async (request, reply) => {
       if (!request.portal) return signInFirst(reply, request.url);
-      const { purchase } = await portal.purchaseStatus(deps.db, request.portal, pathId(request));
-      return send(request, reply, pages.purchasePage(await shellOf(request), purchase));
+      const { purchase } = await portal.purchaseStatus(deps, request.portal, pathId(request));
+      const language = await languageOf(deps.db, request.portal.phone);
+      return send(request, reply, pages.purchasePage(await shellOf(request), purchase, language));
     }),
   );
 

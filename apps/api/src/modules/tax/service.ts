@@ -688,17 +688,33 @@ export async function taxCheckFailure(db: Queryable): Promise<{ check: string; c
 }
 
 /** The invoice each payment carries on the back office's and the portal's reads, by payment id. */
-export async function invoicesOfPayments(deps: AppDeps, paymentIds: number[]): Promise<Map<number, InvoiceRef>> {
+export function invoicesOfPayments(deps: AppDeps, paymentIds: number[]): Promise<Map<number, InvoiceRef>> {
+  return invoiceRefs(deps, 'payment', paymentIds);
+}
+
+/** The invoice each subscription (a sale) carries on the back office's and the portal's reads, by subscription id. */
+export function invoicesOfSubscriptions(deps: AppDeps, subscriptionIds: number[]): Promise<Map<number, InvoiceRef>> {
+  return invoiceRefs(deps, 'subscription', subscriptionIds);
+}
+
+/** A page of subscription rows with their invoices: one query for the page, whatever its size. */
+export async function withSubscriptionInvoices<T extends { id: number }>(deps: AppDeps, list: T[]): Promise<(T & { invoice: InvoiceRef | null })[]> {
+  const refs = await invoicesOfSubscriptions(deps, list.map((s) => s.id));
+  return list.map((s) => ({ ...s, invoice: refs.get(s.id) ?? null }));
+}
+
+async function invoiceRefs(deps: AppDeps, by: 'payment' | 'subscription', ids: number[]): Promise<Map<number, InvoiceRef>> {
   const refs = new Map<number, InvoiceRef>();
-  if (paymentIds.length === 0) return refs;
+  if (ids.length === 0) return refs;
+  const column = by === 'payment' ? taxInvoices.paymentId : taxInvoices.subscriptionId;
   const found = await deps.db
     .select()
     .from(taxInvoices)
-    .where(and(eq(taxInvoices.kind, 'invoice'), sql`${taxInvoices.paymentId} in (${sql.join(paymentIds.map((id) => sql`${id}`), sql`, `)})`))
+    .where(and(eq(taxInvoices.kind, 'invoice'), sql`${column} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`))
     .orderBy(taxInvoices.id);
   const device = await q.deviceOf(deps.db);
   for (const inv of found) {
-    refs.set(inv.paymentId!, {
+    refs.set((by === 'payment' ? inv.paymentId : inv.subscriptionId)!, {
       number: inv.number,
       status: inv.status,
       kra_receipt_number: inv.kraReceiptNumber,
