@@ -160,6 +160,8 @@ export const customerTexts = {
     'Your M-Pesa payment of KES {amount} for {package} did not go through. Pay again from {link} (sign in with the code we text you) or by paybill {paybill}, account {account}.',
     'Malipo yako ya M-Pesa ya KES {amount} kwa {package} hayakukamilika. Lipa tena kupitia {link} (ingia kwa nambari tutakayokutumia) au paybill {paybill}, akaunti {account}.',
   ),
+  // The receipt's short invoice line, with the `receipt_sms_invoice_line` setting on (issue 28).
+  'sms.receipt_invoice_line': sms('Invoice {number}.', 'Ankara {number}.'),
   // SMS of money going back (issue 29).
   'sms.refund_sent': sms(
     'Refund: KES {amount} of your payment {receipt} has been returned to your M-Pesa (M-Pesa receipt {refundReceipt}). {business}',

@@ -179,3 +179,37 @@ describe('the portal', () => {
     expect(swahili.body).toContain('Thibitisha ankara hii kwa KRA</a>');
   });
 });
+
+describe('the receipt SMS', () => {
+  const receiptTo = async (phone: string) => {
+    const [sms] = await t.deps.db
+      .select({ body: smsMessages.body })
+      .from(smsMessages)
+      .where(and(eq(smsMessages.recipient, phone), eq(smsMessages.intent, 'tips.receipt')))
+      .orderBy(desc(smsMessages.id))
+      .limit(1);
+    return sms!.body;
+  };
+  const setLine = async (value: boolean) =>
+    expect((await t.as(admin, { method: 'POST', url: '/api/settings/update', payload: { key: 'receipt_sms_invoice_line', value } })).statusCode).toBe(200);
+
+  it('carries no invoice line by default, and the sale’s invoice number once the setting allows it', async () => {
+    const plain = '254733280004';
+    await ref.person('subscriber', 'Reads Plain', plain);
+    await confirm(t, c2b({ BillRefNumber: 'D2', MSISDN: plain, BusinessShortCode: SHORTCODE }));
+    expect(await receiptTo(plain)).not.toMatch(/Invoice/);
+
+    await setLine(true);
+    const lined = '254733280005';
+    await ref.person('subscriber', 'Reads Lined', lined);
+    const body = c2b({ BillRefNumber: 'D2', MSISDN: lined, BusinessShortCode: SHORTCODE });
+    await confirm(t, body);
+    const payment = (await paymentByReceipt(t, body.TransID as string))!;
+    const [sub] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.paymentId, payment.id));
+    // The number is the one the sale took in its own transaction, before KRA has the invoice.
+    const invoice = await invoiceOfSubscription(sub!.id);
+    expect(invoice.status).toBe('queued');
+    expect(await receiptTo(lined)).toMatch(new RegExp(`^Thank you Reads Lined\\. .+ Invoice ${invoice.number}\\.$`));
+    await setLine(false);
+  });
+});
