@@ -99,6 +99,7 @@ test.describe('Tax invoices', () => {
       'href',
       /indexEtimsReceiptData\?Data=P051234567X00[0-9A-F]+$/,
     );
+    await shot(page, 'subscriber-invoice');
 
     // The punter signs in to the portal: My subscriptions shows the invoice's QR, drawn by the server.
     const local = `0${subscribers[0]!.phone.slice(3)}`;
