@@ -5,7 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page } from '@playwright/test';
+import { expect, test as base, type Page } from '@playwright/test';
+import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../api/src/integrations/sms/fake-africastalking.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -116,4 +117,36 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
   }
   await stop();
   throw new Error(`The second E2E server did not start on ${baseURL}:\n${stderr}`);
+}
+
+/**
+ * The test of a spec that runs its own server (startOwnServer) sending its SMS to a fake Africa's
+ * Talking the spec reads (`gateway`: sign-in codes, receipts, refusals), with `env` added to the
+ * server's environment. Specs that need more fakes (portal.spec: Daraja) build their own.
+ */
+export function testWithOwnServer(env: Record<string, string> = {}) {
+  return base.extend<{ gateway: FakeAfricasTalking; ownServer: OwnServer }>({
+    gateway: async ({}, use) => {
+      const gateway = await startFakeAfricasTalking({ username: 'sandbox', apiKey: 'e2e-api-key' });
+      await use(gateway);
+      await gateway.close();
+    },
+    ownServer: [
+      async ({ gateway }, use) => {
+        const server = await startOwnServer({
+          SMS_PROVIDER: 'africastalking',
+          AT_USERNAME: 'sandbox',
+          AT_API_KEY: 'e2e-api-key',
+          AT_BASE_URL: gateway.url,
+          ...env,
+        });
+        await use(server);
+        await server.stop();
+      },
+      { timeout: 150_000 },
+    ],
+    baseURL: async ({ ownServer }, use) => {
+      await use(ownServer.baseURL);
+    },
+  });
 }

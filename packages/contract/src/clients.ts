@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { csvExport, endpoint } from './endpoint.ts';
 import { Id, Kes, Notice, PageQuery } from './common.ts';
 import { KenyanPhone } from './phone.ts';
+import { InvoiceRef } from './tax.ts';
 import { ListCounts, listFilterQuery, listQuery } from './lists.ts';
 import { CustomerLanguage } from './tips-subscribers.ts';
 
@@ -66,6 +67,8 @@ export const Bet4meSubscription = z.object({
   client_id: z.number(),
   name: z.string(),
   phone: z.string(),
+  /** The sale's KRA tax invoice (lists only; none for a staff grant or before invoicing was on). */
+  invoice: InvoiceRef.nullable().optional(),
 });
 export type Bet4meSubscription = z.infer<typeof Bet4meSubscription>;
 

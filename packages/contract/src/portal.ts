@@ -6,6 +6,7 @@ import { KenyanPhone } from './phone.ts';
 import { Id } from './common.ts';
 import { RECORD_BLOCK_PERIODS } from './tips-winnings.ts';
 import { Selection, TICKET_STATUSES, TrackRecord } from './tips-record.ts';
+import { InvoiceRef } from './tax.ts';
 
 /*
  * The subscriber portal (issue 22): punters sign in with their phone and an SMS code, read the web
@@ -55,6 +56,8 @@ export const PortalSubscription = z.object({
   expires_at: z.string(),
   active: z.boolean(),
   days_left: z.number(),
+  /** The KRA tax invoice of the latest purchase of this category and medium (none for a staff grant). */
+  invoice: InvoiceRef.nullable(),
 });
 export type PortalSubscription = z.infer<typeof PortalSubscription>;
 
@@ -108,6 +111,8 @@ export const PortalPurchase = z.object({
   /** The subscription's new expiry once paid. */
   expires_at: z.string().nullable(),
   requested_at: z.string(),
+  /** The sale's KRA tax invoice once paid (its QR content once KRA has it). */
+  invoice: InvoiceRef.nullable(),
 });
 export type PortalPurchase = z.infer<typeof PortalPurchase>;
 

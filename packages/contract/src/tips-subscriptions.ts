@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { Kes } from './common.ts';
 import { ListCounts, listQuery } from './lists.ts';
+import { InvoiceRef } from './tax.ts';
 
 /** A tips subscription as the tables read it: status_id 1 (active, green) while the expiry is ahead, else 0. */
 export const TipsSubscription = z.object({
@@ -20,6 +21,8 @@ export const TipsSubscription = z.object({
   status: z.union([z.literal(1), z.literal(0)]),
   status_id: z.number(),
   status_name: z.string(),
+  /** The sale's KRA tax invoice (lists and the subscriber's page; none for a staff grant). */
+  invoice: InvoiceRef.nullable().optional(),
 });
 export type TipsSubscription = z.infer<typeof TipsSubscription>;
 

@@ -156,6 +156,8 @@ export const customerTexts = {
     'Your M-Pesa payment of KES {amount} for {package} did not go through. Pay again from {link} (sign in with the code we text you) or by paybill {paybill}, account {account}.',
     'Malipo yako ya M-Pesa ya KES {amount} kwa {package} hayakukamilika. Lipa tena kupitia {link} (ingia kwa nambari tutakayokutumia) au paybill {paybill}, akaunti {account}.',
   ),
+  // The receipt's short invoice line, with the `receipt_sms_invoice_line` setting on (issue 28).
+  'sms.receipt_invoice_line': sms('Invoice {number}.', 'Ankara {number}.'),
   // SMS of money going back (issue 29).
   'sms.refund_sent': sms(
     'Refund: KES {amount} of your payment {receipt} has been returned to your M-Pesa (M-Pesa receipt {refundReceipt}). {business}',
@@ -163,6 +165,18 @@ export const customerTexts = {
   ),
 
   // Portal notices.
+  // A sale's KRA tax invoice on the purchase page and My subscriptions (issue 28).
+  'portal.invoice_sent': {
+    en: 'KRA tax invoice {number}, KRA receipt {kraReceipt}. Scan the code or open the link to check it with KRA.',
+    sw: 'Ankara ya kodi ya KRA {number}, risiti ya KRA {kraReceipt}. Piga picha msimbo au fungua kiungo uithibitishe kwa KRA.',
+    channel: 'portal',
+  },
+  'portal.invoice_pending': {
+    en: 'Tax invoice {number}. Its KRA code shows here once KRA has received it.',
+    sw: 'Ankara ya kodi {number}. Msimbo wake wa KRA utaonekana hapa KRA ikishaipokea.',
+    channel: 'portal',
+  },
+  'portal.invoice_link': { en: 'Check this invoice with KRA', sw: 'Thibitisha ankara hii kwa KRA', channel: 'portal' },
   'portal.language_set': { en: 'Done: we will write to you in English.', sw: 'Sawa: tutakuandikia kwa Kiswahili.', channel: 'portal' },
   'portal.erased_refused': {
     en: "This number's data was erased at its owner's request: it can no longer sign in here.",

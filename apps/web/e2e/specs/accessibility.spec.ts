@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
 import type { AxeResults } from 'axe-core';
-import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../../api/src/integrations/sms/fake-africastalking.ts';
-import { admin, type OwnServer, signIn, startOwnServer } from '../support.ts';
+import { admin, signIn, testWithOwnServer } from '../support.ts';
 
 /**
  * Issue 27, item 16: axe-core finds no serious and no critical violation on any spec screen (staff)
@@ -92,24 +91,7 @@ base('every staff screen has no serious or critical axe-core violation, at 1366 
   expect(found).toEqual([]);
 });
 
-const portal = base.extend<{ gateway: FakeAfricasTalking; ownServer: OwnServer }>({
-  gateway: async ({}, use) => {
-    const gateway = await startFakeAfricasTalking({ username: 'sandbox', apiKey: 'e2e-api-key' });
-    await use(gateway);
-    await gateway.close();
-  },
-  ownServer: [
-    async ({ gateway }, use) => {
-      const server = await startOwnServer({ SMS_PROVIDER: 'africastalking', AT_USERNAME: 'sandbox', AT_API_KEY: 'e2e-api-key', AT_BASE_URL: gateway.url });
-      await use(server);
-      await server.stop();
-    },
-    { timeout: 150_000 },
-  ],
-  baseURL: async ({ ownServer }, use) => {
-    await use(ownServer.baseURL);
-  },
-});
+const portal = testWithOwnServer();
 
 portal('every portal page has no serious or critical axe-core violation, at 1366 and 375 px', async ({ page, request, gateway }) => {
   portal.setTimeout(180_000);

@@ -1,35 +1,12 @@
-import { expect, test as base, type APIRequestContext } from '@playwright/test';
-import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../../api/src/integrations/sms/fake-africastalking.ts';
-import { admin, type OwnServer, shot, signIn, startOwnServer } from '../support.ts';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { admin, shot, signIn, testWithOwnServer } from '../support.ts';
 
 /**
  * Issue 12: a whole call refused by Africa's Talking raises the admin banner. The shared E2E server
  * sends through the log gateway, which never refuses; this spec runs its own server against the
  * fake Africa's Talking, which it can make refuse.
  */
-const test = base.extend<{ gateway: FakeAfricasTalking; ownServer: OwnServer }>({
-  gateway: async ({}, use) => {
-    const gateway = await startFakeAfricasTalking({ username: 'sandbox', apiKey: 'e2e-api-key' });
-    await use(gateway);
-    await gateway.close();
-  },
-  ownServer: [
-    async ({ gateway }, use) => {
-      const server = await startOwnServer({
-        SMS_PROVIDER: 'africastalking',
-        AT_USERNAME: 'sandbox',
-        AT_API_KEY: 'e2e-api-key',
-        AT_BASE_URL: gateway.url,
-      });
-      await use(server);
-      await server.stop();
-    },
-    { timeout: 150_000 },
-  ],
-  baseURL: async ({ ownServer }, use) => {
-    await use(ownServer.baseURL);
-  },
-});
+const test = testWithOwnServer();
 
 const MESSAGE = 'Your D2 stake is placed: Gor Mahia win @1.85. Betdesk';
 const PHONE = '0712345678';

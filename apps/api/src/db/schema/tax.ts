@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { mpesaPayments, subscriptions } from './money.ts';
+import { bonusPayments } from './clients.ts';
 
 /** KRA's tax types (eTIMS code list): A exempt, B 16 %, C 0 %, D non-VAT, E 8 %. */
 export const TAX_TYPES = ['A', 'B', 'C', 'D', 'E'] as const;
@@ -78,6 +79,8 @@ export const taxInvoices = pgTable(
     cause: text('cause', { enum: CREDIT_NOTE_CAUSES }),
     paymentId: bigint('payment_id', { mode: 'number' }).references(() => mpesaPayments.id),
     subscriptionId: bigint('subscription_id', { mode: 'number' }).references(() => subscriptions.id),
+    /** A bonus payment invoiced as income (setting `tax_invoice_bonus_payments`, decision 035). */
+    bonusPaymentId: bigint('bonus_payment_id', { mode: 'number' }).references(() => bonusPayments.id),
     itemCode: text('item_code').notNull(),
     itemName: text('item_name').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
@@ -102,6 +105,7 @@ export const taxInvoices = pgTable(
     uniqueIndex('tax_invoices_branch_number_idx').on(t.branchId, t.number),
     // A sale is invoiced once, whatever retries the payment's route makes.
     uniqueIndex('tax_invoices_sale_idx').on(t.subscriptionId).where(sql`${t.kind} = 'invoice'`),
+    uniqueIndex('tax_invoices_bonus_idx').on(t.bonusPaymentId).where(sql`${t.kind} = 'invoice'`),
     index('tax_invoices_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('tax_invoices_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
     index('tax_invoices_payment_idx').on(t.paymentId),

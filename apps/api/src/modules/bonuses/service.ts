@@ -15,6 +15,7 @@ import { bonusAllocations, bonusPayments, bonuses, clients, BONUS_PAYMENT_SOURCE
 import type { Queryable } from '../../db/client.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
+import { creditReversedBonusPayments, queueBonusInvoice } from '../tax/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
@@ -87,6 +88,8 @@ export async function payPendingBonuses(
     .returning({ id: bonusPayments.id });
   const bonusPaymentId = payment!.id;
   await tx.insert(bonusAllocations).values(allocations.map((a) => ({ ...a, bonusPaymentId })));
+  // Income when the accountant says so (setting tax_invoice_bonus_payments): invoiced like a sale.
+  await queueBonusInvoice(tx, { bonusPaymentId, paymentId: s.paymentId ?? null, amountCents: paidCents, createdBy: s.actorUserId });
   if (s.source !== 'manual') {
     await postLedgerEntry(tx, {
       holder: { clientId: s.clientId },
@@ -141,6 +144,7 @@ export async function reverseBonusPaymentsOfPayment(
   await tx
     .insert(bonusAllocations)
     .values(paid.map((p) => ({ bonusPaymentId: reversal!.id, bonusId: Number(p.bonus_id), amountCents: -Number(p.amount) })));
+  await creditReversedBonusPayments(tx, { paymentId: r.paymentId, reason: r.description, createdBy: r.actorUserId });
   await postLedgerEntry(tx, {
     holder: { clientId },
     amountCents: total,

@@ -25,6 +25,7 @@ import { route } from '../../http/route.ts';
 import { betsCsv, betsOfClient } from '../bets/service.ts';
 import { bonusesCsv, bonusesOfClient, bonusPaymentsCsv, bonusPaymentsOfClient } from '../bonuses/service.ts';
 import { subscriptionsCsv, subscriptionsOfClient } from '../subscriptions/service.ts';
+import { withSubscriptionInvoices } from '../tax/service.ts';
 import * as clients from './service.ts';
 
 export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -41,7 +42,7 @@ export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, clientSubscriptions, async ({ actor, query }) => {
     const client = await clients.requireClient(db, actor, query.client_id);
     const { list, totalRecords } = await subscriptionsOfClient(db, client.id, pageOf(query));
-    return { total_records: totalRecords, list, client };
+    return { total_records: totalRecords, list: await withSubscriptionInvoices(deps, list), client };
   });
   route(app, clientBets, async ({ actor, query }) => {
     const client = await clients.requireClient(db, actor, query.client_id);

@@ -65,7 +65,7 @@ export async function claimPayment(
       requestId,
     });
     await announce(tx, { type: 'payment.claimed', payment_id: payment.id, status: 'claimed' });
-    return { activatedSms: settled.activatedSms !== null || settled.smsQueued === true, sold: settled.subscriptionId !== null };
+    return { activatedSms: settled.activatedSms !== null || settled.smsQueued === true, sold: settled.subscriptionId !== null || settled.bonusPaidCents > 0 };
   });
   if (after.activatedSms) await deps.jobs.nudge(QUEUES.smsDispatch);
   if (after.sold) await deps.jobs.nudge(QUEUES.taxInvoices);

@@ -114,6 +114,7 @@ export function announcePayment(
 
 export async function afterCommit(deps: AppDeps, outcome: SettlementOutcome | null | undefined): Promise<void> {
   if (outcome?.activatedSms || outcome?.smsQueued) await deps.jobs.nudge(QUEUES.smsDispatch);
-  // A subscription bought is a sale: its tax invoice was queued with it and leaves now.
-  if (outcome?.subscriptionId) await deps.jobs.nudge(QUEUES.taxInvoices);
+  // A subscription bought is a sale: its tax invoice was queued with it and leaves now (so may a
+  // bonus payment's, when bonuses are invoiced as income).
+  if (outcome?.subscriptionId || outcome?.bonusPaidCents) await deps.jobs.nudge(QUEUES.taxInvoices);
 }

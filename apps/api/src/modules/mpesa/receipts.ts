@@ -1,10 +1,11 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { kesFixed } from '@betdesk/contract';
-import { betCategories, mpesaPayments, pricePackages, tipsSubscribers } from '../../db/schema/index.ts';
+import { betCategories, mpesaPayments, pricePackages, taxInvoices, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { smsDateTime } from '../../customer-texts/format.ts';
-import { customerText, customerTextFor, fixedText } from '../../customer-texts/texts.ts';
+import { customerText, fixedText } from '../../customer-texts/texts.ts';
+import { getSetting } from '../settings/service.ts';
 import { languageOf, queueSms } from '../sms/service.ts';
 
 export const TIPS_RECEIPT_INTENT = 'tips.receipt';
@@ -60,13 +61,16 @@ export async function queueTipsReceipt(
 ): Promise<{ queued: boolean; phone: string | null }> {
   const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt);
   if (!payer) return { queued: false, phone: null };
-  const body = await customerTextFor(tx, payer.phone, 'tips_receipt_sms', {
+  const language = await languageOf(tx, payer.phone);
+  const receiptText = await customerText(tx, 'tips_receipt_sms', language, {
     name: payer.name,
     amount: kesFixed(r.amountCents),
     receipt: payer.receipt,
     package: r.packageName,
     expiry: smsDateTime(r.expiresAt),
   });
+  const invoiceLine = await invoiceLineOf(tx, r.subscriptionId, language);
+  const body = invoiceLine ? `${receiptText} ${invoiceLine}` : receiptText;
   const id = await queueSms(tx, {
     intent: TIPS_RECEIPT_INTENT,
     dedupeKey: `${TIPS_RECEIPT_INTENT}:${r.paymentId}:${r.subscriptionId}`,
@@ -76,6 +80,22 @@ export async function queueTipsReceipt(
     createdBy: r.createdBy,
   });
   return { queued: id !== null, phone: payer.phone };
+}
+
+/**
+ * With the `receipt_sms_invoice_line` setting on, the sale's tax invoice number as a short line
+ * (decision 035): the number is taken in the sale's own transaction, before this SMS is queued, so
+ * the receipt can carry it although KRA receives the invoice later; its KRA receipt and QR are on
+ * the portal. Null when the setting is off or the sale has no invoice.
+ */
+async function invoiceLineOf(tx: Queryable, subscriptionId: number, language: Language): Promise<string | null> {
+  if ((await getSetting(tx, 'receipt_sms_invoice_line')) !== true) return null;
+  const [invoice] = await tx
+    .select({ number: taxInvoices.number })
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.subscriptionId, subscriptionId), eq(taxInvoices.kind, 'invoice')))
+    .limit(1);
+  return invoice ? fixedText('sms.receipt_invoice_line', language, { number: String(invoice.number) }) : null;
 }
 
 /** A payment that bought nothing: the payer learns it is credit, with the category's prices. */

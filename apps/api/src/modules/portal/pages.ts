@@ -16,6 +16,7 @@ import type { TextValues } from '../../customer-texts/format.ts';
 import type { CategoryRecord } from '../tips-record/service.ts';
 import type { WinningsPart } from '../tips-winnings/service.ts';
 import { html, trusted, type Html } from './html.ts';
+import { invoiceBlock } from './invoice.ts';
 
 /*
  * The portal's pages: server-rendered HTML that reads and works without JavaScript on a cheap phone
@@ -473,7 +474,8 @@ export function accountPage(shell: Shell, me: PortalMe, notice?: string): string
 ${me.subscriptions.length > 0
     ? me.subscriptions.map(
         (s) => html`<article class="card row"><div><h3>${s.bet_category} (${s.bet_category_code}), ${mediumLabel(t, s.medium)}</h3>
-<p class="meta">${s.active ? t('portal.account.active', { date: formatDateTime(s.expires_at), days: s.days_left }) : t('portal.account.expired', { date: formatDateTime(s.expires_at) })}</p></div>
+<p class="meta">${s.active ? t('portal.account.active', { date: formatDateTime(s.expires_at), days: s.days_left }) : t('portal.account.expired', { date: formatDateTime(s.expires_at) })}</p>
+${invoiceBlock(s.invoice, shell.language)}</div>
 <a class="btn${s.active ? ' secondary' : ''}" href="/portal/packages?category=${s.bet_category_code}&amp;medium=${s.medium}">${t('portal.account.renew')}</a></article>`,
       )
     : html`<p>${t('portal.account.none')}</p><a class="btn" href="/portal/packages">${t('portal.account.see_packages')}</a>`}
@@ -524,6 +526,7 @@ export function purchasePage(shell: Shell, p: PortalPurchase): string {
 <p>${t('portal.purchase.amount', { amount: formatKesShort(p.amount) })}</p>
 <p class="status" role="status" aria-live="polite" data-status>${purchaseStatusText(t, p.status)}</p>
 <p data-detail>${purchaseDetail(t, p)}</p>
+${invoiceBlock(p.invoice, shell.language)}
 ${pending ? html`<p class="meta">${t('portal.purchase.enter_pin')} <a href="/portal/purchases/${p.id}">${t('portal.purchase.refresh')}</a></p>` : ''}
 </div><p><a href="/portal/account">${t('portal.nav.account')}</a> · <a href="/portal/tips">${t('portal.nav.my_tips')}</a></p>`,
   );

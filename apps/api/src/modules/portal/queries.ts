@@ -99,10 +99,12 @@ export async function subscriberByPhone(db: Queryable, phone: string): Promise<{
 }
 
 /** The newest expiry of each (category, medium) the subscriber ever had; voided (reversed) ones do not count. */
-export async function subscriptionsOf(db: Queryable, subscriberId: number): Promise<PortalSubscription[]> {
-  const found = await rows<{ bet_category: string; code: string; medium: 'sms' | 'web'; expires_at: string; active: boolean; days_left: number }>(
+/** The subscriptions of a phone by category and medium, with the id of each one's latest sale (for its invoice). */
+export async function subscriptionsOf(db: Queryable, subscriberId: number): Promise<(Omit<PortalSubscription, 'invoice'> & { saleId: number | null })[]> {
+  const found = await rows<{ bet_category: string; code: string; medium: 'sms' | 'web'; expires_at: string; active: boolean; days_left: number; sale_id: string | number | null }>(
     db,
     sql`select bc.name as bet_category, bc.code, s.medium, max(s.expires_at) as expires_at,
+               (array_agg(s.id order by s.id desc) filter (where s.source <> 'manual'))[1] as sale_id,
                max(s.expires_at) > now() as active,
                greatest(0, ceil(extract(epoch from (max(s.expires_at) - now())) / 86400))::int as days_left
           from ${subscriptions} s
@@ -118,6 +120,7 @@ export async function subscriptionsOf(db: Queryable, subscriberId: number): Prom
     expires_at: new Date(s.expires_at).toISOString(),
     active: s.active === true,
     days_left: Number(s.days_left),
+    saleId: s.sale_id === null ? null : Number(s.sale_id),
   }));
 }
 
@@ -219,9 +222,11 @@ export async function teasersOfCategory(db: Queryable, betCategoryId: number, li
 // ---- purchases ----------------------------------------------------------------------------------
 
 /** A payment request of this subscriber for a package, with the expiry of what it bought once paid. */
-export async function purchaseOf(db: Queryable, subscriberId: number, id: number): Promise<PortalPurchase | null> {
+/** A purchase of the phone's, with the payment that paid it (for its invoice). */
+export async function purchaseOf(db: Queryable, subscriberId: number, id: number): Promise<{ purchase: Omit<PortalPurchase, 'invoice'>; paymentId: number | null } | null> {
   const [row] = await rows<{
     id: number;
+    payment_id: string | number | null;
     package: string | null;
     amount_cents: string | number;
     status: PortalPurchase['status'];
@@ -231,7 +236,7 @@ export async function purchaseOf(db: Queryable, subscriberId: number, id: number
     requested_at: string;
   }>(
     db,
-    sql`select r.id, pp.name as package, r.amount_cents, r.status, r.result_desc, r.requested_at,
+    sql`select r.id, r.payment_id, pp.name as package, r.amount_cents, r.status, r.result_desc, r.requested_at,
                (select m.trans_id from ${mpesaPayments} m where m.id = r.payment_id) as receipt,
                (select max(s.expires_at) from ${subscriptions} s where s.payment_id = r.payment_id and s.reversed_at is null) as expires_at
           from ${stkRequests} r
@@ -239,7 +244,7 @@ export async function purchaseOf(db: Queryable, subscriberId: number, id: number
          where r.id = ${id} and r.subscriber_id = ${subscriberId} and r.purpose = 'package'`,
   );
   if (!row) return null;
-  return {
+  const purchase = {
     id: Number(row.id),
     package: row.package ?? 'Tips package',
     amount: centsToKes(row.amount_cents),
@@ -249,4 +254,5 @@ export async function purchaseOf(db: Queryable, subscriberId: number, id: number
     expires_at: row.expires_at ? new Date(row.expires_at).toISOString() : null,
     requested_at: new Date(row.requested_at).toISOString(),
   };
+  return { purchase, paymentId: row.status === 'paid' && row.payment_id !== null ? Number(row.payment_id) : null };
 }

@@ -123,7 +123,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { info: portalTexts.signedOut };
   });
 
-  route(app, portalMe, async ({ request }) => portal.me(deps.db, session(request)));
+  route(app, portalMe, async ({ request }) => portal.me(deps, session(request)));
   route(app, portalTips, async ({ query, request }) => portal.myTips(deps.db, session(request), query));
 
   route(app, portalPost, async ({ request, reply }) => {
@@ -137,7 +137,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   route(app, portalPackages, async () => portal.packages(deps.db));
   route(app, portalPurchase, async ({ body, request }) => portal.purchase(deps, session(request), body.package_id, request.id));
-  route(app, portalPurchaseStatus, async ({ request }) => portal.purchaseStatus(deps.db, session(request), pathId(request)));
+  route(app, portalPurchaseStatus, async ({ request }) => portal.purchaseStatus(deps, session(request), pathId(request)));
   route(app, portalLanguage, async ({ body, request }) => portal.setPortalLanguage(deps.db, session(request), body.language));
   route(app, portalRecord, async ({ query }) => portal.publicRecord(deps.db, query));
   route(app, portalSms, async ({ body, request }) => portal.setSmsPreference(deps, session(request), body.receive, request.id));
@@ -417,7 +417,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       };
       const id = notice && Object.hasOwn(notices, notice) ? notices[notice] : undefined;
       const text = id ? fixedText(id, await languageOfPage(request)) : undefined;
-      return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps.db, request.portal), text));
+      return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps, request.portal), text));
     }),
   );
 
@@ -482,7 +482,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     hidden,
     htmlPage(async (request, reply) => {
       if (!request.portal) return signInFirst(reply, request.url);
-      const { purchase } = await portal.purchaseStatus(deps.db, request.portal, pathId(request));
+      const { purchase } = await portal.purchaseStatus(deps, request.portal, pathId(request));
       return send(request, reply, pages.purchasePage(await shellOf(request), purchase));
     }),
   );

@@ -29,6 +29,7 @@ import { customerText, customerTextFor, fixedText } from '../../customer-texts/t
 import { chosenLanguage, hasConsent, isErasedPhone, recordConsent, isOptedOut, languageOf, optIn, optOut, queueSms, setLanguage } from '../sms/service.ts';
 import { categoryById, publicTickets, trackRecord } from '../tips-record/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
+import { invoicesOfPayments, invoicesOfSubscriptions } from '../tax/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
 import * as q from './queries.ts';
@@ -120,7 +121,8 @@ export async function lastPortalSignIn(db: Queryable, phone: string): Promise<st
   return at ? new Date(at).toISOString() : null;
 }
 
-export async function me(db: Queryable, session: PortalSession): Promise<PortalMe> {
+export async function me(deps: AppDeps, session: PortalSession): Promise<PortalMe> {
+  const { db } = deps;
   const subscriber = await q.subscriberByPhone(db, session.phone);
   const language = await languageOf(db, session.phone);
   return {
@@ -130,8 +132,14 @@ export async function me(db: Queryable, session: PortalSession): Promise<PortalM
     receives_sms: !(await isOptedOut(db, session.phone)),
     offers_consent: await hasConsent(db, session.phone),
     offers_wording: await customerText(db, 'marketing_consent_wording', language),
-    subscriptions: subscriber ? await q.subscriptionsOf(db, subscriber.id) : [],
+    subscriptions: subscriber ? await withInvoices(deps, await q.subscriptionsOf(db, subscriber.id)) : [],
   };
+}
+
+/** Each subscription with the invoice of its latest sale: one query for all of them. */
+async function withInvoices(deps: AppDeps, found: Awaited<ReturnType<typeof q.subscriptionsOf>>) {
+  const invoices = await invoicesOfSubscriptions(deps, found.flatMap((s) => (s.saleId === null ? [] : [s.saleId])));
+  return found.map(({ saleId, ...s }) => ({ ...s, invoice: saleId === null ? null : (invoices.get(saleId) ?? null) }));
 }
 
 /** The signed-in phone chooses its language: every later SMS, USSD screen and portal notice follows it. */
@@ -322,11 +330,12 @@ export async function publicRecord(db: Queryable, query: PortalRecordQuery) {
   };
 }
 
-export async function purchaseStatus(db: Queryable, session: PortalSession, id: number): Promise<{ purchase: PortalPurchase }> {
-  const subscriber = await q.subscriberByPhone(db, session.phone);
-  const found = subscriber ? await q.purchaseOf(db, subscriber.id, id) : null;
+export async function purchaseStatus(deps: AppDeps, session: PortalSession, id: number): Promise<{ purchase: PortalPurchase }> {
+  const subscriber = await q.subscriberByPhone(deps.db, session.phone);
+  const found = subscriber ? await q.purchaseOf(deps.db, subscriber.id, id) : null;
   if (!found) throw notFound('No such purchase.');
-  return { purchase: found };
+  const invoice = found.paymentId === null ? null : ((await invoicesOfPayments(deps, [found.paymentId])).get(found.paymentId) ?? null);
+  return { purchase: { ...found.purchase, invoice } };
 }
 
 /**

@@ -53,6 +53,14 @@ export const settingDefaults = {
     value: false,
     description: 'C2B validation refuses a payment whose account number names no bet category, client or phone (off: accept all)',
   },
+  tax_invoice_bonus_payments: {
+    value: false,
+    description: "A client's bonus payment is the business's income and gets a KRA tax invoice like a sale (on only if the accountant says so; off: bonus payments are not invoiced)",
+  },
+  receipt_sms_invoice_line: {
+    value: false,
+    description: 'The receipt SMS of a tips sale ends with its KRA tax invoice number ("Invoice 123"; its KRA QR is on the portal). About 15 more characters, which can make the SMS two parts (off: no line)',
+  },
   mpesa_pull_interval_hours: {
     value: 1,
     description: 'Hours between two Daraja Pull Transactions runs that recover payments whose callback never came (0: off)',

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { mpesaPayments, subscriptions, taxDevice, taxInvoiceCounters, taxInvoices } from '../../db/schema/index.ts';
+import { bonusPayments, mpesaPayments, subscriptions, taxDevice, taxInvoiceCounters, taxInvoices } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
 import { inDays, limitSql, type Page } from '../../db/list.ts';
@@ -160,7 +160,7 @@ export function dayCheckRows(db: Queryable, day: string) {
         union all
         select 'invoice_without_sale', i.payment_id, i.subscription_id, i.id, i.amount_cents
           from ${taxInvoices} i
-         where i.kind = 'invoice' and ${inDays(sql`i.created_at`, { from: day, to: day })}
+         where i.kind = 'invoice' and ${inDays(sql`i.created_at`, { from: day, to: day })} and i.bonus_payment_id is null
            and not exists (select 1 from ${subscriptions} s where s.id = i.subscription_id and s.source <> 'manual')
         union all
         select 'credit_note_without_reversal', c.payment_id, o.subscription_id, c.id, c.amount_cents
@@ -168,7 +168,14 @@ export function dayCheckRows(db: Queryable, day: string) {
           join ${taxInvoices} o on o.id = c.original_id
           left join ${subscriptions} s on s.id = o.subscription_id
          where c.kind = 'credit_note' and ${inDays(sql`c.created_at`, { from: day, to: day })}
-           and c.cause = 'reversal' and s.reversed_at is null`,
+           and c.cause = 'reversal' and o.bonus_payment_id is null and s.reversed_at is null
+        union all
+        select 'credit_note_without_reversal', c.payment_id, null, c.id, c.amount_cents
+          from ${taxInvoices} c
+          join ${taxInvoices} o on o.id = c.original_id
+         where c.kind = 'credit_note' and ${inDays(sql`c.created_at`, { from: day, to: day })}
+           and c.cause = 'reversal' and o.bonus_payment_id is not null
+           and not exists (select 1 from ${bonusPayments} r where r.payment_id = o.payment_id and r.amount_cents < 0)`,
   );
 }
 

@@ -11,6 +11,7 @@ import { sharedFakeOscu } from '../../integrations/etims/fake-oscu.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { csvDateTime, queryBatches, type CsvTable } from '../../http/csv.ts';
 import { audit } from '../audit/service.ts';
+import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
 
 export type TaxType = (typeof TAX_TYPES)[number];
@@ -219,6 +220,66 @@ export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<numbe
   return row!.id;
 }
 
+/** The eTIMS item of a bonus payment invoiced as income: one service item, its price the amount paid. */
+const BONUS_ITEM = { code: 'KE3NTU3000000', name: 'Bonus on winnings' };
+
+/**
+ * With the `tax_invoice_bonus_payments` setting on (decision 035), a bonus payment is income like a
+ * sale: its invoice is queued in the payment's transaction, numbered in the same sequence. Returns
+ * the invoice's id, or null when the setting is off.
+ */
+export async function queueBonusInvoice(
+  tx: Queryable,
+  b: { bonusPaymentId: number; paymentId: number | null; amountCents: number; createdBy: number | null },
+): Promise<number | null> {
+  if ((await getSetting(tx, 'tax_invoice_bonus_payments')) !== true) return null;
+  const device = await q.deviceOf(tx);
+  const [payment] = b.paymentId
+    ? await tx.select({ phone: mpesaPayments.senderPhone }).from(mpesaPayments).where(eq(mpesaPayments.id, b.paymentId))
+    : [];
+  const branchId = device?.branchId ?? '00';
+  const taxType = taxTypeOf(device);
+  const number = await q.takeInvoiceNumber(tx, branchId);
+  const [row] = await tx
+    .insert(taxInvoices)
+    .values({
+      kind: 'invoice',
+      branchId,
+      number,
+      paymentId: b.paymentId,
+      bonusPaymentId: b.bonusPaymentId,
+      itemCode: BONUS_ITEM.code,
+      itemName: BONUS_ITEM.name,
+      amountCents: b.amountCents,
+      taxType,
+      taxCents: inclusiveTaxCents(b.amountCents, taxType),
+      buyerPhone: payment?.phone ?? null,
+      status: invoicingOn(device) ? 'queued' : 'awaiting',
+      createdBy: b.createdBy,
+    })
+    .returning({ id: taxInvoices.id });
+  return row!.id;
+}
+
+/** A reversed bonus payment (its M-Pesa claim was wrong): a credit note for what of its invoice is open. */
+export async function creditReversedBonusPayments(
+  tx: Queryable,
+  r: { paymentId: number; reason: string; createdBy: number | null },
+): Promise<number[]> {
+  const invoices = await tx
+    .select()
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.paymentId, r.paymentId), eq(taxInvoices.kind, 'invoice'), sql`${taxInvoices.bonusPaymentId} is not null`))
+    .orderBy(taxInvoices.id)
+    .for('update');
+  const ids: number[] = [];
+  for (const invoice of invoices) {
+    const open = await creditableCents(tx, invoice);
+    if (open > 0) ids.push(await insertCreditNote(tx, invoice, { amountCents: open, reason: r.reason, cause: 'reversal', createdBy: r.createdBy }));
+  }
+  return ids;
+}
+
 /** How much of an invoice is not yet credited, in cents. */
 async function creditableCents(tx: Queryable, invoice: q.TaxInvoiceRow): Promise<number> {
   const [t] = await tx
@@ -245,6 +306,7 @@ async function insertCreditNote(
       cause: c.cause,
       paymentId: invoice.paymentId,
       subscriptionId: invoice.subscriptionId,
+      bonusPaymentId: invoice.bonusPaymentId,
       itemCode: invoice.itemCode,
       itemName: invoice.itemName,
       amountCents: c.amountCents,
@@ -323,7 +385,8 @@ export function salesRequest(device: { tin: string; branchId: string }, inv: q.T
     orgInvcNo: originalNumber ?? 0,
     salesTyCd: 'N',
     rcptTyCd: credit ? 'R' : 'S',
-    pmtTyCd: '06',
+    // Mobile money; a bonus paid outside M-Pesa (cash, bank: recorded by an admin) is 07, other.
+    pmtTyCd: inv.bonusPaymentId !== null && inv.paymentId === null ? '07' : '06',
     salesSttsCd: '02',
     cfmDt: oscuDateTime(at),
     salesDt: oscuDateTime(at).slice(0, 8),
@@ -368,7 +431,7 @@ async function ensureItemRegistered(db: Queryable, device: OscuDevice, inv: q.Ta
     .select()
     .from(taxItems)
     .where(and(eq(taxItems.branchId, inv.branchId), eq(taxItems.itemCode, inv.itemCode)));
-  if (known && known.name === inv.itemName && known.taxType === inv.taxType && (inv.kind === 'credit_note' || known.priceCents === inv.amountCents)) return null;
+  if (known && known.name === inv.itemName && known.taxType === inv.taxType && (inv.kind === 'credit_note' || inv.bonusPaymentId !== null || known.priceCents === inv.amountCents)) return null;
   const answer = await callOscu(device, 'saveItem', {
     itemCd: inv.itemCode,
     itemClsCd: ITEM_CLASS_CODE,
@@ -688,17 +751,33 @@ export async function taxCheckFailure(db: Queryable): Promise<{ check: string; c
 }
 
 /** The invoice each payment carries on the back office's and the portal's reads, by payment id. */
-export async function invoicesOfPayments(deps: AppDeps, paymentIds: number[]): Promise<Map<number, InvoiceRef>> {
+export function invoicesOfPayments(deps: AppDeps, paymentIds: number[]): Promise<Map<number, InvoiceRef>> {
+  return invoiceRefs(deps, 'payment', paymentIds);
+}
+
+/** The invoice each subscription (a sale) carries on the back office's and the portal's reads, by subscription id. */
+export function invoicesOfSubscriptions(deps: AppDeps, subscriptionIds: number[]): Promise<Map<number, InvoiceRef>> {
+  return invoiceRefs(deps, 'subscription', subscriptionIds);
+}
+
+/** A page of subscription rows with their invoices: one query for the page, whatever its size. */
+export async function withSubscriptionInvoices<T extends { id: number }>(deps: AppDeps, list: T[]): Promise<(T & { invoice: InvoiceRef | null })[]> {
+  const refs = await invoicesOfSubscriptions(deps, list.map((s) => s.id));
+  return list.map((s) => ({ ...s, invoice: refs.get(s.id) ?? null }));
+}
+
+async function invoiceRefs(deps: AppDeps, by: 'payment' | 'subscription', ids: number[]): Promise<Map<number, InvoiceRef>> {
   const refs = new Map<number, InvoiceRef>();
-  if (paymentIds.length === 0) return refs;
+  if (ids.length === 0) return refs;
+  const column = by === 'payment' ? taxInvoices.paymentId : taxInvoices.subscriptionId;
   const found = await deps.db
     .select()
     .from(taxInvoices)
-    .where(and(eq(taxInvoices.kind, 'invoice'), sql`${taxInvoices.paymentId} in (${sql.join(paymentIds.map((id) => sql`${id}`), sql`, `)})`))
+    .where(and(eq(taxInvoices.kind, 'invoice'), sql`${column} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`))
     .orderBy(taxInvoices.id);
   const device = await q.deviceOf(deps.db);
   for (const inv of found) {
-    refs.set(inv.paymentId!, {
+    refs.set((by === 'payment' ? inv.paymentId : inv.subscriptionId)!, {
       number: inv.number,
       status: inv.status,
       kra_receipt_number: inv.kraReceiptNumber,

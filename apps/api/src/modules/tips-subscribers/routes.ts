@@ -12,6 +12,7 @@ import type { AppDeps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { lastPortalSignIn } from '../portal/service.ts';
 import { languageOf } from '../sms/service.ts';
+import { withSubscriptionInvoices } from '../tax/service.ts';
 import * as subscribers from './service.ts';
 
 export function tipsSubscribersRoutes(app: FastifyInstance, deps: AppDeps): void {
@@ -24,6 +25,7 @@ export function tipsSubscribersRoutes(app: FastifyInstance, deps: AppDeps): void
     return {
       subscriber: {
         ...subscriber,
+        subscriptions: await withSubscriptionInvoices(deps, subscriber.subscriptions),
         last_portal_sign_in: await lastPortalSignIn(deps.db, subscriber.phone),
         language: await languageOf(deps.db, subscriber.phone),
       },

@@ -2,6 +2,7 @@ import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import type { Bet, Bet4meSubscription, Bonus, BonusPayment } from '@betdesk/contract';
 import { DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { TaxInvoiceLink } from '@/components/tax-invoice-link.tsx';
 import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { clientListNames, useClientList, type ClientListKind } from '../api/get-client-list.ts';
 
@@ -19,6 +20,7 @@ const columns: { [K in ClientListKind]: DataTableColumn<never>[] } = {
     { key: 'duration', header: 'Duration', render: (s: Bet4meSubscription) => formatDuration(s.duration) },
     { key: 'expiry_date', header: 'Expiry date', render: (s: Bet4meSubscription) => formatDate(s.expiry_date) },
     { key: 'status', header: 'Status', render: (s: Bet4meSubscription) => <StatusBadge status={s.status_name} /> },
+    { key: 'invoice', header: 'Tax invoice', render: (s: Bet4meSubscription) => <TaxInvoiceLink invoice={s.invoice} testId={`subscription-invoice-${s.id}`} /> },
   ],
   bets: [
     { key: 'opened_on', header: 'Opened on', render: (b: Bet) => formatDateTime(b.opened_on), width: WIDTH.dateTime, fit: true },

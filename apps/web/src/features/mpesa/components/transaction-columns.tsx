@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { localPhone, type MpesaTransaction } from '@betdesk/contract';
 import { StatusBadge, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { RefundedAmount } from '@/components/refund-request/index.ts';
+import { TaxInvoiceLink } from '@/components/tax-invoice-link.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 
 /** The payer as M-Pesa named them: a phone only when the MSISDN is one, else the masked number. */
@@ -11,22 +12,6 @@ function SenderPhone({ t }: { t: MpesaTransaction }) {
   if (t.sender_msisdn) return <Text span c="dimmed" title="Masked by M-Pesa">{t.sender_msisdn}</Text>;
   // "hidden by M-Pesa" only when nobody knows the phone: the API gives the matched subscriber's or client's.
   return <Text span c="dimmed" title="M-Pesa sent no phone number and no subscriber or client matches this payment">hidden by M-Pesa</Text>;
-}
-
-/** The sale's KRA tax invoice on its own line under the payee: its number, and KRA's verification page (the QR's content) once KRA signed it. */
-function TaxInvoiceLink({ t }: { t: MpesaTransaction }) {
-  const invoice = t.invoice;
-  if (!invoice) return null;
-  const label = `Invoice ${invoice.number}`;
-  return invoice.qr ? (
-    <Anchor href={invoice.qr} target="_blank" rel="noreferrer" size="sm" display="block" title="KRA's verification page (the invoice's QR)" data-testid={`invoice-${t.transaction_reference}`}>
-      {label}
-    </Anchor>
-  ) : (
-    <Text span size="sm" c="dimmed" display="block" title={`Tax invoice ${invoice.status}`} data-testid={`invoice-${t.transaction_reference}`}>
-      {label} ({invoice.status})
-    </Text>
-  );
 }
 
 function PaidTo({ t }: { t: MpesaTransaction }) {
@@ -44,7 +29,7 @@ function PaidTo({ t }: { t: MpesaTransaction }) {
         <Anchor component={Link} to={`/clients/${t.client_id}`}>
           {t.client_name}
         </Anchor>
-        <TaxInvoiceLink t={t} />
+        <TaxInvoiceLink invoice={t.invoice} testId={`invoice-${t.transaction_reference}`} block />
       </>
     );
   }
@@ -54,7 +39,7 @@ function PaidTo({ t }: { t: MpesaTransaction }) {
         <Anchor component={Link} to={`/tips/subscribers/view/${t.subscriber_id}`}>
           {t.subscriber_name}
         </Anchor>
-        <TaxInvoiceLink t={t} />
+        <TaxInvoiceLink invoice={t.invoice} testId={`invoice-${t.transaction_reference}`} block />
       </>
     );
   }

@@ -4,6 +4,7 @@ import { localPhone, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription } from '@
 import { DataTable, StatusBadge, totalOf, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
+import { TaxInvoiceLink } from '@/components/tax-invoice-link.tsx';
 import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 
@@ -29,6 +30,7 @@ export const subscriptionColumns: DataTableColumn<Bet4meSubscription>[] = [
     width: WIDTH.status, fit: true,
     render: (s) => <StatusBadge status={s.status_name} data-testid="subscription-status" />,
   },
+  { key: 'invoice', header: 'Tax invoice', render: (s) => <TaxInvoiceLink invoice={s.invoice} testId={`subscription-invoice-${s.id}`} />, width: WIDTH.ref, fit: true },
 ];
 
 /**

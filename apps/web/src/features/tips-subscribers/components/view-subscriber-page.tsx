@@ -8,6 +8,7 @@ import { SmsOptOut } from '@/components/sms-opt-out/sms-opt-out.tsx';
 import { LanguageChoice } from '@/components/language-choice.tsx';
 import { LoadState } from '@/components/load-state.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
+import { TaxInvoiceLink } from '@/components/tax-invoice-link.tsx';
 import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { useSubscriber } from '../api/get-subscriber.ts';
 import { useSetLanguage } from '../api/set-language.ts';
@@ -20,6 +21,7 @@ const columns: DataTableColumn<SubscriberSubscription>[] = [
   { key: 'expiry_date', header: 'Expiry Date', render: (s) => formatDateTime(s.expiry_date), width: WIDTH.dateTime, fit: true },
   { key: 'bets', header: 'Bets', card: 'title' },
   { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status_name} />, width: WIDTH.status, fit: true },
+  { key: 'invoice', header: 'Tax invoice', render: (s) => <TaxInvoiceLink invoice={s.invoice} testId={`subscription-invoice-${s.id}`} />, width: WIDTH.ref, fit: true },
 ];
 
 function Fact({ label, value }: { label: string; value: string | number }) {

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { localPhone, type TipsSubscription } from '@betdesk/contract';
 import { DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
+import { TaxInvoiceLink } from '@/components/tax-invoice-link.tsx';
 import { formatDateTime, formatDuration } from '@/lib/format.ts';
 import { useSubscriptions, type SubscriptionsScope } from '../api/get-subscriptions.ts';
 
@@ -23,6 +24,7 @@ const columns: DataTableColumn<TipsSubscription>[] = [
   { key: 'expiry_date', header: 'Expiry Date', render: (s) => formatDateTime(s.expiry_date), width: WIDTH.dateTime, fit: true },
   { key: 'bets', header: 'Bets' },
   { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status_name} />, width: WIDTH.status, fit: true },
+  { key: 'invoice', header: 'Tax invoice', render: (s) => <TaxInvoiceLink invoice={s.invoice} testId={`subscription-invoice-${s.id}`} />, width: WIDTH.ref, fit: true },
 ];
 
 /** /tips/subscriptions/all (admins) and /tips/subscriptions/active. */

@@ -1,0 +1,3 @@
+ALTER TABLE "tax_invoices" ADD COLUMN "bonus_payment_id" bigint;--> statement-breakpoint
+ALTER TABLE "tax_invoices" ADD CONSTRAINT "tax_invoices_bonus_payment_id_bonus_payments_id_fk" FOREIGN KEY ("bonus_payment_id") REFERENCES "public"."bonus_payments"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "tax_invoices_bonus_idx" ON "tax_invoices" USING btree ("bonus_payment_id") WHERE "tax_invoices"."kind" = 'invoice';
