@@ -29,6 +29,14 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // Every query key comes from the one factory (lib/query-keys.ts, issue 32 item 4).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: 'Take the query key from queryKeys (src/lib/query-keys.ts), not a literal array.',
+        },
+      ],
     },
   },
   {

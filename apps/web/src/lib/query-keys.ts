@@ -88,6 +88,11 @@ export const queryKeys = {
     figureRows: (day: string | undefined, figure: string | undefined, page: number, perPage: number) =>
       ['mpesa-reconciliation', 'rows', day, figure, page, perPage] as const,
   },
+  refunds: {
+    all: ['refunds'] as const,
+    list: (query: unknown, status: unknown) => ['refunds', query, status] as const,
+    preview: (paymentId: number | null) => ['refunds', 'preview', paymentId] as const,
+  },
   reports: {
     all: ['reports'] as const,
     report: (name: string, filter: unknown) => ['reports', name, filter] as const,
@@ -108,6 +113,7 @@ export const queryKeys = {
     inbox: (search: unknown, page: number, perPage: number) => ['sms', 'inbox', search, page, perPage] as const,
     person: (path: string, query: unknown, table: unknown) => ['sms', path, query, table] as const,
     optOut: (who: unknown) => ['sms', 'opt-out', who] as const,
+    estimate: (encoding: string, parts: number, recipients: number | null | undefined) => ['sms', 'estimate', encoding, parts, recipients] as const,
   },
   subscriptions: {
     all: ['subscriptions'] as const,

@@ -5,6 +5,7 @@ import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/compone
 import { SmsStatusBadge } from '@/components/sms-status-badge.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { get } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 type Person = { clientId: number } | { subscriberId: number };
 
@@ -27,7 +28,7 @@ export function PersonMessages({ person }: { person: Person }) {
       ? ([clientSmsMessages, { client_id: person.clientId }] as const)
       : ([subscriberSmsMessages, { subscriber_id: person.subscriberId }] as const);
   const messages = useQuery({
-    queryKey: ['sms', endpoint.path, query, table.query],
+    queryKey: queryKeys.sms.person(endpoint.path, query, table.query),
     queryFn: () => get<ResponseOf<typeof clientSmsMessages>>(endpoint.path, { ...query, ...table.query }),
     placeholderData: keepPreviousData,
   });

@@ -15,6 +15,7 @@ import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
 import { useRole } from '@/lib/auth.ts';
 import { formatDate, formatMoney } from '@/lib/format.ts';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** A payment row a refund can be asked from (an M-Pesa transaction as the lists read it). */
 export interface RefundablePayment {
@@ -37,7 +38,7 @@ export const REFUND_REASON_LABELS: Record<RefundReason, string> = {
 function useRefundPreview(paymentId: number | null) {
   return useQuery(
     queryOptions({
-      queryKey: ['refunds', 'preview', paymentId],
+      queryKey: queryKeys.refunds.preview(paymentId),
       queryFn: () => callEndpoint(refundPreview, { query: { payment_id: paymentId! } }),
       enabled: paymentId !== null,
       staleTime: 0,

@@ -11,6 +11,7 @@ import {
 } from '@betdesk/contract';
 import { formatMoney } from '@/lib/format.ts';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export interface SmsComposerProps {
   /** The text as typed in the composer's text area. */
@@ -39,7 +40,7 @@ const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCa
 function useFanOutCost(text: string, count: SmsCount, recipients: number | null | undefined) {
   const known = recipients !== undefined && recipients !== null && recipients > 0;
   return useQuery({
-    queryKey: ['sms', 'estimate', count.encoding, count.parts, recipients],
+    queryKey: queryKeys.sms.estimate(count.encoding, count.parts, recipients),
     queryFn: () => callEndpoint(smsEstimate, { body: { text, recipients: recipients! } }),
     enabled: known && text !== '' && text.length <= SMS_ESTIMATE_TEXT_MAX,
     placeholderData: keepPreviousData,

@@ -7,6 +7,7 @@ import { FormModal } from '@/components/form-modal/index.ts';
 import { useRole } from '@/lib/auth.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 type Person = { clientId: number } | { subscriberId: number };
 
@@ -30,15 +31,14 @@ export function SmsOptOut({ person }: { person: Person }) {
   const role = useRole();
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<'out' | 'clear' | null>(null);
-  const key = ['sms', 'opt-out', ids(person)];
   const state = useQuery({
-    queryKey: key,
+    queryKey: queryKeys.sms.optOut(ids(person)),
     queryFn: () =>
       'clientId' in person
         ? callEndpoint(clientOptOut, { query: { client_id: person.clientId } })
         : callEndpoint(subscriberOptOut, { query: { subscriber_id: person.subscriberId } }),
   });
-  const saved = () => queryClient.invalidateQueries({ queryKey: ['sms'] });
+  const saved = () => queryClient.invalidateQueries({ queryKey: queryKeys.sms.all });
   const optOut = useMutation({ mutationFn: (reason: string) => callEndpoint(optOutPerson, { body: { ...ids(person), reason } }) });
   const clear = useMutation({ mutationFn: (reason: string) => callEndpoint(clearOptOut, { body: { ...ids(person), reason } }) });
   const opt = state.data?.opt_out;

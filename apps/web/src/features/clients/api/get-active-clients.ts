@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { activeClients } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/clients/active ?page&perPage&search&sort&dir -> total_active_clients, total_clients, active_clients, total_records. */
 export function getActiveClients(query: ListQueryParams) {
@@ -10,7 +11,7 @@ export function getActiveClients(query: ListQueryParams) {
 export function useActiveClients(query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['clients', 'active', query],
+      queryKey: queryKeys.clients.active(query),
       queryFn: () => getActiveClients(query),
       placeholderData: keepPreviousData,
     }),

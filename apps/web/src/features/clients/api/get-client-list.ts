@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { clientBets, clientBonuses, clientPaidBonuses, clientSubscriptions, type ResponseOf } from '@betdesk/contract';
 import type { ListQueryParams } from '@/components/data-table/list-query.ts';
 import { get } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export const clientLists = {
   subscriptions: clientSubscriptions,
@@ -27,7 +28,7 @@ export function getClientList<K extends ClientListKind>(kind: K, clientId: numbe
 export function useClientList<K extends ClientListKind>(kind: K, clientId: number, query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['clients', kind, clientId, query],
+      queryKey: queryKeys.clients.subList(kind, clientId, query),
       queryFn: () => getClientList(kind, clientId, query),
       placeholderData: keepPreviousData,
     }),

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { claimCandidates } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
-import { claimQuestionsKey } from './claim-questions-key.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/mpesa-transactions/claim-candidates: suggestions (no search) or a search by name, phone or receipt. */
 export function getClaimCandidates(transactionId: number, search: string) {
@@ -11,7 +11,7 @@ export function getClaimCandidates(transactionId: number, search: string) {
 export function useClaimCandidates(transactionId: number | null, search: string) {
   return useQuery(
     queryOptions({
-      queryKey: [...claimQuestionsKey(transactionId), 'candidates', search],
+      queryKey: queryKeys.claimQuestions.candidates(transactionId, search),
       queryFn: () => getClaimCandidates(transactionId!, search),
       enabled: transactionId !== null,
     }),

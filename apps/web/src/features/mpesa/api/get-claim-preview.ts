@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { claimPreview, type ClaimCandidate } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
-import { claimQuestionsKey } from './claim-questions-key.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/mpesa-transactions/claim-preview: what the claim would buy, worked out and rolled back. */
 export function getClaimPreview(transactionId: number, payee: Pick<ClaimCandidate, 'kind' | 'id'>) {
@@ -12,7 +12,7 @@ export function getClaimPreview(transactionId: number, payee: Pick<ClaimCandidat
 export function useClaimPreview(transactionId: number, payee: Pick<ClaimCandidate, 'kind' | 'id'>) {
   return useQuery(
     queryOptions({
-      queryKey: [...claimQuestionsKey(transactionId), 'preview', payee.kind, payee.id],
+      queryKey: queryKeys.claimQuestions.preview(transactionId, payee.kind, payee.id),
       queryFn: () => getClaimPreview(transactionId, payee),
       // Pending bonuses and plans change: ask again each time the question is asked.
       staleTime: 0,

@@ -1,13 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { reconciliationRows, type PageSize, type ReconciliationFigure } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
-import { reconciliationKey } from './get-reconciliation.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/mpesa/reconciliation/rows?day&figure&page&perPage -> the rows behind one figure. */
 export function useFigureRows(pick: { day: string; figure: ReconciliationFigure } | null, page: number, perPage: PageSize) {
   return useQuery(
     queryOptions({
-      queryKey: [...reconciliationKey, 'rows', pick?.day, pick?.figure, page, perPage],
+      queryKey: queryKeys.reconciliation.figureRows(pick?.day, pick?.figure, page, perPage),
       queryFn: () => callEndpoint(reconciliationRows, { query: { day: pick!.day, figure: pick!.figure, page, perPage } }),
       enabled: pick !== null,
       placeholderData: keepPreviousData,

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { mpesaTransactions, searchMpesaTransactions, unclaimedMpesaTransactions } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export type TransactionsView = 'all' | 'unclaimed';
 
@@ -21,12 +22,10 @@ export function getTransactions(view: TransactionsView, query: ListQueryParams) 
   return getList(mpesaTransactions, query);
 }
 
-export const transactionsKey = ['mpesa-transactions'] as const;
-
 export function useTransactions(view: TransactionsView, query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: [...transactionsKey, view, query],
+      queryKey: queryKeys.mpesa.transactions(view, query),
       queryFn: () => getTransactions(view, query),
       placeholderData: keepPreviousData,
     }),

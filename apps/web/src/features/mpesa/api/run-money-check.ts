@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { runMoneyCheckNow } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
-import { reconciliationKey } from './get-reconciliation.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/mpesa/money-check/run: checks the money invariants now. */
 export function useRunMoneyCheck() {
@@ -9,8 +9,8 @@ export function useRunMoneyCheck() {
   return useMutation({
     mutationFn: () => callEndpoint(runMoneyCheckNow),
     onSuccess: () => Promise.all([
-      queryClient.invalidateQueries({ queryKey: reconciliationKey }),
-      queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.reconciliation.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.dashboard.all }),
     ]),
   });
 }

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { runPullNow } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
-import { reconciliationKey } from './get-reconciliation.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/mpesa/pull/run: asks Daraja Pull Transactions now. */
 export function useRunPull() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => callEndpoint(runPullNow),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: reconciliationKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reconciliation.all }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { uploadStatement as uploadEndpoint, type ResponseOf } from '@betdesk/contract';
 import { request } from '@/lib/http.ts';
-import { reconciliationKey } from './get-reconciliation.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/mpesa/statements, multipart {file} (admins) -> the statement's comparison. */
 export function uploadStatement(file: File) {
@@ -12,6 +12,6 @@ export function useUploadStatement() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: uploadStatement,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: reconciliationKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reconciliation.all }),
   });
 }

@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { listRefunds, type RefundStatus } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** Every refunds query starts with this key: a request, an approval or a cancel refreshes them all. */
-export const refundsKey = ['refunds'] as const;
 
 /**
  * GET /api/refunds with the table's page, order and days, and the status chosen -> the page of
@@ -12,7 +12,7 @@ export const refundsKey = ['refunds'] as const;
 export function useRefunds(query: ListQueryParams, status: RefundStatus | undefined) {
   return useQuery(
     queryOptions({
-      queryKey: [...refundsKey, query, status],
+      queryKey: queryKeys.refunds.list(query, status),
       queryFn: () => getList(listRefunds, query, status ? { status } : {}),
       placeholderData: keepPreviousData,
     }),

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { approveRefund, cancelRefund, type ResponseOf } from '@betdesk/contract';
 import { request } from '@/lib/http.ts';
-import { refundsKey } from './get-refunds.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 const refundPath = (path: string, id: number) => path.replace(':id', String(id));
 
@@ -18,6 +18,6 @@ export function useCancelRefund() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => request<ResponseOf<typeof cancelRefund>>('POST', refundPath(cancelRefund.path, id)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: refundsKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.refunds.all }),
   });
 }

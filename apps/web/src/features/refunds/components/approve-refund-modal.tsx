@@ -4,7 +4,7 @@ import { ApproveRefundForm, type Refund } from '@betdesk/contract';
 import { FormModal } from '@/components/form-modal/index.ts';
 import { formatMoney } from '@/lib/format.ts';
 import { approveRefundWithCode } from '../api/refund-actions.ts';
-import { refundsKey } from '../api/get-refunds.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /**
  * Approving money out asks for the approver's own authenticator code, even inside their session
@@ -20,7 +20,7 @@ export function ApproveRefundModal({ refund, onClose }: { refund: Refund | null;
       schema={ApproveRefundForm}
       defaultValues={{ code: '' }}
       submit={(values) => approveRefundWithCode(refund!.id, values.code)}
-      onSaved={() => void queryClient.invalidateQueries({ queryKey: refundsKey })}
+      onSaved={() => void queryClient.invalidateQueries({ queryKey: queryKeys.refunds.all })}
       submitLabel="Approve and send"
       data-testid="approve-refund-modal"
     >

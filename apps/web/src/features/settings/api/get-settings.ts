@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { listSettings } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/settings -> settings. */
 export function getSettings() {
@@ -8,7 +9,7 @@ export function getSettings() {
 }
 
 export function settingsQueryOptions() {
-  return queryOptions({ queryKey: ['settings'], queryFn: getSettings });
+  return queryOptions({ queryKey: queryKeys.settings.all, queryFn: getSettings });
 }
 
 export function useSettings() {

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { broadcastList, type PageSize } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/broadcasts ?page&perPage -> broadcasts with queued, held, sent, delivered and failed counts. */
 export function getBroadcasts(page: number, perPage: PageSize) {
@@ -9,7 +10,7 @@ export function getBroadcasts(page: number, perPage: PageSize) {
 
 export function broadcastsQueryOptions(page: number, perPage: PageSize) {
   return queryOptions({
-    queryKey: ['sms', 'broadcasts', page, perPage],
+    queryKey: queryKeys.sms.broadcasts(page, perPage),
     queryFn: () => getBroadcasts(page, perPage),
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { listSettings } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /**
  * The opt-out line every promotional SMS ends with (setting `sms_opt_out_text`), read once from the
@@ -9,7 +10,7 @@ import { callEndpoint } from '@/lib/http.ts';
  */
 export function optOutTextQueryOptions() {
   return queryOptions({
-    queryKey: ['settings'],
+    queryKey: queryKeys.settings.all,
     queryFn: () => callEndpoint(listSettings),
     select: (data) => {
       const found = data.settings.find((s) => s.key === 'sms_opt_out_text')?.value;

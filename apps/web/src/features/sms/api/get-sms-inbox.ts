@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { smsInbox, type PageSize } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export interface SmsInboxFilter {
   search: string;
@@ -15,7 +16,7 @@ export function getSmsInbox(filter: SmsInboxFilter) {
 
 export function smsInboxQueryOptions(filter: SmsInboxFilter) {
   return queryOptions({
-    queryKey: ['sms', 'inbox', filter.search, filter.page, filter.perPage],
+    queryKey: queryKeys.sms.inbox(filter.search, filter.page, filter.perPage),
     queryFn: () => getSmsInbox(filter),
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { smsLog, type SmsStatus } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export interface SmsLogFilter {
   status: SmsStatus | null;
@@ -14,7 +15,7 @@ export function getSmsLog(filter: SmsLogFilter) {
 
 export function smsLogQueryOptions(filter: SmsLogFilter) {
   return queryOptions({
-    queryKey: ['sms', 'log', filter.status, filter.query],
+    queryKey: queryKeys.sms.log(filter.status, filter.query),
     queryFn: () => getSmsLog(filter),
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { smsMessage } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/sms/log/show?id -> message (with gateway details). */
 export function getSmsMessage(id: number) {
@@ -8,7 +9,7 @@ export function getSmsMessage(id: number) {
 }
 
 export function smsMessageQueryOptions(id: number) {
-  return queryOptions({ queryKey: ['sms', 'message', id], queryFn: () => getSmsMessage(id) });
+  return queryOptions({ queryKey: queryKeys.sms.message(id), queryFn: () => getSmsMessage(id) });
 }
 
 export function useSmsMessage(id: number | null) {

@@ -16,6 +16,7 @@ import { useBroadcasts } from '../api/get-broadcasts.ts';
 import { useOptOutText } from '../api/get-opt-out-text.ts';
 import { usePreviewBroadcast } from '../api/preview-broadcast.ts';
 import { useSendBroadcast } from '../api/send-broadcast.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 const segmentOptions = Object.entries(BROADCAST_SEGMENT_LABELS).map(([value, label]) => ({ value, label }));
 
@@ -58,7 +59,7 @@ const emptyForm = { segment: '', bet_category_id: '', lapsed_days: '' as number 
 export function BroadcastsPage() {
   const table = useTableState();
   const list = useBroadcasts(table.page, table.perPage);
-  const catalogue = useQuery({ queryKey: ['catalogue'], queryFn: () => callEndpoint(getCatalogue) });
+  const catalogue = useQuery({ queryKey: queryKeys.catalogue.all, queryFn: () => callEndpoint(getCatalogue) });
   const preview = usePreviewBroadcast();
   const send = useSendBroadcast();
   const [form, setForm] = useState(emptyForm);

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { allSubscriptions, recentSubscriptions } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/subscriptions (recent) or /api/subscriptions/all with the table's query -> total_records, subscriptions, income. */
 export function getSubscriptions(which: 'recent' | 'all', query: ListQueryParams) {
@@ -10,7 +11,7 @@ export function getSubscriptions(which: 'recent' | 'all', query: ListQueryParams
 export function useSubscriptions(which: 'recent' | 'all', query: ListQueryParams) {
   return useQuery(
     queryOptions({
-      queryKey: ['subscriptions', which, query],
+      queryKey: queryKeys.subscriptions.list(which, query),
       queryFn: () => getSubscriptions(which, query),
       placeholderData: keepPreviousData,
     }),

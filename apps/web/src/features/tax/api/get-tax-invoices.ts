@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { taxInvoices, type QueryOf } from '@betdesk/contract';
 import { callEndpoint, request } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export type TaxInvoiceQuery = QueryOf<typeof taxInvoices>;
 
@@ -8,7 +9,7 @@ export type TaxInvoiceQuery = QueryOf<typeof taxInvoices>;
 export function useTaxInvoices(query: TaxInvoiceQuery) {
   return useQuery(
     queryOptions({
-      queryKey: ['tax', 'invoices', query],
+      queryKey: queryKeys.tax.invoices(query),
       queryFn: () => callEndpoint(taxInvoices, { query }),
       placeholderData: keepPreviousData,
     }),
@@ -20,6 +21,6 @@ export function useResendTaxInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => request('POST', `/api/tax/invoices/${id}/resend`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tax'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.tax.all }),
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { tickets } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/tickets?from=day&to=day: every category's ticket of one match date. */
 export function getDayTickets(day: string) {
@@ -8,7 +9,7 @@ export function getDayTickets(day: string) {
 }
 
 export function dayTicketsQueryOptions(day: string) {
-  return queryOptions({ queryKey: ['tips', 'tickets', 'day', day], queryFn: () => getDayTickets(day) });
+  return queryOptions({ queryKey: queryKeys.tips.dayTickets(day), queryFn: () => getDayTickets(day) });
 }
 
 export function useDayTickets(day: string) {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { smsTipsForm } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/posts/update-sms-tips -> posts (the current tip of each bet category). */
 export function getSmsTipsForm() {
@@ -8,7 +9,7 @@ export function getSmsTipsForm() {
 }
 
 export function smsTipsFormQueryOptions() {
-  return queryOptions({ queryKey: ['tips', 'sms-tips', 'form'], queryFn: getSmsTipsForm });
+  return queryOptions({ queryKey: queryKeys.tips.smsTipsForm(), queryFn: getSmsTipsForm });
 }
 
 export function useSmsTipsForm() {

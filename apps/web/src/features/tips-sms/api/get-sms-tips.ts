@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { viewSmsTips } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/posts/view-sms-tips -> posts with delivery counts. */
 export function getSmsTips() {
@@ -8,7 +9,7 @@ export function getSmsTips() {
 }
 
 export function smsTipsQueryOptions() {
-  return queryOptions({ queryKey: ['tips', 'sms-tips', 'view'], queryFn: getSmsTips, refetchInterval: 15_000 });
+  return queryOptions({ queryKey: queryKeys.tips.smsTipsView(), queryFn: getSmsTips, refetchInterval: 15_000 });
 }
 
 export function useSmsTips() {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { saveSmsTips as saveEndpoint, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/tips/posts/update-sms-tips {posts}. */
 export function saveSmsTips(body: BodyOf<typeof saveEndpoint>) {
@@ -11,6 +12,6 @@ export function useSaveSmsTips() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveSmsTips,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tips', 'sms-tips'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.tips.smsTips }),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { storeTicket as storeEndpoint, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/tips/tickets/store {bet_category_id, match_date, selections}. */
 export function storeTicket(body: BodyOf<typeof storeEndpoint>) {
@@ -13,8 +14,8 @@ export function useStoreTicket() {
     mutationFn: storeTicket,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['tips', 'tickets'] }),
-        queryClient.invalidateQueries({ queryKey: ['tips', 'record'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.tips.tickets }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.tips.record }),
       ]),
   });
 }

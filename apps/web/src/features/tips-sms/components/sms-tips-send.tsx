@@ -5,6 +5,7 @@ import { betCategoryLabel, type SmsTipsEstimate } from '@betdesk/contract';
 import { paths } from '@/config/paths.ts';
 import { formatMoney } from '@/lib/format.ts';
 import { getSmsTips } from '../api/get-sms-tips.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-KE')} ${n === 1 ? one : many}`;
 
@@ -63,7 +64,7 @@ export function ConfirmSmsTips({
 /** After a save: how far each sent tip has gone, refreshed every 2 s until nothing is queued. */
 export function SmsTipsProgress({ categories }: { categories: number[] }) {
   const tips = useQuery({
-    queryKey: ['tips', 'sms-tips', 'progress'],
+    queryKey: queryKeys.tips.smsTipsProgress(),
     queryFn: getSmsTips,
     refetchInterval: (query) =>
       query.state.data?.posts.some((tip) => categories.includes(tip.bet_category_id) && tip.delivery.queued > 0) === false

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { newSubscriberForm } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/subscribers/new -> durations, media, bet_categories. */
 export function getSubscriberForm() {
@@ -8,7 +9,7 @@ export function getSubscriberForm() {
 }
 
 export function subscriberFormQueryOptions() {
-  return queryOptions({ queryKey: ['tips', 'subscribers', 'form'], queryFn: getSubscriberForm });
+  return queryOptions({ queryKey: queryKeys.tips.subscriberForm(), queryFn: getSubscriberForm });
 }
 
 export function useSubscriberForm() {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { showSubscriber } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/tips/subscribers/show ?subscriber_id -> subscriber. */
 export function getSubscriber(subscriberId: number) {
@@ -8,7 +9,7 @@ export function getSubscriber(subscriberId: number) {
 }
 
 export function subscriberQueryOptions(subscriberId: number) {
-  return queryOptions({ queryKey: ['tips', 'subscribers', 'show', subscriberId], queryFn: () => getSubscriber(subscriberId) });
+  return queryOptions({ queryKey: queryKeys.tips.subscriber(subscriberId), queryFn: () => getSubscriber(subscriberId) });
 }
 
 export function useSubscriber(subscriberId: number) {

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { activeSubscribers } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export type SubscribersScope = 'active' | 'all';
 
@@ -11,7 +12,7 @@ export function getSubscribers(scope: SubscribersScope, query: ListQueryParams) 
 
 export function subscribersQueryOptions(scope: SubscribersScope, query: ListQueryParams) {
   return queryOptions({
-    queryKey: ['tips', 'subscribers', scope, query],
+    queryKey: queryKeys.tips.subscribers(scope, query),
     queryFn: () => getSubscribers(scope, query),
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sendSubscriberSms, SubscriberSmsForm, type BodyOf } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 /** POST /api/tips/subscribers/send-sms {subscriber_id, message}. */
 export const sendSmsInputSchema = SubscriberSmsForm;
@@ -11,5 +12,5 @@ export function sendSms(body: BodyOf<typeof sendSubscriberSms>) {
 
 export function useSendSms() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: sendSms, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sms'] }) });
+  return useMutation({ mutationFn: sendSms, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.sms.all }) });
 }

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { activeTipsSubscriptions, allTipsSubscriptions } from '@betdesk/contract';
 import { getList, type ListQueryParams } from '@/components/data-table/list-query.ts';
+import { queryKeys } from '@/lib/query-keys.ts';
 
 export type SubscriptionsScope = 'active' | 'all';
 
@@ -11,7 +12,7 @@ export function getSubscriptions(scope: SubscriptionsScope, query: ListQueryPara
 
 export function subscriptionsQueryOptions(scope: SubscriptionsScope, query: ListQueryParams) {
   return queryOptions({
-    queryKey: ['tips', 'subscriptions', scope, query],
+    queryKey: queryKeys.tips.subscriptions(scope, query),
     queryFn: () => getSubscriptions(scope, query),
     placeholderData: keepPreviousData,
   });
