@@ -11,6 +11,7 @@
  *   --budget S            seconds one scenario may take before it stops repeating (default 5)
  *   --export-timeout S    an export is cut off after this long (default 120)
  *   --ingest N            C2B confirmations of the ingestion scenario (default 10,000 x scale, at least 500)
+ *   --tax-backlog N       invoices queued and drained by the tax backlog scenario (default 100,000; --only tax)
  *   --out file.md         also write the markdown report there
  *
  * The API runs in this process (buildApp, listening on loopback, no jobs) and is called over HTTP as
@@ -52,6 +53,7 @@ import {
 } from './scenarios.ts';
 import { runSmsFanout } from './sms-fanout.ts';
 import { measureIngestFloor } from './ingest-floor.ts';
+import { measureTaxBacklog } from './tax-backlog.ts';
 
 /**
  * The targets of issue 19, for the admin and for a staff member alike (they replace issue 9's
@@ -75,6 +77,8 @@ export const TARGETS = {
   ingestConcurrency: 20,
   /** The product's ingestion rate over the bare-SQL floor's, in the same run (issue 33). */
   ingestFloorRatio: 0.7,
+  /** Issue 28: a day's backlog of invoices drains at this rate or more. */
+  taxBacklogPerSecond: 200,
 } as const;
 
 export const WEBHOOK_SECRET = 'bench-webhook-secret-0123456789';
@@ -89,6 +93,8 @@ interface Options {
   budgetMs: number;
   exportTimeoutMs: number;
   ingest: number;
+  /** Invoices queued for the tax backlog scenario. */
+  taxBacklog: number;
   out: string | undefined;
   staff: StaffKind;
 }
@@ -479,7 +485,7 @@ async function measureIngestion(client: Client, sql: pg.Client, count: number, s
 // ---------------------------------------------------------------------------------------------
 // Suite
 
-export async function bootApi(url: string): Promise<{ database: Database; base: string; close(): Promise<void> }> {
+export async function bootApi(url: string): Promise<{ database: Database; deps: AppDeps; base: string; close(): Promise<void> }> {
   // As the server opens it (DATABASE_POOL_SIZE, default 10), so that a pool size can be compared.
   const database = await openDatabase({ url, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   await database.migrate();
@@ -500,6 +506,7 @@ export async function bootApi(url: string): Promise<{ database: Database; base: 
   const { port } = app.server.address() as AddressInfo;
   return {
     database,
+    deps,
     base: `http://127.0.0.1:${port}`,
     async close() {
       await app.close();
@@ -632,6 +639,28 @@ export async function runSuite(o: Options): Promise<number> {
     const baseline = `An authenticated request that reads no list (POST /api/auth/me) takes p50 ${ms(percentile(me, 50))} ms, p95 ${ms(percentile(me, 95))} ms.`;
     log(baseline);
 
+    if (wanted('tax invoices backlog')) {
+      log(`queueing ${int(o.taxBacklog)} tax invoices (a day of KRA being down) and draining them against the fake OSCU`);
+      try {
+        const post = async (path: string, json: object) => {
+          const answer = await client.request('POST', path, { token: tokens.admin, json });
+          return { status: answer.status, body: answer.body.toString('utf8') };
+        };
+        const b = await measureTaxBacklog(api.deps, sql, post, o.taxBacklog);
+        const missed = [
+          b.sent !== b.queued ? `${int(b.queued - b.sent)} not sent` : '',
+          b.perSecond < TARGETS.taxBacklogPerSecond ? `< ${TARGETS.taxBacklogPerSecond}/s` : '',
+        ].filter(Boolean);
+        others.push({
+          name: `Tax invoice backlog drained against the fake OSCU (bench/tax-backlog.ts, the job's transmitDueInvoices)`,
+          figures: `${int(b.sent)} of ${int(b.queued)} queued sent (and ${int(b.others)} earlier sales) in ${b.seconds.toFixed(1)} s: ${int(b.perSecond)}/s; RSS ${Math.round(b.rssStartMb)} MB at the start, ${Math.round(b.rssPeakMb)} MB at the peak`,
+          verdict: missed.length ? `${NO} ${missed.join(', ')}` : OK,
+        });
+      } catch (error) {
+        others.push({ name: 'Tax invoice backlog', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
+      }
+      log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
+    }
     for (const s of readScenarios) {
       if (!wanted(s.name)) continue;
       for (const role of ['admin', 'staff'] as const) {
@@ -719,6 +748,7 @@ function cli(): void {
       budget: { type: 'string', default: '5' },
       'export-timeout': { type: 'string', default: '120' },
       ingest: { type: 'string' },
+      'tax-backlog': { type: 'string' },
       out: { type: 'string' },
       staff: { type: 'string', default: 'big' },
     },
@@ -739,6 +769,7 @@ function cli(): void {
     budgetMs: Number(values.budget) * 1000,
     exportTimeoutMs: Number(values['export-timeout']) * 1000,
     ingest: values.ingest ? Number(values.ingest) : Math.max(500, Math.round(10_000 * scale)),
+    taxBacklog: values['tax-backlog'] ? Number(values['tax-backlog']) : 100_000,
     out: values.out,
     staff: (values.staff ?? 'big') as StaffKind,
   };
@@ -746,7 +777,7 @@ function cli(): void {
     console.error('--staff is big (5 % of the clients), rare (1 %) or none');
     process.exit(2);
   }
-  if (!(scale > 0) || !(options.repeat >= 1) || !(options.budgetMs > 0) || !(options.exportTimeoutMs > 0) || !(options.ingest >= 1)) {
+  if (!(scale > 0) || !(options.repeat >= 1) || !(options.budgetMs > 0) || !(options.exportTimeoutMs > 0) || !(options.ingest >= 1) || !(options.taxBacklog >= 1)) {
     console.error('--scale, --repeat, --budget, --export-timeout and --ingest take positive numbers');
     process.exit(2);
   }

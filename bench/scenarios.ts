@@ -7,6 +7,8 @@
  * for the staff user only where the permission matrix lets staff call it.
  */
 import {
+  taxInvoices,
+  taxSummary,
   activeClients,
   activeTipsSubscriptions,
   allSubscriptions,
@@ -481,6 +483,25 @@ export const readScenarios: ReadScenario[] = [
     params: (f) => ({ search: f.surname }),
     floor: (ctx) => `select c.id, c.name, c.phone, a.user_id from clients c left join client_assignments a on a.client_id = c.id
                       where c.deleted_at is null and c.name ilike ${like(ctx.f.surname)} order by c.name, c.id limit ${ctx.limit}`,
+  },
+  // Issue 28: the Tax screen's lists (admins) over what the tax backlog scenario queued.
+  {
+    name: 'GET /api/tax/invoices',
+    endpoint: taxInvoices,
+    paged: true,
+    kind: 'list',
+    roles: ['admin'],
+    params: () => last30(),
+    floor: (ctx) => `select * from tax_invoices where created_at >= now() - interval '30 days' order by created_at desc, id desc limit ${ctx.limit}`,
+  },
+  {
+    name: 'GET /api/tax/summary (this month)',
+    endpoint: taxSummary,
+    paged: false,
+    kind: 'dashboard',
+    roles: ['admin'],
+    params: () => ({ month: nairobiDay(0).slice(0, 7) }),
+    floor: null,
   },
 ];
 
