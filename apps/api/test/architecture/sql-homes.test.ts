@@ -18,7 +18,9 @@ const CLEAN = [
   'mpesa',
   'privacy',
   'reconciliation',
+  'reports',
   'tips-prices',
+  'tips-record',
   'tips-winnings',
   'users',
 ];
