@@ -1,8 +1,7 @@
-import { auditLog } from '../../db/schema/index.ts';
 import type { AuditQuery } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { fieldError } from '../../http/errors.ts';
-import { auditActions, auditCount, auditEntities, auditPage, auditUsers } from './queries.ts';
+import { auditActions, auditCount, auditEntities, auditPage, auditUsers, insertAuditRow } from './queries.ts';
 
 export interface AuditEntry {
   actorUserId: number | null;
@@ -16,7 +15,7 @@ export interface AuditEntry {
 
 /** Writes one audit row; call it inside the transaction that makes the change. */
 export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values({
+  await insertAuditRow(db, {
     actorUserId: entry.actorUserId,
     action: entry.action,
     entity: entry.entity,

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { desc, eq, sql } from 'drizzle-orm';
 import { BACKUP_MAX_AGE_HOURS } from '@betdesk/contract';
 import { describeDatabase, secretsKeyFingerprint, type Config } from '../../config.ts';
 import type { Database, Db } from '../../db/client.ts';
-import { backupRuns, users } from '../../db/schema/index.ts';
 import { BackupError, compressDump, readBackup, sealBackup, sha256OfFile, type BackupManifest } from './archive.ts';
 import { assertEmptyTarget, dumpDatabase, knownMigrations, loadDump, restoreCheckSql, type Figures, type RestoreTarget } from './dump.ts';
 export { knownMigrations } from './dump.ts';
 import { listenForBackups } from './control.ts';
+import * as q from './queries.ts';
 
 export { BackupError } from './archive.ts';
 
@@ -95,37 +94,25 @@ export async function runBackup(
   const db = database.db;
   // Every install has its first admin: a database without a user is not the one the service uses
   // (an operations command that did not read its settings opened a new empty one). Refuse, saying where.
-  const [someone] = await db.select({ id: users.id }).from(users).limit(1);
-  if (!someone) {
+  if (!(await q.holdsAUser(db))) {
     throw new BackupError(
       `Nothing backed up: ${describeDatabase(config)} holds no user, so it is not the database Betdesk runs on. ` +
         'Give the command the service\'s settings: BETDESK_ENV_FILE=/etc/betdesk/betdesk.env npm run backup',
     );
   }
-  const [run] = await db
-    .insert(backupRuns)
-    .values({ trigger, requestedBy: options.userId ?? null })
-    .returning({ id: backupRuns.id });
+  const runId = await q.startBackupRun(db, { trigger, requestedBy: options.userId ?? null });
   try {
     const made = await writeBackup(database, config, options.outDir ?? config.backup.dir);
-    await db
-      .update(backupRuns)
-      .set({
-        finishedAt: sql`now()`,
-        ok: true,
-        fileName: made.info.name,
-        sizeBytes: made.info.size_bytes,
-        sha256: made.info.file_sha256,
-        verified: made.info.verified,
-      })
-      .where(eq(backupRuns.id, run!.id));
+    await q.finishBackupRun(db, runId, {
+      fileName: made.info.name,
+      sizeBytes: made.info.size_bytes,
+      sha256: made.info.file_sha256,
+      verified: made.info.verified,
+    });
     if (trigger === 'schedule') applyRetention(config.backup.dir, config.backup.timezone);
     return made;
   } catch (error) {
-    await db
-      .update(backupRuns)
-      .set({ finishedAt: sql`now()`, ok: false, error: (error as Error).message.slice(0, 500) })
-      .where(eq(backupRuns.id, run!.id));
+    await q.failBackupRun(db, runId, (error as Error).message.slice(0, 500));
     throw error;
   }
 }
@@ -276,18 +263,8 @@ export function compareFigures(expected: Figures, actual: Figures): string[] {
 
 /** The latest successful and the latest failed run, for the dashboard and /metrics. */
 export async function backupStatus(db: Db): Promise<{ lastOkAt: Date | null; lastFailure: { at: Date; error: string } | null }> {
-  const [ok] = await db
-    .select({ at: backupRuns.finishedAt })
-    .from(backupRuns)
-    .where(eq(backupRuns.ok, true))
-    .orderBy(desc(backupRuns.finishedAt))
-    .limit(1);
-  const [failed] = await db
-    .select({ at: backupRuns.finishedAt, error: backupRuns.error })
-    .from(backupRuns)
-    .where(eq(backupRuns.ok, false))
-    .orderBy(desc(backupRuns.finishedAt))
-    .limit(1);
+  const ok = await q.lastGoodBackup(db);
+  const failed = await q.lastFailedBackup(db);
   const lastOkAt = ok?.at ?? null;
   const lastFailure = failed?.at && (!lastOkAt || failed.at > lastOkAt) ? { at: failed.at, error: failed.error ?? '' } : null;
   return { lastOkAt, lastFailure };
@@ -301,8 +278,8 @@ export async function health(db: Db): Promise<{
 }> {
   const { lastOkAt, lastFailure } = await backupStatus(db);
   // Never backed up: counted from the install (its first user), so a new install is not alarmed.
-  const [first] = lastOkAt ? [] : await db.select({ at: sql<Date>`min(${users.createdAt})` }).from(users);
-  const since = lastOkAt ?? (first?.at ? new Date(first.at) : new Date());
+  const firstAt = lastOkAt ? undefined : await q.firstUserCreatedAt(db);
+  const since = lastOkAt ?? (firstAt ? new Date(firstAt) : new Date());
   let alert: string | null = null;
   if (lastFailure) alert = `The last backup failed (${lastFailure.error}). Open Backups and back up now.`;
   else if (Date.now() - since.getTime() > BACKUP_MAX_AGE_HOURS * 3_600_000) {

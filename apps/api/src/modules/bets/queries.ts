@@ -1,11 +1,11 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { centsToKes, type Bet } from '@betdesk/contract';
+import { centsToKes, type Bet, type SortDirection, type SortOf } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, cappedCountOf, exactCount, pageRows, type ListCount, type Page } from '../../db/list.ts';
+import { cappedCount, cappedCountOf, containing, dayRangeOf, exactCount, inDays, orderSql, pageRows, type ListCount, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, type ScopedWhere } from '../clients/service.ts';
+import { iso, nameOrPhoneContains, scopedWhere, type Scope, type ScopedWhere } from '../clients/service.ts';
 
 const betColumns = sql`
   b.id, b.stake_cents, b.profit_cents, b.description, b.opened_at, b.closed_at, b.status, bo.amount_cents as bonus_cents,
@@ -59,12 +59,13 @@ export function countBets(db: Queryable, where: ScopedWhere): Promise<ListCount>
 }
 
 /**
- * The bets of `where` (over b) that a search matches, counted up to the cap in two parts that never
- * overlap: the bets of the matching clients (`clientIds`, a select of ids; `clientMatches` the same
- * test over c), read client by client, then the bets whose text matches (`textMatches` over b) and
- * whose client does not.
+ * The bets of `where` (over b) that an admin's search matches, counted up to the cap in two parts
+ * that never overlap: the bets of the matching clients, read client by client, then the bets whose
+ * text matches and whose client does not.
  */
-export function countBetsFound(db: Queryable, where: ScopedWhere, textMatches: SQL, clientIds: SQL, clientMatches: SQL): Promise<ListCount> {
+export function countBetsSearchedByAdmin(db: Queryable, where: ScopedWhere, text: string): Promise<ListCount> {
+  const { ids: clientIds, test: clientMatches } = matchingClients('all', text);
+  const textMatches = describes(text);
   return cappedCountOf(
     db,
     sql`select 1 from (${clientIds}) m cross join lateral (select 1 from ${bets} b where b.client_id = m.id and ${where}) x
@@ -118,3 +119,66 @@ export async function insertBonus(
   const [row] = await tx.insert(bonuses).values(bonus).returning({ id: bonuses.id });
   return row!.id;
 }
+
+// --- The lists' filters and orders ---
+
+type BetFilter = DayRange & { search?: string | undefined };
+
+const openSorts: Record<SortOf<'openBets'>, SQL> = { opened_on: sql`b.opened_at`, stake: sql`b.stake_cents` };
+const closedSorts: Record<SortOf<'closedBets'>, SQL> = {
+  closed_on: sql`b.closed_at`,
+  opened_on: sql`b.opened_at`,
+  stake: sql`b.stake_cents`,
+  profit: sql`b.profit_cents`,
+};
+
+/**
+ * The client's name or phone, or what was bet on (bets_description_trgm_idx serves the ilike). The
+ * clients searched are the scope's own (clients_owner_*), so that a staff search for a name none of
+ * their clients has finds none at once.
+ */
+function matchingClients(scope: Scope, text: string): { ids: SQL; test: SQL } {
+  const test = nameOrPhoneContains(text, sql`c.name`, sql`c.phone`);
+  return { ids: sql`select c.id from ${clients} c where ${scopedWhere(scope, 'c', test)}`, test };
+}
+
+/** What was bet on contains the text (bets_description_trgm_idx). */
+const describes = (text: string) => sql`b.description ilike ${containing(text)}`;
+
+/**
+ * A page's search. A staff member's matching clients are handed over as an array
+ * (`= any(array(...))`): PostgreSQL then reads their bets by client and the text through its
+ * trigram index, instead of visiting every closed bet of the owner to test both. An admin's page
+ * keeps the `in (...)` form, under which the newest-first page walks the date index and stops at 50
+ * (12 ms; the array form sorted every match first, 210 ms).
+ */
+function searchSql(scope: Scope, search: string | undefined): SQL {
+  const text = search?.trim();
+  if (!text) return sql`true`;
+  const { ids } = matchingClients(scope, text);
+  const ofMatchingClients = scope === 'all' ? sql`b.client_id in (${ids})` : sql`b.client_id = any(array(${ids}))`;
+  return sql`(${describes(text)} or ${ofMatchingClients})`;
+}
+
+/**
+ * The bets of a list: the scope's, of one status (written out, so that the partial indexes of that
+ * status serve it), closed ones within the days, and any `more` conditions (a page's search).
+ */
+export function betsOfStatusWhere(scope: Scope, status: 'open' | 'closed', f: BetFilter, ...more: SQL[]): ScopedWhere {
+  const ofStatus = status === 'open' ? sql`b.status = 'open'` : sql`b.status = 'closed'`;
+  const days = status === 'closed' ? inDays(sql`b.closed_at`, dayRangeOf(f)) : sql`true`;
+  return scopedWhere(scope, 'b', ofStatus, days, ...more);
+}
+
+/** A list's bets with the page's search. */
+export const betsListWhere = (scope: Scope, status: 'open' | 'closed', f: BetFilter) =>
+  betsOfStatusWhere(scope, status, f, searchSql(scope, f.search));
+
+export const openBetsOrder = (query: { sort?: SortOf<'openBets'> | undefined; dir?: SortDirection | undefined }) =>
+  orderSql('openBets', openSorts, sql`b.id`, query);
+
+export const closedBetsOrder = (query: { sort?: SortOf<'closedBets'> | undefined; dir?: SortDirection | undefined }) =>
+  orderSql('closedBets', closedSorts, sql`b.id`, query);
+
+export const newestFirst = sql`b.opened_at desc, b.id desc`;
+

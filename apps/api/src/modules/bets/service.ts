@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import {
   betTexts,
   centsToKes,
@@ -15,12 +15,11 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { Queryable } from '../../db/client.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { containing, dayRangeOf, inDays, orderSql, pageOf, type ListRequest, type Page } from '../../db/list.ts';
+import { dayRangeOf, pageOf, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
-import { clients } from '../../db/schema/index.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
-import { assignedUserOf, clientRowsWhere, nameOrPhoneContains, requireClientFacts, scopeOf, scopedWhere, type Scope, type ScopedWhere } from '../clients/service.ts';
+import { assignedUserOf, clientRowsWhere, requireClientFacts, scopeOf, type ScopedWhere } from '../clients/service.ts';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
@@ -104,61 +103,12 @@ export async function enterProfit(
 
 type OpenBetQuery = ListRequest<SortOf<'openBets'>>;
 type ClosedBetQuery = ListRequest<SortOf<'closedBets'>>;
-
-const openSorts: Record<SortOf<'openBets'>, SQL> = { opened_on: sql`b.opened_at`, stake: sql`b.stake_cents` };
-const closedSorts: Record<SortOf<'closedBets'>, SQL> = {
-  closed_on: sql`b.closed_at`,
-  opened_on: sql`b.opened_at`,
-  stake: sql`b.stake_cents`,
-  profit: sql`b.profit_cents`,
-};
-
-/**
- * The client's name or phone, or what was bet on (bets_description_trgm_idx serves the ilike). The
- * clients searched are the scope's own (clients_owner_*), so that a staff search for a name none of
- * their clients has finds none at once.
- */
-function matchingClients(scope: Scope, text: string): { ids: SQL; test: SQL } {
-  const test = nameOrPhoneContains(text, sql`c.name`, sql`c.phone`);
-  return { ids: sql`select c.id from ${clients} c where ${scopedWhere(scope, 'c', test)}`, test };
-}
-
-/**
- * A page's search. A staff member's matching clients are handed over as an array
- * (`= any(array(...))`): PostgreSQL then reads their bets by client and the text through its
- * trigram index, instead of visiting every closed bet of the owner to test both. An admin's page
- * keeps the `in (...)` form, under which the newest-first page walks the date index and stops at 50
- * (12 ms; the array form sorted every match first, 210 ms).
- */
-/** What was bet on contains the text (bets_description_trgm_idx). */
-const describes = (text: string) => sql`b.description ilike ${containing(text)}`;
-
-function searchSql(scope: Scope, search: string | undefined): SQL {
-  const text = search?.trim();
-  if (!text) return sql`true`;
-  const { ids } = matchingClients(scope, text);
-  const ofMatchingClients = scope === 'all' ? sql`b.client_id in (${ids})` : sql`b.client_id = any(array(${ids}))`;
-  return sql`(${describes(text)} or ${ofMatchingClients})`;
-}
-
 type BetFilter = Omit<ClosedBetQuery, 'page' | 'perPage'>;
 
-/**
- * The bets of a list: the scope's, of one status (written out, so that the partial indexes of that
- * status serve it), closed ones within the days, and any `more` conditions (a page's search).
- */
-function listWhere(actor: Actor, status: 'open' | 'closed', f: BetFilter, ...more: SQL[]): ScopedWhere {
-  const ofStatus = status === 'open' ? sql`b.status = 'open'` : sql`b.status = 'closed'`;
-  const days = status === 'closed' ? inDays(sql`b.closed_at`, dayRangeOf(f)) : sql`true`;
-  return scopedWhere(scopeOf(actor), 'b', ofStatus, days, ...more);
-}
+/** The bets of a list: the scope's, of one status, closed ones within the days, the page's search. */
+const openWhere = (actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}) => q.betsListWhere(scopeOf(actor), 'open', f);
 
-const openWhere = (actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}) =>
-  listWhere(actor, 'open', f, searchSql(scopeOf(actor), f.search));
-
-const closedWhere = (actor: Actor, f: BetFilter) => listWhere(actor, 'closed', f, searchSql(scopeOf(actor), f.search));
-
-const newestFirst = sql`b.opened_at desc, b.id desc`;
+const closedWhere = (actor: Actor, f: BetFilter) => q.betsListWhere(scopeOf(actor), 'closed', f);
 
 async function adminTotals(db: Queryable, actor: Actor, closedIn: DayRange = {}) {
   if (actor.role !== 'admin') return {};
@@ -179,13 +129,12 @@ function countOf(deps: AppDeps, actor: Actor, status: 'open' | 'closed', f: BetF
   if (actor.role !== 'admin') return q.countBets(deps.db, where);
   const text = f.search?.trim();
   if (!text) return summary().then((n) => ({ total_records: n }));
-  const clientsFound = matchingClients('all', text);
-  return q.countBetsFound(deps.db, listWhere(actor, status, f), describes(text), clientsFound.ids, clientsFound.test);
+  return q.countBetsSearchedByAdmin(deps.db, q.betsOfStatusWhere(scopeOf(actor), status, f), text);
 }
 
 export async function openBets(deps: AppDeps, actor: Actor, query: OpenBetQuery) {
   const where = openWhere(actor, query);
-  const order = orderSql('openBets', openSorts, sql`b.id`, query);
+  const order = q.openBetsOrder(query);
   const [list, counted, totals] = await Promise.all([
     q.findBets(deps.db, where, order, pageOf(query)),
     countOf(deps, actor, 'open', query, where, () => q.betTotals(deps.db).then((t) => t.open)),
@@ -196,7 +145,7 @@ export async function openBets(deps: AppDeps, actor: Actor, query: OpenBetQuery)
 
 export async function closedBets(deps: AppDeps, actor: Actor, query: ClosedBetQuery) {
   const where = closedWhere(actor, query);
-  const order = orderSql('closedBets', closedSorts, sql`b.id`, query);
+  const order = q.closedBetsOrder(query);
   const range = dayRangeOf(query);
   const [list, counted, totals] = await Promise.all([
     q.findBets(deps.db, where, order, pageOf(query)),
@@ -216,7 +165,7 @@ export async function countOpenBets(db: Queryable, actor: Actor): Promise<number
 export async function betsOfClient(db: Queryable, clientId: number, page: Page | null) {
   const where = clientRowsWhere('b', clientId);
   const [list, totalRecords] = await Promise.all([
-    q.findBets(db, where, newestFirst, page),
+    q.findBets(db, where, q.newestFirst, page),
     page ? q.countBetsExactly(db, where) : Promise.resolve(0),
   ]);
   return { list, totalRecords };
@@ -246,13 +195,13 @@ export function betsCsv(
   let order: SQL;
   if ('clientId' in filter) {
     where = clientRowsWhere('b', filter.clientId);
-    order = newestFirst;
+    order = q.newestFirst;
   } else if (filter.status === 'open') {
     where = openWhere(actor, filter);
-    order = orderSql('openBets', openSorts, sql`b.id`, filter);
+    order = q.openBetsOrder(filter);
   } else {
     where = closedWhere(actor, filter);
-    order = orderSql('closedBets', closedSorts, sql`b.id`, filter);
+    order = q.closedBetsOrder(filter);
   }
   return {
     filename: 'clientId' in filter ? 'client-bets' : `${filter.status}-bets`,

@@ -75,3 +75,34 @@ export async function planForUpdate(db: Queryable, id: number) {
   const [found] = await db.select().from(bet4mePlans).where(eq(bet4mePlans.id, id)).for('update');
   return found ?? null;
 }
+
+type BetCategoryFields = { name: string; code: string };
+type PostCategoryFields = { name: string; public: boolean };
+type PlanFields = { name: string; durationDays: number; priceCents: number; active: boolean };
+
+export async function updateBetCategory(tx: Queryable, id: number, fields: BetCategoryFields) {
+  await tx.update(betCategories).set(fields).where(eq(betCategories.id, id));
+}
+
+export async function insertBetCategory(tx: Queryable, fields: BetCategoryFields): Promise<number> {
+  const [created] = await tx.insert(betCategories).values(fields).returning({ id: betCategories.id });
+  return created!.id;
+}
+
+export async function updatePostCategory(tx: Queryable, id: number, fields: PostCategoryFields) {
+  await tx.update(postCategories).set(fields).where(eq(postCategories.id, id));
+}
+
+export async function insertPostCategory(tx: Queryable, fields: PostCategoryFields): Promise<number> {
+  const [created] = await tx.insert(postCategories).values(fields).returning({ id: postCategories.id });
+  return created!.id;
+}
+
+export async function updatePlan(tx: Queryable, id: number, fields: PlanFields) {
+  await tx.update(bet4mePlans).set(fields).where(eq(bet4mePlans.id, id));
+}
+
+export async function insertPlan(tx: Queryable, fields: PlanFields): Promise<number> {
+  const [created] = await tx.insert(bet4mePlans).values(fields).returning({ id: bet4mePlans.id });
+  return created!.id;
+}

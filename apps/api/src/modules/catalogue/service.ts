@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import {
   catalogueTexts,
   centsToKes,
@@ -11,7 +10,6 @@ import {
   type PostCategoryRow,
 } from '@betdesk/contract';
 import type { z } from 'zod';
-import { bet4mePlans, betCategories, postCategories } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -79,12 +77,8 @@ export async function storeBetCategory(
       if (holder && holder.id !== form.id) throw fieldError('code', catalogueTexts.codeTaken);
       const after = { name: form.name, code: form.code };
       let id = form.id;
-      if (before) {
-        await tx.update(betCategories).set(after).where(eq(betCategories.id, before.id));
-      } else {
-        const [created] = await tx.insert(betCategories).values(after).returning({ id: betCategories.id });
-        id = created!.id;
-      }
+      if (before) await q.updateBetCategory(tx, before.id, after);
+      else id = await q.insertBetCategory(tx, after);
       await audit(tx, {
         actorUserId: actor.userId,
         action: before ? 'bet-category.update' : 'bet-category.create',
@@ -112,15 +106,8 @@ export async function storePostCategory(
       const holder = await q.postCategoryByName(tx, form.name);
       if (holder && holder.id !== form.id) throw fieldError('name', catalogueTexts.postCategoryTaken);
       let id = form.id;
-      if (before) {
-        await tx.update(postCategories).set({ name: form.name, public: form.public }).where(eq(postCategories.id, before.id));
-      } else {
-        const [created] = await tx
-          .insert(postCategories)
-          .values({ name: form.name, public: form.public })
-          .returning({ id: postCategories.id });
-        id = created!.id;
-      }
+      if (before) await q.updatePostCategory(tx, before.id, { name: form.name, public: form.public });
+      else id = await q.insertPostCategory(tx, { name: form.name, public: form.public });
       await audit(tx, {
         actorUserId: actor.userId,
         action: before ? 'post-category.update' : 'post-category.create',
@@ -155,12 +142,8 @@ export async function storePlan(
     const before = form.id === undefined ? null : await q.planForUpdate(tx, form.id);
     if (form.id !== undefined && !before) throw notFound(catalogueTexts.noPlan);
     let id = form.id;
-    if (before) {
-      await tx.update(bet4mePlans).set(after).where(eq(bet4mePlans.id, before.id));
-    } else {
-      const [created] = await tx.insert(bet4mePlans).values(after).returning({ id: bet4mePlans.id });
-      id = created!.id;
-    }
+    if (before) await q.updatePlan(tx, before.id, after);
+    else id = await q.insertPlan(tx, after);
     const shape = (p: typeof after) => ({
       name: p.name,
       duration_days: p.durationDays,

@@ -1,15 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { rows } from '../../db/rows.ts';
 import { parseSummaryKey, summedByKey } from '../../db/summaries.ts';
 import { backupStatus } from '../backups/service.ts';
 import { retentionFigures } from '../privacy/service.ts';
 import { UNCLAIMED_KEYS } from '../money/service.ts';
 import { utilityBalanceGauge } from '../refunds/service.ts';
 import { lateInvoices, taxInvoicingOn } from '../tax/service.ts';
+import * as q from './queries.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
 const OUTBOX_STATUSES = ['queued', 'sending', 'unconfirmed', 'failed'] as const;
@@ -55,11 +54,7 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const found = await rows<{ status: string; n: number }>(
-        db,
-        sql`select s.status, (select count(*)::int from sms_messages m where m.status = s.status) as n
-              from unnest(${`{${OUTBOX_STATUSES.join(',')}}`}::text[]) as s(status)`,
-      );
+      const found = await q.outboxCounts(db, OUTBOX_STATUSES);
       for (const r of found) this.set({ status: r.status }, r.n);
     },
   });
@@ -166,11 +161,7 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     labelNames: ['check'] as const,
     registers: [registry],
     async collect() {
-      const [r] = await rows<{ check: Date | null; pull: Date | null }>(
-        db,
-        sql`select (select max(ran_at) from money_checks) as check,
-                   (select max(finished_at) from mpesa_pull_runs where status = 'ok') as pull`,
-      );
+      const r = await q.reconciliationLastRuns(db);
       this.set({ check: 'money_check' }, seconds(r?.check));
       this.set({ check: 'mpesa_pull' }, seconds(r?.pull));
     },
@@ -190,10 +181,7 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const found = await rows<{ status: string; n: string }>(
-        db,
-        sql`select status, count(*) as n from refunds where status in ('sending', 'unknown') group by status`,
-      );
+      const found = await q.unresolvedRefundCounts(db);
       this.set({ status: 'sending' }, 0);
       this.set({ status: 'unknown' }, 0);
       for (const r of found) this.set({ status: r.status }, Number(r.n));
@@ -230,8 +218,7 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     help: "When this install first started (its first admin was created): the baseline of the 'has not run for a day' alerts",
     registers: [registry],
     async collect() {
-      const [r] = await rows<{ at: Date | string | null }>(db, sql`select min(created_at) as at from users`);
-      this.set(seconds(r?.at));
+      this.set(seconds(await q.installedAt(db)));
     },
   });
 

@@ -1,14 +1,12 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
-import { mpesaPayments } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
-import { afterCommit, announcePayment, applyClaim, claimedColumns, settleStored, type Claim, type Receipt } from './ingest.ts';
+import { afterCommit, announcePayment, applyClaim, settleStored, type Claim, type Receipt } from './ingest.ts';
 import { accountLooksValid, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, paidByErasedPerson } from './matching.ts';
+import * as q from './queries.ts';
 import type { SettlementOutcome } from './settle.ts';
 
 /** The claim the rules make of a confirmation they matched (no staff member involved). */
@@ -45,7 +43,7 @@ async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, re
 async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
   if (await paidByErasedPerson(tx, f)) {
     // Their money is kept and counted, but nobody is re-created from it: an admin claims it by hand.
-    await tx.update(mpesaPayments).set({ warning: ERASED_PAYER_WARNING }).where(eq(mpesaPayments.id, paymentId));
+    await q.setPaymentWarning(tx, paymentId, ERASED_PAYER_WARNING);
     return null;
   }
   const payer = await newTipsPayer(tx, f);
@@ -62,28 +60,9 @@ async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields,
 async function adoptReceipt(tx: Queryable, f: C2bFields): Promise<number | null> {
   const phoneHash = f.msisdnKind === 'hashed' ? f.msisdn : f.senderPhone ? sha256Hex(f.senderPhone) : null;
   if (!phoneHash || f.amountCents === null || !f.transId) return null;
-  const [waiting] = await tx
-    .select({ id: mpesaPayments.id })
-    .from(mpesaPayments)
-    .where(
-      and(
-        isNull(mpesaPayments.transId),
-        eq(mpesaPayments.source, 'stk'),
-        eq(mpesaPayments.amountCents, f.amountCents),
-        sql`${mpesaPayments.senderPhone} is not null and encode(sha256(convert_to(${mpesaPayments.senderPhone}, 'UTF8')), 'hex') = ${phoneHash}`,
-        gt(mpesaPayments.receivedAt, sql`now() - interval '2 days'`),
-      ),
-    )
-    .orderBy(mpesaPayments.receivedAt)
-    .limit(1)
-    .for('update');
+  const waiting = await q.receiptlessStkPayment(tx, phoneHash, f.amountCents);
   if (!waiting) return null;
-  const adopted = await tx
-    .update(mpesaPayments)
-    .set({ transId: f.transId })
-    .where(and(eq(mpesaPayments.id, waiting.id), isNull(mpesaPayments.transId)))
-    .returning({ id: mpesaPayments.id });
-  return adopted[0]?.id ?? null;
+  return q.setReceiptIfNone(tx, waiting.id, f.transId);
 }
 
 /**
@@ -120,14 +99,6 @@ export async function storeC2bConfirmation(
     warning,
     ...(source !== 'c2b' && f.transTime ? { receivedAt: f.transTime } : {}),
   };
-  const store = async (db: Queryable, row: PgInsertValue<typeof mpesaPayments>) => {
-    const [stored] = await db
-      .insert(mpesaPayments)
-      .values(row)
-      .onConflictDoNothing({ target: mpesaPayments.transId })
-      .returning({ id: mpesaPayments.id });
-    return stored ?? null;
-  };
   const announced = (paymentId: number, status: 'claimed' | 'unclaimed') =>
     announcePayment(tx, paymentId, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status });
   const repeat = { stored: false, paymentId: null, status: null, outcome: null };
@@ -143,7 +114,7 @@ export async function storeC2bConfirmation(
       const claim = (paymentId: number): Claim => automaticClaim(paymentId, f, match, requestId);
       try {
         const claimed = await tx.transaction(async (sp) => {
-          const row = await store(sp, { ...values, ...claimedColumns({ payee: match.payee, matchedBy: match.matchedBy, actorUserId: null }) });
+          const row = await q.insertPaymentOnce(sp, { ...values, ...q.claimedColumns({ payee: match.payee, matchedBy: match.matchedBy, actorUserId: null }) });
           return row ? { paymentId: row.id, outcome: await applyClaim(sp, claim(row.id)) } : null;
         });
         if (!claimed) return repeat;
@@ -155,7 +126,7 @@ export async function storeC2bConfirmation(
       }
     }
   }
-  const row = await store(tx, values);
+  const row = await q.insertPaymentOnce(tx, values);
   if (!row) return repeat;
   if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null };
   if (warning) {

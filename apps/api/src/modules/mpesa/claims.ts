@@ -1,7 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { formatCents, successTextsMpesa, type ClaimPayment, type MpesaTransaction } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import { bet4mePlans, clients, mpesaPayments, pricePackages, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
@@ -10,12 +8,12 @@ import { audit } from '../audit/service.ts';
 import { announce } from '../events/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
-import { paymentById } from './queries.ts';
+import * as q from './queries.ts';
 import { settlePayment, unsettlePayment } from './settle.ts';
 import { refuseIfRefunding } from './refunded.ts';
 
 async function lockPayment(tx: Queryable, id: number) {
-  const [payment] = await tx.select().from(mpesaPayments).where(eq(mpesaPayments.id, id)).for('update');
+  const payment = await q.lockPayment(tx, id);
   if (!payment) throw notFound('No such M-Pesa transaction.');
   await refuseIfRefunding(tx, id);
   return payment;
@@ -23,14 +21,9 @@ async function lockPayment(tx: Queryable, id: number) {
 
 async function payeeExists(tx: Queryable, payee: Payee): Promise<void> {
   if ('clientId' in payee) {
-    const [found] = await tx
-      .select({ id: clients.id })
-      .from(clients)
-      .where(and(eq(clients.id, payee.clientId), isNull(clients.deletedAt)));
-    if (!found) throw fieldError('client_id', 'No such client');
-  } else {
-    const [found] = await tx.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(eq(tipsSubscribers.id, payee.subscriberId));
-    if (!found) throw fieldError('subscriber_id', 'No such subscriber');
+    if (!(await q.liveClientExists(tx, payee.clientId))) throw fieldError('client_id', 'No such client');
+  } else if (!(await q.subscriberExists(tx, payee.subscriberId))) {
+    throw fieldError('subscriber_id', 'No such subscriber');
   }
 }
 
@@ -69,7 +62,7 @@ export async function claimPayment(
   });
   if (after.activatedSms) await deps.jobs.nudge(QUEUES.smsDispatch);
   if (after.sold) await deps.jobs.nudge(QUEUES.taxInvoices);
-  return { info: successTextsMpesa.paymentClaimed, transaction: (await paymentById(deps.db, body.transaction_id))! };
+  return { info: successTextsMpesa.paymentClaimed, transaction: (await q.paymentById(deps.db, body.transaction_id))! };
 }
 
 /**
@@ -83,17 +76,7 @@ async function claimAndSettle(tx: Queryable, transactionId: number, payee: Payee
     throw conflict('A rejected payload is not money received and cannot be claimed.', 'rejected');
   }
   await payeeExists(tx, payee);
-  await tx
-    .update(mpesaPayments)
-    .set({
-      status: 'claimed',
-      clientId: 'clientId' in payee ? payee.clientId : null,
-      subscriberId: 'subscriberId' in payee ? payee.subscriberId : null,
-      matchedBy: 'manual',
-      claimedBy: actorUserId,
-      claimedAt: new Date(),
-    })
-    .where(eq(mpesaPayments.id, payment.id));
+  await q.markClaimedByHand(tx, payment.id, payee, actorUserId);
   const category = await categoryNamedBy(tx, normaliseAccount(payment.billRefNumber));
   const settled = await settlePayment(tx, {
     paymentId: payment.id,
@@ -136,12 +119,7 @@ async function describeSettlement(tx: Queryable, amountCents: number, bonusPaidC
   if (bonusPaidCents > 0) lines.push(`pay ${formatCents(bonusPaidCents)} of unpaid bonuses`);
   let spentCents = bonusPaidCents;
   if (subscriptionId !== null) {
-    const [bought] = await tx
-      .select({ amountCents: subscriptions.amountCents, durationDays: subscriptions.durationDays, plan: bet4mePlans.name, pkg: pricePackages.name })
-      .from(subscriptions)
-      .leftJoin(bet4mePlans, eq(bet4mePlans.id, subscriptions.planId))
-      .leftJoin(pricePackages, eq(pricePackages.id, subscriptions.packageId))
-      .where(eq(subscriptions.id, subscriptionId));
+    const bought = await q.subscriptionBought(tx, subscriptionId);
     if (bought) {
       const days = `${bought.durationDays} day${bought.durationDays === 1 ? '' : 's'}`;
       lines.push(`buy ${bought.pkg ? `the tips package "${bought.pkg}"` : `the Bet4Me plan "${bought.plan ?? ''}"`} (${days}, ${formatCents(bought.amountCents)})`);
@@ -172,10 +150,7 @@ export async function unclaimPayment(
     }
     const payee: Payee = payment.clientId !== null ? { clientId: payment.clientId } : { subscriberId: payment.subscriberId! };
     await unsettlePayment(tx, { paymentId: payment.id, amountCents: payment.amountCents, payee, actorUserId: actor.userId, requestId });
-    await tx
-      .update(mpesaPayments)
-      .set({ status: 'unclaimed', clientId: null, subscriberId: null, matchedBy: null, claimedBy: null, claimedAt: null })
-      .where(eq(mpesaPayments.id, payment.id));
+    await q.markUnclaimed(tx, payment.id);
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'payment.unclaim',
@@ -193,5 +168,5 @@ export async function unclaimPayment(
     });
     await announce(tx, { type: 'payment.claimed', payment_id: payment.id, status: 'unclaimed' });
   });
-  return { info: successTextsMpesa.paymentUnclaimed, transaction: (await paymentById(deps.db, transactionId))! };
+  return { info: successTextsMpesa.paymentUnclaimed, transaction: (await q.paymentById(deps.db, transactionId))! };
 }

@@ -3,16 +3,15 @@
  * the receipt a webhook answers with, settling a stored payment in a savepoint, the admins' live
  * notice, and the SMS nudge after commit. Each arrival has its own file.
  */
-import { eq, sql } from 'drizzle-orm';
 import { centsToKes } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import { mpesaPayments } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { announce } from '../events/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import type { Payee } from './matching.ts';
+import * as q from './queries.ts';
 import { settlePayment, type RequestedItem, type SettlementOutcome } from './settle.ts';
 
 export interface Receipt {
@@ -67,18 +66,6 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
   return settled;
 }
 
-/** The payment row's columns that say it is claimed, and by whom. */
-export function claimedColumns(s: Pick<Claim, 'payee' | 'matchedBy' | 'actorUserId'>) {
-  return {
-    status: 'claimed' as const,
-    clientId: 'clientId' in s.payee ? s.payee.clientId : null,
-    subscriberId: 'subscriberId' in s.payee ? s.payee.subscriberId : null,
-    matchedBy: s.matchedBy,
-    claimedBy: s.actorUserId,
-    claimedAt: sql`now()`,
-  };
-}
-
 /**
  * Applies a stored payment to its payee in a savepoint: if the rules fail unexpectedly the payment
  * stays stored (unclaimed) instead of being lost with the whole transaction.
@@ -86,7 +73,7 @@ export function claimedColumns(s: Pick<Claim, 'payee' | 'matchedBy' | 'actorUser
 export async function settleStored(tx: Queryable, s: Claim): Promise<{ outcome: SettlementOutcome | null; error?: unknown }> {
   try {
     const outcome = await tx.transaction(async (sp) => {
-      await sp.update(mpesaPayments).set(claimedColumns(s)).where(eq(mpesaPayments.id, s.paymentId));
+      await q.markClaimed(sp, s.paymentId, s);
       return applyClaim(sp, s);
     });
     return { outcome };

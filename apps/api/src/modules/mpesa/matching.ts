@@ -1,10 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { normaliseKenyanPhone } from '@betdesk/contract';
-import { betCategories, clients, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { isErasedHash } from '../sms/service.ts';
 import type { MsisdnKind } from './c2b-payload.ts';
+import * as q from './queries.ts';
 
 /** Whose account a payment goes to. */
 export type Payee = { clientId: number } | { subscriberId: number };
@@ -46,34 +45,7 @@ export async function categoryNamedBy(
   account: string,
 ): Promise<{ id: number; code: string } | null> {
   if (account === '') return null;
-  const [found] = await db
-    .select({ id: betCategories.id, code: betCategories.code })
-    .from(betCategories)
-    .where(sql`${account} like upper(${betCategories.code}) || '%'`)
-    .orderBy(sql`length(${betCategories.code}) desc`)
-    .limit(1);
-  return found ?? null;
-}
-
-async function subscriberBy(db: Queryable, by: { phone?: string; phoneHash?: string }): Promise<number | null> {
-  const where = by.phone ? eq(tipsSubscribers.phone, by.phone) : eq(tipsSubscribers.phoneHash, by.phoneHash!);
-  const found = await db.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(where).limit(2);
-  return found.length === 1 ? found[0]!.id : null;
-}
-
-async function clientBy(db: Queryable, by: { id?: number; phone?: string; phoneHash?: string }): Promise<number | null> {
-  const where =
-    by.id !== undefined
-      ? eq(clients.id, by.id)
-      : by.phone
-        ? eq(clients.phone, by.phone)
-        : eq(clients.phoneHash, by.phoneHash!);
-  const found = await db
-    .select({ id: clients.id })
-    .from(clients)
-    .where(and(where, isNull(clients.deletedAt)))
-    .limit(2);
-  return found.length === 1 ? found[0]!.id : null;
+  return q.categoryCodeStartingAccount(db, account);
 }
 
 /** Exactly one of a client or a subscriber: two different people sharing a number decide nothing. */
@@ -96,27 +68,27 @@ export async function matchPayment(db: Queryable, who: WhoPaid): Promise<Payment
 
   if (category) {
     const phone = phoneInside(account.slice(category.code.length));
-    const byAccount = phone ? await subscriberBy(db, { phone }) : null;
+    const byAccount = phone ? await q.onlySubscriberWith(db, { phone }) : null;
     if (byAccount !== null) return { payee: { subscriberId: byAccount }, betCategoryId: category.id, matchedBy: 'account' };
-    const bySender = senderHash ? await subscriberBy(db, { phoneHash: senderHash }) : null;
+    const bySender = senderHash ? await q.onlySubscriberWith(db, { phoneHash: senderHash }) : null;
     if (bySender !== null) return { payee: { subscriberId: bySender }, betCategoryId: category.id, matchedBy: 'msisdn' };
     return null;
   }
 
   const clientId = clientIdInside(account);
   if (clientId !== null) {
-    const found = await clientBy(db, { id: clientId });
+    const found = await q.onlyLiveClientWith(db, { id: clientId });
     if (found !== null) return { payee: { clientId: found }, betCategoryId: null, matchedBy: 'account' };
   }
   const phone = phoneInside(account);
   if (phone) {
-    const payee = onlyOne(await clientBy(db, { phone }), await subscriberBy(db, { phone }));
+    const payee = onlyOne(await q.onlyLiveClientWith(db, { phone }), await q.onlySubscriberWith(db, { phone }));
     if (payee) return { payee, betCategoryId: null, matchedBy: 'account' };
   }
   if (senderHash) {
     const payee = onlyOne(
-      await clientBy(db, { phoneHash: senderHash }),
-      await subscriberBy(db, { phoneHash: senderHash }),
+      await q.onlyLiveClientWith(db, { phoneHash: senderHash }),
+      await q.onlySubscriberWith(db, { phoneHash: senderHash }),
     );
     if (payee) return { payee, betCategoryId: null, matchedBy: 'msisdn' };
   }
@@ -146,12 +118,7 @@ export async function accountLooksValid(db: Queryable, billRefNumber: string | n
   if (phoneInside(account) || (await categoryNamedBy(db, account))) return true;
   const clientId = clientIdInside(account);
   if (clientId === null) return false;
-  const [found] = await db
-    .select({ id: clients.id })
-    .from(clients)
-    .where(eq(clients.id, clientId))
-    .limit(1);
-  return found !== undefined;
+  return q.clientExists(db, clientId);
 }
 
 /** The warning a payment from an erased person carries (decision 025). */

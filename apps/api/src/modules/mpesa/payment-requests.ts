@@ -1,4 +1,3 @@
-import { and, asc, desc, eq, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   centsToKes,
   kesFixed,
@@ -11,23 +10,14 @@ import {
   type RequestPayment,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import {
-  bet4mePlans,
-  betCategories,
-  clients,
-  mpesaPayments,
-  pricePackages,
-  stkRequests,
-  tipsSubscribers,
-} from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { rows } from '../../db/rows.ts';
 import type { Actor } from '../../http/actor.ts';
 import { AppError, fieldError, notFound } from '../../http/errors.ts';
 import { darajaFor, DarajaError } from '../../integrations/mpesa/daraja.ts';
 import { audit } from '../audit/service.ts';
 import { pendingBonusCents } from '../bonuses/service.ts';
 import { requireClient } from '../clients/service.ts';
+import * as q from './queries.ts';
 import { settleFromQuery } from './stk-query.ts';
 
 type Payer = { clientId: number } | { subscriberId: number };
@@ -43,13 +33,9 @@ function payerOf(q: { client_id?: number | undefined; subscriber_id?: number | u
 async function payerDetails(db: Queryable, actor: Actor, payer: Payer): Promise<{ name: string; phone: string }> {
   if ('clientId' in payer) {
     await requireClient(db, actor, payer.clientId);
-    const [c] = await db.select({ name: clients.name, phone: clients.phone }).from(clients).where(eq(clients.id, payer.clientId));
-    return c!;
+    return (await q.clientNameAndPhone(db, payer.clientId))!;
   }
-  const [s] = await db
-    .select({ name: tipsSubscribers.name, phone: tipsSubscribers.phone })
-    .from(tipsSubscribers)
-    .where(eq(tipsSubscribers.id, payer.subscriberId));
+  const s = await q.subscriberNameAndPhone(db, payer.subscriberId);
   if (!s) throw notFound('This subscriber was not found.');
   return s;
 }
@@ -70,20 +56,7 @@ interface Priced {
 /** What the payer can be asked to pay: tips packages for a subscriber; plans and the pending bonus for a client. */
 async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
   if ('subscriberId' in payer) {
-    const packages = await db
-      .select({
-        id: pricePackages.id,
-        name: pricePackages.name,
-        medium: pricePackages.medium,
-        durationDays: pricePackages.durationDays,
-        priceCents: pricePackages.priceCents,
-        category: betCategories.name,
-        code: betCategories.code,
-      })
-      .from(pricePackages)
-      .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
-      .where(sql`${pricePackages.priceCents} > 0`)
-      .orderBy(asc(betCategories.name), asc(pricePackages.medium), asc(pricePackages.durationDays));
+    const packages = await q.packagesForSale(db);
     return packages.map((p) => ({
       item: {
         key: `package:${p.id}`,
@@ -95,11 +68,7 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
       accountReference: p.code,
     }));
   }
-  const plans = await db
-    .select()
-    .from(bet4mePlans)
-    .where(and(eq(bet4mePlans.active, true), sql`${bet4mePlans.priceCents} > 0`))
-    .orderBy(asc(bet4mePlans.durationDays));
+  const plans = await q.plansForSale(db);
   const items: Priced[] = plans.map((p) => ({
     item: {
       key: `plan:${p.id}`,
@@ -121,31 +90,9 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
   return items;
 }
 
-interface RequestRow {
-  id: number;
-  phone: string;
-  amount_cents: string;
-  item: string | null;
-  status: PaymentRequest['status'];
-  result_desc: string | null;
-  receipt: string | null;
-  requested_at: string;
-}
-
 /** Payment requests with what they asked for and the receipt they were paid with. */
-async function requestsWhere(db: Queryable, where: SQL, limit: number): Promise<PaymentRequest[]> {
-  const found = await rows<RequestRow>(db, sql`
-    select r.id, r.phone, r.amount_cents, r.status, r.result_desc, r.requested_at, p.trans_id as receipt,
-           case r.purpose when 'bonus' then 'Pending bonus'
-                          when 'plan' then pl.name || ' plan'
-                          else pp.name end as item
-      from ${stkRequests} r
-      left join ${mpesaPayments} p on p.id = r.payment_id
-      left join ${bet4mePlans} pl on pl.id = r.plan_id
-      left join ${pricePackages} pp on pp.id = r.package_id
-     where ${where}
-     order by r.requested_at desc, r.id desc
-     limit ${limit}`);
+async function requestsOf(db: Queryable, of: Parameters<typeof q.paymentRequestRows>[1], limit: number): Promise<PaymentRequest[]> {
+  const found = await q.paymentRequestRows(db, of, limit);
   return found.map((r) => ({
     id: Number(r.id),
     phone: localPhone(r.phone),
@@ -166,12 +113,11 @@ export async function paymentRequestOptions(
   const payer = payerOf(query);
   const details = await payerDetails(deps.db, actor, payer);
   const items = await payableItems(deps.db, payer);
-  const where = 'clientId' in payer ? sql`r.client_id = ${payer.clientId}` : sql`r.subscriber_id = ${payer.subscriberId}`;
   return {
     name: details.name,
     phone: localPhone(details.phone),
     items: items.map((i) => i.item),
-    requests: await requestsWhere(deps.db, where, 5),
+    requests: await requestsOf(deps.db, payer, 5),
     configured: deps.config.mpesa.api !== null,
   };
 }
@@ -193,7 +139,7 @@ export async function requestPayment(
   const chosen = (await payableItems(deps.db, payer)).find((i) => i.item.key === body.item);
   if (!chosen) throw fieldError('item', 'Choose one of the listed packages, plans or the pending bonus');
   const rowId = await pushStk(deps, daraja, { payer, chosen, phone: body.phone, actorUserId: actor.userId, requestId, item: body.item });
-  const [request] = await requestsWhere(deps.db, sql`r.id = ${rowId}`, 1);
+  const [request] = await requestsOf(deps.db, { id: rowId }, 1);
   return { info: successTextsMpesa.paymentRequested, request: request! };
 }
 
@@ -208,14 +154,9 @@ export async function requestCheapestSmsPackage(
 ): Promise<number | null> {
   const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
   if (!daraja) return null;
-  const [cheapest] = await deps.db
-    .select({ id: pricePackages.id })
-    .from(pricePackages)
-    .where(and(eq(pricePackages.betCategoryId, r.betCategoryId), eq(pricePackages.medium, 'sms'), sql`${pricePackages.priceCents} > 0`))
-    .orderBy(asc(pricePackages.priceCents), asc(pricePackages.durationDays))
-    .limit(1);
-  if (!cheapest) return null;
-  return requestPackagePayment(deps, { ...r, packageId: cheapest.id });
+  const cheapest = await q.cheapestSmsPackage(deps.db, r.betCategoryId);
+  if (cheapest === null) return null;
+  return requestPackagePayment(deps, { ...r, packageId: cheapest });
 }
 
 /**
@@ -250,26 +191,23 @@ async function pushStk(
   const requestId = p.requestId;
   const amountCents = kesToCents(chosen.item.amount);
 
-  const [row] = await deps.db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(stkRequests)
-      .values({
-        purpose: chosen.purpose,
-        clientId: 'clientId' in payer ? payer.clientId : null,
-        subscriberId: 'subscriberId' in payer ? payer.subscriberId : null,
-        packageId: chosen.packageId ?? null,
-        planId: chosen.planId ?? null,
-        phone: body.phone,
-        amountCents,
-        accountReference: chosen.accountReference,
-        requestedBy: actor.userId,
-      })
-      .returning({ id: stkRequests.id });
+  const rowId = await deps.db.transaction(async (tx) => {
+    const inserted = await q.insertPaymentRequest(tx, {
+      purpose: chosen.purpose,
+      clientId: 'clientId' in payer ? payer.clientId : null,
+      subscriberId: 'subscriberId' in payer ? payer.subscriberId : null,
+      packageId: chosen.packageId ?? null,
+      planId: chosen.planId ?? null,
+      phone: body.phone,
+      amountCents,
+      accountReference: chosen.accountReference,
+      requestedBy: actor.userId,
+    });
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'payment.request',
       entity: 'stk_request',
-      entityId: inserted[0]!.id,
+      entityId: inserted,
       after: { ...payer, item: body.item, phone: body.phone, amount_cents: amountCents },
       requestId,
     });
@@ -283,30 +221,21 @@ async function pushStk(
       accountReference: chosen.accountReference,
       description: chosen.purpose === 'bonus' ? 'Bonus' : chosen.purpose === 'plan' ? 'Bet4Me plan' : 'Tips package',
     });
-    await deps.db
-      .update(stkRequests)
-      .set({ merchantRequestId: answer.merchantRequestId, checkoutRequestId: answer.checkoutRequestId })
-      .where(eq(stkRequests.id, row!.id));
+    await q.markRequestSent(deps.db, rowId, { merchantRequestId: answer.merchantRequestId, checkoutRequestId: answer.checkoutRequestId });
   } catch (error) {
     const reason = error instanceof DarajaError ? error.message : 'M-Pesa could not be reached';
-    await deps.db
-      .update(stkRequests)
-      .set({ status: 'failed', resultDesc: reason, settledAt: sql`now()` })
-      .where(eq(stkRequests.id, row!.id));
+    await q.markRequestRefused(deps.db, rowId, reason);
     throw new AppError(502, `M-Pesa did not accept the payment request: ${reason}`, { popup: true });
   }
-  return row!.id;
+  return rowId;
 }
 
 /** One request; a staff user sees only requests to their own clients (or to tips subscribers). */
 export async function showPaymentRequest(deps: AppDeps, actor: Actor, id: number): Promise<{ request: PaymentRequest }> {
-  const [found] = await deps.db
-    .select({ clientId: stkRequests.clientId })
-    .from(stkRequests)
-    .where(eq(stkRequests.id, id));
+  const found = await q.clientOfRequest(deps.db, id);
   if (!found) throw notFound('No such payment request.');
   if (found.clientId !== null) await requireClient(deps.db, actor, found.clientId);
-  const [request] = await requestsWhere(deps.db, sql`r.id = ${id}`, 1);
+  const [request] = await requestsOf(deps.db, { id }, 1);
   return { request: request! };
 }
 
@@ -320,18 +249,7 @@ export async function recheckPendingRequests(deps: AppDeps): Promise<number> {
   const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
   if (!daraja) return 0;
   const cutoff = new Date(Date.now() - deps.config.mpesa.stkTimeoutSeconds * 1000);
-  const due = await deps.db
-    .select({ id: stkRequests.id, checkoutRequestId: stkRequests.checkoutRequestId })
-    .from(stkRequests)
-    .where(
-      and(
-        eq(stkRequests.status, 'pending'),
-        lte(stkRequests.requestedAt, cutoff),
-        or(sql`${stkRequests.queriedAt} is null`, lte(stkRequests.queriedAt, cutoff)),
-      ),
-    )
-    .orderBy(desc(stkRequests.requestedAt))
-    .limit(50);
+  const due = await q.requestsToRecheck(deps.db, cutoff, 50);
   let settled = 0;
   for (const request of due) {
     if (!request.checkoutRequestId) {

@@ -1,10 +1,12 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import {
   centsToKes,
   centsToKesOrNull,
   normaliseKenyanPhone,
   PAYER_NUMBER_HIDDEN,
   type ClaimCandidate,
+  type PaymentRequest,
   type MpesaTransaction,
   type SortOf,
   type TipsDeposit,
@@ -12,9 +14,10 @@ import {
 import { rows } from '../../db/rows.ts';
 import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageOf, pageRows, type ListCount, type Page, type ListRequest } from '../../db/list.ts';
 import { summed, type DayRange, type SummaryPrefix } from '../../db/summaries.ts';
-import { betCategories, clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
+import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, refunds, stkRequests, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
+import { scopedWhere, type Scope } from '../clients/service.ts';
 import { DEPOSIT_KEYS, UNCLAIMED_KEYS } from '../money/service.ts';
 
 const iso = (value: unknown): string => new Date(value as string).toISOString();
@@ -296,4 +299,468 @@ export function maskedPattern(msisdn: string | null): string | null {
   const tail = m[2]!.replace(/\s/g, '');
   if (head.length + tail.length < 5) return null;
   return `${head}%${tail}`;
+}
+
+// --- The dashboard's newest payments ---
+
+export interface RecentPaymentRow {
+  name: string;
+  phone: string | null;
+  masked_msisdn: string | null;
+  reference: string;
+  time: string;
+  amount_cents: string;
+}
+
+/**
+ * The newest payments with who paid, read newest first off mpesa_payments_paid_idx; a staff
+ * member's scope reads mpesa_payments_owner_paid_idx (their clients' claimed payments).
+ */
+export async function recentPaymentRows(db: Queryable, options: { limit: number; scope: Scope }): Promise<RecentPaymentRow[]> {
+  const mine = scopedWhere(options.scope, 'p');
+  return rows<RecentPaymentRow>(
+    db,
+    sql`select coalesce(c.name, s.name, p.sender_name, 'Unknown sender') as name,
+               coalesce(c.phone, s.phone, p.sender_phone) as phone,
+               case when p.msisdn_kind = 'masked' then p.msisdn end as masked_msisdn,
+               coalesce(p.trans_id, '') as reference, p.paid_at as time, coalesce(p.amount_cents, 0) as amount_cents
+          from (select * from ${mpesaPayments} p where p.status <> 'rejected' and ${mine}
+                 order by p.paid_at desc, p.id desc limit ${options.limit}) p
+          left join ${clients} c on c.id = p.client_id
+          left join ${tipsSubscribers} s on s.id = p.subscriber_id
+         order by p.paid_at desc, p.id desc`,
+  );
+}
+
+// --- Payments as stored rows (arrivals, claims, refunds) ---
+
+/** Whose account a payment goes to (matching.ts's Payee, which builds on these statements). */
+type Payee = { clientId: number } | { subscriberId: number };
+
+export type PaymentRecord = typeof mpesaPayments.$inferSelect;
+
+export async function paymentRecord(db: Queryable, id: number): Promise<PaymentRecord | undefined> {
+  const [payment] = await db.select().from(mpesaPayments).where(eq(mpesaPayments.id, id));
+  return payment;
+}
+
+/** The payment, locked until the transaction ends (claims and refunds of it queue behind). */
+export async function lockPayment(tx: Queryable, id: number): Promise<PaymentRecord | undefined> {
+  const [payment] = await tx.select().from(mpesaPayments).where(eq(mpesaPayments.id, id)).for('update');
+  return payment;
+}
+
+/** Stores a payment once per receipt: null when its TransID is stored already (a repeat). */
+export async function insertPaymentOnce(tx: Queryable, row: PgInsertValue<typeof mpesaPayments>): Promise<{ id: number } | null> {
+  const [stored] = await tx
+    .insert(mpesaPayments)
+    .values(row)
+    .onConflictDoNothing({ target: mpesaPayments.transId })
+    .returning({ id: mpesaPayments.id });
+  return stored ?? null;
+}
+
+/** The payment of a receipt, locked. */
+export async function lockPaymentByReceipt(tx: Queryable, receipt: string) {
+  const [existing] = await tx
+    .select({ id: mpesaPayments.id, status: mpesaPayments.status, amountCents: mpesaPayments.amountCents })
+    .from(mpesaPayments)
+    .where(eq(mpesaPayments.transId, receipt))
+    .for('update');
+  return existing;
+}
+
+/** The payment row's columns that say it is claimed, and by whom. */
+export function claimedColumns(s: { payee: Payee; matchedBy: NonNullable<PaymentRecord['matchedBy']>; actorUserId: number | null }) {
+  return {
+    status: 'claimed' as const,
+    clientId: 'clientId' in s.payee ? s.payee.clientId : null,
+    subscriberId: 'subscriberId' in s.payee ? s.payee.subscriberId : null,
+    matchedBy: s.matchedBy,
+    claimedBy: s.actorUserId,
+    claimedAt: sql`now()`,
+  };
+}
+
+/** Marks a stored payment claimed by the rules (or an STK request), at the database's time. */
+export async function markClaimed(tx: Queryable, paymentId: number, s: Parameters<typeof claimedColumns>[0]) {
+  await tx.update(mpesaPayments).set(claimedColumns(s)).where(eq(mpesaPayments.id, paymentId));
+}
+
+/** Marks a payment claimed by a staff member (at the server's time). */
+export async function markClaimedByHand(tx: Queryable, paymentId: number, payee: Payee, claimedBy: number | null) {
+  await tx
+    .update(mpesaPayments)
+    .set({
+      status: 'claimed',
+      clientId: 'clientId' in payee ? payee.clientId : null,
+      subscriberId: 'subscriberId' in payee ? payee.subscriberId : null,
+      matchedBy: 'manual',
+      claimedBy,
+      claimedAt: new Date(),
+    })
+    .where(eq(mpesaPayments.id, paymentId));
+}
+
+export async function markUnclaimed(tx: Queryable, paymentId: number) {
+  await tx
+    .update(mpesaPayments)
+    .set({ status: 'unclaimed', clientId: null, subscriberId: null, matchedBy: null, claimedBy: null, claimedAt: null })
+    .where(eq(mpesaPayments.id, paymentId));
+}
+
+/** The warning a payment carries for the person who looks at it. */
+export async function setPaymentWarning(tx: Queryable, paymentId: number, warning: string) {
+  await tx.update(mpesaPayments).set({ warning }).where(eq(mpesaPayments.id, paymentId));
+}
+
+/**
+ * A receipt-less STK payment (confirmed only by an STK query) from the phone of this hash, of this
+ * amount, in the last two days: the oldest, locked.
+ */
+export async function receiptlessStkPayment(tx: Queryable, phoneHash: string, amountCents: number) {
+  const [waiting] = await tx
+    .select({ id: mpesaPayments.id })
+    .from(mpesaPayments)
+    .where(
+      and(
+        isNull(mpesaPayments.transId),
+        eq(mpesaPayments.source, 'stk'),
+        eq(mpesaPayments.amountCents, amountCents),
+        sql`${mpesaPayments.senderPhone} is not null and encode(sha256(convert_to(${mpesaPayments.senderPhone}, 'UTF8')), 'hex') = ${phoneHash}`,
+        gt(mpesaPayments.receivedAt, sql`now() - interval '2 days'`),
+      ),
+    )
+    .orderBy(mpesaPayments.receivedAt)
+    .limit(1)
+    .for('update');
+  return waiting;
+}
+
+/** Gives a receipt-less payment its receipt; null when it has one already. */
+export async function setReceiptIfNone(tx: Queryable, paymentId: number, transId: string): Promise<number | null> {
+  const adopted = await tx
+    .update(mpesaPayments)
+    .set({ transId })
+    .where(and(eq(mpesaPayments.id, paymentId), isNull(mpesaPayments.transId)))
+    .returning({ id: mpesaPayments.id });
+  return adopted[0]?.id ?? null;
+}
+
+/** The callback's receipt on a payment an STK query confirmed, unless that receipt is stored already. */
+export async function attachCallbackReceipt(tx: Queryable, paymentId: number, receipt: string, raw: object) {
+  await tx
+    .update(mpesaPayments)
+    .set({ transId: receipt, raw })
+    .where(
+      and(
+        eq(mpesaPayments.id, paymentId),
+        isNull(mpesaPayments.transId),
+        sql`not exists (select 1 from ${mpesaPayments} other where other.trans_id = ${receipt})`,
+      ),
+    );
+}
+
+/** What a refund M-Pesa confirmed returned of the payment. */
+export async function addRefundedCents(tx: Queryable, paymentId: number, cents: number) {
+  await tx
+    .update(mpesaPayments)
+    .set({ refundedCents: sql`${mpesaPayments.refundedCents} + ${cents}` })
+    .where(eq(mpesaPayments.id, paymentId));
+}
+
+/** Whether the payment has a refund asked, on its way or done (not failed or cancelled). */
+export async function hasLiveRefund(tx: Queryable, paymentId: number): Promise<boolean> {
+  const [found] = await tx
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(sql`${refunds.paymentId} = ${paymentId} and ${refunds.status} not in ('failed', 'cancelled')`)
+    .limit(1);
+  return found !== undefined;
+}
+
+// --- Who paid: the matching rules' look-ups ---
+
+/** The bet category whose code the account starts with (the longest such code). */
+export async function categoryCodeStartingAccount(db: Queryable, account: string): Promise<{ id: number; code: string } | null> {
+  const [found] = await db
+    .select({ id: betCategories.id, code: betCategories.code })
+    .from(betCategories)
+    .where(sql`${account} like upper(${betCategories.code}) || '%'`)
+    .orderBy(sql`length(${betCategories.code}) desc`)
+    .limit(1);
+  return found ?? null;
+}
+
+/** The one subscriber with this phone (or phone hash); null when none or two. */
+export async function onlySubscriberWith(db: Queryable, by: { phone?: string; phoneHash?: string }): Promise<number | null> {
+  const where = by.phone ? eq(tipsSubscribers.phone, by.phone) : eq(tipsSubscribers.phoneHash, by.phoneHash!);
+  const found = await db.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(where).limit(2);
+  return found.length === 1 ? found[0]!.id : null;
+}
+
+/** The one live client with this id, phone (or phone hash); null when none or two. */
+export async function onlyLiveClientWith(db: Queryable, by: { id?: number; phone?: string; phoneHash?: string }): Promise<number | null> {
+  const where =
+    by.id !== undefined
+      ? eq(clients.id, by.id)
+      : by.phone
+        ? eq(clients.phone, by.phone)
+        : eq(clients.phoneHash, by.phoneHash!);
+  const found = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(where, isNull(clients.deletedAt)))
+    .limit(2);
+  return found.length === 1 ? found[0]!.id : null;
+}
+
+/** Whether a client of this id exists, trashed or not. */
+export async function clientExists(db: Queryable, clientId: number): Promise<boolean> {
+  const [found] = await db.select({ id: clients.id }).from(clients).where(eq(clients.id, clientId)).limit(1);
+  return found !== undefined;
+}
+
+export async function liveClientExists(db: Queryable, clientId: number): Promise<boolean> {
+  const [found] = await db
+    .select({ id: clients.id })
+    .from(clients)
+    .where(and(eq(clients.id, clientId), isNull(clients.deletedAt)));
+  return found !== undefined;
+}
+
+export async function subscriberExists(db: Queryable, subscriberId: number): Promise<boolean> {
+  const [found] = await db.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(eq(tipsSubscribers.id, subscriberId));
+  return found !== undefined;
+}
+
+export async function clientNameAndPhone(db: Queryable, clientId: number) {
+  const [c] = await db.select({ name: clients.name, phone: clients.phone }).from(clients).where(eq(clients.id, clientId));
+  return c;
+}
+
+export async function subscriberNameAndPhone(db: Queryable, subscriberId: number) {
+  const [s] = await db
+    .select({ name: tipsSubscribers.name, phone: tipsSubscribers.phone })
+    .from(tipsSubscribers)
+    .where(eq(tipsSubscribers.id, subscriberId));
+  return s;
+}
+
+/** The M-Pesa receipt of a payment (null before it has one). */
+export async function receiptOf(db: Queryable, paymentId: number): Promise<string | null | undefined> {
+  const [payment] = await db.select({ transId: mpesaPayments.transId }).from(mpesaPayments).where(eq(mpesaPayments.id, paymentId));
+  return payment?.transId;
+}
+
+// --- What a payment buys (the settlement rules' look-ups) ---
+
+export async function planById(tx: Queryable, planId: number) {
+  const [plan] = await tx.select().from(bet4mePlans).where(eq(bet4mePlans.id, planId));
+  return plan;
+}
+
+/** The shortest active Bet4Me plan costing exactly this. */
+export async function activePlanPriced(tx: Queryable, priceCents: number) {
+  const [plan] = await tx
+    .select()
+    .from(bet4mePlans)
+    .where(and(eq(bet4mePlans.active, true), eq(bet4mePlans.priceCents, priceCents)))
+    .orderBy(bet4mePlans.durationDays)
+    .limit(1);
+  return plan;
+}
+
+/** The category and medium of the subscriber's latest tips subscription. */
+export async function latestTipsSubscription(tx: Queryable, subscriberId: number) {
+  const [latest] = await tx
+    .select({ betCategoryId: subscriptions.betCategoryId, medium: subscriptions.medium })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.subscriberId, subscriberId), isNotNull(subscriptions.betCategoryId)))
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+    .limit(1);
+  return latest;
+}
+
+export async function packageById(tx: Queryable, packageId: number) {
+  const [pkg] = await tx.select().from(pricePackages).where(eq(pricePackages.id, packageId));
+  return pkg;
+}
+
+/** The category's packages costing exactly this. */
+export async function packagesPriced(tx: Queryable, betCategoryId: number, priceCents: number) {
+  return tx
+    .select()
+    .from(pricePackages)
+    .where(and(eq(pricePackages.betCategoryId, betCategoryId), eq(pricePackages.priceCents, priceCents)));
+}
+
+/** What a subscription bought: its amount, days, and the plan or package. */
+export async function subscriptionBought(tx: Queryable, subscriptionId: number) {
+  const [bought] = await tx
+    .select({ amountCents: subscriptions.amountCents, durationDays: subscriptions.durationDays, plan: bet4mePlans.name, pkg: pricePackages.name })
+    .from(subscriptions)
+    .leftJoin(bet4mePlans, eq(bet4mePlans.id, subscriptions.planId))
+    .leftJoin(pricePackages, eq(pricePackages.id, subscriptions.packageId))
+    .where(eq(subscriptions.id, subscriptionId));
+  return bought;
+}
+
+export async function categoryById(db: Queryable, betCategoryId: number) {
+  const [category] = await db.select().from(betCategories).where(eq(betCategories.id, betCategoryId));
+  return category;
+}
+
+/** A category's priced packages as the prices SMS lists them (at most ten). */
+export async function pricesOfCategory(db: Queryable, betCategoryId: number) {
+  return db
+    .select({ medium: pricePackages.medium, days: pricePackages.durationDays, priceCents: pricePackages.priceCents })
+    .from(pricePackages)
+    .where(and(eq(pricePackages.betCategoryId, betCategoryId), gt(pricePackages.priceCents, 0)))
+    .orderBy(asc(pricePackages.medium), asc(pricePackages.durationDays))
+    .limit(10);
+}
+
+// --- Payment requests (STK pushes) ---
+
+export type StkRequestRow = typeof stkRequests.$inferSelect;
+
+/** The tips packages for sale, with their category, by category name, medium and days. */
+export async function packagesForSale(db: Queryable) {
+  return db
+    .select({
+      id: pricePackages.id,
+      name: pricePackages.name,
+      medium: pricePackages.medium,
+      durationDays: pricePackages.durationDays,
+      priceCents: pricePackages.priceCents,
+      category: betCategories.name,
+      code: betCategories.code,
+    })
+    .from(pricePackages)
+    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
+    .where(sql`${pricePackages.priceCents} > 0`)
+    .orderBy(asc(betCategories.name), asc(pricePackages.medium), asc(pricePackages.durationDays));
+}
+
+/** The active Bet4Me plans for sale, shortest first. */
+export async function plansForSale(db: Queryable) {
+  return db
+    .select()
+    .from(bet4mePlans)
+    .where(and(eq(bet4mePlans.active, true), sql`${bet4mePlans.priceCents} > 0`))
+    .orderBy(asc(bet4mePlans.durationDays));
+}
+
+/** The category's cheapest SMS package for sale (the shortest of equal prices). */
+export async function cheapestSmsPackage(db: Queryable, betCategoryId: number): Promise<number | null> {
+  const [cheapest] = await db
+    .select({ id: pricePackages.id })
+    .from(pricePackages)
+    .where(and(eq(pricePackages.betCategoryId, betCategoryId), eq(pricePackages.medium, 'sms'), sql`${pricePackages.priceCents} > 0`))
+    .orderBy(asc(pricePackages.priceCents), asc(pricePackages.durationDays))
+    .limit(1);
+  return cheapest?.id ?? null;
+}
+
+export interface PaymentRequestRow {
+  id: number;
+  phone: string;
+  amount_cents: string;
+  item: string | null;
+  status: PaymentRequest['status'];
+  result_desc: string | null;
+  receipt: string | null;
+  requested_at: string;
+}
+
+/** Payment requests (one, or a payer's newest) with what they asked for and the receipt they were paid with. */
+export async function paymentRequestRows(
+  db: Queryable,
+  of: { id: number } | { clientId: number } | { subscriberId: number },
+  limit: number,
+): Promise<PaymentRequestRow[]> {
+  const where = 'id' in of ? sql`r.id = ${of.id}` : 'clientId' in of ? sql`r.client_id = ${of.clientId}` : sql`r.subscriber_id = ${of.subscriberId}`;
+  return rows<PaymentRequestRow>(db, sql`
+    select r.id, r.phone, r.amount_cents, r.status, r.result_desc, r.requested_at, p.trans_id as receipt,
+           case r.purpose when 'bonus' then 'Pending bonus'
+                          when 'plan' then pl.name || ' plan'
+                          else pp.name end as item
+      from ${stkRequests} r
+      left join ${mpesaPayments} p on p.id = r.payment_id
+      left join ${bet4mePlans} pl on pl.id = r.plan_id
+      left join ${pricePackages} pp on pp.id = r.package_id
+     where ${where}
+     order by r.requested_at desc, r.id desc
+     limit ${limit}`);
+}
+
+export async function insertPaymentRequest(tx: Queryable, request: PgInsertValue<typeof stkRequests>): Promise<number> {
+  const inserted = await tx.insert(stkRequests).values(request).returning({ id: stkRequests.id });
+  return inserted[0]!.id;
+}
+
+/** Daraja took the push: its ids, which the callback and the STK query name. */
+export async function markRequestSent(db: Queryable, id: number, ids: { merchantRequestId: string; checkoutRequestId: string }) {
+  await db.update(stkRequests).set(ids).where(eq(stkRequests.id, id));
+}
+
+/** Daraja refused the push (or could not be reached): the request failed now. */
+export async function markRequestRefused(db: Queryable, id: number, reason: string) {
+  await db
+    .update(stkRequests)
+    .set({ status: 'failed', resultDesc: reason, settledAt: sql`now()` })
+    .where(eq(stkRequests.id, id));
+}
+
+/** The client a request was sent for (null for a tips subscriber); undefined when no such request. */
+export async function clientOfRequest(db: Queryable, id: number) {
+  const [found] = await db.select({ clientId: stkRequests.clientId }).from(stkRequests).where(eq(stkRequests.id, id));
+  return found;
+}
+
+/** Pending requests sent (and last asked about) before the cutoff, newest first, at most `limit`. */
+export async function requestsToRecheck(db: Queryable, cutoff: Date, limit: number) {
+  return db
+    .select({ id: stkRequests.id, checkoutRequestId: stkRequests.checkoutRequestId })
+    .from(stkRequests)
+    .where(
+      and(
+        eq(stkRequests.status, 'pending'),
+        lte(stkRequests.requestedAt, cutoff),
+        or(sql`${stkRequests.queriedAt} is null`, lte(stkRequests.queriedAt, cutoff)),
+      ),
+    )
+    .orderBy(desc(stkRequests.requestedAt))
+    .limit(limit);
+}
+
+export async function lockRequest(tx: Queryable, id: number): Promise<StkRequestRow | undefined> {
+  const [request] = await tx.select().from(stkRequests).where(eq(stkRequests.id, id)).for('update');
+  return request;
+}
+
+export async function lockRequestByCheckout(tx: Queryable, checkoutRequestId: string): Promise<StkRequestRow | undefined> {
+  const [request] = await tx.select().from(stkRequests).where(eq(stkRequests.checkoutRequestId, checkoutRequestId)).for('update');
+  return request;
+}
+
+/**
+ * Writes what was learnt of a request (its end, or an STK query asked); `settledNow` and
+ * `queriedNow` stamp settled_at and queried_at with the database's time.
+ */
+export async function recordRequestAnswer(
+  tx: Queryable,
+  id: number,
+  answer: Omit<Partial<typeof stkRequests.$inferInsert>, 'settledAt' | 'queriedAt'>,
+  stamp: { settledNow?: boolean; queriedNow?: boolean },
+) {
+  await tx
+    .update(stkRequests)
+    .set({
+      ...(stamp.queriedNow ? { queriedAt: sql`now()` } : {}),
+      ...answer,
+      ...(stamp.settledNow ? { settledAt: sql`now()` } : {}),
+    })
+    .where(eq(stkRequests.id, id));
 }

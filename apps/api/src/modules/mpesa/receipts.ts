@@ -1,26 +1,21 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
 import { kesFixed } from '@betdesk/contract';
-import { betCategories, mpesaPayments, pricePackages, taxInvoices, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { smsDateTime } from '../../customer-texts/format.ts';
 import { customerText, fixedText } from '../../customer-texts/texts.ts';
 import { getSetting } from '../settings/service.ts';
 import { languageOf, queueSms } from '../sms/service.ts';
+import { saleInvoiceNumber } from '../tax/service.ts';
+import * as q from './queries.ts';
 
 export const TIPS_RECEIPT_INTENT = 'tips.receipt';
 export const TIPS_CREDIT_INTENT = 'tips.credit';
 
 /** A category's packages and how to pay, from the `tips_prices_sms` setting in a language; null when it has none. */
 export async function categoryPricesText(db: Queryable, betCategoryId: number, language: Language): Promise<string | null> {
-  const [category] = await db.select().from(betCategories).where(eq(betCategories.id, betCategoryId));
+  const category = await q.categoryById(db, betCategoryId);
   if (!category) return null;
-  const packages = await db
-    .select({ medium: pricePackages.medium, days: pricePackages.durationDays, priceCents: pricePackages.priceCents })
-    .from(pricePackages)
-    .where(and(eq(pricePackages.betCategoryId, betCategoryId), gt(pricePackages.priceCents, 0)))
-    .orderBy(asc(pricePackages.medium), asc(pricePackages.durationDays))
-    .limit(10);
+  const packages = await q.pricesOfCategory(db, betCategoryId);
   if (packages.length === 0) return null;
   const list = packages
     .map((p) => fixedText('sms.price_line', language, { medium: p.medium === 'sms' ? 'SMS' : 'Web', days: p.days, price: kesFixed(p.priceCents) }))
@@ -30,14 +25,10 @@ export async function categoryPricesText(db: Queryable, betCategoryId: number, l
 
 /** The payer and the payment's receipt; `receipt` given when the caller knows it (one read fewer). */
 async function payerOf(db: Queryable, paymentId: number, subscriberId: number, receipt: string | null | undefined) {
-  const [subscriber] = await db
-    .select({ name: tipsSubscribers.name, phone: tipsSubscribers.phone })
-    .from(tipsSubscribers)
-    .where(eq(tipsSubscribers.id, subscriberId));
+  const subscriber = await q.subscriberNameAndPhone(db, subscriberId);
   if (!subscriber) return null;
   if (receipt !== undefined) return { ...subscriber, receipt: receipt ?? 'M-Pesa' };
-  const [payment] = await db.select({ transId: mpesaPayments.transId }).from(mpesaPayments).where(eq(mpesaPayments.id, paymentId));
-  return { ...subscriber, receipt: payment?.transId ?? 'M-Pesa' };
+  return { ...subscriber, receipt: (await q.receiptOf(db, paymentId)) ?? 'M-Pesa' };
 }
 
 /**
@@ -90,12 +81,8 @@ export async function queueTipsReceipt(
  */
 async function invoiceLineOf(tx: Queryable, subscriptionId: number, language: Language): Promise<string | null> {
   if ((await getSetting(tx, 'receipt_sms_invoice_line')) !== true) return null;
-  const [invoice] = await tx
-    .select({ number: taxInvoices.number })
-    .from(taxInvoices)
-    .where(and(eq(taxInvoices.subscriptionId, subscriptionId), eq(taxInvoices.kind, 'invoice')))
-    .limit(1);
-  return invoice ? fixedText('sms.receipt_invoice_line', language, { number: String(invoice.number) }) : null;
+  const number = await saleInvoiceNumber(tx, subscriptionId);
+  return number === null ? null : fixedText('sms.receipt_invoice_line', language, { number: String(number) });
 }
 
 /** A payment that bought nothing: the payer learns it is credit, with the category's prices. */

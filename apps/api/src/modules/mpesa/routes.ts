@@ -19,9 +19,7 @@ import {
   unclaimedMpesaTransactions,
   unclaimPayment,
 } from '@betdesk/contract';
-import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { mpesaPayments } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { getSetting } from '../settings/service.ts';
@@ -102,7 +100,7 @@ export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, unclaimedMpesaTransactions, ({ query }) => page({ ...query, status: 'unclaimed' }));
 
   route(app, claimCandidates, async ({ query }) => {
-    const [payment] = await deps.db.select().from(mpesaPayments).where(eq(mpesaPayments.id, query.transaction_id));
+    const payment = await q.paymentRecord(deps.db, query.transaction_id);
     if (!payment) throw notFound('No such M-Pesa transaction.');
     return {
       transaction: (await q.paymentById(deps.db, payment.id))!,

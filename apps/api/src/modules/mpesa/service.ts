@@ -1,12 +1,10 @@
-import { sql } from 'drizzle-orm';
 import { nairobiDayOf } from '@betdesk/contract';
-import { clients, mpesaPayments, tipsSubscribers } from '../../db/schema/index.ts';
-import { scopedWhere, type Scope } from '../clients/service.ts';
-import { rows } from '../../db/rows.ts';
+import type { Scope } from '../clients/service.ts';
 import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
 export { amountToCents } from './c2b-payload.ts';
 import { INCOME_KEYS } from '../money/service.ts';
+import * as q from './queries.ts';
 
 /**
  * Income is money received by M-Pesa (every stored payment but rejected payloads), in cents;
@@ -41,20 +39,7 @@ export async function recentPayments(
   db: Queryable,
   options: { limit: number; scope: Scope },
 ): Promise<RecentPayment[]> {
-  // A staff member's: mpesa_payments_owner_paid_idx (their clients' claimed payments), newest first.
-  const mine = scopedWhere(options.scope, 'p');
-  const found = await rows<{ name: string; phone: string | null; masked_msisdn: string | null; reference: string; time: string; amount_cents: string }>(
-    db,
-    sql`select coalesce(c.name, s.name, p.sender_name, 'Unknown sender') as name,
-               coalesce(c.phone, s.phone, p.sender_phone) as phone,
-               case when p.msisdn_kind = 'masked' then p.msisdn end as masked_msisdn,
-               coalesce(p.trans_id, '') as reference, p.paid_at as time, coalesce(p.amount_cents, 0) as amount_cents
-          from (select * from ${mpesaPayments} p where p.status <> 'rejected' and ${mine}
-                 order by p.paid_at desc, p.id desc limit ${options.limit}) p
-          left join ${clients} c on c.id = p.client_id
-          left join ${tipsSubscribers} s on s.id = p.subscriber_id
-         order by p.paid_at desc, p.id desc`,
-  );
+  const found = await q.recentPaymentRows(db, options);
   return found.map((p) => ({
     name: p.name,
     phone: p.phone,

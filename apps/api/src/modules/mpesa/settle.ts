@@ -1,10 +1,10 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
-import { bet4mePlans, pricePackages, subscriptions, type TipsMedium } from '../../db/schema/index.ts';
+import type { TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { payPendingBonuses, reverseBonusPaymentsOfPayment } from '../bonuses/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
 import type { Payee } from './matching.ts';
+import * as q from './queries.ts';
 import { queueCreditNotice, queueTipsReceipt } from './receipts.ts';
 
 /** What an STK push asked for: it decides over the general rules (the payer chose it). */
@@ -66,7 +66,7 @@ async function settleClient(tx: Queryable, s: Settlement, clientId: number): Pro
   };
 
   if (requested && 'planId' in requested) {
-    const [plan] = await tx.select().from(bet4mePlans).where(eq(bet4mePlans.id, requested.planId));
+    const plan = await q.planById(tx, requested.planId);
     if (plan && s.amountCents >= plan.priceCents) await buyPlan(plan);
     return outcome;
   }
@@ -83,12 +83,7 @@ async function settleClient(tx: Queryable, s: Settlement, clientId: number): Pro
   if (requested) return outcome;
   const rest = s.amountCents - paid.paidCents;
   if (rest > 0) {
-    const [plan] = await tx
-      .select()
-      .from(bet4mePlans)
-      .where(and(eq(bet4mePlans.active, true), eq(bet4mePlans.priceCents, rest)))
-      .orderBy(bet4mePlans.durationDays)
-      .limit(1);
+    const plan = await q.activePlanPriced(tx, rest);
     if (plan) await buyPlan(plan);
   }
   return outcome;
@@ -96,26 +91,18 @@ async function settleClient(tx: Queryable, s: Settlement, clientId: number): Pro
 
 async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: number): Promise<SettlementOutcome> {
   const outcome: SettlementOutcome = { bonusPaidCents: 0, subscriptionId: null, activatedSms: null };
-  const [latest] = await tx
-    .select({ betCategoryId: subscriptions.betCategoryId, medium: subscriptions.medium })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.subscriberId, subscriberId), isNotNull(subscriptions.betCategoryId)))
-    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
-    .limit(1);
+  const latest = await q.latestTipsSubscription(tx, subscriberId);
 
   let chosen: { id: number; name: string; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number } | undefined;
   const requested = s.requested;
   if (requested && 'packageId' in requested) {
-    const [pkg] = await tx.select().from(pricePackages).where(eq(pricePackages.id, requested.packageId));
+    const pkg = await q.packageById(tx, requested.packageId);
     if (pkg && s.amountCents >= pkg.priceCents) chosen = pkg;
   } else {
     // The category the account named, else the one the subscriber last bought.
     const categoryId = s.betCategoryId ?? latest?.betCategoryId ?? null;
     if (categoryId !== null) {
-      const fits = await tx
-        .select()
-        .from(pricePackages)
-        .where(and(eq(pricePackages.betCategoryId, categoryId), eq(pricePackages.priceCents, s.amountCents)));
+      const fits = await q.packagesPriced(tx, categoryId, s.amountCents);
       // SMS is preferred over web, unless the subscriber's latest subscription was web.
       const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
       chosen = fits.find((p) => p.medium === preferred) ?? fits[0];

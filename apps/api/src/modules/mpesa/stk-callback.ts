@@ -2,12 +2,11 @@
  * What arrives when a payer answers an STK push: Daraja's callback, with the receipt on success.
  * It settles the request it names (once, whatever an STK query decided before it).
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import { kesToCents, normaliseKenyanPhone, readProviderPayload } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import { mpesaPayments, stkRequests } from '../../db/schema/index.ts';
 import { nairobiTime } from './c2b-payload.ts';
 import { afterCommit, announcePayment } from './ingest.ts';
+import * as q from './queries.ts';
 import { endedStatus, storeStkPayment } from './stk-payment.ts';
 
 interface StkCallbackBody {
@@ -51,30 +50,22 @@ export async function receiveStkCallback(deps: AppDeps, received: unknown, reque
   const cb = readStkCallback(clean);
   if (!cb) return;
   const outcome = await deps.db.transaction(async (tx) => {
-    const [request] = await tx
-      .select()
-      .from(stkRequests)
-      .where(eq(stkRequests.checkoutRequestId, cb.checkoutRequestId))
-      .for('update');
+    const request = await q.lockRequestByCheckout(tx, cb.checkoutRequestId);
     if (!request) {
       // A push this server did not send (or lost): its money is still stored, unclaimed.
       if (cb.resultCode === '0' && cb.receipt && cb.amountCents) {
-        const [stored] = await tx
-          .insert(mpesaPayments)
-          .values({
-            transId: cb.receipt,
-            source: 'stk',
-            transactionType: 'STK push',
-            amountCents: cb.amountCents,
-            msisdn: cb.phone,
-            msisdnKind: cb.phone ? 'plain' : 'unknown',
-            senderPhone: cb.phone,
-            transTime: cb.transTime,
-            raw: raw as object,
-            status: 'unclaimed',
-          })
-          .onConflictDoNothing({ target: mpesaPayments.transId })
-          .returning({ id: mpesaPayments.id });
+        const stored = await q.insertPaymentOnce(tx, {
+          transId: cb.receipt,
+          source: 'stk',
+          transactionType: 'STK push',
+          amountCents: cb.amountCents,
+          msisdn: cb.phone,
+          msisdnKind: cb.phone ? 'plain' : 'unknown',
+          senderPhone: cb.phone,
+          transTime: cb.transTime,
+          raw: raw as object,
+          status: 'unclaimed',
+        });
         if (stored) {
           await announcePayment(tx, stored.id, { amountCents: cb.amountCents, senderName: null, account: null, status: 'unclaimed' });
         }
@@ -84,16 +75,7 @@ export async function receiveStkCallback(deps: AppDeps, received: unknown, reque
     if (request.status === 'paid') {
       // Confirmed earlier by an STK query: the callback brings the receipt.
       if (cb.receipt && request.paymentId) {
-        await tx
-          .update(mpesaPayments)
-          .set({ transId: cb.receipt, raw: raw as object })
-          .where(
-            and(
-              eq(mpesaPayments.id, request.paymentId),
-              isNull(mpesaPayments.transId),
-              sql`not exists (select 1 from ${mpesaPayments} other where other.trans_id = ${cb.receipt})`,
-            ),
-          );
+        await q.attachCallbackReceipt(tx, request.paymentId, cb.receipt, raw as object);
       }
       return null;
     }
@@ -102,10 +84,12 @@ export async function receiveStkCallback(deps: AppDeps, received: unknown, reque
       // money: a success with a receipt is always stored and settled, whatever we had decided.
       if (cb.resultCode !== '0' || !cb.receipt) return null;
     } else if (cb.resultCode !== '0') {
-      await tx
-        .update(stkRequests)
-        .set({ status: endedStatus(cb.resultCode), resultCode: cb.resultCode, resultDesc: cb.resultDesc, settledAt: sql`now()` })
-        .where(eq(stkRequests.id, request.id));
+      await q.recordRequestAnswer(
+        tx,
+        request.id,
+        { status: endedStatus(cb.resultCode), resultCode: cb.resultCode, resultDesc: cb.resultDesc },
+        { settledNow: true },
+      );
       return null;
     }
     const stored = await storeStkPayment(
@@ -121,16 +105,12 @@ export async function receiveStkCallback(deps: AppDeps, received: unknown, reque
       requestId,
     );
     const late = request.status !== 'pending' ? ` (arrived after the request was marked ${request.status})` : '';
-    await tx
-      .update(stkRequests)
-      .set({
-        status: 'paid',
-        resultCode: '0',
-        resultDesc: `${cb.resultDesc}${late}`.slice(0, 300),
-        paymentId: stored.paymentId,
-        settledAt: sql`now()`,
-      })
-      .where(eq(stkRequests.id, request.id));
+    await q.recordRequestAnswer(
+      tx,
+      request.id,
+      { status: 'paid', resultCode: '0', resultDesc: `${cb.resultDesc}${late}`.slice(0, 300), paymentId: stored.paymentId },
+      { settledNow: true },
+    );
     return stored.outcome;
   });
   await afterCommit(deps, outcome);

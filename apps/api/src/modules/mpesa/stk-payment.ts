@@ -2,11 +2,11 @@
  * The money of a paid STK request, shared by its two ways of arriving: the callback (stk-callback.ts)
  * and, when the callback does not come, an STK query (stk-query.ts).
  */
-import { eq } from 'drizzle-orm';
-import { mpesaPayments, stkRequests } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { announcePayment, settleStored } from './ingest.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
+import * as q from './queries.ts';
+import type { StkRequestRow } from './queries.ts';
 import type { RequestedItem, SettlementOutcome } from './settle.ts';
 
 /** ResultCode 1032 is the payer cancelling; every other non-zero code is a failure. */
@@ -14,7 +14,6 @@ export function endedStatus(resultCode: string): 'cancelled' | 'failed' {
   return resultCode === '1032' ? 'cancelled' : 'failed';
 }
 
-export type StkRequestRow = typeof stkRequests.$inferSelect;
 
 function requestedItemOf(r: StkRequestRow): RequestedItem {
   if (r.purpose === 'package') return { packageId: r.packageId! };
@@ -37,31 +36,23 @@ export async function storeStkPayment(
   paid: { receipt: string | null; amountCents: number; phone: string; transTime: Date | null; raw: unknown },
   requestId: string | null,
 ): Promise<{ paymentId: number; outcome: SettlementOutcome | null }> {
-  const [row] = await tx
-    .insert(mpesaPayments)
-    .values({
-      transId: paid.receipt,
-      source: 'stk',
-      transactionType: 'STK push',
-      amountCents: paid.amountCents,
-      billRefNumber: request.accountReference,
-      msisdn: paid.phone,
-      msisdnKind: 'plain',
-      senderPhone: paid.phone,
-      transTime: paid.transTime,
-      raw: paid.raw ?? {},
-      status: 'unclaimed',
-    })
-    .onConflictDoNothing({ target: mpesaPayments.transId })
-    .returning({ id: mpesaPayments.id });
+  const row = await q.insertPaymentOnce(tx, {
+    transId: paid.receipt,
+    source: 'stk',
+    transactionType: 'STK push',
+    amountCents: paid.amountCents,
+    billRefNumber: request.accountReference,
+    msisdn: paid.phone,
+    msisdnKind: 'plain',
+    senderPhone: paid.phone,
+    transTime: paid.transTime,
+    raw: paid.raw ?? {},
+    status: 'unclaimed',
+  });
   if (!row) {
     // C2B (or a pull) stored this receipt first. If its rules found the payee, it stands; if it
     // waits unclaimed, this request says whose it is and what it buys: settled here, once.
-    const [existing] = await tx
-      .select({ id: mpesaPayments.id, status: mpesaPayments.status, amountCents: mpesaPayments.amountCents })
-      .from(mpesaPayments)
-      .where(eq(mpesaPayments.transId, paid.receipt!))
-      .for('update');
+    const existing = await q.lockPaymentByReceipt(tx, paid.receipt!);
     if (existing!.status !== 'unclaimed' || existing!.amountCents === null) return { paymentId: existing!.id, outcome: null };
     const settled = await settleForRequest(tx, request, existing!.id, existing!.amountCents, requestId);
     return { paymentId: existing!.id, outcome: settled };

@@ -1,8 +1,7 @@
 /** What an STK query answers about a request whose callback did not come in time. */
-import { eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.ts';
-import { stkRequests } from '../../db/schema/index.ts';
 import { afterCommit } from './ingest.ts';
+import * as q from './queries.ts';
 import { endedStatus, storeStkPayment } from './stk-payment.ts';
 
 /**
@@ -17,32 +16,28 @@ export async function settleFromQuery(
   maxAttempts: number,
 ): Promise<string> {
   const result = await deps.db.transaction(async (tx) => {
-    const [request] = await tx.select().from(stkRequests).where(eq(stkRequests.id, requestIdOfRow)).for('update');
+    const request = await q.lockRequest(tx, requestIdOfRow);
     if (!request || request.status !== 'pending') return { status: request?.status ?? 'missing', outcome: null };
     if (answer.resultCode === null) {
       const giveUp = request.queryAttempts + 1 >= maxAttempts;
-      await tx
-        .update(stkRequests)
-        .set({
-          queriedAt: sql`now()`,
+      await q.recordRequestAnswer(
+        tx,
+        request.id,
+        {
           queryAttempts: request.queryAttempts + 1,
-          ...(giveUp ? { status: 'failed' as const, resultDesc: 'M-Pesa never said how the request ended', settledAt: sql`now()` } : {}),
-        })
-        .where(eq(stkRequests.id, request.id));
+          ...(giveUp ? { status: 'failed' as const, resultDesc: 'M-Pesa never said how the request ended' } : {}),
+        },
+        { queriedNow: true, settledNow: giveUp },
+      );
       return { status: giveUp ? 'failed' : 'pending', outcome: null };
     }
     if (answer.resultCode !== '0') {
-      await tx
-        .update(stkRequests)
-        .set({
-          status: endedStatus(answer.resultCode),
-          resultCode: answer.resultCode,
-          resultDesc: answer.resultDesc,
-          queriedAt: sql`now()`,
-          queryAttempts: request.queryAttempts + 1,
-          settledAt: sql`now()`,
-        })
-        .where(eq(stkRequests.id, request.id));
+      await q.recordRequestAnswer(
+        tx,
+        request.id,
+        { status: endedStatus(answer.resultCode), resultCode: answer.resultCode, resultDesc: answer.resultDesc, queryAttempts: request.queryAttempts + 1 },
+        { queriedNow: true, settledNow: true },
+      );
       return { status: endedStatus(answer.resultCode), outcome: null };
     }
     const stored = await storeStkPayment(
@@ -51,18 +46,12 @@ export async function settleFromQuery(
       { receipt: null, amountCents: request.amountCents, phone: request.phone, transTime: null, raw: { stkQuery: answer } },
       null,
     );
-    await tx
-      .update(stkRequests)
-      .set({
-        status: 'paid',
-        resultCode: '0',
-        resultDesc: answer.resultDesc,
-        paymentId: stored.paymentId,
-        queriedAt: sql`now()`,
-        queryAttempts: request.queryAttempts + 1,
-        settledAt: sql`now()`,
-      })
-      .where(eq(stkRequests.id, request.id));
+    await q.recordRequestAnswer(
+      tx,
+      request.id,
+      { status: 'paid', resultCode: '0', resultDesc: answer.resultDesc, paymentId: stored.paymentId, queryAttempts: request.queryAttempts + 1 },
+      { queriedNow: true, settledNow: true },
+    );
     return { status: 'paid', outcome: stored.outcome };
   });
   await afterCommit(deps, result.outcome);

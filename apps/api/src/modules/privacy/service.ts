@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import {
   kesFixed,
   PRIVACY_SUBJECT_INTRO,
@@ -11,8 +10,6 @@ import {
   type PrivacyRequest,
   type PrivacySubject,
 } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
-import { dataBreaches, privacyRequests, retentionRuns } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -22,7 +19,8 @@ import { audit } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { customerTextFor } from '../../customer-texts/texts.ts';
 import { consentState, isErasedHash, recordConsent } from '../sms/service.ts';
-import { erasePhone, peopleOfPhone, type ErasedCounts } from './erase.ts';
+import { erasePhone, type ErasedCounts } from './erase.ts';
+import * as q from './queries.ts';
 
 export { erasePhone } from './erase.ts';
 export { runRetention } from './retention.ts';
@@ -30,7 +28,6 @@ export { runRetention } from './retention.ts';
 const BREACH_NOTICE_HOURS = 72;
 const HOUR = 3_600_000;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-const idList = (ids: number[]) => (ids.length ? sql.join(ids.map((id) => sql`${id}`), sql`, `) : sql`null`);
 
 /**
  * A row as the person reads it: timestamps as ISO strings (the same on both databases), and each
@@ -60,21 +57,9 @@ function plain(list: Record<string, unknown>[]): Record<string, unknown>[] {
 export async function subjectOf(deps: AppDeps, actor: Actor, phone: string, requestId: string): Promise<PrivacySubject> {
   const db = deps.db;
   const hash = sha256Hex(phone);
-  const { subscriberIds, clientIds } = await peopleOfPhone(db, phone);
-  const S = idList(subscriberIds);
-  const C = idList(clientIds);
-  const q = async (query: ReturnType<typeof sql>) => plain(await rows<Record<string, unknown>>(db, query));
-  const payments = await q(sql`
-    select id, trans_id as receipt, source, amount_cents, bill_ref_number as account, msisdn, sender_phone, sender_name,
-           paid_at, status, client_id, subscriber_id
-      from mpesa_payments
-     where subscriber_id in (${S}) or client_id in (${C}) or sender_phone = ${phone} or msisdn in (${phone}, ${hash})
-     order by paid_at`);
-  const sent = await rows<{ intent: string; text: string }>(
-    db,
-    sql`select id, intent, recipient, body as text, sms_class, status, created_at
-          from sms_messages where recipient = ${phone} or subscriber_id in (${S}) or client_id in (${C}) order by id`,
-  );
+  const { subscriberIds, clientIds } = await q.peopleOfPhone(db, phone);
+  const held = await q.subjectRecords(db, { phone, hash, subscriberIds, clientIds });
+  const payments = plain(held.payments);
   const subject: PrivacySubject = {
     phone,
     generated_at: new Date().toISOString(),
@@ -83,44 +68,24 @@ export async function subjectOf(deps: AppDeps, actor: Actor, phone: string, requ
       export: PRIVACY_SUBJECT_INTRO,
       sections: Object.fromEntries(PRIVACY_SUBJECT_SECTIONS.map((section) => [section.key, section.about])),
     },
-    subscribers: await q(sql`select id, name, phone, joined_at from tips_subscribers where id in (${S})`),
-    clients: await q(sql`
-      select id, name, phone, email, maximum_stake_cents, last_login, created_at, deleted_at from clients where id in (${C})`),
-    platform_accounts: await q(sql`
-      select client_id, platform, 'held, sealed' as password, updated_at from client_platform_passwords where client_id in (${C})`),
-    subscriptions: await q(sql`
-      select id, client_id, subscriber_id, bet_category_id, medium, plan_id, package_id, amount_cents, starts_at, expires_at, source
-        from subscriptions where subscriber_id in (${S}) or client_id in (${C}) order by starts_at`),
+    subscribers: plain(held.subscribers),
+    clients: plain(held.clients),
+    platform_accounts: plain(held.platform_accounts),
+    subscriptions: plain(held.subscriptions),
     payments,
-    payment_requests: await q(sql`
-      select id, purpose, phone, amount_cents, account_reference, status, result_desc, requested_at, settled_at
-        from stk_requests where phone = ${phone} or subscriber_id in (${S}) or client_id in (${C}) order by requested_at`),
-    sms_sent: plain(sent.map((m) => ({ ...m, text: smsTextForStaff(m.intent, m.text) }))),
-    sms_received: await q(sql`
-      select id, phone, text, keyword, action, received_at from sms_inbound where phone = ${phone} order by id`),
-    portal_sign_ins: await q(sql`
-      select created_at as signed_in_at, expires_at, revoked_at as signed_out_at, ip, user_agent
-        from portal_sessions where phone = ${phone} order by id`),
-    portal_codes: await q(sql`
-      select created_at as asked_at, expires_at, used_at, tries as wrong_tries, ip from portal_codes where phone = ${phone} order by id`),
-    bets: await q(sql`
-      select id, client_id, stake_cents, description, profit_cents, status, opened_at, closed_at
-        from bets where client_id in (${C}) order by opened_at, id`),
-    bonuses: await q(sql`
-      select id, bet_id, client_id, amount_cents, rate_percent, paid_cents, earned_at from bonuses where client_id in (${C}) order by earned_at, id`),
-    bonus_payments: await q(sql`
-      select id, client_id, amount_cents, description, source, paid_at from bonus_payments where client_id in (${C}) order by paid_at, id`),
-    ledger: await q(sql`
-      select id, client_id, subscriber_id, kind, amount_cents, payment_id, subscription_id, bonus_payment_id, note, created_at
-        from ledger_entries where client_id in (${C}) or subscriber_id in (${S}) order by created_at, id`),
-    opt_outs: await q(sql`select action, scope, source, reason, created_at from sms_opt_out_events where phone = ${phone} order by id`),
-    consents: await q(sql`select given, channel, wording, note, at from marketing_consent_events where phone = ${phone} order by id`),
-    requests: await q(sql`select id, kind, note, received_at, due_at, done_at, outcome from privacy_requests where phone = ${phone} order by id`),
-    audit: await q(sql`
-      select action, entity, entity_id, before, after, at from audit_log
-       where (entity = 'tips_subscriber' and entity_id in (select x::text from unnest(array[${S}]::int[]) x))
-          or (entity = 'client' and entity_id in (select x::text from unnest(array[${C}]::int[]) x))
-       order by id`),
+    payment_requests: plain(held.payment_requests),
+    sms_sent: plain(held.sms_sent.map((m) => ({ ...m, text: smsTextForStaff(m.intent, m.text) }))),
+    sms_received: plain(held.sms_received),
+    portal_sign_ins: plain(held.portal_sign_ins),
+    portal_codes: plain(held.portal_codes),
+    bets: plain(held.bets),
+    bonuses: plain(held.bonuses),
+    bonus_payments: plain(held.bonus_payments),
+    ledger: plain(held.ledger),
+    opt_outs: plain(held.opt_outs),
+    consents: plain(held.consents),
+    requests: plain(held.requests),
+    audit: plain(held.audit),
   };
   await audit(db, {
     actorUserId: actor.userId,
@@ -143,9 +108,7 @@ export async function erasePerson(
   return deps.db.transaction(async (tx) => {
     const erased = await erasePhone(tx, body.phone, 'request');
     const touched = Object.values(erased).some((n) => n > 0);
-    await tx.execute(sql`
-      update privacy_requests set done_at = now(), done_by = ${actor.userId}, outcome = 'Erased'
-       where phone = ${sha256Hex(body.phone)} and kind = 'erasure' and done_at is null`);
+    await q.closeErasureRequests(tx, sha256Hex(body.phone), actor.userId);
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'privacy.erase',
@@ -158,20 +121,7 @@ export async function erasePerson(
   });
 }
 
-interface RequestRow {
-  id: number;
-  kind: PrivacyRequest['kind'];
-  phone: string;
-  note: string | null;
-  received_at: string;
-  due_at: string;
-  done_at: string | null;
-  outcome: string | null;
-  recorded_by: string | null;
-  total_records?: string;
-}
-
-function toRequest(r: RequestRow): PrivacyRequest {
+function toRequest(r: q.RequestRow): PrivacyRequest {
   const due = new Date(r.due_at);
   return {
     id: Number(r.id),
@@ -188,24 +138,13 @@ function toRequest(r: RequestRow): PrivacyRequest {
   };
 }
 
-const requestSelect = sql`
-  select r.id, r.kind, r.phone, r.note, r.received_at, r.due_at, r.done_at, r.outcome, u.name as recorded_by
-    from ${privacyRequests} r left join users u on u.id = r.recorded_by`;
-
 export async function requestPage(db: Queryable, query: PageQuery & { open?: '0' | '1' | undefined }) {
-  const where = query.open === '1' ? sql`r.done_at is null` : sql`true`;
-  const found = await rows<RequestRow>(
-    db,
-    sql`${requestSelect} where ${where}
-        order by (r.done_at is null) desc, case when r.done_at is null then r.due_at end asc, r.id desc
-        limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`,
-  );
-  const [counted] = await rows<{ n: number }>(db, sql`select count(*)::int as n from ${privacyRequests} r where ${where}`);
-  return { total_records: counted?.n ?? 0, requests: found.map(toRequest) };
+  const { found, total } = await q.requestPage(db, { openOnly: query.open === '1', perPage: query.perPage, offset: (query.page - 1) * query.perPage });
+  return { total_records: total, requests: found.map(toRequest) };
 }
 
 async function requestById(db: Queryable, id: number): Promise<PrivacyRequest> {
-  const [row] = await rows<RequestRow>(db, sql`${requestSelect} where r.id = ${id}`);
+  const row = await q.requestById(db, id);
   if (!row) throw notFound();
   return toRequest(row);
 }
@@ -218,27 +157,21 @@ export async function addRequest(
 ) {
   return deps.db.transaction(async (tx) => {
     const days = await getSetting(tx, 'privacy_request_days');
-    const [created] = await tx
-      .insert(privacyRequests)
-      .values({
-        kind: body.kind,
-        phone: body.phone,
-        note: body.note ?? null,
-        dueAt: new Date(Date.now() + days * 24 * HOUR),
-        recordedBy: actor.userId,
-      })
-      .returning({ id: privacyRequests.id });
-    await audit(tx, { actorUserId: actor.userId, action: 'privacy.request', entity: 'privacy_request', entityId: created!.id, after: { kind: body.kind }, requestId });
-    return { info: privacyTexts.requestRecorded, request: await requestById(tx, created!.id) };
+    const created = await q.insertRequest(tx, {
+      kind: body.kind,
+      phone: body.phone,
+      note: body.note ?? null,
+      dueAt: new Date(Date.now() + days * 24 * HOUR),
+      recordedBy: actor.userId,
+    });
+    await audit(tx, { actorUserId: actor.userId, action: 'privacy.request', entity: 'privacy_request', entityId: created, after: { kind: body.kind }, requestId });
+    return { info: privacyTexts.requestRecorded, request: await requestById(tx, created) };
   });
 }
 
 export async function completeRequest(deps: AppDeps, actor: Actor, body: { id: number; outcome: string }, requestId: string) {
   return deps.db.transaction(async (tx) => {
-    const done = await tx.execute(sql`
-      update ${privacyRequests} set done_at = now(), done_by = ${actor.userId}, outcome = ${body.outcome}
-       where id = ${body.id} and done_at is null returning id`);
-    if ((done as unknown as { rows: unknown[] }).rows.length === 0) {
+    if (!(await q.closeRequest(tx, body.id, actor.userId, body.outcome))) {
       await requestById(tx, body.id); // 404 when there is no such request
       throw conflict(privacyTexts.requestAlreadyDone);
     }
@@ -275,19 +208,7 @@ export async function recordConsentByStaff(
   });
 }
 
-interface BreachRow {
-  id: number;
-  discovered_at: string;
-  description: string;
-  people_affected: number;
-  data_concerned: string;
-  measures: string | null;
-  notified_at: string | null;
-  notification_ref: string | null;
-  recorded_by: string | null;
-}
-
-function toBreach(r: BreachRow): DataBreach {
+function toBreach(r: q.BreachRow): DataBreach {
   const discovered = new Date(r.discovered_at);
   return {
     id: Number(r.id),
@@ -303,22 +224,13 @@ function toBreach(r: BreachRow): DataBreach {
   };
 }
 
-const breachSelect = sql`
-  select b.id, b.discovered_at, b.description, b.people_affected, b.data_concerned, b.measures, b.notified_at,
-         b.notification_ref, u.name as recorded_by
-    from ${dataBreaches} b left join users u on u.id = b.recorded_by`;
-
 export async function breachPage(db: Queryable, query: PageQuery) {
-  const found = await rows<BreachRow>(
-    db,
-    sql`${breachSelect} order by b.discovered_at desc, b.id desc limit ${query.perPage} offset ${(query.page - 1) * query.perPage}`,
-  );
-  const [counted] = await rows<{ n: number }>(db, sql`select count(*)::int as n from ${dataBreaches}`);
-  return { total_records: counted?.n ?? 0, breaches: found.map(toBreach) };
+  const { found, total } = await q.breachPage(db, { perPage: query.perPage, offset: (query.page - 1) * query.perPage });
+  return { total_records: total, breaches: found.map(toBreach) };
 }
 
 async function breachById(db: Queryable, id: number): Promise<DataBreach> {
-  const [row] = await rows<BreachRow>(db, sql`${breachSelect} where b.id = ${id}`);
+  const row = await q.breachById(db, id);
   if (!row) throw notFound();
   return toBreach(row);
 }
@@ -330,19 +242,16 @@ export async function recordBreach(
   requestId: string,
 ) {
   return deps.db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(dataBreaches)
-      .values({
-        discoveredAt: body.discovered_at,
-        description: body.description,
-        peopleAffected: body.people_affected,
-        dataConcerned: body.data_concerned,
-        measures: body.measures ?? null,
-        recordedBy: actor.userId,
-      })
-      .returning({ id: dataBreaches.id });
-    await audit(tx, { actorUserId: actor.userId, action: 'breach.record', entity: 'data_breach', entityId: created!.id, after: { ...body, discovered_at: body.discovered_at.toISOString() }, requestId });
-    return { info: privacyTexts.breachRecorded, breach: await breachById(tx, created!.id) };
+    const created = await q.insertBreach(tx, {
+      discoveredAt: body.discovered_at,
+      description: body.description,
+      peopleAffected: body.people_affected,
+      dataConcerned: body.data_concerned,
+      measures: body.measures ?? null,
+      recordedBy: actor.userId,
+    });
+    await audit(tx, { actorUserId: actor.userId, action: 'breach.record', entity: 'data_breach', entityId: created, after: { ...body, discovered_at: body.discovered_at.toISOString() }, requestId });
+    return { info: privacyTexts.breachRecorded, breach: await breachById(tx, created) };
   });
 }
 
@@ -353,10 +262,7 @@ export async function markBreachNotified(
   requestId: string,
 ) {
   return deps.db.transaction(async (tx) => {
-    const done = await tx.execute(sql`
-      update ${dataBreaches} set notified_at = ${body.notified_at.toISOString()}::timestamptz, notification_ref = ${body.notification_ref}
-       where id = ${body.id} and notified_at is null returning id`);
-    if ((done as unknown as { rows: unknown[] }).rows.length === 0) {
+    if (!(await q.markBreachNotified(tx, body.id, body.notified_at, body.notification_ref))) {
       await breachById(tx, body.id);
       throw conflict(privacyTexts.breachAlreadyNotified);
     }
@@ -367,12 +273,8 @@ export async function markBreachNotified(
 
 /** The dashboard's privacy warnings: each read off a partial index of the open rows. */
 export async function privacyAlerts(db: Queryable) {
-  const [requests] = await rows<{ open: number; overdue: number }>(
-    db,
-    sql`select count(*)::int as open, count(*) filter (where due_at < now())::int as overdue
-          from ${privacyRequests} where done_at is null`,
-  );
-  const open = await rows<BreachRow>(db, sql`${breachSelect} where b.notified_at is null order by b.discovered_at`);
+  const requests = await q.openRequestCounts(db);
+  const open = await q.unnotifiedBreaches(db);
   return {
     open_requests: requests?.open ?? 0,
     overdue_requests: requests?.overdue ?? 0,
@@ -385,10 +287,7 @@ export async function privacyAlerts(db: Queryable) {
  * and SMS texts emptied over all its runs (one small row per run).
  */
 export async function retentionFigures(db: Queryable): Promise<{ lastRunAt: Date | null; peoplePseudonymised: number; smsTextsEmptied: number }> {
-  const [r] = await rows<{ last: Date | string | null; people: number | string | null; texts: number | string | null }>(
-    db,
-    sql`select max(ran_at) as last, sum(people_pseudonymised) as people, sum(sms_texts_emptied) as texts from ${retentionRuns}`,
-  );
+  const r = await q.retentionTotals(db);
   return {
     lastRunAt: r?.last ? new Date(r.last) : null,
     peoplePseudonymised: Number(r?.people ?? 0),

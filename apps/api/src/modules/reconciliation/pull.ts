@@ -1,11 +1,11 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PullRun } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import { mpesaPayments, mpesaPullRuns } from '../../db/schema/index.ts';
+import type { mpesaPullRuns } from '../../db/schema/index.ts';
 import { darajaFor, darajaTimestamp, type PulledTransaction } from '../../integrations/mpesa/daraja.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { getSetting } from '../settings/service.ts';
 import { storeC2bConfirmation } from '../mpesa/service.ts';
+import * as q from './queries.ts';
 
 const HOUR = 3_600_000;
 /** Daraja keeps 48 hours; a little less so the start is never refused as too old. */
@@ -31,8 +31,7 @@ export function pullRunOf(r: RunRow): PullRun {
 }
 
 export async function lastPullRun(deps: AppDeps): Promise<RunRow | null> {
-  const [last] = await deps.db.select().from(mpesaPullRuns).orderBy(desc(mpesaPullRuns.startedAt), desc(mpesaPullRuns.id)).limit(1);
-  return last ?? null;
+  return (await q.lastPullRun(deps.db)) ?? null;
 }
 
 /** A pulled transaction as the C2B confirmation Daraja would have sent for it. */
@@ -60,8 +59,7 @@ function confirmationOf(shortCode: string | undefined, t: PulledTransaction) {
 async function ingestPage(deps: AppDeps, page: PulledTransaction[]): Promise<number> {
   const ids = [...new Set(page.map((t) => String(t.transactionId)))];
   if (ids.length === 0) return 0;
-  const seen = await deps.db.select({ transId: mpesaPayments.transId }).from(mpesaPayments).where(inArray(mpesaPayments.transId, ids));
-  const known = new Set(seen.map((s) => s.transId));
+  const known = new Set(await q.receiptsStored(deps.db, ids));
   const unseen = page.filter((t) => !known.has(String(t.transactionId)));
   if (unseen.length === 0) return 0;
   const shortCode = deps.config.mpesa.shortcode;
@@ -96,17 +94,12 @@ export async function runPull(deps: AppDeps, options: { force?: boolean; now?: D
     // A few minutes' slack: an hourly cron is never skipped for starting a moment early.
     if (last && last.startedAt.getTime() > now.getTime() - intervalHours * HOUR + 5 * 60_000) return null;
   }
-  const [lastGood] = await deps.db
-    .select({ windowTo: mpesaPullRuns.windowTo })
-    .from(mpesaPullRuns)
-    .where(eq(mpesaPullRuns.status, 'ok'))
-    .orderBy(desc(mpesaPullRuns.windowTo))
-    .limit(1);
+  const lastGood = await q.lastGoodPullEnd(deps.db);
   const usual = now.getTime() - (Math.max(intervalHours, 1) * HOUR + OVERLAP_MS);
-  const sinceLastGood = lastGood ? lastGood.windowTo.getTime() - OVERLAP_MS : -Infinity;
+  const sinceLastGood = lastGood ? lastGood.getTime() - OVERLAP_MS : -Infinity;
   const windowFrom = new Date(Math.max(now.getTime() - OLDEST_MS, Math.min(usual, sinceLastGood)));
 
-  const [run] = await deps.db.insert(mpesaPullRuns).values({ windowFrom, windowTo: now, startedAt: now }).returning();
+  const runId = await q.startPullRun(deps.db, { windowFrom, windowTo: now, startedAt: now });
   let pages = 0;
   let seen = 0;
   let recovered = 0;
@@ -118,25 +111,16 @@ export async function runPull(deps: AppDeps, options: { force?: boolean; now?: D
       recovered += await ingestPage(deps, page.transactions);
       offset += page.transactions.length;
     }
-    const [done] = await deps.db
-      .update(mpesaPullRuns)
-      .set({ status: 'ok', finishedAt: sql`now()`, pages, rowsSeen: seen, rowsRecovered: recovered })
-      .where(eq(mpesaPullRuns.id, run!.id))
-      .returning();
-    return done!;
+    const done = await q.finishPullRun(deps.db, runId, { status: 'ok', pages, rowsSeen: seen, rowsRecovered: recovered });
+    return done;
   } catch (error) {
-    const [failed] = await deps.db
-      .update(mpesaPullRuns)
-      .set({
-        status: 'failed',
-        finishedAt: sql`now()`,
-        pages,
-        rowsSeen: seen,
-        rowsRecovered: recovered,
-        error: (error instanceof Error ? error.message : String(error)).slice(0, 500),
-      })
-      .where(eq(mpesaPullRuns.id, run!.id))
-      .returning();
-    return failed!;
+    const failed = await q.finishPullRun(deps.db, runId, {
+      status: 'failed',
+      pages,
+      rowsSeen: seen,
+      rowsRecovered: recovered,
+      error: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+    });
+    return failed;
   }
 }

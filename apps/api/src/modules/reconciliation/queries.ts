@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   BUSINESS_TIME_ZONE,
   centsToKes,
@@ -8,7 +8,7 @@ import {
   type StatementSummary,
 } from '@betdesk/contract';
 import { pageWithTotal, rows } from '../../db/rows.ts';
-import { clients, mpesaPayments, mpesaStatementRows, mpesaStatements, tipsSubscribers } from '../../db/schema/index.ts';
+import { bonusPayments, clients, ledgerEntries, moneyChecks, mpesaPayments, mpesaPullRuns, mpesaStatementRows, mpesaStatements, refunds, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
 const iso = (value: unknown): string | null => (value == null ? null : new Date(value as string).toISOString());
@@ -277,4 +277,218 @@ export async function rowsOfFigure(
      where ${onDay} and p.status <> 'rejected' and ${statement} is not null
        and not exists (select 1 from ${mpesaStatementRows} r where r.statement_id = ${statement} and r.receipt = p.trans_id)`;
   return pageOf(db, sql`select *, count(*) over() as total_records from (${differing}) d order by at`, differing, page);
+}
+
+// --- The nightly money check: each invariant a query for the rows that break it ---
+
+/** An offending row of an invariant, with `total_records` (how many offend in all). */
+export type Example = Record<string, unknown>;
+
+/** The first `limit` rows of an invariant's query, each with the count of them all. */
+function examplesOf(db: Queryable, query: SQL, limit: number): Promise<Example[]> {
+  return rows<Example>(db, sql`select *, count(*) over() as total_records from (${query}) v limit ${limit}`);
+}
+
+/** The Nairobi days (of the last `days`) whose money received is not claimed + unclaimed + refunded. */
+export function unbalancedDays(db: Queryable, days: number, limit: number): Promise<Example[]> {
+  return examplesOf(
+    db,
+    sql`select day, received, claimed, unclaimed, refunded from (
+        select (coalesce(trans_time, received_at) at time zone ${BUSINESS_TIME_ZONE})::date::text as day,
+               coalesce(sum(amount_cents) filter (where status <> 'rejected'), 0) as received,
+               coalesce(sum(amount_cents - refunded_cents) filter (where status = 'claimed' and (client_id is not null or subscriber_id is not null)), 0) as claimed,
+               coalesce(sum(amount_cents - refunded_cents) filter (where status = 'unclaimed' and client_id is null and subscriber_id is null), 0) as unclaimed,
+               coalesce(sum(refunded_cents) filter (where status <> 'rejected'), 0) as refunded
+          from ${mpesaPayments}
+         where received_at >= now() - make_interval(days => ${days})
+         group by 1) d
+       where received <> claimed + unclaimed + refunded`,
+    limit,
+  );
+}
+
+/** Payments whose refunded amount is not exactly their done refunds (or exceeds the payment). */
+export function untracedRefunds(db: Queryable, limit: number): Promise<Example[]> {
+  return examplesOf(
+    db,
+    sql`select p.id, coalesce(p.trans_id, '') as receipt, p.amount_cents, p.refunded_cents, coalesce(r.done, 0) as done
+        from ${mpesaPayments} p
+        left join (select payment_id, sum(amount_cents) as done from ${refunds} where status = 'done' group by payment_id) r
+          on r.payment_id = p.id
+       where (p.refunded_cents <> 0 or r.done is not null)
+         and (p.refunded_cents <> coalesce(r.done, 0) or p.refunded_cents > coalesce(p.amount_cents, 0))
+       order by p.id`,
+    limit,
+  );
+}
+
+/** Payments whose ledger entries do not balance with their status and amount. */
+export function unbalancedPaymentLedgers(db: Queryable, limit: number): Promise<Example[]> {
+  return examplesOf(
+    db,
+    sql`select p.id, coalesce(p.trans_id, '') as receipt, p.status, p.amount_cents,
+             coalesce(l.credited, 0) as credited, coalesce(l.total, 0) as total
+        from ${mpesaPayments} p
+        left join (
+          select payment_id,
+                 coalesce(sum(amount_cents) filter (where kind = 'payment'), 0)
+                 + coalesce(sum(amount_cents) filter (where kind = 'adjustment' and amount_cents < 0
+                                                     and subscription_id is null and bonus_payment_id is null), 0) as credited,
+                 sum(amount_cents) as total,
+                 coalesce(sum(amount_cents) filter (where kind = 'refund'), 0) as refunded
+            from ${ledgerEntries} where payment_id is not null group by payment_id) l on l.payment_id = p.id
+       where (p.status = 'claimed' and (coalesce(l.credited, 0) <> p.amount_cents or coalesce(l.total, 0) < 0
+                                        or coalesce(l.total, 0) > p.amount_cents - p.refunded_cents
+                                        or coalesce(l.refunded, 0) <> -p.refunded_cents))
+          or (p.status <> 'claimed' and (coalesce(l.credited, 0) <> 0 or coalesce(l.total, 0) <> 0))
+       order by p.id`,
+    limit,
+  );
+}
+
+/** Subscriptions bought by a payment that is not a claimed payment of the same person. */
+export function purchasesOfUnclaimedPayments(db: Queryable, limit: number): Promise<Example[]> {
+  return examplesOf(
+    db,
+    sql`select s.id, s.payment_id, p.status
+        from ${subscriptions} s join ${mpesaPayments} p on p.id = s.payment_id
+       where p.status <> 'claimed'
+          or coalesce(p.client_id, 0) <> coalesce(s.client_id, 0)
+          or coalesce(p.subscriber_id, 0) <> coalesce(s.subscriber_id, 0)
+       order by s.id`,
+    limit,
+  );
+}
+
+/** Clients and subscribers whose entries do not sum to what their payments and purchases say. */
+export function unbalancedHolders(db: Queryable, limit: number): Promise<Example[]> {
+  return examplesOf(
+    db,
+    sql`with ledger as (
+        select coalesce(client_id, 0) as client_id, coalesce(subscriber_id, 0) as subscriber_id, sum(amount_cents) as total
+          from ${ledgerEntries} group by 1, 2),
+      documents as (
+        select client_id, subscriber_id, sum(amount) as total from (
+          select coalesce(client_id, 0) as client_id, coalesce(subscriber_id, 0) as subscriber_id, amount_cents - refunded_cents as amount
+            from ${mpesaPayments} where status = 'claimed'
+          union all
+          select coalesce(client_id, 0), coalesce(subscriber_id, 0), -amount_cents from ${subscriptions} where source <> 'manual'
+          union all
+          select coalesce(client_id, 0), coalesce(subscriber_id, 0), amount_cents
+            from ${subscriptions} where source <> 'manual' and reversed_at is not null
+          union all
+          select client_id, 0, -amount_cents from ${bonusPayments} where source <> 'manual'
+          union all
+          -- A standalone adjustment (an opening balance) is its own document.
+          select coalesce(client_id, 0), coalesce(subscriber_id, 0), amount_cents from ${ledgerEntries}
+           where kind = 'adjustment' and payment_id is null and subscription_id is null and bonus_payment_id is null
+        ) d group by 1, 2)
+      select coalesce(l.client_id, d.client_id) as client_id, coalesce(l.subscriber_id, d.subscriber_id) as subscriber_id,
+             coalesce(l.total, 0) as ledger, coalesce(d.total, 0) as documents
+        from ledger l full join documents d on d.client_id = l.client_id and d.subscriber_id = l.subscriber_id
+       where coalesce(l.total, 0) <> coalesce(d.total, 0)
+       order by 1, 2`,
+    limit,
+  );
+}
+
+/** Refunds handed to M-Pesa whose end is not known yet (sent without a result, or unknown). */
+export function refundsAwaitingMpesa(db: Queryable): Promise<Example[]> {
+  return rows<Example>(
+    db,
+    sql`select r.id, r.status, r.amount_cents, coalesce(p.trans_id, '') as receipt, r.sent_at
+        from ${refunds} r join ${mpesaPayments} p on p.id = r.payment_id
+       where r.status = 'unknown' or (r.status = 'sending' and r.sent_at is not null)
+       order by r.id`,
+  );
+}
+
+export async function insertMoneyCheck(db: Queryable, check: { ok: boolean; failures: unknown; unconfirmedRefunds: string[] }) {
+  const [stored] = await db.insert(moneyChecks).values(check).returning();
+  return stored!;
+}
+
+export async function latestMoneyCheck(db: Queryable) {
+  const [last] = await db.select().from(moneyChecks).orderBy(desc(moneyChecks.ranAt), desc(moneyChecks.id)).limit(1);
+  return last;
+}
+
+// --- Statements uploaded ---
+
+/** The statement uploaded from a file of this hash, if any. */
+export async function statementOfFile(db: Queryable, fileHash: string): Promise<number | null> {
+  const [known] = await db.select({ id: mpesaStatements.id }).from(mpesaStatements).where(eq(mpesaStatements.fileHash, fileHash));
+  return known?.id ?? null;
+}
+
+/** Stores a statement's head; null when the same file was stored at the same moment. */
+export async function insertStatement(tx: Queryable, statement: typeof mpesaStatements.$inferInsert): Promise<number | null> {
+  const [created] = await tx
+    .insert(mpesaStatements)
+    .values(statement)
+    .onConflictDoNothing({ target: mpesaStatements.fileHash })
+    .returning({ id: mpesaStatements.id });
+  return created?.id ?? null;
+}
+
+export async function insertStatementRows(tx: Queryable, statementId: number, lines: Omit<typeof mpesaStatementRows.$inferInsert, 'statementId'>[]) {
+  await tx.insert(mpesaStatementRows).values(lines.map((l) => ({ ...l, statementId })));
+}
+
+/** One page of the statements' ids, newest upload first. */
+export async function statementIdsPage(db: Queryable, page: { perPage: number; offset: number }) {
+  return db
+    .select({ id: mpesaStatements.id, total: sql<string>`count(*) over()` })
+    .from(mpesaStatements)
+    .orderBy(desc(mpesaStatements.uploadedAt), desc(mpesaStatements.id))
+    .limit(page.perPage)
+    .offset(page.offset);
+}
+
+export async function statementCount(db: Queryable): Promise<number> {
+  const [counted] = await db.select({ n: sql<string>`count(*)` }).from(mpesaStatements);
+  return Number(counted?.n ?? 0);
+}
+
+// --- Pull Transactions runs ---
+
+export async function lastPullRun(db: Queryable) {
+  const [last] = await db.select().from(mpesaPullRuns).orderBy(desc(mpesaPullRuns.startedAt), desc(mpesaPullRuns.id)).limit(1);
+  return last;
+}
+
+/** Where the last good pull's window ended. */
+export async function lastGoodPullEnd(db: Queryable): Promise<Date | null> {
+  const [lastGood] = await db
+    .select({ windowTo: mpesaPullRuns.windowTo })
+    .from(mpesaPullRuns)
+    .where(eq(mpesaPullRuns.status, 'ok'))
+    .orderBy(desc(mpesaPullRuns.windowTo))
+    .limit(1);
+  return lastGood?.windowTo ?? null;
+}
+
+export async function startPullRun(db: Queryable, run: { windowFrom: Date; windowTo: Date; startedAt: Date }): Promise<number> {
+  const [started] = await db.insert(mpesaPullRuns).values(run).returning();
+  return started!.id;
+}
+
+/** How a pull run ended, stamped with the database's time. */
+export async function finishPullRun(
+  db: Queryable,
+  id: number,
+  end: Pick<typeof mpesaPullRuns.$inferInsert, 'status' | 'pages' | 'rowsSeen' | 'rowsRecovered' | 'error'>,
+) {
+  const [done] = await db
+    .update(mpesaPullRuns)
+    .set({ ...end, finishedAt: sql`now()` })
+    .where(eq(mpesaPullRuns.id, id))
+    .returning();
+  return done!;
+}
+
+/** Which of these receipts are stored already. */
+export async function receiptsStored(db: Queryable, receipts: string[]): Promise<(string | null)[]> {
+  const seen = await db.select({ transId: mpesaPayments.transId }).from(mpesaPayments).where(inArray(mpesaPayments.transId, receipts));
+  return seen.map((s) => s.transId);
 }

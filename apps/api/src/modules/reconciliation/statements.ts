@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { desc, eq, sql } from 'drizzle-orm';
 import { kesFixed, reconciliationTexts, type StatementKind, type StatementSummary } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import { mpesaStatementRows, mpesaStatements } from '../../db/schema/index.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { darajaTimestamp } from '../../integrations/mpesa/daraja.ts';
@@ -51,43 +49,39 @@ export async function uploadStatement(
   }
   const { lines, skipped } = parsed;
   const fileHash = createHash('sha256').update(upload.data).digest('hex');
-  const [known] = await deps.db.select({ id: mpesaStatements.id }).from(mpesaStatements).where(eq(mpesaStatements.fileHash, fileHash));
-  if (known) return { ...(await statementSummaryOf(deps, known.id)), duplicate: true, skipped_lines: skipped };
+  const known = await q.statementOfFile(deps.db, fileHash);
+  if (known !== null) return { ...(await statementSummaryOf(deps, known)), duplicate: true, skipped_lines: skipped };
 
   if (lines.length === 0) throw fieldError('file', 'The statement has no transactions under its header row');
   const times = lines.map((l) => l.completedAt.getTime());
 
   const statementId = await deps.db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(mpesaStatements)
-      .values({
-        fileHash,
-        fileName: upload.fileName?.slice(0, 200) ?? null,
-        periodFrom: new Date(Math.min(...times)),
-        periodTo: new Date(Math.max(...times)),
-        rowCount: lines.length,
-        uploadedBy: actor.userId,
-      })
-      .onConflictDoNothing({ target: mpesaStatements.fileHash })
-      .returning({ id: mpesaStatements.id });
-    if (!created) return null;
+    const created = await q.insertStatement(tx, {
+      fileHash,
+      fileName: upload.fileName?.slice(0, 200) ?? null,
+      periodFrom: new Date(Math.min(...times)),
+      periodTo: new Date(Math.max(...times)),
+      rowCount: lines.length,
+      uploadedBy: actor.userId,
+    });
+    if (created === null) return null;
     for (let at = 0; at < lines.length; at += INSERT_BATCH) {
-      await tx.insert(mpesaStatementRows).values(lines.slice(at, at + INSERT_BATCH).map((l) => ({ ...l, statementId: created.id })));
+      await q.insertStatementRows(tx, created, lines.slice(at, at + INSERT_BATCH));
     }
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'statement.upload',
       entity: 'mpesa_statement',
-      entityId: created.id,
+      entityId: created,
       after: { file_name: upload.fileName, file_hash: fileHash, rows: lines.length, skipped_lines: skipped.length },
       requestId,
     });
-    return created.id;
+    return created;
   });
   if (statementId === null) {
     // The same file was uploaded at the same moment by someone else.
-    const [other] = await deps.db.select({ id: mpesaStatements.id }).from(mpesaStatements).where(eq(mpesaStatements.fileHash, fileHash));
-    return { ...(await statementSummaryOf(deps, other!.id)), duplicate: true, skipped_lines: skipped };
+    const other = await q.statementOfFile(deps.db, fileHash);
+    return { ...(await statementSummaryOf(deps, other!)), duplicate: true, skipped_lines: skipped };
   }
   return { ...(await statementSummaryOf(deps, statementId)), duplicate: false, skipped_lines: skipped };
 }
@@ -107,15 +101,9 @@ export async function showStatement(deps: AppDeps, query: { statement_id: number
 }
 
 export async function listStatements(deps: AppDeps, page: { page: number; perPage: number }) {
-  const found = await deps.db
-    .select({ id: mpesaStatements.id, total: sql<string>`count(*) over()` })
-    .from(mpesaStatements)
-    .orderBy(desc(mpesaStatements.uploadedAt), desc(mpesaStatements.id))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage);
+  const found = await q.statementIdsPage(deps.db, { perPage: page.perPage, offset: (page.page - 1) * page.perPage });
   const statements = await Promise.all(found.map((s) => statementSummaryOf(deps, s.id)));
-  const [counted] = await deps.db.select({ n: sql<string>`count(*)` }).from(mpesaStatements);
-  return { statements, total_records: Number(counted?.n ?? 0) };
+  return { statements, total_records: await q.statementCount(deps.db) };
 }
 
 /** A statement row as the C2B confirmation Daraja would have sent for it. */

@@ -3,6 +3,7 @@ import { BUSINESS_TIME_ZONE, nairobiRange, type ReportGroup } from '@betdesk/con
 import { rows } from '../../db/rows.ts';
 import { betCategories, bet4mePlans, bonusPayments, subscriptions, users } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import type { HistoryRow } from './retention-formulas.ts';
 
 /** The first day (YYYY-MM-DD) of the Nairobi period an instant column falls in. */
 export function periodSql(at: SQL, group: ReportGroup): SQL {
@@ -149,3 +150,33 @@ export function staffNames(db: Queryable): Promise<{ id: number; name: string; d
     sql`select id, name, deleted_at is not null as deleted from ${users} order by name, id`,
   );
 }
+
+/**
+ * The subscriptions of every tips subscriber with a cover ending on or after `since` and bought
+ * before `end` (the retention report's history): a range on `expires_at`
+ * (subscriptions_expires_idx), then each subscriber's through subscriptions_subscriber_idx.
+ */
+export function subscriberHistoryRows(db: Queryable, since: Date, end: Date) {
+  return rows<{
+  id: string | number;
+  subscriber_id: number;
+  bet_category_id: number | null;
+  medium: 'sms' | 'web' | null;
+  source: HistoryRow['source'];
+  amount_cents: string | number;
+  created_at: string | Date;
+  starts_at: string | Date;
+  expires_at: string | Date;
+  reversed_at: string | Date | null;
+  }>(
+    db,
+    sql`select s.id, s.subscriber_id, s.bet_category_id, s.medium, s.source, s.amount_cents,
+               s.created_at, s.starts_at, s.expires_at, s.reversed_at
+          from ${subscriptions} s
+         where s.subscriber_id in (
+                 select subscriber_id from ${subscriptions}
+                  where subscriber_id is not null and expires_at >= ${since.toISOString()} and created_at < ${end.toISOString()})
+           and s.created_at < ${end.toISOString()}`,
+  );
+}
+

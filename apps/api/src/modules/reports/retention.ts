@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import {
   addDays,
   centsToKes,
@@ -9,13 +8,11 @@ import {
   type CohortQuery,
   type RetentionQuery,
 } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
-import { subscriptions } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { getSetting } from '../settings/service.ts';
 import { resolveRange } from './periods.ts';
-import { catalogueNames } from './queries.ts';
+import { catalogueNames, subscriberHistoryRows } from './queries.ts';
 import { channelOf, cohortGrid, retentionFigures, type HistoryRow } from './retention-formulas.ts';
 
 /**
@@ -25,27 +22,7 @@ import { channelOf, cohortGrid, retentionFigures, type HistoryRow } from './rete
  * the outer look-up per subscriber goes through subscriptions_subscriber_idx.
  */
 export async function historyOf(db: Queryable, since: Date, end: Date): Promise<HistoryRow[]> {
-  const found = await rows<{
-    id: string | number;
-    subscriber_id: number;
-    bet_category_id: number | null;
-    medium: 'sms' | 'web' | null;
-    source: HistoryRow['source'];
-    amount_cents: string | number;
-    created_at: string | Date;
-    starts_at: string | Date;
-    expires_at: string | Date;
-    reversed_at: string | Date | null;
-  }>(
-    db,
-    sql`select s.id, s.subscriber_id, s.bet_category_id, s.medium, s.source, s.amount_cents,
-               s.created_at, s.starts_at, s.expires_at, s.reversed_at
-          from ${subscriptions} s
-         where s.subscriber_id in (
-                 select subscriber_id from ${subscriptions}
-                  where subscriber_id is not null and expires_at >= ${since.toISOString()} and created_at < ${end.toISOString()})
-           and s.created_at < ${end.toISOString()}`,
-  );
+  const found = await subscriberHistoryRows(db, since, end);
   return found.map((r) => ({
     id: Number(r.id),
     subscriberId: Number(r.subscriber_id),

@@ -25,6 +25,16 @@ export async function takeInvoiceNumber(tx: Queryable, branchId: string): Promis
   return row!.number;
 }
 
+/** The invoice number of a sale (a subscription), or null when it has none. */
+export async function invoiceNumberOfSale(tx: Queryable, subscriptionId: number): Promise<number | null> {
+  const [invoice] = await tx
+    .select({ number: taxInvoices.number })
+    .from(taxInvoices)
+    .where(sql`${taxInvoices.subscriptionId} = ${subscriptionId} and ${taxInvoices.kind} = 'invoice'`)
+    .limit(1);
+  return invoice?.number ?? null;
+}
+
 /** Takes up to `limit` due invoices for one send, leasing them so that another worker leaves them alone. */
 export async function leaseDueInvoices(db: Queryable, limit: number, leaseSeconds: number): Promise<TaxInvoiceRow[]> {
   const leased = await rows<{ id: string }>(

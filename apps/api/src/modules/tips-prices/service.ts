@@ -1,4 +1,3 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   catalogueTexts,
   centsToKes,
@@ -9,113 +8,52 @@ import {
   type PricePackage,
 } from '@betdesk/contract';
 import type { z } from 'zod';
-import { betCategories, pricePackages, type TipsMedium } from '../../db/schema/index.ts';
+import type { TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
-
-/** A package is on sale when it has a price: a zero price keeps it off the portal and the USSD menu. */
-const onSale = sql`${pricePackages.priceCents} > 0`;
+import * as q from './queries.ts';
 
 /** A package a punter may buy, with its bet category's name and code (the paybill account). */
-export interface PackageForSale {
-  id: number;
-  name: string;
-  betCategoryId: number;
-  category: string;
-  code: string;
-  medium: TipsMedium;
-  durationDays: number;
-  priceCents: number;
-}
-
-const forSaleColumns = {
-  id: pricePackages.id,
-  name: pricePackages.name,
-  betCategoryId: pricePackages.betCategoryId,
-  category: betCategories.name,
-  code: betCategories.code,
-  medium: pricePackages.medium,
-  durationDays: pricePackages.durationDays,
-  priceCents: pricePackages.priceCents,
-};
+export type PackageForSale = q.PackageForSale;
 
 /**
  * The packages on sale, of every bet category or of one: by category name, then SMS before web,
  * shortest first (a menu lists a category's packages in that order).
  */
-export async function packagesForSale(db: Queryable, betCategoryId?: number): Promise<PackageForSale[]> {
-  return db
-    .select(forSaleColumns)
-    .from(pricePackages)
-    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
-    .where(betCategoryId === undefined ? onSale : and(eq(pricePackages.betCategoryId, betCategoryId), onSale))
-    .orderBy(asc(betCategories.name), asc(betCategories.id), asc(pricePackages.medium), asc(pricePackages.durationDays), asc(pricePackages.id));
+export function packagesForSale(db: Queryable, betCategoryId?: number): Promise<PackageForSale[]> {
+  return q.packagesForSale(db, betCategoryId);
 }
 
 /** The package if it is on sale, else null. */
-export async function packageForSale(db: Queryable, id: number): Promise<PackageForSale | null> {
-  const [found] = await db
-    .select(forSaleColumns)
-    .from(pricePackages)
-    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
-    .where(and(eq(pricePackages.id, id), onSale));
-  return found ?? null;
+export function packageForSale(db: Queryable, id: number): Promise<PackageForSale | null> {
+  return q.packageForSale(db, id);
 }
 
 /** The bet categories with at least one package on sale, by name. */
-export async function categoriesForSale(db: Queryable): Promise<{ id: number; name: string; code: string }[]> {
-  return db
-    .selectDistinct({ id: betCategories.id, name: betCategories.name, code: betCategories.code })
-    .from(betCategories)
-    .innerJoin(pricePackages, eq(pricePackages.betCategoryId, betCategories.id))
-    .where(onSale)
-    .orderBy(asc(betCategories.name), asc(betCategories.id));
+export function categoriesForSale(db: Queryable): Promise<{ id: number; name: string; code: string }[]> {
+  return q.categoriesForSale(db);
 }
 
 export async function packagesOf(db: Queryable, medium: TipsMedium): Promise<PricePackage[]> {
-  const found = await db
-    .select({
-      id: pricePackages.id,
-      name: pricePackages.name,
-      duration: pricePackages.durationDays,
-      priceCents: pricePackages.priceCents,
-    })
-    .from(pricePackages)
-    .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
-    .where(eq(pricePackages.medium, medium))
-    .orderBy(asc(betCategories.id), asc(pricePackages.durationDays));
+  const found = await q.packagesOf(db, medium);
   return found.map((p) => ({ id: p.id, name: p.name, duration: p.duration, price: centsToKes(p.priceCents) }));
 }
 
 /** The package a subscriber may be given by hand: category x medium x duration. */
-export async function findPackage(
+export function findPackage(
   db: Queryable,
   key: { betCategoryId: number; medium: TipsMedium; durationDays: number },
 ): Promise<{ id: number; priceCents: number } | null> {
-  const [found] = await db
-    .select({ id: pricePackages.id, priceCents: pricePackages.priceCents })
-    .from(pricePackages)
-    .where(
-      and(
-        eq(pricePackages.betCategoryId, key.betCategoryId),
-        eq(pricePackages.medium, key.medium),
-        eq(pricePackages.durationDays, key.durationDays),
-      ),
-    );
-  return found ?? null;
+  return q.findPackage(db, key);
 }
 
 /** Every duration some package is sold for, shortest first. */
-export async function packageDurations(db: Queryable): Promise<number[]> {
-  const found = await db
-    .selectDistinct({ days: pricePackages.durationDays })
-    .from(pricePackages)
-    .orderBy(asc(pricePackages.durationDays));
-  return found.map((f) => f.days);
+export function packageDurations(db: Queryable): Promise<number[]> {
+  return q.packageDurations(db);
 }
 
 /** Renames a package or changes its price; audited with before and after. */
@@ -127,16 +65,9 @@ export async function updatePackage(
 ): Promise<{ info: string }> {
   const priceCents = kesToCents(form.price);
   await deps.db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ name: pricePackages.name, priceCents: pricePackages.priceCents })
-      .from(pricePackages)
-      .where(eq(pricePackages.id, form.bet_category_price_id))
-      .for('update');
+    const before = await q.lockPackage(tx, form.bet_category_price_id);
     if (!before) throw notFound('This price package does not exist.');
-    await tx
-      .update(pricePackages)
-      .set({ name: form.name, priceCents, updatedAt: sql`now()` })
-      .where(eq(pricePackages.id, form.bet_category_price_id));
+    await q.updatePackage(tx, form.bet_category_price_id, { name: form.name, priceCents });
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'price-package.update',
@@ -173,18 +104,14 @@ export async function addPackage(
   const after = { ...key, name: form.name, priceCents: kesToCents(form.price) };
   try {
     await deps.db.transaction(async (tx) => {
-      const [category] = await tx
-        .select({ id: betCategories.id })
-        .from(betCategories)
-        .where(eq(betCategories.id, form.bet_category_id));
-      if (!category) throw fieldError('bet_category_id', catalogueTexts.noBetCategory);
+      if (!(await q.betCategoryExists(tx, form.bet_category_id))) throw fieldError('bet_category_id', catalogueTexts.noBetCategory);
       if (await findPackage(tx, key)) throw taken();
-      const [created] = await tx.insert(pricePackages).values(after).returning({ id: pricePackages.id });
+      const created = await q.insertPackage(tx, after);
       await audit(tx, {
         actorUserId: actor.userId,
         action: 'price-package.create',
         entity: 'price_package',
-        entityId: created!.id,
+        entityId: created,
         before: null,
         after: {
           bet_category_id: after.betCategoryId,

@@ -249,6 +249,10 @@ export interface RecordLegRow {
  * order the tickets were played. One category reads tip_tickets_category_day_idx, all categories
  * tip_tickets_match_date_idx; the legs come by tip_selections_ticket_idx.
  */
+export function recordLegs(db: Queryable, filter: TicketFilter): Promise<RecordLegRow[]> {
+  return rows<RecordLegRow>(db, recordLegsQuery(filter));
+}
+
 export function recordLegsQuery(filter: TicketFilter): SQL {
   const conditions = [sql`t.published_at < t.first_kickoff_at`];
   if (filter.betCategoryId !== undefined) conditions.push(sql`t.bet_category_id = ${filter.betCategoryId}`);

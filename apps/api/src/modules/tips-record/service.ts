@@ -17,7 +17,6 @@ import type { Db, Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { conflict, fieldError, forbidden, invalid, type FieldErrors } from '../../http/errors.ts';
-import { rows } from '../../db/rows.ts';
 import { audit } from '../audit/service.ts';
 import { computeRecord, settleTicket, type RecordTicket } from './settlement.ts';
 import * as q from './queries.ts';
@@ -245,10 +244,7 @@ interface RecordTicketWithLegs extends RecordTicket {
 
 /** The counting tickets of the period with their legs, in the order they were played. */
 async function recordTickets(db: Queryable, query: z.output<typeof RecordQuery>): Promise<RecordTicketWithLegs[]> {
-  const legRows = await rows<q.RecordLegRow>(
-    db,
-    q.recordLegsQuery({ betCategoryId: query.bet_category_id, from: query.from, to: query.to }),
-  );
+  const legRows = await q.recordLegs(db, { betCategoryId: query.bet_category_id, from: query.from, to: query.to });
   const byTicket = new Map<number, RecordTicketWithLegs>();
   for (const leg of legRows) {
     let ticket = byTicket.get(leg.ticket_id);

@@ -1,4 +1,3 @@
-import { eq, sql } from 'drizzle-orm';
 import {
   RECORD_BLOCK_ALL,
   RECORD_BLOCK_PATTERN,
@@ -8,18 +7,17 @@ import {
   successTexts,
   type RecordBlockPeriod,
 } from '@betdesk/contract';
-import { winningsContent } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { containsScript, sanitizeTipHtml } from '../tips-posts/service.ts';
+import * as q from './queries.ts';
 import { betCategoryCodeExists, recordOfCategoryCode, type CategoryRecord } from '../tips-record/service.ts';
 
 export async function winningsHtml(db: Queryable): Promise<string> {
-  const [row] = await db.select({ content: winningsContent.content }).from(winningsContent).where(eq(winningsContent.id, 1));
-  return row?.content ?? '';
+  return (await q.pageContent(db)) ?? '';
 }
 
 /** Saves the Winnings & Results page: sanitized HTML, one row, audited with before and after. */
@@ -34,13 +32,7 @@ export async function saveWinnings(
   await deps.db.transaction(async (tx) => {
     await checkRecordBlocks(tx, content);
     const before = await winningsHtml(tx);
-    await tx
-      .insert(winningsContent)
-      .values({ id: 1, content, updatedBy: actor.userId })
-      .onConflictDoUpdate({
-        target: winningsContent.id,
-        set: { content, updatedBy: actor.userId, updatedAt: sql`now()` },
-      });
+    await q.saveWinningsContent(tx, content, actor.userId);
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'winnings.update',

@@ -138,3 +138,8 @@ export async function trashUser(db: Queryable, id: number): Promise<void> {
     .set({ revokedAt: sql`now()` })
     .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)));
 }
+
+export async function insertUser(db: Queryable, user: typeof users.$inferInsert): Promise<number> {
+  const [row] = await db.insert(users).values(user).returning({ id: users.id });
+  return row!.id;
+}

@@ -12,7 +12,6 @@ import {
   type UserForm,
   type SortOf,
 } from '@betdesk/contract';
-import { users } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { sha256Hex, temporaryPassword } from '../../lib/crypto.ts';
@@ -43,6 +42,7 @@ import {
   findLiveUserByEmail,
   findLiveUserById,
   findLiveUsers,
+  insertUser,
   lockLiveAdmins,
   lockLiveUser,
   toSessionUser,
@@ -70,19 +70,15 @@ export async function createUser(db: Queryable, input: NewUser, actorUserId: num
   if (await findLiveUserByEmail(db, user.email)) {
     throw fieldError('email', 'A user with this email already exists');
   }
-  const [row] = await db
-    .insert(users)
-    .values({
-      name: user.name,
-      email: user.email,
-      phoneNumber: user.phone_number,
-      phoneHash: sha256Hex(user.phone_number),
-      gender: user.gender,
-      categoryId: user.category_id,
-      passwordHash: await hashPassword(user.password),
-    })
-    .returning({ id: users.id });
-  const id = row!.id;
+  const id = await insertUser(db, {
+    name: user.name,
+    email: user.email,
+    phoneNumber: user.phone_number,
+    phoneHash: sha256Hex(user.phone_number),
+    gender: user.gender,
+    categoryId: user.category_id,
+    passwordHash: await hashPassword(user.password),
+  });
   await audit(db, {
     actorUserId,
     action: 'user.create',

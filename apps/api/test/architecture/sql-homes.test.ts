@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { apiRoot } from './import-graph.ts';
+
+// Issue 32, item 2: a module's statements live in its queries.ts (or db/'s shared toolkit); its
+// service and the other files compose them. A statement is what /tmp/arch/sql.sh counted: a call of
+// select/insert/update/delete/execute, a `rows(...)` read, or a sql`...` template. A hash's
+// `.update(data)` after a call (createHash(...).update) is not one.
+const STATEMENT = /(?<!\))\.(select|insert|update|delete|execute)\(|\brows<|\brows\(|sql`/g;
+
+/** The modules whose every statement is in their queries.ts: none may get one back elsewhere. */
+const CLEAN = [
+  'audit',
+  'bets',
+  'catalogue',
+  'metrics',
+  'mpesa',
+  'privacy',
+  'reconciliation',
+  'reports',
+  'tips-prices',
+  'tips-record',
+  'tips-winnings',
+  'users',
+];
+
+const modulesDir = join(apiRoot, 'src/modules');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The statements in a source text. */
+function statementsIn(source: string): number {
+  return source.match(STATEMENT)?.length ?? 0;
+}
+
+/** A module's files other than queries.ts that hold statements, with how many each. */
+function statementsOutsideQueries(module: string): Record<string, number> {
+  const dir = join(modulesDir, module);
+  return Object.fromEntries(
+    tsFiles(dir)
+      .filter((path) => !path.endsWith('/queries.ts'))
+      .map((path) => [path.slice(dir.length + 1), statementsIn(readFileSync(path, 'utf8'))] as const)
+      .filter(([, n]) => n > 0),
+  );
+}
+
+describe("where a module's SQL lives (ARCHITECTURE.md, issue 32)", () => {
+  it.each(CLEAN)('%s keeps every statement in its queries.ts', (module) => {
+    expect(statementsOutsideQueries(module)).toEqual({});
+  });
+
+  it('lists only modules that exist', () => {
+    const modules = readdirSync(modulesDir).filter((name) => statSync(join(modulesDir, name)).isDirectory());
+    expect(modules).toEqual(expect.arrayContaining(CLEAN));
+  });
+
+  it('counts the statements a file builds (the check can fail)', () => {
+    expect(statementsIn("await tx.update(bets).set({ status: 'closed' });")).toBe(1);
+    expect(statementsIn('const [r] = await rows<{ n: number }>(db, sql`select count(*) as n from bets`);')).toBe(2);
+    expect(statementsIn("await db\n  .select()\n  .from(bets);")).toBe(1);
+    expect(statementsIn("createHash('sha256').update(data).digest('hex');")).toBe(0);
+  });
+});
