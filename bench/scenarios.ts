@@ -492,7 +492,7 @@ export const readScenarios: ReadScenario[] = [
     kind: 'list',
     roles: ['admin'],
     params: () => last30(),
-    floor: (ctx) => `select * from tax_invoices where created_at >= now() - interval '30 days' order by created_at desc, id desc limit ${ctx.limit}`,
+    floor: (ctx) => `select * from tax_invoices where created_at >= now() - interval '30 days' order by created_at desc nulls last, id desc nulls last limit ${ctx.limit}`,
   },
   {
     name: 'GET /api/tax/summary (this month)',

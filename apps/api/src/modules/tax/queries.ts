@@ -90,14 +90,17 @@ export interface InvoiceListRow {
 const listColumns = sql`i.id, i.kind, i.number, o.number as original_number, i.payment_id, p.trans_id, i.created_at,
   i.buyer_phone, i.item_name, i.amount_cents, i.tax_type, i.tax_cents, i.status, i.kra_receipt_number, i.sent_at, i.reason`;
 
-/** The Tax screen's rows (a page, or all of them for the export), newest first off tax_invoices_created_idx. */
+/**
+ * The Tax screen's rows (a page, or all of them for the export), newest first off tax_invoices_created_idx:
+ * the order names its nulls as the index does (`desc` alone is `nulls first`, which the index cannot give).
+ */
 export function invoicesSql(f: InvoiceFilters, page: Page | null): SQL {
   return sql`select ${listColumns}
           from ${taxInvoices} i
           left join ${taxInvoices} o on o.id = i.original_id
           left join ${mpesaPayments} p on p.id = i.payment_id
          where ${filtersWhere(f)}
-         order by i.created_at desc, i.id desc ${limitSql(page)}`;
+         order by i.created_at desc nulls last, i.id desc nulls last ${limitSql(page)}`;
 }
 
 export function invoicesPage(db: Queryable, f: InvoiceFilters, page: Page): Promise<InvoiceListRow[]> {
