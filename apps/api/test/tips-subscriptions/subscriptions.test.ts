@@ -36,8 +36,10 @@ describe('tips subscriptions', () => {
     expect(res.json().total_records).toBe(3);
     const [newest] = res.json().subscriptions;
     expect(Object.keys(newest).sort()).toEqual(
-      ['amount', 'bets', 'done_on', 'duration', 'expiry_date', 'id', 'name', 'phone', 'status', 'status_id', 'status_name', 'subscriber_id'],
+      ['amount', 'bets', 'done_on', 'duration', 'expiry_date', 'id', 'invoice', 'name', 'phone', 'status', 'status_id', 'status_name', 'subscriber_id'],
     );
+    // Issue 28: each subscription read carries its sale's tax invoice (null when it has none).
+    expect(newest.invoice).toBeNull();
     // Section 3: status (status_id 1 green, 0 red; status_name), served under both names.
     expect(newest).toMatchObject({ phone: '254711000003', status: 0, status_id: 0, status_name: 'Expired', bets: 'Daily 2 Odds (D2) by SMS' });
   });
