@@ -182,15 +182,15 @@ export interface Sale {
   createdBy: number | null;
 }
 
-/**
- * Queues the invoice of a sale, in the sale's transaction: a subscription bought with money. It
- * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
- */
 /** The invoice number a sale took in its own transaction (the receipt SMS's invoice line), or null. */
 export function saleInvoiceNumber(tx: Queryable, subscriptionId: number): Promise<number | null> {
   return q.invoiceNumberOfSale(tx, subscriptionId);
 }
 
+/**
+ * Queues the invoice of a sale, in the sale's transaction: a subscription bought with money. It
+ * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
+ */
 export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<number> {
   const device = await q.deviceOf(tx);
   const [named] =
