@@ -1,4 +1,5 @@
 export * from './texts.ts';
+export * from './refusal-texts.ts';
 export * from './constants.ts';
 export * from './permissions.ts';
 export * from './common.ts';

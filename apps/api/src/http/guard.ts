@@ -1,5 +1,5 @@
 import type { preValidationAsyncHookHandler } from 'fastify';
-import { TWO_FACTOR_ENROLMENT_REQUIRED, can, portalTexts, statusTexts, type Endpoint } from '@betdesk/contract';
+import { TWO_FACTOR_ENROLMENT_REQUIRED, can, portalTexts, statusTexts, type Endpoint, refusalTexts } from '@betdesk/contract';
 import { AppError } from './errors.ts';
 
 /**
@@ -18,7 +18,7 @@ export function requireAccess(access: Endpoint['access']): preValidationAsyncHoo
     if (!actor) throw new AppError(401, statusTexts[401]);
     // Only the user's own account (profile, password, second factor, devices, sign out) stays open.
     if (actor.mustEnrolSecondFactor && access !== 'use:profile') {
-      throw new AppError(403, 'Set up two-factor sign-in on My Profile before doing anything else.', {
+      throw new AppError(403, refusalTexts.twoFactorRequired, {
         code: TWO_FACTOR_ENROLMENT_REQUIRED,
       });
     }

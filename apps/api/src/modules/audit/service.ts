@@ -1,3 +1,4 @@
+import { refusalTexts } from '@betdesk/contract';
 import type { AuditQuery } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { fieldError } from '../../http/errors.ts';
@@ -28,7 +29,7 @@ export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
 
 /** The audit screen: one page of the trail, its capped count and the users the filter offers. */
 export async function readAuditLog(db: Queryable, filter: AuditQuery) {
-  if (filter.entity_id && !filter.entity) throw fieldError('entity', 'Choose the entity of this record');
+  if (filter.entity_id && !filter.entity) throw fieldError('entity', refusalTexts.auditEntityRequired);
   const [entries, counted, people, actions, entities] = await Promise.all([
     auditPage(db, filter),
     auditCount(db, filter),

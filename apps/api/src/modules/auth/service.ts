@@ -9,6 +9,7 @@ import {
   type SessionUser,
   type SignedIn,
   type TwoFactorVerify,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -138,7 +139,7 @@ export async function devicesOf(deps: AppDeps, actor: Actor): Promise<{ items: D
 export async function endDevice(deps: AppDeps, actor: Actor, sessionId: number, requestId: string): Promise<{ info: string }> {
   await deps.db.transaction(async (tx) => {
     if (!(await q.revokeOwnSession(tx, actor.userId, sessionId))) {
-      throw notFound('This session is already over.');
+      throw notFound(refusalTexts.sessionOver);
     }
     await audit(tx, {
       actorUserId: actor.userId,
@@ -154,7 +155,7 @@ export async function endDevice(deps: AppDeps, actor: Actor, sessionId: number, 
 
 export async function sessionUser(deps: AppDeps, userId: number): Promise<SessionUser> {
   const user = await sessionUserById(deps.db, userId);
-  if (!user) throw notFound('This user no longer exists.');
+  if (!user) throw notFound(refusalTexts.userGone);
   return user;
 }
 

@@ -6,6 +6,7 @@ import {
   type Role,
   type TwoFactorPassword,
   type TwoFactorVerify,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -70,7 +71,7 @@ export async function setUpSecondFactor(
 ): Promise<{ secret: string; otpauth_url: string }> {
   const secret = generateSecret();
   const saved = await q.savePendingSecret(deps.db, actor.userId, encryptSecret(deps.config.secretsKey, secret));
-  if (!saved) throw conflict('Two-factor sign-in is already on. Turn it off first to enrol another phone.', 'two_factor_enabled');
+  if (!saved) throw conflict(refusalTexts.twoFactorAlreadyOnEnrol, 'two_factor_enabled');
   return { secret, otpauth_url: generateURI({ issuer: ISSUER, label: email, secret }) };
 }
 
@@ -82,8 +83,8 @@ export async function enableSecondFactor(
   requestId: string,
 ): Promise<{ recovery_codes: string[] }> {
   const factor = await q.secondFactorOf(deps.db, actor.userId);
-  if (!factor) throw conflict('Start the set-up first: scan a new QR code.', 'two_factor_not_set_up');
-  if (factor.enabledAt) throw conflict('Two-factor sign-in is already on.', 'two_factor_enabled');
+  if (!factor) throw conflict(refusalTexts.twoFactorNotStarted, 'two_factor_not_set_up');
+  if (factor.enabledAt) throw conflict(refusalTexts.twoFactorAlreadyOn, 'two_factor_enabled');
   const step = await acceptedTimeStep(deps, factor.secretSealed, code);
   if (step === null) throw fieldError('code', wrongCode);
 
@@ -95,7 +96,7 @@ export async function enableSecondFactor(
     await audit(tx, { actorUserId: actor.userId, action: 'user.2fa-enable', entity: 'user', entityId: actor.userId, requestId });
     return true;
   });
-  if (!enabled) throw conflict('Two-factor sign-in is already on.', 'two_factor_enabled');
+  if (!enabled) throw conflict(refusalTexts.twoFactorAlreadyOn, 'two_factor_enabled');
   return { recovery_codes: codes };
 }
 
@@ -107,7 +108,7 @@ export async function disableSecondFactor(
 ): Promise<{ info: string }> {
   const passwordHash = await q.passwordHashOf(deps.db, actor.userId);
   if (!passwordHash || !(await verifyPassword(passwordHash, input.password))) {
-    throw fieldError('password', 'The password is not right.');
+    throw fieldError('password', refusalTexts.passwordWrong);
   }
   await deps.db.transaction(async (tx) => {
     if (await q.deleteSecondFactor(tx, actor.userId)) {

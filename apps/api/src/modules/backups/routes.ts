@@ -8,6 +8,7 @@ import {
   downloadBackup,
   downloadBackupByTicket,
   listBackups,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, notFound } from '../../http/errors.ts';
@@ -37,7 +38,7 @@ export function backupRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   route(app, createBackup, async ({ actor, request }) => {
     // One at a time per process: a second click while one runs is told so, not queued.
-    if (running) throw new AppError(409, 'A backup is already running');
+    if (running) throw new AppError(409, refusalTexts.backupRunning);
     const work = runBackup(deps.database, deps.config, 'manual', { userId: actor.userId });
     running = work;
     try {

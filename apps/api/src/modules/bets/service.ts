@@ -9,6 +9,7 @@ import {
   type EnterProfit,
   type NewBet,
   type SortOf,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
@@ -76,7 +77,7 @@ export async function enterProfit(
 ): Promise<{ info: string; bonus: number }> {
   const bonus = await deps.db.transaction(async (tx) => {
     const bet = await q.lockBet(tx, input.bet_id);
-    if (!bet) throw notFound('This bet was not found.');
+    if (!bet) throw notFound(refusalTexts.betNotFound);
     await requireClientFacts(tx, actor, bet.clientId);
     if (bet.status !== 'open') throw fieldError('profit', betTexts.profitAlreadyEntered);
     const profitCents = kesToCents(input.profit);

@@ -1,4 +1,4 @@
-import { formatCents, successTextsMpesa, type ClaimPayment, type MpesaTransaction } from '@betdesk/contract';
+import { formatCents, successTextsMpesa, type ClaimPayment, type MpesaTransaction, refusalTexts } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -14,16 +14,16 @@ import { refuseIfRefunding } from './refunded.ts';
 
 async function lockPayment(tx: Queryable, id: number) {
   const payment = await q.lockPayment(tx, id);
-  if (!payment) throw notFound('No such M-Pesa transaction.');
+  if (!payment) throw notFound(refusalTexts.paymentNotFound);
   await refuseIfRefunding(tx, id);
   return payment;
 }
 
 async function payeeExists(tx: Queryable, payee: Payee): Promise<void> {
   if ('clientId' in payee) {
-    if (!(await q.liveClientExists(tx, payee.clientId))) throw fieldError('client_id', 'No such client');
+    if (!(await q.liveClientExists(tx, payee.clientId))) throw fieldError('client_id', refusalTexts.clientNoSuch);
   } else if (!(await q.subscriberExists(tx, payee.subscriberId))) {
-    throw fieldError('subscriber_id', 'No such subscriber');
+    throw fieldError('subscriber_id', refusalTexts.subscriberNoSuch);
   }
 }
 
@@ -71,9 +71,9 @@ export async function claimPayment(
  */
 async function claimAndSettle(tx: Queryable, transactionId: number, payee: Payee, actorUserId: number | null, requestId: string | null) {
   const payment = await lockPayment(tx, transactionId);
-  if (payment.status === 'claimed') throw conflict('This payment has already been claimed. Unclaim it first to claim it to someone else.', 'already_claimed');
+  if (payment.status === 'claimed') throw conflict(refusalTexts.paymentAlreadyClaimed, 'already_claimed');
   if (payment.status === 'rejected' || payment.amountCents === null) {
-    throw conflict('A rejected payload is not money received and cannot be claimed.', 'rejected');
+    throw conflict(refusalTexts.paymentRejectedPayload, 'rejected');
   }
   await payeeExists(tx, payee);
   await q.markClaimedByHand(tx, payment.id, payee, actorUserId);
@@ -99,7 +99,7 @@ class PreviewDone extends Error {}
  * (pending bonuses, the plan or package the amount fits, credit), and nothing is kept or sent.
  */
 export async function previewClaim(deps: AppDeps, body: { transaction_id: number; client_id?: number | undefined; subscriber_id?: number | undefined }): Promise<{ buys: string[] }> {
-  if ((body.client_id === undefined) === (body.subscriber_id === undefined)) throw fieldError('client_id', 'Choose one client or one subscriber');
+  if ((body.client_id === undefined) === (body.subscriber_id === undefined)) throw fieldError('client_id', refusalTexts.chooseClientOrSubscriber);
   const payee: Payee = body.client_id !== undefined ? { clientId: body.client_id } : { subscriberId: body.subscriber_id! };
   let buys: string[] = [];
   try {
@@ -146,7 +146,7 @@ export async function unclaimPayment(
   await deps.db.transaction(async (tx) => {
     const payment = await lockPayment(tx, transactionId);
     if (payment.status !== 'claimed' || payment.amountCents === null) {
-      throw conflict('This payment is not claimed.', 'not_claimed');
+      throw conflict(refusalTexts.paymentNotClaimed, 'not_claimed');
     }
     const payee: Payee = payment.clientId !== null ? { clientId: payment.clientId } : { subscriberId: payment.subscriberId! };
     await unsettlePayment(tx, { paymentId: payment.id, amountCents: payment.amountCents, payee, actorUserId: actor.userId, requestId });

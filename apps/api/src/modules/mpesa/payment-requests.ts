@@ -8,6 +8,7 @@ import {
   type PayableItem,
   type PaymentRequest,
   type RequestPayment,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -36,7 +37,7 @@ async function payerDetails(db: Queryable, actor: Actor, payer: Payer): Promise<
     return (await q.clientNameAndPhone(db, payer.clientId))!;
   }
   const s = await q.subscriberNameAndPhone(db, payer.subscriberId);
-  if (!s) throw notFound('This subscriber was not found.');
+  if (!s) throw notFound(refusalTexts.subscriberWasNotFound);
   return s;
 }
 
@@ -137,7 +138,7 @@ export async function requestPayment(
   const payer = payerOf(body);
   await payerDetails(deps.db, actor, payer);
   const chosen = (await payableItems(deps.db, payer)).find((i) => i.item.key === body.item);
-  if (!chosen) throw fieldError('item', 'Choose one of the listed packages, plans or the pending bonus');
+  if (!chosen) throw fieldError('item', refusalTexts.choosePayable);
   const rowId = await pushStk(deps, daraja, { payer, chosen, phone: body.phone, actorUserId: actor.userId, requestId, item: body.item });
   const [request] = await requestsOf(deps.db, { id: rowId }, 1);
   return { info: successTextsMpesa.paymentRequested, request: request! };
@@ -233,7 +234,7 @@ async function pushStk(
 /** One request; a staff user sees only requests to their own clients (or to tips subscribers). */
 export async function showPaymentRequest(deps: AppDeps, actor: Actor, id: number): Promise<{ request: PaymentRequest }> {
   const found = await q.clientOfRequest(deps.db, id);
-  if (!found) throw notFound('No such payment request.');
+  if (!found) throw notFound(refusalTexts.paymentRequestNotFound);
   if (found.clientId !== null) await requireClient(deps.db, actor, found.clientId);
   const [request] = await requestsOf(deps.db, { id }, 1);
   return { request: request! };

@@ -1,3 +1,4 @@
+import { refusalTexts } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { conflict } from '../../http/errors.ts';
 import * as q from './queries.ts';
@@ -22,5 +23,5 @@ export async function addRefunded(tx: Queryable, paymentId: number, cents: numbe
  * would credit or take back money that is (being) returned to the payer.
  */
 export async function refuseIfRefunding(tx: Queryable, paymentId: number): Promise<void> {
-  if (await q.hasLiveRefund(tx, paymentId)) throw conflict('This payment has a refund: it can be neither claimed nor unclaimed.', 'payment_refunded');
+  if (await q.hasLiveRefund(tx, paymentId)) throw conflict(refusalTexts.paymentHasRefund, 'payment_refunded');
 }

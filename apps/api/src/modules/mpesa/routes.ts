@@ -18,6 +18,7 @@ import {
   tipsDeposits,
   unclaimedMpesaTransactions,
   unclaimPayment,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
@@ -101,7 +102,7 @@ export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   route(app, claimCandidates, async ({ query }) => {
     const payment = await q.paymentRecord(deps.db, query.transaction_id);
-    if (!payment) throw notFound('No such M-Pesa transaction.');
+    if (!payment) throw notFound(refusalTexts.paymentNotFound);
     return {
       transaction: (await q.paymentById(deps.db, payment.id))!,
       candidates: await q.claimCandidatesFor(deps.db, payment, query.search),

@@ -25,6 +25,7 @@ import {
   presetRange,
   statusTexts,
   type RecordBlockPeriod,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { PortalSession } from '../../http/actor.ts';
@@ -458,7 +459,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     hidden,
     htmlPage(async (request, reply) => {
       const packageId = Id.safeParse((request.body as { package_id?: string } | undefined)?.package_id);
-      if (!packageId.success) throw notFound('This package is not on sale.');
+      if (!packageId.success) throw notFound(refusalTexts.packageNotOnSale);
       if (!request.portal) return signInFirst(reply, `/portal/packages/${packageId.data}`);
       try {
         const { payment_request_id } = await portal.purchase(deps, request.portal, packageId.data, request.id);

@@ -13,6 +13,7 @@ import {
   type PortalPost,
   type PortalPurchase,
   type PortalTeaser,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -168,7 +169,7 @@ function teaser(post: PortalPost): PortalTeaser {
 export async function postFor(db: Queryable, session: PortalSession | null, id: number): Promise<{ post: PortalPost }> {
   const subscriber = session ? await q.subscriberByPhone(db, session.phone) : null;
   const found = await q.postForReader(db, id, subscriber?.id ?? null);
-  if (!found) throw notFound('This tip does not exist.');
+  if (!found) throw notFound(refusalTexts.tipNotFound);
   if (!found.readable) throw new PostLocked(teaser(found.post));
   return { post: found.post };
 }
@@ -196,7 +197,7 @@ export async function packages(db: Queryable): Promise<{ packages: PortalPackage
 
 export async function packageById(db: Queryable, id: number) {
   const found = await packageForSale(db, id);
-  if (!found) throw notFound('This package is not on sale.');
+  if (!found) throw notFound(refusalTexts.packageNotOnSale);
   return { package: packageOut(found), teasers: await q.teasersOfCategory(db, found.betCategoryId, 5) };
 }
 
@@ -318,7 +319,7 @@ export async function payFacts(deps: AppDeps, onSale: PortalPackage[]) {
 export async function publicRecord(db: Queryable, query: PortalRecordQuery) {
   const range: { from?: string; to?: string } = query.period === 'all' ? {} : presetRange(query.period);
   const category = query.bet_category_id === undefined ? null : await categoryById(db, query.bet_category_id);
-  if (query.bet_category_id !== undefined && !category) throw fieldError('bet_category_id', 'This bet category does not exist');
+  if (query.bet_category_id !== undefined && !category) throw fieldError('bet_category_id', refusalTexts.betCategoryNotFound);
   const [totals, page] = await Promise.all([
     trackRecord(db, { bet_category_id: category?.id, from: range.from, to: range.to }),
     publicTickets(db, { betCategoryId: category?.id, ...range }, { limit: query.perPage, offset: (query.page - 1) * query.perPage }),
@@ -333,7 +334,7 @@ export async function publicRecord(db: Queryable, query: PortalRecordQuery) {
 export async function purchaseStatus(deps: AppDeps, session: PortalSession, id: number): Promise<{ purchase: PortalPurchase }> {
   const subscriber = await q.subscriberByPhone(deps.db, session.phone);
   const found = subscriber ? await q.purchaseOf(deps.db, subscriber.id, id) : null;
-  if (!found) throw notFound('No such purchase.');
+  if (!found) throw notFound(refusalTexts.purchaseNotFound);
   const invoice = found.paymentId === null ? null : ((await invoicesOfPayments(deps, [found.paymentId])).get(found.paymentId) ?? null);
   return { purchase: { ...found.purchase, invoice } };
 }

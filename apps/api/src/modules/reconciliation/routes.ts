@@ -14,6 +14,7 @@ import {
   showStatement,
   STATEMENT_MAX_BYTES,
   uploadStatement,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
@@ -23,7 +24,7 @@ import type { StatementUpload } from './statements.ts';
 
 /** Reads the upload form: one `file` part, bounded by the size limit. */
 async function readStatementUpload(request: FastifyRequest): Promise<StatementUpload> {
-  if (!request.isMultipart()) throw fieldError('file', 'Send the statement as multipart form data with a file field "file"');
+  if (!request.isMultipart()) throw fieldError('file', refusalTexts.statementUploadForm);
   const upload: StatementUpload = { fileName: null, data: Buffer.alloc(0), truncated: false };
   for await (const part of request.parts()) {
     if (part.type === 'file' && part.fieldname === 'file') {

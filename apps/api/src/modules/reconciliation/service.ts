@@ -4,6 +4,7 @@ import {
   reconciliationTexts,
   type ReconciliationDay,
   type ReconciliationFigure,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { fieldError } from '../../http/errors.ts';
@@ -46,7 +47,7 @@ export async function dailyReconciliation(deps: AppDeps, query: { from?: string 
   const toStart = checkedDay('to', to);
   const from = query.from ?? nairobiDay(new Date(toStart.getTime() - 13 * DAY_MS + NAIROBI_OFFSET_MS));
   const fromStart = checkedDay('from', from);
-  if (fromStart > toStart) throw fieldError('from', 'From must not be after To');
+  if (fromStart > toStart) throw fieldError('from', refusalTexts.dateFromAfterTo);
   if ((toStart.getTime() - fromStart.getTime()) / DAY_MS + 1 > RECONCILIATION_MAX_DAYS) {
     throw fieldError('to', reconciliationTexts.tooManyDays);
   }

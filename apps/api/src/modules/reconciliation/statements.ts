@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { kesFixed, reconciliationTexts, type StatementKind, type StatementSummary } from '@betdesk/contract';
+import { kesFixed, reconciliationTexts, type StatementKind, type StatementSummary, refusalTexts } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
@@ -20,7 +20,7 @@ const INSERT_BATCH = 500;
 
 async function headOrThrow(deps: AppDeps, statementId: number): Promise<q.StatementHead> {
   const head = await q.statementHead(deps.db, statementId);
-  if (!head) throw notFound('No such statement.');
+  if (!head) throw notFound(refusalTexts.statementNotFound);
   return head;
 }
 
@@ -52,7 +52,7 @@ export async function uploadStatement(
   const known = await q.statementOfFile(deps.db, fileHash);
   if (known !== null) return { ...(await statementSummaryOf(deps, known)), duplicate: true, skipped_lines: skipped };
 
-  if (lines.length === 0) throw fieldError('file', 'The statement has no transactions under its header row');
+  if (lines.length === 0) throw fieldError('file', refusalTexts.statementEmpty);
   const times = lines.map((l) => l.completedAt.getTime());
 
   const statementId = await deps.db.transaction(async (tx) => {

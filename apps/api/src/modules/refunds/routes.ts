@@ -15,6 +15,7 @@ import {
   saveInitiator,
   statusResult,
   type Endpoint,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
@@ -27,7 +28,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 function refundId(request: FastifyRequest): number {
   const parsed = Id.safeParse((request.params as { id?: string }).id);
-  if (!parsed.success) throw fieldError('id', 'No such refund');
+  if (!parsed.success) throw fieldError('id', refusalTexts.refundNoSuch);
   return parsed.data;
 }
 

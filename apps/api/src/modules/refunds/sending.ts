@@ -1,5 +1,5 @@
 import { constants, publicEncrypt, X509Certificate } from 'node:crypto';
-import { centsToKes, kesToCents, refundTexts } from '@betdesk/contract';
+import { centsToKes, kesToCents, refundTexts, refusalTexts } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -39,7 +39,7 @@ export async function saveInitiator(
   try {
     fingerprint = new X509Certificate(body.certificate).fingerprint256;
   } catch {
-    throw fieldError('certificate', 'This is not a readable certificate');
+    throw fieldError('certificate', refusalTexts.certificateUnreadable);
   }
   const stored: StoredInitiator = {
     name: body.name,

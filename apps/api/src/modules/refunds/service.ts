@@ -11,6 +11,7 @@ import {
   type RefundReason,
   type RefundEffect,
   type RefundStatus,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { z } from 'zod';
 import type { RefundListQuery } from '@betdesk/contract';
@@ -61,7 +62,7 @@ export function refundOf(r: q.RefundListRow): Refund {
 
 async function shownRefund(db: Queryable, id: number): Promise<Refund> {
   const row = await q.refundById(db, id);
-  if (!row) throw notFound('No such refund.');
+  if (!row) throw notFound(refusalTexts.refundNotFound);
   return refundOf(row);
 }
 
@@ -89,7 +90,7 @@ export async function requestRefund(
       throw fieldError('method', refundTexts.maskedPayer);
     }
     const bought = await q.subscriptionBoughtBy(tx, payment.id);
-    if (form.effect !== 'none' && !bought) throw fieldError('effect', 'This payment bought no running subscription or plan');
+    if (form.effect !== 'none' && !bought) throw fieldError('effect', refusalTexts.refundBoughtNothing);
     const refund = await q.insertRefund(tx, {
       paymentId: payment.id,
       amountCents,
@@ -159,13 +160,13 @@ export async function approveRefund(
   requestId: string,
 ): Promise<{ info: string; refund: Refund }> {
   if (!(await initiatorReady(deps))) {
-    throw conflict('M-Pesa refunds are not set up: configure M-Pesa and save the initiator first.', 'refunds_not_configured');
+    throw conflict(refusalTexts.refundsNotSetUp, 'refunds_not_configured');
   }
   const outcome = await deps.db.transaction(async (tx) => {
     // One approval at a time: the day's total read below is the one the next approval sees.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('betdesk-refund-approvals'))`);
     const refund = await q.lockRefund(tx, id);
-    if (!refund) throw notFound('No such refund.');
+    if (!refund) throw notFound(refusalTexts.refundNotFound);
     if (refund.requestedBy === actor.userId) throw new AppError(403, refundTexts.ownRequest, { code: 'own_refund' });
     if (refund.status !== 'awaiting_approval' && refund.status !== 'awaiting_second_approval') {
       throw conflict(refundTexts.notAwaiting, 'refund_not_awaiting');
@@ -213,7 +214,7 @@ export async function approveRefund(
 export async function cancelRefund(deps: AppDeps, actor: Actor, id: number, requestId: string): Promise<{ info: string; refund: Refund }> {
   await deps.db.transaction(async (tx) => {
     const refund = await q.lockRefund(tx, id);
-    if (!refund) throw notFound('No such refund.');
+    if (!refund) throw notFound(refusalTexts.refundNotFound);
     if (refund.status !== 'awaiting_approval' && refund.status !== 'awaiting_second_approval') {
       throw conflict(refundTexts.notAwaiting, 'refund_not_awaiting');
     }

@@ -5,6 +5,7 @@ import {
   smsSelfServiceTexts,
   type OptOutState,
   type PageQuery,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -255,7 +256,7 @@ export async function clearOptOutByAdmin(
   const phone = await phoneOfPerson(deps.db, actor, body);
   await deps.db.transaction(async (tx) => {
     const cleared = await optIn(tx, { phone, source: 'admin', reason: body.reason, actorUserId: actor.userId });
-    if (cleared.length === 0) throw fieldError('reason', 'This phone is not opted out');
+    if (cleared.length === 0) throw fieldError('reason', refusalTexts.notOptedOut);
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'sms.opt-out.clear',

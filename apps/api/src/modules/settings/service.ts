@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { settingTexts, unicodeCharacters, type Setting, type SettingForm, type SettingValue as WireValue } from '@betdesk/contract';
+import { settingTexts, unicodeCharacters, type Setting, type SettingForm, type SettingValue as WireValue, refusalTexts } from '@betdesk/contract';
 import type { z } from 'zod';
 import { settings } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -316,11 +316,11 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
   const fallback: unknown = settingDefaults[key].value;
   if (typeof fallback === 'number') {
     const text = typeof raw === 'string' ? raw.trim() : raw;
-    if (text === '') throw fieldError('value', 'A number is required');
+    if (text === '') throw fieldError('value', refusalTexts.settingNumberRequired);
     const value = typeof text === 'string' ? Number(text) : text;
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw fieldError('value', 'The value must be a number');
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw fieldError('value', refusalTexts.settingNotANumber);
     const bounds = numberBounds[key] ?? { min: 0, max: DEFAULT_NUMBER_MAX };
-    if (!Number.isInteger(value)) throw fieldError('value', 'The value must be a whole number');
+    if (!Number.isInteger(value)) throw fieldError('value', refusalTexts.settingNotWhole);
     if (value < bounds.min || value > bounds.max) {
       const unit = bounds.unit ? ` ${bounds.unit}` : '';
       throw fieldError('value', `The value must be between ${bounds.min} and ${bounds.max}${unit}`);
@@ -330,10 +330,10 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
   if (typeof fallback === 'boolean') {
     if (typeof raw === 'boolean') return raw;
     if (raw === 'true' || raw === 'false') return raw === 'true';
-    throw fieldError('value', 'The value must be on (true) or off (false)');
+    throw fieldError('value', refusalTexts.settingNotOnOff);
   }
   if (typeof raw === 'string' && raw.trim() === '' && optionalTexts.has(key)) return '';
-  if (typeof raw !== 'string' || raw.trim() === '') throw fieldError('value', 'The text is required');
+  if (typeof raw !== 'string' || raw.trim() === '') throw fieldError('value', refusalTexts.settingTextRequired);
   const text = raw.trim();
   const max = isTrustPage(key) ? PAGE_TEXT_MAX : TEXT_MAX;
   if (text.length > max) throw fieldError('value', `The text may not be longer than ${max} characters`);

@@ -11,6 +11,7 @@ import {
   type PageQuery,
   type SmsLogQuery,
   type SmsMessageDetail,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { smsMessages } from '../../db/schema/index.ts';
@@ -66,7 +67,7 @@ export async function smsLogPage(db: Queryable, query: z.output<typeof SmsLogQue
 
 export async function smsMessageDetail(db: Queryable, id: number) {
   const message = await q.findMessage(db, id);
-  if (!message) throw notFound('This message was not found.');
+  if (!message) throw notFound(refusalTexts.messageNotFound);
   return { message };
 }
 
@@ -87,7 +88,7 @@ export async function resendMessage(
 ): Promise<{ info: string; sms: SmsMessageDetail }> {
   const newId = await deps.db.transaction(async (tx) => {
     const [original] = await tx.select().from(smsMessages).where(eq(smsMessages.id, id)).for('update');
-    if (!original) throw notFound('This message was not found.');
+    if (!original) throw notFound(refusalTexts.messageNotFound);
     if (SMS_NOT_RESENDABLE_INTENTS.includes(original.intent)) {
       throw conflict(smsResendTexts.temporaryPassword, 'temporary_password');
     }

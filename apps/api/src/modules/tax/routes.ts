@@ -10,6 +10,7 @@ import {
   taxSettings,
   taxStatus,
   taxSummary,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
@@ -19,7 +20,7 @@ import * as tax from './service.ts';
 
 const idOf = (params: unknown): number => {
   const id = Number((params as { id?: string }).id);
-  if (!Number.isSafeInteger(id) || id < 1) throw notFound('No such invoice');
+  if (!Number.isSafeInteger(id) || id < 1) throw notFound(refusalTexts.invoiceNotFound);
   return id;
 };
 

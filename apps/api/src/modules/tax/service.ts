@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type TaxSettings } from '@betdesk/contract';
+import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type TaxSettings, refusalTexts } from '@betdesk/contract';
 import { bet4mePlans, mpesaPayments, pricePackages, taxDevice, taxInvoices, taxItems, type CREDIT_NOTE_CAUSES, type TAX_TYPES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -182,15 +182,15 @@ export interface Sale {
   createdBy: number | null;
 }
 
-/**
- * Queues the invoice of a sale, in the sale's transaction: a subscription bought with money. It
- * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
- */
 /** The invoice number a sale took in its own transaction (the receipt SMS's invoice line), or null. */
 export function saleInvoiceNumber(tx: Queryable, subscriptionId: number): Promise<number | null> {
   return q.invoiceNumberOfSale(tx, subscriptionId);
 }
 
+/**
+ * Queues the invoice of a sale, in the sale's transaction: a subscription bought with money. It
+ * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
+ */
 export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<number> {
   const device = await q.deviceOf(tx);
   const [named] =
@@ -336,7 +336,7 @@ export async function queueCreditNote(
   tx: Queryable,
   r: { paymentId: number; amountCents: number; reason: string; createdBy?: number | null; cause?: 'refund' | 'shortened' },
 ): Promise<number[]> {
-  if (!Number.isInteger(r.amountCents) || r.amountCents <= 0) throw fieldError('amount', 'The amount returned must be positive');
+  if (!Number.isInteger(r.amountCents) || r.amountCents <= 0) throw fieldError('amount', refusalTexts.creditAmountNotPositive);
   const invoices = await tx
     .select()
     .from(taxInvoices)
@@ -643,7 +643,7 @@ async function qrOf(deps: AppDeps, device: q.TaxDeviceRow | null, signature: str
 
 export async function invoiceDetail(deps: AppDeps, id: number) {
   const found = await q.invoiceById(deps.db, id);
-  if (!found) throw notFound('No such invoice');
+  if (!found) throw notFound(refusalTexts.invoiceNotFound);
   const [row] = await deps.db.select().from(taxInvoices).where(eq(taxInvoices.id, id));
   const device = await q.deviceOf(deps.db);
   return {
@@ -667,7 +667,7 @@ export async function invoiceDetail(deps: AppDeps, id: number) {
 export async function resendInvoice(deps: AppDeps, actor: Actor, id: number, requestId: string) {
   const updated = await deps.db.transaction(async (tx) => {
     const [row] = await tx.select().from(taxInvoices).where(eq(taxInvoices.id, id)).for('update');
-    if (!row) throw notFound('No such invoice');
+    if (!row) throw notFound(refusalTexts.invoiceNotFound);
     if (row.status !== 'rejected') throw conflict(taxTexts.notRejected, 'not_rejected');
     const device = await q.deviceOf(tx);
     await tx

@@ -10,6 +10,7 @@ import {
   updatePost,
   uploadCoverImage,
   viewPost,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
@@ -19,7 +20,7 @@ import * as posts from './service.ts';
 /** Reads the upload form: a `title` field and one `image` file (bounded by the size limit). */
 async function readCoverUpload(request: FastifyRequest): Promise<posts.CoverUpload> {
   if (!request.isMultipart()) {
-    throw fieldError('image', 'Send the picture as multipart form data with a title and an image file');
+    throw fieldError('image', refusalTexts.imageUploadForm);
   }
   const upload: posts.CoverUpload = { title: '', data: Buffer.alloc(0), truncated: false };
   for await (const part of request.parts()) {
@@ -65,7 +66,7 @@ export function tipsPostsRoutes(app: FastifyInstance, deps: AppDeps): void {
     { schema: { hide: true } },
     async (request, reply) => {
       const image = await posts.coverImage(deps.db, request.params.imageName);
-      if (!image) throw notFound('This picture does not exist.');
+      if (!image) throw notFound(refusalTexts.imageNotFound);
       return reply
         .header('content-type', image.contentType)
         .header('cache-control', 'public, max-age=86400')

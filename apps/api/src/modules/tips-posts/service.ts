@@ -9,6 +9,7 @@ import {
   type PostCategory,
   type PostRow,
   type BetCategory,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { z } from 'zod';
 import type { PostForm as PostFormSchema, SortOf, Ticket } from '@betdesk/contract';
@@ -110,7 +111,7 @@ export async function editPost(
 ): Promise<{ post: { id: number } }> {
   await deps.db.transaction(async (tx) => {
     const before = await q.findPost(tx, form.post_id);
-    if (!before) throw notFound('This post does not exist or was trashed.');
+    if (!before) throw notFound(refusalTexts.postNotFound);
     const values = await checkedPostValues(tx, form);
     await q.updatePostRow(tx, form.post_id, values, actor.userId);
     await q.replacePostBets(tx, form.post_id, form.selected_bets);
@@ -131,7 +132,7 @@ export async function trashPost(deps: AppDeps, actor: Actor, postId: number, req
   await deps.db.transaction(async (tx) => {
     const before = await q.findPost(tx, postId);
     if (!before || !(await q.trashPostRow(tx, postId, actor.userId))) {
-      throw notFound('This post does not exist or was trashed already.');
+      throw notFound(refusalTexts.postAlreadyTrashed);
     }
     await audit(tx, {
       actorUserId: actor.userId,
@@ -146,7 +147,7 @@ export async function trashPost(deps: AppDeps, actor: Actor, postId: number, req
 
 export async function postById(db: Queryable, id: number): Promise<Post> {
   const post = await q.findPost(db, id);
-  if (!post) throw notFound('This post does not exist or was trashed.');
+  if (!post) throw notFound(refusalTexts.postNotFound);
   return post;
 }
 

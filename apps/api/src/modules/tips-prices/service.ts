@@ -6,6 +6,7 @@ import {
   type PackageForm,
   type PriceForm,
   type PricePackage,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { z } from 'zod';
 import type { TipsMedium } from '../../db/schema/index.ts';
@@ -66,7 +67,7 @@ export async function updatePackage(
   const priceCents = kesToCents(form.price);
   await deps.db.transaction(async (tx) => {
     const before = await q.lockPackage(tx, form.bet_category_price_id);
-    if (!before) throw notFound('This price package does not exist.');
+    if (!before) throw notFound(refusalTexts.packageNotFound);
     await q.updatePackage(tx, form.bet_category_price_id, { name: form.name, priceCents });
     await audit(tx, {
       actorUserId: actor.userId,

@@ -12,6 +12,7 @@ import {
   type TicketInput,
   type TicketsQuery,
   type TrackRecord,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { Db, Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -97,7 +98,7 @@ export async function storeTicket(
 ): Promise<{ message: string; ticket: Ticket }> {
   return db.transaction(async (tx) => {
     if (!(await q.betCategoryExists(tx, input.bet_category_id))) {
-      throw fieldError('bet_category_id', 'This bet category does not exist');
+      throw fieldError('bet_category_id', refusalTexts.betCategoryNotFound);
     }
     const now = Date.now();
     const wanted: q.StoredSelection[] = input.selections.map((s) => ({

@@ -14,6 +14,7 @@ import {
   type Subscriber,
   type SubscriberLanguageForm,
   type SubscriberSmsForm,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -54,7 +55,7 @@ export async function storeSubscriber(
   const { subscriberId, tipQueued } = await deps.db.transaction(async (tx) => {
     const categories = await betCategoryList(tx);
     if (!categories.some((c) => c.id === form.bet_category_id)) {
-      throw fieldError('bet_category_id', 'Choose one of the bet categories');
+      throw fieldError('bet_category_id', refusalTexts.chooseBetCategory);
     }
     const pkg = await findPackage(tx, { betCategoryId: form.bet_category_id, medium, durationDays: form.duration });
     if (!pkg) {
@@ -101,14 +102,14 @@ export async function subscribersPage(
   query: q.SubscriberQuery & { status: 'active' | 'all' },
 ) {
   if (query.status === 'all' && !can(actor.role, 'view:tips-subscribers-all')) {
-    throw new AppError(403, 'Only admins can list all subscribers.');
+    throw new AppError(403, refusalTexts.subscribersAdminsOnly);
   }
   return q.pageSubscribers(db, { ...query, onlyActive: query.status === 'active' });
 }
 
 export async function subscriberById(db: Queryable, id: number): Promise<Subscriber> {
   const subscriber = await q.findSubscriber(db, id);
-  if (!subscriber) throw notFound('This subscriber does not exist.');
+  if (!subscriber) throw notFound(refusalTexts.subscriberNotFound);
   const [balance, subscriptions] = [
     await balanceCents(db, { subscriberId: id }),
     await subscriptionsOfSubscriber(db, id),
@@ -119,7 +120,7 @@ export async function subscriberById(db: Queryable, id: number): Promise<Subscri
 /** A subscriber's messages (their page's SMS tab). */
 export async function subscriberMessages(db: Queryable, query: PageQuery & { subscriber_id: number }) {
   const subscriber = await q.findSubscriber(db, query.subscriber_id);
-  if (!subscriber) throw notFound('This subscriber does not exist.');
+  if (!subscriber) throw notFound(refusalTexts.subscriberNotFound);
   return personMessages(db, { subscriberId: subscriber.id, phone: subscriber.phone }, query);
 }
 
@@ -130,7 +131,7 @@ export async function sendSmsToSubscriber(
   requestId: string,
 ): Promise<{ info: string }> {
   const subscriber = await q.findSubscriber(deps.db, form.subscriber_id);
-  if (!subscriber) throw notFound('This subscriber does not exist.');
+  if (!subscriber) throw notFound(refusalTexts.subscriberNotFound);
   // Every press of Send is a new message: the key is ours, never the caller's X-Request-Id.
   const queued = await queueSms(deps.db, {
     intent: 'tips-subscriber.message',
@@ -140,7 +141,7 @@ export async function sendSmsToSubscriber(
     subscriberId: subscriber.id,
     createdBy: actor.userId,
   });
-  if (queued === null) throw conflict('The SMS was not queued. Please send it again.');
+  if (queued === null) throw conflict(refusalTexts.smsNotQueued);
   await deps.jobs.nudge(QUEUES.smsDispatch);
   return { info: successTexts.smsSent };
 }
@@ -156,7 +157,7 @@ export async function setSubscriberLanguage(
   requestId: string,
 ): Promise<{ info: string }> {
   const subscriber = await q.findSubscriber(deps.db, form.subscriber_id);
-  if (!subscriber) throw notFound('This subscriber does not exist.');
+  if (!subscriber) throw notFound(refusalTexts.subscriberNotFound);
   await deps.db.transaction(async (tx) => {
     const changed = await setLanguage(tx, { phone: subscriber.phone, language: form.language, source: 'staff', by: actor.userId });
     if (!changed) return;

@@ -6,6 +6,7 @@ import {
   presetRange,
   successTexts,
   type RecordBlockPeriod,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -27,7 +28,7 @@ export async function saveWinnings(
   html: string,
   requestId: string | null,
 ): Promise<{ info: string }> {
-  if (containsScript(html)) throw fieldError('content', 'The content may not contain scripts');
+  if (containsScript(html)) throw fieldError('content', refusalTexts.winningsNoScripts);
   const content = sanitizeTipHtml(html);
   await deps.db.transaction(async (tx) => {
     await checkRecordBlocks(tx, content);

@@ -11,6 +11,7 @@ import {
   type User,
   type UserForm,
   type SortOf,
+  refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { hashPassword } from '../../lib/password.ts';
@@ -68,7 +69,7 @@ export type NewUser = z.input<typeof NewUser>;
 export async function createUser(db: Queryable, input: NewUser, actorUserId: number | null): Promise<number> {
   const user = NewUser.parse(input);
   if (await findLiveUserByEmail(db, user.email)) {
-    throw fieldError('email', 'A user with this email already exists');
+    throw fieldError('email', refusalTexts.userEmailTaken);
   }
   const id = await insertUser(db, {
     name: user.name,
@@ -155,7 +156,7 @@ export async function storeUser(
   await deps.db.transaction(async (tx) => {
     const liveAdmins = await lockLiveAdmins(tx);
     const before = await lockLiveUser(tx, userId);
-    if (!before) throw notFound('This user was not found.');
+    if (!before) throw notFound(refusalTexts.userNotFound);
     const sameEmail = await findLiveUserByEmail(tx, form.email);
     if (sameEmail && sameEmail.id !== userId) throw fieldError('email', userTexts.emailTaken);
     if (before.categoryId === ADMIN_CATEGORY_ID && form.category_id !== ADMIN_CATEGORY_ID && liveAdmins <= 1) {
@@ -180,7 +181,7 @@ export async function deleteUser(deps: AppDeps, actor: Actor, id: number, reques
   await deps.db.transaction(async (tx) => {
     const liveAdmins = await lockLiveAdmins(tx);
     const user = await lockLiveUser(tx, id);
-    if (!user) throw notFound('This user was not found.');
+    if (!user) throw notFound(refusalTexts.userNotFound);
     if (user.categoryId === ADMIN_CATEGORY_ID && liveAdmins <= 1) {
       throw fieldError('id', userTexts.cannotDeleteLastAdmin);
     }
@@ -200,7 +201,7 @@ export async function deleteUser(deps: AppDeps, actor: Actor, id: number, reques
 
 export async function requireUser(db: Queryable, id: number): Promise<User> {
   const row = await findLiveUserById(db, id);
-  if (!row) throw notFound('This user was not found.');
+  if (!row) throw notFound(refusalTexts.userNotFound);
   return toUser(row, await countLiveClientsOf(db, id));
 }
 
@@ -249,9 +250,9 @@ export async function saveClientAssignments(
   }
   await deps.db.transaction(async (tx) => {
     const user = await findLiveUserById(tx, input.user_id);
-    if (!user) throw fieldError('user_id', 'Select a user');
+    if (!user) throw fieldError('user_id', refusalTexts.userRequired);
     if ((await countKnownClients(tx, clientIds)) !== clientIds.length) {
-      throw fieldError('client_ids', 'Some of the selected clients do not exist');
+      throw fieldError('client_ids', refusalTexts.clientsNotFound);
     }
     const previous = await assignClients(tx, input.user_id, clientIds, actor.userId);
     await audit(tx, {
