@@ -2,7 +2,6 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   clientTexts,
-  CUSTOMER_LANGUAGE_LABELS,
   kesToCents,
   type Client,
   type ClientForm,
@@ -23,7 +22,7 @@ import { orderSql, pageOf, type ListCount, type ListRequest } from '../../db/lis
 import { summed } from '../../db/summaries.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
-import { languageOf, personMessages, setLanguage } from '../sms/service.ts';
+import { languageOf, personMessages, setLanguageByStaff } from '../sms/service.ts';
 import * as q from './queries.ts';
 import { scopeOf } from './scope.ts';
 
@@ -141,19 +140,8 @@ export async function setClientLanguage(
   requestId: string,
 ): Promise<{ info: string }> {
   const client = await requireClient(deps.db, actor, form.client_id);
-  await deps.db.transaction(async (tx) => {
-    const changed = await setLanguage(tx, { phone: client.phone, language: form.language, source: 'staff', by: actor.userId });
-    if (!changed) return;
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'client.language',
-      entity: 'client',
-      entityId: client.id,
-      after: { language: form.language },
-      requestId,
-    });
-  });
-  return { info: `Messages to ${client.name} will be written in ${CUSTOMER_LANGUAGE_LABELS[form.language]}.` };
+  const person = { phone: client.phone, name: client.name, action: 'client.language', entity: 'client', entityId: client.id };
+  return setLanguageByStaff(deps, actor, person, form.language, requestId);
 }
 
 type ClientFormValues = z.output<typeof ClientForm>;

@@ -3,11 +3,13 @@ import { timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import { asc, eq } from 'drizzle-orm';
 import {
+  CUSTOMER_LANGUAGE_LABELS,
   normaliseKenyanPhone,
   SMS_NOT_RESENDABLE_INTENTS,
   SMS_RESENDABLE_STATUSES,
   SmsDeliveryReport,
   smsResendTexts,
+  type CustomerLanguage,
   type PageQuery,
   type SmsLogQuery,
   type SmsMessageDetail,
@@ -21,6 +23,7 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { queueSms } from './outbox.ts';
+import { setLanguage } from './languages.ts';
 import type { SmsBalance, SmsGateway } from '../../integrations/sms/gateway.ts';
 import * as q from './queries.ts';
 import { announce } from '../events/service.ts';
@@ -31,6 +34,25 @@ export { isOptedOut, optedOutSql, optIn, optOut, optOutState } from './opt-outs.
 export { dispatchQueuedSms, queueSms, queueSmsFanout } from './outbox.ts';
 export { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 export { chosenLanguage, forgetLanguage, languageOf, setLanguage, type LanguageSource } from './languages.ts';
+
+/**
+ * A staff member sets a person's language on their page (a client's or a subscriber's): stored with
+ * the phone, audited under the person's own entity when it changed. Returns the page's notice.
+ */
+export async function setLanguageByStaff(
+  deps: AppDeps,
+  actor: Actor,
+  person: { phone: string; name: string; action: string; entity: string; entityId: number },
+  language: CustomerLanguage,
+  requestId: string,
+): Promise<{ info: string }> {
+  await deps.db.transaction(async (tx) => {
+    const changed = await setLanguage(tx, { phone: person.phone, language, source: 'staff', by: actor.userId });
+    if (!changed) return;
+    await audit(tx, { actorUserId: actor.userId, action: person.action, entity: person.entity, entityId: person.entityId, after: { language }, requestId });
+  });
+  return { info: `Messages to ${person.name} will be written in ${CUSTOMER_LANGUAGE_LABELS[language]}.` };
+}
 
 const BALANCE_TTL_MS = 60_000;
 const balances = new WeakMap<SmsGateway, { at: number; value: SmsBalance | null }>();

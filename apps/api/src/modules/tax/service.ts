@@ -182,24 +182,18 @@ export interface Sale {
   createdBy: number | null;
 }
 
-/** The invoice number a sale took in its own transaction (the receipt SMS's invoice line), or null. */
-export function saleInvoiceNumber(tx: Queryable, subscriptionId: number): Promise<number | null> {
-  return q.invoiceNumberOfSale(tx, subscriptionId);
-}
-
 /**
- * Queues the invoice of a sale, in the sale's transaction: a subscription bought with money. It
- * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
+ * An invoice of money received (a sale, or a bonus payment counted as income), in the caller's
+ * transaction: the device's tax type, the branch's next number, the payer's phone; queued when
+ * invoicing is on, else awaiting with its number.
  */
-export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<number> {
+async function insertSaleInvoice(
+  tx: Queryable,
+  s: { paymentId: number | null; subscriptionId?: number; bonusPaymentId?: number; item: { code: string; name: string }; amountCents: number; createdBy: number | null },
+): Promise<number> {
   const device = await q.deviceOf(tx);
-  const [named] =
-    'packageId' in sale.what
-      ? await tx.select({ name: pricePackages.name }).from(pricePackages).where(eq(pricePackages.id, sale.what.packageId))
-      : await tx.select({ name: bet4mePlans.name }).from(bet4mePlans).where(eq(bet4mePlans.id, sale.what.planId));
-  const item = itemOf(sale.what, named?.name ?? 'Subscription');
-  const [payment] = sale.paymentId
-    ? await tx.select({ phone: mpesaPayments.senderPhone }).from(mpesaPayments).where(eq(mpesaPayments.id, sale.paymentId))
+  const [payment] = s.paymentId
+    ? await tx.select({ phone: mpesaPayments.senderPhone }).from(mpesaPayments).where(eq(mpesaPayments.id, s.paymentId))
     : [];
   const branchId = device?.branchId ?? '00';
   const taxType = taxTypeOf(device);
@@ -210,19 +204,44 @@ export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<numbe
       kind: 'invoice',
       branchId,
       number,
-      paymentId: sale.paymentId,
-      subscriptionId: sale.subscriptionId,
-      itemCode: item.code,
-      itemName: item.name,
-      amountCents: sale.amountCents,
+      paymentId: s.paymentId,
+      subscriptionId: s.subscriptionId ?? null,
+      bonusPaymentId: s.bonusPaymentId ?? null,
+      itemCode: s.item.code,
+      itemName: s.item.name,
+      amountCents: s.amountCents,
       taxType,
-      taxCents: inclusiveTaxCents(sale.amountCents, taxType),
+      taxCents: inclusiveTaxCents(s.amountCents, taxType),
       buyerPhone: payment?.phone ?? null,
       status: invoicingOn(device) ? 'queued' : 'awaiting',
-      createdBy: sale.createdBy,
+      createdBy: s.createdBy,
     })
     .returning({ id: taxInvoices.id });
   return row!.id;
+}
+
+/** The invoice number a sale took in its own transaction (the receipt SMS's invoice line), or null. */
+export function saleInvoiceNumber(tx: Queryable, subscriptionId: number): Promise<number | null> {
+  return q.invoiceNumberOfSale(tx, subscriptionId);
+}
+
+/**
+ * Queues the invoice of a sale, in the sale's transaction: a subscription bought with money. It
+ * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
+ */
+export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<number> {
+  const [named] =
+    'packageId' in sale.what
+      ? await tx.select({ name: pricePackages.name }).from(pricePackages).where(eq(pricePackages.id, sale.what.packageId))
+      : await tx.select({ name: bet4mePlans.name }).from(bet4mePlans).where(eq(bet4mePlans.id, sale.what.planId));
+  const item = itemOf(sale.what, named?.name ?? 'Subscription');
+  return insertSaleInvoice(tx, {
+    paymentId: sale.paymentId,
+    subscriptionId: sale.subscriptionId,
+    item,
+    amountCents: sale.amountCents,
+    createdBy: sale.createdBy,
+  });
 }
 
 /** The eTIMS item of a bonus payment invoiced as income: one service item, its price the amount paid. */
@@ -238,32 +257,13 @@ export async function queueBonusInvoice(
   b: { bonusPaymentId: number; paymentId: number | null; amountCents: number; createdBy: number | null },
 ): Promise<number | null> {
   if ((await getSetting(tx, 'tax_invoice_bonus_payments')) !== true) return null;
-  const device = await q.deviceOf(tx);
-  const [payment] = b.paymentId
-    ? await tx.select({ phone: mpesaPayments.senderPhone }).from(mpesaPayments).where(eq(mpesaPayments.id, b.paymentId))
-    : [];
-  const branchId = device?.branchId ?? '00';
-  const taxType = taxTypeOf(device);
-  const number = await q.takeInvoiceNumber(tx, branchId);
-  const [row] = await tx
-    .insert(taxInvoices)
-    .values({
-      kind: 'invoice',
-      branchId,
-      number,
-      paymentId: b.paymentId,
-      bonusPaymentId: b.bonusPaymentId,
-      itemCode: BONUS_ITEM.code,
-      itemName: BONUS_ITEM.name,
-      amountCents: b.amountCents,
-      taxType,
-      taxCents: inclusiveTaxCents(b.amountCents, taxType),
-      buyerPhone: payment?.phone ?? null,
-      status: invoicingOn(device) ? 'queued' : 'awaiting',
-      createdBy: b.createdBy,
-    })
-    .returning({ id: taxInvoices.id });
-  return row!.id;
+  return insertSaleInvoice(tx, {
+    paymentId: b.paymentId,
+    bonusPaymentId: b.bonusPaymentId,
+    item: BONUS_ITEM,
+    amountCents: b.amountCents,
+    createdBy: b.createdBy,
+  });
 }
 
 /** A reversed bonus payment (its M-Pesa claim was wrong): a credit note for what of its invoice is open. */

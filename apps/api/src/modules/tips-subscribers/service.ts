@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import {
   can,
   centsToKes,
-  CUSTOMER_LANGUAGE_LABELS,
   durationLabel,
   localPhone,
   successTexts,
@@ -23,7 +22,7 @@ import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { balanceCents } from '../ledger/service.ts';
-import { personMessages, queueSms, setLanguage } from '../sms/service.ts';
+import { personMessages, queueSms, setLanguageByStaff } from '../sms/service.ts';
 import { activateSubscription } from '../subscriptions/service.ts';
 import { betCategoryList } from '../tips-posts/service.ts';
 import { findPackage, packageDurations } from '../tips-prices/service.ts';
@@ -158,19 +157,8 @@ export async function setSubscriberLanguage(
 ): Promise<{ info: string }> {
   const subscriber = await q.findSubscriber(deps.db, form.subscriber_id);
   if (!subscriber) throw notFound(refusalTexts.subscriberNotFound);
-  await deps.db.transaction(async (tx) => {
-    const changed = await setLanguage(tx, { phone: subscriber.phone, language: form.language, source: 'staff', by: actor.userId });
-    if (!changed) return;
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'tips-subscriber.language',
-      entity: 'tips_subscriber',
-      entityId: subscriber.id,
-      after: { language: form.language },
-      requestId,
-    });
-  });
-  return { info: `Messages to ${subscriber.name} will be written in ${CUSTOMER_LANGUAGE_LABELS[form.language]}.` };
+  const person = { phone: subscriber.phone, name: subscriber.name, action: 'tips-subscriber.language', entity: 'tips_subscriber', entityId: subscriber.id };
+  return setLanguageByStaff(deps, actor, person, form.language, requestId);
 }
 
 /**
