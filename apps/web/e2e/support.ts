@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test as base, type Page } from '@playwright/test';
+import { startFakeDaraja, type FakeDaraja } from '../../api/src/integrations/mpesa/fake-daraja.ts';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../api/src/integrations/sms/fake-africastalking.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -140,6 +141,55 @@ export function testWithOwnServer(env: Record<string, string> = {}) {
           AT_BASE_URL: gateway.url,
           ...env,
         });
+        await use(server);
+        await server.stop();
+      },
+      { timeout: 150_000 },
+    ],
+    baseURL: async ({ ownServer }, use) => {
+      await use(ownServer.baseURL);
+    },
+  });
+}
+
+/**
+ * The same with a fake Daraja too (the shared E2E server has no M-Pesa): `env` adds the shortcode,
+ * passkey or webhook secret the spec needs. Daraja would call the public callback or result URL; the
+ * fake calls this server at the same path.
+ */
+export function testWithOwnServerAndDaraja(env: Record<string, string>, daraja: { callbackDelayMs?: number } = {}) {
+  return base.extend<{ daraja: FakeDaraja; gateway: FakeAfricasTalking; ownServer: OwnServer }>({
+    daraja: async ({}, use) => {
+      const fake = await startFakeDaraja();
+      if (daraja.callbackDelayMs !== undefined) fake.callbackDelayMs = daraja.callbackDelayMs;
+      await use(fake);
+      await fake.close();
+    },
+    gateway: async ({}, use) => {
+      const gateway = await startFakeAfricasTalking({ username: 'sandbox', apiKey: 'e2e-api-key' });
+      await use(gateway);
+      await gateway.close();
+    },
+    ownServer: [
+      async ({ daraja: fake, gateway }, use) => {
+        const server = await startOwnServer({
+          SMS_PROVIDER: 'africastalking',
+          AT_USERNAME: 'sandbox',
+          AT_API_KEY: 'e2e-api-key',
+          AT_BASE_URL: gateway.url,
+          MPESA_BASE_URL: fake.baseUrl,
+          MPESA_CONSUMER_KEY: fake.consumerKey,
+          MPESA_CONSUMER_SECRET: fake.consumerSecret,
+          MPESA_CALLBACK_BASE_URL: 'https://betdesk.example.com',
+          ...env,
+        });
+        fake.deliver = async (url, body) => {
+          await fetch(`${server.baseURL}${new URL(url).pathname}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        };
         await use(server);
         await server.stop();
       },

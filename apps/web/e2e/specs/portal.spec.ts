@@ -1,57 +1,17 @@
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
-import { startFakeDaraja, type FakeDaraja } from '../../../api/src/integrations/mpesa/fake-daraja.ts';
-import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../../api/src/integrations/sms/fake-africastalking.ts';
-import { admin, type OwnServer, shot, startOwnServer } from '../support.ts';
+import { admin, shot, testWithOwnServerAndDaraja } from '../support.ts';
 
 /**
  * Issue 22: a punter on a cheap phone (360 px) signs in to the portal with the code the SMS gateway
  * delivered, buys a web package by STK push and reads the tip it opens. The spec runs its own
  * server against a fake Daraja and a fake Africa's Talking (the shared E2E server has neither).
  */
-const test = base.extend<{ daraja: FakeDaraja; gateway: FakeAfricasTalking; ownServer: OwnServer }>({
-  daraja: async ({}, use) => {
-    const daraja = await startFakeDaraja();
-    await use(daraja);
-    await daraja.close();
-  },
-  gateway: async ({}, use) => {
-    const gateway = await startFakeAfricasTalking({ username: 'sandbox', apiKey: 'e2e-api-key' });
-    await use(gateway);
-    await gateway.close();
-  },
-  ownServer: [
-    async ({ daraja, gateway }, use) => {
-      const server = await startOwnServer({
-        SMS_PROVIDER: 'africastalking',
-        AT_USERNAME: 'sandbox',
-        AT_API_KEY: 'e2e-api-key',
-        AT_BASE_URL: gateway.url,
-        MPESA_BASE_URL: daraja.baseUrl,
-        MPESA_CONSUMER_KEY: daraja.consumerKey,
-        MPESA_CONSUMER_SECRET: daraja.consumerSecret,
-        MPESA_SHORTCODE: '174379',
-        // Daraja's published sandbox passkey.
-        MPESA_PASSKEY: 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919',
-        MPESA_CALLBACK_BASE_URL: 'https://betdesk.example.com',
-      });
-      // Daraja would call the public callback URL; the fake calls this server at the same path.
-      daraja.deliver = async (url, body) => {
-        await fetch(`${server.baseURL}${new URL(url).pathname}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-      };
-      await use(server);
-      await server.stop();
-    },
-    { timeout: 150_000 },
-  ],
-  baseURL: async ({ ownServer }, use) => {
-    await use(ownServer.baseURL);
-  },
-  viewport: { width: 360, height: 740 },
+const test = testWithOwnServerAndDaraja({
+  MPESA_SHORTCODE: '174379',
+  // Daraja's published sandbox passkey.
+  MPESA_PASSKEY: 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919',
 });
+test.use({ viewport: { width: 360, height: 740 } });
 
 /** Screenshots (E2E_SCREENSHOTS) at 1366 and 375 px, then back to the phone's 360 px. */
 async function phoneShot(page: Page, name: string): Promise<void> {

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test as base, type APIRequestContext } from '@playwright/test';
 import { generate } from 'otplib';
-import { startFakeDaraja, type FakeDaraja } from '../../../api/src/integrations/mpesa/fake-daraja.ts';
-import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../../api/src/integrations/sms/fake-africastalking.ts';
-import { admin, type OwnServer, shot, signIn, staff, startOwnServer } from '../support.ts';
+import { admin, shot, signIn, staff, testWithOwnServerAndDaraja } from '../support.ts';
 
 /**
  * Issue 29: an admin asks to refund part of a payment that bought a tips package, a second admin
@@ -15,49 +13,7 @@ import { admin, type OwnServer, shot, signIn, staff, startOwnServer } from '../s
 const WEBHOOK_SECRET = 'e2e-refunds-webhook-secret';
 const certificate = readFileSync(new URL('../../../api/test/refunds/initiator-test.crt', import.meta.url), 'utf8');
 
-const test = base.extend<{ daraja: FakeDaraja; gateway: FakeAfricasTalking; ownServer: OwnServer }>({
-  daraja: async ({}, use) => {
-    const daraja = await startFakeDaraja();
-    daraja.callbackDelayMs = 0;
-    await use(daraja);
-    await daraja.close();
-  },
-  gateway: async ({}, use) => {
-    const gateway = await startFakeAfricasTalking({ username: 'sandbox', apiKey: 'e2e-api-key' });
-    await use(gateway);
-    await gateway.close();
-  },
-  ownServer: [
-    async ({ daraja, gateway }, use) => {
-      const server = await startOwnServer({
-        WEBHOOK_SECRET,
-        SMS_PROVIDER: 'africastalking',
-        AT_USERNAME: 'sandbox',
-        AT_API_KEY: 'e2e-api-key',
-        AT_BASE_URL: gateway.url,
-        MPESA_BASE_URL: daraja.baseUrl,
-        MPESA_CONSUMER_KEY: daraja.consumerKey,
-        MPESA_CONSUMER_SECRET: daraja.consumerSecret,
-        MPESA_SHORTCODE: '600984',
-        MPESA_CALLBACK_BASE_URL: 'https://betdesk.example.com',
-      });
-      // Daraja would call the public result URL; the fake calls this server at the same path.
-      daraja.deliver = async (url, body) => {
-        await fetch(`${server.baseURL}${new URL(url).pathname}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-      };
-      await use(server);
-      await server.stop();
-    },
-    { timeout: 150_000 },
-  ],
-  baseURL: async ({ ownServer }, use) => {
-    await use(ownServer.baseURL);
-  },
-});
+const test = testWithOwnServerAndDaraja({ WEBHOOK_SECRET, MPESA_SHORTCODE: '600984' }, { callbackDelayMs: 0 });
 
 async function apiAs(request: APIRequestContext, who: { email: string; password: string }) {
   const login = await request.post('/api/auth/login', { data: who });
