@@ -75,7 +75,11 @@ function RefundRequestForm({ preview, onClose }: { preview: RefundPreview; onClo
       schema={RefundForm}
       defaultValues={defaults}
       submit={(values) => callEndpoint(createRefund, { body: { ...values, note: values.note || undefined } })}
-      onSaved={() => void queryClient.invalidateQueries()}
+      onSaved={() => {
+        // The payment lists (the row's refund state) and the Refunds screen; nothing else changes until M-Pesa answers.
+        void queryClient.invalidateQueries({ queryKey: queryKeys.mpesa.all });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.refunds.all });
+      }}
       submitLabel="Ask for the refund"
       data-testid="refund-request-modal"
     >
