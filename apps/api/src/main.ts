@@ -1,35 +1,11 @@
 import pino from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createServer } from './server.ts';
-import { DatabaseUnreachableError, waitForDatabase } from './db/client.ts';
+import { readConfigOrExit, waitForDatabaseOrExit } from './process-start.ts';
 import { loggerOptions } from './http/logger.ts';
 
-/** A database not up yet is waited for; one it refuses for good ends the boot in one line. */
-async function waitForDatabaseOrExit(url: string): Promise<void> {
-  try {
-    await waitForDatabase(url, { say: (line) => console.error(line) });
-  } catch (error) {
-    if (!(error instanceof DatabaseUnreachableError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
-}
-
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
-const config = readConfig();
+const config = readConfigOrExit();
 const logger = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
-if (config.databaseUrl) await waitForDatabaseOrExit(config.databaseUrl);
+await waitForDatabaseOrExit(config);
 const { app, boot } = await createServer(config, logger);
 
 let closing = false;

@@ -4,16 +4,18 @@
  */
 import { join } from 'node:path';
 import pino from 'pino';
-import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { loggerOptions } from './http/logger.ts';
 import { createSmsGateway } from './integrations/sms/index.ts';
 import { jobHandlers } from './job-handlers.ts';
 import { noJobs, QUEUES, startJobs, type Jobs } from './jobs/jobs.ts';
+import { readConfigOrExit, waitForDatabaseOrExit } from './process-start.ts';
 
-const config = loadConfig();
+const config = readConfigOrExit();
 const logger = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+// Started beside the API (docker compose, systemd), the worker may boot before PostgreSQL is up.
+await waitForDatabaseOrExit(config);
 const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite'), poolSize: config.databasePoolSize });
 await database.migrate();
 // The handlers nudge their queues (an SMS run that stopped with work left asks for the next one):

@@ -132,7 +132,13 @@ export const smsResendTexts = {
   alreadyResent: 'This message was already sent again; see the newer message.',
   temporaryPassword:
     'A temporary password cannot be sent again: its text is not kept. Issue a new password instead.',
+  signInCode:
+    'A sign-in code cannot be sent again: its text is not kept. The subscriber asks for a new code on the portal.',
 } as const;
+
+/** Why a secret message is not sent again, in words that fit its kind (a password, a sign-in code). */
+export const secretResendRefusal = (intent: string): string =>
+  intent === 'portal.sign-in-code' ? smsResendTexts.signInCode : smsResendTexts.temporaryPassword;
 
 /** Whether the log offers "Resend" for this message (the server decides again). */
 export const canResendSms = (m: Pick<SmsMessage, 'status' | 'intent'>): boolean =>

@@ -10,7 +10,7 @@ import { apiRoot, importGraph } from './import-graph.ts';
 export const layers: { name: string; matches: (file: string) => boolean }[] = [
   {
     name: 'top',
-    matches: (f) => ['src/main.ts', 'src/worker.ts', 'src/server.ts', 'src/app.ts', 'src/bootstrap.ts', 'src/job-handlers.ts'].includes(f) || f.startsWith('src/seed/'),
+    matches: (f) => ['src/main.ts', 'src/worker.ts', 'src/process-start.ts', 'src/server.ts', 'src/app.ts', 'src/bootstrap.ts', 'src/job-handlers.ts'].includes(f) || f.startsWith('src/seed/'),
   },
   { name: 'modules', matches: (f) => f.startsWith('src/modules/') || f.startsWith('src/customer-texts/') },
   { name: 'toolkits', matches: (f) => f.startsWith('src/http/') || f.startsWith('src/jobs/') || f.startsWith('src/integrations/') || f === 'src/deps.ts' },

@@ -13,7 +13,8 @@ import { createTestApp, type TestApp } from '../helpers.ts';
 /**
  * Issue 27: /metrics without METRICS_TOKEN is a 404 (not the web app's page), a database that does
  * not answer makes /api/health and /metrics answer 503 with the reason, and a server started before
- * its database says so in one line naming the host and waits for it.
+ * its database says so in one line naming the host and waits for it; so does a worker (npm run
+ * worker) started before its database.
  */
 const METRICS_TOKEN = 'metrics-token-0123456789';
 /** Nothing listens on port 1: connections are refused at once. */
@@ -70,9 +71,9 @@ describe('with the database unreachable', () => {
   });
 });
 
-it('at boot, says in one line which database host refuses and keeps trying', async () => {
-  const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+it.each(['main.ts', 'worker.ts'])('at boot, %s says in one line which database host refuses and keeps trying', async (entry) => {
+  const script = fileURLToPath(new URL(`../../src/${entry}`, import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { PATH: process.env.PATH, DATABASE_URL: NOWHERE, DATA_DIR: dir, PORT: '1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

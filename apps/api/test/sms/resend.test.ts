@@ -130,6 +130,15 @@ describe('POST /api/sms/resend', () => {
     expect(await resendsOf(id)).toHaveLength(0);
   });
 
+  it('never resends a portal sign-in code: 409 saying the subscriber asks for a new code', async () => {
+    const id = await message('r-code', 'failed', 'portal.sign-in-code');
+    const res = await resend(admin, id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().info).toBe(smsResendTexts.signInCode);
+    expect(res.json().info).not.toMatch(/password/);
+    expect(await resendsOf(id)).toHaveLength(0);
+  });
+
   it('is for admins only: staff 403, anonymous 401, unknown id 404', async () => {
     const id = await message('r-guard', 'failed');
     expect((await resend(staff, id)).statusCode).toBe(403);

@@ -8,6 +8,7 @@ import {
   SMS_NOT_RESENDABLE_INTENTS,
   SMS_RESENDABLE_STATUSES,
   SmsDeliveryReport,
+  secretResendRefusal,
   smsResendTexts,
   type CustomerLanguage,
   type PageQuery,
@@ -100,7 +101,7 @@ export async function smsMessageDetail(db: Queryable, id: number) {
  * earlier resend of it is not failed (queued, sending, sent, delivered or unconfirmed) it is a 409.
  * Its dedupe key is the original's plus `:resend:<n>`, so an SMS tip's resend still counts under its
  * tip version (`split_part(dedupe_key, ':', 2)`), and a retried request cannot queue it twice.
- * A temporary password is never resent: its text is gone once sent (decision 005).
+ * A temporary password or a sign-in code is never resent: its text is gone once sent (decision 005).
  */
 export async function resendMessage(
   deps: AppDeps,
@@ -112,7 +113,7 @@ export async function resendMessage(
     const [original] = await tx.select().from(smsMessages).where(eq(smsMessages.id, id)).for('update');
     if (!original) throw notFound(refusalTexts.messageNotFound);
     if (SMS_NOT_RESENDABLE_INTENTS.includes(original.intent)) {
-      throw conflict(smsResendTexts.temporaryPassword, 'temporary_password');
+      throw conflict(secretResendRefusal(original.intent), 'temporary_password');
     }
     if (!(SMS_RESENDABLE_STATUSES as readonly string[]).includes(original.status)) {
       throw conflict(smsResendTexts.notResendable, 'not_resendable');
