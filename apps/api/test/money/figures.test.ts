@@ -14,7 +14,7 @@ import {
   totalBonusCents,
   unclaimedFromRows,
   unpaidBonusCents,
-} from '../../src/modules/money/service.ts';
+} from '../../src/db/money.ts';
 import { createTestApp, ADMIN, type TestApp } from '../helpers.ts';
 import { addClient } from '../clients/fixtures.ts';
 import { c2b, confirm, seedPeople } from '../mpesa/fixtures.ts';

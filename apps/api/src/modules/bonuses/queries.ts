@@ -6,7 +6,7 @@ import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { iso, type ScopedWhere } from '../clients/service.ts';
-import { BONUS_KEYS, isUnpaidBonus, unpaidBonusCents } from '../money/service.ts';
+import { BONUS_KEYS, isUnpaidBonus, unpaidBonusCents } from '../../db/money.ts';
 
 const bonusColumns = sql`
   bo.id, bo.bet_id, b.stake_cents, b.profit_cents, bo.amount_cents, bo.earned_at,

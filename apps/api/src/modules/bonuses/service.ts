@@ -24,7 +24,7 @@ import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
 import { clientRowsWhere, nameOrPhoneContains, requireClientFacts, scopeOf, scopedWhere, type Scope, type ScopedWhere } from '../clients/service.ts';
 import * as bonusQueries from './queries.ts';
-import { isUnpaidBonus, unpaidBonusCents } from '../money/service.ts';
+import { isUnpaidBonus, unpaidBonusCents } from '../../db/money.ts';
 
 export interface BonusSettlement {
   clientId: number;
@@ -38,7 +38,7 @@ export interface BonusSettlement {
   requestId?: string | null;
 }
 
-/** Pending (unpaid) bonus of a client in cents (the definition: money/service.ts). */
+/** Pending (unpaid) bonus of a client in cents (the definition: db/money.ts). */
 export async function pendingBonusCents(db: Queryable, clientId: number): Promise<number> {
   const [row] = await rows<{ pending: string }>(db, sql`
     select coalesce(sum(${unpaidBonusCents('b')}), 0) as pending

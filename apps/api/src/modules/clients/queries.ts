@@ -11,7 +11,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { scopedWhere, type Scope, type ScopedWhere } from './scope.ts';
-import { clientAccountBalance, clientBonusFigures } from '../money/service.ts';
+import { clientAccountBalance, clientBonusFigures } from '../../db/money.ts';
 
 export const iso = (value: unknown): string => new Date(value as string).toISOString();
 export const isoOrNull = (value: unknown): string | null => (value == null ? null : iso(value));

@@ -5,7 +5,7 @@ import { countUnpaidBonuses } from '../bonuses/service.ts';
 import { countOpenBets } from '../bets/service.ts';
 import { countActiveClients, scopeOf, scopedWhere } from '../clients/service.ts';
 import { incomeTotals, recentPayments } from '../mpesa/service.ts';
-import { INCOME_KEYS } from '../money/service.ts';
+import { INCOME_KEYS } from '../../db/money.ts';
 import { currentSmsBalance } from '../sms/service.ts';
 import * as q from './queries.ts';
 

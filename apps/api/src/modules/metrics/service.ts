@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import { parseSummaryKey, summedByKey } from '../../db/summaries.ts';
 import { backupStatus } from '../backups/service.ts';
 import { retentionFigures } from '../privacy/service.ts';
-import { UNCLAIMED_KEYS } from '../money/service.ts';
+import { UNCLAIMED_KEYS } from '../../db/money.ts';
 import { utilityBalanceGauge } from '../refunds/service.ts';
 import { lateInvoices, taxInvoicingOn } from '../tax/service.ts';
 import * as q from './queries.ts';

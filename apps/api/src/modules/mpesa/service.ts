@@ -3,7 +3,7 @@ import type { Scope } from '../clients/service.ts';
 import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
 export { amountToCents } from './c2b-payload.ts';
-import { INCOME_KEYS } from '../money/service.ts';
+import { INCOME_KEYS } from '../../db/money.ts';
 import * as q from './queries.ts';
 
 /**

@@ -15,7 +15,7 @@ import type { CsvTable } from '../../http/csv.ts';
 import { byPeriod, resolveRange, type ResolvedRange } from './periods.ts';
 import { catalogueNames, manualIncomeByDay, staffNames } from './queries.ts';
 import { countLiveClientsPerStaff } from '../clients/service.ts';
-import { INCOME_KEYS } from '../money/service.ts';
+import { INCOME_KEYS } from '../../db/money.ts';
 import { refundedByDay } from '../refunds/service.ts';
 
 const REFUND_ROW = 'refund';

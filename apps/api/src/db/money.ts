@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { bonuses, ledgerEntries, mpesaPayments } from '../../db/schema/index.ts';
+import { bonuses, ledgerEntries, mpesaPayments } from './schema/index.ts';
 
 /**
  * Every money figure the spec shows, defined once (docs/decisions/027-money-figures-defined-once.md).
