@@ -13,6 +13,7 @@ const STATEMENT = /(?<!\))\.(select|insert|update|delete|execute)\(|\brows<|\bro
 const CLEAN = [
   'audit',
   'bets',
+  'bonuses',
   'catalogue',
   'metrics',
   'mpesa',

@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { centsToKes, type Bonus, type BonusPayment } from '@betdesk/contract';
+import { centsToKes, type Bonus, type BonusPayment, type SortOf } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, exactCount, pageRows, type ListCount, type Page } from '../../db/list.ts';
+import { cappedCount, dayRangeOf, exactCount, inDays, orderSql, pageRows, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
-import { bets, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
+import { bets, bonusAllocations, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, type ScopedWhere } from '../clients/service.ts';
+import { iso, nameOrPhoneContains, scopedWhere, type Scope, type ScopedWhere } from '../clients/service.ts';
 import { BONUS_KEYS, isUnpaidBonus, unpaidBonusCents } from '../../db/money.ts';
 
 const bonusColumns = sql`
@@ -118,4 +118,87 @@ export async function bonusTotals(db: Queryable, earnedIn: DayRange = {}) {
 /** Bonus payments made in `paidIn`: how many and how much. */
 export function bonusPaymentTotals(db: Queryable, paidIn: DayRange = {}) {
   return summed(db, 'bonus_payment', paidIn);
+}
+
+// ---- Paying bonuses --------------------------------------------------------------------------
+
+/** Pending (unpaid) bonus of a client in cents. */
+export async function pendingBonusOfClient(db: Queryable, clientId: number): Promise<number> {
+  const [row] = await rows<{ pending: string }>(db, sql`
+    select coalesce(sum(${unpaidBonusCents('b')}), 0) as pending
+      from ${bonuses} b
+     where b.client_id = ${clientId}`);
+  return Number(row?.pending ?? 0);
+}
+
+/** A client's bonuses oldest first with what is still unpaid on each, locked until the payment is written. */
+export function lockBonusesOldestFirst(tx: Queryable, clientId: number): Promise<{ id: number; remaining: string }[]> {
+  return rows<{ id: number; remaining: string }>(tx, sql`
+    select b.id, ${unpaidBonusCents('b')} as remaining
+      from ${bonuses} b
+     where b.client_id = ${clientId}
+     order by b.earned_at, b.id
+       for update of b`);
+}
+
+/** Writes a bonus payment (negative for a reversal) and returns its id. */
+export async function insertBonusPayment(tx: Queryable, payment: typeof bonusPayments.$inferInsert): Promise<number> {
+  const [written] = await tx.insert(bonusPayments).values(payment).returning({ id: bonusPayments.id });
+  return written!.id;
+}
+
+/** What a bonus payment pays towards each bonus. */
+export async function insertAllocations(
+  tx: Queryable,
+  bonusPaymentId: number,
+  allocations: { bonusId: number; amountCents: number }[],
+): Promise<void> {
+  await tx.insert(bonusAllocations).values(allocations.map((a) => ({ ...a, bonusPaymentId })));
+}
+
+/** What an M-Pesa payment still pays towards each bonus (net of earlier reversals), per bonus. */
+export async function bonusesStillPaidByPayment(
+  tx: Queryable,
+  paymentId: number,
+): Promise<{ clientId: number; bonusId: number; amountCents: number }[]> {
+  const paid = await rows<{ client_id: number; bonus_id: number; amount: string }>(tx, sql`
+    select p.client_id, a.bonus_id, sum(a.amount_cents) as amount
+      from ${bonusPayments} p
+      join ${bonusAllocations} a on a.bonus_payment_id = p.id
+     where p.payment_id = ${paymentId}
+     group by p.client_id, a.bonus_id
+    having sum(a.amount_cents) > 0`);
+  return paid.map((p) => ({ clientId: Number(p.client_id), bonusId: Number(p.bonus_id), amountCents: Number(p.amount) }));
+}
+
+// ---- The Bonus History lists' filters and orders ---------------------------------------------
+
+type BonusFilter = Omit<ListRequest<SortOf<'bonuses'>>, 'page' | 'perPage'>;
+type PaymentFilter = Omit<ListRequest<SortOf<'paidBonuses'>>, 'page' | 'perPage'>;
+
+const bonusSorts: Record<SortOf<'bonuses'>, SQL> = { earned_on: sql`bo.earned_at`, bonus: sql`bo.amount_cents` };
+const paymentSorts: Record<SortOf<'paidBonuses'>, SQL> = { paid_on: sql`p.paid_at`, amount: sql`p.amount_cents` };
+export const newestBonusesFirst = sql`bo.earned_at desc, bo.id desc`;
+export const newestPaymentsFirst = sql`p.paid_at desc, p.id desc`;
+
+export const bonusesOrder = (query: BonusFilter): SQL => orderSql('bonuses', bonusSorts, sql`bo.id`, query);
+export const bonusPaymentsOrder = (query: PaymentFilter): SQL => orderSql('paidBonuses', paymentSorts, sql`p.id`, query);
+
+/** The client's name or phone contains the search, among the scope's own clients (clients_owner_*). */
+function clientSearchSql(scope: Scope, column: SQL, search: string | undefined): SQL {
+  const text = search?.trim();
+  if (!text) return sql`true`;
+  return sql`${column} in (select c.id from ${clients} c where ${scopedWhere(scope, 'c', nameOrPhoneContains(text, sql`c.name`, sql`c.phone`))})`;
+}
+
+export function bonusesListWhere(scope: Scope, f: BonusFilter & { unpaidOnly?: boolean }): ScopedWhere {
+  const parts = [clientSearchSql(scope, sql`bo.client_id`, f.search), inDays(sql`bo.earned_at`, dayRangeOf(f))];
+  // bonuses_unpaid_*_idx and bonuses_owner_unpaid_earned_idx are partial on exactly this predicate
+  // (bonus_is_unpaid() is inlined to `paid_cents < amount_cents`).
+  if (f.unpaidOnly) parts.push(isUnpaidBonus('bo'));
+  return scopedWhere(scope, 'bo', ...parts);
+}
+
+export function bonusPaymentsListWhere(scope: Scope, f: PaymentFilter): ScopedWhere {
+  return scopedWhere(scope, 'p', clientSearchSql(scope, sql`p.client_id`, f.search), inDays(sql`p.paid_at`, dayRangeOf(f)));
 }

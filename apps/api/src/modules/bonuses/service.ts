@@ -1,4 +1,3 @@
-import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   bonusTexts,
@@ -10,8 +9,7 @@ import {
   type BonusPaymentForm,
   type SortOf,
 } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
-import { bonusAllocations, bonusPayments, bonuses, clients, BONUS_PAYMENT_SOURCES } from '../../db/schema/index.ts';
+import type { BONUS_PAYMENT_SOURCES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
@@ -19,12 +17,11 @@ import { creditReversedBonusPayments, queueBonusInvoice } from '../tax/service.t
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { dayRangeOf, inDays, orderSql, pageOf, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
+import { dayRangeOf, pageOf, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
-import { clientRowsWhere, nameOrPhoneContains, requireClientFacts, scopeOf, scopedWhere, type Scope, type ScopedWhere } from '../clients/service.ts';
+import { clientRowsWhere, requireClientFacts, scopeOf, scopedWhere, type ScopedWhere } from '../clients/service.ts';
 import * as bonusQueries from './queries.ts';
-import { isUnpaidBonus, unpaidBonusCents } from '../../db/money.ts';
 
 export interface BonusSettlement {
   clientId: number;
@@ -39,12 +36,8 @@ export interface BonusSettlement {
 }
 
 /** Pending (unpaid) bonus of a client in cents (the definition: db/money.ts). */
-export async function pendingBonusCents(db: Queryable, clientId: number): Promise<number> {
-  const [row] = await rows<{ pending: string }>(db, sql`
-    select coalesce(sum(${unpaidBonusCents('b')}), 0) as pending
-      from ${bonuses} b
-     where b.client_id = ${clientId}`);
-  return Number(row?.pending ?? 0);
+export function pendingBonusCents(db: Queryable, clientId: number): Promise<number> {
+  return bonusQueries.pendingBonusOfClient(db, clientId);
 }
 
 /**
@@ -56,12 +49,7 @@ export async function payPendingBonuses(
   tx: Queryable,
   s: BonusSettlement,
 ): Promise<{ paidCents: number; bonusPaymentId: number | null }> {
-  const open = await rows<{ id: number; remaining: string }>(tx, sql`
-    select b.id, ${unpaidBonusCents('b')} as remaining
-      from ${bonuses} b
-     where b.client_id = ${s.clientId}
-     order by b.earned_at, b.id
-       for update of b`);
+  const open = await bonusQueries.lockBonusesOldestFirst(tx, s.clientId);
   let left = s.amountCents;
   const allocations: { bonusId: number; amountCents: number }[] = [];
   for (const bonus of open) {
@@ -75,19 +63,15 @@ export async function payPendingBonuses(
   const paidCents = s.amountCents - left;
   if (paidCents === 0) return { paidCents: 0, bonusPaymentId: null };
 
-  const [payment] = await tx
-    .insert(bonusPayments)
-    .values({
-      clientId: s.clientId,
-      amountCents: paidCents,
-      description: s.description,
-      source: s.source,
-      paymentId: s.paymentId ?? null,
-      recordedBy: s.actorUserId,
-    })
-    .returning({ id: bonusPayments.id });
-  const bonusPaymentId = payment!.id;
-  await tx.insert(bonusAllocations).values(allocations.map((a) => ({ ...a, bonusPaymentId })));
+  const bonusPaymentId = await bonusQueries.insertBonusPayment(tx, {
+    clientId: s.clientId,
+    amountCents: paidCents,
+    description: s.description,
+    source: s.source,
+    paymentId: s.paymentId ?? null,
+    recordedBy: s.actorUserId,
+  });
+  await bonusQueries.insertAllocations(tx, bonusPaymentId, allocations);
   // Income when the accountant says so (setting tax_invoice_bonus_payments): invoiced like a sale.
   await queueBonusInvoice(tx, { bonusPaymentId, paymentId: s.paymentId ?? null, amountCents: paidCents, createdBy: s.actorUserId });
   if (s.source !== 'manual') {
@@ -120,36 +104,29 @@ export async function reverseBonusPaymentsOfPayment(
   tx: Queryable,
   r: { paymentId: number; actorUserId: number | null; requestId?: string | null; description: string },
 ): Promise<number> {
-  const paid = await rows<{ client_id: number; bonus_id: number; amount: string }>(tx, sql`
-    select p.client_id, a.bonus_id, sum(a.amount_cents) as amount
-      from ${bonusPayments} p
-      join ${bonusAllocations} a on a.bonus_payment_id = p.id
-     where p.payment_id = ${r.paymentId}
-     group by p.client_id, a.bonus_id
-    having sum(a.amount_cents) > 0`);
+  const paid = await bonusQueries.bonusesStillPaidByPayment(tx, r.paymentId);
   if (paid.length === 0) return 0;
-  const clientId = Number(paid[0]!.client_id);
-  const total = paid.reduce((sum, p) => sum + Number(p.amount), 0);
-  const [reversal] = await tx
-    .insert(bonusPayments)
-    .values({
-      clientId,
-      amountCents: -total,
-      description: r.description,
-      source: 'mpesa',
-      paymentId: r.paymentId,
-      recordedBy: r.actorUserId,
-    })
-    .returning({ id: bonusPayments.id });
-  await tx
-    .insert(bonusAllocations)
-    .values(paid.map((p) => ({ bonusPaymentId: reversal!.id, bonusId: Number(p.bonus_id), amountCents: -Number(p.amount) })));
+  const clientId = paid[0]!.clientId;
+  const total = paid.reduce((sum, p) => sum + p.amountCents, 0);
+  const reversalId = await bonusQueries.insertBonusPayment(tx, {
+    clientId,
+    amountCents: -total,
+    description: r.description,
+    source: 'mpesa',
+    paymentId: r.paymentId,
+    recordedBy: r.actorUserId,
+  });
+  await bonusQueries.insertAllocations(
+    tx,
+    reversalId,
+    paid.map((p) => ({ bonusId: p.bonusId, amountCents: -p.amountCents })),
+  );
   await creditReversedBonusPayments(tx, { paymentId: r.paymentId, reason: r.description, createdBy: r.actorUserId });
   await postLedgerEntry(tx, {
     holder: { clientId },
     amountCents: total,
     kind: 'adjustment',
-    bonusPaymentId: reversal!.id,
+    bonusPaymentId: reversalId,
     paymentId: r.paymentId,
     note: r.description,
     createdBy: r.actorUserId,
@@ -159,7 +136,7 @@ export async function reverseBonusPaymentsOfPayment(
     action: 'bonus.reverse',
     entity: 'client',
     entityId: clientId,
-    after: { bonus_payment_id: reversal!.id, amount_cents: -total, payment_id: r.paymentId },
+    after: { bonus_payment_id: reversalId, amount_cents: -total, payment_id: r.paymentId },
     requestId: r.requestId ?? null,
   });
   return total;
@@ -172,31 +149,10 @@ type BonusFilter = Omit<BonusQuery, 'page' | 'perPage'>;
 type PaymentQuery = ListRequest<SortOf<'paidBonuses'>>;
 type PaymentFilter = Omit<PaymentQuery, 'page' | 'perPage'>;
 
-const bonusSorts: Record<SortOf<'bonuses'>, SQL> = { earned_on: sql`bo.earned_at`, bonus: sql`bo.amount_cents` };
-const paymentSorts: Record<SortOf<'paidBonuses'>, SQL> = { paid_on: sql`p.paid_at`, amount: sql`p.amount_cents` };
-const newestFirst = sql`bo.earned_at desc, bo.id desc`;
-const newestPaidFirst = sql`p.paid_at desc, p.id desc`;
+const bonusWhere = (actor: Actor, f: BonusFilter & { unpaidOnly?: boolean }): ScopedWhere =>
+  bonusQueries.bonusesListWhere(scopeOf(actor), f);
 
-/** The client's name or phone contains the search, among the scope's own clients (clients_owner_*). */
-function clientSearchSql(scope: Scope, column: SQL, search: string | undefined): SQL {
-  const text = search?.trim();
-  if (!text) return sql`true`;
-  return sql`${column} in (select c.id from ${clients} c where ${scopedWhere(scope, 'c', nameOrPhoneContains(text, sql`c.name`, sql`c.phone`))})`;
-}
-
-function bonusWhere(actor: Actor, f: BonusFilter & { unpaidOnly?: boolean }): ScopedWhere {
-  const scope = scopeOf(actor);
-  const parts = [clientSearchSql(scope, sql`bo.client_id`, f.search), inDays(sql`bo.earned_at`, dayRangeOf(f))];
-  // bonuses_unpaid_*_idx and bonuses_owner_unpaid_earned_idx are partial on exactly this predicate
-  // (bonus_is_unpaid() is inlined to `paid_cents < amount_cents`).
-  if (f.unpaidOnly) parts.push(isUnpaidBonus('bo'));
-  return scopedWhere(scope, 'bo', ...parts);
-}
-
-function paymentWhere(actor: Actor, f: PaymentFilter): ScopedWhere {
-  const scope = scopeOf(actor);
-  return scopedWhere(scope, 'p', clientSearchSql(scope, sql`p.client_id`, f.search), inDays(sql`p.paid_at`, dayRangeOf(f)));
-}
+const paymentWhere = (actor: Actor, f: PaymentFilter): ScopedWhere => bonusQueries.bonusPaymentsListWhere(scopeOf(actor), f);
 
 const unsearchedAdmin = (actor: Actor, f: { search?: string | undefined }) => actor.role === 'admin' && !f.search?.trim();
 
@@ -221,7 +177,7 @@ async function paymentScreenTotals(db: Queryable, actor: Actor, range: DayRange)
 
 export async function bonusesPage(deps: AppDeps, actor: Actor, which: 'all' | 'unpaid', query: BonusQuery) {
   const where = bonusWhere(actor, { ...query, unpaidOnly: which === 'unpaid' });
-  const order = orderSql('bonuses', bonusSorts, sql`bo.id`, query);
+  const order = bonusQueries.bonusesOrder(query);
   const range = dayRangeOf(query);
   const counted: Promise<ListCount> = unsearchedAdmin(actor, query)
     ? bonusQueries.bonusTotals(deps.db, range).then((t) => ({ total_records: which === 'unpaid' ? t.unpaid : t.bonuses }))
@@ -236,7 +192,7 @@ export async function bonusesPage(deps: AppDeps, actor: Actor, which: 'all' | 'u
 
 export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: PaymentQuery) {
   const where = paymentWhere(actor, query);
-  const order = orderSql('paidBonuses', paymentSorts, sql`p.id`, query);
+  const order = bonusQueries.bonusPaymentsOrder(query);
   const range = dayRangeOf(query);
   const counted: Promise<ListCount> = unsearchedAdmin(actor, query)
     ? bonusQueries.bonusPaymentTotals(deps.db, range).then((t) => ({ total_records: t.n }))
@@ -259,7 +215,7 @@ export async function countUnpaidBonuses(db: Queryable, actor: Actor): Promise<n
 export async function bonusesOfClient(db: Queryable, actor: Actor, clientId: number, page: Page | null) {
   const where = clientRowsWhere('bo', clientId);
   const [list, totalRecords] = await Promise.all([
-    bonusQueries.findBonuses(db, where, newestFirst, page),
+    bonusQueries.findBonuses(db, where, bonusQueries.newestBonusesFirst, page),
     page ? bonusQueries.countBonusesExactly(db, where) : Promise.resolve(0),
   ]);
   return { list, totalRecords };
@@ -268,7 +224,7 @@ export async function bonusesOfClient(db: Queryable, actor: Actor, clientId: num
 export async function bonusPaymentsOfClient(db: Queryable, actor: Actor, clientId: number, page: Page | null) {
   const where = clientRowsWhere('p', clientId);
   const [list, totalRecords] = await Promise.all([
-    bonusQueries.findBonusPayments(db, where, newestPaidFirst, page),
+    bonusQueries.findBonusPayments(db, where, bonusQueries.newestPaymentsFirst, page),
     page ? bonusQueries.countBonusPaymentsExactly(db, where) : Promise.resolve(0),
   ]);
   return { list, totalRecords };
@@ -330,7 +286,7 @@ export function bonusesCsv(
     'clientId' in filter
       ? clientRowsWhere('bo', filter.clientId)
       : bonusWhere(actor, { ...filter, unpaidOnly: filter.which === 'unpaid' });
-  const order = 'which' in filter ? orderSql('bonuses', bonusSorts, sql`bo.id`, filter) : newestFirst;
+  const order = 'which' in filter ? bonusQueries.bonusesOrder(filter) : bonusQueries.newestBonusesFirst;
   return {
     filename: 'clientId' in filter ? 'client-bonuses' : filter.which === 'all' ? 'bonuses' : 'unpaid-bonuses',
     columns: bonusColumns,
@@ -340,7 +296,7 @@ export function bonusesCsv(
 
 export function bonusPaymentsCsv(deps: AppDeps, actor: Actor, filter: PaymentFilter & { clientId?: number }): CsvTable<BonusPayment> {
   const where = filter.clientId === undefined ? paymentWhere(actor, filter) : clientRowsWhere('p', filter.clientId);
-  const order = filter.clientId === undefined ? orderSql('paidBonuses', paymentSorts, sql`p.id`, filter) : newestPaidFirst;
+  const order = filter.clientId === undefined ? bonusQueries.bonusPaymentsOrder(filter) : bonusQueries.newestPaymentsFirst;
   return {
     filename: filter.clientId === undefined ? 'bonus-payments' : 'client-bonus-payments',
     columns: paymentColumns,
