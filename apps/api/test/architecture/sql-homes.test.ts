@@ -14,6 +14,7 @@ const CLEAN = [
   'audit',
   'bets',
   'bonuses',
+  'broadcasts',
   'catalogue',
   'metrics',
   'mpesa',
