@@ -21,6 +21,7 @@ const CLEAN = [
   'privacy',
   'reconciliation',
   'reports',
+  'settings',
   'tips-prices',
   'tips-record',
   'tips-winnings',

@@ -43,3 +43,25 @@ export async function saveSetting(db: Queryable, key: string, value: unknown, us
     .set({ value, updatedBy: userId, updatedAt: sql`now()` })
     .where(eq(settings.key, key));
 }
+
+/** A setting's stored value; undefined when the row is missing. */
+export async function settingValue(db: Queryable, key: string): Promise<unknown> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
+  return row?.value;
+}
+
+/** Writes a setting whether or not its row exists (the private settings a module keeps by its own rules). */
+export async function upsertSetting(
+  db: Queryable,
+  row: { key: string; value: unknown; description: string; updatedBy: number | null },
+): Promise<void> {
+  await db
+    .insert(settings)
+    .values(row)
+    .onConflictDoUpdate({ target: settings.key, set: { value: row.value, updatedBy: row.updatedBy, updatedAt: new Date() } });
+}
+
+/** Writes the settings whose rows are missing; a row already there keeps its value. */
+export async function insertMissingSettings(db: Queryable, rows: { key: string; value: unknown; description: string }[]): Promise<void> {
+  await db.insert(settings).values(rows).onConflictDoNothing({ target: settings.key });
+}

@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { settingTexts, unicodeCharacters, type Setting, type SettingForm, type SettingValue as WireValue, refusalTexts } from '@betdesk/contract';
 import type { z } from 'zod';
-import { settings } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -202,29 +200,22 @@ export const privateSettings = {
 export type PrivateSettingKey = keyof typeof privateSettings;
 
 export async function readPrivateSetting<T>(db: Queryable, key: PrivateSettingKey): Promise<T | null> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
-  return (row?.value as T | undefined) ?? null;
+  return ((await q.settingValue(db, key)) as T | undefined) ?? null;
 }
 
-export async function savePrivateSetting(db: Queryable, key: PrivateSettingKey, value: unknown, userId: number | null): Promise<void> {
-  await db
-    .insert(settings)
-    .values({ key, value, description: privateSettings[key], updatedBy: userId })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy: userId, updatedAt: new Date() } });
+export function savePrivateSetting(db: Queryable, key: PrivateSettingKey, value: unknown, userId: number | null): Promise<void> {
+  return q.upsertSetting(db, { key, value, description: privateSettings[key], updatedBy: userId });
 }
 
-export async function ensureSettingDefaults(db: Queryable): Promise<void> {
-  const rows = Object.entries(settingDefaults).map(([key, d]) => ({
-    key,
-    value: d.value,
-    description: d.description,
-  }));
-  await db.insert(settings).values(rows).onConflictDoNothing({ target: settings.key });
+export function ensureSettingDefaults(db: Queryable): Promise<void> {
+  return q.insertMissingSettings(
+    db,
+    Object.entries(settingDefaults).map(([key, d]) => ({ key, value: d.value, description: d.description })),
+  );
 }
 
 export async function getSetting<K extends SettingKey>(db: Queryable, key: K): Promise<SettingValue<K>> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
-  return (row?.value ?? settingDefaults[key].value) as SettingValue<K>;
+  return ((await q.settingValue(db, key)) ?? settingDefaults[key].value) as SettingValue<K>;
 }
 
 /** Bounds of the numeric settings; a number setting not listed here takes a whole number from 0. */
