@@ -16,6 +16,7 @@ const CLEAN = [
   'bonuses',
   'broadcasts',
   'catalogue',
+  'ledger',
   'metrics',
   'mpesa',
   'privacy',

@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
-import { ledgerEntries, LEDGER_KINDS } from '../../db/schema/index.ts';
+import type { LEDGER_KINDS } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import * as q from './queries.ts';
 
 /** Whose account: a Bet4Me client or a tips subscriber. */
 export type AccountHolder = { clientId: number } | { subscriberId: number };
@@ -22,7 +22,7 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
   if (!Number.isSafeInteger(entry.amountCents) || entry.amountCents === 0) {
     throw new Error(`A ledger entry needs a non-zero whole number of cents, got ${entry.amountCents}`);
   }
-  await db.insert(ledgerEntries).values({
+  await q.insertLedgerEntry(db, {
     clientId: 'clientId' in entry.holder ? entry.holder.clientId : null,
     subscriberId: 'subscriberId' in entry.holder ? entry.holder.subscriberId : null,
     amountCents: entry.amountCents,
@@ -36,12 +36,6 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
 }
 
 /** The holder's account balance in cents: the sum of their ledger. */
-export async function balanceCents(db: Queryable, holder: AccountHolder): Promise<number> {
-  const where =
-    'clientId' in holder ? eq(ledgerEntries.clientId, holder.clientId) : eq(ledgerEntries.subscriberId, holder.subscriberId);
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountCents}), 0)` })
-    .from(ledgerEntries)
-    .where(where);
-  return Number(row?.total ?? 0);
+export function balanceCents(db: Queryable, holder: AccountHolder): Promise<number> {
+  return q.ledgerSum(db, holder);
 }
