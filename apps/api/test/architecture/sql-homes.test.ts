@@ -21,6 +21,7 @@ const CLEAN = [
   'mpesa',
   'privacy',
   'reconciliation',
+  'refunds',
   'reports',
   'settings',
   'tips-prices',

@@ -215,3 +215,8 @@ export async function doneByDay(db: Queryable, days: { from: string; to: string 
          group by 1 order by 1`,
   );
 }
+
+/** Holds the refund approvals' lock until the transaction ends: one approval at a time. */
+export async function waitForOtherApprovals(tx: Queryable): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('betdesk-refund-approvals'))`);
+}

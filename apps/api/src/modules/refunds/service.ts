@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import {
   centsToKes,
   kesFixed,
@@ -164,7 +163,7 @@ export async function approveRefund(
   }
   const outcome = await deps.db.transaction(async (tx) => {
     // One approval at a time: the day's total read below is the one the next approval sees.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('betdesk-refund-approvals'))`);
+    await q.waitForOtherApprovals(tx);
     const refund = await q.lockRefund(tx, id);
     if (!refund) throw notFound(refusalTexts.refundNotFound);
     if (refund.requestedBy === actor.userId) throw new AppError(403, refundTexts.ownRequest, { code: 'own_refund' });
