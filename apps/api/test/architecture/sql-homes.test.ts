@@ -21,6 +21,7 @@ const CLEAN = [
   'mpesa',
   'privacy',
   'reconciliation',
+  'recovery',
   'refunds',
   'reports',
   'settings',

@@ -144,3 +144,9 @@ export async function recoveryFigures(db: Queryable, start: Date, end: Date) {
     recoveredPayments: Number(recovered[0]?.n ?? 0),
   };
 }
+
+/** Writes the follow-ups of failures not yet followed up (a failure already followed up is left as it is); how many were new. */
+export async function insertFollowUps(db: Queryable, followUps: (typeof paymentRecoveries.$inferInsert)[]): Promise<number> {
+  const inserted = await db.insert(paymentRecoveries).values(followUps).onConflictDoNothing().returning({ id: paymentRecoveries.id });
+  return inserted.length;
+}

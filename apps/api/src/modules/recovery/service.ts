@@ -1,6 +1,5 @@
 import { addDays, centsToKes, defaultRange, nairobiDayOf, nairobiRange, type RecoveryQuery } from '@betdesk/contract';
 import { customerTextFor } from '../../customer-texts/texts.ts';
-import { paymentRecoveries } from '../../db/schema/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
@@ -43,8 +42,7 @@ async function discover(deps: AppDeps, now: Date): Promise<number> {
   });
   if (values.length === 0) return 0;
   // The unique stk_request_id makes a second discovery of the same failure a no-op.
-  const inserted = await deps.db.insert(paymentRecoveries).values(values).onConflictDoNothing().returning({ id: paymentRecoveries.id });
-  return inserted.length;
+  return q.insertFollowUps(deps.db, values);
 }
 
 /**
