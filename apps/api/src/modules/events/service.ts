@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { LiveEvent } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import { notify } from './queries.ts';
 
 export const EVENTS_CHANNEL = 'betdesk_events';
 
@@ -17,7 +17,7 @@ export interface Announcement {
  */
 export async function announce(db: Queryable, event: LiveEvent, staffUserId: number | null = null): Promise<void> {
   const announcement: Announcement = { event, staffUserId };
-  await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(announcement)})`);
+  await notify(db, EVENTS_CHANNEL, JSON.stringify(announcement));
 }
 
 /** Admins see everything; a staff member sees the bets of the clients assigned to them. */
