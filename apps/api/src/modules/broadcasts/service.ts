@@ -40,7 +40,7 @@ export async function previewBroadcast(deps: AppDeps, audience: Audience, now = 
 async function broadcastCost(db: Queryable, recipients: number, parts: number) {
   const perPartCents = await getSetting(db, 'sms_cost_per_part_cents');
   const limitKes = await getSetting(db, 'broadcast_cost_confirm_kes');
-  return { costCents: recipients * parts * perPartCents, limitCents: limitKes * 100 };
+  return { costCents: recipients * parts * perPartCents, limitCents: kesToCents(limitKes) };
 }
 
 /**
