@@ -12,8 +12,7 @@ import { LoadState } from '@/components/load-state.tsx';
 export function ReportCard<Row>({
   name,
   title,
-  failed,
-  loading,
+  query,
   controls,
   figures,
   chart,
@@ -25,8 +24,8 @@ export function ReportCard<Row>({
   name: string;
   /** The chart card's title. */
   title: string;
-  failed: boolean;
-  loading: boolean;
+  /** The report's query: a failure replaces the report, a fetch marks it loading. */
+  query: { isError: boolean; isFetching: boolean };
   controls?: ReactNode;
   /** The summary boxes; none until the report has loaded. */
   figures?: Figure[];
@@ -36,7 +35,8 @@ export function ReportCard<Row>({
   table: Omit<DataTableProps<Row>, 'loading'>;
   children?: ReactNode;
 }) {
-  if (failed) return <LoadState failed what="report" />;
+  if (query.isError) return <LoadState failed what="report" />;
+  const loading = query.isFetching;
   return (
     <Stack data-testid={`report-${name}`} data-loading={loading ? 'true' : 'false'}>
       {controls}

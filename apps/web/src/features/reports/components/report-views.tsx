@@ -106,8 +106,7 @@ export function IncomeReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="M-Pesa income"
       name="income"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       figures={
         data && [
           { label: 'Total income', value: formatMoney(data.total.total), testId: 'income-total' },
@@ -156,8 +155,7 @@ export function SourcesReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="Income by source"
       name="sources"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       figures={
         data && [
           { label: 'M-Pesa', value: formatMoney(data.total.mpesa), testId: 'sources-mpesa' },
@@ -192,8 +190,7 @@ export function SalesReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="Subscriptions sold by bet category, medium and plan (whole range)"
       name="sales"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       chart={
         <BarChart
           series={[{ key: 'amount', label: 'Amount', color: 'var(--mantine-color-teal-6)' }]}
@@ -232,8 +229,7 @@ export function SubscribersReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="Tips subscribers: new, renewed and lapsed"
       name="subscribers"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       figures={
         data && [
           { label: 'New', value: sum('new') },
@@ -279,8 +275,7 @@ export function StaffReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="Bet4Me per staff member"
       name="staff"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       figures={
         data && [
           { label: 'Bets opened', value: data.total.bets_opened.toLocaleString('en-KE') },

@@ -62,8 +62,7 @@ export function RetentionReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="Renewal and churn rates"
       name="retention"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       controls={
         <Group gap="sm" align="center">
           <Text size="sm" fw={500} id="retention-split-label">
