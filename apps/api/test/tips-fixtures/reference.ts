@@ -3,7 +3,7 @@ import { betCategories, imageTypes, postCategories, pricePackages, tipsSubscribe
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { activateSubscription } from '../../src/modules/subscriptions/service.ts';
 import type { Db } from '../../src/db/client.ts';
-import { ADMIN, type TestApp } from '../helpers.ts';
+import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 
 export interface TipsReference {
   d2: number;
@@ -53,6 +53,13 @@ export async function signedInStaff(t: TestApp): Promise<{ admin: string; staff:
   await t.addUser({ email: 'admin@tips.test', categoryId: ADMIN });
   await t.addUser({ email: 'staff@tips.test' });
   return { admin: await t.tokenFor('admin@tips.test'), staff: await t.tokenFor('staff@tips.test') };
+}
+
+/** The usual start of a tips test file: a fresh app with the reference data, an admin and a staff member signed in. */
+export async function tipsApp(): Promise<{ t: TestApp; ref: TipsReference; admin: string; staff: string }> {
+  const t = await createTestApp();
+  const ref = await tipsReference(t.deps.db);
+  return { t, ref, ...(await signedInStaff(t)) };
 }
 
 /**

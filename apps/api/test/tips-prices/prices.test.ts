@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, pricePackages } from '../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
-import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
+import { type TestApp } from '../helpers.ts';
+import { tipsApp, type TipsReference } from '../tips-fixtures/reference.ts';
 
-let t: TestApp;
-let ref: TipsReference;
-let admin: string;
-let staff: string;
+let t: TestApp, ref: TipsReference, admin: string, staff: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ref = await tipsReference(t.deps.db);
-  ({ admin, staff } = await signedInStaff(t));
+  ({ t, ref, admin, staff } = await tipsApp());
 });
 afterAll(() => t.close());
 

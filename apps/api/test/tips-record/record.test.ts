@@ -3,13 +3,10 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { rows } from '../../src/db/rows.ts';
 import { auditLog } from '../../src/db/schema/index.ts';
 import { recordLegsQuery } from '../../src/modules/tips-record/queries.ts';
-import { createTestApp, explain, type TestApp } from '../helpers.ts';
-import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
+import { explain, type TestApp } from '../helpers.ts';
+import { tipsApp, type TipsReference } from '../tips-fixtures/reference.ts';
 
-let t: TestApp;
-let ref: TipsReference;
-let admin: string;
-let staff: string;
+let t: TestApp, ref: TipsReference, admin: string, staff: string;
 
 const HOUR = 3_600_000;
 const inHours = (h: number) => new Date(Date.now() + h * HOUR).toISOString();
@@ -71,9 +68,7 @@ async function played(betCategoryId: number, matchDate: string, legs: Leg[], out
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ref = await tipsReference(t.deps.db);
-  ({ admin, staff } = await signedInStaff(t));
+  ({ t, ref, admin, staff } = await tipsApp());
 });
 afterAll(() => t.close());
 

@@ -3,13 +3,11 @@ import { eq } from 'drizzle-orm';
 import { smsMessages, smsOptOuts } from '../../src/db/schema/index.ts';
 import { smsParts } from '@betdesk/contract';
 import { getSetting } from '../../src/modules/settings/service.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
-import { addTipsSubscriber, signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
+import { type TestApp } from '../helpers.ts';
+import { addTipsSubscriber, tipsApp, type TipsReference } from '../tips-fixtures/reference.ts';
 
 /** Issue 14 item 2: before saving SMS tips the screen says how many SMS, parts and KES it sends. */
-let t: TestApp;
-let ref: TipsReference;
-let staff: string;
+let t: TestApp, ref: TipsReference, staff: string;
 
 const subscriber = (phone: string, medium: 'sms' | 'web', betCategoryId: number, expired = false) =>
   addTipsSubscriber(t.deps.db, ref, phone, medium, betCategoryId, expired);
@@ -18,9 +16,7 @@ const estimate = (token: string | null, posts: { bet_category_id: number; conten
   t.as(token, { method: 'POST', url: '/api/tips/posts/update-sms-tips/estimate', payload: { posts } });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ref = await tipsReference(t.deps.db);
-  ({ staff } = await signedInStaff(t));
+  ({ t, ref, staff } = await tipsApp());
   await subscriber('254711000001', 'sms', ref.d2);
   await subscriber('254711000002', 'sms', ref.d2);
   await subscriber('254711000003', 'web', ref.d2);

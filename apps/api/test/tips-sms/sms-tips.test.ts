@@ -2,13 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, type SQL } from 'drizzle-orm';
 import { smsMessages } from '../../src/db/schema/index.ts';
 import { currentTipsWithDelivery } from '../../src/modules/tips-sms/queries.ts';
-import { createTestApp, explain, type TestApp } from '../helpers.ts';
-import { addTipsSubscriber, signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
+import { explain, type TestApp } from '../helpers.ts';
+import { addTipsSubscriber, tipsApp, type TipsReference } from '../tips-fixtures/reference.ts';
 
-let t: TestApp;
-let ref: TipsReference;
-let admin: string;
-let staff: string;
+let t: TestApp, ref: TipsReference, admin: string, staff: string;
 
 const subscriber = (phone: string, medium: 'sms' | 'web', betCategoryId: number, expired = false) =>
   addTipsSubscriber(t.deps.db, ref, phone, medium, betCategoryId, expired);
@@ -20,9 +17,7 @@ const save = (token: string, posts: { bet_category_id: number; content: string }
   t.as(token, { method: 'POST', url: '/api/tips/posts/update-sms-tips', payload: { posts } });
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ref = await tipsReference(t.deps.db);
-  ({ admin, staff } = await signedInStaff(t));
+  ({ t, ref, admin, staff } = await tipsApp());
   await subscriber('254711000001', 'sms', ref.d2);
   await subscriber('254711000002', 'sms', ref.d2);
   await subscriber('254711000003', 'web', ref.d2);

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nairobiDayOf, presetRange, recordBlockMarker } from '@betdesk/contract';
-import { createTestApp, type TestApp } from '../helpers.ts';
-import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
+import { type TestApp } from '../helpers.ts';
+import { tipsApp, type TipsReference } from '../tips-fixtures/reference.ts';
 import { playedTicket } from '../tips-record/played.ts';
 
-let t: TestApp;
-let ref: TipsReference;
-let staff: string;
+let t: TestApp, ref: TipsReference, staff: string;
 
 const save = (content: string) => t.as(staff, { method: 'POST', url: '/api/tips/winnings/update', payload: { content } });
 const saved = async () => (await t.as(staff, { method: 'GET', url: '/api/tips/winnings/update' })).json().content as string;
@@ -16,9 +14,7 @@ const today = nairobiDayOf(new Date());
 const lastMonth = presetRange('last-month');
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ref = await tipsReference(t.deps.db);
-  ({ staff } = await signedInStaff(t));
+  ({ t, ref, staff } = await tipsApp());
   // This month in D2: won at 2.00 and at 1.50, lost at 3.00 -> 2 of 3, +0.50 units, ROI +16.7 %.
   await playedTicket(t, staff, { betCategoryId: ref.d2, matchDate: today, legs: [{ home: 'Arsenal', away: 'Chelsea', odds: 2 }], results: ['won'] });
   await playedTicket(t, staff, {

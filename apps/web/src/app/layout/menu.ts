@@ -50,117 +50,72 @@ export interface MenuSection {
   entries: MenuEntry[];
 }
 
+/** An entry with sub-entries; each sub-entry needs the entry's permission unless it names its own. */
+function withLinks(label: string, icon: Icon, permission: Permission, links: [label: string, to: string, permission?: Permission][]): MenuEntry {
+  return { label, icon, permission, links: links.map(([text, to, own]) => ({ label: text, to, permission: own ?? permission })) };
+}
+
 export const menu: MenuSection[] = [
   {
     title: 'TIPS SECTION',
     entries: [
-      {
-        label: 'Premium Tips',
-        icon: IconBallFootball,
-        permission: 'manage:tips-content',
-        links: [
-          { label: 'Add post', to: paths.tips.addPost, permission: 'manage:tips-content' },
-          { label: 'All posts', to: paths.tips.allPosts, permission: 'manage:tips-content' },
-          { label: 'Update SMS tips', to: paths.tips.updateSmsTips, permission: 'manage:tips-content' },
-          { label: 'View SMS tips', to: paths.tips.viewSmsTips, permission: 'manage:tips-content' },
-          { label: 'Enter results', to: paths.tips.results, permission: 'manage:tips-content' },
-          { label: 'Track Record', to: paths.tips.record, permission: 'manage:tips-content' },
-        ],
-      },
+      withLinks('Premium Tips', IconBallFootball, 'manage:tips-content', [
+        ['Add post', paths.tips.addPost],
+        ['All posts', paths.tips.allPosts],
+        ['Update SMS tips', paths.tips.updateSmsTips],
+        ['View SMS tips', paths.tips.viewSmsTips],
+        ['Enter results', paths.tips.results],
+        ['Track Record', paths.tips.record],
+      ]),
       { label: 'Update Winnings', icon: IconTrophy, permission: 'manage:tips-content', to: paths.tips.winnings },
-      {
-        label: 'Subscribers',
-        icon: IconUsersGroup,
-        permission: 'manage:tips-subscribers',
-        links: [
-          { label: 'Add', to: paths.tips.addSubscriber, permission: 'manage:tips-subscribers' },
-          { label: 'Active', to: paths.tips.activeSubscribers, permission: 'manage:tips-subscribers' },
-          { label: 'All Subscribers', to: paths.tips.allSubscribers, permission: 'view:tips-subscribers-all' },
-        ],
-      },
-      {
-        label: 'Subscriptions',
-        icon: IconReceipt,
-        permission: 'view:tips-subscriptions-active',
-        links: [
-          { label: 'Active', to: paths.tips.activeSubscriptions, permission: 'view:tips-subscriptions-active' },
-          { label: 'All Subscriptions', to: paths.tips.allSubscriptions, permission: 'view:tips-subscriptions-all' },
-        ],
-      },
-      {
-        label: 'Tips Prices',
-        icon: IconTag,
-        permission: 'manage:tips-prices',
-        links: [
-          { label: 'Web tips', to: paths.tips.webTipsPrices, permission: 'manage:tips-prices' },
-          { label: 'SMS tips', to: paths.tips.smsTipsPrices, permission: 'manage:tips-prices' },
-        ],
-      },
+      withLinks('Subscribers', IconUsersGroup, 'manage:tips-subscribers', [
+        ['Add', paths.tips.addSubscriber],
+        ['Active', paths.tips.activeSubscribers],
+        ['All Subscribers', paths.tips.allSubscribers, 'view:tips-subscribers-all'],
+      ]),
+      withLinks('Subscriptions', IconReceipt, 'view:tips-subscriptions-active', [
+        ['Active', paths.tips.activeSubscriptions],
+        ['All Subscriptions', paths.tips.allSubscriptions, 'view:tips-subscriptions-all'],
+      ]),
+      withLinks('Tips Prices', IconTag, 'manage:tips-prices', [
+        ['Web tips', paths.tips.webTipsPrices],
+        ['SMS tips', paths.tips.smsTipsPrices],
+      ]),
       { label: 'Mpesa Transactions', icon: IconCash, permission: 'view:tips-deposits', to: paths.tips.mpesa },
     ],
   },
   {
     title: 'BET4ME SECTION',
     entries: [
-      {
-        label: 'My Clients',
-        icon: IconUserCheck,
-        permission: 'manage:clients',
-        links: [
-          { label: 'Active', to: paths.clients.active, permission: 'manage:clients' },
-          { label: 'All', to: paths.clients.all, permission: 'manage:clients' },
-        ],
-      },
-      {
-        // Bet and bonus screens are open to staff (their own clients), but the spec shows these
-        // menu entries to admins only; the matrix's admin-only money totals are what they add.
-        label: 'Bet History',
-        icon: IconHistory,
-        permission: 'view:money-totals',
-        links: [
-          { label: 'Open', to: paths.bets.open, permission: 'view:money-totals' },
-          { label: 'Closed', to: paths.bets.closed, permission: 'view:money-totals' },
-        ],
-      },
-      {
-        label: 'Bonus History',
-        icon: IconGift,
-        permission: 'view:money-totals',
-        links: [
-          { label: 'All', to: paths.bonuses.all, permission: 'view:money-totals' },
-          { label: 'Paid', to: paths.bonuses.paid, permission: 'view:money-totals' },
-          { label: 'Unpaid', to: paths.bonuses.unpaid, permission: 'view:money-totals' },
-        ],
-      },
-      {
-        label: 'Subscriptions',
-        icon: IconCoins,
-        permission: 'view:subscriptions',
-        links: [
-          { label: 'Recent', to: paths.subscriptions.recent, permission: 'view:subscriptions' },
-          { label: 'All', to: paths.subscriptions.all, permission: 'view:subscriptions' },
-        ],
-      },
-      {
-        label: 'Mpesa Transactions',
-        icon: IconCash,
-        permission: 'view:mpesa',
-        links: [
-          { label: 'Transactions', to: paths.mpesa.all, permission: 'view:mpesa' },
-          { label: 'Unclaimed', to: paths.mpesa.unclaimed, permission: 'view:mpesa' },
-          { label: 'Reconciliation', to: paths.mpesa.reconciliation, permission: 'reconcile:payments' },
-          { label: 'Refunds', to: paths.refunds, permission: 'manage:refunds' },
-        ],
-      },
-      {
-        label: 'Users',
-        icon: IconUsers,
-        permission: 'manage:users',
-        links: [
-          { label: 'My Users', to: paths.users.all, permission: 'manage:users' },
-          { label: 'Assign clients', to: paths.users.assignClients, permission: 'assign:clients' },
-        ],
-      },
+      withLinks('My Clients', IconUserCheck, 'manage:clients', [
+        ['Active', paths.clients.active],
+        ['All', paths.clients.all],
+      ]),
+      // Bet and bonus screens are open to staff (their own clients), but the spec shows these
+      // menu entries to admins only; the matrix's admin-only money totals are what they add.
+      withLinks('Bet History', IconHistory, 'view:money-totals', [
+        ['Open', paths.bets.open],
+        ['Closed', paths.bets.closed],
+      ]),
+      withLinks('Bonus History', IconGift, 'view:money-totals', [
+        ['All', paths.bonuses.all],
+        ['Paid', paths.bonuses.paid],
+        ['Unpaid', paths.bonuses.unpaid],
+      ]),
+      withLinks('Subscriptions', IconCoins, 'view:subscriptions', [
+        ['Recent', paths.subscriptions.recent],
+        ['All', paths.subscriptions.all],
+      ]),
+      withLinks('Mpesa Transactions', IconCash, 'view:mpesa', [
+        ['Transactions', paths.mpesa.all],
+        ['Unclaimed', paths.mpesa.unclaimed],
+        ['Reconciliation', paths.mpesa.reconciliation, 'reconcile:payments'],
+        ['Refunds', paths.refunds, 'manage:refunds'],
+      ]),
+      withLinks('Users', IconUsers, 'manage:users', [
+        ['My Users', paths.users.all],
+        ['Assign clients', paths.users.assignClients, 'assign:clients'],
+      ]),
       { label: 'SMS Log', icon: IconMessage, permission: 'view:sms-log', to: paths.sms.log },
       { label: 'SMS Inbox', icon: IconInbox, permission: 'view:sms-inbox', to: paths.sms.inbox },
       { label: 'Broadcasts', icon: IconSpeakerphone, permission: 'send:broadcasts', to: paths.sms.broadcasts },

@@ -91,6 +91,18 @@ export function useTableState(list?: ListName, options: TableStateOptions = {}) 
     pagingOf(data: { total_records?: number; total_capped?: boolean } | undefined): DataTablePaging {
       return this.paging(data?.total_records ?? 0, data?.total_capped ?? false);
     },
+    /**
+     * The DataTable's `search`, `sorting` and `paging` props for a list response, and its `exportCsv`
+     * (this table's filters) when given the export's path and file name.
+     */
+    listProps(placeholder: string, data: { total_records?: number; total_capped?: boolean } | undefined, csv?: { path: string; filename: string }) {
+      return {
+        search: this.searchBox(placeholder),
+        sorting,
+        paging: this.pagingOf(data),
+        ...(csv && { exportCsv: { path: csv.path, query: filters, filename: csv.filename } }),
+      };
+    },
     /** The DataTable's `paging` prop for `totalRecords` rows (`capped`: the count stopped at the cap). */
     paging(totalRecords: number, capped = false): DataTablePaging {
       return { page: state.page, perPage: state.perPage, totalRecords, capped, onPageChange: setPage, onPerPageChange: setPerPage };

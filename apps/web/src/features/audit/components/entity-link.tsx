@@ -3,50 +3,44 @@ import { Link } from 'react-router';
 import { auditEntityName } from '@betdesk/contract';
 import { paths } from '@/config/paths.ts';
 
+/** Audited records with a page of their own. */
+const RECORD_PAGES: Record<string, (id: string) => string> = {
+  client: (id) => `/clients/${id}`,
+  tips_post: (id) => `/tips/posts/view/${id}`,
+  tips_subscriber: (id) => `/tips/subscribers/view/${id}`,
+  user: (id) => `/users/${id}/clients`,
+};
+
+/** The list that shows an audited record (or the list of those with a page, when no id is given). */
+const LIST_PAGES: Record<string, string> = {
+  client: paths.clients.all,
+  tips_post: paths.tips.allPosts,
+  tips_subscriber: paths.tips.allSubscribers,
+  user: paths.users.all,
+  mpesa_payment: paths.mpesa.all,
+  bet: paths.bets.closed,
+  bonus_payment: paths.bonuses.paid,
+  subscription: paths.subscriptions.all,
+  price_package: paths.tips.smsTipsPrices,
+  sms_tip: paths.tips.viewSmsTips,
+  winnings_content: paths.tips.winnings,
+  // A ticket and its legs show on Enter results (recent tickets), where a result is corrected.
+  tip_ticket: paths.tips.results,
+  tip_selection: paths.tips.results,
+  privacy_request: paths.privacy,
+  data_breach: paths.privacy,
+  sms_message: paths.sms.log,
+  setting: paths.settings,
+  bet_category: paths.catalogue,
+  post_category: paths.catalogue,
+  bet4me_plan: paths.catalogue,
+  image_type: paths.catalogue,
+};
+
 /** The screen that shows an audited record (a list when the record has no page of its own). */
 function screenOf(entity: string, id: string | null): string | null {
-  switch (entity) {
-    case 'client':
-      return id ? `/clients/${id}` : paths.clients.all;
-    case 'tips_post':
-      return id ? `/tips/posts/view/${id}` : paths.tips.allPosts;
-    case 'tips_subscriber':
-      return id ? `/tips/subscribers/view/${id}` : paths.tips.allSubscribers;
-    case 'user':
-      return id ? `/users/${id}/clients` : paths.users.all;
-    case 'mpesa_payment':
-      return paths.mpesa.all;
-    case 'bet':
-      return paths.bets.closed;
-    case 'bonus_payment':
-      return paths.bonuses.paid;
-    case 'subscription':
-      return paths.subscriptions.all;
-    case 'price_package':
-      return paths.tips.smsTipsPrices;
-    case 'sms_tip':
-      return paths.tips.viewSmsTips;
-    case 'winnings_content':
-      return paths.tips.winnings;
-    // A ticket and its legs show on Enter results (recent tickets), where a result is corrected.
-    case 'tip_ticket':
-    case 'tip_selection':
-      return paths.tips.results;
-    case 'privacy_request':
-    case 'data_breach':
-      return paths.privacy;
-    case 'sms_message':
-      return paths.sms.log;
-    case 'setting':
-      return paths.settings;
-    case 'bet_category':
-    case 'post_category':
-    case 'bet4me_plan':
-    case 'image_type':
-      return paths.catalogue;
-    default:
-      return null;
-  }
+  if (id && Object.hasOwn(RECORD_PAGES, entity)) return RECORD_PAGES[entity]!(id);
+  return Object.hasOwn(LIST_PAGES, entity) ? LIST_PAGES[entity]! : null;
 }
 
 export function EntityLink({ entity, id }: { entity: string; id: string | null }) {

@@ -31,11 +31,8 @@ export function ClosedBetsPage() {
           rows={data?.bets ?? []}
           rowKey={(b) => b.bet_id}
           loading={bets.isFetching}
-          search={table.searchBox('Client name or phone, then Enter')}
-          sorting={table.sorting}
+          {...table.listProps('Client name or phone, then Enter', data, { path: '/api/bets/closed/export', filename: 'closed-bets.csv' })}
           dateRange={table.dateRange}
-          exportCsv={{ path: '/api/bets/closed/export', query: table.filters, filename: 'closed-bets.csv' }}
-          paging={table.pagingOf(data)}
           data-testid="closed-bets-table"
         />
       </Card>

@@ -50,10 +50,7 @@ export function OpenBetsPage() {
           rowKey={(b) => b.bet_id}
           loading={bets.isFetching}
           emptyText="No open bets."
-          search={table.searchBox('Client name or phone, then Enter')}
-          sorting={table.sorting}
-          exportCsv={{ path: '/api/bets/open/export', query: table.filters, filename: 'open-bets.csv' }}
-          paging={table.pagingOf(data)}
+          {...table.listProps('Client name or phone, then Enter', data, { path: '/api/bets/open/export', filename: 'open-bets.csv' })}
           data-testid="open-bets-table"
         />
       </Card>

@@ -40,11 +40,8 @@ export function BonusPaymentsPage() {
           rows={data?.bonuses ?? []}
           rowKey={(p) => p.id}
           loading={payments.isFetching}
-          search={table.searchBox('Client name or phone, then Enter')}
-          sorting={table.sorting}
+          {...table.listProps('Client name or phone, then Enter', data, { path: '/api/bonuses/paid/export', filename: 'bonus-payments.csv' })}
           dateRange={table.dateRange}
-          exportCsv={{ path: '/api/bonuses/paid/export', query: table.filters, filename: 'bonus-payments.csv' }}
-          paging={table.pagingOf(data)}
           data-testid="bonus-payments-table"
         />
       </Card>

@@ -48,15 +48,11 @@ export function BonusesPage({ which }: { which: 'all' | 'unpaid' }) {
           rows={data?.bonuses ?? []}
           rowKey={(b) => b.bonus_id}
           loading={bonuses.isFetching}
-          search={table.searchBox('Client name or phone, then Enter')}
-          sorting={table.sorting}
-          dateRange={table.dateRange}
-          exportCsv={{
+          {...table.listProps('Client name or phone, then Enter', data, {
             path: which === 'all' ? '/api/bonuses/export' : '/api/bonuses/unpaid/export',
-            query: table.filters,
             filename: which === 'all' ? 'bonuses.csv' : 'unpaid-bonuses.csv',
-          }}
-          paging={table.pagingOf(data)}
+          })}
+          dateRange={table.dateRange}
           data-testid="bonuses-table"
         />
       </Card>

@@ -44,10 +44,7 @@ export function ActiveClientsPage() {
           rowKey={(c) => c.id}
           loading={clients.isFetching}
           emptyText="No active clients."
-          search={table.searchBox('Name or phone, then Enter')}
-          sorting={table.sorting}
-          exportCsv={{ path: '/api/clients/active/export', query: table.filters, filename: 'active-clients.csv' }}
-          paging={table.pagingOf(data)}
+          {...table.listProps('Name or phone, then Enter', data, { path: '/api/clients/active/export', filename: 'active-clients.csv' })}
           data-testid="active-clients-table"
         />
       </Card>

@@ -38,10 +38,7 @@ export function ClientsPage() {
           rows={data?.clients ?? []}
           rowKey={(c) => c.id}
           loading={clients.isFetching}
-          search={table.searchBox('Name or phone, then Enter')}
-          sorting={table.sorting}
-          exportCsv={{ path: '/api/clients/export', query: table.filters, filename: 'clients.csv' }}
-          paging={table.pagingOf(data)}
+          {...table.listProps('Name or phone, then Enter', data, { path: '/api/clients/export', filename: 'clients.csv' })}
           data-testid="clients-table"
         />
       </Card>

@@ -110,15 +110,11 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
           rows={data?.transactions ?? []}
           rowKey={(t) => t.id}
           loading={transactions.isFetching}
-          search={table.searchBox('Sender name, phone or ref, then Enter')}
-          sorting={table.sorting}
-          dateRange={table.dateRange}
-          exportCsv={{
+          {...table.listProps('Sender name, phone or ref, then Enter', data, {
             path: transactionLists[view].exportPath,
-            query: table.filters,
             filename: view === 'unclaimed' ? 'unclaimed-mpesa-transactions.csv' : 'mpesa-transactions.csv',
-          }}
-          paging={table.pagingOf(data)}
+          })}
+          dateRange={table.dateRange}
           // Names wrap rather than cut: at 1366 px a full Kenyan name (three names, 30 characters) is
           // read whole in Sender Name and Paid to, which share what the fixed columns leave (item 13).
           estimatedRowHeight={40}

@@ -1,12 +1,10 @@
-import type { ReactNode } from 'react';
-import { Card, Stack, Text, Title } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { INCOME_SOURCE_LABELS, type ReportGroup, type ReportName, type SalesLine, type StaffLine, type SubscriberLine } from '@betdesk/contract';
-import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
-import { FigureBoxes } from '@/components/figure-boxes.tsx';
-import { LoadState } from '@/components/load-state.tsx';
+import type { DataTableColumn } from '@/components/data-table/index.ts';
 import { formatMoney } from '@/lib/format.ts';
 import { exportPaths, useReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
-import { BarChart, type ChartSeries } from './bar-chart.tsx';
+import { BarChart, type ChartBar, type ChartSeries } from './bar-chart.tsx';
+import { ReportCard } from './report-card.tsx';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const short = (day: string) => `${day.slice(8, 10)} ${MONTHS[Number(day.slice(5, 7)) - 1] ?? ''}`;
@@ -67,36 +65,14 @@ const count = <R,>(key: keyof R & string, header: string, width = 110): DataTabl
   render: (r) => (r[key] as number).toLocaleString('en-KE'),
 });
 
-function ReportCard({
-  title,
-  name,
-  failed,
-  loading,
-  figures,
-  chart,
-  children,
-}: {
-  title: string;
-  name: ReportName;
-  failed: boolean;
-  loading: boolean;
-  figures?: ReactNode;
-  chart: ReactNode;
-  children: ReactNode;
-}) {
-  if (failed) return <LoadState failed what="report" />;
-  return (
-    <Stack data-testid={`report-${name}`} data-loading={loading ? 'true' : 'false'}>
-      {figures}
-      <Card withBorder>
-        <Title order={4} mb="sm">
-          {title}
-        </Title>
-        {chart}
-      </Card>
-      <Card withBorder>{children}</Card>
-    </Stack>
-  );
+/** The chart's bars of a report whose rows are periods. */
+function periodBars<R extends { period: string }>(rows: readonly R[] | undefined, group: ReportGroup): ChartBar[] {
+  return (rows ?? []).map((r) => ({ label: chartLabel(r.period, group), values: r }));
+}
+
+/** A report whose periods each hold lines, as one table row a line with its period. */
+function periodLines<L>(rows: readonly { period: string; from: string; to: string; lines: L[] }[] | undefined): (L & { period: string; from: string; to: string })[] {
+  return (rows ?? []).flatMap((p) => p.lines.map((l) => ({ ...l, period: p.period, from: p.from, to: p.to })));
 }
 
 const csv = (name: ReportName, filter: ReportFilter) => ({
@@ -130,34 +106,23 @@ export function IncomeReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="M-Pesa income"
       name="income"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       figures={
-        data && (
-          <FigureBoxes
-            figures={[
-              { label: 'Total income', value: formatMoney(data.total.total), testId: 'income-total' },
-              { label: 'Tips', value: formatMoney(data.total.tips), testId: 'income-tips' },
-              { label: 'Bet4Me', value: formatMoney(data.total.bet4me), testId: 'income-bet4me' },
-              { label: 'Unclaimed', value: formatMoney(data.total.unclaimed), testId: 'income-unclaimed' },
-            ]}
-          />
-        )
+        data && [
+          { label: 'Total income', value: formatMoney(data.total.total), testId: 'income-total' },
+          { label: 'Tips', value: formatMoney(data.total.tips), testId: 'income-tips' },
+          { label: 'Bet4Me', value: formatMoney(data.total.bet4me), testId: 'income-bet4me' },
+          { label: 'Unclaimed', value: formatMoney(data.total.unclaimed), testId: 'income-unclaimed' },
+        ]
       }
-      chart={
-        <BarChart
-          series={INCOME_SERIES}
-          bars={(data?.rows ?? []).map((r) => ({ label: chartLabel(r.period, group), values: r }))}
-          format={formatMoney}
-          data-testid="income-report-chart"
-        />
+      chart={<BarChart series={INCOME_SERIES} bars={periodBars(data?.rows, group)} format={formatMoney} data-testid="income-report-chart" />}
+      note={
+        <Text size="sm" c="dimmed" mb="xs" data-testid="income-count">
+          {data ? `${data.total.count.toLocaleString('en-KE')} ${data.total.count === 1 ? 'payment' : 'payments'}` : ''}
+        </Text>
       }
-    >
-      <Text size="sm" c="dimmed" mb="xs" data-testid="income-count">
-        {data ? `${data.total.count.toLocaleString('en-KE')} ${data.total.count === 1 ? 'payment' : 'payments'}` : ''}
-      </Text>
-      <DataTable columns={columns} rows={data?.rows ?? []} rowKey={(r) => r.period} loading={report.isFetching} exportCsv={csv('income', filter)} emptyText="No period in this range" data-testid="income-table" />
-    </ReportCard>
+      table={{ columns, rows: data?.rows ?? [], rowKey: (r) => r.period, exportCsv: csv('income', filter), emptyText: 'No period in this range', 'data-testid': 'income-table' }}
+    />
   );
 }
 
@@ -190,26 +155,18 @@ export function SourcesReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="Income by source"
       name="sources"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       figures={
-        data && (
-          <FigureBoxes
-            figures={[
-              { label: 'M-Pesa', value: formatMoney(data.total.mpesa), testId: 'sources-mpesa' },
-              { label: 'C2B + STK', value: formatMoney(data.total.c2b + data.total.stk) },
-              { label: 'Pull + statement', value: formatMoney(data.total.pull + data.total.statement) },
-              { label: 'Manual', value: formatMoney(data.total.manual), testId: 'sources-manual' },
-            ]}
-          />
-        )
+        data && [
+          { label: 'M-Pesa', value: formatMoney(data.total.mpesa), testId: 'sources-mpesa' },
+          { label: 'C2B + STK', value: formatMoney(data.total.c2b + data.total.stk) },
+          { label: 'Pull + statement', value: formatMoney(data.total.pull + data.total.statement) },
+          { label: 'Manual', value: formatMoney(data.total.manual), testId: 'sources-manual' },
+        ]
       }
-      chart={
-        <BarChart series={SOURCE_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: chartLabel(r.period, group), values: r }))} format={formatMoney} />
-      }
-    >
-      <DataTable columns={columns} rows={data?.rows ?? []} rowKey={(r) => r.period} loading={report.isFetching} exportCsv={csv('sources', filter)} emptyText="No period in this range" data-testid="sources-table" />
-    </ReportCard>
+      chart={<BarChart series={SOURCE_SERIES} bars={periodBars(data?.rows, group)} format={formatMoney} />}
+      table={{ columns, rows: data?.rows ?? [], rowKey: (r) => r.period, exportCsv: csv('sources', filter), emptyText: 'No period in this range', 'data-testid': 'sources-table' }}
+    />
   );
 }
 
@@ -222,7 +179,6 @@ export function SalesReport({ filter }: { filter: ReportFilter }) {
   const data = report.data;
   const group = data?.group ?? filter.group ?? 'day';
   type Row = SalesLine & { period: string; from: string; to: string };
-  const rows: Row[] = (data?.rows ?? []).flatMap((p) => p.lines.map((l) => ({ ...l, period: p.period, from: p.from, to: p.to })));
   const columns: DataTableColumn<Row>[] = [
     periodColumn<Row>(group),
     { key: 'name', header: 'Bet category or plan', render: (l) => lineName(l), minWidth: 200 },
@@ -234,8 +190,7 @@ export function SalesReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="Subscriptions sold by bet category, medium and plan (whole range)"
       name="sales"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       chart={
         <BarChart
           series={[{ key: 'amount', label: 'Amount', color: 'var(--mantine-color-teal-6)' }]}
@@ -243,9 +198,8 @@ export function SalesReport({ filter }: { filter: ReportFilter }) {
           format={formatMoney}
         />
       }
-    >
-      <DataTable columns={columns} rows={rows} rowKey={(r) => `${r.period}:${r.key}`} loading={report.isFetching} exportCsv={csv('sales', filter)} emptyText="Nothing sold in this range" data-testid="sales-table" />
-    </ReportCard>
+      table={{ columns, rows: periodLines(data?.rows), rowKey: (r) => `${r.period}:${r.key}`, exportCsv: csv('sales', filter), emptyText: 'Nothing sold in this range', 'data-testid': 'sales-table' }}
+    />
   );
 }
 
@@ -262,7 +216,6 @@ export function SubscribersReport({ filter }: { filter: ReportFilter }) {
   const data = report.data;
   const group = data?.group ?? filter.group ?? 'day';
   type Row = SubscriberLine & { period: string; from: string; to: string };
-  const rows: Row[] = (data?.rows ?? []).flatMap((p) => p.lines.map((l) => ({ ...l, period: p.period, from: p.from, to: p.to })));
   const columns: DataTableColumn<Row>[] = [
     periodColumn<Row>(group),
     { key: 'category', header: 'Bet category', minWidth: 180 },
@@ -271,29 +224,29 @@ export function SubscribersReport({ filter }: { filter: ReportFilter }) {
     count<Row>('lapsed', 'Lapsed'),
   ];
   const plain = (n: number) => n.toLocaleString('en-KE');
+  const sum = (key: 'new' | 'renewed' | 'lapsed') => plain((data?.total ?? []).reduce((s, l) => s + l[key], 0));
   return (
     <ReportCard
       title="Tips subscribers: new, renewed and lapsed"
       name="subscribers"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       figures={
-        data && (
-          <FigureBoxes
-            figures={[
-              { label: 'New', value: plain(data.total.reduce((s, l) => s + l.new, 0)) },
-              { label: 'Renewed', value: plain(data.total.reduce((s, l) => s + l.renewed, 0)) },
-              { label: 'Lapsed', value: plain(data.total.reduce((s, l) => s + l.lapsed, 0)) },
-            ]}
-          />
-        )
+        data && [
+          { label: 'New', value: sum('new') },
+          { label: 'Renewed', value: sum('renewed') },
+          { label: 'Lapsed', value: sum('lapsed') },
+        ]
       }
-      chart={
-        <BarChart grouped series={SUBSCRIBER_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: chartLabel(r.period, group), values: r }))} format={plain} />
-      }
-    >
-      <DataTable columns={columns} rows={rows} rowKey={(r) => `${r.period}:${r.bet_category_id ?? 0}`} loading={report.isFetching} exportCsv={csv('subscribers', filter)} emptyText="No subscriber came or went in this range" data-testid="subscribers-table" />
-    </ReportCard>
+      chart={<BarChart grouped series={SUBSCRIBER_SERIES} bars={periodBars(data?.rows, group)} format={plain} />}
+      table={{
+        columns,
+        rows: periodLines(data?.rows),
+        rowKey: (r) => `${r.period}:${r.bet_category_id ?? 0}`,
+        exportCsv: csv('subscribers', filter),
+        emptyText: 'No subscriber came or went in this range',
+        'data-testid': 'subscribers-table',
+      }}
+    />
   );
 }
 
@@ -322,23 +275,17 @@ export function StaffReport({ filter }: { filter: ReportFilter }) {
     <ReportCard
       title="Bet4Me per staff member"
       name="staff"
-      failed={report.isError}
-      loading={report.isFetching}
+      query={report}
       figures={
-        data && (
-          <FigureBoxes
-            figures={[
-              { label: 'Bets opened', value: data.total.bets_opened.toLocaleString('en-KE') },
-              { label: 'Profit', value: formatMoney(data.total.profit) },
-              { label: 'Bonus earned', value: formatMoney(data.total.bonus_earned) },
-              { label: 'Bonus paid', value: formatMoney(data.total.bonus_paid) },
-            ]}
-          />
-        )
+        data && [
+          { label: 'Bets opened', value: data.total.bets_opened.toLocaleString('en-KE') },
+          { label: 'Profit', value: formatMoney(data.total.profit) },
+          { label: 'Bonus earned', value: formatMoney(data.total.bonus_earned) },
+          { label: 'Bonus paid', value: formatMoney(data.total.bonus_paid) },
+        ]
       }
       chart={<BarChart grouped series={STAFF_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: r.name, values: r }))} format={formatMoney} />}
-    >
-      <DataTable columns={columns} rows={data?.rows ?? []} rowKey={(r) => r.user_id ?? 0} loading={report.isFetching} exportCsv={csv('staff', filter)} emptyText="No Bet4Me activity in this range" data-testid="staff-table" />
-    </ReportCard>
+      table={{ columns, rows: data?.rows ?? [], rowKey: (r) => r.user_id ?? 0, exportCsv: csv('staff', filter), emptyText: 'No Bet4Me activity in this range', 'data-testid': 'staff-table' }}
+    />
   );
 }

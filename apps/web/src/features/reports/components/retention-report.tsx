@@ -17,6 +17,7 @@ import { downloadFile } from '@/lib/http.ts';
 import type { ReportFilter } from '../api/get-reports.ts';
 import { useCohortsReport, useRecoveryReport, useRetentionReport } from '../api/get-retention.ts';
 import { BarChart, type ChartSeries } from './bar-chart.tsx';
+import { ReportCard } from './report-card.tsx';
 
 const percent = (r: number | null | undefined) => (r === null || r === undefined ? '–' : `${(r * 100).toFixed(1)}%`);
 const SPLITS: { value: 'all' | RetentionSplit; label: string }[] = [
@@ -39,7 +40,6 @@ export function RetentionReport({ filter }: { filter: ReportFilter }) {
   const query = { from: filter.from, to: filter.to, group: filter.group ?? 'month', ...(split === 'all' ? {} : { group_by: split }) };
   const report = useRetentionReport(query);
   const data = report.data;
-  if (report.isError) return <LoadState failed what="report" />;
   const rows: Row[] = data
     ? split === 'all'
       ? data.periods.map((p) => ({ ...p, group: 'All' }))
@@ -59,54 +59,52 @@ export function RetentionReport({ filter }: { filter: ReportFilter }) {
     { key: 'net_revenue_retention', header: 'Net revenue retention', align: 'right', width: 170, render: (r) => percent(r.net_revenue_retention) },
   ];
   return (
-    <Stack data-testid="report-retention" data-loading={report.isFetching ? 'true' : 'false'}>
-      <Group gap="sm" align="center">
-        <Text size="sm" fw={500} id="retention-split-label">
-          Split by
-        </Text>
-        <SegmentedControl value={split} onChange={(v) => setSplit(v as typeof split)} data={SPLITS} aria-labelledby="retention-split-label" data-testid="retention-split" />
-        {data && (
-          <Text size="xs" c="dimmed">
-            Grace: {data.grace_days} days (Settings → retention_grace_days)
+    <ReportCard
+      title="Renewal and churn rates"
+      name="retention"
+      query={report}
+      controls={
+        <Group gap="sm" align="center">
+          <Text size="sm" fw={500} id="retention-split-label">
+            Split by
           </Text>
-        )}
-      </Group>
-      {data && (
-        <FigureBoxes
-          figures={[
-            { label: 'Renewal rate', value: percent(data.renewal_rate), hint: RETENTION_FORMULAS.renewal_rate, testId: 'retention-renewal-rate' },
-            { label: 'Churn rate', value: `${percent(data.churn_rate)} (${data.churned} left)`, hint: RETENTION_FORMULAS.churn_rate, testId: 'retention-churn' },
-            { label: 'Net revenue retention', value: percent(data.net_revenue_retention), hint: RETENTION_FORMULAS.net_revenue_retention },
-            { label: 'ARPU', value: data.arpu === null ? '–' : formatMoney(data.arpu), hint: RETENTION_FORMULAS.arpu },
-            { label: 'Lifetime value', value: data.ltv === null ? (data.ltv_note?.startsWith('Not enough') ? 'Not enough history' : '–') : formatMoney(data.ltv), hint: data.ltv_note ?? RETENTION_FORMULAS.ltv, testId: 'retention-ltv' },
-          ]}
-        />
-      )}
-      <Card withBorder>
-        <Title order={4} mb="sm">
-          Renewal and churn rates
-        </Title>
+          <SegmentedControl value={split} onChange={(v) => setSplit(v as typeof split)} data={SPLITS} aria-labelledby="retention-split-label" data-testid="retention-split" />
+          {data && (
+            <Text size="xs" c="dimmed">
+              Grace: {data.grace_days} days (Settings → retention_grace_days)
+            </Text>
+          )}
+        </Group>
+      }
+      figures={
+        data && [
+          { label: 'Renewal rate', value: percent(data.renewal_rate), hint: RETENTION_FORMULAS.renewal_rate, testId: 'retention-renewal-rate' },
+          { label: 'Churn rate', value: `${percent(data.churn_rate)} (${data.churned} left)`, hint: RETENTION_FORMULAS.churn_rate, testId: 'retention-churn' },
+          { label: 'Net revenue retention', value: percent(data.net_revenue_retention), hint: RETENTION_FORMULAS.net_revenue_retention },
+          { label: 'ARPU', value: data.arpu === null ? '–' : formatMoney(data.arpu), hint: RETENTION_FORMULAS.arpu },
+          { label: 'Lifetime value', value: data.ltv === null ? (data.ltv_note?.startsWith('Not enough') ? 'Not enough history' : '–') : formatMoney(data.ltv), hint: data.ltv_note ?? RETENTION_FORMULAS.ltv, testId: 'retention-ltv' },
+        ]
+      }
+      chart={
         <BarChart
           grouped
           series={RATE_SERIES}
           bars={(data?.periods ?? []).map((p) => ({ label: p.period, values: { renewal: (p.renewal_rate ?? 0) * 100, churn: (p.churn_rate ?? 0) * 100 } }))}
           format={(v) => `${v.toFixed(1)}%`}
         />
-      </Card>
-      <Card withBorder>
-        <DataTable
-          columns={columns}
-          rows={rows}
-          rowKey={(r) => `${r.group}:${r.period}`}
-          loading={report.isFetching}
-          exportCsv={{ path: exportRetentionReport.path, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v ?? '')])), filename: `report-retention-${filter.from}-to-${filter.to}.csv` }}
-          emptyText="No subscription in this range"
-          data-testid="retention-table"
-        />
-      </Card>
+      }
+      table={{
+        columns,
+        rows,
+        rowKey: (r) => `${r.group}:${r.period}`,
+        exportCsv: { path: exportRetentionReport.path, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v ?? '')])), filename: `report-retention-${filter.from}-to-${filter.to}.csv` },
+        emptyText: 'No subscription in this range',
+        'data-testid': 'retention-table',
+      }}
+    >
       <CohortGrid filter={filter} />
       <RecoveryFigures filter={filter} />
-    </Stack>
+    </ReportCard>
   );
 }
 

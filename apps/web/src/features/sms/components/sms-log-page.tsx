@@ -109,10 +109,8 @@ export function SmsLogPage() {
           rowKey={(m) => m.id}
           loading={log.isFetching}
           emptyText="No messages."
-          search={table.searchBox('Search by phone number')}
-          sorting={table.sorting}
+          {...table.listProps('Search by phone number', log.data)}
           dateRange={table.dateRange}
-          paging={table.pagingOf(log.data)}
           data-testid="sms-log-table"
         />
       </Card>

@@ -63,11 +63,8 @@ export function TipsDepositsPage() {
           rows={deposits.data?.deposits ?? []}
           rowKey={(d) => d.id}
           loading={deposits.isFetching}
-          search={table.searchBox('Sender name, phone or ref, then Enter')}
-          sorting={table.sorting}
+          {...table.listProps('Sender name, phone or ref, then Enter', deposits.data, { path: '/api/tips/mpesa/export', filename: 'tips-mpesa-transactions.csv' })}
           dateRange={table.dateRange}
-          exportCsv={{ path: '/api/tips/mpesa/export', query: table.filters, filename: 'tips-mpesa-transactions.csv' }}
-          paging={table.pagingOf(deposits.data)}
           data-testid="tips-deposits-table"
         />
       </Card>

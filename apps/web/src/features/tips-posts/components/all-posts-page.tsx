@@ -50,9 +50,7 @@ export function AllPostsPage() {
           rowKey={(p) => p.id}
           loading={posts.isFetching}
           rowHeight={52}
-          search={table.searchBox('Title, then Enter')}
-          sorting={table.sorting}
-          paging={table.pagingOf(posts.data)}
+          {...table.listProps('Title, then Enter', posts.data)}
           data-testid="posts-table"
         />
       </Card>

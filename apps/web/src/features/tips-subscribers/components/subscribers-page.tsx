@@ -34,9 +34,7 @@ export function SubscribersPage({ scope }: { scope: SubscribersScope }) {
           rows={subscribers.data?.subscribers ?? []}
           rowKey={(s) => s.id}
           loading={subscribers.isFetching}
-          search={table.searchBox('Name or phone, then Enter')}
-          sorting={table.sorting}
-          paging={table.pagingOf(subscribers.data)}
+          {...table.listProps('Name or phone, then Enter', subscribers.data)}
           data-testid="subscribers-table"
         />
       </Card>

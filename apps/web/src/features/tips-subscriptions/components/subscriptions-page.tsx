@@ -41,10 +41,8 @@ export function SubscriptionsPage({ scope }: { scope: SubscriptionsScope }) {
           rows={subscriptions.data?.subscriptions ?? []}
           rowKey={(s) => s.id}
           loading={subscriptions.isFetching}
-          search={table.searchBox('Name or phone, then Enter')}
-          sorting={table.sorting}
+          {...table.listProps('Name or phone, then Enter', subscriptions.data)}
           dateRange={table.dateRange}
-          paging={table.pagingOf(subscriptions.data)}
           data-testid="subscriptions-table"
         />
       </Card>
