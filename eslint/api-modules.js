@@ -91,7 +91,7 @@ const noLeakingReexport = {
       const rel = srcPath(target);
       if (rel.startsWith('db/schema')) return "the schema's tables";
       if (to && to.module !== from.module) return `the ${to.module} module's code`;
-      if (to && /(^|\/)queries\.ts$/.test(to.file)) return 'its queries.ts';
+      if (to && /(^|\/)queries(\.ts$|\/)/.test(to.file)) return 'its queries';
       return null;
     };
     const importedFrom = new Map();

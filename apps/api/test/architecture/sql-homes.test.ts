@@ -3,12 +3,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiRoot } from './import-graph.ts';
 
+<<<<<<< HEAD
 // Issue 32, item 2: a module's statements live in its queries.ts (or db/'s shared toolkit); its
 // service and the other files compose them. A statement is a call of select/insert/update/delete/
 // execute on the database (`db.`, `tx.`, `deps.db.`) or opening a line of a chain, a `rows(...)`
 // read, or a sql`...` template. A hash's or a cipher's `.update(data)` and a Set's `.delete(item)`
 // are not (their receiver is neither).
 const STATEMENT = /(?:^[ \t]*|\b(?:db|tx))\.(select|insert|update|delete|execute)\(|\brows<|\brows\(|sql`/gm;
+=======
+// Issue 32, item 2: a module's statements live in its queries.ts or queries/ folder (or db/'s shared toolkit); its
+// service and the other files compose them. A statement is what /tmp/arch/sql.sh counted: a call of
+// select/insert/update/delete/execute, a `rows(...)` read, or a sql`...` template. A hash's
+// `.update(data)` after a call (createHash(...).update) is not one.
+const STATEMENT = /(?<!\))\.(select|insert|update|delete|execute)\(|\brows<|\brows\(|sql`/g;
+>>>>>>> h32sqlc
 
 /** The modules whose every statement is in their queries.ts: none may get one back elsewhere. */
 const CLEAN = [
@@ -49,13 +57,22 @@ function statementsIn(source: string): number {
   return source.match(STATEMENT)?.length ?? 0;
 }
 
-/** A module's files other than queries.ts that hold statements, with how many each. */
+/**
+ * Whether a file (relative to its module) is the module's queries: its queries.ts, or the files of
+ * its queries/ folder when a module with many topics splits them (sms/queries/outbox.ts ...).
+ */
+export function isQueriesFile(file: string): boolean {
+  return file === 'queries.ts' || file.startsWith('queries/');
+}
+
+/** A module's files other than its queries that hold statements, with how many each. */
 function statementsOutsideQueries(module: string): Record<string, number> {
   const dir = join(modulesDir, module);
   return Object.fromEntries(
     tsFiles(dir)
-      .filter((path) => !path.endsWith('/queries.ts'))
-      .map((path) => [path.slice(dir.length + 1), statementsIn(readFileSync(path, 'utf8'))] as const)
+      .map((path) => path.slice(dir.length + 1))
+      .filter((file) => !isQueriesFile(file))
+      .map((file) => [file, statementsIn(readFileSync(join(dir, file), 'utf8'))] as const)
       .filter(([, n]) => n > 0),
   );
 }
@@ -78,5 +95,13 @@ describe("where a module's SQL lives (ARCHITECTURE.md, issue 32)", () => {
     expect(statementsIn("createHash('sha256').update(data).digest('hex');")).toBe(0);
     expect(statementsIn('this.hash.update(chunk); done(null, cipher.update(chunk));')).toBe(0);
     expect(statementsIn('return () => listeners.delete(listener);')).toBe(0);
+  });
+
+  it("takes a module's queries.ts and its queries/ folder as its queries, and nothing else", () => {
+    expect(isQueriesFile('queries.ts')).toBe(true);
+    expect(isQueriesFile('queries/outbox.ts')).toBe(true);
+    expect(isQueriesFile('service.ts')).toBe(false);
+    expect(isQueriesFile('backlog/queries.ts')).toBe(false);
+    expect(isQueriesFile('old-queries.ts')).toBe(false);
   });
 });

@@ -40,6 +40,12 @@ export const marketingConsentEvents = pgTable(
 );
 
 /**
+ * What an erased person's phone became on their records ('erased-c12', 'erased-s7', and 'erased'
+ * on messages): a record holding it is an erased person's, never a number to write to.
+ */
+export const ERASED_PHONE_PREFIX = 'erased';
+
+/**
  * Phones whose person was erased, kept only as a SHA-256: no message of any class goes to them, and a
  * later M-Pesa payment from one is stored unclaimed and flagged instead of creating a subscriber.
  */

@@ -8,6 +8,7 @@ import {
   refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import { ERASED_PHONE_PREFIX } from '../../db/schema/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
@@ -18,7 +19,7 @@ import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.
 import { LANGUAGE_NAMES, type Language } from '../../customer-texts/catalogue.ts';
 import type { TextValues } from '../../customer-texts/format.ts';
 import { customerText } from '../../customer-texts/texts.ts';
-import { ERASED_PHONE_PREFIX, isErasedPhone, languageOf, optIn, optOut, optOutState, recordConsent, queueSms, phoneSearchDigits, setLanguage } from '../sms/service.ts';
+import { isErasedPhone, languageOf, optIn, optOut, optOutState, recordConsent, queueSms, phoneSearchDigits, setLanguage } from '../sms/service.ts';
 import { subscriberById, subscribePayer } from '../tips-subscribers/service.ts';
 import * as q from './queries.ts';
 

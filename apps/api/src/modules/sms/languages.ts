@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { phoneLanguages, type LANGUAGE_SOURCES } from '../../db/schema/index.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { getSetting } from '../settings/service.ts';
+import * as q from './queries/languages.ts';
 
 export type LanguageSource = (typeof LANGUAGE_SOURCES)[number];
 
@@ -27,17 +28,11 @@ export async function setLanguage(
 ): Promise<boolean> {
   const before = await chosenLanguage(db, c.phone);
   if (before === c.language) return false;
-  await db
-    .insert(phoneLanguages)
-    .values({ phone: c.phone, language: c.language, source: c.source, updatedBy: c.by })
-    .onConflictDoUpdate({
-      target: phoneLanguages.phone,
-      set: { language: c.language, source: c.source, updatedBy: c.by, updatedAt: new Date() },
-    });
+  await q.saveLanguage(db, c);
   return true;
 }
 
 /** Erasure: the phone's language goes with the rest of what is kept about it. */
 export async function forgetLanguage(db: Queryable, phone: string): Promise<void> {
-  await db.delete(phoneLanguages).where(eq(phoneLanguages.phone, phone));
+  await q.deleteLanguage(db, phone);
 }

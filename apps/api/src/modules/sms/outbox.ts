@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { SECRET_SMS_TEXTS } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
 import { smsMessages, SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
 import type { Database, Queryable } from '../../db/client.ts';
-import { DND_CAUSE, type OutgoingSms, type SendOutcome, type SmsGateway } from '../../integrations/sms/gateway.ts';
+import { DND_CAUSE, type SendOutcome, type SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '@betdesk/contract';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { consentedSql, erasedSql, hasConsent, isErasedPhone } from './consent.ts';
-import { isOptedOut, optedOutSql, optOut } from './opt-outs.ts';
+import { hasConsent, isErasedPhone } from './consent.ts';
+import { isOptedOut, optOut } from './opt-outs.ts';
 import { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
+import * as q from './queries/outbox.ts';
 
 /** Messages carrying a secret (contract's SECRET_SMS_TEXTS): their text is for the recipient only. */
 const SECRET_SMS_INTENTS = Object.keys(SECRET_SMS_TEXTS);
@@ -109,28 +109,21 @@ export interface SmsFanout {
  * already sent this intent version are skipped. Returns how many rows were queued.
  */
 export async function queueSmsFanout(db: Queryable, f: SmsFanout): Promise<number> {
-  const subscriberId = f.recipientsAre === 'subscribers' ? sql`r.subscriber_id` : sql`null::integer`;
-  const clientId = f.recipientsAre === 'clients' ? sql`r.client_id` : sql`null::integer`;
   const smsClass = f.smsClass ?? 'service';
   const body = smsClass === 'promotional' ? await withOptOutText(db, f.body) : f.body;
-  const firstAttempt = await firstAttemptAt(db, smsClass, f.now ?? new Date());
-  const [result] = await rows<{ queued: number }>(
-    db,
-    sql`with inserted as (
-          insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, priority, subscriber_id, client_id,
-                                      created_by, sms_class, broadcast_id, next_attempt_at)
-          select ${f.intent}, ${f.dedupeKeyPrefix} || ':' || r.phone, r.phone, ${body}, ${smsParts(body)},
-                 ${SMS_PRIORITY.bulk}, ${subscriberId}, ${clientId}, ${f.createdBy}, ${smsClass},
-                 ${f.broadcastId ?? null}::bigint, ${firstAttempt.toISOString()}::timestamptz
-            from (${f.recipients}) as r
-           where not ${optedOutSql(sql`r.phone`, f.betCategoryId, smsClass === 'promotional')}
-             and not ${erasedSql(sql`r.phone`)}
-             ${smsClass === 'promotional' ? sql`and ${consentedSql(sql`r.phone`)}` : sql``}
-          on conflict (dedupe_key) do nothing
-          returning 1)
-        select count(*)::int as queued from inserted`,
-  );
-  return result?.queued ?? 0;
+  return q.insertFanout(db, {
+    intent: f.intent,
+    dedupeKeyPrefix: f.dedupeKeyPrefix,
+    body,
+    parts: smsParts(body),
+    recipients: f.recipients,
+    recipientsAre: f.recipientsAre,
+    createdBy: f.createdBy,
+    smsClass,
+    betCategoryId: f.betCategoryId,
+    broadcastId: f.broadcastId,
+    firstAttemptAt: await firstAttemptAt(db, smsClass, f.now ?? new Date()),
+  });
 }
 
 export interface DispatchOptions {
@@ -181,11 +174,6 @@ export const DISPATCH_DEFAULTS = {
   now: () => new Date(),
 } satisfies Required<Omit<DispatchOptions, 'signal'>>;
 
-interface ClaimedSms extends OutgoingSms {
-  attempts: number;
-  createdAt: Date;
-}
-
 /**
  * Sends due messages through the gateway until none is left (or the run's time is up), at most
  * `sendRate` messages a second. Each batch is one text to up to `batchSize` recipients:
@@ -207,7 +195,7 @@ export async function dispatchQueuedSms(
   const o = { ...DISPATCH_DEFAULTS, ...options, retryForMs };
   const report: DispatchReport = { sent: 0, failed: 0, retried: 0, unconfirmed: 0, batches: 0, more: false };
   const started = Date.now();
-  await releaseExpiredClaims(database);
+  await q.releaseExpiredClaims(database);
   const window = await promotionalWindow(database.db);
   for (;;) {
     if (options.signal?.aborted) {
@@ -224,11 +212,11 @@ export async function dispatchQueuedSms(
     const due = { now, promotionalOpen: windowAt(now, window).open };
     // A request never carries more than one second's worth of the rate: the gateway sees at most
     // SMS_SEND_RATE messages in any second, not a paced average of larger bursts.
-    const claimed = await claimBatch(database, token, Math.min(o.batchSize, Math.max(1, Math.floor(o.sendRate))), o.claimMs, due);
+    const claimed = await q.claimBatch(database, token, Math.min(o.batchSize, Math.max(1, Math.floor(o.sendRate))), o.claimMs, due);
     if (claimed === 0) return report;
     // One pace for every dispatcher of every process: the batch waits for room in the rate.
     const booking = await waitForGatewayRoom(database, claimed, o.sendRate, o.claimMs);
-    const batch = await handToGateway(database, token, o.claimMs);
+    const batch = await q.handToGateway(database, token, o.claimMs);
     if (batch.length === 0) {
       await markGatewayAnswered(database, booking);
       continue;
@@ -259,7 +247,7 @@ export async function dispatchQueuedSms(
  * A send answered 409 DoNotDisturbRejection: the phone's Do Not Disturb setting refuses offers, so
  * it gets no more promotional messages (paid tips and transactional ones still go).
  */
-async function optOutRefused(database: Database, batch: ClaimedSms[], outcomes: SendOutcome[]): Promise<void> {
+async function optOutRefused(database: Database, batch: q.HandedSms[], outcomes: SendOutcome[]): Promise<void> {
   const causes = new Map(outcomes.map((o) => [o.id, o.status === 'failed' ? (o.cause ?? o.reason) : null]));
   for (const sms of batch) {
     const cause = causes.get(sms.id) ?? '';
@@ -294,25 +282,14 @@ export async function bookGatewayRequest(
   claimMs: number,
 ): Promise<{ booking: number; waitMs: 0 } | { booking: null; waitMs: number }> {
   return database.db.transaction(async (tx) => {
-    await tx.execute(sql`insert into rate_buckets (name, tokens) values ('sms', 0) on conflict (name) do nothing`);
-    await tx.execute(sql`select name from rate_buckets where name = 'sms' for update`);
+    await q.lockSendRate(tx);
     // Requests answered over a second ago no longer matter; one never answered (its dispatcher
     // died) is let go once its claim has run out.
-    await tx.execute(
-      sql`delete from sms_send_bookings
-           where answered_at < clock_timestamp() - interval '1 second'
-              or (answered_at is null and started_at < clock_timestamp() - make_interval(secs => ${claimMs / 1000 + 1}))`,
-    );
-    const held = await rows<{ messages: number; free_in_ms: number | null }>(
-      tx,
-      sql`select messages,
-                 extract(epoch from (answered_at + interval '1 second' - clock_timestamp())) * 1000 as free_in_ms
-            from sms_send_bookings order by answered_at nulls last`,
-    );
+    await q.forgetPastRequests(tx, claimMs);
+    const held = await q.heldRequests(tx);
     let total = held.reduce((n, b) => n + b.messages, 0);
     if (total + messages <= rate) {
-      const [booked] = await rows<{ id: number }>(tx, sql`insert into sms_send_bookings (messages, started_at) values (${messages}, clock_timestamp()) returning id`);
-      return { booking: Number(booked!.id), waitMs: 0 as const };
+      return { booking: await q.bookRequest(tx, messages), waitMs: 0 as const };
     }
     // Room comes when enough answered requests turn a second old; while requests in flight are
     // in the way, their answers are awaited (asked again shortly).
@@ -327,7 +304,7 @@ export async function bookGatewayRequest(
 
 /** The gateway answered the request (or failed): from now on it holds its messages for one second. */
 export async function markGatewayAnswered(database: Database, booking: number): Promise<void> {
-  await database.executeSql(`update sms_send_bookings set answered_at = clock_timestamp() where id = $1`, [booking]);
+  await q.markRequestAnswered(database, booking);
 }
 
 /** Waits until the batch may leave under the shared rate; answers its booking. */
@@ -339,76 +316,10 @@ async function waitForGatewayRoom(database: Database, messages: number, rate: nu
   }
 }
 
-async function releaseExpiredClaims(database: Database): Promise<void> {
-  await database.executeSql(
-    `update sms_messages
-        set status = case when handed_at is null then 'queued' else 'unconfirmed' end,
-            claim_token = case when handed_at is null then null else claim_token end,
-            last_error = case when handed_at is null then last_error
-                              else 'The dispatcher stopped while the gateway had this message; it was not resent' end,
-            updated_at = now()
-      where status = 'sending' and (claimed_until is null or claimed_until < now())`,
-  );
-}
-
-/**
- * Claims up to `batchSize` due messages of one text (the oldest due message's); returns how many.
- * Outside the promotional window promotional messages are not due, whatever their next attempt.
- */
-async function claimBatch(
-  database: Database,
-  token: string,
-  batchSize: number,
-  claimMs: number,
-  due: { now: Date; promotionalOpen: boolean },
-): Promise<number> {
-  const { rows: claimed } = await database.executeSql(
-    `with head as (
-       select body from sms_messages
-        where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
-        order by priority, id limit 1
-        for update skip locked
-     ), picked as (
-       select id from sms_messages
-        where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
-          and body = (select body from head)
-        order by priority, id limit $1
-        for update skip locked
-     )
-     update sms_messages m
-        set status = 'sending', attempts = m.attempts + 1, claim_token = $2,
-            claimed_until = now() + make_interval(secs => $3), handed_at = null, updated_at = now()
-       from picked where m.id = picked.id
-     returning m.id`,
-    [batchSize, token, claimMs / 1000, due.now.toISOString(), due.promotionalOpen],
-  );
-  return claimed.length;
-}
-
-async function handToGateway(database: Database, token: string, claimMs: number): Promise<ClaimedSms[]> {
-  const { rows: handed } = await database.executeSql(
-    `update sms_messages
-        set handed_at = now(), claimed_until = now() + make_interval(secs => $2)
-      where claim_token = $1 and status = 'sending' and handed_at is null
-      returning id, recipient, body, attempts, sms_class, created_at`,
-    [token, claimMs / 1000],
-  );
-  return handed
-    .map((r) => ({
-      id: Number(r.id),
-      recipient: String(r.recipient),
-      body: String(r.body),
-      attempts: Number(r.attempts),
-      createdAt: new Date(r.created_at as string),
-      promotional: r.sms_class === 'promotional',
-    }))
-    .sort((a, b) => a.id - b.id);
-}
-
 async function recordOutcomes(
   database: Database,
   token: string,
-  batch: ClaimedSms[],
+  batch: q.HandedSms[],
   outcomes: SendOutcome[],
   o: Required<Omit<DispatchOptions, 'signal'>>,
   report: DispatchReport,
@@ -416,17 +327,17 @@ async function recordOutcomes(
   const attemptsOf = new Map(batch.map((sms) => [sms.id, sms.attempts]));
   const queuedAt = new Map(batch.map((sms) => [sms.id, sms.createdAt.getTime()]));
   const now = o.now().getTime();
-  const columns = {
-    id: [] as number[],
-    status: [] as string[],
-    providerId: [] as (string | null)[],
-    providerStatus: [] as (string | null)[],
-    cost: [] as (number | null)[],
-    parts: [] as (number | null)[],
-    lastError: [] as (string | null)[],
-    failure: [] as (string | null)[],
-    cause: [] as (string | null)[],
-    retryInSeconds: [] as number[],
+  const columns: q.OutcomeColumns = {
+    id: [],
+    status: [],
+    providerId: [],
+    providerStatus: [],
+    cost: [],
+    parts: [],
+    lastError: [],
+    failure: [],
+    cause: [],
+    retryInSeconds: [],
   };
   for (const outcome of outcomes) {
     const attempts = attemptsOf.get(outcome.id) ?? 1;
@@ -469,44 +380,7 @@ async function recordOutcomes(
     columns.cause.push(cause);
     columns.retryInSeconds.push(retryIn);
   }
-  await database.executeSql(
-    `update sms_messages m
-        set status = o.status,
-            provider_message_id = coalesce(o.provider_id, m.provider_message_id),
-            provider_status = coalesce(o.provider_status, m.provider_status),
-            cost_cents = coalesce(o.cost, m.cost_cents),
-            parts = coalesce(o.parts, m.parts),
-            last_error = o.last_error,
-            failure_reason = o.failure,
-            -- the cause of the last failure (kept while it is retried, cleared once sent)
-            failure_cause = o.cause,
-            next_attempt_at = now() + make_interval(secs => o.retry_in),
-            sent_at = case when o.status = 'sent' then now() else m.sent_at end,
-            -- a secret leaves the database once the gateway had it (sent, failed or unconfirmed);
-            -- only a message going back to the queue still needs its text
-            body = case when m.intent = any($11::text[]) and o.status <> 'queued'
-                        then ($12::text[])[array_position($11::text[], m.intent)] else m.body end,
-            handed_at = case when o.status = 'queued' then null else m.handed_at end,
-            claim_token = null, claimed_until = null, updated_at = now()
-       from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::float8[], $13::text[])
-            as o(id, status, provider_id, provider_status, cost, parts, last_error, failure, retry_in, cause)
-      where m.id = o.id and m.claim_token = $10 and m.status in ('sending', 'unconfirmed')`,
-    [
-      columns.id,
-      columns.status,
-      columns.providerId,
-      columns.providerStatus,
-      columns.cost,
-      columns.parts,
-      columns.lastError,
-      columns.failure,
-      columns.retryInSeconds,
-      token,
-      SECRET_SMS_INTENTS,
-      SECRET_SMS_STORED_TEXTS,
-      columns.cause,
-    ],
-  );
+  await q.recordBatchOutcomes(database, token, columns, { intents: SECRET_SMS_INTENTS, storedTexts: SECRET_SMS_STORED_TEXTS });
   // One announcement per status of the batch, not one per message: a blast is 100,000 messages.
   const counts = new Map<string, number>();
   for (const status of columns.status) counts.set(status, (counts.get(status) ?? 0) + 1);

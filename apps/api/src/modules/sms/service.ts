@@ -1,7 +1,7 @@
 import { dayRangeOf } from '../../db/list.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import { asc, eq } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import {
   CUSTOMER_LANGUAGE_LABELS,
   normaliseKenyanPhone,
@@ -17,7 +17,6 @@ import {
   refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
-import { smsMessages } from '../../db/schema/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -26,15 +25,33 @@ import { audit } from '../audit/service.ts';
 import { queueSms } from './outbox.ts';
 import { setLanguage } from './languages.ts';
 import type { SmsBalance, SmsGateway } from '../../integrations/sms/gateway.ts';
-import * as q from './queries.ts';
+import * as q from './queries/messages.ts';
+import * as consentQ from './queries/consent.ts';
+import * as optOutQ from './queries/opt-outs.ts';
 import { announce } from '../events/service.ts';
 
 // The sms module's surface for other modules (they import nothing else from it).
-export { consentedSql, consentState, ERASED_PHONE_PREFIX, erasedSql, hasConsent, isErasedHash, isErasedPhone, recordConsent } from './consent.ts';
-export { isOptedOut, optedOutSql, optIn, optOut, optOutState } from './opt-outs.ts';
+export { consentState, hasConsent, isErasedHash, isErasedPhone, recordConsent } from './consent.ts';
+export { isOptedOut, optIn, optOut, optOutState } from './opt-outs.ts';
 export { dispatchQueuedSms, queueSms, queueSmsFanout } from './outbox.ts';
 export { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 export { chosenLanguage, forgetLanguage, languageOf, setLanguage, type LanguageSource } from './languages.ts';
+
+/**
+ * Who may be written to, as SQL conditions on a phone expression, for other modules' recipient
+ * queries (the tips fan-out, a broadcast's counts): the same conditions the outbox applies.
+ */
+export function consentedSql(phone: SQL): SQL {
+  return consentQ.consentedSql(phone);
+}
+
+export function erasedSql(phone: SQL): SQL {
+  return consentQ.erasedSql(phone);
+}
+
+export function optedOutSql(phone: SQL, betCategoryId?: number | null, promotional = false): SQL {
+  return optOutQ.optedOutSql(phone, betCategoryId, promotional);
+}
 
 /**
  * A staff member sets a person's language on their page (a client's or a subscriber's): stored with
@@ -110,7 +127,7 @@ export async function resendMessage(
   requestId: string,
 ): Promise<{ info: string; sms: SmsMessageDetail }> {
   const newId = await deps.db.transaction(async (tx) => {
-    const [original] = await tx.select().from(smsMessages).where(eq(smsMessages.id, id)).for('update');
+    const original = await q.lockMessage(tx, id);
     if (!original) throw notFound(refusalTexts.messageNotFound);
     if (SMS_NOT_RESENDABLE_INTENTS.includes(original.intent)) {
       throw conflict(secretResendRefusal(original.intent), 'temporary_password');
@@ -118,11 +135,7 @@ export async function resendMessage(
     if (!(SMS_RESENDABLE_STATUSES as readonly string[]).includes(original.status)) {
       throw conflict(smsResendTexts.notResendable, 'not_resendable');
     }
-    const resends = await tx
-      .select({ id: smsMessages.id, status: smsMessages.status })
-      .from(smsMessages)
-      .where(eq(smsMessages.resentFromId, original.id))
-      .orderBy(asc(smsMessages.id));
+    const resends = await q.resendsOf(tx, original.id);
     if (resends.some((r) => r.status !== 'failed')) throw conflict(smsResendTexts.alreadyResent, 'already_resent');
     const queued = await queueSms(tx, {
       intent: original.intent,

@@ -1,5 +1,15 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { bonusPayments, mpesaPayments, subscriptions, taxDevice, taxInvoiceCounters, taxInvoices } from '../../db/schema/index.ts';
+import { and, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
+import {
+  bet4mePlans,
+  bonusPayments,
+  mpesaPayments,
+  pricePackages,
+  subscriptions,
+  taxDevice,
+  taxInvoiceCounters,
+  taxInvoices,
+  taxItems,
+} from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
 import { inDays, limitSql, type Page } from '../../db/list.ts';
@@ -216,4 +226,185 @@ export async function lateInvoiceCount(db: Queryable, lateAfterHours: number): P
          where status in ('queued', 'awaiting') and created_at < now() - make_interval(hours => ${lateAfterHours})`,
   );
   return Number(t?.n ?? 0);
+}
+
+// ---- The device -------------------------------------------------------------------------------
+
+export type TaxDeviceValues = Omit<typeof taxDevice.$inferInsert, 'id'>;
+
+/** Saves the one device's settings (the row is created on the first save); returns the device. */
+export async function saveDevice(tx: Queryable, values: TaxDeviceValues): Promise<TaxDeviceRow> {
+  const [row] = await tx
+    .insert(taxDevice)
+    .values({ id: 1, ...values })
+    .onConflictDoUpdate({ target: taxDevice.id, set: values })
+    .returning();
+  return row!;
+}
+
+/** Stores what KRA's initialisation gave the device (its sealed key first of all); returns the device. */
+export async function storeInitialisation(
+  tx: Queryable,
+  i: { cmcKeySealed: string; sdcId: string | null; mrcNo: string | null; updatedBy: number },
+): Promise<TaxDeviceRow> {
+  const [row] = await tx
+    .update(taxDevice)
+    .set({ ...i, initialisedAt: new Date(), updatedAt: new Date() })
+    .where(eq(taxDevice.id, 1))
+    .returning();
+  return row!;
+}
+
+/** Queues every invoice that waited for invoicing to be on; returns how many. */
+export async function queueAwaitingInvoices(tx: Queryable): Promise<number> {
+  const waiting = await tx
+    .update(taxInvoices)
+    .set({ status: 'queued', nextAttemptAt: new Date() })
+    .where(eq(taxInvoices.status, 'awaiting'))
+    .returning({ id: taxInvoices.id });
+  return waiting.length;
+}
+
+// ---- Invoices and credit notes ----------------------------------------------------------------
+
+/** The name a sale's product is invoiced under: its tips package's or its Bet4Me plan's. */
+export async function productName(tx: Queryable, what: { packageId: number } | { planId: number }): Promise<string | undefined> {
+  const [named] =
+    'packageId' in what
+      ? await tx.select({ name: pricePackages.name }).from(pricePackages).where(eq(pricePackages.id, what.packageId))
+      : await tx.select({ name: bet4mePlans.name }).from(bet4mePlans).where(eq(bet4mePlans.id, what.planId));
+  return named?.name;
+}
+
+export async function invoiceRow(db: Queryable, id: number): Promise<TaxInvoiceRow | undefined> {
+  const [row] = await db.select().from(taxInvoices).where(eq(taxInvoices.id, id));
+  return row;
+}
+
+/** The invoice, locked until the transaction ends. */
+export async function lockInvoice(tx: Queryable, id: number): Promise<TaxInvoiceRow | undefined> {
+  const [row] = await tx.select().from(taxInvoices).where(eq(taxInvoices.id, id)).for('update');
+  return row;
+}
+
+/** A payment's invoices (not its credit notes), newest first, locked until the transaction ends. */
+export function lockInvoicesOfPayment(tx: Queryable, paymentId: number): Promise<TaxInvoiceRow[]> {
+  return tx
+    .select()
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.paymentId, paymentId), eq(taxInvoices.kind, 'invoice')))
+    .orderBy(desc(taxInvoices.id))
+    .for('update');
+}
+
+/** The invoices of a payment's bonus payments, oldest first, locked until the transaction ends. */
+export function lockBonusInvoicesOfPayment(tx: Queryable, paymentId: number): Promise<TaxInvoiceRow[]> {
+  return tx
+    .select()
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.paymentId, paymentId), eq(taxInvoices.kind, 'invoice'), isNotNull(taxInvoices.bonusPaymentId)))
+    .orderBy(taxInvoices.id)
+    .for('update');
+}
+
+/** A sale's invoice, locked until the transaction ends. */
+export async function lockInvoiceOfSale(tx: Queryable, subscriptionId: number): Promise<TaxInvoiceRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.subscriptionId, subscriptionId), eq(taxInvoices.kind, 'invoice')))
+    .for('update');
+  return row;
+}
+
+/** How much of an invoice its credit notes have credited, in cents. */
+export async function creditedCents(tx: Queryable, invoiceId: number): Promise<number> {
+  const [t] = await tx
+    .select({ credited: sql<string>`coalesce(sum(${taxInvoices.amountCents}), 0)` })
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.kind, 'credit_note'), eq(taxInvoices.originalId, invoiceId)));
+  return Number(t?.credited ?? 0);
+}
+
+/** Writes a credit note (numbered by the caller); returns its id. */
+export async function insertCreditNote(tx: Queryable, note: Omit<typeof taxInvoices.$inferInsert, 'kind'>): Promise<number> {
+  const [row] = await tx
+    .insert(taxInvoices)
+    .values({ kind: 'credit_note', ...note })
+    .returning({ id: taxInvoices.id });
+  return row!.id;
+}
+
+/** Queues a rejected invoice again from its first attempt, or leaves it awaiting while invoicing is off. */
+export async function requeueInvoice(tx: Queryable, id: number, status: 'queued' | 'awaiting'): Promise<void> {
+  await tx.update(taxInvoices).set({ status, attempts: 0, nextAttemptAt: new Date() }).where(eq(taxInvoices.id, id));
+}
+
+/** The invoices (not credit notes) of these payments or subscriptions, oldest first. */
+export function invoicesOf(db: Queryable, by: 'payment' | 'subscription', ids: number[]): Promise<TaxInvoiceRow[]> {
+  const column = by === 'payment' ? taxInvoices.paymentId : taxInvoices.subscriptionId;
+  return db
+    .select()
+    .from(taxInvoices)
+    .where(and(eq(taxInvoices.kind, 'invoice'), sql`${column} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`))
+    .orderBy(taxInvoices.id);
+}
+
+// ---- Transmission -----------------------------------------------------------------------------
+
+/** The item as KRA last registered it for the branch, if it did. */
+export async function registeredItem(db: Queryable, branchId: string, itemCode: string) {
+  const [known] = await db
+    .select()
+    .from(taxItems)
+    .where(and(eq(taxItems.branchId, branchId), eq(taxItems.itemCode, itemCode)));
+  return known;
+}
+
+/** Records the item as KRA now holds it for the branch (name, price, tax type). */
+export async function saveRegisteredItem(
+  db: Queryable,
+  item: { itemCode: string; branchId: string; name: string; priceCents: number; taxType: TaxInvoiceRow['taxType'] },
+): Promise<void> {
+  const { itemCode, branchId, ...values } = item;
+  const set = { ...values, registeredAt: new Date() };
+  await db
+    .insert(taxItems)
+    .values({ itemCode, branchId, ...set })
+    .onConflictDoUpdate({ target: [taxItems.branchId, taxItems.itemCode], set });
+}
+
+/** A credit note waits 30 seconds for KRA to hold its invoice, without that counting as an attempt. */
+export async function waitForOriginal(db: Queryable, id: number): Promise<void> {
+  await db
+    .update(taxInvoices)
+    .set({ attempts: sql`greatest(${taxInvoices.attempts} - 1, 0)`, nextAttemptAt: sql`now() + interval '30 seconds'` })
+    .where(eq(taxInvoices.id, id));
+}
+
+/** KRA (or its item registration) refused the invoice, for this reason. */
+export async function rejectInvoice(db: Queryable, id: number, reason: string): Promise<void> {
+  await db.update(taxInvoices).set({ status: 'rejected', reason }).where(eq(taxInvoices.id, id));
+}
+
+/** KRA holds the invoice: its receipt, signature and device time as KRA answered them. */
+export async function markInvoiceSent(
+  db: Queryable,
+  id: number,
+  kra: Pick<TaxInvoiceRow, 'kraReceiptNumber' | 'kraTotalReceiptNumber' | 'kraInternalData' | 'kraSignature' | 'kraSdcId' | 'kraSdcTime'>,
+): Promise<void> {
+  await db.update(taxInvoices).set({ status: 'sent', reason: null, sentAt: new Date(), ...kra }).where(eq(taxInvoices.id, id));
+}
+
+/** KRA answered that it held the invoice already (an earlier send's answer was lost). */
+export async function markInvoiceAlreadyHeld(db: Queryable, id: number, reason: string): Promise<void> {
+  await db.update(taxInvoices).set({ status: 'sent', sentAt: new Date(), reason }).where(eq(taxInvoices.id, id));
+}
+
+/** KRA could not be reached: the invoice stays queued and is tried again in `seconds`. */
+export async function retryInvoiceLater(db: Queryable, id: number, reason: string, seconds: number): Promise<void> {
+  await db
+    .update(taxInvoices)
+    .set({ reason, nextAttemptAt: sql`now() + make_interval(secs => ${seconds})` })
+    .where(eq(taxInvoices.id, id));
 }

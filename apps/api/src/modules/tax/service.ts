@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type TaxSettings, refusalTexts } from '@betdesk/contract';
-import { bet4mePlans, mpesaPayments, pricePackages, taxDevice, taxInvoices, taxItems, type CREDIT_NOTE_CAUSES, type TAX_TYPES } from '../../db/schema/index.ts';
+import { mpesaPayments, taxInvoices, type CREDIT_NOTE_CAUSES, type TAX_TYPES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -90,11 +90,7 @@ export async function saveTaxSettings(deps: AppDeps, actor: Actor, body: TaxSett
       updatedAt: new Date(),
       ...(sameDevice ? {} : { cmcKeySealed: null, sdcId: null, mrcNo: null, initialisedAt: null }),
     };
-    const [row] = await tx
-      .insert(taxDevice)
-      .values({ id: 1, ...values })
-      .onConflictDoUpdate({ target: taxDevice.id, set: values })
-      .returning();
+    const row = await q.saveDevice(tx, values);
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'tax.settings',
@@ -104,7 +100,7 @@ export async function saveTaxSettings(deps: AppDeps, actor: Actor, body: TaxSett
       after: { ...body, key_dropped: !sameDevice && Boolean(before?.cmcKeySealed) },
       requestId,
     });
-    return row!;
+    return row;
   });
   return { info: taxTexts.saved, settings: await settingsView(deps, saved) };
 }
@@ -141,32 +137,22 @@ export async function initialiseDevice(deps: AppDeps, actor: Actor, requestId: s
     throw conflict(`KRA refused the initialisation: ${answer.resultCd} ${answer.resultMsg}`, 'etims_refused');
   }
   const { saved, queued } = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(taxDevice)
-      .set({
-        cmcKeySealed: encryptSecret(deps.config.secretsKey, info.cmcKey!),
-        sdcId: info.sdcId ?? null,
-        mrcNo: info.mrcNo ?? null,
-        initialisedAt: new Date(),
-        updatedBy: actor.userId,
-        updatedAt: new Date(),
-      })
-      .where(eq(taxDevice.id, 1))
-      .returning();
-    const waiting = await tx
-      .update(taxInvoices)
-      .set({ status: 'queued', nextAttemptAt: new Date() })
-      .where(eq(taxInvoices.status, 'awaiting'))
-      .returning({ id: taxInvoices.id });
+    const row = await q.storeInitialisation(tx, {
+      cmcKeySealed: encryptSecret(deps.config.secretsKey, info.cmcKey!),
+      sdcId: info.sdcId ?? null,
+      mrcNo: info.mrcNo ?? null,
+      updatedBy: actor.userId,
+    });
+    const waiting = await q.queueAwaitingInvoices(tx);
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'tax.initialise',
       entity: 'tax_device',
       entityId: 1,
-      after: { sdc_id: info.sdcId ?? null, mrc_no: info.mrcNo ?? null, queued: waiting.length },
+      after: { sdc_id: info.sdcId ?? null, mrc_no: info.mrcNo ?? null, queued: waiting },
       requestId,
     });
-    return { saved: row!, queued: waiting.length };
+    return { saved: row, queued: waiting };
   });
   if (queued > 0) await deps.jobs.nudge(QUEUES.taxInvoices);
   return { info: taxTexts.initialised, settings: await settingsView(deps, saved), queued };
@@ -230,11 +216,7 @@ export function saleInvoiceNumber(tx: Queryable, subscriptionId: number): Promis
  * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
  */
 export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<number> {
-  const [named] =
-    'packageId' in sale.what
-      ? await tx.select({ name: pricePackages.name }).from(pricePackages).where(eq(pricePackages.id, sale.what.packageId))
-      : await tx.select({ name: bet4mePlans.name }).from(bet4mePlans).where(eq(bet4mePlans.id, sale.what.planId));
-  const item = itemOf(sale.what, named?.name ?? 'Subscription');
+  const item = itemOf(sale.what, (await q.productName(tx, sale.what)) ?? 'Subscription');
   return insertSaleInvoice(tx, {
     paymentId: sale.paymentId,
     subscriptionId: sale.subscriptionId,
@@ -271,12 +253,7 @@ export async function creditReversedBonusPayments(
   tx: Queryable,
   r: { paymentId: number; reason: string; createdBy: number | null },
 ): Promise<number[]> {
-  const invoices = await tx
-    .select()
-    .from(taxInvoices)
-    .where(and(eq(taxInvoices.paymentId, r.paymentId), eq(taxInvoices.kind, 'invoice'), sql`${taxInvoices.bonusPaymentId} is not null`))
-    .orderBy(taxInvoices.id)
-    .for('update');
+  const invoices = await q.lockBonusInvoicesOfPayment(tx, r.paymentId);
   const ids: number[] = [];
   for (const invoice of invoices) {
     const open = await creditableCents(tx, invoice);
@@ -287,11 +264,7 @@ export async function creditReversedBonusPayments(
 
 /** How much of an invoice is not yet credited, in cents. */
 async function creditableCents(tx: Queryable, invoice: q.TaxInvoiceRow): Promise<number> {
-  const [t] = await tx
-    .select({ credited: sql<string>`coalesce(sum(${taxInvoices.amountCents}), 0)` })
-    .from(taxInvoices)
-    .where(and(eq(taxInvoices.kind, 'credit_note'), eq(taxInvoices.originalId, invoice.id)));
-  return invoice.amountCents - Number(t?.credited ?? 0);
+  return invoice.amountCents - (await q.creditedCents(tx, invoice.id));
 }
 
 async function insertCreditNote(
@@ -301,29 +274,24 @@ async function insertCreditNote(
 ): Promise<number> {
   const device = await q.deviceOf(tx);
   const number = await q.takeInvoiceNumber(tx, invoice.branchId);
-  const [row] = await tx
-    .insert(taxInvoices)
-    .values({
-      kind: 'credit_note',
-      branchId: invoice.branchId,
-      number,
-      originalId: invoice.id,
-      cause: c.cause,
-      paymentId: invoice.paymentId,
-      subscriptionId: invoice.subscriptionId,
-      bonusPaymentId: invoice.bonusPaymentId,
-      itemCode: invoice.itemCode,
-      itemName: invoice.itemName,
-      amountCents: c.amountCents,
-      taxType: invoice.taxType,
-      taxCents: inclusiveTaxCents(c.amountCents, invoice.taxType),
-      buyerPhone: invoice.buyerPhone,
-      status: invoicingOn(device) ? 'queued' : 'awaiting',
-      reason: c.reason,
-      createdBy: c.createdBy,
-    })
-    .returning({ id: taxInvoices.id });
-  return row!.id;
+  return q.insertCreditNote(tx, {
+    branchId: invoice.branchId,
+    number,
+    originalId: invoice.id,
+    cause: c.cause,
+    paymentId: invoice.paymentId,
+    subscriptionId: invoice.subscriptionId,
+    bonusPaymentId: invoice.bonusPaymentId,
+    itemCode: invoice.itemCode,
+    itemName: invoice.itemName,
+    amountCents: c.amountCents,
+    taxType: invoice.taxType,
+    taxCents: inclusiveTaxCents(c.amountCents, invoice.taxType),
+    buyerPhone: invoice.buyerPhone,
+    status: invoicingOn(device) ? 'queued' : 'awaiting',
+    reason: c.reason,
+    createdBy: c.createdBy,
+  });
 }
 
 /**
@@ -337,12 +305,7 @@ export async function queueCreditNote(
   r: { paymentId: number; amountCents: number; reason: string; createdBy?: number | null; cause?: 'refund' | 'shortened' },
 ): Promise<number[]> {
   if (!Number.isInteger(r.amountCents) || r.amountCents <= 0) throw fieldError('amount', refusalTexts.creditAmountNotPositive);
-  const invoices = await tx
-    .select()
-    .from(taxInvoices)
-    .where(and(eq(taxInvoices.paymentId, r.paymentId), eq(taxInvoices.kind, 'invoice')))
-    .orderBy(sql`${taxInvoices.id} desc`)
-    .for('update');
+  const invoices = await q.lockInvoicesOfPayment(tx, r.paymentId);
   let left = r.amountCents;
   const ids: number[] = [];
   for (const invoice of invoices) {
@@ -361,11 +324,7 @@ export async function creditReversedSale(
   tx: Queryable,
   r: { subscriptionId: number; reason: string; createdBy: number | null },
 ): Promise<number | null> {
-  const [invoice] = await tx
-    .select()
-    .from(taxInvoices)
-    .where(and(eq(taxInvoices.subscriptionId, r.subscriptionId), eq(taxInvoices.kind, 'invoice')))
-    .for('update');
+  const invoice = await q.lockInvoiceOfSale(tx, r.subscriptionId);
   if (!invoice) return null;
   const open = await creditableCents(tx, invoice);
   if (open <= 0) return null;
@@ -432,10 +391,7 @@ const LEASE_SECONDS = 120;
 
 /** Registers the item with saveItem when KRA has not got it as it now is (name, price, tax type). */
 async function ensureItemRegistered(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow): Promise<string | null> {
-  const [known] = await db
-    .select()
-    .from(taxItems)
-    .where(and(eq(taxItems.branchId, inv.branchId), eq(taxItems.itemCode, inv.itemCode)));
+  const known = await q.registeredItem(db, inv.branchId, inv.itemCode);
   if (known && known.name === inv.itemName && known.taxType === inv.taxType && (inv.kind === 'credit_note' || inv.bonusPaymentId !== null || known.priceCents === inv.amountCents)) return null;
   const answer = await callOscu(device, 'saveItem', {
     itemCd: inv.itemCode,
@@ -452,11 +408,7 @@ async function ensureItemRegistered(db: Queryable, device: OscuDevice, inv: q.Ta
     regrId: 'betdesk', regrNm: 'Betdesk', modrId: 'betdesk', modrNm: 'Betdesk',
   });
   if (answer.resultCd !== OSCU_RESULT.ok) return `Item ${inv.itemCode} refused: ${answer.resultCd} ${answer.resultMsg}`;
-  const values = { name: inv.itemName, priceCents: inv.amountCents, taxType: inv.taxType, registeredAt: new Date() };
-  await db
-    .insert(taxItems)
-    .values({ itemCode: inv.itemCode, branchId: inv.branchId, ...values })
-    .onConflictDoUpdate({ target: [taxItems.branchId, taxItems.itemCode], set: values });
+  await q.saveRegisteredItem(db, { itemCode: inv.itemCode, branchId: inv.branchId, name: inv.itemName, priceCents: inv.amountCents, taxType: inv.taxType });
   return null;
 }
 
@@ -465,13 +417,10 @@ type SendOutcome = 'sent' | 'rejected' | 'retry' | 'waiting';
 async function sendOne(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow): Promise<SendOutcome> {
   let originalNumber: number | null = null;
   if (inv.kind === 'credit_note') {
-    const [original] = await db.select().from(taxInvoices).where(eq(taxInvoices.id, inv.originalId!));
+    const original = await q.invoiceRow(db, inv.originalId!);
     // KRA must hold the invoice before its credit note: wait (without counting an attempt).
     if (original?.status !== 'sent') {
-      await db
-        .update(taxInvoices)
-        .set({ attempts: sql`greatest(${taxInvoices.attempts} - 1, 0)`, nextAttemptAt: sql`now() + interval '30 seconds'` })
-        .where(eq(taxInvoices.id, inv.id));
+      await q.waitForOriginal(db, inv.id);
       return 'waiting';
     }
     originalNumber = original.number;
@@ -479,7 +428,7 @@ async function sendOne(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow):
   try {
     const itemRefused = await ensureItemRegistered(db, device, inv);
     if (itemRefused) {
-      await db.update(taxInvoices).set({ status: 'rejected', reason: itemRefused }).where(eq(taxInvoices.id, inv.id));
+      await q.rejectInvoice(db, inv.id, itemRefused);
       return 'rejected';
     }
     const answer = await callOscu<{ curRcptNo?: number | string; totRcptNo?: number | string; intrlData?: string; rcptSign?: string; sdcDateTime?: string }>(
@@ -489,41 +438,26 @@ async function sendOne(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow):
     );
     if (answer.resultCd === OSCU_RESULT.ok) {
       const d = answer.data ?? {};
-      await db
-        .update(taxInvoices)
-        .set({
-          status: 'sent',
-          reason: null,
-          sentAt: new Date(),
-          kraReceiptNumber: d.curRcptNo == null ? null : Number(d.curRcptNo),
-          kraTotalReceiptNumber: d.totRcptNo == null ? null : Number(d.totRcptNo),
-          kraInternalData: d.intrlData ?? null,
-          kraSignature: d.rcptSign ?? null,
-          kraSdcId: (await q.deviceOf(db))?.sdcId ?? null,
-          kraSdcTime: d.sdcDateTime ?? null,
-        })
-        .where(eq(taxInvoices.id, inv.id));
+      await q.markInvoiceSent(db, inv.id, {
+        kraReceiptNumber: d.curRcptNo == null ? null : Number(d.curRcptNo),
+        kraTotalReceiptNumber: d.totRcptNo == null ? null : Number(d.totRcptNo),
+        kraInternalData: d.intrlData ?? null,
+        kraSignature: d.rcptSign ?? null,
+        kraSdcId: (await q.deviceOf(db))?.sdcId ?? null,
+        kraSdcTime: d.sdcDateTime ?? null,
+      });
       return 'sent';
     }
     if (answer.resultCd === OSCU_RESULT.duplicate) {
       // A send whose answer was lost (the worker died, the line dropped): KRA holds it already.
-      await db
-        .update(taxInvoices)
-        .set({ status: 'sent', sentAt: new Date(), reason: `KRA already held this invoice (${answer.resultCd})` })
-        .where(eq(taxInvoices.id, inv.id));
+      await q.markInvoiceAlreadyHeld(db, inv.id, `KRA already held this invoice (${answer.resultCd})`);
       return 'sent';
     }
-    await db
-      .update(taxInvoices)
-      .set({ status: 'rejected', reason: `${answer.resultCd} ${answer.resultMsg}` })
-      .where(eq(taxInvoices.id, inv.id));
+    await q.rejectInvoice(db, inv.id, `${answer.resultCd} ${answer.resultMsg}`);
     return 'rejected';
   } catch (error) {
     if (!(error instanceof OscuUnreachable)) throw error;
-    await db
-      .update(taxInvoices)
-      .set({ reason: error.message, nextAttemptAt: sql`now() + make_interval(secs => ${backoffSeconds(inv.attempts)})` })
-      .where(eq(taxInvoices.id, inv.id));
+    await q.retryInvoiceLater(db, inv.id, error.message, backoffSeconds(inv.attempts));
     return 'retry';
   }
 }
@@ -644,7 +578,7 @@ async function qrOf(deps: AppDeps, device: q.TaxDeviceRow | null, signature: str
 export async function invoiceDetail(deps: AppDeps, id: number) {
   const found = await q.invoiceById(deps.db, id);
   if (!found) throw notFound(refusalTexts.invoiceNotFound);
-  const [row] = await deps.db.select().from(taxInvoices).where(eq(taxInvoices.id, id));
+  const row = await q.invoiceRow(deps.db, id);
   const device = await q.deviceOf(deps.db);
   return {
     ...invoiceView(found),
@@ -666,14 +600,11 @@ export async function invoiceDetail(deps: AppDeps, id: number) {
 /** Queues a rejected invoice again, after an admin corrected the setting or item at fault. */
 export async function resendInvoice(deps: AppDeps, actor: Actor, id: number, requestId: string) {
   const updated = await deps.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(taxInvoices).where(eq(taxInvoices.id, id)).for('update');
+    const row = await q.lockInvoice(tx, id);
     if (!row) throw notFound(refusalTexts.invoiceNotFound);
     if (row.status !== 'rejected') throw conflict(taxTexts.notRejected, 'not_rejected');
     const device = await q.deviceOf(tx);
-    await tx
-      .update(taxInvoices)
-      .set({ status: invoicingOn(device) ? 'queued' : 'awaiting', attempts: 0, nextAttemptAt: new Date() })
-      .where(eq(taxInvoices.id, id));
+    await q.requeueInvoice(tx, id, invoicingOn(device) ? 'queued' : 'awaiting');
     await audit(tx, {
       actorUserId: actor.userId,
       action: 'tax.resend',
@@ -774,12 +705,7 @@ export async function withSubscriptionInvoices<T extends { id: number }>(deps: A
 async function invoiceRefs(deps: AppDeps, by: 'payment' | 'subscription', ids: number[]): Promise<Map<number, InvoiceRef>> {
   const refs = new Map<number, InvoiceRef>();
   if (ids.length === 0) return refs;
-  const column = by === 'payment' ? taxInvoices.paymentId : taxInvoices.subscriptionId;
-  const found = await deps.db
-    .select()
-    .from(taxInvoices)
-    .where(and(eq(taxInvoices.kind, 'invoice'), sql`${column} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`))
-    .orderBy(taxInvoices.id);
+  const found = await q.invoicesOf(deps.db, by, ids);
   const device = await q.deviceOf(deps.db);
   for (const inv of found) {
     refs.set((by === 'payment' ? inv.paymentId : inv.subscriptionId)!, {

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   centsToKesOrNull,
   COUNT_CAP,
@@ -9,10 +9,11 @@ import {
   type SmsMessageDetail,
   type SmsStatus,
 } from '@betdesk/contract';
-import type { Queryable } from '../../db/client.ts';
-import { rows } from '../../db/rows.ts';
-import { exactCount, inDays, type ListCount } from '../../db/list.ts';
-import { parseSummaryKey, summedByKey, type DayRange } from '../../db/summaries.ts';
+import type { Queryable } from '../../../db/client.ts';
+import { rows } from '../../../db/rows.ts';
+import { smsMessages } from '../../../db/schema/index.ts';
+import { exactCount, inDays, type ListCount } from '../../../db/list.ts';
+import { parseSummaryKey, summedByKey, type DayRange } from '../../../db/summaries.ts';
 
 export interface Page {
   limit: number;
@@ -250,4 +251,19 @@ export async function applyDeliveryReport(
         select (select count(*) from target)::int as known`,
   );
   return Number(found?.known ?? 0) > 0;
+}
+
+/** A message as stored, locked until the transaction ends (an admin's resend decides on it). */
+export async function lockMessage(tx: Queryable, id: number): Promise<typeof smsMessages.$inferSelect | undefined> {
+  const [message] = await tx.select().from(smsMessages).where(eq(smsMessages.id, id)).for('update');
+  return message;
+}
+
+/** The messages that send this one again, oldest first, with their status. */
+export function resendsOf(tx: Queryable, id: number): Promise<{ id: number; status: string }[]> {
+  return tx
+    .select({ id: smsMessages.id, status: smsMessages.status })
+    .from(smsMessages)
+    .where(eq(smsMessages.resentFromId, id))
+    .orderBy(asc(smsMessages.id));
 }

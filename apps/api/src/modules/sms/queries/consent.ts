@@ -1,0 +1,53 @@
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Queryable } from '../../../db/client.ts';
+import { ERASED_PHONE_PREFIX, erasedPhones, marketingConsentEvents, marketingConsents, users, type ConsentChannel } from '../../../db/schema/index.ts';
+
+/** SQL true when the phone expression has given marketing consent and not withdrawn it. */
+export function consentedSql(phone: SQL): SQL {
+  return sql`exists (select 1 from ${marketingConsents} mc where mc.phone = ${phone} and mc.given)`;
+}
+
+/** SQL true when the phone expression belongs to an erased person (looked up by its SHA-256). */
+export function erasedSql(phone: SQL): SQL {
+  return sql`(${phone} like ${`${ERASED_PHONE_PREFIX}%`} or exists (select 1 from ${erasedPhones} ep where ep.phone_hash = encode(sha256(convert_to(${phone}, 'UTF8')), 'hex')))`;
+}
+
+/** A phone's consent as it stands, or undefined when it never gave one. */
+export async function consentOf(db: Queryable, phone: string): Promise<typeof marketingConsents.$inferSelect | undefined> {
+  const [current] = await db.select().from(marketingConsents).where(eq(marketingConsents.phone, phone));
+  return current;
+}
+
+export interface ConsentRecord {
+  phone: string;
+  given: boolean;
+  channel: ConsentChannel;
+  wording: string;
+  note: string | null;
+  recordedBy: number | null;
+}
+
+/** Stores a consent given or withdrawn: the phone's current state, and its history row. */
+export async function saveConsent(db: Queryable, c: ConsentRecord): Promise<void> {
+  const { phone, ...change } = c;
+  const values = { ...change, changedAt: new Date() };
+  await db.insert(marketingConsents).values({ phone, ...values }).onConflictDoUpdate({ target: marketingConsents.phone, set: values });
+  await db.insert(marketingConsentEvents).values(c);
+}
+
+/** A phone's consent history, newest first, with the staff member who recorded each change. */
+export function consentHistory(db: Queryable, phone: string) {
+  return db
+    .select({
+      given: marketingConsentEvents.given,
+      channel: marketingConsentEvents.channel,
+      wording: marketingConsentEvents.wording,
+      note: marketingConsentEvents.note,
+      by: users.name,
+      at: marketingConsentEvents.at,
+    })
+    .from(marketingConsentEvents)
+    .leftJoin(users, eq(users.id, marketingConsentEvents.recordedBy))
+    .where(eq(marketingConsentEvents.phone, phone))
+    .orderBy(desc(marketingConsentEvents.id));
+}

@@ -1,0 +1,240 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database, Queryable } from '../../../db/client.ts';
+import { rows } from '../../../db/rows.ts';
+import { smsMessages, SMS_PRIORITY, type SmsClass } from '../../../db/schema/index.ts';
+import { consentedSql, erasedSql } from './consent.ts';
+import { optedOutSql } from './opt-outs.ts';
+
+/** One text to many recipients, as the fan-out queues it (the service has settled text and time). */
+export interface FanoutRows {
+  intent: string;
+  dedupeKeyPrefix: string;
+  body: string;
+  parts: number;
+  /** Rows of `phone`, plus `subscriber_id` or `client_id` as `recipientsAre` says. */
+  recipients: SQL;
+  recipientsAre?: 'subscribers' | 'clients' | undefined;
+  createdBy: number | null;
+  smsClass: Exclude<SmsClass, 'transactional'>;
+  betCategoryId?: number | null | undefined;
+  broadcastId?: number | null | undefined;
+  firstAttemptAt: Date;
+}
+
+/**
+ * Queues the fan-out in one INSERT ... SELECT: opted-out and erased phones are left out, and a
+ * promotional text goes only to phones with marketing consent; a recipient already sent this
+ * intent version (same dedupe key) is skipped. Returns how many rows were queued.
+ */
+export async function insertFanout(db: Queryable, f: FanoutRows): Promise<number> {
+  const subscriberId = f.recipientsAre === 'subscribers' ? sql`r.subscriber_id` : sql`null::integer`;
+  const clientId = f.recipientsAre === 'clients' ? sql`r.client_id` : sql`null::integer`;
+  const [result] = await rows<{ queued: number }>(
+    db,
+    sql`with inserted as (
+          insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, priority, subscriber_id, client_id,
+                                      created_by, sms_class, broadcast_id, next_attempt_at)
+          select ${f.intent}, ${f.dedupeKeyPrefix} || ':' || r.phone, r.phone, ${f.body}, ${f.parts},
+                 ${SMS_PRIORITY.bulk}, ${subscriberId}, ${clientId}, ${f.createdBy}, ${f.smsClass},
+                 ${f.broadcastId ?? null}::bigint, ${f.firstAttemptAt.toISOString()}::timestamptz
+            from (${f.recipients}) as r
+           where not ${optedOutSql(sql`r.phone`, f.betCategoryId, f.smsClass === 'promotional')}
+             and not ${erasedSql(sql`r.phone`)}
+             ${f.smsClass === 'promotional' ? sql`and ${consentedSql(sql`r.phone`)}` : sql``}
+          on conflict (dedupe_key) do nothing
+          returning 1)
+        select count(*)::int as queued from inserted`,
+  );
+  return result?.queued ?? 0;
+}
+
+// ---- The shared send rate (decision 034) ------------------------------------------------------
+
+/** Takes the send rate's lock for the rest of the transaction: one dispatcher books at a time. */
+export async function lockSendRate(tx: Queryable): Promise<void> {
+  await tx.execute(sql`insert into rate_buckets (name, tokens) values ('sms', 0) on conflict (name) do nothing`);
+  await tx.execute(sql`select name from rate_buckets where name = 'sms' for update`);
+}
+
+/**
+ * Lets go of the requests that no longer matter: answered over a second ago, or never answered
+ * (their dispatcher died) and older than a claim.
+ */
+export async function forgetPastRequests(tx: Queryable, claimMs: number): Promise<void> {
+  await tx.execute(
+    sql`delete from sms_send_bookings
+         where answered_at < clock_timestamp() - interval '1 second'
+            or (answered_at is null and started_at < clock_timestamp() - make_interval(secs => ${claimMs / 1000 + 1}))`,
+  );
+}
+
+/** The requests that still hold messages, and in how many milliseconds each lets them go (null: unanswered), soonest first. */
+export function heldRequests(tx: Queryable): Promise<{ messages: number; free_in_ms: number | null }[]> {
+  return rows(
+    tx,
+    sql`select messages,
+               extract(epoch from (answered_at + interval '1 second' - clock_timestamp())) * 1000 as free_in_ms
+          from sms_send_bookings order by answered_at nulls last`,
+  );
+}
+
+/** Books a request of this many messages, leaving now; returns its booking. */
+export async function bookRequest(tx: Queryable, messages: number): Promise<number> {
+  const [booked] = await rows<{ id: number }>(
+    tx,
+    sql`insert into sms_send_bookings (messages, started_at) values (${messages}, clock_timestamp()) returning id`,
+  );
+  return Number(booked!.id);
+}
+
+/** The gateway answered the booked request: its messages count for one more second. */
+export async function markRequestAnswered(database: Database, booking: number): Promise<void> {
+  await database.executeSql(`update sms_send_bookings set answered_at = clock_timestamp() where id = $1`, [booking]);
+}
+
+// ---- Dispatch: claim, hand, record -------------------------------------------------------------
+
+/**
+ * Messages whose claim ran out: back to the queue when the gateway never had them, else
+ * unconfirmed (never resent automatically).
+ */
+export async function releaseExpiredClaims(database: Database): Promise<void> {
+  await database.executeSql(
+    `update sms_messages
+        set status = case when handed_at is null then 'queued' else 'unconfirmed' end,
+            claim_token = case when handed_at is null then null else claim_token end,
+            last_error = case when handed_at is null then last_error
+                              else 'The dispatcher stopped while the gateway had this message; it was not resent' end,
+            updated_at = now()
+      where status = 'sending' and (claimed_until is null or claimed_until < now())`,
+  );
+}
+
+/**
+ * Claims up to `batchSize` due messages of one text (the oldest due message's); returns how many.
+ * Outside the promotional window promotional messages are not due, whatever their next attempt.
+ */
+export async function claimBatch(
+  database: Database,
+  token: string,
+  batchSize: number,
+  claimMs: number,
+  due: { now: Date; promotionalOpen: boolean },
+): Promise<number> {
+  const { rows: claimed } = await database.executeSql(
+    `with head as (
+       select body from sms_messages
+        where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
+        order by priority, id limit 1
+        for update skip locked
+     ), picked as (
+       select id from sms_messages
+        where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
+          and body = (select body from head)
+        order by priority, id limit $1
+        for update skip locked
+     )
+     update sms_messages m
+        set status = 'sending', attempts = m.attempts + 1, claim_token = $2,
+            claimed_until = now() + make_interval(secs => $3), handed_at = null, updated_at = now()
+       from picked where m.id = picked.id
+     returning m.id`,
+    [batchSize, token, claimMs / 1000, due.now.toISOString(), due.promotionalOpen],
+  );
+  return claimed.length;
+}
+
+export interface HandedSms {
+  id: number;
+  recipient: string;
+  body: string;
+  attempts: number;
+  createdAt: Date;
+  promotional: boolean;
+}
+
+/** Marks the claimed batch as handed to the gateway (committed before the request leaves); returns it by id. */
+export async function handToGateway(database: Database, token: string, claimMs: number): Promise<HandedSms[]> {
+  const { rows: handed } = await database.executeSql(
+    `update sms_messages
+        set handed_at = now(), claimed_until = now() + make_interval(secs => $2)
+      where claim_token = $1 and status = 'sending' and handed_at is null
+      returning id, recipient, body, attempts, sms_class, created_at`,
+    [token, claimMs / 1000],
+  );
+  return handed
+    .map((r) => ({
+      id: Number(r.id),
+      recipient: String(r.recipient),
+      body: String(r.body),
+      attempts: Number(r.attempts),
+      createdAt: new Date(r.created_at as string),
+      promotional: r.sms_class === 'promotional',
+    }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** Each message's fate after a send, column by column (same index, same message). */
+export interface OutcomeColumns {
+  id: number[];
+  status: string[];
+  providerId: (string | null)[];
+  providerStatus: (string | null)[];
+  cost: (number | null)[];
+  parts: (number | null)[];
+  lastError: (string | null)[];
+  failure: (string | null)[];
+  cause: (string | null)[];
+  retryInSeconds: number[];
+}
+
+/**
+ * Writes a batch's outcomes in one statement, for the rows this claim still holds. A secret
+ * (the intents given, in the order of their stored texts) leaves the database once the gateway had
+ * it; only a message going back to the queue keeps its text.
+ */
+export async function recordBatchOutcomes(
+  database: Database,
+  token: string,
+  columns: OutcomeColumns,
+  secrets: { intents: string[]; storedTexts: string[] },
+): Promise<void> {
+  await database.executeSql(
+    `update sms_messages m
+        set status = o.status,
+            provider_message_id = coalesce(o.provider_id, m.provider_message_id),
+            provider_status = coalesce(o.provider_status, m.provider_status),
+            cost_cents = coalesce(o.cost, m.cost_cents),
+            parts = coalesce(o.parts, m.parts),
+            last_error = o.last_error,
+            failure_reason = o.failure,
+            -- the cause of the last failure (kept while it is retried, cleared once sent)
+            failure_cause = o.cause,
+            next_attempt_at = now() + make_interval(secs => o.retry_in),
+            sent_at = case when o.status = 'sent' then now() else m.sent_at end,
+            -- a secret leaves the database once the gateway had it (sent, failed or unconfirmed);
+            -- only a message going back to the queue still needs its text
+            body = case when m.intent = any($11::text[]) and o.status <> 'queued'
+                        then ($12::text[])[array_position($11::text[], m.intent)] else m.body end,
+            handed_at = case when o.status = 'queued' then null else m.handed_at end,
+            claim_token = null, claimed_until = null, updated_at = now()
+       from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::float8[], $13::text[])
+            as o(id, status, provider_id, provider_status, cost, parts, last_error, failure, retry_in, cause)
+      where m.id = o.id and m.claim_token = $10 and m.status in ('sending', 'unconfirmed')`,
+    [
+      columns.id,
+      columns.status,
+      columns.providerId,
+      columns.providerStatus,
+      columns.cost,
+      columns.parts,
+      columns.lastError,
+      columns.failure,
+      columns.retryInSeconds,
+      token,
+      secrets.intents,
+      secrets.storedTexts,
+      columns.cause,
+    ],
+  );
+}
