@@ -3,20 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiRoot } from './import-graph.ts';
 
-<<<<<<< HEAD
-// Issue 32, item 2: a module's statements live in its queries.ts (or db/'s shared toolkit); its
+// Issue 32, item 2: a module's statements live in its queries.ts or queries/ folder (or db/'s shared toolkit); its
 // service and the other files compose them. A statement is a call of select/insert/update/delete/
 // execute on the database (`db.`, `tx.`, `deps.db.`) or opening a line of a chain, a `rows(...)`
 // read, or a sql`...` template. A hash's or a cipher's `.update(data)` and a Set's `.delete(item)`
 // are not (their receiver is neither).
 const STATEMENT = /(?:^[ \t]*|\b(?:db|tx))\.(select|insert|update|delete|execute)\(|\brows<|\brows\(|sql`/gm;
-=======
-// Issue 32, item 2: a module's statements live in its queries.ts or queries/ folder (or db/'s shared toolkit); its
-// service and the other files compose them. A statement is what /tmp/arch/sql.sh counted: a call of
-// select/insert/update/delete/execute, a `rows(...)` read, or a sql`...` template. A hash's
-// `.update(data)` after a call (createHash(...).update) is not one.
-const STATEMENT = /(?<!\))\.(select|insert|update|delete|execute)\(|\brows<|\brows\(|sql`/g;
->>>>>>> h32sqlc
 
 /** The modules whose every statement is in their queries.ts: none may get one back elsewhere. */
 const CLEAN = [
