@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { settingTexts, unicodeCharacters, type Setting, type SettingForm, type SettingValue as WireValue, refusalTexts } from '@betdesk/contract';
 import type { z } from 'zod';
 import { settings } from '../../db/schema/index.ts';
@@ -225,6 +225,13 @@ export async function ensureSettingDefaults(db: Queryable): Promise<void> {
 export async function getSetting<K extends SettingKey>(db: Queryable, key: K): Promise<SettingValue<K>> {
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
   return (row?.value ?? settingDefaults[key].value) as SettingValue<K>;
+}
+
+/** Several settings in one read (a payment's rules need a few at once; one round trip, not one each). */
+export async function getSettings<K extends SettingKey>(db: Queryable, keys: readonly K[]): Promise<{ [P in K]: SettingValue<P> }> {
+  const found = await db.select({ key: settings.key, value: settings.value }).from(settings).where(inArray(settings.key, [...keys]));
+  const stored = new Map(found.map((r) => [r.key, r.value]));
+  return Object.fromEntries(keys.map((k) => [k, stored.get(k) ?? settingDefaults[k].value])) as { [P in K]: SettingValue<P> };
 }
 
 /** Bounds of the numeric settings; a number setting not listed here takes a whole number from 0. */
