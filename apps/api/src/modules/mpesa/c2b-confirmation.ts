@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
-import { afterCommit, announcePayment, applyClaim, settleStored, type Claim, type Receipt } from './ingest.ts';
+import { afterCommit, announcePayment, applyClaim, settleStored, type Claim, type PaymentNotice, type Receipt } from './ingest.ts';
 import { accountLooksValid, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, paidByErasedPerson } from './matching.ts';
 import * as q from './queries.ts';
 import type { SettlementOutcome } from './settle.ts';
@@ -23,6 +23,7 @@ function automaticClaim(
     payee: match.payee,
     betCategoryId: match.betCategoryId,
     source: 'mpesa',
+    buyerPhone: f.senderPhone,
     matchedBy: match.matchedBy,
     actorUserId: null,
     requestId,
@@ -65,12 +66,15 @@ async function adoptReceipt(tx: Queryable, f: C2bFields): Promise<number | null>
   return q.setReceiptIfNone(tx, waiting.id, f.transId);
 }
 
+type Stored = Receipt & { outcome: SettlementOutcome | null; notice: PaymentNotice | null };
+
 /**
  * A C2B confirmation: stored once per TransID (a repeat, even 20 at once, is acknowledged and
  * ignored through the unique constraint), raw payload kept, then matched and settled in the same
- * transaction `tx`. A payload that cannot be read is stored as rejected with the reason.
- * `source` says how it reached us: the callback, or recovered later by Pull Transactions or a
- * portal statement (then it counts on the day M-Pesa received it, its TransTime).
+ * transaction `tx`, and announced to the admins' screens when it commits. A payload that cannot be
+ * read is stored as rejected with the reason. `source` says how it reached us: the callback, or
+ * recovered later by Pull Transactions or a portal statement (then it counts on the day M-Pesa
+ * received it, its TransTime).
  */
 export async function storeC2bConfirmation(
   tx: Queryable,
@@ -79,6 +83,19 @@ export async function storeC2bConfirmation(
   requestId: string | null,
   source: 'c2b' | 'pull' | 'statement' = 'c2b',
 ): Promise<Receipt & { outcome: SettlementOutcome | null }> {
+  const { notice, ...stored } = await storeAndSettle(tx, shortCodes, raw, requestId, source);
+  if (notice) await announcePayment(tx, notice);
+  return stored;
+}
+
+/** The confirmation's work in `tx`, answering the admins' notice instead of announcing it. */
+async function storeAndSettle(
+  tx: Queryable,
+  shortCodes: string | readonly string[] | undefined,
+  raw: unknown,
+  requestId: string | null,
+  source: 'c2b' | 'pull' | 'statement',
+): Promise<Stored> {
   const { fields: f, rejectReason, warning, raw: storable } = parseC2b(raw, shortCodes);
   const values = {
     // A rejected payload keeps its TransID in the raw body only, so it never blocks the real one.
@@ -99,13 +116,18 @@ export async function storeC2bConfirmation(
     warning,
     ...(source !== 'c2b' && f.transTime ? { receivedAt: f.transTime } : {}),
   };
-  const announced = (paymentId: number, status: 'claimed' | 'unclaimed') =>
-    announcePayment(tx, paymentId, { amountCents: f.amountCents!, senderName: f.senderName, account: f.billRefNumber, status });
-  const repeat = { stored: false, paymentId: null, status: null, outcome: null };
+  const notice = (paymentId: number, status: 'claimed' | 'unclaimed'): PaymentNotice => ({
+    paymentId,
+    amountCents: f.amountCents!,
+    senderName: f.senderName,
+    account: f.billRefNumber,
+    status,
+  });
+  const repeat = { stored: false, paymentId: null, status: null, outcome: null, notice: null };
   let settleError: unknown;
   if (!rejectReason && !warning) {
     const adopted = await adoptReceipt(tx, f);
-    if (adopted !== null) return { stored: false, paymentId: adopted, status: null, outcome: null };
+    if (adopted !== null) return { stored: false, paymentId: adopted, status: null, outcome: null, notice: null };
     // The payee is looked up before the row is written, so that a matched payment is stored claimed
     // in the savepoint of its settlement: one write of the row (its indexes, the day summaries)
     // instead of a write and an update. A repeat writes nothing and settles nothing.
@@ -118,8 +140,7 @@ export async function storeC2bConfirmation(
           return row ? { paymentId: row.id, outcome: await applyClaim(sp, claim(row.id)) } : null;
         });
         if (!claimed) return repeat;
-        await announced(claimed.paymentId, 'claimed');
-        return { stored: true, paymentId: claimed.paymentId, status: 'claimed', outcome: claimed.outcome };
+        return { stored: true, paymentId: claimed.paymentId, status: 'claimed', outcome: claimed.outcome, notice: notice(claimed.paymentId, 'claimed') };
       } catch (error) {
         // The rules failed unexpectedly: the payment is stored unclaimed below, for a person to look at.
         settleError = error;
@@ -128,25 +149,37 @@ export async function storeC2bConfirmation(
   }
   const row = await q.insertPaymentOnce(tx, values);
   if (!row) return repeat;
-  if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null };
+  if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null, notice: null };
   if (warning) {
     // Money M-Pesa received, but not as the business expects: counted, shown, never matched
     // automatically; an admin claims it after a look.
-    await announced(row.id, 'unclaimed');
-    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, warning };
+    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, warning, notice: notice(row.id, 'unclaimed') };
   }
   if (settleError !== undefined) {
-    await announced(row.id, 'unclaimed');
-    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, settleError };
+    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, settleError, notice: notice(row.id, 'unclaimed') };
   }
   const settled = await settleNewPayer(tx, row.id, f, requestId);
-  await announced(row.id, settled.status);
-  return { stored: true, paymentId: row.id, status: settled.status, outcome: settled.outcome, settleError: settled.error };
+  return {
+    stored: true,
+    paymentId: row.id,
+    status: settled.status,
+    outcome: settled.outcome,
+    settleError: settled.error,
+    notice: notice(row.id, settled.status),
+  };
 }
 
-/** The confirmation webhook's work: one transaction, then the SMS queue is nudged if a tip was queued. */
+/**
+ * The confirmation webhook's work: one transaction; once it has committed, the admins' screens
+ * are told and the SMS queue is nudged if a tip was queued. The notice is sent after the commit,
+ * not in the transaction, because PostgreSQL serialises the commits of every transaction that
+ * NOTIFYs (one lock, held through the commit's flush to disk), which capped ingestion at one
+ * confirmation per disk flush (decision 044). A crash between the two loses only the notice; the
+ * live screens refetch when their stream reconnects.
+ */
 export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, requestId: string | null): Promise<Receipt> {
-  const result = await deps.db.transaction((tx) => storeC2bConfirmation(tx, ourShortcodes(deps.config.mpesa), raw, requestId));
+  const { notice, ...result } = await deps.db.transaction((tx) => storeAndSettle(tx, ourShortcodes(deps.config.mpesa), raw, requestId, 'c2b'));
+  if (notice) await announcePayment(deps.db, notice);
   await afterCommit(deps, result.outcome);
   return result;
 }

@@ -9,6 +9,7 @@ import type { Queryable } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
 import { announce } from '../events/service.ts';
+import { queueSaleInvoice } from '../tax/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries.ts';
@@ -35,6 +36,8 @@ export interface Claim {
   source: 'mpesa' | 'stk';
   matchedBy: 'account' | 'msisdn' | 'stk' | 'manual';
   requested?: RequestedItem | null;
+  /** The payer's full phone when the arrival carried it (null: hidden), for the sale's invoice. */
+  buyerPhone?: string | null;
   actorUserId: number | null;
   requestId?: string | null;
 }
@@ -44,7 +47,7 @@ export interface Claim {
  * activated SMS package, the audit entry. Run in the savepoint that claimed the row.
  */
 export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOutcome> {
-  const settled = await settlePayment(sp, s);
+  const settled = await settlePayment(sp, { ...s, invoiceLast: true });
   if (settled.activatedSms) {
     await sendCurrentTipOnActivation(sp, { ...settled.activatedSms, medium: 'sms', createdBy: s.actorUserId });
   }
@@ -63,6 +66,8 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
     },
     requestId: s.requestId ?? null,
   });
+  // Last: the sale's invoice takes the branch's counter, held from here to the commit (decision 044).
+  if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice);
   return settled;
 }
 
@@ -83,15 +88,20 @@ export async function settleStored(tx: Queryable, s: Claim): Promise<{ outcome: 
   }
 }
 
+/** What the admins' screens are told of money that arrived. */
+export interface PaymentNotice {
+  paymentId: number;
+  amountCents: number;
+  senderName: string | null;
+  account: string | null;
+  status: string;
+}
+
 /** Tells the admins' screens that money arrived (delivered when this transaction commits). */
-export function announcePayment(
-  tx: Queryable,
-  paymentId: number,
-  p: { amountCents: number; senderName: string | null; account: string | null; status: string },
-): Promise<void> {
+export function announcePayment(tx: Queryable, p: PaymentNotice): Promise<void> {
   return announce(tx, {
     type: 'payment.received',
-    payment_id: paymentId,
+    payment_id: p.paymentId,
     amount: centsToKes(p.amountCents),
     sender_name: p.senderName,
     account: p.account,

@@ -1,10 +1,10 @@
 import { kesFixed } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
-import { smsDateTime } from '../../customer-texts/format.ts';
+import { fill, smsDateTime } from '../../customer-texts/format.ts';
 import { customerText, fixedText } from '../../customer-texts/texts.ts';
-import { getSetting } from '../settings/service.ts';
-import { languageOf, queueSms } from '../sms/service.ts';
+import { getSettings } from '../settings/service.ts';
+import { chosenLanguage, languageOf, queueSms } from '../sms/service.ts';
 import { saleInvoiceNumber } from '../tax/service.ts';
 import * as q from './queries.ts';
 
@@ -31,10 +31,19 @@ async function payerOf(db: Queryable, paymentId: number, subscriberId: number, r
   return { ...subscriber, receipt: (await q.receiptOf(db, paymentId)) ?? 'M-Pesa' };
 }
 
+/** The settings a tips receipt reads, in one read: the default language, the receipt's wording, the invoice line. */
+const RECEIPT_SETTINGS = ['customer_language_default', 'tips_receipt_sms', 'tips_receipt_sms_sw', 'receipt_sms_invoice_line'] as const;
+export type ReceiptSettings = Awaited<ReturnType<typeof receiptSettings>>;
+
+export function receiptSettings(tx: Queryable) {
+  return getSettings(tx, RECEIPT_SETTINGS);
+}
+
 /**
  * The receipt SMS of a tips package a payment started (transactional, so it reaches an opted-out
  * phone too). Queued before today's tip, so the payer reads it first. Returns whether it was queued
- * and the payer's phone (null: no such subscriber), which today's tip goes to as well.
+ * and the payer's phone (null: no such subscriber), which today's tip goes to as well. `settings`
+ * are the receipt's settings when the caller read them already.
  */
 export async function queueTipsReceipt(
   tx: Queryable,
@@ -48,19 +57,21 @@ export async function queueTipsReceipt(
     amountCents: number;
     expiresAt: Date;
     createdBy: number | null;
+    settings?: ReceiptSettings;
   },
 ): Promise<{ queued: boolean; phone: string | null }> {
   const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt);
   if (!payer) return { queued: false, phone: null };
-  const language = await languageOf(tx, payer.phone);
-  const receiptText = await customerText(tx, 'tips_receipt_sms', language, {
+  const settings = r.settings ?? (await receiptSettings(tx));
+  const language = (await chosenLanguage(tx, payer.phone)) ?? settings.customer_language_default;
+  const receiptText = fill(language === 'en' ? settings.tips_receipt_sms : settings.tips_receipt_sms_sw, {
     name: payer.name,
     amount: kesFixed(r.amountCents),
     receipt: payer.receipt,
     package: r.packageName,
     expiry: smsDateTime(r.expiresAt),
-  });
-  const invoiceLine = await invoiceLineOf(tx, r.subscriptionId, language);
+  }, language);
+  const invoiceLine = settings.receipt_sms_invoice_line ? await invoiceLineOf(tx, r.subscriptionId, language) : null;
   const body = invoiceLine ? `${receiptText} ${invoiceLine}` : receiptText;
   const id = await queueSms(tx, {
     intent: TIPS_RECEIPT_INTENT,
@@ -77,10 +88,10 @@ export async function queueTipsReceipt(
  * With the `receipt_sms_invoice_line` setting on, the sale's tax invoice number as a short line
  * (decision 035): the number is taken in the sale's own transaction, before this SMS is queued, so
  * the receipt can carry it although KRA receives the invoice later; its KRA receipt and QR are on
- * the portal. Null when the setting is off or the sale has no invoice.
+ * the portal. Null when the sale has no invoice. (With the setting off, the sale is numbered last,
+ * after this SMS: decision 044.)
  */
 async function invoiceLineOf(tx: Queryable, subscriptionId: number, language: Language): Promise<string | null> {
-  if ((await getSetting(tx, 'receipt_sms_invoice_line')) !== true) return null;
   const number = await saleInvoiceNumber(tx, subscriptionId);
   return number === null ? null : fixedText('sms.receipt_invoice_line', language, { number: String(number) });
 }

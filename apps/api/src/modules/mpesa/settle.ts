@@ -5,7 +5,8 @@ import { postLedgerEntry } from '../ledger/service.ts';
 import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries.ts';
-import { queueCreditNotice, queueTipsReceipt } from './receipts.ts';
+import { queueCreditNotice, queueTipsReceipt, receiptSettings } from './receipts.ts';
+import type { Sale } from '../tax/service.ts';
 
 /** What an STK push asked for: it decides over the general rules (the payer chose it). */
 export type RequestedItem = { packageId: number } | { planId: number } | { bonus: true };
@@ -16,12 +17,19 @@ export interface Settlement {
   payee: Payee;
   /** The payment's M-Pesa receipt when the caller has it (saves reading it back for the SMS receipt). */
   transId?: string | null;
+  /** The payer's full phone when the caller has it (null: M-Pesa hid it), for the sale's invoice. */
+  buyerPhone?: string | null;
   /** The bet category the account number named (tips), if any. */
   betCategoryId: number | null;
   source: 'mpesa' | 'stk';
   requested?: RequestedItem | null;
   actorUserId: number | null;
   requestId?: string | null;
+  /**
+   * The caller invoices a sale itself, as the last statement of its transaction, with the
+   * outcome's `saleToInvoice` (decision 044); otherwise the sale is invoiced when it is made.
+   */
+  invoiceLast?: boolean;
 }
 
 export interface SettlementOutcome {
@@ -31,6 +39,8 @@ export interface SettlementOutcome {
   activatedSms: { subscriberId: number; betCategoryId: number; phone?: string } | null;
   /** A receipt or credit SMS was queued: nudge the SMS queue after commit. */
   smsQueued?: boolean;
+  /** The sale the caller invoices as the last statement of its transaction (`queueSaleInvoice`). */
+  saleToInvoice?: Sale | null;
 }
 
 /**
@@ -121,6 +131,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     }
     return outcome;
   }
+  const settings = await receiptSettings(tx);
   const sub = await activateSubscription(tx, {
     what: { subscriberId, packageId: chosen.id, betCategoryId: chosen.betCategoryId, medium: chosen.medium },
     durationDays: chosen.durationDays,
@@ -129,8 +140,13 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     paymentId: s.paymentId,
     createdBy: s.actorUserId,
     requestId: s.requestId ?? null,
+    invoice: { itemName: chosen.name, ...(s.buyerPhone !== undefined ? { buyerPhone: s.buyerPhone } : {}) },
+    // The receipt's invoice line needs the number before the receipt; otherwise the sale is numbered
+    // last, so that the branch's counter is held only to the commit (decision 044).
+    invoiceLater: s.invoiceLast === true && !settings.receipt_sms_invoice_line,
   });
   outcome.subscriptionId = sub.id;
+  outcome.saleToInvoice = sub.sale;
   const receipt = await queueTipsReceipt(tx, {
     paymentId: s.paymentId,
     receipt: s.transId,
@@ -140,6 +156,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     amountCents: s.amountCents,
     expiresAt: sub.expiresAt,
     createdBy: s.actorUserId,
+    settings,
   });
   outcome.smsQueued = receipt.queued;
   if (chosen.medium === 'sms') {

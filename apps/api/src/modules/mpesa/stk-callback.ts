@@ -67,7 +67,7 @@ export async function receiveStkCallback(deps: AppDeps, received: unknown, reque
           status: 'unclaimed',
         });
         if (stored) {
-          await announcePayment(tx, stored.id, { amountCents: cb.amountCents, senderName: null, account: null, status: 'unclaimed' });
+          await announcePayment(tx, { paymentId: stored.id, amountCents: cb.amountCents, senderName: null, account: null, status: 'unclaimed' });
         }
       }
       return null;

@@ -58,7 +58,8 @@ export async function storeStkPayment(
     return { paymentId: existing!.id, outcome: settled };
   }
   const outcome = await settleForRequest(tx, request, row.id, paid.amountCents, requestId);
-  await announcePayment(tx, row.id, {
+  await announcePayment(tx, {
+    paymentId: row.id,
     amountCents: paid.amountCents,
     senderName: null,
     account: request.accountReference,

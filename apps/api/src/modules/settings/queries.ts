@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { settings, users } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
@@ -48,6 +48,12 @@ export async function saveSetting(db: Queryable, key: string, value: unknown, us
 export async function settingValue(db: Queryable, key: string): Promise<unknown> {
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
   return row?.value;
+}
+
+/** The stored values of several settings in one read (a key with no row is absent from the map). */
+export async function settingValues(db: Queryable, keys: readonly string[]): Promise<Map<string, unknown>> {
+  const found = await db.select({ key: settings.key, value: settings.value }).from(settings).where(inArray(settings.key, [...keys]));
+  return new Map(found.map((r) => [r.key, r.value]));
 }
 
 /** Writes a setting whether or not its row exists (the private settings a module keeps by its own rules). */

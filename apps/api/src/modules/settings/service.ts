@@ -218,6 +218,12 @@ export async function getSetting<K extends SettingKey>(db: Queryable, key: K): P
   return ((await q.settingValue(db, key)) ?? settingDefaults[key].value) as SettingValue<K>;
 }
 
+/** Several settings in one read (a payment's rules need a few at once; one round trip, not one each). */
+export async function getSettings<K extends SettingKey>(db: Queryable, keys: readonly K[]): Promise<{ [P in K]: SettingValue<P> }> {
+  const stored = await q.settingValues(db, keys);
+  return Object.fromEntries(keys.map((k) => [k, stored.get(k) ?? settingDefaults[k].value])) as { [P in K]: SettingValue<P> };
+}
+
 /** Bounds of the numeric settings; a number setting not listed here takes a whole number from 0. */
 const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?: string }>> = {
   bonus_rate_percent: { min: 0, max: 100, unit: '%' },

@@ -7,7 +7,7 @@ import { dayRangeOf, inDays, orderSql, pageOf, type ListRequest, type Page } fro
 import type { AppDeps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
-import { creditReversedSale, queueSaleInvoice } from '../tax/service.ts';
+import { creditReversedSale, queueSaleInvoice, type Sale } from '../tax/service.ts';
 export { runSubscriptionExpiry } from './expiry.ts';
 import * as subscriptionQueries from './queries.ts';
 
@@ -26,6 +26,13 @@ export interface Activation {
   paymentId?: number | null;
   createdBy?: number | null;
   requestId?: string | null;
+  /** What the sale's invoice would otherwise read: the package's or plan's name, the payer's phone. */
+  invoice?: Pick<Sale, 'itemName' | 'buyerPhone'>;
+  /**
+   * The caller queues the sale's invoice itself (`queueSaleInvoice` with the answered `sale`), as
+   * the last statement of its transaction, so that the branch's invoice counter is held briefly.
+   */
+  invoiceLater?: boolean;
 }
 
 /**
@@ -38,7 +45,7 @@ export interface Activation {
 export async function activateSubscription(
   tx: Queryable,
   a: Activation,
-): Promise<{ id: number; startsAt: Date; expiresAt: Date }> {
+): Promise<{ id: number; startsAt: Date; expiresAt: Date; sale: Sale | null }> {
   const sameThing =
     'clientId' in a.what
       ? eq(subscriptions.clientId, a.what.clientId)
@@ -91,15 +98,18 @@ export async function activateSubscription(
     });
   }
   // Bought with money (not a staff member's manual grant): a sale, invoiced in this transaction.
-  if (a.source !== 'manual') {
-    await queueSaleInvoice(tx, {
-      subscriptionId: id,
-      paymentId: a.paymentId ?? null,
-      what: 'clientId' in a.what ? { planId: a.what.planId } : { packageId: a.what.packageId },
-      amountCents: a.amountCents,
-      createdBy: a.createdBy ?? null,
-    });
-  }
+  const sale: Sale | null =
+    a.source === 'manual'
+      ? null
+      : {
+          subscriptionId: id,
+          paymentId: a.paymentId ?? null,
+          what: 'clientId' in a.what ? { planId: a.what.planId } : { packageId: a.what.packageId },
+          amountCents: a.amountCents,
+          createdBy: a.createdBy ?? null,
+          ...a.invoice,
+        };
+  if (sale && !a.invoiceLater) await queueSaleInvoice(tx, sale);
   await audit(tx, {
     actorUserId: a.createdBy ?? null,
     action: 'subscription.activate',
@@ -108,7 +118,7 @@ export async function activateSubscription(
     after: { ...a.what, amount_cents: a.amountCents, source: a.source, starts_at: startsAt, expires_at: expiresAt },
     requestId: a.requestId ?? null,
   });
-  return { id, startsAt, expiresAt };
+  return { id, startsAt, expiresAt, sale: a.invoiceLater ? sale : null };
 }
 
 /**

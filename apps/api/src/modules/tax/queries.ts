@@ -35,6 +35,38 @@ export async function takeInvoiceNumber(tx: Queryable, branchId: string): Promis
   return row!.number;
 }
 
+export type NewInvoice = Omit<typeof taxInvoices.$inferInsert, 'id' | 'number' | 'branchId'>;
+
+/**
+ * Takes the branch's next number and inserts the invoice with it, in one statement: the counter
+ * row is locked from here to the end of the caller's transaction (every sale waits on it), so the
+ * caller runs this as late in its transaction as it can and nothing else waits behind one more
+ * round trip (decision 044).
+ */
+export async function insertNumberedInvoice(tx: Queryable, branchId: string, invoice: NewInvoice): Promise<number> {
+  const [row] = await rows<{ id: string }>(
+    tx,
+    sql`with counter as (
+          insert into ${taxInvoiceCounters} (branch_id, last_number) values (${branchId}, 1)
+          on conflict (branch_id) do update set last_number = ${taxInvoiceCounters}.last_number + 1
+          returning last_number)
+        insert into ${taxInvoices} (kind, branch_id, number, payment_id, subscription_id, bonus_payment_id, item_code, item_name,
+                                    amount_cents, tax_type, tax_cents, buyer_phone, status, created_by)
+        select ${invoice.kind}, ${branchId}, counter.last_number, ${invoice.paymentId ?? null}::bigint, ${invoice.subscriptionId ?? null}::bigint,
+               ${invoice.bonusPaymentId ?? null}::bigint, ${invoice.itemCode}, ${invoice.itemName}, ${invoice.amountCents}, ${invoice.taxType},
+               ${invoice.taxCents}, ${invoice.buyerPhone ?? null}, ${invoice.status}, ${invoice.createdBy ?? null}::integer
+          from counter
+        returning id`,
+  );
+  return Number(row!.id);
+}
+
+/** The payer's phone of a payment (the invoice's buyer), when M-Pesa gave it in full. */
+export async function payerPhoneOf(tx: Queryable, paymentId: number): Promise<string | null> {
+  const [payment] = await tx.select({ phone: mpesaPayments.senderPhone }).from(mpesaPayments).where(sql`${mpesaPayments.id} = ${paymentId}`);
+  return payment?.phone ?? null;
+}
+
 /** The invoice number of a sale (a subscription), or null when it has none. */
 export async function invoiceNumberOfSale(tx: Queryable, subscriptionId: number): Promise<number | null> {
   const [invoice] = await tx

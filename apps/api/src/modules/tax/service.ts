@@ -166,44 +166,47 @@ export interface Sale {
   what: { packageId: number } | { planId: number };
   amountCents: number;
   createdBy: number | null;
+  /** The package's or plan's name when the caller holds it (one read fewer). */
+  itemName?: string;
+  /** The payer's full phone when the caller holds it (null: M-Pesa hid it); read from the payment otherwise. */
+  buyerPhone?: string | null;
 }
 
 /**
  * An invoice of money received (a sale, or a bonus payment counted as income), in the caller's
  * transaction: the device's tax type, the branch's next number, the payer's phone; queued when
- * invoicing is on, else awaiting with its number.
+ * invoicing is on, else awaiting with its number. The number is taken by the last statement, so
+ * that the branch's counter is held as briefly as the transaction allows.
  */
 async function insertSaleInvoice(
   tx: Queryable,
-  s: { paymentId: number | null; subscriptionId?: number; bonusPaymentId?: number; item: { code: string; name: string }; amountCents: number; createdBy: number | null },
+  s: {
+    paymentId: number | null;
+    subscriptionId?: number;
+    bonusPaymentId?: number;
+    item: { code: string; name: string };
+    amountCents: number;
+    createdBy: number | null;
+    buyerPhone?: string | null;
+  },
 ): Promise<number> {
   const device = await q.deviceOf(tx);
-  const [payment] = s.paymentId
-    ? await tx.select({ phone: mpesaPayments.senderPhone }).from(mpesaPayments).where(eq(mpesaPayments.id, s.paymentId))
-    : [];
-  const branchId = device?.branchId ?? '00';
+  const buyerPhone = s.buyerPhone !== undefined ? s.buyerPhone : s.paymentId ? await q.payerPhoneOf(tx, s.paymentId) : null;
   const taxType = taxTypeOf(device);
-  const number = await q.takeInvoiceNumber(tx, branchId);
-  const [row] = await tx
-    .insert(taxInvoices)
-    .values({
-      kind: 'invoice',
-      branchId,
-      number,
-      paymentId: s.paymentId,
-      subscriptionId: s.subscriptionId ?? null,
-      bonusPaymentId: s.bonusPaymentId ?? null,
-      itemCode: s.item.code,
-      itemName: s.item.name,
-      amountCents: s.amountCents,
-      taxType,
-      taxCents: inclusiveTaxCents(s.amountCents, taxType),
-      buyerPhone: payment?.phone ?? null,
-      status: invoicingOn(device) ? 'queued' : 'awaiting',
-      createdBy: s.createdBy,
-    })
-    .returning({ id: taxInvoices.id });
-  return row!.id;
+  return q.insertNumberedInvoice(tx, device?.branchId ?? '00', {
+    kind: 'invoice',
+    paymentId: s.paymentId,
+    subscriptionId: s.subscriptionId ?? null,
+    bonusPaymentId: s.bonusPaymentId ?? null,
+    itemCode: s.item.code,
+    itemName: s.item.name,
+    amountCents: s.amountCents,
+    taxType,
+    taxCents: inclusiveTaxCents(s.amountCents, taxType),
+    buyerPhone,
+    status: invoicingOn(device) ? 'queued' : 'awaiting',
+    createdBy: s.createdBy,
+  });
 }
 
 /** The invoice number a sale took in its own transaction (the receipt SMS's invoice line), or null. */
@@ -216,13 +219,14 @@ export function saleInvoiceNumber(tx: Queryable, subscriptionId: number): Promis
  * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
  */
 export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<number> {
-  const item = itemOf(sale.what, (await q.productName(tx, sale.what)) ?? 'Subscription');
+  const item = itemOf(sale.what, sale.itemName ?? (await q.productName(tx, sale.what)) ?? 'Subscription');
   return insertSaleInvoice(tx, {
     paymentId: sale.paymentId,
     subscriptionId: sale.subscriptionId,
     item,
     amountCents: sale.amountCents,
     createdBy: sale.createdBy,
+    ...(sale.buyerPhone !== undefined ? { buyerPhone: sale.buyerPhone } : {}),
   });
 }
 
