@@ -56,7 +56,7 @@ export interface Shape {
   clients: 'reference' | 'interleaved' | 'block';
   /** Open bets (the newest ones); null: 1 % of the bets. */
   openBets: number | null;
-  /** tips: 78.5 % tips deposits, 18 % Bet4Me, 3 % unclaimed; even: 47.5 % tips deposits, 47 % Bet4Me, 5 % unclaimed. */
+  /** tips: 78.5 % tips deposits, 18 % Bet4Me, 3 % unclaimed; even: 47.5 % tips deposits, 47 % Bet4Me, 5 % unclaimed (half naming a category). */
   payments: 'tips' | 'even';
   /** reference: 40 first names, 42 surnames, none containing "gor"; kenyan: a larger pool where "gor" is common and RARE_SURNAME rare. */
   names: 'reference' | 'kenyan';
@@ -435,7 +435,8 @@ async function betsAndBonuses(ctx: Context): Promise<void> {
 /**
  * The other payments, by class of id (i % 200): 1 rejected, 6 unclaimed, 30 Bet4Me plans, 6 client
  * credit (an amount that buys nothing), 157 tips (nine in ten the exact price of a package); with
- * payments 'even': 1 rejected, 10 unclaimed, 88 plans, 6 credit, 95 tips.
+ * payments 'even': 1 rejected, 10 unclaimed (half of them tips deposits waiting: their account names a
+ * bet category), 88 plans, 6 credit, 95 tips.
  * One in five arrives by STK; C2B MSISDNs are hashed, plain or masked.
  */
 function paymentClassSql(ctx: Context, i: string) {
@@ -483,7 +484,8 @@ async function payments(ctx: Context, count: number): Promise<void> {
                     when cls = 'credit' then 50000 + pg_temp.h(i, 77, 450) * 100
                     when ${tipsBuysSql('i')} then pp.price_cents
                     else 400 + pg_temp.h(i, 78, 40) * 100 end::bigint as amount,
-               case when cls = 'unclaimed' then (array['', 'TIPS', 'PAY', 'BETS', 'ACCOUNT', 'MPESA'])[1 + pg_temp.h(i, 79, 6)]
+               case when cls = 'unclaimed' and ${ctx.shape.payments === 'even'} and pg_temp.h(i, 87, 2) = 0 then bc.code
+                    when cls = 'unclaimed' then (array['', 'TIPS', 'PAY', 'BETS', 'ACCOUNT', 'MPESA'])[1 + pg_temp.h(i, 79, 6)]
                     when cls in ('plan', 'credit') then (case when pg_temp.h(i, 80, 4) = 0 then '0' || substr(who.phone, 4) else 'B4M' || person end)
                     when cls = 'tips' then (array[bc.code, bc.code, bc.code, lower(bc.code), ' ' || bc.code])[1 + pg_temp.h(i, 81, 5)]
                     else 'D2' end as ref,
