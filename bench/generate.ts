@@ -15,6 +15,19 @@
  * Money is coherent with the ledger rules: a claimed payment credits its payee, what it bought (a
  * subscription, bonuses) is debited; manual subscriptions and manual bonus payments post nothing.
  * The rows go in with triggers off, as an import would; the day summaries are rebuilt at the end.
+ *
+ * --shape picks the business's shape (issue 33: a bench that passes only on its own data proves little):
+ *   reference    (default) the shape every earlier figure was measured on: the big staff member holds every
+ *                20th client, 19 others share 13 in 20 and the rest are unassigned; 1 % of the bets open
+ *                (20,000 at scale 1); payments mostly tips deposits (78 %), 3 % unclaimed; a small name pool
+ *                in which "Gor" matches no one.
+ *   interleaved  issue 33's independent dataset: 20 staff members share every client, each every 20th id;
+ *                the newest 5,000 bets open; tips deposits and Bet4Me payments half and half, 5 % unclaimed;
+ *                a pool of Kenyan names in which "Gor" matches many clients and payers (Gordon, Goretti, Agoro…).
+ *   block        as interleaved, but each staff member holds one block of consecutive ids (the big one the
+ *                oldest twentieth), only 200 bets open, and payments mostly tips deposits as in reference.
+ * and --clients reference|interleaved|block, --open-bets N, --payments tips|even, --names reference|kenyan
+ * override one trait of the shape.
  */
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +37,7 @@ import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import { refreshSummaries } from '../apps/api/src/db/summaries.ts';
 import { hashPassword } from '../apps/api/src/lib/password.ts';
 import { ensureSettingDefaults } from '../apps/api/src/modules/settings/service.ts';
-import { BENCH_ABSENT_STAFF_EMAIL, BENCH_ADMIN_EMAIL, BENCH_PASSWORD, BENCH_RARE_STAFF_EMAIL, BENCH_STAFF_EMAIL } from './accounts.ts';
+import { BENCH_ABSENT_STAFF_EMAIL, BENCH_ADMIN_EMAIL, BENCH_PASSWORD, BENCH_RARE_STAFF_EMAIL, BENCH_STAFF_EMAIL, RARE_SURNAME } from './accounts.ts';
 
 export interface GenerateOptions {
   url: string;
@@ -33,7 +46,29 @@ export interface GenerateOptions {
   fresh: boolean;
   /** Rows per statement. */
   batch: number;
+  /** The business's shape (see the header); reference when absent. */
+  shape?: Partial<Shape>;
 }
+
+/** How the business is shaped: who holds which clients, how many bets are open, what payments are, what names are. */
+export interface Shape {
+  /** reference: every 20th client to the big staff member, 13 in 20 shared by 19 others; interleaved: 20 staff, each every 20th; block: 20 staff, each a block of ids. */
+  clients: 'reference' | 'interleaved' | 'block';
+  /** Open bets (the newest ones); null: 1 % of the bets. */
+  openBets: number | null;
+  /** tips: 78.5 % tips deposits, 18 % Bet4Me, 3 % unclaimed; even: 47.5 % tips deposits, 47 % Bet4Me, 5 % unclaimed (half naming a category). */
+  payments: 'tips' | 'even';
+  /** reference: 40 first names, 42 surnames, none containing "gor"; kenyan: a larger pool where "gor" is common and RARE_SURNAME rare. */
+  names: 'reference' | 'kenyan';
+}
+
+export const SHAPES = {
+  reference: { clients: 'reference', openBets: null, payments: 'tips', names: 'reference' },
+  interleaved: { clients: 'interleaved', openBets: 5_000, payments: 'even', names: 'kenyan' },
+  block: { clients: 'block', openBets: 200, payments: 'tips', names: 'kenyan' },
+} as const satisfies Record<string, Shape>;
+export type ShapeName = keyof typeof SHAPES;
+
 
 /** Row counts at --scale 1 (issue 9). */
 const FULL = {
@@ -54,6 +89,16 @@ const firstNames = [
   'Esther', 'Ann', 'Jane', 'Lucy', 'Caroline', 'Sharon', 'Joy', 'Cynthia', 'Purity', 'Winnie', 'Diana', 'Naomi',
   'Evans', 'Geoffrey', 'Beatrice', 'Lilian',
 ];
+/** The Kenyan pool adds these (Gordon, Goretti, Agoro, Ongoro and Nyagoro make "Gor" match about one name in twelve). */
+const kenyanFirstNames = [
+  'Gordon', 'Goretti', 'Wycliffe', 'Brenda', 'Edwin', 'Vincent', 'Nancy', 'Fredrick', 'Millicent', 'Kennedy', 'Beryl',
+  'Everlyne', 'Tabitha', 'Hillary', 'Gladys', 'Wilfred', 'Josphat', 'Phoebe', 'Nelly', 'Duncan',
+];
+const kenyanSurnames = [
+  'Agoro', 'Ongoro', 'Nyagoro', 'Wanyama', 'Oduor', 'Kipkemboi', 'Jepkosgei', 'Muthoni', 'Nyaga', 'Ouma', 'Adhiambo',
+  'Langat', 'Mbugua', 'Kiprop', 'Waswa', 'Muriuki', 'Kilonzo', 'Nduta', 'Simiyu', 'Atieno',
+];
+
 /** Otieno and Wanjiku take 5 % each (~100,000 of 2,000,000 payments); the rest share 90 %. */
 const commonSurnames = ['Otieno', 'Wanjiku'];
 const otherSurnames = [
@@ -113,12 +158,15 @@ function log(message: string) {
  * Session helpers. h(id, salt, n) is a stable pseudo-random integer in [0, n); the name and phone
  * of client / subscriber k are functions of k, so payments and SMS name them without a join.
  */
-export function helperFunctions(): string {
-  const firsts = textArray(firstNames);
-  const others = textArray(otherSurnames);
-  const surname = (salt: number) => `(case when pg_temp.h(k, ${salt}, 1000) < 50 then ${lit(commonSurnames[0]!)}
+export function helperFunctions(names: Shape['names'] = 'reference'): string {
+  const firstPool = names === 'kenyan' ? [...firstNames, ...kenyanFirstNames] : firstNames;
+  const surnamePool = names === 'kenyan' ? [...otherSurnames, ...kenyanSurnames] : otherSurnames;
+  const firsts = textArray(firstPool);
+  const others = textArray(surnamePool);
+  const rare = (salt: number) => (names === 'kenyan' ? `when pg_temp.h(k, ${salt}, 20000) = 0 then ${lit(RARE_SURNAME)}` : '');
+  const surname = (salt: number) => `(case ${rare(salt + 2)} when pg_temp.h(k, ${salt}, 1000) < 50 then ${lit(commonSurnames[0]!)}
       when pg_temp.h(k, ${salt}, 1000) < 100 then ${lit(commonSurnames[1]!)}
-      else (${others})[1 + pg_temp.h(k, ${salt + 1}, ${otherSurnames.length})] end)`;
+      else (${others})[1 + pg_temp.h(k, ${salt + 1}, ${surnamePool.length})] end)`;
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
   // A receipt: 'S' and 9 base-36 digits of k times a multiplier coprime with 36, modulo 36^9
   // (a bijection, so receipts never repeat).
@@ -127,9 +175,9 @@ export function helperFunctions(): string {
     create or replace function pg_temp.h(i bigint, salt int, n int) returns int language sql immutable parallel safe as
       $$ select ((hashint8extended(i, salt) & 9223372036854775807) % n)::int $$;
     create or replace function pg_temp.client_name(k bigint) returns text language sql immutable as
-      $$ select (${firsts})[1 + pg_temp.h(k, 1, ${firstNames.length})] || ' ' || ${surname(2)} $$;
+      $$ select (${firsts})[1 + pg_temp.h(k, 1, ${firstPool.length})] || ' ' || ${surname(2)} $$;
     create or replace function pg_temp.subscriber_name(k bigint) returns text language sql immutable as
-      $$ select (${firsts})[1 + pg_temp.h(k, 4, ${firstNames.length})] || ' ' || ${surname(5)} $$;
+      $$ select (${firsts})[1 + pg_temp.h(k, 4, ${firstPool.length})] || ' ' || ${surname(5)} $$;
     create or replace function pg_temp.client_phone(k bigint) returns text language sql immutable as
       $$ select '2547' || lpad(((k * 7919 + 11) % 100000000)::text, 8, '0') $$;
     create or replace function pg_temp.subscriber_phone(k bigint) returns text language sql immutable as
@@ -148,6 +196,7 @@ interface Context {
   /** The generation's "now", fixed so that every statement agrees on what is past and future. */
   t0: string;
   n: ReturnType<typeof counts>;
+  shape: Shape;
   batch: number;
   adminId: number;
   bigStaffId: number;
@@ -175,6 +224,16 @@ async function batched(ctx: Context, label: string, from: number, to: number, st
 
 /** The staff user looking after client c (null: unassigned), as SQL over an integer expression. */
 function staffOf(ctx: Context, c: string): string {
+  // The other 19 staff members (1-based array): the big one holds the 0th part, the rare one takes
+  // every 100th client out of the 10th part in every layout.
+  const others = `(array[${ctx.staffIds.join(',')}])`;
+  if (ctx.shape.clients === 'interleaved') {
+    return `(case when ${c} % 100 = 50 then ${ctx.rareStaffId} when ${c} % 20 = 0 then ${ctx.bigStaffId} else ${others}[${c} % 20] end)`;
+  }
+  if (ctx.shape.clients === 'block') {
+    const part = `((${c} - 1)::bigint * 20 / ${ctx.n.clients})`;
+    return `(case when ${c} % 100 = 50 then ${ctx.rareStaffId} when ${part} = 0 then ${ctx.bigStaffId} else ${others}[${part}] end)`;
+  }
   return `(case when ${c} % 100 = 50 then ${ctx.rareStaffId}
                 when ${c} % ${BIG_STAFF_EVERY} = 0 then ${ctx.bigStaffId}
                 when ${c} % ${BIG_STAFF_EVERY} <= 13 then (array[${ctx.staffIds.join(',')}])[1 + (${c} / ${BIG_STAFF_EVERY}) % ${ctx.staffIds.length}]
@@ -312,7 +371,7 @@ async function people(ctx: Context): Promise<void> {
 /** Bets, bonuses on the winners, and three in four bonuses older than a week paid: half by M-Pesa. */
 async function betsAndBonuses(ctx: Context): Promise<void> {
   const { n } = ctx;
-  const openFrom = Math.floor(n.bets * 0.99) + 1;
+  const openFrom = ctx.shape.openBets === null ? Math.floor(n.bets * 0.99) + 1 : Math.max(1, n.bets - ctx.shape.openBets + 1);
   await batched(ctx, 'bets', 1, n.bets, (lo, hi) => `
     insert into bets (id, client_id, stake_cents, description, profit_cents, status, opened_by, opened_at, closed_by, closed_at)
     overriding system value
@@ -375,12 +434,15 @@ async function betsAndBonuses(ctx: Context): Promise<void> {
 
 /**
  * The other payments, by class of id (i % 200): 1 rejected, 6 unclaimed, 30 Bet4Me plans, 6 client
- * credit (an amount that buys nothing), 157 tips (nine in ten the exact price of a package).
+ * credit (an amount that buys nothing), 157 tips (nine in ten the exact price of a package); with
+ * payments 'even': 1 rejected, 10 unclaimed (half of them tips deposits waiting: their account names a
+ * bet category), 88 plans, 6 credit, 95 tips.
  * One in five arrives by STK; C2B MSISDNs are hashed, plain or masked.
  */
-function paymentClassSql(i: string) {
-  return `(case when ${i} % 200 = 0 then 'rejected' when ${i} % 200 <= 6 then 'unclaimed'
-                when ${i} % 200 <= 36 then 'plan' when ${i} % 200 <= 42 then 'credit' else 'tips' end)`;
+function paymentClassSql(ctx: Context, i: string) {
+  const [unclaimed, plan, credit] = ctx.shape.payments === 'even' ? [10, 98, 104] : [6, 36, 42];
+  return `(case when ${i} % 200 = 0 then 'rejected' when ${i} % 200 <= ${unclaimed} then 'unclaimed'
+                when ${i} % 200 <= ${plan} then 'plan' when ${i} % 200 <= ${credit} then 'credit' else 'tips' end)`;
 }
 const tipsBuysSql = (i: string) => `pg_temp.h(${i}, 70, 10) <> 0`;
 
@@ -422,16 +484,17 @@ async function payments(ctx: Context, count: number): Promise<void> {
                     when cls = 'credit' then 50000 + pg_temp.h(i, 77, 450) * 100
                     when ${tipsBuysSql('i')} then pp.price_cents
                     else 400 + pg_temp.h(i, 78, 40) * 100 end::bigint as amount,
-               case when cls = 'unclaimed' then (array['', 'TIPS', 'PAY', 'BETS', 'ACCOUNT', 'MPESA'])[1 + pg_temp.h(i, 79, 6)]
+               case when cls = 'unclaimed' and ${ctx.shape.payments === 'even'} and pg_temp.h(i, 87, 2) = 0 then bc.code
+                    when cls = 'unclaimed' then (array['', 'TIPS', 'PAY', 'BETS', 'ACCOUNT', 'MPESA'])[1 + pg_temp.h(i, 79, 6)]
                     when cls in ('plan', 'credit') then (case when pg_temp.h(i, 80, 4) = 0 then '0' || substr(who.phone, 4) else 'B4M' || person end)
                     when cls = 'tips' then (array[bc.code, bc.code, bc.code, lower(bc.code), ' ' || bc.code])[1 + pg_temp.h(i, 81, 5)]
                     else 'D2' end as ref,
                m.kind, case m.kind when 'plain' then who.phone when 'masked' then substr(who.phone, 1, 4) || ' ***** ' || right(who.phone, 3)
                               else pg_temp.sha(who.phone) end as msisdn
           from (
-            select i, ${paymentClassSql('i')} as cls, ${timeOf(ctx, 'i', count, 730, 73)} as at, pg_temp.receipt(i) as rc,
+            select i, ${paymentClassSql(ctx, 'i')} as cls, ${timeOf(ctx, 'i', count, 730, 73)} as at, pg_temp.receipt(i) as rc,
                    (${packages})[1 + pg_temp.h(i, 82, ${ctx.packageIds.length})] as pkg,
-                   case when ${paymentClassSql('i')} in ('plan', 'credit') then 1 + pg_temp.h(i, 83, ${n.clients})
+                   case when ${paymentClassSql(ctx, 'i')} in ('plan', 'credit') then 1 + pg_temp.h(i, 83, ${n.clients})
                         else 1 + pg_temp.h(i, 84, ${n.subscribers}) end as person
               from generate_series(${lo}, ${hi}) i
           ) base
@@ -453,12 +516,12 @@ async function payments(ctx: Context, count: number): Promise<void> {
            case when t.expires <= ${ctx.t0} then t.expires end,
            case when t.expires <= ${ctx.t0} + interval '2 days' then t.expires - interval '1 day' end
       from mpesa_payments p
-      left join bet4me_plans pl on ${paymentClassSql('p.id')} = 'plan' and pl.price_cents = p.amount_cents
-      left join price_packages pp on ${paymentClassSql('p.id')} = 'tips' and pp.id = (${packages})[1 + pg_temp.h(p.id, 82, ${ctx.packageIds.length})]
+      left join bet4me_plans pl on ${paymentClassSql(ctx, 'p.id')} = 'plan' and pl.price_cents = p.amount_cents
+      left join price_packages pp on ${paymentClassSql(ctx, 'p.id')} = 'tips' and pp.id = (${packages})[1 + pg_temp.h(p.id, 82, ${ctx.packageIds.length})]
       cross join lateral (select coalesce(p.claimed_at, p.received_at) as starts,
                                  coalesce(p.claimed_at, p.received_at) + coalesce(pl.duration_days, pp.duration_days) * interval '1 day' as expires) t
      where p.id between ${lo} and ${hi} and p.status = 'claimed'
-       and (${paymentClassSql('p.id')} = 'plan' or (${paymentClassSql('p.id')} = 'tips' and ${tipsBuysSql('p.id')}))`);
+       and (${paymentClassSql(ctx, 'p.id')} = 'plan' or (${paymentClassSql(ctx, 'p.id')} = 'tips' and ${tipsBuysSql('p.id')}))`);
   await batched(ctx, 'ledger of payments', 1, count, (lo, hi) => `
     insert into ledger_entries (client_id, subscriber_id, amount_cents, kind, payment_id, subscription_id, created_by, created_at)
     select p.client_id, p.subscriber_id, e.amount, e.kind, p.id, e.subscription_id, p.claimed_by, coalesce(p.claimed_at, p.received_at)
@@ -598,14 +661,17 @@ export async function generate(options: GenerateOptions): Promise<void> {
     );
     await client.query(`set maintenance_work_mem = '256MB'`);
     await client.query(`set work_mem = '64MB'`);
-    await client.query(helperFunctions());
+    const shape: Shape = { ...SHAPES.reference, ...options.shape };
+    await client.query(helperFunctions(shape.names));
     const { rows: now } = await client.query<{ t0: string }>(`select now()::text as t0`);
     const n = counts(options.scale);
+    log(`shape ${JSON.stringify(shape)}`);
     log(`scale ${options.scale}: ${Object.entries(n).map(([k, v]) => `${k} ${v.toLocaleString('en-KE')}`).join(', ')}`);
     const ctx: Context = {
       client,
       t0: `'${now[0]!.t0}'::timestamptz`,
       n,
+      shape,
       batch: options.batch,
       adminId: 0,
       bigStaffId: 0,
@@ -637,14 +703,49 @@ export async function generate(options: GenerateOptions): Promise<void> {
   }
 }
 
+/** The shape the command line asks for: a named shape, then any trait overridden; or what is wrong with it. */
+export function shapeFromArgs(values: { shape?: string; clients?: string; 'open-bets'?: string; payments?: string; names?: string }): Shape | string {
+  const name = values.shape ?? 'reference';
+  if (!(name in SHAPES)) return `--shape is ${Object.keys(SHAPES).join(', ')}`;
+  const shape: Shape = { ...SHAPES[name as ShapeName] };
+  if (values.clients !== undefined) {
+    if (!['reference', 'interleaved', 'block'].includes(values.clients)) return '--clients is reference, interleaved or block';
+    shape.clients = values.clients as Shape['clients'];
+  }
+  if (values['open-bets'] !== undefined) {
+    const open = Number(values['open-bets']);
+    if (!Number.isInteger(open) || open < 0) return '--open-bets is a count of bets (0 or more)';
+    shape.openBets = open;
+  }
+  if (values.payments !== undefined) {
+    if (!['tips', 'even'].includes(values.payments)) return '--payments is tips or even';
+    shape.payments = values.payments as Shape['payments'];
+  }
+  if (values.names !== undefined) {
+    if (!['reference', 'kenyan'].includes(values.names)) return '--names is reference or kenyan';
+    shape.names = values.names as Shape['names'];
+  }
+  return shape;
+}
+
 function cli(): void {
   const { values } = parseArgs({
     options: {
       scale: { type: 'string', default: '1' },
       fresh: { type: 'boolean', default: false },
       batch: { type: 'string', default: '100000' },
+      shape: { type: 'string', default: 'reference' },
+      clients: { type: 'string' },
+      'open-bets': { type: 'string' },
+      payments: { type: 'string' },
+      names: { type: 'string' },
     },
   });
+  const shape = shapeFromArgs(values);
+  if (typeof shape === 'string') {
+    console.error(shape);
+    process.exit(2);
+  }
   const url = process.env.DATABASE_URL;
   const scale = Number(values.scale);
   const batch = Number(values.batch);
@@ -656,7 +757,7 @@ function cli(): void {
     console.error('--scale is a positive number (1 = 2,000,000 payments); --batch at least 1000');
     process.exit(2);
   }
-  generate({ url, scale, fresh: values.fresh ?? false, batch }).then(
+  generate({ url, scale, fresh: values.fresh ?? false, batch, shape }).then(
     () => process.exit(0),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);

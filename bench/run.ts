@@ -13,6 +13,9 @@
  *   --ingest N            C2B confirmations of the ingestion scenario (default 10,000 x scale, at least 500)
  *   --tax-backlog N       invoices queued and drained by the tax backlog scenario (default 100,000; --only tax)
  *   --out file.md         also write the markdown report there
+ *   --staff K             the staff user the reads run for: big (default), rare, none or other
+ *   --shape S             with --generate, the business's shape: reference (default), interleaved or block
+ *                         (and --clients, --open-bets, --payments, --names; see bench/generate.ts)
  *
  * The API runs in this process (buildApp, listening on loopback, no jobs) and is called over HTTP as
  * the browser does; each page's bare-SQL floor is measured on its own connection in the same run.
@@ -36,12 +39,16 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { logGateway } from '../apps/api/src/integrations/sms/log-gateway.ts';
 import { noJobs } from '../apps/api/src/jobs/jobs.ts';
 import { ensureSettingDefaults } from '../apps/api/src/modules/settings/service.ts';
-import { BENCH_ABSENT_STAFF_EMAIL, BENCH_ADMIN_EMAIL, BENCH_PASSWORD, BENCH_RARE_STAFF_EMAIL, BENCH_STAFF_EMAIL } from './accounts.ts';
+import { BENCH_ABSENT_STAFF_EMAIL, BENCH_ADMIN_EMAIL, BENCH_OTHER_STAFF_EMAIL, BENCH_PASSWORD, BENCH_RARE_STAFF_EMAIL, BENCH_STAFF_EMAIL } from './accounts.ts';
 
-/** Which staff user the suite signs in as: the big one (5 % of the clients), the rare one (1 %) or one with none. */
-const STAFF_EMAILS = { big: BENCH_STAFF_EMAIL, rare: BENCH_RARE_STAFF_EMAIL, none: BENCH_ABSENT_STAFF_EMAIL } as const;
+/**
+ * Which staff user the suite signs in as: the big one (5 % of the clients: every 20th id, or the oldest
+ * block in the block shape), the rare one (1 %), one with none, or another of the 20 (bench-staff-1: in the
+ * interleaved shape every 20th id from 1, in the block shape the second block).
+ */
+const STAFF_EMAILS = { big: BENCH_STAFF_EMAIL, rare: BENCH_RARE_STAFF_EMAIL, none: BENCH_ABSENT_STAFF_EMAIL, other: BENCH_OTHER_STAFF_EMAIL } as const;
 type StaffKind = keyof typeof STAFF_EMAILS;
-import { generate, refreshSummariesAfterBulkLoad } from './generate.ts';
+import { generate, refreshSummariesAfterBulkLoad, shapeFromArgs, type Shape } from './generate.ts';
 import {
   allowed,
   exportScenarios,
@@ -97,6 +104,8 @@ interface Options {
   taxBacklog: number;
   out: string | undefined;
   staff: StaffKind;
+  /** The shape --generate fills the database with (bench/generate.ts --shape and its overrides). */
+  shape: Shape;
 }
 
 function log(message: string) {
@@ -615,7 +624,7 @@ export async function runSuite(o: Options): Promise<number> {
   const started = Date.now();
   if (o.generate) {
     log(`generating a fresh database at scale ${o.scale}`);
-    await generate({ url: o.url, scale: o.scale, fresh: true, batch: 100_000 });
+    await generate({ url: o.url, scale: o.scale, fresh: true, batch: 100_000, shape: o.shape });
   }
   const api = await bootApi(o.url);
   if (o.refresh && !o.generate) await refreshSummariesAfterBulkLoad(api.database);
@@ -751,8 +760,18 @@ function cli(): void {
       'tax-backlog': { type: 'string' },
       out: { type: 'string' },
       staff: { type: 'string', default: 'big' },
+      shape: { type: 'string' },
+      clients: { type: 'string' },
+      'open-bets': { type: 'string' },
+      payments: { type: 'string' },
+      names: { type: 'string' },
     },
   });
+  const shape = shapeFromArgs(values);
+  if (typeof shape === 'string') {
+    console.error(shape);
+    process.exit(2);
+  }
   const url = process.env.DATABASE_URL;
   if (!url?.startsWith('postgres')) {
     console.error('Set DATABASE_URL to the bench database, e.g. postgres://postgres@127.0.0.1:5432/betdesk_bench (--generate drops and refills it)');
@@ -772,9 +791,10 @@ function cli(): void {
     taxBacklog: values['tax-backlog'] ? Number(values['tax-backlog']) : 100_000,
     out: values.out,
     staff: (values.staff ?? 'big') as StaffKind,
+    shape,
   };
   if (!(options.staff in STAFF_EMAILS)) {
-    console.error('--staff is big (5 % of the clients), rare (1 %) or none');
+    console.error('--staff is big (5 % of the clients), rare (1 %), none or other (another 5 %)');
     process.exit(2);
   }
   if (!(scale > 0) || !(options.repeat >= 1) || !(options.budgetMs > 0) || !(options.exportTimeoutMs > 0) || !(options.ingest >= 1) || !(options.taxBacklog >= 1)) {

@@ -59,6 +59,7 @@ import {
   type Endpoint,
   type Role,
 } from '@betdesk/contract';
+import { RARE_SURNAME } from './accounts.ts';
 
 /** What the scenarios need from the database, looked up once before the run. */
 export interface Fixtures {
@@ -198,6 +199,15 @@ export const readScenarios: ReadScenario[] = [
                       order by c.created_at desc, c.id desc limit ${ctx.limit}`,
   },
   {
+    name: 'GET /api/clients/search (rare name)',
+    endpoint: searchClients,
+    paged: true,
+    kind: 'search',
+    params: () => ({ search: RARE_SURNAME }),
+    floor: (ctx) => `select ${clientCols} from clients c where c.deleted_at is null and c.name ilike ${like(RARE_SURNAME)}${scoped(ctx, 'c.id')}
+                      order by c.created_at desc, c.id desc limit ${ctx.limit}`,
+  },
+  {
     name: 'GET /api/clients/active',
     endpoint: activeClients,
     paged: true,
@@ -262,6 +272,14 @@ export const readScenarios: ReadScenario[] = [
     kind: 'search',
     params: () => ({ search: 'Gor' }),
     floor: closedBetPage(() => ` and b.description ilike '%Gor%'`),
+  },
+  {
+    name: 'GET /api/bets/closed/search (rare name)',
+    endpoint: searchClosedBets,
+    paged: true,
+    kind: 'search',
+    params: () => ({ search: RARE_SURNAME }),
+    floor: closedBetPage(() => ` and c.name ilike ${like(RARE_SURNAME)}`),
   },
   {
     name: 'GET /api/bets/closed/search (surname)',
@@ -357,6 +375,22 @@ export const readScenarios: ReadScenario[] = [
     kind: 'search',
     params: (f) => ({ search: f.surname }),
     floor: (ctx) => paymentPage(`p.sender_name ilike ${like(ctx.f.surname)}`)(ctx),
+  },
+  {
+    name: 'GET /api/mpesa-transactions/search (Gor)',
+    endpoint: searchMpesaTransactions,
+    paged: true,
+    kind: 'search',
+    params: () => ({ search: 'Gor' }),
+    floor: (ctx) => paymentPage(`p.sender_name ilike '%Gor%'`)(ctx),
+  },
+  {
+    name: 'GET /api/mpesa-transactions/search (rare name)',
+    endpoint: searchMpesaTransactions,
+    paged: true,
+    kind: 'search',
+    params: () => ({ search: RARE_SURNAME }),
+    floor: (ctx) => paymentPage(`p.sender_name ilike ${like(RARE_SURNAME)}`)(ctx),
   },
   {
     name: 'GET /api/mpesa-transactions/search (phone)',

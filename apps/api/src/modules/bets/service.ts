@@ -107,9 +107,10 @@ type ClosedBetQuery = ListRequest<SortOf<'closedBets'>>;
 type BetFilter = Omit<ClosedBetQuery, 'page' | 'perPage'>;
 
 /** The bets of a list: the scope's, of one status, closed ones within the days, the page's search. */
-const openWhere = (actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}) => q.betsListWhere(scopeOf(actor), 'open', f);
+const openWhere = (actor: Actor, f: Omit<OpenBetQuery, 'page' | 'perPage'> = {}, narrow = false) =>
+  q.betsListWhere(scopeOf(actor), 'open', f, narrow);
 
-const closedWhere = (actor: Actor, f: BetFilter) => q.betsListWhere(scopeOf(actor), 'closed', f);
+const closedWhere = (actor: Actor, f: BetFilter, narrow = false) => q.betsListWhere(scopeOf(actor), 'closed', f, narrow);
 
 async function adminTotals(db: Queryable, actor: Actor, closedIn: DayRange = {}) {
   if (actor.role !== 'admin') return {};
@@ -134,7 +135,7 @@ function countOf(deps: AppDeps, actor: Actor, status: 'open' | 'closed', f: BetF
 }
 
 export async function openBets(deps: AppDeps, actor: Actor, query: OpenBetQuery) {
-  const where = openWhere(actor, query);
+  const where = openWhere(actor, query, await q.isNarrowSearch(deps.db, scopeOf(actor), 'open', query.search));
   const order = q.openBetsOrder(query);
   const [list, counted, totals] = await Promise.all([
     q.findBets(deps.db, where, order, pageOf(query)),
@@ -145,7 +146,7 @@ export async function openBets(deps: AppDeps, actor: Actor, query: OpenBetQuery)
 }
 
 export async function closedBets(deps: AppDeps, actor: Actor, query: ClosedBetQuery) {
-  const where = closedWhere(actor, query);
+  const where = closedWhere(actor, query, await q.isNarrowSearch(deps.db, scopeOf(actor), 'closed', query.search));
   const order = q.closedBetsOrder(query);
   const range = dayRangeOf(query);
   const [list, counted, totals] = await Promise.all([

@@ -1,0 +1,2 @@
+DROP INDEX "mpesa_payments_waiting_account_idx";--> statement-breakpoint
+CREATE INDEX "mpesa_payments_waiting_account_idx" ON "mpesa_payments" USING btree (upper(regexp_replace(coalesce("bill_ref_number", ''), '[\s-]+', '', 'g')) text_pattern_ops,"bill_ref_number","paid_at") WHERE "mpesa_payments"."status" = 'unclaimed' and "mpesa_payments"."client_id" is null and "mpesa_payments"."subscriber_id" is null;
