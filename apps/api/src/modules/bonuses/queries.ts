@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type Bonus, type BonusPayment } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
+import { iso, rows } from '../../db/rows.ts';
 import { cappedCount, exactCount, pageRows, type ListCount, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, type ScopedWhere } from '../clients/service.ts';
+import type { ScopedWhere } from '../../db/scope.ts';
 import { BONUS_KEYS, isUnpaidBonus, unpaidBonusCents } from '../money/service.ts';
 
 const bonusColumns = sql`

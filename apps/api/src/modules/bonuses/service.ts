@@ -19,10 +19,11 @@ import { creditReversedBonusPayments, queueBonusInvoice } from '../tax/service.t
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { dayRangeOf, inDays, orderSql, pageOf, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
+import { dayRangeOf, inDays, nameOrPhoneContains, orderSql, pageOf, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
-import { clientRowsWhere, nameOrPhoneContains, requireClientFacts, scopeOf, scopedWhere, type Scope, type ScopedWhere } from '../clients/service.ts';
+import { clientRowsWhere, scopeOf, scopedWhere, type Scope, type ScopedWhere } from '../../db/scope.ts';
+import { requireClientFacts } from '../clients/service.ts';
 import * as bonusQueries from './queries.ts';
 import { isUnpaidBonus, unpaidBonusCents } from '../money/service.ts';
 
