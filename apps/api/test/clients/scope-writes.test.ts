@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import * as contract from '@betdesk/contract';
-import type { Endpoint } from '@betdesk/contract';
 import {
   auditLog,
   bets,
@@ -19,7 +18,7 @@ import { rows } from '../../src/db/rows.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import type { TestApp } from '../helpers.ts';
 import { appWithFakeDaraja, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
-import { addClient, people } from './fixtures.ts';
+import { addClient, isEndpoint, people, staffMay } from './fixtures.ts';
 
 /**
  * Staff scope over the writes (issue 32, item 2): every write route a staff member may call is
@@ -28,14 +27,6 @@ import { addClient, people } from './fixtures.ts';
  * client (or B's bet) is refused as a client of someone else (404) and changes nothing, while the
  * same request for A's own client goes through (so the refusal is the scope's, not the form's).
  */
-
-function isEndpoint(value: unknown): value is Endpoint {
-  const e = value as Partial<Endpoint> | null;
-  return typeof e === 'object' && e !== null && typeof e.path === 'string' && e.path.startsWith('/api/') && 'response' in e && 'access' in e;
-}
-
-const staffMay = (e: Endpoint) =>
-  e.access !== 'public' && e.access !== 'portal' && (contract.permissionMatrix[e.access] as readonly string[]).includes('staff');
 
 const staffWrites = (Object.values(contract) as unknown[])
   .filter(isEndpoint)
