@@ -48,6 +48,18 @@ export function orderSql<N extends ListName>(
   return sql`${columns[sort]} ${dir}, ${id} ${dir}`;
 }
 
+/** `name contains` or `phone contains` (a phone typed 07.. matches the stored 2547..). */
+export function nameOrPhoneContains(search: string, name: SQL, phone: SQL): SQL {
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const digits = search.replace(/[^\d]/g, '');
+  const conditions = [sql`${name} ilike ${pattern}`];
+  if (digits.length >= 3 && /^[\d\s+()-]+$/.test(search)) {
+    const stored = digits.startsWith('0') ? `254${digits.slice(1)}` : digits;
+    conditions.push(sql`${phone} like ${`%${stored}%`}`);
+  }
+  return sql`(${sql.join(conditions, sql` or `)})`;
+}
+
 /** One page of a list: how many rows, after how many. */
 export interface Page {
   limit: number;

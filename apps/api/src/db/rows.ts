@@ -1,6 +1,10 @@
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from './client.ts';
 
+/** A timestamp column of a raw row as the contract's ISO text. */
+export const iso = (value: unknown): string => new Date(value as string).toISOString();
+export const isoOrNull = (value: unknown): string | null => (value == null ? null : iso(value));
+
 /** Runs raw SQL through drizzle (both drivers answer `{ rows }`) and returns its rows. */
 export async function rows<T>(db: Queryable, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };

@@ -1,3 +1,5 @@
+import * as contract from '@betdesk/contract';
+import type { Endpoint } from '@betdesk/contract';
 import { bet4mePlans, clientAssignments, clients, subscriptions } from '../../src/db/schema/index.ts';
 import type { Queryable } from '../../src/db/client.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
@@ -53,3 +55,13 @@ export async function people(t: TestApp) {
     otherStaff: await t.tokenFor('otieno@x.test'),
   };
 }
+
+/** A value of the contract's exports that is an API endpoint. */
+export function isEndpoint(value: unknown): value is Endpoint {
+  const e = value as Partial<Endpoint> | null;
+  return typeof e === 'object' && e !== null && typeof e.path === 'string' && e.path.startsWith('/api/') && 'response' in e && 'access' in e;
+}
+
+/** An endpoint a staff member may call (the permission matrix). */
+export const staffMay = (e: Endpoint) =>
+  e.access !== 'public' && e.access !== 'portal' && (contract.permissionMatrix[e.access] as readonly string[]).includes('staff');

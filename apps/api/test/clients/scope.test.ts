@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import * as contract from '@betdesk/contract';
-import type { Endpoint } from '@betdesk/contract';
 import { mpesaPayments, stkRequests } from '../../src/db/schema/index.ts';
 import { rows } from '../../src/db/rows.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
-import { addClient, people } from './fixtures.ts';
+import { addClient, isEndpoint, people, staffMay } from './fixtures.ts';
 
 /**
  * Staff scope across the whole contract: every GET route a staff member may call is either listed
@@ -13,14 +12,6 @@ import { addClient, people } from './fixtures.ts';
  * listed as returning none, with the reason. A new route that is in neither list fails the first
  * test, so it is covered without anyone remembering it.
  */
-
-function isEndpoint(value: unknown): value is Endpoint {
-  const e = value as Partial<Endpoint> | null;
-  return typeof e === 'object' && e !== null && typeof e.path === 'string' && e.path.startsWith('/api/') && 'response' in e && 'access' in e;
-}
-
-const staffMay = (e: Endpoint) =>
-  e.access !== 'public' && e.access !== 'portal' && (contract.permissionMatrix[e.access] as readonly string[]).includes('staff');
 
 const staffGets = (Object.values(contract) as unknown[])
   .filter(isEndpoint)

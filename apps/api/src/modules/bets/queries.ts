@@ -1,11 +1,11 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type Bet, type SortDirection, type SortOf } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
-import { cappedCount, cappedCountOf, containing, dayRangeOf, exactCount, inDays, orderSql, pageRows, type ListCount, type Page } from '../../db/list.ts';
+import { iso, rows } from '../../db/rows.ts';
+import { cappedCount, cappedCountOf, containing, dayRangeOf, exactCount, inDays, nameOrPhoneContains, orderSql, pageRows, type ListCount, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, nameOrPhoneContains, scopedWhere, type Scope, type ScopedWhere } from '../clients/service.ts';
+import { scopedWhere, type Scope, type ScopedWhere } from '../../db/scope.ts';
 
 const betColumns = sql`
   b.id, b.stake_cents, b.profit_cents, b.description, b.opened_at, b.closed_at, b.status, bo.amount_cents as bonus_cents,

@@ -20,7 +20,8 @@ import { dayRangeOf, pageOf, type ListRequest, type Page } from '../../db/list.t
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
-import { assignedUserOf, clientRowsWhere, requireClientFacts, scopeOf, type ScopedWhere } from '../clients/service.ts';
+import { clientRowsWhere, scopeOf, type ScopedWhere } from '../../db/scope.ts';
+import { assignedUserOf, requireClientFacts } from '../clients/service.ts';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';

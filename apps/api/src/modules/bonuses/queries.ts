@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type Bonus, type BonusPayment, type SortOf } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
-import { cappedCount, dayRangeOf, exactCount, inDays, orderSql, pageRows, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
+import { iso, rows } from '../../db/rows.ts';
+import { cappedCount, dayRangeOf, exactCount, inDays, nameOrPhoneContains, orderSql, pageRows, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bets, bonusAllocations, bonusPayments, bonuses, clients } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso, nameOrPhoneContains, scopedWhere, type Scope, type ScopedWhere } from '../clients/service.ts';
+import { scopedWhere, type Scope, type ScopedWhere } from '../../db/scope.ts';
 import { BONUS_KEYS, isUnpaidBonus, unpaidBonusCents } from '../../db/money.ts';
 
 const bonusColumns = sql`

@@ -20,7 +20,8 @@ import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/c
 import { dayRangeOf, pageOf, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
-import { clientRowsWhere, requireClientFacts, scopeOf, scopedWhere, type ScopedWhere } from '../clients/service.ts';
+import { clientRowsWhere, scopeOf, scopedWhere, type ScopedWhere } from '../../db/scope.ts';
+import { requireClientFacts } from '../clients/service.ts';
 import * as bonusQueries from './queries.ts';
 
 export interface BonusSettlement {

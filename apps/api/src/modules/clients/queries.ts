@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type AssignableClient, type Client } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
-import { cappedCount, exactCount, limitSql, type ListCount, type Page } from '../../db/list.ts';
+import { iso, isoOrNull, rows } from '../../db/rows.ts';
+import { cappedCount, exactCount, limitSql, nameOrPhoneContains, type ListCount, type Page } from '../../db/list.ts';
 import {
   bets,
   clientAssignments,
@@ -10,25 +10,8 @@ import {
   subscriptions,
 } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { scopedWhere, type Scope, type ScopedWhere } from './scope.ts';
+import { scopedWhere, type Scope, type ScopedWhere } from '../../db/scope.ts';
 import { clientAccountBalance, clientBonusFigures } from '../../db/money.ts';
-
-export const iso = (value: unknown): string => new Date(value as string).toISOString();
-export const isoOrNull = (value: unknown): string | null => (value == null ? null : iso(value));
-
-export type { Scope } from './scope.ts';
-
-/** `name contains` or `phone contains` (a phone typed 07.. matches the stored 2547..). */
-export function nameOrPhoneContains(search: string, name: SQL, phone: SQL): SQL {
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const digits = search.replace(/[^\d]/g, '');
-  const conditions = [sql`${name} ilike ${pattern}`];
-  if (digits.length >= 3 && /^[\d\s+()-]+$/.test(search)) {
-    const stored = digits.startsWith('0') ? `254${digits.slice(1)}` : digits;
-    conditions.push(sql`${phone} like ${`%${stored}%`}`);
-  }
-  return sql`(${sql.join(conditions, sql` or `)})`;
-}
 
 /** A client with a running Bet4Me subscription: its latest expiry (kept on the row by trigger) is ahead. */
 export const activeClientSql = (client: SQL): SQL => sql`${client}.running_until > now()`;

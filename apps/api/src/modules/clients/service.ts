@@ -24,10 +24,17 @@ import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
 import { languageOf, personMessages, setLanguageByStaff } from '../sms/service.ts';
 import * as q from './queries.ts';
-import { scopeOf } from './scope.ts';
+import { scopeOf, type Scope } from '../../db/scope.ts';
 
-export { nameOrPhoneContains, activeClientSql, iso, isoOrNull, countLiveClientsOf, countLiveClientsPerStaff } from './queries.ts';
-export { scopeOf, scopedWhere, clientRowsWhere, type Scope, type ScopedWhere } from './scope.ts';
+/** How many live clients a staff member has (their row in the Users table, their session). */
+export function countLiveClientsOf(db: Queryable, userId: number): Promise<number> {
+  return q.countLiveClientsOf(db, userId);
+}
+
+/** The same for every staff member at once (the Users table, the staff report). */
+export function countLiveClientsPerStaff(db: Queryable): Promise<Map<number, number>> {
+  return q.countLiveClientsPerStaff(db);
+}
 
 export const CLIENT_NOT_FOUND = 'This client was not found, or is not one of your clients.';
 
@@ -58,7 +65,7 @@ const clientSorts: Record<SortOf<'clients'>, SQL> = { joined_on: sql`c.created_a
 const activeSorts: Record<SortOf<'activeClients'>, SQL> = { name: sql`c.name` };
 
 /** How many clients the actor sees: the day summaries for an admin, their assignments for staff. */
-function countAllClients(db: Queryable, scope: q.Scope): Promise<number> {
+function countAllClients(db: Queryable, scope: Scope): Promise<number> {
   if (scope === 'all') return summed(db, 'client').then((s) => s.n);
   return q.countClients(db, { scope });
 }

@@ -4,7 +4,7 @@ import { rows } from '../../db/rows.ts';
 import { summedByDay, type SummaryPrefix } from '../../db/summaries.ts';
 import { bets, clients, subscriptions } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import type { ScopedWhere } from '../clients/service.ts';
+import type { ScopedWhere } from '../../db/scope.ts';
 
 /**
  * Subscriptions read to find the dashboard's clients: the newest running ones, off

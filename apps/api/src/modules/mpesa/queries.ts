@@ -17,7 +17,7 @@ import { summed, type DayRange, type SummaryPrefix } from '../../db/summaries.ts
 import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, refunds, stkRequests, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { scopedWhere, type Scope } from '../clients/service.ts';
+import { scopedWhere, type Scope } from '../../db/scope.ts';
 import { DEPOSIT_KEYS, UNCLAIMED_KEYS } from '../../db/money.ts';
 
 const iso = (value: unknown): string => new Date(value as string).toISOString();

@@ -1,5 +1,5 @@
 import { nairobiDayOf } from '@betdesk/contract';
-import type { Scope } from '../clients/service.ts';
+import type { Scope } from '../../db/scope.ts';
 import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
 export { amountToCents } from './c2b-payload.ts';

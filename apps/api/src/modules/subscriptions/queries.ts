@@ -1,11 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { centsToKes, nairobiDayOf, type Bet4meSubscription } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
+import { iso, rows } from '../../db/rows.ts';
 import { exactCount, pageRows, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { clients, subscriptions } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { iso } from '../clients/service.ts';
 
 function toSubscription(r: Record<string, unknown>): Bet4meSubscription {
   const active = Boolean(r.active);

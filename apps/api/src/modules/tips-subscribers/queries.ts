@@ -1,9 +1,8 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { SortOf, SubscriberRow } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, orderSql, pageOf, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
+import { cappedCount, nameOrPhoneContains, orderSql, pageOf, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
-import { nameOrPhoneContains } from '../clients/service.ts';
 import { subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';

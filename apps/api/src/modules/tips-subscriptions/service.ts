@@ -8,9 +8,8 @@ import {
   type TipsSubscription,
 } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, dayRangeOf, inDays, orderSql, pageOf, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
+import { cappedCount, dayRangeOf, inDays, nameOrPhoneContains, orderSql, pageOf, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
-import { nameOrPhoneContains } from '../clients/service.ts';
 import { betCategories, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 

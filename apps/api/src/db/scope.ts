@@ -1,14 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Actor } from '../../http/actor.ts';
+import type { Role } from '@betdesk/contract';
 
 /**
  * Which clients' rows a request may read: every one for an admin, only those of the clients assigned
- * to the staff user otherwise (docs/decisions/026-staff-scope.md).
+ * to the staff user otherwise (docs/decisions/026-staff-scope.md). The one door to client-owned rows:
+ * a query of those tables takes a Scope or a ScopedWhere (test/architecture/scope-door.test.ts).
  */
 export type Scope = { userId: number } | 'all';
 
 /** Admins see every client; staff only the clients assigned to them. */
-export function scopeOf(actor: Actor): Scope {
+export function scopeOf(actor: { role: Role; userId: number }): Scope {
   return actor.role === 'admin' ? 'all' : { userId: actor.userId };
 }
 
