@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type TaxSettings, refusalTexts } from '@betdesk/contract';
-import { mpesaPayments, taxInvoices, type CREDIT_NOTE_CAUSES, type TAX_TYPES } from '../../db/schema/index.ts';
+import type { CREDIT_NOTE_CAUSES, TAX_TYPES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
