@@ -32,7 +32,7 @@ export interface Claim {
   amountCents: number;
   payee: Payee;
   betCategoryId: number | null;
-  source: 'mpesa' | 'stk';
+  source: 'mpesa' | 'stk' | 'ratiba';
   matchedBy: 'account' | 'msisdn' | 'stk' | 'manual';
   requested?: RequestedItem | null;
   actorUserId: number | null;
