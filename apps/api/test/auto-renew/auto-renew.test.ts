@@ -6,6 +6,7 @@ import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { runAutoRenewal } from '../../src/modules/auto-renew/service.ts';
 import { ADMIN, type TestApp } from '../helpers.ts';
 import { appWithFakeDaraja, c2b, confirm, SANDBOX_PASSKEY, SECRET, seedPeople } from '../mpesa/fixtures.ts';
+import { screen } from '../ussd/fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
@@ -76,6 +77,9 @@ describe('automatic renewal by M-Pesa Ratiba', () => {
     expect((await portal(p, 'DELETE', '/api/portal/auto-renew/1')).statusCode).toBe(404);
     const page = (await portal(p, 'GET', '/portal/account')).body;
     expect(page).not.toContain('auto-renew');
+    const ussd = await screen(t, '2', `+${p.phone}`);
+    expect(ussd).toMatch(/^END My subscriptions:/);
+    expect(ussd).not.toMatch(/automatic/i);
     const staff = await t.as(admin, { method: 'GET', url: `/api/tips/subscribers/auto-renewals?subscriber_id=${p.subscriberId}` });
     expect(staff.statusCode).toBe(404);
     expect(fake.ratibaRequests).toHaveLength(0);
@@ -160,6 +164,24 @@ describe('automatic renewal by M-Pesa Ratiba', () => {
     expect(told[0]!.body).toContain('paybill 174379, account D2');
     expect(await orderOf(order.id)).toMatchObject({ status: 'active', missedDate: order.nextDate, nextDate: addDays(order.nextDate, 7) });
     expect(await subscriptionsOf(p)).toHaveLength(1);
+  });
+
+  it('offers "Renew automatically" and "Stop automatic renewal" under My subscriptions on the USSD menu', async () => {
+    const p = await weeklySubscriber();
+    const phone = `+${p.phone}`;
+    expect(await screen(t, '2', phone)).toMatch(/^CON My subscriptions:\nDaily 2 Odds SMS to .*\n1 Renew Daily 2 Odds SMS automatically\n0 Back$/);
+    expect(await screen(t, '2*1', phone)).toBe('END Check your phone: approve automatic renewal of KES 100 every week with your M-Pesa PIN.');
+    // The PIN prompt waits for the session to end: the job sends the standing order afterwards.
+    const [queued] = await t.deps.db.select().from(standingOrders).where(eq(standingOrders.subscriberId, p.subscriberId));
+    expect(queued).toMatchObject({ status: 'requested', frequency: 'weekly' });
+    await runAutoRenewal(t.deps, new Date(Date.now() + 60_000));
+    await fake.settled();
+    expect(await orderOf(queued!.id)).toMatchObject({ status: 'active' });
+
+    expect(await screen(t, '2', phone)).toMatch(/renews itself\n1 Stop automatic renewal Daily 2 Odds SMS\n0 Back$/);
+    expect(await screen(t, '2*1', phone)).toMatch(/^END Automatic renewal is stopped\. Also cancel it in the M-Pesa app or \*334#/);
+    expect(await orderOf(queued!.id)).toMatchObject({ status: 'stopped' });
+    expect(await smsTo(p, 'auto-renew.stopped')).toHaveLength(1);
   });
 
   it('stops in one step, confirmed by SMS once, from the portal and from the back office', async () => {
