@@ -148,6 +148,7 @@ export default tseslint.config(
             loginAttempts: 'auth',
             ussdPurchases: 'ussd',
             paymentRecoveries: 'recovery',
+            standingOrders: 'auto-renew',
           },
           // Writes that cross on purpose, each with its reason. Anything else is an error.
           allow: [

@@ -9,6 +9,7 @@ import { createFastify } from './http/fastify.ts';
 import { route } from './http/route.ts';
 import { serveWebApp } from './http/web.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
+import { autoRenewRoutes } from './modules/auto-renew/routes.ts';
 import { actorForToken } from './modules/auth/service.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { backupRoutes } from './modules/backups/routes.ts';
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   tipsWinningsRoutes(app, deps);
   tipsRecordRoutes(app, deps);
   tipsSubscribersRoutes(app, deps);
+  autoRenewRoutes(app, deps);
   tipsSubscriptionsRoutes(app, deps);
   tipsPricesRoutes(app, deps);
   smsRoutes(app, deps);

@@ -11,6 +11,7 @@ import { sendQueuedUssdPurchases } from './modules/ussd/service.ts';
 import { runRefundSending } from './modules/refunds/service.ts';
 import { transmitDueInvoices } from './modules/tax/service.ts';
 import { runRecovery } from './modules/recovery/service.ts';
+import { runAutoRenewal } from './modules/auto-renew/service.ts';
 
 /** Every queue's handler, wired to the app's dependencies. */
 export function jobHandlers(deps: AppDeps): JobHandler[] {
@@ -84,6 +85,15 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       cron: '* * * * *',
       run: async () => {
         await runRecovery(deps);
+      },
+    },
+    {
+      // Automatic renewal (decision 042): standing orders asked for on USSD are sent; a due day
+      // with no payment is told once, from the reminder hour of the next day.
+      queue: QUEUES.autoRenewal,
+      cron: '* * * * *',
+      run: async () => {
+        await runAutoRenewal(deps);
       },
     },
     {

@@ -45,3 +45,4 @@ export * from './operations.ts';
 export * from './refunds.ts';
 export * from './tax.ts';
 export * from './retention.ts';
+export * from './auto-renew.ts';

@@ -7,6 +7,7 @@ import { Id } from './common.ts';
 import { RECORD_BLOCK_PERIODS } from './tips-winnings.ts';
 import { Selection, TICKET_STATUSES, TrackRecord } from './tips-record.ts';
 import { InvoiceRef } from './tax.ts';
+import { AUTO_RENEW_FREQUENCIES, StandingOrder } from './auto-renew.ts';
 
 /*
  * The subscriber portal (issue 22): punters sign in with their phone and an SMS code, read the web
@@ -58,6 +59,18 @@ export const PortalSubscription = z.object({
   days_left: z.number(),
   /** The KRA tax invoice of the latest purchase of this category and medium (none for a staff grant). */
   invoice: InvoiceRef.nullable(),
+  /** The latest subscription of this category and medium (what automatic renewal is turned on for). */
+  subscription_id: z.number(),
+  /**
+   * Automatic renewal by M-Pesa Ratiba: its standing order, or the offer to turn it on; null when
+   * Ratiba is off or the package's length has no Ratiba frequency (daily, weekly, monthly).
+   */
+  auto_renew: z
+    .union([
+      z.object({ standing_order: StandingOrder }),
+      z.object({ offer: z.object({ amount: z.number(), frequency: z.enum(AUTO_RENEW_FREQUENCIES), start_date: z.string() }) }),
+    ])
+    .nullable(),
 });
 export type PortalSubscription = z.infer<typeof PortalSubscription>;
 

@@ -5,6 +5,11 @@
  * (test/architecture/refusal-texts.test.ts); the spec's own texts stay in texts.ts.
  */
 export const refusalTexts = {
+  autoRenewOff: 'Automatic renewal (M-Pesa Ratiba) is not available.',
+  autoRenewNotFound: 'No such automatic renewal.',
+  autoRenewSubscriptionNotFound: 'No such subscription.',
+  autoRenewFrequency: 'Only daily, weekly and monthly packages (1, 7, 30 or 31 days) can renew automatically.',
+  autoRenewPackageGone: 'This package is no longer on sale, so it cannot renew automatically.',
   auditEntityRequired: 'Choose the entity of this record',
   backupRunning: 'A backup is already running',
   betNotFound: 'This bet was not found.',

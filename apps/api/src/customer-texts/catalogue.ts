@@ -111,6 +111,17 @@ export const customerTexts = {
   'ussd.package_label': ussd('{medium} {days} days {price}', '{medium} siku {days} {price}'),
   'ussd.subscriptions_header': ussd('My subscriptions:', 'Usajili wangu:'),
   'ussd.subscription_line': ussd('{category} {medium} to {date}', '{category} {medium} hadi {date}'),
+  'ussd.subscription_auto_line': ussd('{category} {medium} to {date}, renews itself', '{category} {medium} hadi {date}, hujilipia'),
+  'ussd.auto_renew_start': ussd('Renew {category} automatically', 'Lipia {category} kiotomatiki'),
+  'ussd.auto_renew_stop': ussd('Stop automatic renewal {category}', 'Sitisha kulipia kiotomatiki {category}'),
+  'ussd.auto_renew_started': ussd(
+    'Check your phone: approve automatic renewal of KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}} with your M-Pesa PIN.',
+    'Angalia simu yako: kubali kulipia kiotomatiki KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}} kwa PIN yako ya M-Pesa.',
+  ),
+  'ussd.auto_renew_stopped': ussd(
+    'Automatic renewal is stopped. Also cancel it in the M-Pesa app or *334# (M-Pesa Ratiba).',
+    'Kulipia kiotomatiki kumesitishwa. Pia ughairi kwenye programu ya M-Pesa au *334# (M-Pesa Ratiba).',
+  ),
   'ussd.subscriptions_none': ussd('My subscriptions: none.\nChoose 1 Buy tips to subscribe.', 'Usajili wangu: hakuna.\nChagua 1 Nunua tips ujiandikishe.'),
   'ussd.none_on_sale': ussd('No tips are on sale right now. Please try again later.', 'Hakuna tips zinazouzwa sasa. Tafadhali jaribu tena baadaye.'),
   'ussd.category_none_on_sale': ussd('Nothing of this category is on sale right now.', 'Hakuna kinachouzwa kwa aina hii sasa.'),
@@ -155,6 +166,19 @@ export const customerTexts = {
   'sms.recovery_reminder': sms(
     'Your M-Pesa payment of KES {amount} for {package} did not go through. Pay again from {link} (sign in with the code we text you) or by paybill {paybill}, account {account}.',
     'Malipo yako ya M-Pesa ya KES {amount} kwa {package} hayakukamilika. Lipa tena kupitia {link} (ingia kwa nambari tutakayokutumia) au paybill {paybill}, akaunti {account}.',
+  ),
+  // Automatic renewal by M-Pesa Ratiba (issue 30, decision 042).
+  'sms.auto_renew_on': sms(
+    'Automatic renewal is on: {package}, KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}} by M-Pesa Ratiba, next on {date}. To stop it, use My account on {link} and also cancel it in the M-Pesa app or *334#.',
+    'Kulipia kiotomatiki kumewashwa: {package}, KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}} kwa M-Pesa Ratiba, malipo yajayo {date}. Kusitisha, tumia Akaunti yangu kwenye {link} na pia ughairi kwenye programu ya M-Pesa au *334#.',
+  ),
+  'sms.auto_renew_stopped': sms(
+    'Automatic renewal of {package} is stopped. M-Pesa may still hold the standing order: cancel it in the M-Pesa app or *334# (M-Pesa Ratiba) so no more money is taken.',
+    'Kulipia kiotomatiki kwa {package} kumesitishwa. M-Pesa huenda bado ina agizo hilo: lighairi kwenye programu ya M-Pesa au *334# (M-Pesa Ratiba) ili pesa zisikatwe tena.',
+  ),
+  'sms.auto_renew_missed': sms(
+    'Your automatic renewal of {package} (KES {amount}) did not come on {date}, maybe too little M-Pesa balance. Pay by hand: paybill {paybill}, account {account}, or on {link}.',
+    'Malipo ya kiotomatiki ya {package} (KES {amount}) hayakufika {date}, huenda salio la M-Pesa halikutosha. Lipa mwenyewe: paybill {paybill}, akaunti {account}, au kwenye {link}.',
   ),
   // The receipt's short invoice line, with the `receipt_sms_invoice_line` setting on (issue 28).
   'sms.receipt_invoice_line': sms('Invoice {number}.', 'Ankara {number}.'),

@@ -322,6 +322,30 @@ export const portalTexts = {
     'No tips to show: web tips appear here while you have an active web subscription.',
     'Hakuna tips za kuonyesha: tips za tovuti zinaonekana hapa ukiwa na usajili wa tovuti unaoendelea.',
   ),
+  'portal.auto_renew.title': portal('Automatic renewal', 'Kulipia kiotomatiki'),
+  'portal.auto_renew.offer': portal(
+    'Renew automatically by M-Pesa Ratiba: KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}}, from {date}. You approve it once with your M-Pesa PIN.',
+    'Lipia kiotomatiki kwa M-Pesa Ratiba: KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}}, kuanzia {date}. Unakubali mara moja kwa PIN yako ya M-Pesa.',
+  ),
+  'portal.auto_renew.turn_on': portal('Turn on automatic renewal', 'Washa kulipia kiotomatiki'),
+  'portal.auto_renew.status': portal(
+    'Automatic renewal: {status, select, requested {being set up} pending {waiting for your M-Pesa PIN} active {on} other {off}}',
+    'Kulipia kiotomatiki: {status, select, requested {kunaandaliwa} pending {kunasubiri PIN yako ya M-Pesa} active {kumewashwa} other {kumezimwa}}',
+  ),
+  'portal.auto_renew.next': portal('Next payment: KES {amount} on {date} ({frequency, select, daily {every day} weekly {every week} other {every month}}).', 'Malipo yajayo: KES {amount} tarehe {date} ({frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}}).'),
+  'portal.auto_renew.how_to_stop': portal(
+    'Stop it here in one step. M-Pesa gives us no way to cancel the standing order itself, so also cancel it in the M-Pesa app (M-Pesa Ratiba) or by dialling *334#.',
+    'Sitisha hapa kwa hatua moja. M-Pesa haituruhusu kughairi agizo lenyewe, kwa hivyo pia ughairi kwenye programu ya M-Pesa (M-Pesa Ratiba) au kwa kupiga *334#.',
+  ),
+  'portal.auto_renew.stop': portal('Stop automatic renewal', 'Sitisha kulipia kiotomatiki'),
+  'portal.notice.auto_renew_on': portal(
+    'Check your phone and enter your M-Pesa PIN to approve automatic renewal.',
+    'Angalia simu yako na uweke PIN yako ya M-Pesa kukubali kulipia kiotomatiki.',
+  ),
+  'portal.notice.auto_renew_stopped': portal(
+    'Automatic renewal is stopped; we sent you an SMS. Also cancel it in the M-Pesa app or *334#.',
+    'Kulipia kiotomatiki kumesitishwa; tumekutumia SMS. Pia ughairi kwenye programu ya M-Pesa au *334#.',
+  ),
   'portal.account.title': portal('My account', 'Akaunti yangu'),
   'portal.account.description': portal('Your subscriptions and SMS preferences.', 'Usajili wako na machaguo yako ya SMS.'),
   'portal.account.subscriptions': portal('My subscriptions', 'Usajili wangu'),

@@ -16,6 +16,7 @@ export const QUEUES = {
   refundSending: 'refund-sending',
   taxInvoices: 'tax-invoices',
   paymentRecovery: 'payment-recovery',
+  autoRenewal: 'auto-renewal',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

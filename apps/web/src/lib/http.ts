@@ -141,7 +141,7 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 export async function request<T>(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   input: { query?: QueryParams; body?: unknown } = {},
   options: RequestOptions = {},

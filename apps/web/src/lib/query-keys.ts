@@ -149,6 +149,7 @@ export const queryKeys = {
     smsTipsProgress: () => ['tips', 'sms-tips', 'progress'] as const,
     subscribers: (scope: string, query: unknown) => ['tips', 'subscribers', scope, query] as const,
     subscriber: (id: number) => ['tips', 'subscribers', 'show', id] as const,
+    autoRenewals: (subscriberId: number) => ['tips', 'subscribers', 'auto-renewals', subscriberId] as const,
     subscriberForm: () => ['tips', 'subscribers', 'form'] as const,
     subscriptions: (scope: string, query: unknown) => ['tips', 'subscriptions', scope, query] as const,
   },

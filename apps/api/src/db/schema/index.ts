@@ -17,3 +17,4 @@ export * from './operations.ts';
 export * from './refunds.ts';
 export * from './tax.ts';
 export * from './recovery.ts';
+export * from './auto-renew.ts';

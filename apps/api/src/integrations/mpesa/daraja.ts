@@ -77,7 +77,29 @@ export interface Acknowledgement {
   responseDescription: string;
 }
 
+/** An M-Pesa Ratiba standing order to create (Frequency 2 daily, 3 weekly, 4 monthly). */
+export interface StandingOrderRequest {
+  /** Unique per customer; a repeat is refused (1050). */
+  name: string;
+  phone: string;
+  /** Whole shillings. */
+  amountKes: number;
+  accountReference: string;
+  frequency: '2' | '3' | '4';
+  /** Nairobi days, YYYY-MM-DD. */
+  startDate: string;
+  endDate: string;
+}
+
+export interface StandingOrderAnswer {
+  /** Daraja's responseRefID: the approval callback carries it back. */
+  responseRefId: string;
+  responseDescription: string;
+}
+
 export interface DarajaClient {
+  /** Asks M-Pesa Ratiba to create a standing order; the customer approves it with their PIN (callback). */
+  createStandingOrder(request: StandingOrderRequest): Promise<StandingOrderAnswer>;
   /** Reverses a C2B/STK payment by its receipt (CommandID TransactionReversal). */
   reversal(request: RefundSend & { transactionId: string }): Promise<Acknowledgement>;
   /** Pays a phone from the utility account (B2C v3, CommandID BusinessPayment). */
@@ -105,6 +127,7 @@ export function webhookUrls(callbackBaseUrl: string, secret: string) {
     b2cResult: `${callbackBaseUrl}/api/hooks/mpesa/b2c/result/${secret}`,
     b2cTimeout: `${callbackBaseUrl}/api/hooks/mpesa/b2c/timeout/${secret}`,
     statusResult: `${callbackBaseUrl}/api/hooks/mpesa/status/result/${secret}`,
+    ratiba: `${callbackBaseUrl}/api/hooks/ratiba/${secret}`,
   };
 }
 
@@ -310,6 +333,31 @@ export function createDarajaClient(
         Remarks: 'Refund status',
         Occasion: r.originatorConversationId,
       });
+    },
+
+    async createStandingOrder(r) {
+      const body = await post<{ ResponseHeader?: { responseRefID?: string; responseCode?: string | number; responseDescription?: string; ResultDesc?: string } }>(
+        '/standingorder/v1/createStandingOrderExternal',
+        {
+          StandingOrderName: r.name,
+          StartDate: r.startDate.replace(/-/g, ''),
+          EndDate: r.endDate.replace(/-/g, ''),
+          BusinessShortCode: api.shortcode,
+          TransactionType: 'Standing Order Customer Pay Bill',
+          ReceiverPartyIdentifierType: '4',
+          Amount: String(Math.ceil(r.amountKes)),
+          PartyA: r.phone,
+          CallBackURL: urls.ratiba,
+          AccountReference: r.accountReference.slice(0, 12),
+          TransactionDesc: 'Tips renewal',
+          Frequency: r.frequency,
+        },
+      );
+      const header = body.ResponseHeader ?? {};
+      if (String(header.responseCode ?? '') !== '200' || !header.responseRefID) {
+        throw new DarajaError(header.responseDescription ?? header.ResultDesc ?? 'M-Pesa Ratiba refused the standing order', String(header.responseCode ?? '') || null);
+      }
+      return { responseRefId: header.responseRefID, responseDescription: header.responseDescription ?? '' };
     },
 
     async registerPull(nominatedNumber) {

@@ -27,7 +27,30 @@ export type RefundOutcome = {
   utilityBalanceKes?: number;
 };
 
+/** How the customer answers the next Ratiba standing order: a result code (0 approves) sent to the callback, or none. */
+export type RatibaOutcome = { resultCode: number; callback: boolean };
+
+/** A standing order the fake holds, by its responseRefID. */
+export interface FakeStandingOrder {
+  responseRefId: string;
+  body: Record<string, unknown>;
+  approved: boolean;
+}
+
 export interface FakeDaraja {
+  /** Outcomes for the next Ratiba requests, in order; when empty the customer approves. */
+  ratibaOutcomes: RatibaOutcome[];
+  /** Every Ratiba create request body, in order. */
+  ratibaRequests: Record<string, unknown>[];
+  standingOrders: Map<string, FakeStandingOrder>;
+  /** Where a standing order's run is confirmed (the C2B ConfirmationURL); the last registered one by default. */
+  c2bConfirmationUrl: string | null;
+  /**
+   * One run of a standing order on its due day: M-Pesa pays the paybill from the customer's wallet
+   * and confirms it as an ordinary C2B payment (BillRefNumber = the order's AccountReference). A
+   * failed run (too little money) reaches the business as nothing at all. Returns the receipt.
+   */
+  runStandingOrder(responseRefId: string, run?: { fails?: boolean; transId?: string }): Promise<string | null>;
   /** Outcomes for the next Reversal/B2C requests, in order; when empty one succeeds with a result. */
   refundOutcomes: RefundOutcome[];
   /** Every Reversal and B2C request body accepted or refused, in order, with its path. */
@@ -141,7 +164,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 /**
  * A local stand-in for Safaricom Daraja speaking its real paths and bodies: OAuth, C2B register
- * URL, STK push (which calls the callback back with the scripted outcome) and STK query.
+ * URL, STK push (which calls the callback back with the scripted outcome) and STK query, and
+ * M-Pesa Ratiba (the customer's approval callback, and each run as a C2B confirmation).
  */
 export async function startFakeDaraja(): Promise<FakeDaraja> {
   const consumerKey = 'fake-consumer-key';
@@ -154,6 +178,35 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
   const refundEnds = new Map<string, { resultCode: number; receipt: string; amount: number; conversationId: string }>();
 
   const fake: FakeDaraja = {
+    ratibaOutcomes: [],
+    ratibaRequests: [],
+    standingOrders: new Map(),
+    c2bConfirmationUrl: null,
+    async runStandingOrder(responseRefId, run = {}) {
+      const order = fake.standingOrders.get(responseRefId);
+      if (!order?.approved) throw new Error(`No approved standing order ${responseRefId}`);
+      if (run.fails) return null;
+      const url = fake.c2bConfirmationUrl ?? (fake.registered.at(-1)?.ConfirmationURL as string | undefined);
+      if (!url) throw new Error('No C2B confirmation URL: register URLs or set c2bConfirmationUrl');
+      seq += 1;
+      const transId = run.transId ?? `SO${String(seq).padStart(8, '0')}`;
+      await fake.deliver(url, {
+        TransactionType: 'Pay Bill',
+        TransID: transId,
+        TransTime: darajaTimestamp(),
+        TransAmount: `${String(order.body.Amount)}.00`,
+        BusinessShortCode: String(order.body.BusinessShortCode),
+        BillRefNumber: String(order.body.AccountReference),
+        InvoiceNumber: '',
+        OrgAccountBalance: '',
+        ThirdPartyTransID: '',
+        MSISDN: String(order.body.PartyA),
+        FirstName: 'RATIBA',
+        MiddleName: '',
+        LastName: 'PAYER',
+      });
+      return transId;
+    },
     refundOutcomes: [],
     refundRequests: [],
     statusQueries: [],
@@ -356,6 +409,53 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
         });
         const delivery = new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs))
           .then(() => fake.deliver(String(body.ResultURL), callback))
+          .finally(() => inFlight.delete(delivery));
+        inFlight.add(delivery);
+        return;
+      }
+
+      if (req.method === 'POST' && url.pathname === '/standingorder/v1/createStandingOrderExternal') {
+        fake.ratibaRequests.push(body);
+        seq += 1;
+        const refused = (code: string, description: string) =>
+          send(200, { ResponseHeader: { responseRefID: '', responseCode: code, responseDescription: description, ResultDesc: description }, ResponseBody: {} });
+        const names = [...fake.standingOrders.values()].filter((o) => o.body.PartyA === body.PartyA).map((o) => o.body.StandingOrderName);
+        if (names.includes(body.StandingOrderName)) return refused('1050', 'Standing order name already exists');
+        if (!/^\d+$/.test(String(body.Amount)) || !/^\d{8}$/.test(String(body.StartDate)) || !/^\d{8}$/.test(String(body.EndDate))) {
+          return refused('400', 'Invalid request');
+        }
+        const responseRefId = `${String(seq).padStart(4, '0')}-${darajaTimestamp()}-ratiba`;
+        const order: FakeStandingOrder = { responseRefId, body, approved: false };
+        fake.standingOrders.set(responseRefId, order);
+        send(200, {
+          ResponseHeader: { responseRefID: responseRefId, responseCode: '200', responseDescription: 'Request accepted for processing', ResultDesc: 'The service request is processed successfully.' },
+          ResponseBody: { responseDescription: 'Request accepted for processing', responseCode: '200' },
+        });
+        const outcome = fake.ratibaOutcomes.shift() ?? { resultCode: 0, callback: true };
+        if (!outcome.callback) return;
+        const approved = outcome.resultCode === 0;
+        const phone = String(body.PartyA);
+        const callback = {
+          ResponseHeader: {
+            responseRefID: responseRefId,
+            requestRefID: `req-${seq}`,
+            responseCode: String(outcome.resultCode),
+            responseDescription: approved ? 'The service request is processed successfully' : RESULT_TEXTS[outcome.resultCode] ?? 'Failed',
+          },
+          ResponseBody: {
+            ResponseData: [
+              { Name: 'TransactionID', Value: approved ? `SC${String(seq).padStart(8, '0')}` : '' },
+              { Name: 'responseCode', Value: String(outcome.resultCode) },
+              { Name: 'Status', Value: approved ? 'OKAY' : 'ERROR' },
+              { Name: 'Msisdn', Value: `${phone.slice(0, 6)}***${phone.slice(-3)}` },
+            ],
+          },
+        };
+        const delivery = new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs))
+          .then(() => {
+            order.approved = approved;
+            return fake.deliver(String(body.CallBackURL), callback);
+          })
           .finally(() => inFlight.delete(delivery));
         inFlight.add(delivery);
         return;

@@ -2,10 +2,11 @@ import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
+import { standingOrderRun } from '../auto-renew/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
 import { afterCommit, announcePayment, applyClaim, settleStored, type Claim, type PaymentNotice, type Receipt } from './ingest.ts';
-import { accountLooksValid, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, paidByErasedPerson } from './matching.ts';
+import { accountLooksValid, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, normaliseAccount, paidByErasedPerson } from './matching.ts';
 import * as q from './queries.ts';
 import type { SettlementOutcome } from './settle.ts';
 
@@ -133,11 +134,22 @@ async function storeAndSettle(
     // instead of a write and an update. A repeat writes nothing and settles nothing.
     const match = await matchPayment(tx, f);
     if (match) {
-      const claim = (paymentId: number): Claim => automaticClaim(paymentId, f, match, requestId);
+      // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).
+      const run =
+        'subscriberId' in match.payee
+          ? await standingOrderRun(tx, { subscriberId: match.payee.subscriberId, account: normaliseAccount(f.billRefNumber), amountCents: f.amountCents! })
+          : null;
+      const claim = (paymentId: number): Claim => ({
+        ...automaticClaim(paymentId, f, match, requestId),
+        ...(run ? { source: 'ratiba' as const, requested: { packageId: run.packageId } } : {}),
+      });
       try {
         const claimed = await tx.transaction(async (sp) => {
           const row = await q.insertPaymentOnce(sp, { ...values, ...q.claimedColumns({ payee: match.payee, matchedBy: match.matchedBy, actorUserId: null }) });
-          return row ? { paymentId: row.id, outcome: await applyClaim(sp, claim(row.id)) } : null;
+          if (!row) return null;
+          const outcome = await applyClaim(sp, claim(row.id));
+          if (run) await run.recorded(sp, row.id);
+          return { paymentId: row.id, outcome };
         });
         if (!claimed) return repeat;
         return { stored: true, paymentId: claimed.paymentId, status: 'claimed', outcome: claimed.outcome, notice: notice(claimed.paymentId, 'claimed') };

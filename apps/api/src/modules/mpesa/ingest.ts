@@ -33,7 +33,7 @@ export interface Claim {
   amountCents: number;
   payee: Payee;
   betCategoryId: number | null;
-  source: 'mpesa' | 'stk';
+  source: 'mpesa' | 'stk' | 'ratiba';
   matchedBy: 'account' | 'msisdn' | 'stk' | 'manual';
   requested?: RequestedItem | null;
   /** The payer's full phone when the arrival carried it (null: hidden), for the sale's invoice. */

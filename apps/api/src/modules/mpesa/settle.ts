@@ -21,7 +21,7 @@ export interface Settlement {
   buyerPhone?: string | null;
   /** The bet category the account number named (tips), if any. */
   betCategoryId: number | null;
-  source: 'mpesa' | 'stk';
+  source: 'mpesa' | 'stk' | 'ratiba';
   requested?: RequestedItem | null;
   actorUserId: number | null;
   requestId?: string | null;

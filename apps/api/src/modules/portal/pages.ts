@@ -6,6 +6,7 @@ import {
   type PortalPackage,
   type PortalPost,
   type PortalPurchase,
+  type PortalSubscription,
   type PortalTeaser,
   type PublicTicket,
   type RecordBlockPeriod,
@@ -475,7 +476,8 @@ ${me.subscriptions.length > 0
     ? me.subscriptions.map(
         (s) => html`<article class="card row"><div><h3>${s.bet_category} (${s.bet_category_code}), ${mediumLabel(t, s.medium)}</h3>
 <p class="meta">${s.active ? t('portal.account.active', { date: formatDateTime(s.expires_at), days: s.days_left }) : t('portal.account.expired', { date: formatDateTime(s.expires_at) })}</p>
-${invoiceBlock(s.invoice, shell.language)}</div>
+${invoiceBlock(s.invoice, shell.language)}
+${autoRenewBlock(t, s.auto_renew, s.subscription_id)}</div>
 <a class="btn${s.active ? ' secondary' : ''}" href="/portal/packages?category=${s.bet_category_code}&amp;medium=${s.medium}">${t('portal.account.renew')}</a></article>`,
       )
     : html`<p>${t('portal.account.none')}</p><a class="btn" href="/portal/packages">${t('portal.account.see_packages')}</a>`}
@@ -509,7 +511,27 @@ export function smsConfirmPage(shell: Shell, receive: boolean): string {
 
 export const purchaseStatusText = (t: Say, status: PortalPurchase['status']): string => t(`portal.purchase.${status}` as CustomerTextId);
 
-export function purchasePage(shell: Shell, p: PortalPurchase): string {
+/**
+ * A subscription's automatic renewal (M-Pesa Ratiba): its status, next payment and how to stop it
+ * (one step), or the offer to turn it on; nothing when Ratiba is off or the package has no frequency.
+ */
+function autoRenewBlock(t: Say, autoRenew: PortalSubscription['auto_renew'], subscriptionId: number): Html | string {
+  if (!autoRenew) return '';
+  if ('offer' in autoRenew) {
+    const { amount, frequency, start_date } = autoRenew.offer;
+    return html`<div class="auto-renew" data-auto-renew="offer"><p class="meta">${t('portal.auto_renew.offer', { amount: String(amount), frequency, date: formatDate(`${start_date}T09:00:00+03:00`) })}</p>
+<form method="post" action="/portal/auto-renew"><input type="hidden" name="subscription_id" value="${subscriptionId}">
+<button class="btn secondary" type="submit">${t('portal.auto_renew.turn_on')}</button></form></div>`;
+  }
+  const o = autoRenew.standing_order;
+  return html`<div class="auto-renew" data-auto-renew="${o.status}"><p class="status" role="status">${t('portal.auto_renew.status', { status: o.status })}</p>
+<p class="meta">${t('portal.auto_renew.next', { amount: String(o.amount), frequency: o.frequency, date: formatDate(`${o.next_date}T09:00:00+03:00`) })}</p>
+<p class="meta">${t('portal.auto_renew.how_to_stop')}</p>
+<form method="post" action="/portal/auto-renew/stop"><input type="hidden" name="id" value="${o.id}">
+<button class="btn secondary" type="submit">${t('portal.auto_renew.stop')}</button></form></div>`;
+}
+
+export function purchasePage(shell: Shell, p: PortalPurchase, autoRenew: PortalSubscription['auto_renew'] = null, subscriptionId = 0): string {
   const t = say(shell);
   const pending = p.status === 'pending';
   return page(
@@ -527,6 +549,7 @@ export function purchasePage(shell: Shell, p: PortalPurchase): string {
 <p class="status" role="status" aria-live="polite" data-status>${purchaseStatusText(t, p.status)}</p>
 <p data-detail>${purchaseDetail(t, p)}</p>
 ${invoiceBlock(p.invoice, shell.language)}
+${autoRenewBlock(t, autoRenew, subscriptionId)}
 ${pending ? html`<p class="meta">${t('portal.purchase.enter_pin')} <a href="/portal/purchases/${p.id}">${t('portal.purchase.refresh')}</a></p>` : ''}
 </div><p><a href="/portal/account">${t('portal.nav.account')}</a> · <a href="/portal/tips">${t('portal.nav.my_tips')}</a></p>`,
   );

@@ -100,10 +100,23 @@ export async function subscriberByPhone(db: Queryable, phone: string): Promise<{
 
 /** The newest expiry of each (category, medium) the subscriber ever had; voided (reversed) ones do not count. */
 /** The subscriptions of a phone by category and medium, with the id of each one's latest sale (for its invoice). */
-export async function subscriptionsOf(db: Queryable, subscriberId: number): Promise<(Omit<PortalSubscription, 'invoice'> & { saleId: number | null })[]> {
-  const found = await rows<{ bet_category: string; code: string; medium: 'sms' | 'web'; expires_at: string; active: boolean; days_left: number; sale_id: string | number | null }>(
+export async function subscriptionsOf(
+  db: Queryable,
+  subscriberId: number,
+): Promise<(Omit<PortalSubscription, 'invoice' | 'auto_renew'> & { saleId: number | null })[]> {
+  const found = await rows<{
+    bet_category: string;
+    code: string;
+    medium: 'sms' | 'web';
+    expires_at: string;
+    active: boolean;
+    days_left: number;
+    sale_id: string | number | null;
+    subscription_id: string | number;
+  }>(
     db,
     sql`select bc.name as bet_category, bc.code, s.medium, max(s.expires_at) as expires_at,
+               (array_agg(s.id order by s.expires_at desc, s.id desc))[1] as subscription_id,
                (array_agg(s.id order by s.id desc) filter (where s.source <> 'manual'))[1] as sale_id,
                max(s.expires_at) > now() as active,
                greatest(0, ceil(extract(epoch from (max(s.expires_at) - now())) / 86400))::int as days_left
@@ -121,6 +134,7 @@ export async function subscriptionsOf(db: Queryable, subscriberId: number): Prom
     active: s.active === true,
     days_left: Number(s.days_left),
     saleId: s.sale_id === null ? null : Number(s.sale_id),
+    subscription_id: Number(s.subscription_id),
   }));
 }
 

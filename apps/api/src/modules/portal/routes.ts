@@ -9,7 +9,9 @@ import {
   RECORD_BLOCK_PERIODS,
   kesToCents,
   localPhone,
+  portalAutoRenew,
   portalLogout,
+  portalStopAutoRenew,
   portalLanguage,
   portalMe,
   portalPackages,
@@ -138,7 +140,9 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   route(app, portalPackages, async () => portal.packages(deps.db));
   route(app, portalPurchase, async ({ body, request }) => portal.purchase(deps, session(request), body.package_id, request.id));
-  route(app, portalPurchaseStatus, async ({ request }) => portal.purchaseStatus(deps, session(request), pathId(request)));
+  route(app, portalPurchaseStatus, async ({ request }) => ({ purchase: (await portal.purchaseStatus(deps, session(request), pathId(request))).purchase }));
+  route(app, portalAutoRenew, async ({ body, request }) => portal.turnOnAutoRenewal(deps, session(request), body.subscription_id, request.id));
+  route(app, portalStopAutoRenew, async ({ request }) => portal.stopAutoRenewal(deps, session(request), pathId(request), request.id));
   route(app, portalLanguage, async ({ body, request }) => portal.setPortalLanguage(deps.db, session(request), body.language));
   route(app, portalRecord, async ({ query }) => portal.publicRecord(deps.db, query));
   route(app, portalSms, async ({ body, request }) => portal.setSmsPreference(deps, session(request), body.receive, request.id));
@@ -415,6 +419,8 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         restarted: 'portal.notice.sms_restarted',
         'offers-on': 'portal.notice.offers_on',
         'offers-off': 'portal.notice.offers_off',
+        'auto-renew-on': 'portal.notice.auto_renew_on',
+        'auto-renew-stopped': 'portal.notice.auto_renew_stopped',
       };
       const id = notice && Object.hasOwn(notices, notice) ? notices[notice] : undefined;
       const text = id ? fixedText(id, await languageOfPage(request)) : undefined;
@@ -454,6 +460,31 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     }),
   );
 
+  /** Automatic renewal from My account or a paid purchase's page: forms, so they work without JavaScript. */
+  app.post(
+    '/portal/auto-renew',
+    hidden,
+    htmlPage(async (request, reply) => {
+      if (!request.portal) return signInFirst(reply, '/portal/account');
+      const subscriptionId = Id.safeParse((request.body as { subscription_id?: string } | undefined)?.subscription_id);
+      if (!subscriptionId.success) throw notFound(refusalTexts.autoRenewSubscriptionNotFound);
+      await portal.turnOnAutoRenewal(deps, request.portal, subscriptionId.data, request.id);
+      return reply.redirect('/portal/account?done=auto-renew-on', 303);
+    }),
+  );
+
+  app.post(
+    '/portal/auto-renew/stop',
+    hidden,
+    htmlPage(async (request, reply) => {
+      if (!request.portal) return signInFirst(reply, '/portal/account');
+      const orderId = Id.safeParse((request.body as { id?: string } | undefined)?.id);
+      if (!orderId.success) throw notFound(refusalTexts.autoRenewNotFound);
+      await portal.stopAutoRenewal(deps, request.portal, orderId.data, request.id);
+      return reply.redirect('/portal/account?done=auto-renew-stopped', 303);
+    }),
+  );
+
   app.post(
     '/portal/buy',
     hidden,
@@ -483,8 +514,9 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     hidden,
     htmlPage(async (request, reply) => {
       if (!request.portal) return signInFirst(reply, request.url);
-      const { purchase } = await portal.purchaseStatus(deps, request.portal, pathId(request));
-      return send(request, reply, pages.purchasePage(await shellOf(request), purchase));
+      const { purchase, paymentId } = await portal.purchaseStatus(deps, request.portal, pathId(request));
+      const offer = purchase.status === 'paid' ? await portal.autoRenewOfPurchase(deps, request.portal, paymentId) : null;
+      return send(request, reply, pages.purchasePage(await shellOf(request), purchase, offer?.autoRenew ?? null, offer?.subscriptionId));
     }),
   );
 

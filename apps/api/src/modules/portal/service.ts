@@ -12,6 +12,7 @@ import {
   type PortalPageQuery,
   type PortalPost,
   type PortalPurchase,
+  type PortalSubscription,
   type PortalTeaser,
   refusalTexts,
 } from '@betdesk/contract';
@@ -22,6 +23,7 @@ import { AppError, fieldError, notFound, tooManyRequests } from '../../http/erro
 import { newToken, sha256Hex } from '../../lib/crypto.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
+import { autoRenewAfterPurchase, autoRenewView, stop as stopAutoRenew, turnOn as turnOnAutoRenew, wireOrder, type AutoRenewView } from '../auto-renew/service.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { customerTexts, isLanguage, type Language } from '../../customer-texts/catalogue.ts';
@@ -133,14 +135,48 @@ export async function me(deps: AppDeps, session: PortalSession): Promise<PortalM
     receives_sms: !(await isOptedOut(db, session.phone)),
     offers_consent: await hasConsent(db, session.phone),
     offers_wording: await customerText(db, 'marketing_consent_wording', language),
-    subscriptions: subscriber ? await withInvoices(deps, await q.subscriptionsOf(db, subscriber.id)) : [],
+    subscriptions: subscriber ? await withInvoices(deps, subscriber.id, await q.subscriptionsOf(db, subscriber.id)) : [],
   };
 }
 
 /** Each subscription with the invoice of its latest sale: one query for all of them. */
-async function withInvoices(deps: AppDeps, found: Awaited<ReturnType<typeof q.subscriptionsOf>>) {
+async function withInvoices(deps: AppDeps, subscriberId: number, found: Awaited<ReturnType<typeof q.subscriptionsOf>>) {
   const invoices = await invoicesOfSubscriptions(deps, found.flatMap((s) => (s.saleId === null ? [] : [s.saleId])));
-  return found.map(({ saleId, ...s }) => ({ ...s, invoice: saleId === null ? null : (invoices.get(saleId) ?? null) }));
+  return Promise.all(
+    found.map(async ({ saleId, ...s }) => ({
+      ...s,
+      invoice: saleId === null ? null : (invoices.get(saleId) ?? null),
+      auto_renew: autoRenewOfView(await autoRenewView(deps, subscriberId, s.subscription_id)),
+    })),
+  );
+}
+
+/** The portal's shape of a subscription's automatic renewal. */
+export function autoRenewOfView(view: AutoRenewView | null): PortalSubscription['auto_renew'] {
+  if (!view) return null;
+  if ('order' in view) return { standing_order: view.order };
+  return { offer: { amount: view.offer.amount, frequency: view.offer.frequency, start_date: view.offer.date } };
+}
+
+/** The signed-in subscriber turns on automatic renewal of one of their subscriptions (404 when not theirs or Ratiba is off). */
+export async function turnOnAutoRenewal(deps: AppDeps, session: PortalSession, subscriptionId: number, requestId: string) {
+  const subscriber = await q.subscriberByPhone(deps.db, session.phone);
+  if (!subscriber) throw notFound(refusalTexts.autoRenewSubscriptionNotFound);
+  return turnOnAutoRenew(deps, { subscriberId: subscriber.id, phone: session.phone, subscriptionId, via: 'portal', requestId });
+}
+
+/** The signed-in subscriber stops one of their standing orders: one step, confirmed by SMS. */
+export async function stopAutoRenewal(deps: AppDeps, session: PortalSession, orderId: number, requestId: string) {
+  const subscriber = await q.subscriberByPhone(deps.db, session.phone);
+  const { order } = await stopAutoRenew(deps, { orderId, subscriberId: subscriber?.id ?? -1, actorUserId: null, requestId });
+  return { info: fixedText('portal.notice.auto_renew_stopped', await languageOf(deps.db, session.phone)), standing_order: wireOrder(order) };
+}
+
+/** The automatic renewal to offer on a paid purchase's page (null when Ratiba is off or not offered). */
+export async function autoRenewOfPurchase(deps: AppDeps, session: PortalSession, paymentId: number | null) {
+  const subscriber = await q.subscriberByPhone(deps.db, session.phone);
+  const view = subscriber ? await autoRenewAfterPurchase(deps, subscriber.id, paymentId) : null;
+  return { autoRenew: autoRenewOfView(view), subscriptionId: view?.subscriptionId ?? 0 };
 }
 
 /** The signed-in phone chooses its language: every later SMS, USSD screen and portal notice follows it. */
@@ -331,12 +367,12 @@ export async function publicRecord(db: Queryable, query: PortalRecordQuery) {
   };
 }
 
-export async function purchaseStatus(deps: AppDeps, session: PortalSession, id: number): Promise<{ purchase: PortalPurchase }> {
+export async function purchaseStatus(deps: AppDeps, session: PortalSession, id: number): Promise<{ purchase: PortalPurchase; paymentId: number | null }> {
   const subscriber = await q.subscriberByPhone(deps.db, session.phone);
   const found = subscriber ? await q.purchaseOf(deps.db, subscriber.id, id) : null;
   if (!found) throw notFound(refusalTexts.purchaseNotFound);
   const invoice = found.paymentId === null ? null : ((await invoicesOfPayments(deps, [found.paymentId])).get(found.paymentId) ?? null);
-  return { purchase: { ...found.purchase, invoice } };
+  return { purchase: { ...found.purchase, invoice }, paymentId: found.paymentId };
 }
 
 /**

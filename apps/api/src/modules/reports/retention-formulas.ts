@@ -24,7 +24,7 @@ export interface HistoryRow {
   categoryId: number | null;
   medium: 'sms' | 'web' | null;
   /** subscriptions.source: how it was paid. */
-  source: 'mpesa' | 'stk' | 'manual' | 'balance';
+  source: 'mpesa' | 'stk' | 'manual' | 'balance' | 'ratiba';
   amountCents: number;
   createdAt: Date;
   startsAt: Date;
@@ -50,7 +50,8 @@ const byBought = (a: HistoryRow, b: HistoryRow) => a.createdAt.getTime() - b.cre
 
 /** The channel of a subscription's payment, as the report splits by it. */
 export function channelOf(source: HistoryRow['source']): FirstChannel {
-  if (source === 'mpesa') return 'paybill';
+  // A Ratiba run is a paybill payment; the channel list names Ratiba separately once it has it.
+  if (source === 'mpesa' || source === 'ratiba') return 'paybill';
   if (source === 'manual') return 'staff';
   return source;
 }

@@ -47,6 +47,11 @@ export const settingDefaults = {
     description: 'SMS sent to a newly registered user; {name}, {email} and {password} are filled in',
   },
   bonus_rate_percent: { value: 30, description: 'Share of a winning bet\'s profit the client owes as bonus, in percent' },
+  mpesa_ratiba_enabled: {
+    value: false,
+    description:
+      'Automatic renewal by M-Pesa Ratiba standing orders (on only once Safaricom has enabled Ratiba for the paybill; off: the option is shown nowhere)',
+  },
   mpesa_validate_account: {
     value: false,
     description: 'C2B validation refuses a payment whose account number names no bet category, client or phone (off: accept all)',

@@ -190,7 +190,7 @@ export function monthSummary(db: Queryable, range: { from: string; to: string })
 const invoicedNet = (i: SQL) =>
   sql`(${i}.amount_cents - coalesce((select sum(c.amount_cents) from ${taxInvoices} c where c.original_id = ${i}.id and c.cause = 'shortened'), 0))`;
 
-const saleOfDay = (day: string) => sql`${inDays(sql`s.created_at`, { from: day, to: day })} and s.source in ('mpesa', 'stk', 'balance')`;
+const saleOfDay = (day: string) => sql`${inDays(sql`s.created_at`, { from: day, to: day })} and s.source in ('mpesa', 'stk', 'balance', 'ratiba')`;
 
 /**
  * What does not agree on a day: its sales (subscriptions bought with money, reversed ones included:

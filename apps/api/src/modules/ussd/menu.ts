@@ -47,8 +47,11 @@ export interface MenuFacts {
   packages(categoryId: number): Promise<ListItem[]>;
   /** The package a confirmation asks about, or null when it is no longer for sale. */
   packageOnSale(packageId: number): Promise<{ category: string; medium: string; days: number; price: string; phone: string } | null>;
-  /** One per running subscription. */
-  subscriptions(): Promise<{ category: string; medium: string; date: string }[]>;
+  /**
+   * One per running subscription; `autoRenew` when M-Pesa Ratiba is on and the package may renew
+   * automatically: its live standing order (`orderId`) or the offer (`subscriptionId`).
+   */
+  subscriptions(): Promise<{ category: string; medium: string; date: string; autoRenew?: { orderId: number } | { subscriptionId: number } | null }[]>;
   /** Whether the phone has given marketing consent (and not withdrawn it). */
   consented(): Promise<boolean>;
   /** What a person agrees to when they give marketing consent (the setting, in their language). */
@@ -61,7 +64,9 @@ export type MenuAction =
   | { do: 'todays-tips' }
   | { do: 'sms'; receive: boolean }
   | { do: 'offers'; given: boolean }
-  | { do: 'language'; language: Language };
+  | { do: 'language'; language: Language }
+  | { do: 'auto-renew'; subscriptionId: number }
+  | { do: 'auto-renew-stop'; orderId: number };
 
 type State =
   | { at: 'main' }
@@ -120,8 +125,29 @@ function listInput(
 }
 
 const packagesHeader = (category: string, w: MenuWords) => w.say('ussd.packages_header', { category: short(category) });
-const subscriptionLines = async (facts: MenuFacts, w: MenuWords) =>
-  (await facts.subscriptions()).map((s) => w.say('ussd.subscription_line', { ...s, category: short(s.category, 20) }));
+/**
+ * My subscriptions: one line per running subscription, then a numbered choice per automatic
+ * renewal to turn on ("Renew automatically") or stop ("Stop automatic renewal").
+ */
+async function subscriptionsScreen(facts: MenuFacts, w: MenuWords): Promise<{ lines: string[]; choices: MenuAction[] }> {
+  const found = await facts.subscriptions();
+  const lines = found.map((s) =>
+    w.say(s.autoRenew && 'orderId' in s.autoRenew ? 'ussd.subscription_auto_line' : 'ussd.subscription_line', {
+      category: short(s.category, 20),
+      medium: s.medium,
+      date: s.date,
+    }),
+  );
+  const choices: MenuAction[] = [];
+  for (const { autoRenew, ...s } of found) {
+    if (!autoRenew) continue;
+    const category = `${short(s.category, 16)} ${s.medium}`;
+    const on = 'orderId' in autoRenew;
+    choices.push(on ? { do: 'auto-renew-stop', orderId: autoRenew.orderId } : { do: 'auto-renew', subscriptionId: autoRenew.subscriptionId });
+    lines.push(`${choices.length} ${w.say(on ? 'ussd.auto_renew_stop' : 'ussd.auto_renew_start', { category })}`);
+  }
+  return { lines, choices };
+}
 
 async function step(state: State, input: string, facts: MenuFacts, categoryName: (id: number) => Promise<string>, w: MenuWords): Promise<Step> {
   switch (state.at) {
@@ -147,8 +173,10 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
     case 'confirm':
       return input === '1' ? { action: { do: 'buy', packageId: state.packageId } } : null;
     case 'subscriptions': {
+      const { lines, choices } = await subscriptionsScreen(facts, w);
+      if (/^\d{1,2}$/.test(input) && Number(input) >= 1 && Number(input) <= choices.length) return { action: choices[Number(input) - 1]! };
       if (input !== MORE) return null;
-      const pages = paged(w.say('ussd.subscriptions_header'), await subscriptionLines(facts, w), false, w);
+      const pages = paged(w.say('ussd.subscriptions_header'), lines, false, w);
       return state.page < pages.length - 1 ? { state: { at: 'subscriptions', page: state.page + 1 } } : null;
     }
     case 'sms':
@@ -194,12 +222,14 @@ async function render(state: State, facts: MenuFacts, categoryName: (id: number)
       return `CON ${w.say('ussd.confirm', { ...p, category: short(p.category) })}\n${w.back}`;
     }
     case 'subscriptions': {
-      const lines = await subscriptionLines(facts, w);
+      const { lines, choices } = await subscriptionsScreen(facts, w);
       if (lines.length === 0) return `END ${w.say('ussd.subscriptions_none')}`;
       const header = w.say('ussd.subscriptions_header');
       const pages = paged(header, lines, false, w);
       const shown = `${header}\n${pages[state.page]!.join('\n')}`;
-      return state.page < pages.length - 1 ? `CON ${shown}\n${w.more}\n${w.back}` : `END ${shown}`;
+      if (state.page < pages.length - 1) return `CON ${shown}\n${w.more}\n${w.back}`;
+      // With an automatic renewal to turn on or stop, the last page waits for the choice.
+      return choices.length > 0 ? `CON ${shown}\n${w.back}` : `END ${shown}`;
     }
     case 'sms':
       return `CON ${w.say((await facts.optedOut()) ? 'ussd.sms_start_question' : 'ussd.sms_stop_question')}\n${w.back}`;

@@ -11,6 +11,7 @@ import type { Language } from '../../customer-texts/catalogue.ts';
 import { fill } from '../../customer-texts/format.ts';
 import { customerTemplate, customerText, fixedText } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
+import { autoRenewView, stop as stopAutoRenew, turnOn as turnOnAutoRenew } from '../auto-renew/service.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { categoriesForSale, packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { resendTodaysTips } from '../tips-sms/service.ts';
@@ -28,7 +29,8 @@ const packageName = (p: PackageForSale, language: Language) =>
   fixedText('sms.package_name', language, { category: p.category, medium: mediumName(p.medium), days: p.durationDays });
 
 /** The menu's reads for one phone, each made once per request. */
-function factsFor(db: Queryable, phone: string): MenuFacts {
+function factsFor(deps: AppDeps, phone: string): MenuFacts {
+  const db = deps.db;
   const once = <T>(load: () => Promise<T>) => {
     let value: Promise<T> | undefined;
     return () => (value ??= load());
@@ -59,7 +61,13 @@ function factsFor(db: Queryable, phone: string): MenuFacts {
     subscriptions: once(async () => {
       const id = await subscriberId();
       if (id === null) return [];
-      return (await q.runningSubscriptions(db, id)).map((s) => ({ category: s.category, medium: mediumName(s.medium), date: formatDate(s.expires_at) }));
+      return Promise.all(
+        (await q.runningSubscriptions(db, id)).map(async (s) => {
+          const view = await autoRenewView(deps, id, Number(s.subscription_id));
+          const autoRenew = !view ? null : 'order' in view ? { orderId: view.order.id } : { subscriptionId: view.subscriptionId };
+          return { category: s.category, medium: mediumName(s.medium), date: formatDate(s.expires_at), autoRenew };
+        }),
+      );
     }),
   };
 }
@@ -78,7 +86,7 @@ export async function answerUssd(deps: AppDeps, raw: unknown, requestId: string)
   if (!phone) return `END ${fixedText('ussd.kenyan_only', await getSetting(deps.db, 'customer_language_default'))}`;
   // An erased person's phone records nothing again: no purchase, consent or subscriber.
   if (await isErasedPhone(deps.db, phone)) return `END ${fixedText('ussd.erased_refused', await getSetting(deps.db, 'customer_language_default'))}`;
-  const facts = factsFor(deps.db, phone);
+  const facts = factsFor(deps, phone);
   const outcome = await walk(session.text, facts);
   if ('screen' in outcome) return fit(outcome.screen);
   const w = menuWords(await facts.language());
@@ -102,6 +110,17 @@ async function act(deps: AppDeps, action: MenuAction, s: SessionOf): Promise<Scr
     case 'offers':
       await setOffersConsent(deps.db, action.given, s);
       return `END ${s.w.say(action.given ? 'ussd.offers_given' : 'ussd.offers_stopped')}`;
+    case 'auto-renew': {
+      // Queued: Ratiba's PIN prompt comes once the session has ended (the auto-renewal job sends it).
+      const subscriberId = (await q.subscriberIdByPhone(deps.db, s.phone))!;
+      const { standing_order: o } = await turnOnAutoRenew(deps, { subscriberId, phone: s.phone, subscriptionId: action.subscriptionId, via: 'ussd', requestId: s.requestId });
+      return `END ${s.w.say('ussd.auto_renew_started', { amount: String(o.amount), frequency: o.frequency })}`;
+    }
+    case 'auto-renew-stop': {
+      const subscriberId = (await q.subscriberIdByPhone(deps.db, s.phone))!;
+      await stopAutoRenew(deps, { orderId: action.orderId, subscriberId, actorUserId: null, requestId: s.requestId });
+      return `END ${s.w.say('ussd.auto_renew_stopped')}`;
+    }
     case 'language':
       await deps.db.transaction((tx) => setLanguage(tx, { phone: s.phone, language: action.language, source: 'ussd', by: null }));
       // Answered in the language just chosen.

@@ -13,6 +13,7 @@ import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/f
 import { useSubscriber } from '../api/get-subscriber.ts';
 import { useSetLanguage } from '../api/set-language.ts';
 import { showToast } from '@/lib/feedback.tsx';
+import { AutoRenewalsCard } from './auto-renewals-card.tsx';
 import { SendSmsModal } from './send-sms-modal.tsx';
 
 const columns: DataTableColumn<SubscriberSubscription>[] = [
@@ -93,6 +94,7 @@ export function ViewSubscriberPage() {
         </Title>
         <DataTable columns={columns} rows={subscriber.subscriptions} rowKey={(s) => s.id} data-testid="subscriber-subscriptions" />
       </Card>
+      <AutoRenewalsCard subscriberId={subscriber.id} />
       <SmsOptOut person={{ subscriberId: subscriber.id }} />
       <PersonMessages person={{ subscriberId: subscriber.id }} />
       <SendSmsModal subscriberId={subscriber.id} opened={sending} onClose={() => setSending(false)} />
