@@ -11,6 +11,7 @@ import { sendQueuedUssdPurchases } from './modules/ussd/service.ts';
 import { runRefundSending } from './modules/refunds/service.ts';
 import { transmitDueInvoices } from './modules/tax/service.ts';
 import { runRecovery } from './modules/recovery/service.ts';
+import { summariseMarked } from './modules/reports/service.ts';
 
 /** Every queue's handler, wired to the app's dependencies. */
 export function jobHandlers(deps: AppDeps): JobHandler[] {
@@ -76,6 +77,15 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       cron: '* * * * *',
       run: async () => {
         await compactSummaries(deps.db);
+      },
+    },
+    {
+      // The retention summaries of the subscribers whose subscriptions changed (decision 043); a
+      // retention read does the same first, so this only keeps that read short.
+      queue: QUEUES.retentionSummaries,
+      cron: '* * * * *',
+      run: async () => {
+        await summariseMarked(deps.db);
       },
     },
     {

@@ -16,6 +16,7 @@ export const QUEUES = {
   refundSending: 'refund-sending',
   taxInvoices: 'tax-invoices',
   paymentRecovery: 'payment-recovery',
+  retentionSummaries: 'retention-summaries',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
