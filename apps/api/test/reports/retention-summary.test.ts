@@ -6,7 +6,7 @@ import { channelOf, cohortGrid, retentionFigures, type HistoryRow } from '../../
 import { summaryCohorts, summaryFigures } from '../../src/modules/reports/retention-read.ts';
 import { summariseMarked } from '../../src/modules/reports/retention-summary-store.ts';
 import { categoryKey, mediumKey, type RetentionDim } from '../../src/modules/reports/retention-summary.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { seedPeople } from '../mpesa/fixtures.ts';
 import { halfYearHistory, januaryHistory, nairobi } from './retention-history.ts';
 
@@ -146,6 +146,28 @@ describe('the retention summaries', () => {
       insertRows([week(people.graceful, d2, '2026-02-25T08:00:00'), week(people.graceful, d2, '2026-03-03T08:00:00', { source: 'balance' })]),
     ]);
     await expectSummariesEqualFormulas();
+  });
+
+  it('split the cohort grid by category, medium and channel, each grid the formulas’ on its share of the history', async () => {
+    await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
+    const admin = await t.tokenFor('boss@betdesk.test');
+    const rows = await storedHistory();
+    for (const dim of ['category', 'medium', 'channel'] as const) {
+      const res = await t.as(admin, { method: 'GET', url: `/api/reports/cohorts?from=2025-07-01&to=2026-03-31&group_by=${dim}` });
+      expect(res.statusCode).toBe(200);
+      const groups = res.json<{ groups: { key: string; cohorts: { month: string; size: number; cells: { active: number }[] }[] }[] }>().groups;
+      const split = splitHistory(rows, dim);
+      expect(groups.map((g) => g.key).sort()).toEqual([...split.keys()].sort());
+      for (const g of groups) {
+        const expected = cohortGrid(split.get(g.key)!, { from: '2025-07-01', to: '2026-03-31' });
+        expect(g.cohorts.map((c) => [c.month, c.size, c.cells.map((x) => x.active)])).toEqual(
+          expected.map((c) => [c.month, c.size, c.cells.map((x) => x.active)]),
+        );
+      }
+    }
+    const refused = await t.as(admin, { method: 'GET', url: '/api/reports/cohorts?group_by=colour' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.group_by).toBeDefined();
   });
 
   it('take back a refunded purchase, including a first purchase (the channel moves)', async () => {

@@ -65,12 +65,15 @@ export async function cohortsReport(db: Queryable, q: CohortQuery) {
   const range = resolveRange({ from: q.from, to: q.to, group: 'month' });
   await summariseMarked(db);
   const grid = (await summaryCohorts(db, 'all', range)).get('all') ?? summaryCohortsEmpty(range);
+  const keys = q.group_by ? await splitKeys(db, q.group_by, range.from) : [];
+  const split = q.group_by ? await summaryCohorts(db, q.group_by, range) : new Map<string, CohortRow[]>();
   return {
     from: range.from,
     to: range.to,
     by: q.by,
     formula: RETENTION_FORMULAS.cohorts,
     cohorts: grid.map(cohortOut),
+    groups: keys.map((g) => ({ ...g, cohorts: (split.get(g.key) ?? summaryCohortsEmpty(range)).map(cohortOut) })),
   };
 }
 
