@@ -36,6 +36,9 @@ CREATE TABLE "retention_days" (
 	"retained_day_cents" bigint DEFAULT 0 NOT NULL,
 	"retained_week_cents" bigint DEFAULT 0 NOT NULL,
 	"retained_month_cents" bigint DEFAULT 0 NOT NULL,
+	"payers_day" integer DEFAULT 0 NOT NULL,
+	"payers_week" integer DEFAULT 0 NOT NULL,
+	"payers_month" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "retention_days_dim_key_day_pk" PRIMARY KEY("dim","key","day")
 );
 --> statement-breakpoint

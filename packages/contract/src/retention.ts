@@ -133,7 +133,7 @@ export const cohortsReport = endpoint({
     formula: z.string(),
     cohorts: z.array(CohortRow),
     /** One grid per key of `group_by` (empty without it). */
-    groups: z.array(z.object({ key: z.string(), label: z.string(), cohorts: z.array(CohortRow) })),
+    groups: z.array(z.object({ key: z.string(), label: z.string(), cohorts: z.array(CohortRow) })).default([]),
   }),
 });
 

@@ -104,6 +104,10 @@ export const retentionDays = pgTable(
     retainedDayCents: bigint('retained_day_cents', { mode: 'number' }).notNull().default(0),
     retainedWeekCents: bigint('retained_week_cents', { mode: 'number' }).notNull().default(0),
     retainedMonthCents: bigint('retained_month_cents', { mode: 'number' }).notNull().default(0),
+    /** Distinct payers of the calendar day, week and month starting that day. */
+    payersDay: integer('payers_day').notNull().default(0),
+    payersWeek: integer('payers_week').notNull().default(0),
+    payersMonth: integer('payers_month').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.dim, t.key, t.day] })],
 );

@@ -231,15 +231,18 @@ export async function writeRetentionPieces(db: Queryable, ids: readonly number[]
   }
   if (w.days.length > 0) {
     await db.execute(sql`insert into retention_days as t (dim, key, day, cover_in, cover_out, churn_day, churn_week, churn_month,
-                                income_cents, retained_day_cents, retained_week_cents, retained_month_cents)
+                                income_cents, retained_day_cents, retained_week_cents, retained_month_cents, payers_day, payers_week, payers_month)
       select * from json_to_recordset(${json(w.days)}::json) as x(dim text, key text, day date, cover_in int, cover_out int, churn_day int,
-             churn_week int, churn_month int, income_cents bigint, retained_day_cents bigint, retained_week_cents bigint, retained_month_cents bigint)
+             churn_week int, churn_month int, income_cents bigint, retained_day_cents bigint, retained_week_cents bigint, retained_month_cents bigint,
+             payers_day int, payers_week int, payers_month int)
       on conflict (dim, key, day) do update set cover_in = t.cover_in + excluded.cover_in, cover_out = t.cover_out + excluded.cover_out,
         churn_day = t.churn_day + excluded.churn_day, churn_week = t.churn_week + excluded.churn_week,
         churn_month = t.churn_month + excluded.churn_month, income_cents = t.income_cents + excluded.income_cents,
         retained_day_cents = t.retained_day_cents + excluded.retained_day_cents,
         retained_week_cents = t.retained_week_cents + excluded.retained_week_cents,
-        retained_month_cents = t.retained_month_cents + excluded.retained_month_cents`);
+        retained_month_cents = t.retained_month_cents + excluded.retained_month_cents,
+        payers_day = t.payers_day + excluded.payers_day, payers_week = t.payers_week + excluded.payers_week,
+        payers_month = t.payers_month + excluded.payers_month`);
   }
   if (w.ends.length > 0) {
     await db.execute(sql`insert into retention_ends as t (dim, key, day, lag_days, n)
@@ -276,6 +279,9 @@ export interface RetentionDayRow {
   retained_day_cents: number;
   retained_week_cents: number;
   retained_month_cents: number;
+  payers_day: number;
+  payers_week: number;
+  payers_month: number;
 }
 
 /** The day pieces of a split in [from, to], with the active count at `from` folded into its first row per key. */
@@ -284,7 +290,7 @@ export async function retentionDayRows(db: Queryable, dim: string, from: string,
     db,
     sql`select key, to_char(day, 'YYYY-MM-DD') as day, cover_in, cover_out, churn_day, churn_week, churn_month, income_cents::float8 as income_cents,
                retained_day_cents::float8 as retained_day_cents, retained_week_cents::float8 as retained_week_cents,
-               retained_month_cents::float8 as retained_month_cents
+               retained_month_cents::float8 as retained_month_cents, payers_day, payers_week, payers_month
           from retention_days where dim = ${dim} and day >= ${from}::date and day <= ${to}::date order by key, day`,
   );
   const before = await rows<{ key: string; n: string | number }>(

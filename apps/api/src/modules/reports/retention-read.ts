@@ -104,6 +104,11 @@ class KeyDays {
   activeAt(day: string): number {
     return this.activeBefore + this.sum(this.at.days[0]!, day, 'cover');
   }
+  payersOf(day: string, g: ReportGroup): number {
+    const r = this.byDay.get(day);
+    if (!r) return 0;
+    return Number(g === 'day' ? r.payers_day : g === 'week' ? r.payers_week : r.payers_month);
+  }
   churnOf(day: string, g: ReportGroup): number {
     const r = this.byDay.get(day);
     if (!r) return 0;
@@ -148,12 +153,19 @@ export async function summaryFigures(db: Queryable, dim: RetentionDim, range: Ra
     m.set(r.day, { ended: Number(r.ended), renewed: Number(r.renewed) });
   }
 
-  // Distinct payers: each period, the whole range, each lifetime-value month.
+  // Distinct payers: of a whole calendar period from the day rows; of the whole range and of a
+  // clipped period from the purchase-day rows.
   const payerRanges = [...range.periods, { from: range.from, to: range.to }, ...ltvMonths];
+  const payerGroup = (i: number): ReportGroup => (i < range.periods.length ? range.group : 'month');
+  const calendar = (i: number) => {
+    const p = payerRanges[i]!;
+    return i !== range.periods.length && 'period' in p && p.from === p.period && p.to === lastDay(p.period, payerGroup(i));
+  };
+  const asked = payerRanges.map((r, i) => ({ ...r, i })).filter((r) => !calendar(r.i));
   const payers = new Map<string, number[]>();
-  for (const r of await distinctPayers(db, dim, payerRanges)) {
+  for (const r of await distinctPayers(db, dim, asked.map(({ from, to }) => ({ from, to })))) {
     const list = payers.get(r.key) ?? new Array<number>(payerRanges.length).fill(0);
-    list[r.i] = Number(r.n);
+    list[asked[r.i]!.i] = Number(r.n);
     payers.set(r.key, list);
   }
   for (const k of payers.keys()) if (!perKey.has(k)) perKey.set(k, new KeyDays([], at, 0));
@@ -205,7 +217,7 @@ export async function summaryFigures(db: Queryable, dim: RetentionDim, range: Ra
         active: kd.activeAt(p.from),
         churned: live.has(i) ? (live.get(i)!.get(key) ?? 0) : kd.churnOf(p.period, g),
         income: kd.sum(p.from, p.to, 'income_cents'),
-        paying: payers.get(key)?.[payerIndex] ?? 0,
+        paying: calendar(payerIndex) ? kd.payersOf(p.period, g) : (payers.get(key)?.[payerIndex] ?? 0),
         retained: kd.sum(p.from, p.to, retainedColumn(g)),
         base: kd.sum(prev.from, prev.to, 'income_cents'),
       };

@@ -95,6 +95,9 @@ function toWrite(delta: Pieces, made: ReturnType<typeof piecesOf>) {
         retained_day_cents: d.retainedDayCents,
         retained_week_cents: d.retainedWeekCents,
         retained_month_cents: d.retainedMonthCents,
+        payers_day: d.payersDay,
+        payers_week: d.payersWeek,
+        payers_month: d.payersMonth,
       };
     }),
     ends: [...delta.ends].map(([k, n]) => {

@@ -33,6 +33,9 @@ export interface DayPiece {
   retainedDayCents: number;
   retainedWeekCents: number;
   retainedMonthCents: number;
+  payersDay: number;
+  payersWeek: number;
+  payersMonth: number;
 }
 
 export interface CohortPiece {
@@ -75,6 +78,9 @@ const zeroDay = (): DayPiece => ({
   retainedDayCents: 0,
   retainedWeekCents: 0,
   retainedMonthCents: 0,
+  payersDay: 0,
+  payersWeek: 0,
+  payersMonth: 0,
 });
 
 const byBought = (a: HistoryRow, b: HistoryRow) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id;
@@ -180,7 +186,12 @@ function addGroup(p: Pieces, dim: RetentionDim, key: string, cover: readonly His
     if (paidBefore('day')) piece.retainedDayCents += r.amountCents;
     if (paidBefore('week')) piece.retainedWeekCents += r.amountCents;
     if (paidBefore('month')) piece.retainedMonthCents += r.amountCents;
-    const pk = `${dim}|${key}|${d}|${i === 0 ? NO_PREVIOUS_DAY : boughtDays[i - 1]}`;
+    // A payer of a calendar period once: the purchase whose previous one is before the period's start.
+    const before = i === 0 ? NO_PREVIOUS_DAY : boughtDays[i - 1]!;
+    if (before < d) day(d).payersDay += 1;
+    if (before < periodStart(d, 'week')) day(periodStart(d, 'week')).payersWeek += 1;
+    if (before < periodStart(d, 'month')) day(periodStart(d, 'month')).payersMonth += 1;
+    const pk = `${dim}|${key}|${d}|${before}`;
     p.payers.set(pk, (p.payers.get(pk) ?? 0) + 1);
   });
   // The cohort: the month of the first purchase; each month a cover overlaps, and the month's income.
