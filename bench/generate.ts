@@ -35,6 +35,7 @@ import { writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import { refreshSummaries } from '../apps/api/src/db/summaries.ts';
+import { rebuildRetentionSummaries } from '../apps/api/src/modules/reports/service.ts';
 import { hashPassword } from '../apps/api/src/lib/password.ts';
 import { ensureSettingDefaults } from '../apps/api/src/modules/settings/service.ts';
 import { BENCH_ABSENT_STAFF_EMAIL, BENCH_ADMIN_EMAIL, BENCH_PASSWORD, BENCH_RARE_STAFF_EMAIL, BENCH_STAFF_EMAIL, RARE_SURNAME } from './accounts.ts';
@@ -531,25 +532,37 @@ async function payments(ctx: Context, count: number): Promise<void> {
      where p.id between ${lo} and ${hi} and p.status = 'claimed' and (e.kind = 'payment' or s.id is not null)`);
 }
 
-/** Subscriptions staff added by hand (no payment, no ledger): one in five a client's plan. */
+/**
+ * Subscriptions staff added by hand (no payment, no ledger): one in five a client's plan. The tips
+ * ones come in runs of three (k / 3) for one subscriber and package, so the retention figures see
+ * renewals: the second and third follow the one before on time (six in ten), a day early (two in
+ * ten, bought before the end, stacking after it), two days late (inside the default grace) or after
+ * a gap of three weeks (a comeback). One in a hundred was refunded two hours after it was bought.
+ */
 async function manualSubscriptions(ctx: Context, firstId: number, count: number): Promise<void> {
   const { n } = ctx;
   const packages = `array[${ctx.packageIds.join(',')}]`;
   await batched(ctx, 'manual subscriptions', 1, count, (lo, hi) => `
     insert into subscriptions (id, client_id, subscriber_id, plan_id, package_id, bet_category_id, medium, duration_days, amount_cents,
-                               starts_at, expires_at, source, created_by, created_at, lapsed_at, reminded_at)
+                               starts_at, expires_at, source, created_by, created_at, lapsed_at, reminded_at, reversed_at)
     overriding system value
     select ${firstId} + k, case when is_client then 1 + pg_temp.h(k, 90, ${n.clients}) end,
-           case when is_client then null else 1 + pg_temp.h(k, 91, ${n.subscribers}) end,
+           case when is_client then null else 1 + pg_temp.h(k / 3, 91, ${n.subscribers}) end,
            pl.id, pp.id, pp.bet_category_id, pp.medium, coalesce(pl.duration_days, pp.duration_days), coalesce(pl.price_cents, pp.price_cents),
-           starts, t.expires, 'manual', (array[${[ctx.adminId, ...ctx.staffIds].join(',')}])[1 + pg_temp.h(k, 92, ${ctx.staffIds.length + 1})],
-           starts, case when t.expires <= ${ctx.t0} then t.expires end,
-           case when t.expires <= ${ctx.t0} + interval '2 days' then t.expires - interval '1 day' end
-      from (select k, pg_temp.h(k, 93, 5) = 0 as is_client, ${timeOf(ctx, 'k', count, 730, 94)} as starts
+           t.starts, t.expires, 'manual', (array[${[ctx.adminId, ...ctx.staffIds].join(',')}])[1 + pg_temp.h(k, 92, ${ctx.staffIds.length + 1})],
+           t.bought, case when t.expires <= ${ctx.t0} then t.expires end,
+           case when t.expires <= ${ctx.t0} + interval '2 days' then t.expires - interval '1 day' end,
+           case when not is_client and pg_temp.h(k, 98, 100) = 0 then t.bought + interval '2 hours' end
+      from (select k, pg_temp.h(k, 93, 5) = 0 as is_client, k % 3 as step, pg_temp.h(k, 97, 10) as follow,
+                   ${timeOf(ctx, '(k - k % 3)', count, 730, 94)} as base
               from generate_series(${lo}, ${hi}) k) g
       left join bet4me_plans pl on g.is_client and pl.id = (case when pg_temp.h(k, 95, 10) < 7 then ${ctx.planIds.weekly} else ${ctx.planIds.monthly} end)
-      left join price_packages pp on not g.is_client and pp.id = (${packages})[1 + pg_temp.h(k, 96, ${ctx.packageIds.length})]
-      cross join lateral (select starts + coalesce(pl.duration_days, pp.duration_days) * interval '1 day' as expires) t`);
+      left join price_packages pp on not g.is_client and pp.id = (${packages})[1 + pg_temp.h(k / 3, 96, ${ctx.packageIds.length})]
+      cross join lateral (select coalesce(pl.duration_days, pp.duration_days) as days) d
+      cross join lateral (select case when is_client or step = 0 then base
+                                      else base + (step * d.days + case when follow = 8 then 2 when follow = 9 then 21 else 0 end) * interval '1 day' end as starts) s
+      cross join lateral (select s.starts, s.starts + d.days * interval '1 day' as expires,
+                                 case when not is_client and step > 0 and follow in (6, 7) then s.starts - interval '1 day' else s.starts end as bought) t`);
 }
 
 /**
@@ -605,6 +618,11 @@ export async function refreshSummariesAfterBulkLoad(database: Database): Promise
   const started = Date.now();
   const rebuilt = await refreshSummaries(database.db);
   log(`summaries refreshed: ${rebuilt.toLocaleString('en-KE')} day rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const retentionStarted = Date.now();
+  const subscribers = await rebuildRetentionSummaries(database.db, (done) => {
+    if (done % 50_000 === 0) log(`retention summaries: ${done.toLocaleString('en-KE')} subscribers`);
+  });
+  log(`retention summaries rebuilt: ${subscribers.toLocaleString('en-KE')} subscribers in ${((Date.now() - retentionStarted) / 1000).toFixed(1)} s`);
 }
 
 async function recreateDatabase(url: string): Promise<void> {

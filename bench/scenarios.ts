@@ -7,6 +7,8 @@
  * for the staff user only where the permission matrix lets staff call it.
  */
 import {
+  cohortsReport,
+  retentionReport,
   taxInvoices,
   taxSummary,
   activeClients,
@@ -103,7 +105,7 @@ export interface ReadScenario {
   endpoint: Endpoint;
   /** Takes page/perPage (the spec's paged lists, and the formerly unbounded ones of issue 9). */
   paged: boolean;
-  kind: 'list' | 'search' | 'dashboard' | 'record';
+  kind: 'list' | 'search' | 'dashboard' | 'record' | 'retention' | 'cohorts';
   /** Reads one client's rows: a staff user with no client asks for someone else's (404 expected). */
   oneClient?: true;
   /** Query parameters beyond paging; a client's sub-list names one of the staff user's clients for staff. */
@@ -160,7 +162,47 @@ const bonusPage = (extra: (ctx: FloorContext) => string) => (ctx: FloorContext) 
   `select ${bonusCols} from bonuses bo join clients c on c.id = bo.client_id
     where true${extra(ctx)}${scoped(ctx, 'bo.client_id')} order by bo.earned_at desc, bo.id desc limit ${ctx.limit}`;
 
+/** The twelve whole months before this one: a year of retention figures. */
+const lastYear = () => {
+  const thisMonth = `${nairobiDay(0).slice(0, 7)}-01`;
+  const y = Number(thisMonth.slice(0, 4));
+  return { from: `${y - 1}${thisMonth.slice(4)}`, to: new Date(Date.parse(thisMonth) - 86_400_000).toISOString().slice(0, 10) };
+};
+/** Reports → Retention (issue 30), admins only: each figure over a year by month, each split, the 24-month cohort grid. */
+const retentionScenarios: ReadScenario[] = [
+  ...([undefined, 'category', 'medium', 'channel'] as const).map(
+    (split): ReadScenario => ({
+      name: `GET /api/reports/retention (a year by month${split ? `, by ${split}` : ''})`,
+      endpoint: retentionReport,
+      paged: false,
+      kind: 'retention',
+      roles: ['admin'],
+      params: () => ({ ...lastYear(), group: 'month', ...(split ? { group_by: split } : {}) }),
+      floor: null,
+    }),
+  ),
+  {
+    name: 'GET /api/reports/retention (a year to today by week)',
+    endpoint: retentionReport,
+    paged: false,
+    kind: 'retention',
+    roles: ['admin'],
+    params: () => ({ from: nairobiDay(364), to: nairobiDay(0), group: 'week' }),
+    floor: null,
+  },
+  {
+    name: 'GET /api/reports/cohorts (24 months)',
+    endpoint: cohortsReport,
+    paged: false,
+    kind: 'cohorts',
+    roles: ['admin'],
+    params: () => ({ from: `${nairobiDay(730).slice(0, 7)}-01`, to: nairobiDay(0), by: 'subscribers' }),
+    floor: null,
+  },
+];
+
 export const readScenarios: ReadScenario[] = [
+  ...retentionScenarios,
   { name: 'GET /api/dashboard', endpoint: dashboard, paged: false, kind: 'dashboard', floor: null },
   { name: 'GET /api/dashboard/income', endpoint: dashboardIncome, paged: false, kind: 'dashboard', floor: null },
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { refreshSummaries } from '../apps/api/src/db/summaries.ts';
+import { rebuildRetentionSummaries } from '../apps/api/src/modules/reports/service.ts';
 
 const config = loadConfig();
 const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
@@ -16,6 +17,9 @@ try {
   const started = Date.now();
   const rebuilt = await refreshSummaries(database.db);
   console.log(`Summaries rebuilt: ${rebuilt} day rows in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  const retentionStarted = Date.now();
+  const subscribers = await rebuildRetentionSummaries(database.db);
+  console.log(`Retention summaries rebuilt: ${subscribers} subscribers in ${((Date.now() - retentionStarted) / 1000).toFixed(1)} s.`);
 } finally {
   await database.close();
 }

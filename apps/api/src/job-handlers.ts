@@ -12,6 +12,7 @@ import { runRefundSending } from './modules/refunds/service.ts';
 import { transmitDueInvoices } from './modules/tax/service.ts';
 import { runRecovery } from './modules/recovery/service.ts';
 import { runAutoRenewal } from './modules/auto-renew/service.ts';
+import { summariseMarked } from './modules/reports/service.ts';
 
 /** Every queue's handler, wired to the app's dependencies. */
 export function jobHandlers(deps: AppDeps): JobHandler[] {
@@ -77,6 +78,15 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       cron: '* * * * *',
       run: async () => {
         await compactSummaries(deps.db);
+      },
+    },
+    {
+      // The retention summaries of the subscribers whose subscriptions changed (decision 043); a
+      // retention read does the same first, so this only keeps that read short.
+      queue: QUEUES.retentionSummaries,
+      cron: '* * * * *',
+      run: async () => {
+        await summariseMarked(deps.db);
       },
     },
     {

@@ -102,6 +102,8 @@ export const CohortQuery = z
   .object({
     ...reportRangeFields,
     by: z.enum(COHORT_MEASURES, { message: 'by must be subscribers or income' }).default('subscribers'),
+    /** Split as the other figures are: a grid per category, medium or channel of the first purchase. */
+    group_by: z.enum(RETENTION_SPLITS, { message: 'group_by must be category, medium or channel' }).optional(),
   })
   .superRefine(capReportRange);
 export type CohortQuery = z.output<typeof CohortQuery>;
@@ -115,6 +117,8 @@ export const CohortCell = z.object({
   income: Kes,
 });
 
+const CohortRow = z.object({ month: z.string(), size: z.number(), income: Kes, cells: z.array(CohortCell) });
+
 export const cohortsReport = endpoint({
   method: 'GET',
   path: '/api/reports/cohorts',
@@ -127,7 +131,9 @@ export const cohortsReport = endpoint({
     to: z.string(),
     by: z.enum(COHORT_MEASURES),
     formula: z.string(),
-    cohorts: z.array(z.object({ month: z.string(), size: z.number(), income: Kes, cells: z.array(CohortCell) })),
+    cohorts: z.array(CohortRow),
+    /** One grid per key of `group_by` (empty without it). */
+    groups: z.array(z.object({ key: z.string(), label: z.string(), cohorts: z.array(CohortRow) })).default([]),
   }),
 });
 

@@ -17,6 +17,7 @@ export const QUEUES = {
   taxInvoices: 'tax-invoices',
   paymentRecovery: 'payment-recovery',
   autoRenewal: 'auto-renewal',
+  retentionSummaries: 'retention-summaries',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -81,7 +81,7 @@ export const mpesaPayments = pgTable(
     // The tips deposits waiting to be claimed (unclaimed, to nobody, account naming a category): few among
     // millions, so that counting them reads this small index instead of every payment of each prefix.
     // The account and the day are in it as well, so that the count is an index-only scan: with 5 % of
-    // 2,000,000 payments unclaimed, visiting each one's heap page cost 12,000 pages (issue 33, migration 0040).
+    // 2,000,000 payments unclaimed, visiting each one's heap page cost 12,000 pages (issue 33, migration 0039).
     index('mpesa_payments_waiting_account_idx')
       .using('btree', sql`upper(regexp_replace(coalesce(${t.billRefNumber}, ''), '[\\s-]+', '', 'g')) text_pattern_ops`, t.billRefNumber, t.paidAt)
       .where(sql`${t.status} = 'unclaimed' and ${t.clientId} is null and ${t.subscriberId} is null`),

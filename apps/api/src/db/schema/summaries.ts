@@ -1,4 +1,4 @@
-import { bigint, date, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Counts and sums per key and Africa/Nairobi day (docs/decisions/015-scale-summaries.md), kept
@@ -31,4 +31,124 @@ export const summaryDeltas = pgTable(
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
   },
   (t) => [index('summary_deltas_key_day_idx').on(t.key, t.day)],
+);
+
+/**
+ * The retention summaries (docs/decisions/043-retention-summaries.md): what each tips subscriber's
+ * purchases add to the retention figures, kept per subscriber so a change is taken back and redone.
+ * `dim` is the split ('all', 'category', 'medium', 'channel') and `key` its value ('all', a category
+ * id or 'none', 'sms'/'web'/'none', a channel). Written only by reports/retention-summary.ts.
+ */
+
+/** Subscribers whose subscriptions changed since their part of the summaries was written (a trigger marks them). */
+export const retentionDirty = pgTable('retention_dirty', {
+  subscriberId: integer('subscriber_id').primaryKey(),
+  markedAt: timestamp('marked_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Each unrefunded tips subscription as last summarised, with the lag to its renewal (null: none). */
+export const retentionCovers = pgTable(
+  'retention_covers',
+  {
+    subscriptionId: bigint('subscription_id', { mode: 'number' }).primaryKey(),
+    subscriberId: integer('subscriber_id').notNull(),
+    categoryId: integer('category_id'),
+    medium: text('medium'),
+    source: text('source').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The channel of the subscriber's first purchase. */
+    channel: text('channel').notNull(),
+    /** Milliseconds from its end to the purchase of the same line that carried it on; null when none did. */
+    renewalLagMs: bigint('renewal_lag_ms', { mode: 'number' }),
+  },
+  (t) => [index('retention_covers_subscriber_idx').on(t.subscriberId), index('retention_covers_expires_idx').on(t.expiresAt)],
+);
+
+/** Merged cover per subscriber and split: [starts_at, ends_at), and when the next one starts. */
+export const retentionIntervals = pgTable(
+  'retention_intervals',
+  {
+    subscriberId: integer('subscriber_id').notNull(),
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    nextStartsAt: timestamp('next_starts_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.subscriberId, t.dim, t.key, t.startsAt] }),
+    index('retention_intervals_ends_idx').on(t.dim, t.endsAt),
+  ],
+);
+
+/**
+ * Per split and Nairobi day: covers starting and ending their run of midnights (active at a
+ * midnight = the sum of in minus out up to it), churn of the calendar day, week and month starting
+ * that day, income, and the income from payers of the calendar period before (net revenue retention).
+ */
+export const retentionDays = pgTable(
+  'retention_days',
+  {
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    coverIn: integer('cover_in').notNull().default(0),
+    coverOut: integer('cover_out').notNull().default(0),
+    churnDay: integer('churn_day').notNull().default(0),
+    churnWeek: integer('churn_week').notNull().default(0),
+    churnMonth: integer('churn_month').notNull().default(0),
+    incomeCents: bigint('income_cents', { mode: 'number' }).notNull().default(0),
+    retainedDayCents: bigint('retained_day_cents', { mode: 'number' }).notNull().default(0),
+    retainedWeekCents: bigint('retained_week_cents', { mode: 'number' }).notNull().default(0),
+    retainedMonthCents: bigint('retained_month_cents', { mode: 'number' }).notNull().default(0),
+    /** Distinct payers of the calendar day, week and month starting that day. */
+    payersDay: integer('payers_day').notNull().default(0),
+    payersWeek: integer('payers_week').notNull().default(0),
+    payersMonth: integer('payers_month').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dim, t.key, t.day] })],
+);
+
+/** Covers ended per split, Nairobi day of the end and renewal lag in whole days (0–60; 61: later or never). */
+export const retentionEnds = pgTable(
+  'retention_ends',
+  {
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    lagDays: integer('lag_days').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dim, t.key, t.day, t.lagDays] })],
+);
+
+/** Purchases per split, Nairobi day and day of the same payer's purchase before (1900-01-01: none): distinct payers of any range. */
+export const retentionPayers = pgTable(
+  'retention_payers',
+  {
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    prevDay: date('prev_day', { mode: 'string' }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dim, t.key, t.day, t.prevDay] })],
+);
+
+/** Monthly cohorts per split: members (on the cohort's own month), those with a cover in `month`, their income in it. */
+export const retentionCohorts = pgTable(
+  'retention_cohorts',
+  {
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    cohort: date('cohort', { mode: 'string' }).notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    members: integer('members').notNull().default(0),
+    active: integer('active').notNull().default(0),
+    incomeCents: bigint('income_cents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dim, t.key, t.cohort, t.month] })],
 );

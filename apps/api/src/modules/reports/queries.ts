@@ -151,32 +151,239 @@ export function staffNames(db: Queryable): Promise<{ id: number; name: string; d
   );
 }
 
-/**
- * The subscriptions of every tips subscriber with a cover ending on or after `since` and bought
- * before `end` (the retention report's history): a range on `expires_at`
- * (subscriptions_expires_idx), then each subscriber's through subscriptions_subscriber_idx.
- */
-export function subscriberHistoryRows(db: Queryable, since: Date, end: Date) {
-  return rows<{
+// ---- Retention summaries (decision 043): written by retention-summary-store.ts, read by retention.ts.
+
+type Stamp = string | Date;
+export interface SubscriptionHistoryRow {
   id: string | number;
   subscriber_id: number;
   bet_category_id: number | null;
   medium: 'sms' | 'web' | null;
   source: HistoryRow['source'];
   amount_cents: string | number;
-  created_at: string | Date;
-  starts_at: string | Date;
-  expires_at: string | Date;
-  reversed_at: string | Date | null;
-  }>(
+  created_at: Stamp;
+  starts_at: Stamp;
+  expires_at: Stamp;
+  reversed_at: Stamp | null;
+}
+
+/** Marks taken for summarising, oldest subscriber ids first; a mark being set by a purchase in flight is waited for. */
+export async function takeRetentionMarks(db: Queryable, limit: number): Promise<number[]> {
+  const found = await rows<{ subscriber_id: number }>(
     db,
-    sql`select s.id, s.subscriber_id, s.bet_category_id, s.medium, s.source, s.amount_cents,
-               s.created_at, s.starts_at, s.expires_at, s.reversed_at
-          from ${subscriptions} s
-         where s.subscriber_id in (
-                 select subscriber_id from ${subscriptions}
-                  where subscriber_id is not null and expires_at >= ${since.toISOString()} and created_at < ${end.toISOString()})
-           and s.created_at < ${end.toISOString()}`,
+    sql`delete from retention_dirty where subscriber_id in (
+          select subscriber_id from retention_dirty order by subscriber_id limit ${limit} for update)
+        returning subscriber_id`,
+  );
+  return found.map((r) => Number(r.subscriber_id));
+}
+
+export async function retentionMarksLeft(db: Queryable): Promise<number> {
+  const [row] = await rows<{ n: string | number }>(db, sql`select count(*) as n from retention_dirty`);
+  return Number(row?.n ?? 0);
+}
+
+const idList = (ids: readonly number[]) => sql`(select unnest(${`{${ids.join(',')}}`}::int[]))`;
+
+/** Every tips subscription of these subscribers, refunded ones included. */
+export function subscriptionsOfSubscribers(db: Queryable, ids: readonly number[]) {
+  return rows<SubscriptionHistoryRow>(
+    db,
+    sql`select s.id, s.subscriber_id, s.bet_category_id, s.medium, s.source, s.amount_cents, s.created_at, s.starts_at, s.expires_at, s.reversed_at
+          from ${subscriptions} s where s.subscriber_id in ${idList(ids)}`,
   );
 }
 
+/** The covers of these subscribers as last summarised (what their old rows added). */
+export function summarisedCoversOf(db: Queryable, ids: readonly number[]) {
+  return rows<SubscriptionHistoryRow>(
+    db,
+    sql`select subscription_id as id, subscriber_id, category_id as bet_category_id, medium, source, amount_cents,
+               created_at, starts_at, expires_at, null as reversed_at
+          from retention_covers where subscriber_id in ${idList(ids)}`,
+  );
+}
+
+export interface RetentionWrite {
+  covers: unknown[];
+  intervals: unknown[];
+  days: unknown[];
+  ends: unknown[];
+  payers: unknown[];
+  cohorts: unknown[];
+}
+
+/** Replace these subscribers' covers and runs, and add the pieces' deltas to the summaries. */
+export async function writeRetentionPieces(db: Queryable, ids: readonly number[], w: RetentionWrite): Promise<void> {
+  const json = (v: unknown[]) => JSON.stringify(v);
+  await db.execute(sql`delete from retention_covers where subscriber_id in ${idList(ids)}`);
+  await db.execute(sql`delete from retention_intervals where subscriber_id in ${idList(ids)}`);
+  if (w.covers.length > 0) {
+    await db.execute(sql`insert into retention_covers (subscription_id, subscriber_id, category_id, medium, source, amount_cents,
+                                created_at, starts_at, expires_at, channel, renewal_lag_ms)
+      select * from json_to_recordset(${json(w.covers)}::json) as x(subscription_id bigint, subscriber_id int, category_id int, medium text,
+             source text, amount_cents bigint, created_at timestamptz, starts_at timestamptz, expires_at timestamptz, channel text, renewal_lag_ms bigint)`);
+  }
+  if (w.intervals.length > 0) {
+    await db.execute(sql`insert into retention_intervals (subscriber_id, dim, key, starts_at, ends_at, next_starts_at)
+      select * from json_to_recordset(${json(w.intervals)}::json) as x(subscriber_id int, dim text, key text, starts_at timestamptz,
+             ends_at timestamptz, next_starts_at timestamptz)`);
+  }
+  if (w.days.length > 0) {
+    await db.execute(sql`insert into retention_days as t (dim, key, day, cover_in, cover_out, churn_day, churn_week, churn_month,
+                                income_cents, retained_day_cents, retained_week_cents, retained_month_cents, payers_day, payers_week, payers_month)
+      select * from json_to_recordset(${json(w.days)}::json) as x(dim text, key text, day date, cover_in int, cover_out int, churn_day int,
+             churn_week int, churn_month int, income_cents bigint, retained_day_cents bigint, retained_week_cents bigint, retained_month_cents bigint,
+             payers_day int, payers_week int, payers_month int)
+      on conflict (dim, key, day) do update set cover_in = t.cover_in + excluded.cover_in, cover_out = t.cover_out + excluded.cover_out,
+        churn_day = t.churn_day + excluded.churn_day, churn_week = t.churn_week + excluded.churn_week,
+        churn_month = t.churn_month + excluded.churn_month, income_cents = t.income_cents + excluded.income_cents,
+        retained_day_cents = t.retained_day_cents + excluded.retained_day_cents,
+        retained_week_cents = t.retained_week_cents + excluded.retained_week_cents,
+        retained_month_cents = t.retained_month_cents + excluded.retained_month_cents,
+        payers_day = t.payers_day + excluded.payers_day, payers_week = t.payers_week + excluded.payers_week,
+        payers_month = t.payers_month + excluded.payers_month`);
+  }
+  if (w.ends.length > 0) {
+    await db.execute(sql`insert into retention_ends as t (dim, key, day, lag_days, n)
+      select * from json_to_recordset(${json(w.ends)}::json) as x(dim text, key text, day date, lag_days int, n int)
+      on conflict (dim, key, day, lag_days) do update set n = t.n + excluded.n`);
+  }
+  if (w.payers.length > 0) {
+    await db.execute(sql`insert into retention_payers as t (dim, key, day, prev_day, n)
+      select * from json_to_recordset(${json(w.payers)}::json) as x(dim text, key text, day date, prev_day date, n int)
+      on conflict (dim, key, day, prev_day) do update set n = t.n + excluded.n`);
+  }
+  if (w.cohorts.length > 0) {
+    await db.execute(sql`insert into retention_cohorts as t (dim, key, cohort, month, members, active, income_cents)
+      select * from json_to_recordset(${json(w.cohorts)}::json) as x(dim text, key text, cohort date, month date, members int, active int, income_cents bigint)
+      on conflict (dim, key, cohort, month) do update set members = t.members + excluded.members, active = t.active + excluded.active,
+        income_cents = t.income_cents + excluded.income_cents`);
+  }
+}
+
+/** One summariser at a time: two would read the same old covers and add a change twice. */
+export async function lockRetentionSummaries(db: Queryable): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('betdesk-retention-summaries'))`);
+}
+
+export interface RetentionDayRow {
+  key: string;
+  day: string;
+  cover_in: number;
+  cover_out: number;
+  churn_day: number;
+  churn_week: number;
+  churn_month: number;
+  income_cents: number;
+  retained_day_cents: number;
+  retained_week_cents: number;
+  retained_month_cents: number;
+  payers_day: number;
+  payers_week: number;
+  payers_month: number;
+}
+
+/** The day pieces of a split in [from, to], with the active count at `from` folded into its first row per key. */
+export async function retentionDayRows(db: Queryable, dim: string, from: string, to: string): Promise<{ days: RetentionDayRow[]; activeBefore: Map<string, number> }> {
+  const days = await rows<RetentionDayRow>(
+    db,
+    sql`select key, to_char(day, 'YYYY-MM-DD') as day, cover_in, cover_out, churn_day, churn_week, churn_month, income_cents::float8 as income_cents,
+               retained_day_cents::float8 as retained_day_cents, retained_week_cents::float8 as retained_week_cents,
+               retained_month_cents::float8 as retained_month_cents, payers_day, payers_week, payers_month
+          from retention_days where dim = ${dim} and day >= ${from}::date and day <= ${to}::date order by key, day`,
+  );
+  const before = await rows<{ key: string; n: string | number }>(
+    db,
+    sql`select key, sum(cover_in - cover_out) as n from retention_days where dim = ${dim} and day < ${from}::date group by key`,
+  );
+  return { days, activeBefore: new Map(before.map((r) => [r.key, Number(r.n)])) };
+}
+
+/** Covers that ended per key and day in [from, to]: all of them, and those renewed within `grace` days. */
+export function retentionEndRows(db: Queryable, dim: string, from: string, to: string, grace: number) {
+  return rows<{ key: string; day: string; ended: number; renewed: number }>(
+    db,
+    sql`select key, to_char(day, 'YYYY-MM-DD') as day, sum(n)::int as ended, (sum(n) filter (where lag_days <= ${grace}))::int as renewed
+          from retention_ends where dim = ${dim} and day >= ${from}::date and day <= ${to}::date group by key, day`,
+  );
+}
+
+const splitColumn = (dim: string) =>
+  dim === 'category' ? sql`coalesce(category_id::text, 'none')` : dim === 'medium' ? sql`coalesce(medium, 'none')` : dim === 'channel' ? sql`channel` : sql`'all'`;
+
+/** Covers ended in [start, end) whose end plus the grace has passed by `now`, per key: ended and renewed within the grace. */
+export function recentEnds(db: Queryable, dim: string, start: Date, end: Date, graceMs: number, now: Date) {
+  return rows<{ key: string; ended: number; renewed: number }>(
+    db,
+    sql`select ${splitColumn(dim)} as key, count(*)::int as ended, (count(*) filter (where renewal_lag_ms <= ${graceMs}))::int as renewed
+          from retention_covers
+         where expires_at >= ${start.toISOString()} and expires_at < ${end.toISOString()}
+           and expires_at <= ${new Date(now.getTime() - graceMs).toISOString()}
+         group by 1`,
+  );
+}
+
+/** Distinct payers per key of each [from, to] range: purchases in it whose payer's purchase before was before it. */
+export async function distinctPayers(db: Queryable, dim: string, ranges: readonly { from: string; to: string }[]) {
+  if (ranges.length === 0) return [];
+  const list = sql.join(
+    ranges.map((r, i) => sql`(${i}, ${r.from}::date, ${r.to}::date)`),
+    sql`, `,
+  );
+  return rows<{ i: number; key: string; n: number }>(
+    db,
+    sql`select r.i, p.key, sum(p.n)::int as n
+          from (values ${list}) r(i, f, t)
+          join retention_payers p on p.dim = ${dim} and p.day >= r.f and p.day <= r.t and p.prev_day < r.f
+         group by r.i, p.key`,
+  );
+}
+
+/** The first purchase day per key of a split. */
+export function firstPurchaseDays(db: Queryable, dim: string) {
+  return rows<{ key: string; day: string }>(
+    db,
+    sql`select key, to_char(min(day), 'YYYY-MM-DD') as day from retention_payers where dim = ${dim} and prev_day = '1900-01-01' and n > 0 group by key`,
+  );
+}
+
+/**
+ * Churned per key over [start, until): runs covering `start` that end by `until`, of subscribers
+ * not covered again at `until` (a later run starting by then and running past it).
+ */
+export function liveChurned(db: Queryable, dim: string, start: Date, until: Date) {
+  const s = start.toISOString();
+  const u = until.toISOString();
+  return rows<{ key: string; n: number }>(
+    db,
+    sql`select i.key, count(*)::int as n from retention_intervals i
+         where i.dim = ${dim} and i.ends_at > ${s} and i.ends_at <= ${u} and i.starts_at <= ${s}
+           and (i.next_starts_at is null or i.next_starts_at > ${u} or not exists (
+                 select 1 from retention_intervals j
+                  where j.subscriber_id = i.subscriber_id and j.dim = i.dim and j.key = i.key
+                    and j.starts_at <= ${u} and j.ends_at > ${u}))
+         group by i.key`,
+  );
+}
+
+/** Cohort cells of a split: cohorts in [from, to] months, cells up to `to`. */
+export function cohortCells(db: Queryable, dim: string, from: string, to: string) {
+  return rows<{ key: string; cohort: string; month: string; members: number; active: number; income_cents: number }>(
+    db,
+    sql`select key, to_char(cohort, 'YYYY-MM-DD') as cohort, to_char(month, 'YYYY-MM-DD') as month, members, active, income_cents::float8 as income_cents
+          from retention_cohorts where dim = ${dim} and cohort >= ${from}::date and cohort <= ${to}::date and month <= ${to}::date`,
+  );
+}
+
+/** The keys of a split with a cover ending on or after `since`. */
+export function retentionKeysSince(db: Queryable, dim: string, since: string) {
+  return rows<{ key: string }>(db, sql`select distinct key from retention_ends where dim = ${dim} and day >= ${since}::date and n > 0`);
+}
+
+/** Empty the retention summaries and mark every tips subscriber (a rebuild after a bulk load with triggers off). */
+export async function resetRetentionSummaries(db: Queryable): Promise<void> {
+  await db.execute(sql`truncate retention_covers, retention_intervals, retention_days, retention_ends, retention_payers, retention_cohorts`);
+  await db.execute(sql`insert into retention_dirty (subscriber_id)
+    select distinct subscriber_id from ${subscriptions} where subscriber_id is not null on conflict (subscriber_id) do nothing`);
+}

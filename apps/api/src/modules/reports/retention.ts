@@ -2,110 +2,87 @@ import {
   addDays,
   centsToKes,
   FIRST_CHANNEL_LABELS,
-  nairobiRange,
   periodStart,
   RETENTION_FORMULAS,
   type CohortQuery,
+  type FirstChannel,
+  type RetentionFigures,
   type RetentionQuery,
+  type RetentionSplit,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { getSetting } from '../settings/service.ts';
 import { resolveRange } from './periods.ts';
-import { catalogueNames, subscriberHistoryRows } from './queries.ts';
-import { channelOf, cohortGrid, retentionFigures, type HistoryRow } from './retention-formulas.ts';
-
-/**
- * The whole history of every tips subscriber with a cover ending on or after `since` and bought
- * before `end`: classifying a purchase (new, renewal, comeback) and a cohort needs the subscriber's
- * earlier purchases too. The inner condition is a range on `expires_at` (subscriptions_expires_idx);
- * the outer look-up per subscriber goes through subscriptions_subscriber_idx.
- */
-export async function historyOf(db: Queryable, since: Date, end: Date): Promise<HistoryRow[]> {
-  const found = await subscriberHistoryRows(db, since, end);
-  return found.map((r) => ({
-    id: Number(r.id),
-    subscriberId: Number(r.subscriber_id),
-    categoryId: r.bet_category_id === null ? null : Number(r.bet_category_id),
-    medium: r.medium,
-    source: r.source,
-    amountCents: Number(r.amount_cents),
-    createdAt: new Date(r.created_at),
-    startsAt: new Date(r.starts_at),
-    expiresAt: new Date(r.expires_at),
-    reversedAt: r.reversed_at === null ? null : new Date(r.reversed_at),
-  }));
-}
+import { catalogueNames, retentionKeysSince } from './queries.ts';
+import { retentionFigures, type CohortRow } from './retention-formulas.ts';
+import { summariseMarked } from './retention-summary-store.ts';
+import { summaryCohorts, summaryCohortsEmpty, summaryFigures } from './retention-read.ts';
 
 /** Seven months before the range: the six whole months lifetime value reads, and the period before the first. */
-function historyStart(from: string): Date {
+function historyStart(from: string): string {
   let month = periodStart(from, 'month');
   for (let i = 0; i < 7; i += 1) month = periodStart(addDays(month, -1), 'month');
-  return nairobiRange({ from: month }).start!;
+  return month;
 }
 
-/** Split a history by category, medium, or the channel of each subscriber's first purchase. */
-async function splitOf(db: Queryable, history: HistoryRow[], by: NonNullable<RetentionQuery['group_by']>) {
-  const groups = new Map<string, { label: string; rows: HistoryRow[] }>();
-  const add = (key: string, label: string, r: HistoryRow) => {
-    const g = groups.get(key);
-    if (g) g.rows.push(r);
-    else groups.set(key, { label, rows: [r] });
+/** The keys and labels of a split that have a cover ending on or after seven months before the range. */
+async function splitKeys(db: Queryable, by: RetentionSplit, from: string) {
+  const found = (await retentionKeysSince(db, by, historyStart(from))).map((r) => r.key);
+  const names = by === 'category' ? await catalogueNames(db) : null;
+  const label = (key: string) => {
+    if (by === 'category') return key === 'none' ? 'No category' : (names!.categories.get(Number(key)) ?? `Category ${key}`);
+    if (by === 'medium') return key === 'web' ? 'Web' : key === 'sms' ? 'SMS' : 'No medium';
+    return FIRST_CHANNEL_LABELS[key as FirstChannel] ?? key;
   };
-  if (by === 'category') {
-    const names = await catalogueNames(db);
-    for (const r of history) {
-      const key = r.categoryId === null ? 'none' : String(r.categoryId);
-      add(key, r.categoryId === null ? 'No category' : (names.categories.get(r.categoryId) ?? `Category ${r.categoryId}`), r);
-    }
-  } else if (by === 'medium') {
-    for (const r of history) add(r.medium ?? 'none', r.medium === 'web' ? 'Web' : r.medium === 'sms' ? 'SMS' : 'No medium', r);
-  } else {
-    const first = new Map<number, HistoryRow>();
-    for (const r of [...history].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)) {
-      if (r.reversedAt === null && !first.has(r.subscriberId)) first.set(r.subscriberId, r);
-    }
-    for (const r of history) {
-      const f = first.get(r.subscriberId);
-      if (!f) continue; // everything they bought was refunded: no first purchase
-      const channel = channelOf(f.source);
-      add(channel, FIRST_CHANNEL_LABELS[channel], r);
-    }
-  }
-  return [...groups].map(([key, g]) => ({ key, ...g })).sort((a, b) => a.label.localeCompare(b.label));
+  return found.map((key) => ({ key, label: label(key) })).sort((a, b) => a.label.localeCompare(b.label));
 }
 
 export async function retentionReport(db: Queryable, q: RetentionQuery, now = new Date()) {
   const range = resolveRange(q);
   const graceDays = await getSetting(db, 'retention_grace_days');
-  const history = await historyOf(db, historyStart(range.from), nairobiRange({ to: range.to }).end!);
-  const groups = q.group_by ? await splitOf(db, history, q.group_by) : [];
+  await summariseMarked(db);
+  const all = await summaryFigures(db, 'all', range, graceDays, now);
+  const groups = q.group_by ? await splitKeys(db, q.group_by, range.from) : [];
+  const split = q.group_by ? await summaryFigures(db, q.group_by, range, graceDays, now) : new Map<string, RetentionFigures>();
   return {
     from: range.from,
     to: range.to,
     group: range.group,
     grace_days: graceDays,
     formulas: { ...RETENTION_FORMULAS },
-    ...retentionFigures(history, range, graceDays, now),
-    groups: groups.map((g) => ({ key: g.key, label: g.label, ...retentionFigures(g.rows, range, graceDays, now) })),
+    ...(all.get('all') ?? emptyFigures(range, now)),
+    groups: groups.map((g) => ({ ...g, ...(split.get(g.key) ?? emptyFigures(range, now)) })),
   };
+}
+
+/** Figures of a split key with no summarised subscription. */
+function emptyFigures(range: Parameters<typeof retentionFigures>[1], now: Date): RetentionFigures {
+  return retentionFigures([], range, 0, now);
 }
 
 export async function cohortsReport(db: Queryable, q: CohortQuery) {
   const range = resolveRange({ from: q.from, to: q.to, group: 'month' });
-  const { start } = nairobiRange({ from: periodStart(range.from, 'month') });
-  const history = await historyOf(db, start!, nairobiRange({ to: range.to }).end!);
+  await summariseMarked(db);
+  const grid = (await summaryCohorts(db, 'all', range)).get('all') ?? summaryCohortsEmpty(range);
+  const keys = q.group_by ? await splitKeys(db, q.group_by, range.from) : [];
+  const split = q.group_by ? await summaryCohorts(db, q.group_by, range) : new Map<string, CohortRow[]>();
   return {
     from: range.from,
     to: range.to,
     by: q.by,
     formula: RETENTION_FORMULAS.cohorts,
-    cohorts: cohortGrid(history, range).map((c) => ({
-      month: c.month,
-      size: c.size,
-      income: centsToKes(c.income_cents),
-      cells: c.cells.map((cell) => ({ offset: cell.offset, month: cell.month, active: cell.active, share: cell.share, income: centsToKes(cell.income_cents) })),
-    })),
+    cohorts: grid.map(cohortOut),
+    groups: keys.map((g) => ({ ...g, cohorts: (split.get(g.key) ?? summaryCohortsEmpty(range)).map(cohortOut) })),
+  };
+}
+
+function cohortOut(c: CohortRow) {
+  return {
+    month: c.month,
+    size: c.size,
+    income: centsToKes(c.income_cents),
+    cells: c.cells.map((cell) => ({ offset: cell.offset, month: cell.month, active: cell.active, share: cell.share, income: centsToKes(cell.income_cents) })),
   };
 }
 
