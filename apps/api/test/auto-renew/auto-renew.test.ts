@@ -166,6 +166,15 @@ describe('automatic renewal by M-Pesa Ratiba', () => {
     expect(await subscriptionsOf(p)).toHaveLength(1);
   });
 
+  it('stops an erased subscriber\'s standing order and keeps no phone on it', async () => {
+    const { p, order } = await approved();
+    const local = `0${p.phone.slice(3)}`;
+    const res = await t.as(admin, { method: 'POST', url: '/api/privacy/erase', payload: { phone: local, reason: 'Asked by phone' } });
+    expect(res.statusCode).toBe(200);
+    expect(await orderOf(order.id)).toMatchObject({ status: 'stopped', phone: 'erased' });
+    expect((await orderOf(order.id)).stoppedAt).not.toBeNull();
+  });
+
   it('offers "Renew automatically" and "Stop automatic renewal" under My subscriptions on the USSD menu', async () => {
     const p = await weeklySubscriber();
     const phone = `+${p.phone}`;

@@ -148,6 +148,22 @@ export async function erasePaymentRequests(tx: Queryable, person: Person): Promi
   );
 }
 
+/**
+ * The person's Ratiba standing orders lose their phone, and a live one is stopped: nothing more is
+ * asked of M-Pesa or told to the person about it (the order itself is cancelled in M-Pesa, decision 042).
+ */
+export async function eraseStandingOrders(tx: Queryable, person: Person): Promise<number> {
+  return changed(
+    tx,
+    sql`
+    update standing_orders
+       set phone = 'erased',
+           status = case when status in ('requested', 'pending', 'active') then 'stopped' else status end,
+           stopped_at = case when status in ('requested', 'pending', 'active') then now() else stopped_at end
+     where phone = ${person.phone} or subscriber_id in (${idList(person.subscriberIds)})`,
+  );
+}
+
 /** Messages to the person still waiting to leave never will. */
 export async function failQueuedMessagesTo(tx: Queryable, person: Person) {
   await tx.execute(sql`
