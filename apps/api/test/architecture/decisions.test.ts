@@ -9,7 +9,8 @@ const records = readdirSync(folder)
   .map((name) => ({ number: name.slice(0, 3), name, text: readFileSync(join(folder, name), 'utf8') }));
 const byNumber = new Map(records.map((r) => [r.number, r]));
 
-const STATUS = /^Date: \d{4}-\d{2}-\d{2} · Status: (proposed|accepted|amended by (\d{3})|superseded by (\d{3}))$/m;
+/** A record amended more than once names each later record: "amended by 042, 043". */
+const STATUS = /^Date: \d{4}-\d{2}-\d{2} · Status: (proposed|accepted|amended by (\d{3}(?:, \d{3})*)|superseded by (\d{3}))$/m;
 
 describe('decision records (docs/decisions/TEMPLATE.md)', () => {
   it('are numbered once each', () => {
@@ -25,9 +26,8 @@ describe('decision records (docs/decisions/TEMPLATE.md)', () => {
     const broken: string[] = [];
     for (const record of records) {
       const [, , amendedBy, supersededBy] = record.text.match(STATUS) ?? [];
-      const later = amendedBy ?? supersededBy;
-      if (later) {
-        const verb = amendedBy ? 'Amends' : 'Supersedes';
+      const verb = amendedBy ? 'Amends' : 'Supersedes';
+      for (const later of (amendedBy ?? supersededBy)?.split(', ') ?? []) {
         const other = byNumber.get(later);
         if (!other) broken.push(`${record.name}: ${later} does not exist`);
         else if (!new RegExp(`^${verb}: ${record.number}\\b`, 'm').test(other.text)) broken.push(`${other.name} does not say "${verb}: ${record.number}"`);
@@ -35,7 +35,9 @@ describe('decision records (docs/decisions/TEMPLATE.md)', () => {
       for (const [, verb, earlier] of record.text.matchAll(/^(Amends|Supersedes): (\d{3})\b/gm)) {
         const other = byNumber.get(earlier!);
         const expected = `${verb === 'Amends' ? 'amended' : 'superseded'} by ${record.number}`;
-        if (!other?.text.includes(`Status: ${expected}`)) broken.push(`${earlier} does not say "${expected}"`);
+        const status = other?.text.match(STATUS);
+        const named = verb === 'Amends' ? status?.[2]?.split(', ') : status?.[3] ? [status[3]] : [];
+        if (!named?.includes(record.number)) broken.push(`${earlier} does not say "${expected}"`);
       }
     }
     expect(broken).toEqual([]);

@@ -64,6 +64,7 @@ const NOT_CLIENT_OWNED_WRITES: Record<string, string> = {
   'POST /api/tips/subscribers/store': 'tips subscribers',
   'POST /api/tips/subscribers/send-sms': 'tips subscribers',
   'POST /api/tips/subscribers/language': 'tips subscribers',
+  'POST /api/tips/subscribers/auto-renewals/stop': "tips subscribers' standing orders",
   'POST /api/tips/posts/add': 'tips content',
   'POST /api/tips/posts/update': 'tips content',
   'POST /api/tips/posts/delete': 'tips content',

@@ -67,6 +67,7 @@ const NOT_CLIENT_OWNED: Record<string, string> = {
   'GET /api/sms/opt-out/subscriber': 'tips subscribers',
   'GET /api/sms/subscriber-messages': 'tips subscribers',
   'GET /api/tips/subscribers/active': 'tips subscribers',
+  'GET /api/tips/subscribers/auto-renewals': "tips subscribers' standing orders",
   'GET /api/tips/subscribers/new': 'tips subscribers (the form)',
   'GET /api/tips/subscribers/show': 'tips subscribers',
   'GET /api/tips/subscriptions/active': 'tips subscriptions',
