@@ -28,6 +28,7 @@ const CLEAN = [
   'refunds',
   'reports',
   'settings',
+  'subscriptions',
   'tips-prices',
   'tips-record',
   'tips-winnings',
