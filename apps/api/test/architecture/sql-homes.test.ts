@@ -18,6 +18,7 @@ const CLEAN = [
   'bonuses',
   'broadcasts',
   'catalogue',
+  'clients',
   'events',
   'ledger',
   'metrics',
