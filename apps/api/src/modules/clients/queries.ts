@@ -1,7 +1,7 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { centsToKes, type AssignableClient, type Client } from '@betdesk/contract';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { centsToKes, type AssignableClient, type Client, type SortDirection, type SortOf } from '@betdesk/contract';
 import { iso, isoOrNull, rows } from '../../db/rows.ts';
-import { cappedCount, exactCount, limitSql, nameOrPhoneContains, type ListCount, type Page } from '../../db/list.ts';
+import { cappedCount, exactCount, limitSql, nameOrPhoneContains, orderSql, type ListCount, type Page } from '../../db/list.ts';
 import {
   bets,
   clientAssignments,
@@ -243,4 +243,88 @@ export async function countLiveClientsPerStaff(db: Queryable): Promise<Map<numbe
          group by assigned_user_id`,
   );
   return new Map(found.map((r) => [Number(r.user_id), Number(r.n)]));
+}
+
+// ---- A client's facts ------------------------------------------------------------------------
+
+/** What the New client / Edit client form stores on the client's row. */
+export interface ClientFacts {
+  name: string;
+  phone: string;
+  phoneHash: string;
+  email: string | null;
+  maximumStakeCents: number | null;
+}
+
+/** Records a new client; returns its id. */
+export async function insertClient(tx: Queryable, facts: ClientFacts, createdBy: number): Promise<number> {
+  const [row] = await tx.insert(clients).values({ ...facts, createdBy }).returning({ id: clients.id });
+  return row!.id;
+}
+
+/** Rewrites a client's facts. */
+export async function updateClientFacts(tx: Queryable, clientId: number, facts: ClientFacts): Promise<void> {
+  await tx.update(clients).set({ ...facts, updatedAt: sql`now()` }).where(eq(clients.id, clientId));
+}
+
+// ---- Assignment to staff ---------------------------------------------------------------------
+
+/** Who each of these clients is assigned to now (those assigned at all). */
+export function assignmentsOf(tx: Queryable, clientIds: number[]): Promise<{ clientId: number; userId: number }[]> {
+  return tx
+    .select({ clientId: clientAssignments.clientId, userId: clientAssignments.userId })
+    .from(clientAssignments)
+    .where(inArray(clientAssignments.clientId, clientIds));
+}
+
+/** Assigns the clients to the user; a client assigned elsewhere moves. */
+export async function assignClientsTo(tx: Queryable, userId: number, clientIds: number[], assignedBy: number): Promise<void> {
+  await tx
+    .insert(clientAssignments)
+    .values(clientIds.map((clientId) => ({ clientId, userId, assignedBy })))
+    .onConflictDoUpdate({
+      target: clientAssignments.clientId,
+      set: { userId, assignedBy, assignedAt: sql`now()` },
+    });
+}
+
+/** Drops one client's assignment to the user; false when it was not theirs. */
+export async function dropAssignment(tx: Queryable, userId: number, clientId: number): Promise<boolean> {
+  const dropped = await tx
+    .delete(clientAssignments)
+    .where(and(eq(clientAssignments.userId, userId), eq(clientAssignments.clientId, clientId)))
+    .returning({ clientId: clientAssignments.clientId });
+  return dropped.length > 0;
+}
+
+/** Drops every assignment of the user; returns the clients' ids. */
+export async function dropAssignmentsOf(tx: Queryable, userId: number): Promise<number[]> {
+  const dropped = await tx
+    .delete(clientAssignments)
+    .where(eq(clientAssignments.userId, userId))
+    .returning({ clientId: clientAssignments.clientId });
+  return dropped.map((d) => d.clientId);
+}
+
+// ---- The lists' orders -----------------------------------------------------------------------
+
+type Sorting<N extends 'clients' | 'activeClients' | 'userClients'> = { sort?: SortOf<N> | undefined; dir?: SortDirection | undefined };
+
+const clientSorts: Record<SortOf<'clients'>, SQL> = { joined_on: sql`c.created_at`, name: sql`c.name` };
+const activeSorts: Record<SortOf<'activeClients'>, SQL> = { name: sql`c.name` };
+const userClientSorts: Record<SortOf<'userClients'>, SQL> = { name: sql`c.name`, joined_on: sql`c.created_at` };
+
+/** The Clients list's order, as the request sorts it. */
+export function clientListOrder(q: Sorting<'clients'>): SQL {
+  return orderSql('clients', clientSorts, sql`c.id`, q);
+}
+
+/** The Active clients list's order (by name). */
+export function activeClientListOrder(q: Sorting<'activeClients'>): SQL {
+  return orderSql('activeClients', activeSorts, sql`c.id`, q);
+}
+
+/** A user's clients list's order. */
+export function userClientListOrder(q: Sorting<'userClients'>): SQL {
+  return orderSql('userClients', userClientSorts, sql`c.id`, q);
 }

@@ -1,4 +1,3 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   clientTexts,
@@ -15,10 +14,9 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { Queryable } from '../../db/client.ts';
-import { clientAssignments, clients } from '../../db/schema/index.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { orderSql, pageOf, type ListCount, type ListRequest } from '../../db/list.ts';
+import { pageOf, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit } from '../audit/service.ts';
@@ -61,9 +59,6 @@ export async function clientMessages(db: Queryable, actor: Actor, query: PageQue
 type ClientQuery = ListRequest<SortOf<'clients'>>;
 type ActiveClientQuery = ListRequest<SortOf<'activeClients'>>;
 
-const clientSorts: Record<SortOf<'clients'>, SQL> = { joined_on: sql`c.created_at`, name: sql`c.name` };
-const activeSorts: Record<SortOf<'activeClients'>, SQL> = { name: sql`c.name` };
-
 /** How many clients the actor sees: the day summaries for an admin, their assignments for staff. */
 function countAllClients(db: Queryable, scope: Scope): Promise<number> {
   if (scope === 'all') return summed(db, 'client').then((s) => s.n);
@@ -77,7 +72,7 @@ export async function listClients(deps: AppDeps, actor: Actor, query: ClientQuer
     ? q.countClientsCapped(deps.db, { scope, search })
     : countAllClients(deps.db, scope).then((n) => ({ total_records: n }));
   const [clientsPage, count, totalActive] = await Promise.all([
-    q.findClients(deps.db, { scope, search }, pageOf(query), orderSql('clients', clientSorts, sql`c.id`, query)),
+    q.findClients(deps.db, { scope, search }, pageOf(query), q.clientListOrder(query)),
     counted,
     q.countActiveClients(deps.db, scope),
   ]);
@@ -89,7 +84,7 @@ export async function activeClients(deps: AppDeps, actor: Actor, query: ActiveCl
   const scope = scopeOf(actor);
   const search = query.search?.trim() ?? '';
   const [active, totalActive, total, searched] = await Promise.all([
-    q.findClients(deps.db, { scope, search, activeOnly: true }, pageOf(query), orderSql('activeClients', activeSorts, sql`c.id`, query)),
+    q.findClients(deps.db, { scope, search, activeOnly: true }, pageOf(query), q.activeClientListOrder(query)),
     q.countActiveClients(deps.db, scope),
     countAllClients(deps.db, scope),
     search ? q.countClientsCapped(deps.db, { scope, search, activeOnly: true }) : null,
@@ -177,10 +172,9 @@ export async function storeClient(
       if (!current) throw notFound(CLIENT_NOT_FOUND);
       before = current;
       clientId = current.id;
-      await tx.update(clients).set({ ...facts, updatedAt: sql`now()` }).where(eq(clients.id, clientId));
+      await q.updateClientFacts(tx, clientId, facts);
     } else {
-      const [row] = await tx.insert(clients).values({ ...facts, createdBy: actor.userId }).returning({ id: clients.id });
-      clientId = row!.id;
+      clientId = await q.insertClient(tx, facts, actor.userId);
     }
     const platformsBefore = (await q.findPasswordRows(tx, clientId)).map((p) => p.platform);
     await q.replacePasswords(
@@ -212,8 +206,6 @@ export function clientIdsOf(db: Queryable, userId: number): Promise<number[]> {
   return q.findClientIdsOf(db, userId);
 }
 
-const userClientSorts: Record<SortOf<'userClients'>, SQL> = { name: sql`c.name`, joined_on: sql`c.created_at` };
-
 /** One page of every live client by name, with who looks after each (the assignment screen). */
 export async function assignableClients(db: Queryable, query: ListRequest<SortOf<'assignableClients'>>) {
   const search = query.search?.trim() ?? '';
@@ -228,7 +220,7 @@ export async function assignableClients(db: Queryable, query: ListRequest<SortOf
 export async function clientsAssignedTo(db: Queryable, userId: number, query: ListRequest<SortOf<'userClients'>>) {
   const where = { scope: 'all' as const, assignedTo: userId, search: query.search?.trim() ?? '' };
   const [clientsPage, count] = await Promise.all([
-    q.findClients(db, where, pageOf(query), orderSql('userClients', userClientSorts, sql`c.id`, query)),
+    q.findClients(db, where, pageOf(query), q.userClientListOrder(query)),
     q.countClientsCapped(db, where),
   ]);
   return { ...count, clients: clientsPage };
@@ -241,36 +233,19 @@ export function countKnownClients(db: Queryable, ids: number[]): Promise<number>
 
 /** Assigns the clients to the user; a client assigned elsewhere moves. Returns the previous owners. */
 export async function assignClients(tx: Queryable, userId: number, clientIds: number[], actorUserId: number) {
-  const previous = await tx
-    .select({ clientId: clientAssignments.clientId, userId: clientAssignments.userId })
-    .from(clientAssignments)
-    .where(inArray(clientAssignments.clientId, clientIds));
-  await tx
-    .insert(clientAssignments)
-    .values(clientIds.map((clientId) => ({ clientId, userId, assignedBy: actorUserId })))
-    .onConflictDoUpdate({
-      target: clientAssignments.clientId,
-      set: { userId, assignedBy: actorUserId, assignedAt: sql`now()` },
-    });
+  const previous = await q.assignmentsOf(tx, clientIds);
+  await q.assignClientsTo(tx, userId, clientIds, actorUserId);
   return previous;
 }
 
 /** Unassigns one client from the user; false when it was not theirs. */
 export async function unassignClient(tx: Queryable, userId: number, clientId: number): Promise<boolean> {
-  const dropped = await tx
-    .delete(clientAssignments)
-    .where(and(eq(clientAssignments.userId, userId), eq(clientAssignments.clientId, clientId)))
-    .returning({ clientId: clientAssignments.clientId });
-  return dropped.length > 0;
+  return q.dropAssignment(tx, userId, clientId);
 }
 
 /** A trashed user's clients become unassigned. Returns their ids. */
 export async function unassignAllOf(tx: Queryable, userId: number): Promise<number[]> {
-  const dropped = await tx
-    .delete(clientAssignments)
-    .where(eq(clientAssignments.userId, userId))
-    .returning({ clientId: clientAssignments.clientId });
-  return dropped.map((d) => d.clientId);
+  return q.dropAssignmentsOf(tx, userId);
 }
 
 // ---- CSV -----------------------------------------------------------------------------------
@@ -295,9 +270,7 @@ export function clientsCsv(
   filter: { search?: string | undefined; sort?: SortOf<'clients'> | undefined; dir?: SortDirection | undefined; activeOnly?: boolean; assignedTo?: number },
 ): CsvTable<Client> {
   const scope = filter.assignedTo !== undefined ? 'all' : scopeOf(actor);
-  const order = filter.activeOnly
-    ? orderSql('activeClients', activeSorts, sql`c.id`, { dir: filter.dir })
-    : orderSql('clients', clientSorts, sql`c.id`, filter);
+  const order = filter.activeOnly ? q.activeClientListOrder({ dir: filter.dir }) : q.clientListOrder(filter);
   const where = { scope, search: filter.search?.trim() ?? '', activeOnly: filter.activeOnly, assignedTo: filter.assignedTo };
   return {
     filename: filter.activeOnly ? 'active-clients' : 'clients',

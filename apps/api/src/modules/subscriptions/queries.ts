@@ -1,10 +1,131 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { centsToKes, nairobiDayOf, type Bet4meSubscription } from '@betdesk/contract';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { centsToKes, nairobiDayOf, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortDirection, type SortOf } from '@betdesk/contract';
 import { iso, rows } from '../../db/rows.ts';
-import { exactCount, pageRows, type Page } from '../../db/list.ts';
+import { exactCount, inDays, orderSql, pageRows, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
-import { clients, subscriptions } from '../../db/schema/index.ts';
+import { bet4mePlans, clients, pricePackages, subscriptions, tipsSubscribers, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+
+/** What a subscription is of: a client's Bet4Me plan, or a tips subscriber's category and medium. */
+export type WhatIsBought =
+  | { clientId: number; planId: number }
+  | { subscriberId: number; packageId: number; betCategoryId: number; medium: TipsMedium };
+
+export type NewSubscription = typeof subscriptions.$inferInsert;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+// ---- Starting, reversing and shortening a subscription --------------------------------------
+
+/**
+ * The expiry of the holder's latest running subscription of the same thing, its rows locked so two
+ * activations at once stack instead of overlapping; undefined when there is none.
+ */
+export async function lockLatestExpiryOf(tx: Queryable, what: WhatIsBought): Promise<Date | undefined> {
+  const sameThing =
+    'clientId' in what
+      ? eq(subscriptions.clientId, what.clientId)
+      : and(
+          eq(subscriptions.subscriberId, what.subscriberId),
+          eq(subscriptions.betCategoryId, what.betCategoryId),
+          eq(subscriptions.medium, what.medium),
+        );
+  const current = await tx
+    .select({ expiresAt: subscriptions.expiresAt })
+    .from(subscriptions)
+    .where(and(sameThing, isNull(subscriptions.lapsedAt)))
+    .orderBy(sql`${subscriptions.expiresAt} desc`)
+    .limit(1)
+    .for('update');
+  return current[0]?.expiresAt;
+}
+
+/** Records a new subscription; returns its id. */
+export async function insertSubscription(tx: Queryable, values: NewSubscription): Promise<number> {
+  const [row] = await tx.insert(subscriptions).values(values).returning({ id: subscriptions.id });
+  return row!.id;
+}
+
+/** The subscriptions a payment bought, locked. */
+export function lockSubscriptionsBoughtWith(tx: Queryable, paymentId: number): Promise<SubscriptionRow[]> {
+  return tx.select().from(subscriptions).where(eq(subscriptions.paymentId, paymentId)).for('update');
+}
+
+/** One subscription, locked; undefined when there is none. */
+export async function lockSubscription(tx: Queryable, id: number): Promise<SubscriptionRow | undefined> {
+  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update');
+  return sub;
+}
+
+/** Marks a subscription reversed at `now`, ending at `endsAt`, and lets go of its payment. */
+export async function markSubscriptionReversed(tx: Queryable, id: number, endsAt: Date, now: Date): Promise<void> {
+  await tx
+    .update(subscriptions)
+    .set({ paymentId: null, expiresAt: endsAt, lapsedAt: now, reversedAt: now })
+    .where(eq(subscriptions.id, id));
+}
+
+/** Sets a subscription's price and expiry (a partial refund shortened it). */
+export async function setSubscriptionPriceAndExpiry(tx: Queryable, id: number, amountCents: number, expiresAt: Date): Promise<void> {
+  await tx.update(subscriptions).set({ amountCents, expiresAt }).where(eq(subscriptions.id, id));
+}
+
+// ---- The expiry job -------------------------------------------------------------------------
+
+/** Marks lapsed every subscription whose expiry has passed; returns how many. */
+export async function markExpiredSubscriptionsLapsed(db: Queryable): Promise<number> {
+  const lapsed = await db
+    .update(subscriptions)
+    .set({ lapsedAt: sql`now()` })
+    .where(sql`${subscriptions.lapsedAt} is null and ${subscriptions.expiresAt} <= now()`)
+    .returning({ id: subscriptions.id });
+  return lapsed.length;
+}
+
+export interface ReminderDue {
+  id: number;
+  client_id: number | null;
+  subscriber_id: number | null;
+  name: string;
+  phone: string;
+  package: string;
+  expires_at: string;
+}
+
+/**
+ * Up to 500 subscriptions that expire within a day, are not yet reminded, have a phone to remind, and
+ * are not followed by a renewal of the same thing; locked (skipping those another run holds).
+ */
+export function subscriptionsDueReminder(tx: Queryable): Promise<ReminderDue[]> {
+  return rows<ReminderDue>(
+    tx,
+    sql`select s.id, s.client_id, s.subscriber_id, coalesce(c.name, t.name) as name, coalesce(c.phone, t.phone) as phone,
+               coalesce(pl.name || ' plan', pp.name, 'tips') as package, s.expires_at
+          from ${subscriptions} s
+          left join ${clients} c on c.id = s.client_id and c.deleted_at is null
+          left join ${tipsSubscribers} t on t.id = s.subscriber_id
+          left join ${bet4mePlans} pl on pl.id = s.plan_id
+          left join ${pricePackages} pp on pp.id = s.package_id
+         where s.lapsed_at is null and s.reminded_at is null
+           and s.expires_at > now() and s.expires_at <= now() + interval '1 day'
+           and coalesce(c.phone, t.phone) is not null
+           and not exists (
+             select 1 from ${subscriptions} later
+              where later.id <> s.id and later.expires_at > s.expires_at and later.lapsed_at is null
+                and (later.client_id = s.client_id
+                     or (later.subscriber_id = s.subscriber_id and later.bet_category_id = s.bet_category_id
+                         and later.medium = s.medium)))
+         order by s.expires_at
+         limit 500
+           for update of s skip locked`,
+  );
+}
+
+/** Notes that a subscription's reminder went out. */
+export async function markSubscriptionReminded(tx: Queryable, id: number): Promise<void> {
+  await tx.update(subscriptions).set({ remindedAt: sql`now()` }).where(sql`${subscriptions.id} = ${id}`);
+}
+
+// ---- Bet4Me subscription lists --------------------------------------------------------------
 
 function toSubscription(r: Record<string, unknown>): Bet4meSubscription {
   const active = Boolean(r.active);
@@ -50,6 +171,28 @@ export function clientSubscriptionsExportQuery(where: SQL, order: SQL): SQL {
 }
 
 export { toSubscription };
+
+const recentSql = sql`s.created_at >= now() - make_interval(days => ${RECENT_SUBSCRIPTION_DAYS})`;
+const subscriptionSorts: Record<SortOf<'allSubscriptions'>, SQL> = { done_on: sql`s.created_at`, amount: sql`s.amount_cents` };
+
+/**
+ * The Bet4Me subscriptions list's rows: recent (last days) or all. Chosen days replace the recent
+ * window, so the rows cover the same days as the income beside them.
+ */
+export function subscriptionListWhere(which: 'recent' | 'all', range: DayRange): SQL {
+  if (which === 'recent' && !range.from && !range.to) return recentSql;
+  return inDays(sql`s.created_at`, range);
+}
+
+/** The Bet4Me subscriptions list's order, as the request sorts it. */
+export function subscriptionListOrder(q: { sort?: SortOf<'allSubscriptions'> | undefined; dir?: SortDirection | undefined }): SQL {
+  return orderSql('allSubscriptions', subscriptionSorts, sql`s.id`, q);
+}
+
+/** One client's subscriptions (the caller found the client in the actor's scope). */
+export function subscriptionsOfClientWhere(clientId: number): SQL {
+  return sql`s.client_id = ${clientId}`;
+}
 
 export function countClientSubscriptions(db: Queryable, where: SQL): Promise<number> {
   return exactCount(db, sql`from ${subscriptions} s where s.client_id is not null and ${where}`);

@@ -1,9 +1,8 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { subscriptions, SUBSCRIPTION_SOURCES, type TipsMedium } from '../../db/schema/index.ts';
+import { SUBSCRIPTION_SOURCES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { centsToKes, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortOf } from '@betdesk/contract';
+import { centsToKes, type Bet4meSubscription, type SortOf } from '@betdesk/contract';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { dayRangeOf, inDays, orderSql, pageOf, type ListRequest, type Page } from '../../db/list.ts';
+import { dayRangeOf, pageOf, type ListRequest, type Page } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
@@ -13,12 +12,8 @@ import * as subscriptionQueries from './queries.ts';
 
 export type SubscriptionSource = (typeof SUBSCRIPTION_SOURCES)[number];
 
-export type WhatIsBought =
-  | { clientId: number; planId: number }
-  | { subscriberId: number; packageId: number; betCategoryId: number; medium: TipsMedium };
-
 export interface Activation {
-  what: WhatIsBought;
+  what: subscriptionQueries.WhatIsBought;
   durationDays: number;
   amountCents: number;
   source: SubscriptionSource;
@@ -46,46 +41,27 @@ export async function activateSubscription(
   tx: Queryable,
   a: Activation,
 ): Promise<{ id: number; startsAt: Date; expiresAt: Date; sale: Sale | null }> {
-  const sameThing =
-    'clientId' in a.what
-      ? eq(subscriptions.clientId, a.what.clientId)
-      : and(
-          eq(subscriptions.subscriberId, a.what.subscriberId),
-          eq(subscriptions.betCategoryId, a.what.betCategoryId),
-          eq(subscriptions.medium, a.what.medium),
-        );
   // Lock the holder's current rows so two activations at once stack instead of overlapping.
-  const current = await tx
-    .select({ expiresAt: subscriptions.expiresAt })
-    .from(subscriptions)
-    .where(and(sameThing, isNull(subscriptions.lapsedAt)))
-    .orderBy(sql`${subscriptions.expiresAt} desc`)
-    .limit(1)
-    .for('update');
+  const latest = await subscriptionQueries.lockLatestExpiryOf(tx, a.what);
   const now = new Date();
-  const latest = current[0]?.expiresAt;
   const startsAt = latest && latest > now ? latest : now;
   const expiresAt = new Date(startsAt.getTime() + a.durationDays * 86_400_000);
 
-  const [row] = await tx
-    .insert(subscriptions)
-    .values({
-      clientId: 'clientId' in a.what ? a.what.clientId : null,
-      planId: 'clientId' in a.what ? a.what.planId : null,
-      subscriberId: 'subscriberId' in a.what ? a.what.subscriberId : null,
-      packageId: 'subscriberId' in a.what ? a.what.packageId : null,
-      betCategoryId: 'subscriberId' in a.what ? a.what.betCategoryId : null,
-      medium: 'subscriberId' in a.what ? a.what.medium : null,
-      durationDays: a.durationDays,
-      amountCents: a.amountCents,
-      startsAt,
-      expiresAt,
-      source: a.source,
-      paymentId: a.paymentId ?? null,
-      createdBy: a.createdBy ?? null,
-    })
-    .returning({ id: subscriptions.id });
-  const id = row!.id;
+  const id = await subscriptionQueries.insertSubscription(tx, {
+    clientId: 'clientId' in a.what ? a.what.clientId : null,
+    planId: 'clientId' in a.what ? a.what.planId : null,
+    subscriberId: 'subscriberId' in a.what ? a.what.subscriberId : null,
+    packageId: 'subscriberId' in a.what ? a.what.packageId : null,
+    betCategoryId: 'subscriberId' in a.what ? a.what.betCategoryId : null,
+    medium: 'subscriberId' in a.what ? a.what.medium : null,
+    durationDays: a.durationDays,
+    amountCents: a.amountCents,
+    startsAt,
+    expiresAt,
+    source: a.source,
+    paymentId: a.paymentId ?? null,
+    createdBy: a.createdBy ?? null,
+  });
 
   if (a.source !== 'manual') {
     await postLedgerEntry(tx, {
@@ -131,18 +107,11 @@ export async function reverseSubscriptionsOfPayment(
   tx: Queryable,
   r: { paymentId: number; actorUserId: number | null; requestId?: string | null; note: string },
 ): Promise<number> {
-  const bought = await tx
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.paymentId, r.paymentId))
-    .for('update');
+  const bought = await subscriptionQueries.lockSubscriptionsBoughtWith(tx, r.paymentId);
   for (const sub of bought) {
     const now = new Date();
     const endsAt = sub.expiresAt < now ? sub.expiresAt : sub.startsAt > now ? sub.startsAt : now;
-    await tx
-      .update(subscriptions)
-      .set({ paymentId: null, expiresAt: endsAt, lapsedAt: now, reversedAt: now })
-      .where(eq(subscriptions.id, sub.id));
+    await subscriptionQueries.markSubscriptionReversed(tx, sub.id, endsAt, now);
     if (sub.source !== 'manual') {
       await postLedgerEntry(tx, {
         holder: sub.clientId !== null ? { clientId: sub.clientId } : { subscriberId: sub.subscriberId! },
@@ -178,15 +147,12 @@ export async function shortenSubscriptionForRefund(
   tx: Queryable,
   r: { subscriptionId: number; refundCents: number; actorUserId: number | null; note: string },
 ): Promise<Date | null> {
-  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, r.subscriptionId)).for('update');
+  const sub = await subscriptionQueries.lockSubscription(tx, r.subscriptionId);
   if (!sub || sub.reversedAt || sub.amountCents <= 0) return null;
   const refund = Math.min(r.refundCents, sub.amountCents);
   const keptShare = (sub.amountCents - refund) / sub.amountCents;
   const expiresAt = new Date(sub.startsAt.getTime() + (sub.expiresAt.getTime() - sub.startsAt.getTime()) * keptShare);
-  await tx
-    .update(subscriptions)
-    .set({ amountCents: sub.amountCents - refund, expiresAt })
-    .where(eq(subscriptions.id, sub.id));
+  await subscriptionQueries.setSubscriptionPriceAndExpiry(tx, sub.id, sub.amountCents - refund, expiresAt);
   if (sub.source !== 'manual') {
     await postLedgerEntry(tx, {
       holder: sub.clientId !== null ? { clientId: sub.clientId } : { subscriberId: sub.subscriberId! },
@@ -211,16 +177,11 @@ export async function shortenSubscriptionForRefund(
 
 // ---- Bet4Me subscription lists --------------------------------------------------------------
 
-const recentSql = sql`s.created_at >= now() - make_interval(days => ${RECENT_SUBSCRIPTION_DAYS})`;
-
 type SubscriptionQuery = ListRequest<SortOf<'allSubscriptions'>>;
-const subscriptionSorts: Record<SortOf<'allSubscriptions'>, SQL> = { done_on: sql`s.created_at`, amount: sql`s.amount_cents` };
 
 /** Chosen days replace the recent window, so the rows cover the same days as the income beside them. */
-function listWhere(which: 'recent' | 'all', f: Omit<SubscriptionQuery, 'page' | 'perPage'>): SQL {
-  const range = dayRangeOf(f);
-  if (which === 'recent' && !range.from && !range.to) return recentSql;
-  return inDays(sql`s.created_at`, range);
+function listWhere(which: 'recent' | 'all', f: Omit<SubscriptionQuery, 'page' | 'perPage'>) {
+  return subscriptionQueries.subscriptionListWhere(which, dayRangeOf(f));
 }
 
 /**
@@ -229,7 +190,7 @@ function listWhere(which: 'recent' | 'all', f: Omit<SubscriptionQuery, 'page' | 
  */
 export async function subscriptionsPage(db: Queryable, which: 'recent' | 'all', query: SubscriptionQuery) {
   const where = listWhere(which, query);
-  const order = orderSql('allSubscriptions', subscriptionSorts, sql`s.id`, query);
+  const order = subscriptionQueries.subscriptionListOrder(query);
   const range = dayRangeOf(query);
   const income = subscriptionQueries.clientSubscriptionIncome(db, range);
   const countedFromSummaries = which === 'all' || Boolean(range.from || range.to);
@@ -248,7 +209,7 @@ export async function subscriptionsPage(db: Queryable, which: 'recent' | 'all', 
 
 /** A client's subscriptions (the client page's sub-list); the caller has checked the scope. */
 export async function subscriptionsOfClient(db: Queryable, clientId: number, page: Page | null) {
-  const where = sql`s.client_id = ${clientId}`;
+  const where = subscriptionQueries.subscriptionsOfClientWhere(clientId);
   const [list, totalRecords] = await Promise.all([
     subscriptionQueries.findClientSubscriptions(db, where, page),
     page ? subscriptionQueries.countClientSubscriptions(db, where) : Promise.resolve(0),
@@ -270,8 +231,8 @@ export function subscriptionsCsv(
   deps: AppDeps,
   filter: ({ which: 'recent' | 'all' } & Omit<SubscriptionQuery, 'page' | 'perPage'>) | { clientId: number },
 ): CsvTable<Bet4meSubscription> {
-  const where = 'clientId' in filter ? sql`s.client_id = ${filter.clientId}` : listWhere(filter.which, filter);
-  const order = 'clientId' in filter ? subscriptionQueries.newestSubscriptionsFirst : orderSql('allSubscriptions', subscriptionSorts, sql`s.id`, filter);
+  const where = 'clientId' in filter ? subscriptionQueries.subscriptionsOfClientWhere(filter.clientId) : listWhere(filter.which, filter);
+  const order = 'clientId' in filter ? subscriptionQueries.newestSubscriptionsFirst : subscriptionQueries.subscriptionListOrder(filter);
   return {
     filename: 'clientId' in filter ? 'client-subscriptions' : `${filter.which}-subscriptions`,
     columns: subscriptionColumns,
