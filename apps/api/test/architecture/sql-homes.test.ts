@@ -30,6 +30,7 @@ const CLEAN = [
   'settings',
   'tips-prices',
   'tips-record',
+  'tips-subscriptions',
   'tips-winnings',
   'users',
 ];
