@@ -28,6 +28,7 @@ const CLEAN = [
   'refunds',
   'reports',
   'settings',
+  'sms',
   'tips-prices',
   'tips-record',
   'tips-subscriptions',
