@@ -112,8 +112,7 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
   {
     reason: "tips subscribers' subscriptions (no client: no owner), whom every staff member serves (NOT_CLIENT_OWNED in test/clients/scope.test.ts)",
     functions: [
-      'tips-subscriptions/service.ts#allSubscriptionsPage',
-      'tips-subscriptions/service.ts#activeSubscriptionsPage',
+      'tips-subscriptions/queries.ts#countSubscriptions',
       'tips-subscribers/queries.ts#pageSubscribers',
     ],
   },

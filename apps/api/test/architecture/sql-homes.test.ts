@@ -10,33 +10,11 @@ import { apiRoot } from './import-graph.ts';
 // are not (their receiver is neither).
 const STATEMENT = /(?:^[ \t]*|\b(?:db|tx))\.(select|insert|update|delete|execute)\(|\brows<|\brows\(|sql`/gm;
 
-/** The modules whose every statement is in their queries.ts: none may get one back elsewhere. */
-const CLEAN = [
-  'audit',
-  'backups',
-  'bets',
-  'bonuses',
-  'broadcasts',
-  'catalogue',
-  'clients',
-  'events',
-  'ledger',
-  'metrics',
-  'mpesa',
-  'privacy',
-  'reconciliation',
-  'recovery',
-  'refunds',
-  'reports',
-  'settings',
-  'subscriptions',
-  'tips-prices',
-  'tips-record',
-  'tips-winnings',
-  'users',
-];
 
 const modulesDir = join(apiRoot, 'src/modules');
+
+/** Every module: each keeps every statement in its queries (the last ones moved in issue 32). */
+const MODULES = readdirSync(modulesDir).filter((name) => statSync(join(modulesDir, name)).isDirectory());
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -72,13 +50,13 @@ function statementsOutsideQueries(module: string): Record<string, number> {
 }
 
 describe("where a module's SQL lives (ARCHITECTURE.md, issue 32)", () => {
-  it.each(CLEAN)('%s keeps every statement in its queries.ts', (module) => {
+  it.each(MODULES)('%s keeps every statement in its queries.ts', (module) => {
     expect(statementsOutsideQueries(module)).toEqual({});
   });
 
-  it('lists only modules that exist', () => {
-    const modules = readdirSync(modulesDir).filter((name) => statSync(join(modulesDir, name)).isDirectory());
-    expect(modules).toEqual(expect.arrayContaining(CLEAN));
+  it('reads every module', () => {
+    expect(MODULES.length).toBeGreaterThan(30);
+    expect(MODULES).toEqual(expect.arrayContaining(['bets', 'sms', 'tax', 'tips-subscriptions']));
   });
 
   it('counts the statements a file builds (the check can fail)', () => {

@@ -1,8 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
 import { privacyTexts } from '@betdesk/contract';
-import { rows } from '../../db/rows.ts';
 import { fieldError } from '../../http/errors.ts';
-import { ERASED_PHONE_PREFIX, erasedPhones, type ConsentChannel } from '../../db/schema/index.ts';
+import { ERASED_PHONE_PREFIX, type ConsentChannel } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import * as q from './queries/consent.ts';
@@ -20,13 +18,11 @@ export async function isErasedPhone(db: Queryable, phone: string): Promise<boole
 }
 
 export async function isErasedHash(db: Queryable, phoneHash: string): Promise<boolean> {
-  const found = await db.select({ h: erasedPhones.phoneHash }).from(erasedPhones).where(eq(erasedPhones.phoneHash, phoneHash)).limit(1);
-  return found.length > 0;
+  return q.phoneHashErased(db, phoneHash);
 }
 
 export async function hasConsent(db: Queryable, phone: string): Promise<boolean> {
-  const [row] = await rows<{ yes: boolean }>(db, sql`select ${q.consentedSql(sql`${phone}`)} as yes`);
-  return row?.yes === true;
+  return q.phoneConsented(db, phone);
 }
 
 export interface ConsentChange {

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { phoneLanguages, type LANGUAGE_SOURCES } from '../../db/schema/index.ts';
+import type { LANGUAGE_SOURCES } from '../../db/schema/index.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries/languages.ts';
@@ -9,8 +8,7 @@ export type LanguageSource = (typeof LANGUAGE_SOURCES)[number];
 
 /** The language a phone chose, or null when it never chose (the business's default serves it). */
 export async function chosenLanguage(db: Queryable, phone: string): Promise<Language | null> {
-  const [row] = await db.select({ language: phoneLanguages.language }).from(phoneLanguages).where(eq(phoneLanguages.phone, phone));
-  return row?.language ?? null;
+  return q.findLanguage(db, phone);
 }
 
 /** The language every message to this phone is written in: its own choice, else the business's default. */

@@ -1,5 +1,3 @@
-import { sql } from 'drizzle-orm';
-import { rows } from '../../db/rows.ts';
 import type { OptOutSource } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import * as q from './queries/opt-outs.ts';
@@ -13,8 +11,7 @@ export type OptOutScope = 'all' | 'promotional' | { betCategoryId: number };
 const scopeKey = (scope: OptOutScope) => (typeof scope === 'string' ? scope : String(scope.betCategoryId));
 
 export async function isOptedOut(db: Queryable, phone: string, betCategoryId?: number | null, promotional = false): Promise<boolean> {
-  const [row] = await rows<{ out: boolean }>(db, sql`select ${q.optedOutSql(sql`${phone}`, betCategoryId, promotional)} as out`);
-  return row?.out === true;
+  return q.phoneOptedOut(db, phone, betCategoryId, promotional);
 }
 
 interface Change {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { SECRET_SMS_TEXTS } from '@betdesk/contract';
-import { smsMessages, SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
+import { SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
 import type { Database, Queryable } from '../../db/client.ts';
 import { DND_CAUSE, type SendOutcome, type SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '@betdesk/contract';
@@ -59,25 +59,20 @@ export async function queueSms(db: Queryable, sms: SmsToQueue): Promise<number |
   if (smsClass !== 'transactional' && (await isOptedOut(db, sms.to, sms.betCategoryId, smsClass === 'promotional'))) return null;
   if (smsClass === 'promotional' && !(await hasConsent(db, sms.to))) return null;
   const body = smsClass === 'promotional' ? await withOptOutText(db, sms.body) : sms.body;
-  const [row] = await db
-    .insert(smsMessages)
-    .values({
-      intent: sms.intent,
-      dedupeKey: sms.dedupeKey,
-      recipient: sms.to,
-      body,
-      parts: smsParts(body),
-      smsClass,
-      nextAttemptAt: await firstAttemptAt(db, smsClass, sms.now ?? new Date()),
-      priority: SMS_PRIORITY.single,
-      clientId: sms.clientId ?? null,
-      subscriberId: sms.subscriberId ?? null,
-      createdBy: sms.createdBy,
-      resentFromId: sms.resentFromId ?? null,
-    })
-    .onConflictDoNothing({ target: smsMessages.dedupeKey })
-    .returning({ id: smsMessages.id });
-  return row?.id ?? null;
+  return q.insertQueuedSms(db, {
+    intent: sms.intent,
+    dedupeKey: sms.dedupeKey,
+    recipient: sms.to,
+    body,
+    parts: smsParts(body),
+    smsClass,
+    nextAttemptAt: await firstAttemptAt(db, smsClass, sms.now ?? new Date()),
+    priority: SMS_PRIORITY.single,
+    clientId: sms.clientId ?? null,
+    subscriberId: sms.subscriberId ?? null,
+    createdBy: sms.createdBy,
+    resentFromId: sms.resentFromId ?? null,
+  });
 }
 
 export interface SmsFanout {

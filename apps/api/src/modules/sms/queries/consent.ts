@@ -1,5 +1,6 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
+import { rows } from '../../../db/rows.ts';
 import { ERASED_PHONE_PREFIX, erasedPhones, marketingConsentEvents, marketingConsents, users, type ConsentChannel } from '../../../db/schema/index.ts';
 
 /** SQL true when the phone expression has given marketing consent and not withdrawn it. */
@@ -50,4 +51,16 @@ export function consentHistory(db: Queryable, phone: string) {
     .leftJoin(users, eq(users.id, marketingConsentEvents.recordedBy))
     .where(eq(marketingConsentEvents.phone, phone))
     .orderBy(desc(marketingConsentEvents.id));
+}
+
+/** Whether an erased person's phone had this SHA-256 (their number is kept only as its hash). */
+export async function phoneHashErased(db: Queryable, phoneHash: string): Promise<boolean> {
+  const found = await db.select({ h: erasedPhones.phoneHash }).from(erasedPhones).where(eq(erasedPhones.phoneHash, phoneHash)).limit(1);
+  return found.length > 0;
+}
+
+/** Whether the phone has given marketing consent and not withdrawn it. */
+export async function phoneConsented(db: Queryable, phone: string): Promise<boolean> {
+  const [row] = await rows<{ yes: boolean }>(db, sql`select ${consentedSql(sql`${phone}`)} as yes`);
+  return row?.yes === true;
 }

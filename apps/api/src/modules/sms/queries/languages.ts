@@ -20,3 +20,9 @@ export async function saveLanguage(
 export async function deleteLanguage(db: Queryable, phone: string): Promise<void> {
   await db.delete(phoneLanguages).where(eq(phoneLanguages.phone, phone));
 }
+
+/** The language a phone chose, or null when it never chose. */
+export async function findLanguage(db: Queryable, phone: string): Promise<Language | null> {
+  const [row] = await db.select({ language: phoneLanguages.language }).from(phoneLanguages).where(eq(phoneLanguages.phone, phone));
+  return row?.language ?? null;
+}

@@ -1,5 +1,6 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
+import { rows } from '../../../db/rows.ts';
 import { betCategories, smsOptOutEvents, smsOptOuts, users, type OptOutSource } from '../../../db/schema/index.ts';
 
 /**
@@ -73,4 +74,10 @@ export function optOutHistory(db: Queryable, phone: string, limit: number) {
     .where(eq(smsOptOutEvents.phone, phone))
     .orderBy(desc(smsOptOutEvents.id))
     .limit(limit);
+}
+
+/** Whether the phone must not get a message of this class (see optedOutSql). */
+export async function phoneOptedOut(db: Queryable, phone: string, betCategoryId?: number | null, promotional = false): Promise<boolean> {
+  const [row] = await rows<{ out: boolean }>(db, sql`select ${optedOutSql(sql`${phone}`, betCategoryId, promotional)} as out`);
+  return row?.out === true;
 }

@@ -238,3 +238,9 @@ export async function recordBatchOutcomes(
     ],
   );
 }
+
+/** Puts one message in the outbox; null when the same dedupe key was queued before. */
+export async function insertQueuedSms(db: Queryable, row: typeof smsMessages.$inferInsert): Promise<number | null> {
+  const [queued] = await db.insert(smsMessages).values(row).onConflictDoNothing({ target: smsMessages.dedupeKey }).returning({ id: smsMessages.id });
+  return queued?.id ?? null;
+}
