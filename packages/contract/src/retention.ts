@@ -13,12 +13,19 @@ import { capReportRange, REPORT_GROUPS, reportRangeFields } from './reports.ts';
 export const RETENTION_SPLITS = ['category', 'medium', 'channel'] as const;
 export type RetentionSplit = (typeof RETENTION_SPLITS)[number];
 
-/** How a subscriber's first purchase reached the business (from the subscription's source). */
-export const FIRST_CHANNELS = ['paybill', 'stk', 'staff', 'balance'] as const;
+/**
+ * How a subscriber's first purchase reached the business: the subscription's source, and for an STK
+ * push where it was asked (the request's origin).
+ */
+export const FIRST_CHANNELS = ['paybill', 'stk', 'portal', 'ussd', 'sms', 'ratiba', 'staff', 'balance'] as const;
 export type FirstChannel = (typeof FIRST_CHANNELS)[number];
 export const FIRST_CHANNEL_LABELS: Record<FirstChannel, string> = {
   paybill: 'Paybill (C2B)',
-  stk: 'STK push (portal, USSD, staff request)',
+  stk: 'STK push asked by staff',
+  portal: 'Portal',
+  ussd: 'USSD menu',
+  sms: 'SMS keyword',
+  ratiba: 'Automatic renewal (Ratiba)',
   staff: 'Recorded by staff',
   balance: 'Account balance',
 };

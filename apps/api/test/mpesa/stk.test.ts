@@ -79,7 +79,7 @@ describe('Request payment (STK push)', () => {
     const res = await requestPayment(admin, { subscriber_id: subscriberId, item: `package:${ref.d2Sms.id}`, phone: '0722300003' });
     await fake.settled();
     const row = await requestRow(res.json().request.id);
-    expect(row).toMatchObject({ status: 'cancelled', resultCode: '1032', paymentId: null });
+    expect(row).toMatchObject({ status: 'cancelled', resultCode: '1032', paymentId: null, origin: 'staff' });
     expect(await ledgerOf(t, { subscriberId })).toBe(0);
   });
 

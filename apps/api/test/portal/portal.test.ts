@@ -8,6 +8,7 @@ import {
   postCategories,
   smsMessages,
   smsOptOuts,
+  stkRequests,
   subscriptions,
   tipsPostBets,
   tipsPosts,
@@ -266,6 +267,8 @@ describe('buying a package', () => {
     const bought1 = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.paymentId, payment!.id));
     expect(bought1).toHaveLength(1);
     expect(bought1[0]).toMatchObject({ packageId: ref.d2WebWeek, medium: 'web' });
+    const [request] = await t.deps.db.select().from(stkRequests).where(eq(stkRequests.id, id));
+    expect(request).toMatchObject({ origin: 'portal', paymentId: payment!.id }); // the retention split's channel
 
     const status = await asPortal(cookie, { method: 'GET', url: `/api/portal/purchase/${id}` });
     expect(status.json().purchase).toMatchObject({ status: 'paid', receipt: 'SPO3000001', reason: null });

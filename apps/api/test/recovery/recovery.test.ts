@@ -32,7 +32,7 @@ async function failedRequest(code: number, ago: number) {
   const phone = String((phoneNo += 1));
   const subscriberId = await ref.person('subscriber', `Payer ${phone}`, phone);
   fake.outcomes.push({ resultCode: code, callback: true });
-  const id = await requestPackagePayment(t.deps, { subscriberId, phone, packageId: ref.d2Sms.id, requestId: null });
+  const id = await requestPackagePayment(t.deps, { subscriberId, phone, packageId: ref.d2Sms.id, requestId: null, origin: 'ussd' });
   await fake.settled();
   await t.deps.db.execute(
     sql`update stk_requests set requested_at = now() - make_interval(mins => ${ago}), settled_at = now() - make_interval(mins => ${ago}) where id = ${id}`,
@@ -42,7 +42,7 @@ async function failedRequest(code: number, ago: number) {
 
 async function pay(who: { phone: string; subscriberId: number }) {
   fake.outcomes.push({ resultCode: 0, callback: true });
-  await requestPackagePayment(t.deps, { subscriberId: who.subscriberId, phone: who.phone, packageId: ref.d2Sms.id, requestId: null });
+  await requestPackagePayment(t.deps, { subscriberId: who.subscriberId, phone: who.phone, packageId: ref.d2Sms.id, requestId: null, origin: 'portal' });
   await fake.settled();
 }
 
@@ -67,7 +67,7 @@ describe('recovering failed payment requests', () => {
     expect(done).toMatchObject({ status: 'done' });
     expect(pushesTo(f.phone)).toBe(2);
     const [retry] = await t.deps.db.select().from(stkRequests).where(eq(stkRequests.id, done!.retryStkRequestId!));
-    expect(retry).toMatchObject({ status: 'failed', resultCode: '1037', packageId: ref.d2Sms.id });
+    expect(retry).toMatchObject({ status: 'failed', resultCode: '1037', packageId: ref.d2Sms.id, origin: 'ussd' }); // the retry keeps where the purchase was asked
 
     // However often the job runs, neither the request nor its failed retry is tried again.
     await t.deps.db.execute(sql`update stk_requests set settled_at = now() - interval '1 hour' where id = ${retry!.id}`);

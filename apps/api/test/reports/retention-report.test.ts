@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions } from '../../src/db/schema/index.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { seedPeople } from '../mpesa/fixtures.ts';
-import { halfYearHistory, januaryHistory } from './retention-history.ts';
+import { halfYearHistory, januaryHistory, storeHistory } from './retention-history.ts';
 
 let t: TestApp;
 let admin: string;
@@ -33,19 +33,8 @@ beforeAll(async () => {
   const once = await ref.person('subscriber', 'Once O', '254722000016');
   const client = await ref.person('client', 'Client K', '254722000017');
   const rows = [...halfYearHistory(loyal, once, ov), ...januaryHistory(people)];
+  await storeHistory(t.deps.db, rows);
   await t.deps.db.insert(subscriptions).values([
-    ...rows.map((r) => ({
-      subscriberId: r.subscriberId,
-      betCategoryId: r.categoryId,
-      medium: r.medium,
-      durationDays: 7,
-      amountCents: r.amountCents,
-      createdAt: r.createdAt,
-      startsAt: r.startsAt,
-      expiresAt: r.expiresAt,
-      source: r.source,
-      reversedAt: r.reversedAt,
-    })),
     // A Bet4Me client's plan is no tips subscription: never in these figures.
     {
       clientId: client,
@@ -102,7 +91,7 @@ describe('GET /api/reports/retention', () => {
     expect(groups.map((g) => [g.key, g.periods[0]!.paying, g.periods[0]!.income]).sort()).toEqual([
       ['paybill', 1, 200], // early (the loyal and once pay nothing in January)
       ['staff', 1, 200], // graceful's first week was recorded by staff
-      ['stk', 1, 200], // comeback
+      ['ussd', 1, 200], // comeback's first week was bought by an STK push asked from the USSD menu
     ]);
   });
 

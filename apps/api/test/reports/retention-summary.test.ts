@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { periodsOf, type ReportGroup } from '@betdesk/contract';
-import { subscriptions } from '../../src/db/schema/index.ts';
+import { rows } from '../../src/db/rows.ts';
+import { stkRequests, subscriptions, type StkOrigin } from '../../src/db/schema/index.ts';
 import { channelOf, cohortGrid, retentionFigures, type HistoryRow } from '../../src/modules/reports/retention-formulas.ts';
 import { summaryCohorts, summaryFigures } from '../../src/modules/reports/retention-read.ts';
 import { summariseMarked } from '../../src/modules/reports/retention-summary-store.ts';
 import { categoryKey, mediumKey, type RetentionDim } from '../../src/modules/reports/retention-summary.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { seedPeople } from '../mpesa/fixtures.ts';
-import { halfYearHistory, januaryHistory, nairobi } from './retention-history.ts';
+import { halfYearHistory, januaryHistory, nairobi, storeHistory } from './retention-history.ts';
 
 /**
  * Decision 043: the figures read from the summaries are the pure formulas' figures on the stored
@@ -19,21 +20,7 @@ let t: TestApp;
 let people: { early: number; comeback: number; graceful: number };
 const NOW = nairobi('2026-03-10T15:00:00');
 
-const insertRows = (rows: Omit<HistoryRow, 'id'>[]) =>
-  t.deps.db.insert(subscriptions).values(
-    rows.map((r) => ({
-      subscriberId: r.subscriberId,
-      betCategoryId: r.categoryId,
-      medium: r.medium,
-      durationDays: 7,
-      amountCents: r.amountCents,
-      createdAt: r.createdAt,
-      startsAt: r.startsAt,
-      expiresAt: r.expiresAt,
-      source: r.source,
-      reversedAt: r.reversedAt,
-    })),
-  );
+const insertRows = (rows: Omit<HistoryRow, 'id'>[]) => storeHistory(t.deps.db, rows);
 
 const week = (subscriberId: number, categoryId: number, bought: string, over: Partial<HistoryRow> = {}): Omit<HistoryRow, 'id'> => {
   const at = nairobi(bought);
@@ -42,6 +29,7 @@ const week = (subscriberId: number, categoryId: number, bought: string, over: Pa
     categoryId,
     medium: 'sms',
     source: 'stk',
+    channel: 'portal',
     amountCents: 10_000,
     createdAt: at,
     startsAt: at,
@@ -51,22 +39,37 @@ const week = (subscriberId: number, categoryId: number, bought: string, over: Pa
   };
 };
 
+/** The stored tips subscriptions, each with the channel of its payment (an STK push's origin). */
 async function storedHistory(): Promise<HistoryRow[]> {
-  const found = await t.deps.db.select().from(subscriptions);
-  return found
-    .filter((r) => r.subscriberId !== null)
-    .map((r) => ({
-      id: Number(r.id),
-      subscriberId: r.subscriberId!,
-      categoryId: r.betCategoryId,
-      medium: r.medium,
-      source: r.source as HistoryRow['source'],
-      amountCents: Number(r.amountCents),
-      createdAt: r.createdAt,
-      startsAt: r.startsAt,
-      expiresAt: r.expiresAt,
-      reversedAt: r.reversedAt,
-    }));
+  const found = await rows<{
+    id: number;
+    subscriber_id: number;
+    bet_category_id: number | null;
+    medium: HistoryRow['medium'];
+    source: HistoryRow['source'];
+    origin: StkOrigin | null;
+    amount_cents: number;
+    created_at: string;
+    starts_at: string;
+    expires_at: string;
+    reversed_at: string | null;
+  }>(
+    t.deps.db,
+    sql`select s.*, r.origin from ${subscriptions} s left join ${stkRequests} r on r.payment_id = s.payment_id where s.subscriber_id is not null`,
+  );
+  return found.map((r) => ({
+    id: Number(r.id),
+    subscriberId: r.subscriber_id,
+    categoryId: r.bet_category_id,
+    medium: r.medium,
+    source: r.source,
+    channel: channelOf(r.source, r.origin),
+    amountCents: Number(r.amount_cents),
+    createdAt: new Date(r.created_at),
+    startsAt: new Date(r.starts_at),
+    expiresAt: new Date(r.expires_at),
+    reversedAt: r.reversed_at === null ? null : new Date(r.reversed_at),
+  }));
 }
 
 /** The history of each key of a split, as the report split it before the summaries. */
@@ -81,7 +84,7 @@ function splitHistory(rows: HistoryRow[], dim: RetentionDim): Map<string, Histor
     if (dim === 'all') add('all', r);
     else if (dim === 'category') add(categoryKey(r.categoryId), r);
     else if (dim === 'medium') add(mediumKey(r.medium), r);
-    else if (first.has(r.subscriberId)) add(channelOf(first.get(r.subscriberId)!.source), r);
+    else if (first.has(r.subscriberId)) add(first.get(r.subscriberId)!.channel, r);
   }
   return out;
 }
@@ -143,7 +146,7 @@ describe('the retention summaries', () => {
       insertRows([week(people.early, d2, '2026-01-21T08:00:00')]),
       insertRows([week(people.comeback, d2, '2026-02-02T08:00:00', { medium: 'web' })]),
       summariseMarked(t.deps.db),
-      insertRows([week(people.graceful, d2, '2026-02-25T08:00:00'), week(people.graceful, d2, '2026-03-03T08:00:00', { source: 'balance' })]),
+      insertRows([week(people.graceful, d2, '2026-02-25T08:00:00'), week(people.graceful, d2, '2026-03-03T08:00:00', { source: 'balance', channel: 'balance' })]),
     ]);
     await expectSummariesEqualFormulas();
   });

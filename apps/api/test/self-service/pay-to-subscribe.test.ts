@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import { smsMessages, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
+import { smsMessages, stkRequests, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { publishSmsTip } from '../../src/modules/tips-sms/service.ts';
@@ -143,6 +143,8 @@ describe('Pay to subscribe', () => {
     expect(fake.pushes.at(-1)).toMatchObject({ PartyA: '254711000008', Amount: 100, AccountReference: 'D2' });
     const subscriber = await subscriberByPhone('254711000008');
     expect(subscriber).toBeDefined();
+    const requests = await t.deps.db.select().from(stkRequests).where(eq(stkRequests.subscriberId, subscriber!.id));
+    expect(requests).toEqual([expect.objectContaining({ origin: 'sms', status: 'paid' })]);
     const sent = await messagesTo('254711000008');
     expect(sent[0]).toMatchObject({ intent: 'sms.keyword-reply', smsClass: 'transactional' });
     expect(sent[0]!.body).toContain('Daily 2 Odds tips: SMS 7 days KES 100.00');

@@ -9,6 +9,12 @@ import { mpesaPayments } from './money.ts';
 export const STK_PURPOSES = ['package', 'plan', 'bonus'] as const;
 /** pending until the callback (or an STK query) says how it ended. */
 export const STK_STATUSES = ['pending', 'paid', 'cancelled', 'failed'] as const;
+/**
+ * Where the push was asked: staff's "Request payment", the subscriber portal, the USSD menu, or a
+ * texted category code (SMS keyword). A recovery retry keeps the failed request's origin.
+ */
+export const STK_ORIGINS = ['staff', 'portal', 'ussd', 'sms'] as const;
+export type StkOrigin = (typeof STK_ORIGINS)[number];
 
 /**
  * An STK push sent to a payer's phone. The callback (or a later STK query) settles it; a paid one
@@ -36,6 +42,8 @@ export const stkRequests = pgTable(
     resultDesc: text('result_desc'),
     paymentId: bigint('payment_id', { mode: 'number' }).references(() => mpesaPayments.id),
     requestedBy: integer('requested_by').references(() => users.id),
+    /** Null only on pushes sent before origins were kept (migration 0040) by no staff member. */
+    origin: text('origin', { enum: STK_ORIGINS }),
     requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
     queriedAt: timestamp('queried_at', { withTimezone: true }),
@@ -46,5 +54,6 @@ export const stkRequests = pgTable(
     index('stk_requests_status_idx').on(t.status, t.requestedAt),
     index('stk_requests_client_idx').on(t.clientId, t.requestedAt),
     index('stk_requests_subscriber_idx').on(t.subscriberId, t.requestedAt),
+    index('stk_requests_payment_idx').on(t.paymentId).where(sql`${t.paymentId} is not null`),
   ],
 );

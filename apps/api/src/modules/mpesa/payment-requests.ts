@@ -12,6 +12,7 @@ import {
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
+import type { StkOrigin } from '../../db/schema/mpesa.ts';
 import type { Actor } from '../../http/actor.ts';
 import { AppError, fieldError, notFound } from '../../http/errors.ts';
 import { darajaFor, DarajaError } from '../../integrations/mpesa/daraja.ts';
@@ -139,7 +140,7 @@ export async function requestPayment(
   await payerDetails(deps.db, actor, payer);
   const chosen = (await payableItems(deps.db, payer)).find((i) => i.item.key === body.item);
   if (!chosen) throw fieldError('item', refusalTexts.choosePayable);
-  const rowId = await pushStk(deps, daraja, { payer, chosen, phone: body.phone, actorUserId: actor.userId, requestId, item: body.item });
+  const rowId = await pushStk(deps, daraja, { payer, chosen, phone: body.phone, actorUserId: actor.userId, requestId, item: body.item, origin: 'staff' });
   const [request] = await requestsOf(deps.db, { id: rowId }, 1);
   return { info: successTextsMpesa.paymentRequested, request: request! };
 }
@@ -157,24 +158,25 @@ export async function requestCheapestSmsPackage(
   if (!daraja) return null;
   const cheapest = await q.cheapestSmsPackage(deps.db, r.betCategoryId);
   if (cheapest === null) return null;
-  return requestPackagePayment(deps, { ...r, packageId: cheapest });
+  return requestPackagePayment(deps, { ...r, packageId: cheapest, origin: 'sms' });
 }
 
 /**
  * An STK push to the subscriber's phone for one tips package, asked by the punter themselves (no
- * staff user): the SMS keyword, the USSD menu. Null when M-Pesa is not configured or the package is
- * not for sale (no price); throws when M-Pesa refuses. Returns the payment request's id.
+ * staff user): the portal, the USSD menu, the SMS keyword, or a recovery retry of one of those
+ * (`origin` says which). Null when M-Pesa is not configured or the package is not for sale (no
+ * price); throws when M-Pesa refuses. Returns the payment request's id.
  */
 export async function requestPackagePayment(
   deps: AppDeps,
-  r: { subscriberId: number; phone: string; packageId: number; requestId: string | null },
+  r: { subscriberId: number; phone: string; packageId: number; requestId: string | null; origin: StkOrigin | null },
 ): Promise<number | null> {
   const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
   if (!daraja) return null;
   const payer: Payer = { subscriberId: r.subscriberId };
   const chosen = (await payableItems(deps.db, payer)).find((i) => i.packageId === r.packageId);
   if (!chosen) return null;
-  return pushStk(deps, daraja, { payer, chosen, phone: r.phone, actorUserId: null, requestId: r.requestId, item: chosen.item.key });
+  return pushStk(deps, daraja, { payer, chosen, phone: r.phone, actorUserId: null, requestId: r.requestId, item: chosen.item.key, origin: r.origin });
 }
 
 /**
@@ -184,7 +186,15 @@ export async function requestPackagePayment(
 async function pushStk(
   deps: AppDeps,
   daraja: NonNullable<ReturnType<typeof darajaFor>>,
-  p: { payer: Payer; chosen: Priced; phone: string; actorUserId: number | null; requestId: string | null; item: string },
+  p: {
+    payer: Payer;
+    chosen: Priced;
+    phone: string;
+    actorUserId: number | null;
+    requestId: string | null;
+    item: string;
+    origin: StkOrigin | null;
+  },
 ): Promise<number> {
   const { payer, chosen } = p;
   const body = { phone: p.phone, item: p.item };
@@ -203,6 +213,7 @@ async function pushStk(
       amountCents,
       accountReference: chosen.accountReference,
       requestedBy: actor.userId,
+      origin: p.origin,
     });
     await audit(tx, {
       actorUserId: actor.userId,

@@ -277,7 +277,7 @@ export async function purchase(deps: AppDeps, session: PortalSession, packageId:
     const known = await q.subscriberByPhone(tx, session.phone);
     return known?.id ?? (await subscribePayer(tx, { phone: session.phone, name: null, paymentId: null, requestId }));
   });
-  const requestRowId = await requestPackagePayment(deps, { subscriberId, phone: session.phone, packageId, requestId });
+  const requestRowId = await requestPackagePayment(deps, { subscriberId, phone: session.phone, packageId, requestId, origin: 'portal' });
   if (requestRowId === null) throw new AppError(503, await paybillInstructions(deps, chosen), { code: 'paybill' });
   await audit(deps.db, {
     actorUserId: null,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows } from '../../db/rows.ts';
-import { mpesaPayments, paymentRecoveries, pricePackages, stkRequests, subscriptions } from '../../db/schema/index.ts';
+import { mpesaPayments, paymentRecoveries, pricePackages, stkRequests, subscriptions, type StkOrigin } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
 /** M-Pesa result codes worth one more STK push: the phone did not answer (1037), another session was open (1001). */
@@ -98,13 +98,15 @@ export async function settle(db: Queryable, id: number, set: { status: 'cancelle
 }
 
 export async function reminderFacts(db: Queryable, stkRequestId: number) {
-  const found = await rows<{ phone: string; amount_cents: string | number; account_reference: string; name: string }>(
+  const found = await rows<{ phone: string; amount_cents: string | number; account_reference: string; name: string; origin: StkOrigin | null }>(
     db,
-    sql`select r.phone, r.amount_cents, r.account_reference, p.name
+    sql`select r.phone, r.amount_cents, r.account_reference, p.name, r.origin
           from ${stkRequests} r join ${pricePackages} p on p.id = r.package_id where r.id = ${stkRequestId}`,
   );
   const r = found[0];
-  return r ? { phone: r.phone, amountCents: Number(r.amount_cents), accountReference: r.account_reference, packageName: r.name } : null;
+  return r
+    ? { phone: r.phone, amountCents: Number(r.amount_cents), accountReference: r.account_reference, packageName: r.name, origin: r.origin }
+    : null;
 }
 
 /**

@@ -73,7 +73,7 @@ export async function runRecovery(deps: AppDeps, now = new Date()) {
         out.cancelled += 1;
         continue;
       }
-      const retryId = await requestPackagePayment(deps, { subscriberId: due.subscriberId, phone: facts.phone, packageId: due.packageId, requestId: null }).catch(
+      const retryId = await requestPackagePayment(deps, { subscriberId: due.subscriberId, phone: facts.phone, packageId: due.packageId, requestId: null, origin: facts.origin }).catch(
         () => null,
       );
       if (retryId === null) {

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { BUSINESS_TIME_ZONE, nairobiRange, type ReportGroup } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { betCategories, bet4mePlans, bonusPayments, subscriptions, users } from '../../db/schema/index.ts';
+import { betCategories, bet4mePlans, bonusPayments, stkRequests, subscriptions, users, type StkOrigin } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { HistoryRow } from './retention-formulas.ts';
 
@@ -160,6 +160,10 @@ export interface SubscriptionHistoryRow {
   bet_category_id: number | null;
   medium: 'sms' | 'web' | null;
   source: HistoryRow['source'];
+  /** A subscription's STK request's origin (null for other sources, or a push of before origins were kept). */
+  origin?: StkOrigin | null;
+  /** A summarised cover's stored channel: the subscriber's. */
+  channel?: HistoryRow['channel'];
   amount_cents: string | number;
   created_at: Stamp;
   starts_at: Stamp;
@@ -189,7 +193,8 @@ const idList = (ids: readonly number[]) => sql`(select unnest(${`{${ids.join(','
 export function subscriptionsOfSubscribers(db: Queryable, ids: readonly number[]) {
   return rows<SubscriptionHistoryRow>(
     db,
-    sql`select s.id, s.subscriber_id, s.bet_category_id, s.medium, s.source, s.amount_cents, s.created_at, s.starts_at, s.expires_at, s.reversed_at
+    sql`select s.id, s.subscriber_id, s.bet_category_id, s.medium, s.source, s.amount_cents, s.created_at, s.starts_at, s.expires_at, s.reversed_at,
+               (select r.origin from ${stkRequests} r where r.payment_id = s.payment_id and s.source = 'stk' order by r.id limit 1) as origin
           from ${subscriptions} s where s.subscriber_id in ${idList(ids)}`,
   );
 }
@@ -198,7 +203,7 @@ export function subscriptionsOfSubscribers(db: Queryable, ids: readonly number[]
 export function summarisedCoversOf(db: Queryable, ids: readonly number[]) {
   return rows<SubscriptionHistoryRow>(
     db,
-    sql`select subscription_id as id, subscriber_id, category_id as bet_category_id, medium, source, amount_cents,
+    sql`select subscription_id as id, subscriber_id, category_id as bet_category_id, medium, source, channel, amount_cents,
                created_at, starts_at, expires_at, null as reversed_at
           from retention_covers where subscriber_id in ${idList(ids)}`,
   );

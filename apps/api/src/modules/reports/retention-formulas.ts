@@ -11,6 +11,7 @@ import {
   type RetentionFigures,
   type RetentionPeriod,
 } from '@betdesk/contract';
+import type { StkOrigin } from '../../db/schema/mpesa.ts';
 
 /**
  * The retention formulas of docs/BUSINESS-RULES.md ("Retention figures"), as pure functions of a
@@ -25,6 +26,8 @@ export interface HistoryRow {
   medium: 'sms' | 'web' | null;
   /** subscriptions.source: how it was paid. */
   source: 'mpesa' | 'stk' | 'manual' | 'balance' | 'ratiba';
+  /** How this purchase reached the business (channelOf its source and, for an STK push, where it was asked). */
+  channel: FirstChannel;
   amountCents: number;
   createdAt: Date;
   startsAt: Date;
@@ -48,11 +51,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const lineOf = (r: HistoryRow) => `${r.subscriberId}:${r.categoryId ?? '-'}:${r.medium ?? '-'}`;
 const byBought = (a: HistoryRow, b: HistoryRow) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id;
 
-/** The channel of a subscription's payment, as the report splits by it. */
-export function channelOf(source: HistoryRow['source']): FirstChannel {
-  // A Ratiba run is a paybill payment; the channel list names Ratiba separately once it has it.
-  if (source === 'mpesa' || source === 'ratiba') return 'paybill';
+/**
+ * The channel of a subscription's payment, as the report splits by it: an STK push by where it was
+ * asked (staff's "Request payment" is `stk`; one of a punter's own pushes from before origins were
+ * kept, whose origin is null, counts as `stk` too), a Ratiba run as `ratiba`, a paybill payment as
+ * `paybill`, a hand-recorded one as `staff`.
+ */
+export function channelOf(source: HistoryRow['source'], origin: StkOrigin | null): FirstChannel {
+  if (source === 'mpesa') return 'paybill';
   if (source === 'manual') return 'staff';
+  if (source === 'stk') return origin === null || origin === 'staff' ? 'stk' : origin;
   return source;
 }
 

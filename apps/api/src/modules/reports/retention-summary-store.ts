@@ -8,7 +8,7 @@ import {
   writeRetentionPieces,
   type SubscriptionHistoryRow,
 } from './queries.ts';
-import type { HistoryRow } from './retention-formulas.ts';
+import { channelOf, type HistoryRow } from './retention-formulas.ts';
 import { emptyPieces, piecesDelta, subscriberPieces, type Pieces } from './retention-summary.ts';
 
 /**
@@ -25,6 +25,7 @@ const historyRow = (r: SubscriptionHistoryRow): HistoryRow => ({
   categoryId: r.bet_category_id === null ? null : Number(r.bet_category_id),
   medium: r.medium,
   source: r.source,
+  channel: r.channel ?? channelOf(r.source, r.origin ?? null),
   amountCents: Number(r.amount_cents),
   createdAt: new Date(r.created_at),
   startsAt: new Date(r.starts_at),

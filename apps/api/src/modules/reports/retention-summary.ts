@@ -1,5 +1,5 @@
 import { addDays, nairobiDayOf, nairobiDayStart, periodStart, type ReportGroup } from '@betdesk/contract';
-import { channelOf, type HistoryRow } from './retention-formulas.ts';
+import type { HistoryRow } from './retention-formulas.ts';
 
 /**
  * What one tips subscriber's purchases add to the retention summaries (decision 043): the same
@@ -44,8 +44,8 @@ export interface CohortPiece {
   incomeCents: number;
 }
 
+/** A cover as kept in retention_covers: its `channel` is the subscriber's (their first purchase's). */
 export interface CoverRow extends HistoryRow {
-  channel: string;
   renewalLagMs: number | null;
 }
 
@@ -226,7 +226,7 @@ export function subscriberPieces(rows: readonly HistoryRow[], into: Pieces = emp
   if (cover.length === 0) return { covers: [], intervals: [] };
   const subscriberId = cover[0]!.subscriberId;
   const first = [...cover].sort(byBought)[0]!;
-  const channel = channelOf(first.source);
+  const channel = first.channel;
   const lags = renewalLags(cover);
   const intervals: IntervalRow[] = [];
   const group = (dim: RetentionDim, key: string, part: readonly HistoryRow[]) => {

@@ -258,7 +258,7 @@ async function pushFor(
   const subscriberId = await deps.db.transaction((tx) =>
     subscribePayer(tx, { phone: purchase.phone, name: null, paymentId: null, requestId: null }),
   );
-  const stkRequestId = await requestPackagePayment(deps, { subscriberId, phone: purchase.phone, packageId: purchase.packageId, requestId: null });
+  const stkRequestId = await requestPackagePayment(deps, { subscriberId, phone: purchase.phone, packageId: purchase.packageId, requestId: null, origin: 'ussd' });
   return stkRequestId === null
     ? { stkRequestId: null, reason: 'M-Pesa is not configured, or the package is no longer on sale' }
     : { stkRequestId, reason: null };
