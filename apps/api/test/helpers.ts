@@ -20,28 +20,32 @@ export const TEST_PASSWORD = 'correct-horse-battery';
  * PostgreSQL server of DATABASE_URL (dropped again by close()).
  */
 async function freshDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const server = await serverDatabase();
+  if (!server) return { database: await openDatabase({}), drop: async () => {} };
+  return { database: await openDatabase({ url: server.url }), drop: server.drop };
+}
+
+/**
+ * A new, empty database on the PostgreSQL server of DATABASE_URL (`prefix` names it), with the URL
+ * to open it and drop() to drop it; null when the tests run on PGlite.
+ */
+export async function serverDatabase(prefix = 'betdesk_test'): Promise<{ url: string; drop(): Promise<void> } | null> {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const database = await openDatabase({});
-    return { database, drop: async () => {} };
-  }
-  const name = `betdesk_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  if (!serverUrl) return null;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const onServer = async (statement: string) => {
+    const c = new pg.Client({ connectionString: serverUrl });
+    await c.connect();
+    try {
+      await c.query(statement);
+    } finally {
+      await c.end();
+    }
+  };
+  await onServer(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  return {
-    database,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
 }
 
 export interface TestApp {

@@ -4,28 +4,22 @@ import { addDays, nairobiDayOf, PORTAL_COOKIE } from '@betdesk/contract';
 import { mpesaPayments, smsMessages, standingOrders, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { runAutoRenewal } from '../../src/modules/auto-renew/service.ts';
-import { ADMIN, type TestApp } from '../helpers.ts';
-import { appWithFakeDaraja, c2b, confirm, SANDBOX_PASSKEY, SECRET, seedPeople } from '../mpesa/fixtures.ts';
+import type { TestApp } from '../helpers.ts';
+import { c2b, confirm, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 import { screen } from '../ussd/fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
-let ref: Awaited<ReturnType<typeof seedPeople>>;
+let ref: Reference;
 let admin: string;
 let phoneNo = 711000400;
 
 beforeAll(async () => {
-  ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
+  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
   t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
   fake.c2bConfirmationUrl = `https://betdesk.example.com/api/hooks/c2b/confirmation/${SECRET}`;
-  ref = await seedPeople(t);
-  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
-  admin = await t.tokenFor('boss@betdesk.test');
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+afterAll(() => closeDarajaWorld({ t, fake }));
 
 const ratiba = (on: boolean) => t.deps.db.execute(sql`update settings set value = ${on ? 'true' : 'false'}::jsonb where key = 'mpesa_ratiba_enabled'`);
 

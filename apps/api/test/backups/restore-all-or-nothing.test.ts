@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_CATEGORY_ID } from '@betdesk/contract';
 import { loadDump, restoreCheckSql, type RestoreTarget } from '../../src/modules/backups/dump.ts';
 import { BackupError, restoreBackup, runBackup } from '../../src/modules/backups/service.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { createTestApp, serverDatabase, type TestApp } from '../helpers.ts';
 
 /**
  * Issue 27: a backup of a database nobody uses is refused naming it; a restore keeps all of the
@@ -20,22 +20,10 @@ let dir: string;
 const drops: (() => Promise<void>)[] = [];
 
 async function freshTarget(): Promise<RestoreTarget> {
-  const server = process.env.DATABASE_URL;
+  const server = await serverDatabase('betdesk_restore');
   if (!server) return { kind: 'pglite', dataDir: join(dir, `restored-${randomBytes(4).toString('hex')}`) };
-  const name = `betdesk_restore_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  drops.push(async () => {
-    const c = new pg.Client({ connectionString: server });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { kind: 'postgres', url: url.toString() };
+  drops.push(server.drop);
+  return { kind: 'postgres', url: server.url };
 }
 
 /** The tables in the target (none means nothing of a failed restore was kept). */

@@ -2,14 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_CATEGORY_ID } from '@betdesk/contract';
 import { assertEmptyTarget, readFigures, type RestoreTarget } from '../../src/modules/backups/dump.ts';
 import { BackupError, restoreBackup, runBackup } from '../../src/modules/backups/service.ts';
 import { storeC2bConfirmation } from '../../src/modules/mpesa/service.ts';
 import { seedDemo } from '../../src/seed/demo.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { createTestApp, serverDatabase, type TestApp } from '../helpers.ts';
 
 /**
  * The restore drill (decision 023): demo data plus payments, a backup, a restore into a fresh
@@ -20,24 +19,10 @@ let dir: string;
 const targets: { drop(): Promise<void> }[] = [];
 
 async function freshTarget(): Promise<RestoreTarget> {
-  const server = process.env.DATABASE_URL;
+  const server = await serverDatabase('betdesk_restore');
   if (!server) return { kind: 'pglite', dataDir: join(dir, `restored-${randomBytes(4).toString('hex')}`) };
-  const name = `betdesk_restore_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  targets.push({
-    drop: async () => {
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  });
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { kind: 'postgres', url: url.toString() };
+  targets.push(server);
+  return { kind: 'postgres', url: server.url };
 }
 
 let backupFile: string;

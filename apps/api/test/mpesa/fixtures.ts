@@ -3,7 +3,7 @@ import { bet4mePlans, betCategories, clients, ledgerEntries, mpesaPayments, pric
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { balanceCents } from '../../src/modules/ledger/service.ts';
 import { startFakeDaraja, type FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 
 export const SECRET = 'test-webhook-secret-0123';
 
@@ -125,4 +125,22 @@ export async function seedPeople(t: TestApp) {
     monthly: monthly!,
     person,
   };
+}
+
+export type Reference = Awaited<ReturnType<typeof seedPeople>>;
+
+/**
+ * The M-Pesa tests' usual world: an app on the fake Daraja (`env` as appWithFakeDaraja's), the
+ * reference people, and an admin (boss@betdesk.test) signed in. Close it with closeDarajaWorld.
+ */
+export async function darajaWorld(env: Record<string, string>): Promise<{ t: TestApp; fake: FakeDaraja; ref: Reference; admin: string }> {
+  const { t, fake } = await appWithFakeDaraja(env);
+  const ref = await seedPeople(t);
+  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
+  return { t, fake, ref, admin: await t.tokenFor('boss@betdesk.test') };
+}
+
+export async function closeDarajaWorld(world: { t: TestApp; fake: FakeDaraja }): Promise<void> {
+  await world.t.close();
+  await world.fake.close();
 }

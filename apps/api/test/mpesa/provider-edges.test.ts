@@ -6,8 +6,8 @@ import { createDarajaClient } from '../../src/integrations/mpesa/daraja.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { settleFromQuery } from '../../src/modules/mpesa/stk-query.ts';
-import { ADMIN, type TestApp } from '../helpers.ts';
-import { c2b, confirm, ledgerOf, paymentByReceipt, SECRET, seedPeople, appWithFakeDaraja, SANDBOX_PASSKEY } from './fixtures.ts';
+import type { TestApp } from '../helpers.ts';
+import { c2b, confirm, ledgerOf, paymentByReceipt, SECRET, SANDBOX_PASSKEY, darajaWorld, closeDarajaWorld, type Reference } from './fixtures.ts';
 
 /**
  * Issue 12, M-Pesa: real Daraja traffic that lost money. The store number is 600984, its till
@@ -18,19 +18,13 @@ const TILL = '5123456';
 
 let t: TestApp;
 let fake: FakeDaraja;
-let ref: Awaited<ReturnType<typeof seedPeople>>;
+let ref: Reference;
 let admin: string;
 
 beforeAll(async () => {
-  ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: STORE, MPESA_TILL_NUMBER: TILL, MPESA_PASSKEY: SANDBOX_PASSKEY }));
-  ref = await seedPeople(t);
-  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
-  admin = await t.tokenFor('boss@betdesk.test');
+  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: STORE, MPESA_TILL_NUMBER: TILL, MPESA_PASSKEY: SANDBOX_PASSKEY }));
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+afterAll(() => closeDarajaWorld({ t, fake }));
 
 const validate = (body: unknown) =>
   t.app.inject({ method: 'POST', url: `/api/hooks/c2b/validation/${SECRET}`, payload: body as object });

@@ -6,28 +6,22 @@ import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { recheckPendingRequests } from '../../src/modules/mpesa/service.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
-import { c2b, confirm, ledgerOf, paymentByReceipt, seedPeople, appWithFakeDaraja, SANDBOX_PASSKEY } from './fixtures.ts';
+import { c2b, confirm, ledgerOf, paymentByReceipt, SANDBOX_PASSKEY, darajaWorld, closeDarajaWorld, type Reference } from './fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
-let ref: Awaited<ReturnType<typeof seedPeople>>;
+let ref: Reference;
 let admin: string;
 let staff: string;
 let staffId: number;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
-  ref = await seedPeople(t);
-  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
+  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
   staffId = await t.addUser({ email: 'agent@betdesk.test' });
-  admin = await t.tokenFor('boss@betdesk.test');
   staff = await t.tokenFor('agent@betdesk.test');
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+afterAll(() => closeDarajaWorld({ t, fake }));
 
 const requestPayment = (token: string, payload: Record<string, unknown>) =>
   t.as(token, { method: 'POST', url: '/api/payment-requests/store', payload });

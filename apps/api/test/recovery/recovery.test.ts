@@ -6,26 +6,20 @@ import { jobHandlers } from '../../src/job-handlers.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { requestPackagePayment } from '../../src/modules/mpesa/service.ts';
 import { reminderTime, runRecovery } from '../../src/modules/recovery/service.ts';
-import { ADMIN, type TestApp } from '../helpers.ts';
-import { appWithFakeDaraja, SANDBOX_PASSKEY, seedPeople } from '../mpesa/fixtures.ts';
+import type { TestApp } from '../helpers.ts';
+import { SANDBOX_PASSKEY, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
-let ref: Awaited<ReturnType<typeof seedPeople>>;
+let ref: Reference;
 let admin: string;
 let phoneNo = 254711000300;
 
 beforeAll(async () => {
-  ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
+  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
   t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
-  ref = await seedPeople(t);
-  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
-  admin = await t.tokenFor('boss@betdesk.test');
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+afterAll(() => closeDarajaWorld({ t, fake }));
 
 /** A subscriber whose STK push for the D2 SMS week ended with `code`, `ago` minutes ago. */
 async function failedRequest(code: number, ago: number) {

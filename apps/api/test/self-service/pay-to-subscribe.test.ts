@@ -4,25 +4,19 @@ import { smsMessages, stkRequests, subscriptions, tipsSubscribers } from '../../
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { publishSmsTip } from '../../src/modules/tips-sms/service.ts';
-import { ADMIN, type TestApp } from '../helpers.ts';
-import { c2b as daraja, confirm, ledgerOf, paymentByReceipt, seedPeople, appWithFakeDaraja, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
+import type { TestApp } from '../helpers.ts';
+import { c2b as daraja, confirm, ledgerOf, paymentByReceipt, SANDBOX_PASSKEY, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
-let ref: Awaited<ReturnType<typeof seedPeople>>;
+let ref: Reference;
 let admin: string;
 
 beforeAll(async () => {
-  ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
-  ref = await seedPeople(t);
-  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
-  admin = await t.tokenFor('boss@betdesk.test');
+  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
   await publishSmsTip(t.deps.db, { betCategoryId: ref.d2.id, content: 'Today D2: Arsenal & Chelsea GG', createdBy: null });
 });
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
+afterAll(() => closeDarajaWorld({ t, fake }));
 
 /** A C2B confirmation to this server's shortcode. */
 const c2b = (over: Record<string, unknown>) => daraja({ BusinessShortCode: '174379', ...over });

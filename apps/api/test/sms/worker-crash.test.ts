@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/client.ts';
+import { serverDatabase } from '../helpers.ts';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../src/integrations/sms/fake-africastalking.ts';
 import { AT_API_KEY, AT_USERNAME, phones, queueTo } from './sms-test-kit.ts';
 
@@ -25,22 +24,10 @@ let dropDatabase = async () => {};
 let fake: FakeAfricasTalking;
 
 beforeAll(async () => {
-  const server = process.env.DATABASE_URL;
+  const server = await serverDatabase();
   if (server) {
-    const name = `betdesk_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(server);
-    url.pathname = `/${name}`;
-    where = { url: url.toString() };
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    where = { url: server.url };
+    dropDatabase = server.drop;
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'betdesk-sms-crash-'));
     where = { dataDir: dir };
