@@ -3,12 +3,12 @@ import { clientAssignments, subscriptions } from '../../src/db/schema/index.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { buildApp } from '../../src/app.ts';
 import { announce, visibleTo } from '../../src/modules/events/service.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
-import { c2b, confirm, seedPeople } from '../mpesa/fixtures.ts';
+import { type TestApp } from '../helpers.ts';
+import { c2b, confirm, peopleWorld, type Reference } from '../mpesa/fixtures.ts';
 import { openStream, type EventStream } from './stream.ts';
 
 let t: TestApp;
-let ref: Awaited<ReturnType<typeof seedPeople>>;
+let ref: Reference;
 let admin: string;
 let staff: string;
 let staffId: number;
@@ -39,12 +39,7 @@ async function activeClient(name: string, phone: string, userId?: number): Promi
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ref = await seedPeople(t);
-  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
-  staffId = await t.addUser({ email: 'agent@betdesk.test' });
-  admin = await t.tokenFor('boss@betdesk.test');
-  staff = await t.tokenFor('agent@betdesk.test');
+  ({ t, ref, admin, staff, staffId } = await peopleWorld());
 });
 afterAll(async () => {
   for (const s of streams) s.close();

@@ -3,36 +3,27 @@ import { eq } from 'drizzle-orm';
 import { formatKes } from '@betdesk/contract';
 import { bets, bonuses, mpesaPayments, subscriptions } from '../../src/db/schema/index.ts';
 import { pendingBonusCents } from '../../src/modules/bonuses/service.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
-import { c2b, confirm, ledgerOf, paymentByReceipt, seedPeople } from './fixtures.ts';
+import { type TestApp } from '../helpers.ts';
+import { ledgerOf, peopleWorld, type Reference, unclaimedPayment } from './fixtures.ts';
 
 let t: TestApp;
-let ref: Awaited<ReturnType<typeof seedPeople>>;
+let ref: Reference;
 let admin: string;
 let staff: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ref = await seedPeople(t);
-  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
-  await t.addUser({ email: 'agent@betdesk.test' });
-  admin = await t.tokenFor('boss@betdesk.test');
-  staff = await t.tokenFor('agent@betdesk.test');
+  ({ t, ref, admin, staff } = await peopleWorld());
 });
 afterAll(() => t.close());
 
-async function unclaimedPayment(over: Record<string, unknown>) {
-  const body = c2b({ BillRefNumber: 'WHO', MSISDN: '2547 ***** 555', ...over });
-  await confirm(t, body);
-  return (await paymentByReceipt(t, body.TransID as string))!;
-}
+const unclaimed = (over: Record<string, unknown>) => unclaimedPayment(t, over);
 
 const preview = (token: string, query: string) => t.as(token, { method: 'GET', url: `/api/mpesa-transactions/claim-preview?${query}` });
 
 describe('claim preview: what a claim would buy, before it is made', () => {
   it("names the subscriber's package the amount equals, and keeps nothing", async () => {
     const subscriberId = await ref.person('subscriber', 'Preview Subscriber', '254722300001');
-    const payment = await unclaimedPayment({ BillRefNumber: 'D2', TransAmount: '100.00' });
+    const payment = await unclaimed({ BillRefNumber: 'D2', TransAmount: '100.00' });
     const res = await preview(admin, `transaction_id=${payment.id}&subscriber_id=${subscriberId}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ buys: [`buy the tips package "Daily 2 Odds SMS weekly" (7 days, ${formatKes(100)})`] });
@@ -51,11 +42,11 @@ describe('claim preview: what a claim would buy, before it is made', () => {
       .returning({ id: bets.id });
     await t.deps.db.insert(bonuses).values({ betId: bet!.id, clientId, amountCents: 15_000, ratePercent: 30 });
 
-    const exact = await unclaimedPayment({ TransAmount: '1150.00' });
+    const exact = await unclaimed({ TransAmount: '1150.00' });
     const res = await preview(admin, `transaction_id=${exact.id}&client_id=${clientId}`);
     expect(res.json().buys).toEqual([`pay ${formatKes(150)} of unpaid bonuses`, `buy the Bet4Me plan "Weekly" (7 days, ${formatKes(1000)})`]);
 
-    const odd = await unclaimedPayment({ TransAmount: '200.00' });
+    const odd = await unclaimed({ TransAmount: '200.00' });
     const credit = await preview(admin, `transaction_id=${odd.id}&client_id=${clientId}`);
     expect(credit.json().buys).toEqual([
       `pay ${formatKes(150)} of unpaid bonuses`,
@@ -66,7 +57,7 @@ describe('claim preview: what a claim would buy, before it is made', () => {
 
   it('answers 422 naming client_id without exactly one payee, 409 for a claimed payment, 403 to staff', async () => {
     const subscriberId = await ref.person('subscriber', 'Second Subscriber', '254722300003');
-    const payment = await unclaimedPayment({ TransAmount: '60.00' });
+    const payment = await unclaimed({ TransAmount: '60.00' });
     const none = await preview(admin, `transaction_id=${payment.id}`);
     expect(none.statusCode).toBe(422);
     expect(none.json().errors).toHaveProperty('client_id');

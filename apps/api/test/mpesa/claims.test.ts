@@ -4,29 +4,20 @@ import { auditLog, bets, bonuses, subscriptions } from '../../src/db/schema/inde
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { pendingBonusCents } from '../../src/modules/bonuses/service.ts';
 import { listTipsDeposits } from '../../src/modules/mpesa/queries.ts';
-import { ADMIN, createTestApp, explain, type TestApp } from '../helpers.ts';
-import { c2b, confirm, ledgerOf, ledgerSumOfPayment, paymentByReceipt, seedPeople } from './fixtures.ts';
+import { explain, type TestApp } from '../helpers.ts';
+import { c2b, confirm, ledgerOf, ledgerSumOfPayment, peopleWorld, type Reference, unclaimedPayment } from './fixtures.ts';
 
 let t: TestApp;
-let ref: Awaited<ReturnType<typeof seedPeople>>;
+let ref: Reference;
 let admin: string;
 let staff: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ref = await seedPeople(t);
-  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
-  await t.addUser({ email: 'agent@betdesk.test' });
-  admin = await t.tokenFor('boss@betdesk.test');
-  staff = await t.tokenFor('agent@betdesk.test');
+  ({ t, ref, admin, staff } = await peopleWorld());
 });
 afterAll(() => t.close());
 
-async function unclaimedPayment(over: Record<string, unknown>) {
-  const body = c2b({ BillRefNumber: 'WHO', MSISDN: '2547 ***** 555', ...over });
-  await confirm(t, body);
-  return (await paymentByReceipt(t, body.TransID as string))!;
-}
+const unclaimed = (over: Record<string, unknown>) => unclaimedPayment(t, over);
 
 const claim = (payload: Record<string, unknown>) =>
   t.as(admin, { method: 'POST', url: '/api/mpesa-transactions/claim', payload });
@@ -35,7 +26,7 @@ const unclaim = (transaction_id: number) =>
 
 describe('M-Pesa transaction lists', () => {
   it("answers the spec's keys with totals in KES", async () => {
-    await unclaimedPayment({ TransAmount: '250.00', FirstName: 'GRACE', LastName: 'ATIENO' });
+    await unclaimed({ TransAmount: '250.00', FirstName: 'GRACE', LastName: 'ATIENO' });
     const res = await t.as(admin, { method: 'GET', url: '/api/mpesa-transactions?page=1&perPage=50' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -49,7 +40,7 @@ describe('M-Pesa transaction lists', () => {
   });
 
   it('searches by sender name, receipt and phone (a hashed MSISDN is found by the phone)', async () => {
-    const hashed = await unclaimedPayment({ MSISDN: sha256Hex('254711222333'), FirstName: 'PETER', LastName: 'OWINO' });
+    const hashed = await unclaimed({ MSISDN: sha256Hex('254711222333'), FirstName: 'PETER', LastName: 'OWINO' });
     const byName = await t.as(admin, { method: 'GET', url: '/api/mpesa-transactions/search?search=owino' });
     expect(byName.json().transactions.map((r: { id: number }) => r.id)).toContain(hashed.id);
     const byRef = await t.as(admin, { method: 'GET', url: `/api/mpesa-transactions/search?search=${hashed.transId!.slice(2, 9).toLowerCase()}` });
@@ -65,7 +56,7 @@ describe('M-Pesa transaction lists', () => {
   });
 
   it('lists tips deposits with their spec keys', async () => {
-    await unclaimedPayment({ BillRefNumber: 'OV', TransAmount: '70.00' });
+    await unclaimed({ BillRefNumber: 'OV', TransAmount: '70.00' });
     const res = await t.as(admin, { method: 'GET', url: '/api/tips/mpesa/all?page=1&perPage=50' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -95,7 +86,7 @@ describe('M-Pesa transaction lists', () => {
 describe('claiming a payment', () => {
   it('claims a payment to a subscriber: the package it equals is activated, audited', async () => {
     const subscriberId = await ref.person('subscriber', 'Claimed Subscriber', '254722200001');
-    const payment = await unclaimedPayment({ BillRefNumber: 'D 2', TransAmount: '100.00', MSISDN: '2547 ***** 001' });
+    const payment = await unclaimed({ BillRefNumber: 'D 2', TransAmount: '100.00', MSISDN: '2547 ***** 001' });
     expect(payment.status).toBe('unclaimed');
     const res = await claim({ transaction_id: payment.id, subscriber_id: subscriberId });
     expect(res.statusCode).toBe(200);
@@ -112,7 +103,7 @@ describe('claiming a payment', () => {
 
   it('refuses a second claim with 409 and credits nothing twice', async () => {
     const clientId = await ref.person('client', 'Twice Client', '254733200002');
-    const payment = await unclaimedPayment({ TransAmount: '300.00' });
+    const payment = await unclaimed({ TransAmount: '300.00' });
     expect((await claim({ transaction_id: payment.id, client_id: clientId })).statusCode).toBe(200);
     const again = await claim({ transaction_id: payment.id, client_id: clientId });
     expect(again.statusCode).toBe(409);
@@ -130,7 +121,7 @@ describe('claiming a payment', () => {
   });
 
   it('answers 422 naming the field for bad input, and 404 for an unknown payment', async () => {
-    const payment = await unclaimedPayment({});
+    const payment = await unclaimed({});
     const neither = await claim({ transaction_id: payment.id });
     expect(neither.statusCode).toBe(422);
     expect(neither.json().errors).toHaveProperty('client_id');
@@ -150,7 +141,7 @@ describe('claiming a payment', () => {
       .values({ clientId, stakeCents: 50_000, description: 'Chelsea win', profitCents: 50_000, status: 'closed' })
       .returning({ id: bets.id });
     await t.deps.db.insert(bonuses).values({ betId: bet!.id, clientId, amountCents: 15_000, ratePercent: 30 });
-    const payment = await unclaimedPayment({ TransAmount: '1150.00' });
+    const payment = await unclaimed({ TransAmount: '1150.00' });
     await claim({ transaction_id: payment.id, client_id: clientId });
     expect(await pendingBonusCents(t.deps.db, clientId)).toBe(0);
     const [bought] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.paymentId, payment.id));
@@ -181,7 +172,7 @@ describe('claiming a payment', () => {
   it('lets a payment claimed to the wrong subscriber buy the package again for the right one', async () => {
     const wrongId = await ref.person('subscriber', 'Wrong Subscriber', '254722200010');
     const rightId = await ref.person('subscriber', 'Right Subscriber', '254722200011');
-    const payment = await unclaimedPayment({ BillRefNumber: 'D2', TransAmount: '100.00', MSISDN: '2547 ***** 010' });
+    const payment = await unclaimed({ BillRefNumber: 'D2', TransAmount: '100.00', MSISDN: '2547 ***** 010' });
     await claim({ transaction_id: payment.id, subscriber_id: wrongId });
     await unclaim(payment.id);
     expect(await ledgerOf(t, { subscriberId: wrongId })).toBe(0);
@@ -192,13 +183,13 @@ describe('claiming a payment', () => {
   });
 
   it('refuses to unclaim a payment that is not claimed (409)', async () => {
-    const payment = await unclaimedPayment({});
+    const payment = await unclaimed({});
     expect((await unclaim(payment.id)).statusCode).toBe(409);
   });
 
   it('suggests people by masked number and name, and finds them by search or receipt', async () => {
     const clientId = await ref.person('client', 'Suggested Wanjiru', '254733200126');
-    const payment = await unclaimedPayment({ MSISDN: '2547 ***** 126', FirstName: 'NOT', LastName: 'MATCHING' });
+    const payment = await unclaimed({ MSISDN: '2547 ***** 126', FirstName: 'NOT', LastName: 'MATCHING' });
     const suggestions = await t.as(admin, { method: 'GET', url: `/api/mpesa-transactions/claim-candidates?transaction_id=${payment.id}` });
     expect(suggestions.statusCode).toBe(200);
     expect(suggestions.json().candidates).toContainEqual(

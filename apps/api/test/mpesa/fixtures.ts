@@ -127,7 +127,26 @@ export async function seedPeople(t: TestApp) {
   };
 }
 
+/** A C2B payment nobody can be matched to (a masked MSISDN, an unknown account), stored unclaimed. */
+export async function unclaimedPayment(t: TestApp, over: Record<string, unknown> = {}) {
+  const body = c2b({ BillRefNumber: 'WHO', MSISDN: '2547 ***** 555', ...over });
+  await confirm(t, body);
+  return (await paymentByReceipt(t, body.TransID as string))!;
+}
+
 export type Reference = Awaited<ReturnType<typeof seedPeople>>;
+
+/**
+ * A test app with the reference people, an admin (boss@betdesk.test) and a staff member
+ * (agent@betdesk.test, looking after nobody yet) signed in.
+ */
+export async function peopleWorld(): Promise<{ t: TestApp; ref: Reference; admin: string; staff: string; staffId: number }> {
+  const t = await createTestApp();
+  const ref = await seedPeople(t);
+  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
+  const staffId = await t.addUser({ email: 'agent@betdesk.test' });
+  return { t, ref, admin: await t.tokenFor('boss@betdesk.test'), staff: await t.tokenFor('agent@betdesk.test'), staffId };
+}
 
 /**
  * The M-Pesa tests' usual world: an app on the fake Daraja (`env` as appWithFakeDaraja's), the

@@ -6,12 +6,12 @@ import { rows } from '../../src/db/rows.ts';
 import { compactSummaries } from '../../src/db/summaries.ts';
 import { runRetention } from '../../src/modules/privacy/service.ts';
 import { queueSms } from '../../src/modules/sms/outbox.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
-import { c2b, confirm, paymentByReceipt, SECRET, seedPeople } from '../mpesa/fixtures.ts';
+import { type TestApp } from '../helpers.ts';
+import { c2b, confirm, paymentByReceipt, SECRET, peopleWorld, type Reference } from '../mpesa/fixtures.ts';
 
 const DAY = 86_400_000;
 let t: TestApp;
-let ref: Awaited<ReturnType<typeof seedPeople>>;
+let ref: Reference;
 let admin: string;
 let staff: string;
 
@@ -38,12 +38,7 @@ async function activeSmsSubscription(subscriberId: number) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
-  ref = await seedPeople(t);
-  await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
-  await t.addUser({ email: 'agent@betdesk.test' });
-  admin = await t.tokenFor('boss@betdesk.test');
-  staff = await t.tokenFor('agent@betdesk.test');
+  ({ t, ref, admin, staff } = await peopleWorld());
 });
 afterAll(async () => {
   await t.close();
