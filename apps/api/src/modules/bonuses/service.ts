@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   bonusTexts,
   centsToKes,
@@ -15,7 +14,7 @@ import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import { creditReversedBonusPayments, queueBonusInvoice } from '../tax/service.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
+import type { Actor, StaffFormAction } from '../../http/actor.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
 import { dayRangeOf, pageOf, rowsAndCount, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
@@ -223,12 +222,7 @@ export async function bonusPaymentsOfClient(db: Queryable, actor: Actor, clientI
  * An admin records a bonus payment (cash, bank ...): it settles the client's pending bonuses oldest
  * first; more than is pending is refused on `amount`.
  */
-export async function recordBonusPayment(
-  deps: AppDeps,
-  actor: Actor,
-  input: z.output<typeof BonusPaymentForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const recordBonusPayment: StaffFormAction<typeof BonusPaymentForm> = async (deps, actor, input, requestId) => {
   await deps.db.transaction(async (tx) => {
     await requireClientFacts(tx, actor, input.client_id);
     const amountCents = kesToCents(input.amount);
@@ -245,7 +239,7 @@ export async function recordBonusPayment(
     });
   });
   return { info: bonusTexts.paymentRecorded };
-}
+};
 
 
 const bonusColumns: CsvTable<Bonus>['columns'] = [
