@@ -5,7 +5,7 @@ import { recheckPendingRequests } from './modules/mpesa/service.ts';
 import { runRetention } from './modules/privacy/service.ts';
 import { runMoneyCheck, runPull } from './modules/reconciliation/service.ts';
 import { runBackup } from './modules/backups/service.ts';
-import { QUEUES, type JobHandler } from './jobs/jobs.ts';
+import { QUEUES, type JobHandler, type QueueName } from './jobs/jobs.ts';
 import { runSubscriptionExpiry } from './modules/subscriptions/service.ts';
 import { sendQueuedUssdPurchases } from './modules/ussd/service.ts';
 import { runRefundSending } from './modules/refunds/service.ts';
@@ -14,12 +14,23 @@ import { runRecovery } from './modules/recovery/service.ts';
 import { runAutoRenewal } from './modules/auto-renew/service.ts';
 import { summariseMarked } from './modules/reports/service.ts';
 
+const EVERY_MINUTE = '* * * * *';
+
+/** A queue whose work is one call into its module, with its safety-net cron. */
+const runs = (queue: QueueName, cron: string, work: () => Promise<unknown>): JobHandler => ({
+  queue,
+  cron,
+  run: async () => {
+    await work();
+  },
+});
+
 /** Every queue's handler, wired to the app's dependencies. */
 export function jobHandlers(deps: AppDeps): JobHandler[] {
   return [
     {
       queue: QUEUES.smsDispatch,
-      cron: '* * * * *',
+      cron: EVERY_MINUTE,
       // A sign-in code, receipt or USSD payment SMS reaches the gateway within 2 s, also when an
       // API process beside `npm run worker` (JOBS=off) queued it.
       pollSeconds: 0.5,
@@ -31,14 +42,8 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
         if (report.more) await deps.jobs.nudge(QUEUES.smsDispatch);
       },
     },
-    {
-      // STK pushes whose callback did not come within MPESA_STK_TIMEOUT_SECONDS are asked by STK query.
-      queue: QUEUES.stkRecheck,
-      cron: '* * * * *',
-      run: async () => {
-        await recheckPendingRequests(deps);
-      },
-    },
+    // STK pushes whose callback did not come within MPESA_STK_TIMEOUT_SECONDS are asked by STK query.
+    runs(QUEUES.stkRecheck, EVERY_MINUTE, () => recheckPendingRequests(deps)),
     {
       queue: QUEUES.subscriptionExpiry,
       cron: '*/10 * * * *',
@@ -47,95 +52,43 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
         if (reminded > 0) await deps.jobs.nudge(QUEUES.smsDispatch);
       },
     },
-    {
-      // Hourly; the run itself waits for the `mpesa_pull_interval_hours` setting and calls nothing
-      // unless M-Pesa is configured.
-      queue: QUEUES.mpesaPull,
-      cron: '7 * * * *',
-      run: async () => {
-        await runPull(deps);
-      },
-    },
-    {
-      // 21:30 UTC is 00:30 in Nairobi: the day just ended is complete.
-      queue: QUEUES.moneyCheck,
-      cron: '30 21 * * *',
-      run: async () => {
-        await runMoneyCheck(deps.db);
-      },
-    },
-    {
-      // 00:15 UTC is 03:15 in Nairobi: the Data Protection Act's retention (decision 025).
-      queue: QUEUES.privacyRetention,
-      cron: '15 0 * * *',
-      run: async () => {
-        await runRetention(deps.db);
-      },
-    },
-    {
-      // Folds the day summaries' deltas in, so a total reads a few hundred rows (decision 015).
-      queue: QUEUES.summaryCompaction,
-      cron: '* * * * *',
-      run: async () => {
-        await compactSummaries(deps.db);
-      },
-    },
-    {
-      // The retention summaries of the subscribers whose subscriptions changed (decision 043); a
-      // retention read does the same first, so this only keeps that read short.
-      queue: QUEUES.retentionSummaries,
-      cron: '* * * * *',
-      run: async () => {
-        await summariseMarked(deps.db);
-      },
-    },
-    {
-      // Failed payment requests: retried once or reminded once, by result code (decision 037).
-      queue: QUEUES.paymentRecovery,
-      cron: '* * * * *',
-      run: async () => {
-        await runRecovery(deps);
-      },
-    },
-    {
-      // Automatic renewal (decision 042): standing orders asked for on USSD are sent; a due day
-      // with no payment is told once, from the reminder hour of the next day.
-      queue: QUEUES.autoRenewal,
-      cron: '* * * * *',
-      run: async () => {
-        await runAutoRenewal(deps);
-      },
-    },
-    {
-      // Purchases confirmed on the USSD menu: the STK push leaves once the session has ended.
-      queue: QUEUES.ussdPurchases,
-      cron: '* * * * *',
-      run: async () => {
-        await sendQueuedUssdPurchases(deps);
-      },
-    },
+    // Hourly; the run itself waits for the `mpesa_pull_interval_hours` setting and calls nothing
+    // unless M-Pesa is configured.
+    runs(QUEUES.mpesaPull, '7 * * * *', () => runPull(deps)),
+    // 21:30 UTC is 00:30 in Nairobi: the day just ended is complete.
+    runs(QUEUES.moneyCheck, '30 21 * * *', () => runMoneyCheck(deps.db)),
+    // 00:15 UTC is 03:15 in Nairobi: the Data Protection Act's retention (decision 025).
+    runs(QUEUES.privacyRetention, '15 0 * * *', () => runRetention(deps.db)),
+    // Folds the day summaries' deltas in, so a total reads a few hundred rows (decision 015).
+    runs(QUEUES.summaryCompaction, EVERY_MINUTE, () => compactSummaries(deps.db)),
+    // The retention summaries of the subscribers whose subscriptions changed (decision 043); a
+    // retention read does the same first, so this only keeps that read short.
+    runs(QUEUES.retentionSummaries, EVERY_MINUTE, () => summariseMarked(deps.db)),
+    // Failed payment requests: retried once or reminded once, by result code (decision 037).
+    runs(QUEUES.paymentRecovery, EVERY_MINUTE, () => runRecovery(deps)),
+    // Automatic renewal (decision 042): standing orders asked for on USSD are sent; a due day
+    // with no payment is told once, from the reminder hour of the next day.
+    runs(QUEUES.autoRenewal, EVERY_MINUTE, () => runAutoRenewal(deps)),
+    // Purchases confirmed on the USSD menu: the STK push leaves once the session has ended.
+    runs(QUEUES.ussdPurchases, EVERY_MINUTE, () => sendQueuedUssdPurchases(deps)),
     {
       // Tax invoices to KRA eTIMS: nudged after each sale; the cron retries what KRA did not take.
       queue: QUEUES.taxInvoices,
-      cron: '* * * * *',
+      cron: EVERY_MINUTE,
       run: async (signal) => {
         const report = await transmitDueInvoices(deps, { signal });
         if (report.more) await deps.jobs.nudge(QUEUES.taxInvoices);
       },
     },
+    // Daily at 02:00 Nairobi by default (BACKUP_CRON, BACKUP_TIMEZONE); keeps 7 daily and 4 weekly.
     {
-      // Daily at 02:00 Nairobi by default (BACKUP_CRON, BACKUP_TIMEZONE); keeps 7 daily and 4 weekly.
-      queue: QUEUES.backup,
-      cron: deps.config.backup.cron,
+      ...runs(QUEUES.backup, deps.config.backup.cron, () => runBackup(deps.database, deps.config, 'schedule')),
       tz: deps.config.backup.timezone,
-      run: async () => {
-        await runBackup(deps.database, deps.config, 'schedule');
-      },
     },
     {
       // Approved refunds leave once; unanswered ones are asked about by Transaction Status (issue 29).
       queue: QUEUES.refundSending,
-      cron: '* * * * *',
+      cron: EVERY_MINUTE,
       run: async () => {
         await runRefundSending(deps);
         await deps.jobs.nudge(QUEUES.smsDispatch);

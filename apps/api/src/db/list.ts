@@ -69,6 +69,19 @@ export interface Page {
 /** The page a list's request asks for. */
 export const pageOf = (q: { page: number; perPage: number }): Page => ({ limit: q.perPage, offset: (q.page - 1) * q.perPage });
 
+/**
+ * A client page's sub-list: the rows (the page's, or every row for `null`) and, when paged, their
+ * exact count (0 otherwise).
+ */
+export async function rowsAndCount<Row>(
+  page: Page | null,
+  rows: Promise<Row[]>,
+  count: () => Promise<number>,
+): Promise<{ list: Row[]; totalRecords: number }> {
+  const [list, totalRecords] = await Promise.all([rows, page ? count() : 0]);
+  return { list, totalRecords };
+}
+
 /** `limit … offset …` of a page; nothing for `null` (every row). */
 export const limitSql = (page: Page | null): SQL => (page ? sql`limit ${page.limit} offset ${page.offset}` : sql``);
 

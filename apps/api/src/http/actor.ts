@@ -1,4 +1,6 @@
 import type { Role } from '@betdesk/contract';
+import type { z } from 'zod';
+import type { AppDeps } from '../deps.ts';
 
 /** Who is making the request, decided once per request by the auth hook. */
 export interface Actor {
@@ -10,6 +12,17 @@ export interface Actor {
   /** An admin who must enrol a second factor (REQUIRE_ADMIN_2FA) before any route but their own account's. */
   mustEnrolSecondFactor: boolean;
 }
+
+/**
+ * A staff member's action from a form of the back office: the form as its schema parsed it, done
+ * and audited under the request's id, answered with the line the screen shows.
+ */
+export type StaffFormAction<Form extends z.ZodType> = (
+  deps: AppDeps,
+  actor: Actor,
+  form: z.output<Form>,
+  requestId: string,
+) => Promise<{ info: string }>;
 
 /** A subscriber signed in to the portal: a phone, whether or not it has bought anything yet. */
 export interface PortalSession {

@@ -59,6 +59,15 @@ async function insertInChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unkn
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
 
+/** The same, gathering the rows each chunk's insert returns, in order. */
+async function insertReturningInChunks<T, R>(rows: T[], insert: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const stored: R[] = [];
+  await insertInChunks(rows, async (chunk) => {
+    stored.push(...(await insert(chunk)));
+  });
+  return stored;
+}
+
 /**
  * Bet4Me demo data: plans, 2,500 clients (Kenyan names and numbers) spread over the last year, most
  * assigned to the demo staff, subscriptions running and lapsed across recent months, open and closed
@@ -105,10 +114,9 @@ export async function seedBet4meDemo(tx: Queryable, secretsKey: Buffer): Promise
       updatedAt: joined,
     };
   });
-  const created: { id: number; createdAt: Date }[] = [];
-  await insertInChunks(clientRows, async (chunk) => {
-    created.push(...(await tx.insert(clients).values(chunk).returning({ id: clients.id, createdAt: clients.createdAt })));
-  });
+  const created = await insertReturningInChunks(clientRows, (chunk) =>
+    tx.insert(clients).values(chunk).returning({ id: clients.id, createdAt: clients.createdAt }),
+  );
 
   // Three in five clients are looked after by a demo staff user; the rest wait for assignment.
   const staffOf = new Map<number, number>();
@@ -197,15 +205,9 @@ export async function seedBet4meDemo(tx: Queryable, secretsKey: Buffer): Promise
       });
     }
   }
-  const storedBets: { id: number; clientId: number; profitCents: number | null; closedAt: Date | null }[] = [];
-  await insertInChunks(betRows, async (chunk) => {
-    storedBets.push(
-      ...(await tx
-        .insert(bets)
-        .values(chunk)
-        .returning({ id: bets.id, clientId: bets.clientId, profitCents: bets.profitCents, closedAt: bets.closedAt })),
-    );
-  });
+  const storedBets = await insertReturningInChunks(betRows, (chunk) =>
+    tx.insert(bets).values(chunk).returning({ id: bets.id, clientId: bets.clientId, profitCents: bets.profitCents, closedAt: bets.closedAt }),
+  );
 
   const bonusRows = storedBets
     .filter((b) => (b.profitCents ?? 0) > 0)
@@ -216,15 +218,12 @@ export async function seedBet4meDemo(tx: Queryable, secretsKey: Buffer): Promise
       ratePercent: BONUS_RATE_PERCENT,
       earnedAt: b.closedAt!,
     }));
-  const storedBonuses: { id: number; clientId: number; amountCents: number; earnedAt: Date }[] = [];
-  await insertInChunks(bonusRows, async (chunk) => {
-    storedBonuses.push(
-      ...(await tx
-        .insert(bonuses)
-        .values(chunk)
-        .returning({ id: bonuses.id, clientId: bonuses.clientId, amountCents: bonuses.amountCents, earnedAt: bonuses.earnedAt })),
-    );
-  });
+  const storedBonuses = await insertReturningInChunks(bonusRows, (chunk) =>
+    tx
+      .insert(bonuses)
+      .values(chunk)
+      .returning({ id: bonuses.id, clientId: bonuses.clientId, amountCents: bonuses.amountCents, earnedAt: bonuses.earnedAt }),
+  );
 
   // Most bonuses older than a week are paid (a few only in part); recent ones are pending.
   const paid = storedBonuses
@@ -234,9 +233,8 @@ export async function seedBet4meDemo(tx: Queryable, secretsKey: Buffer): Promise
       amountCents: rand.next() < 0.1 ? Math.round(b.amountCents / 2) : b.amountCents,
       paidAt: new Date(Math.min(b.earnedAt.getTime() + rand.int(1, 6) * DAY, now)),
     }));
-  const paymentIds: number[] = [];
-  await insertInChunks(paid, async (chunk) => {
-    const rows = await tx
+  const storedPayments = await insertReturningInChunks(paid, (chunk) =>
+    tx
       .insert(bonusPayments)
       .values(
         chunk.map((p) => ({
@@ -247,11 +245,10 @@ export async function seedBet4meDemo(tx: Queryable, secretsKey: Buffer): Promise
           paidAt: p.paidAt,
         })),
       )
-      .returning({ id: bonusPayments.id });
-    paymentIds.push(...rows.map((r) => r.id));
-  });
+      .returning({ id: bonusPayments.id }),
+  );
   await insertInChunks(
-    paid.map((p, i) => ({ bonusPaymentId: paymentIds[i]!, bonusId: p.bonus.id, amountCents: p.amountCents })),
+    paid.map((p, i) => ({ bonusPaymentId: storedPayments[i]!.id, bonusId: p.bonus.id, amountCents: p.amountCents })),
     (chunk) => tx.insert(bonusAllocations).values(chunk),
   );
 

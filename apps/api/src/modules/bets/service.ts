@@ -16,7 +16,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { Queryable } from '../../db/client.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { dayRangeOf, pageOf, type ListRequest, type Page } from '../../db/list.ts';
+import { dayRangeOf, pageOf, rowsAndCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
@@ -167,11 +167,7 @@ export async function countOpenBets(db: Queryable, actor: Actor): Promise<number
 /** A client's bets (the client page's sub-list); the caller has checked the scope. */
 export async function betsOfClient(db: Queryable, clientId: number, page: Page | null) {
   const where = clientRowsWhere('b', clientId);
-  const [list, totalRecords] = await Promise.all([
-    q.findBets(db, where, q.newestFirst, page),
-    page ? q.countBetsExactly(db, where) : Promise.resolve(0),
-  ]);
-  return { list, totalRecords };
+  return rowsAndCount(page, q.findBets(db, where, q.newestFirst, page), () => q.countBetsExactly(db, where));
 }
 
 const betColumns: CsvTable<Bet>['columns'] = [

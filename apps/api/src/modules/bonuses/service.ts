@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   bonusTexts,
   centsToKes,
@@ -15,9 +14,9 @@ import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import { creditReversedBonusPayments, queueBonusInvoice } from '../tax/service.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
+import type { Actor, StaffFormAction } from '../../http/actor.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { dayRangeOf, pageOf, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
+import { dayRangeOf, pageOf, rowsAndCount, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
 import { clientRowsWhere, scopeOf, scopedWhere, type ScopedWhere } from '../../db/scope.ts';
@@ -176,6 +175,12 @@ async function paymentScreenTotals(db: Queryable, actor: Actor, range: DayRange)
   return { total_bonus: centsToKes(earned.totalCents), paid_bonus: centsToKes(paid.amount_cents), pending_bonus: centsToKes(earned.pendingCents) };
 }
 
+/** One page of the bonuses or bonus payments screen: its rows, its count and its totals boxes. */
+async function screenPage<Row, Totals extends object>(rows: Promise<Row[]>, counted: Promise<ListCount>, totals: Promise<Totals>) {
+  const [list, count, boxes] = await Promise.all([rows, counted, totals]);
+  return { ...boxes, ...count, bonuses: list };
+}
+
 export async function bonusesPage(deps: AppDeps, actor: Actor, which: 'all' | 'unpaid', query: BonusQuery) {
   const where = bonusWhere(actor, { ...query, unpaidOnly: which === 'unpaid' });
   const order = bonusQueries.bonusesOrder(query);
@@ -183,12 +188,7 @@ export async function bonusesPage(deps: AppDeps, actor: Actor, which: 'all' | 'u
   const counted: Promise<ListCount> = unsearchedAdmin(actor, query)
     ? bonusQueries.bonusTotals(deps.db, range).then((t) => ({ total_records: which === 'unpaid' ? t.unpaid : t.bonuses }))
     : bonusQueries.countBonuses(deps.db, where);
-  const [list, count, totals] = await Promise.all([
-    bonusQueries.findBonuses(deps.db, where, order, pageOf(query)),
-    counted,
-    adminTotals(deps.db, actor, range),
-  ]);
-  return { ...totals, ...count, bonuses: list };
+  return screenPage(bonusQueries.findBonuses(deps.db, where, order, pageOf(query)), counted, adminTotals(deps.db, actor, range));
 }
 
 export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: PaymentQuery) {
@@ -198,12 +198,7 @@ export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: Paym
   const counted: Promise<ListCount> = unsearchedAdmin(actor, query)
     ? bonusQueries.bonusPaymentTotals(deps.db, range).then((t) => ({ total_records: t.n }))
     : bonusQueries.countBonusPayments(deps.db, where);
-  const [list, count, totals] = await Promise.all([
-    bonusQueries.findBonusPayments(deps.db, where, order, pageOf(query)),
-    counted,
-    paymentScreenTotals(deps.db, actor, range),
-  ]);
-  return { ...totals, ...count, bonuses: list };
+  return screenPage(bonusQueries.findBonusPayments(deps.db, where, order, pageOf(query)), counted, paymentScreenTotals(deps.db, actor, range));
 }
 
 /** How many bonuses still have something unpaid, among the clients the actor sees (dashboard). */
@@ -215,32 +210,19 @@ export async function countUnpaidBonuses(db: Queryable, actor: Actor): Promise<n
 /** A client's bonuses and bonus payments (the client page's sub-lists); scope checked by the caller. */
 export async function bonusesOfClient(db: Queryable, actor: Actor, clientId: number, page: Page | null) {
   const where = clientRowsWhere('bo', clientId);
-  const [list, totalRecords] = await Promise.all([
-    bonusQueries.findBonuses(db, where, bonusQueries.newestBonusesFirst, page),
-    page ? bonusQueries.countBonusesExactly(db, where) : Promise.resolve(0),
-  ]);
-  return { list, totalRecords };
+  return rowsAndCount(page, bonusQueries.findBonuses(db, where, bonusQueries.newestBonusesFirst, page), () => bonusQueries.countBonusesExactly(db, where));
 }
 
 export async function bonusPaymentsOfClient(db: Queryable, actor: Actor, clientId: number, page: Page | null) {
   const where = clientRowsWhere('p', clientId);
-  const [list, totalRecords] = await Promise.all([
-    bonusQueries.findBonusPayments(db, where, bonusQueries.newestPaymentsFirst, page),
-    page ? bonusQueries.countBonusPaymentsExactly(db, where) : Promise.resolve(0),
-  ]);
-  return { list, totalRecords };
+  return rowsAndCount(page, bonusQueries.findBonusPayments(db, where, bonusQueries.newestPaymentsFirst, page), () => bonusQueries.countBonusPaymentsExactly(db, where));
 }
 
 /**
  * An admin records a bonus payment (cash, bank ...): it settles the client's pending bonuses oldest
  * first; more than is pending is refused on `amount`.
  */
-export async function recordBonusPayment(
-  deps: AppDeps,
-  actor: Actor,
-  input: z.output<typeof BonusPaymentForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const recordBonusPayment: StaffFormAction<typeof BonusPaymentForm> = async (deps, actor, input, requestId) => {
   await deps.db.transaction(async (tx) => {
     await requireClientFacts(tx, actor, input.client_id);
     const amountCents = kesToCents(input.amount);
@@ -257,7 +239,7 @@ export async function recordBonusPayment(
     });
   });
   return { info: bonusTexts.paymentRecorded };
-}
+};
 
 
 const bonusColumns: CsvTable<Bonus>['columns'] = [

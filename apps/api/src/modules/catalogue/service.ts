@@ -9,11 +9,9 @@ import {
   type PostCategoryForm,
   type PostCategoryRow,
 } from '@betdesk/contract';
-import type { z } from 'zod';
 import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
-import type { AppDeps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
+import type { StaffFormAction } from '../../http/actor.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import * as q from './queries.ts';
@@ -63,12 +61,7 @@ async function savingUnique<T>(field: string, message: string, save: () => Promi
  * Adds a bet category or edits one. The code is what payers type as the M-Pesa account number,
  * so it is unique; changing it is allowed (audited) because old payments keep their category id.
  */
-export async function storeBetCategory(
-  deps: AppDeps,
-  actor: Actor,
-  form: z.output<typeof BetCategoryForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const storeBetCategory: StaffFormAction<typeof BetCategoryForm> = async (deps, actor, form, requestId) => {
   await savingUnique('code', catalogueTexts.codeTaken, () =>
     deps.db.transaction(async (tx) => {
       const before = form.id === undefined ? null : await q.betCategoryForUpdate(tx, form.id);
@@ -91,14 +84,9 @@ export async function storeBetCategory(
     }),
   );
   return { info: catalogueTexts.betCategorySaved };
-}
+};
 
-export async function storePostCategory(
-  deps: AppDeps,
-  actor: Actor,
-  form: z.output<typeof PostCategoryForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const storePostCategory: StaffFormAction<typeof PostCategoryForm> = async (deps, actor, form, requestId) => {
   await savingUnique('name', catalogueTexts.postCategoryTaken, () =>
     deps.db.transaction(async (tx) => {
       const before = form.id === undefined ? null : await q.postCategoryForUpdate(tx, form.id);
@@ -120,18 +108,13 @@ export async function storePostCategory(
     }),
   );
   return { info: catalogueTexts.postCategorySaved };
-}
+};
 
 /**
  * Adds a Bet4Me plan or edits one. A plan taken off sale (active false) stays on the
  * subscriptions that bought it; payments and payment requests only match plans on sale.
  */
-export async function storePlan(
-  deps: AppDeps,
-  actor: Actor,
-  form: z.output<typeof PlanForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const storePlan: StaffFormAction<typeof PlanForm> = async (deps, actor, form, requestId) => {
   const after = {
     name: form.name,
     durationDays: form.duration,
@@ -161,4 +144,4 @@ export async function storePlan(
     });
   });
   return { info: catalogueTexts.planSaved };
-}
+};

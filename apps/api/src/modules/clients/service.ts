@@ -12,7 +12,7 @@ import {
   type SortOf,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
+import type { Actor, StaffFormAction } from '../../http/actor.ts';
 import type { Queryable } from '../../db/client.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
@@ -135,16 +135,11 @@ export async function showClient(
  * Staff set the language a client asked for (by phone, in person): stored with the phone, as a
  * subscriber's is (phone_languages), so every catalogue SMS to that phone follows it; audited.
  */
-export async function setClientLanguage(
-  deps: AppDeps,
-  actor: Actor,
-  form: z.output<typeof ClientLanguageForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const setClientLanguage: StaffFormAction<typeof ClientLanguageForm> = async (deps, actor, form, requestId) => {
   const client = await requireClient(deps.db, actor, form.client_id);
   const person = { phone: client.phone, name: client.name, action: 'client.language', entity: 'client', entityId: client.id };
   return setLanguageByStaff(deps, actor, person, form.language, requestId);
-}
+};
 
 type ClientFormValues = z.output<typeof ClientForm>;
 

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { privacyTexts, successTexts, type ClientMessage } from '@betdesk/contract';
-import type { z } from 'zod';
-import type { AppDeps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
+import type { StaffFormAction } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { requireClientFacts } from '../clients/service.ts';
@@ -12,12 +10,7 @@ import { isErasedPhone, queueSms } from '../sms/service.ts';
  * The Send Message modal: the text goes to the phone the client has on file (not a number sent by
  * the browser), through the outbox; the dispatcher is nudged after commit.
  */
-export async function sendClientMessage(
-  deps: AppDeps,
-  actor: Actor,
-  input: z.output<typeof ClientMessage>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const sendClientMessage: StaffFormAction<typeof ClientMessage> = async (deps, actor, input, requestId) => {
   await deps.db.transaction(async (tx) => {
     const client = await requireClientFacts(tx, actor, input.id);
     // The outbox would drop it silently; the sender is told why instead of "sent".
@@ -32,4 +25,4 @@ export async function sendClientMessage(
   });
   await deps.jobs.nudge(QUEUES.smsDispatch);
   return { info: successTexts.messageSent };
-}
+};

@@ -1,5 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   c2bConfirmation,
   c2bValidation,
@@ -23,6 +22,7 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { requireWebhookSecret } from '../../http/webhook.ts';
 import { getSetting } from '../settings/service.ts';
 import * as claims from './claims.ts';
 import { receiveC2bConfirmation, validateC2b } from './c2b-confirmation.ts';
@@ -33,14 +33,6 @@ import { paymentsCsv, tipsDepositsCsv } from './exports.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { invoicesOfPayments } from '../tax/service.ts';
 import { dayRangeOf } from '../../db/list.ts';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** The secret path segment, compared in constant time; a wrong one is a plain 404. */
-function requireWebhookSecret(deps: AppDeps, request: FastifyRequest): void {
-  const given = (request.params as { secret?: string }).secret ?? '';
-  if (!timingSafeEqual(digest(given), digest(deps.config.webhookSecret))) throw notFound();
-}
 
 /**
  * Daraja's callbacks. Their bodies are read leniently (a body that is not JSON is kept as text and
@@ -59,13 +51,13 @@ function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
 
     route(hooks, c2bValidation, async ({ request, body }) => {
-      requireWebhookSecret(deps, request);
+      requireWebhookSecret(request, deps.config.webhookSecret);
       const strict = await getSetting(deps.db, 'mpesa_validate_account');
       return validateC2b(deps, body, strict === true);
     });
 
     route(hooks, c2bConfirmation, async ({ request, body }) => {
-      requireWebhookSecret(deps, request);
+      requireWebhookSecret(request, deps.config.webhookSecret);
       const receipt = await receiveC2bConfirmation(deps, body, request.id);
       if (receipt.settleError) {
         request.log.error({ err: receipt.settleError, paymentId: receipt.paymentId }, 'payment stored but not settled');
@@ -80,7 +72,7 @@ function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
 
     route(hooks, stkCallback, async ({ request, body }) => {
-      requireWebhookSecret(deps, request);
+      requireWebhookSecret(request, deps.config.webhookSecret);
       await receiveStkCallback(deps, body, request.id);
       return { ResultCode: 0, ResultDesc: 'Success' };
     });

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
@@ -17,8 +16,9 @@ import {
   refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import { fieldError, notFound } from '../../http/errors.ts';
+import { fieldError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { requireWebhookSecret } from '../../http/webhook.ts';
 import * as recon from './service.ts';
 import type { StatementUpload } from './statements.ts';
 
@@ -37,8 +37,6 @@ async function readStatementUpload(request: FastifyRequest): Promise<StatementUp
   }
   return upload;
 }
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export function reconciliationRoutes(app: FastifyInstance, deps: AppDeps): void {
   // Multipart is parsed only for the upload, inside its own plugin scope.
@@ -68,8 +66,7 @@ export function reconciliationRoutes(app: FastifyInstance, deps: AppDeps): void 
     hooks.removeAllContentTypeParsers();
     hooks.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) => done(null, {}));
     route(hooks, pullCallback, async ({ request }) => {
-      const given = (request.params as { secret?: string }).secret ?? '';
-      if (!timingSafeEqual(digest(given), digest(deps.config.webhookSecret))) throw notFound();
+      requireWebhookSecret(request, deps.config.webhookSecret);
       return { ResultCode: 0, ResultDesc: 'Success' };
     });
   });

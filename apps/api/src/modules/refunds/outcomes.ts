@@ -1,4 +1,4 @@
-import { kesFixed } from '@betdesk/contract';
+import { kesFixed, type RefundStatus } from '@betdesk/contract';
 import { customerTextFor } from '../../customer-texts/texts.ts';
 import type { Queryable } from '../../db/client.ts';
 import { audit } from '../audit/service.ts';
@@ -19,6 +19,31 @@ export const REFUND_AUDIT_ACTIONS = {
   failed: 'refund.failed',
   unknown: 'refund.unknown',
 } as const;
+
+/**
+ * Audits a refund's move out of the status it was locked in; `actorUserId` is null when M-Pesa's
+ * answer made the move.
+ */
+export async function auditRefundMove(
+  tx: Queryable,
+  refund: q.RefundRow,
+  move: {
+    action: keyof typeof REFUND_AUDIT_ACTIONS;
+    after: { status: RefundStatus; [detail: string]: unknown };
+    actorUserId: number | null;
+    requestId?: string;
+  },
+): Promise<void> {
+  await audit(tx, {
+    actorUserId: move.actorUserId,
+    action: REFUND_AUDIT_ACTIONS[move.action],
+    entity: 'refund',
+    entityId: refund.id,
+    before: { status: refund.status },
+    after: move.after,
+    requestId: move.requestId,
+  });
+}
 
 /**
  * What else happens in the transaction that marks a refund done: the sale's tax invoice gets its
@@ -79,13 +104,10 @@ export async function completeRefund(tx: Queryable, id: number, answer: { receip
     });
   }
   await afterRefundSucceeded(tx, done, payment);
-  await audit(tx, {
-    actorUserId: null,
-    action: REFUND_AUDIT_ACTIONS.done,
-    entity: 'refund',
-    entityId: id,
-    before: { status: refund.status },
+  await auditRefundMove(tx, refund, {
+    action: 'done',
     after: { status: 'done', mpesa_receipt: answer.receipt, amount_cents: refund.amountCents, payment_id: payment.id },
+    actorUserId: null,
   });
   return true;
 }
@@ -95,14 +117,7 @@ export async function failRefund(tx: Queryable, id: number, answer: { resultCode
   const refund = await q.lockRefund(tx, id);
   if (!refund || (refund.status !== 'sending' && refund.status !== 'unknown')) return false;
   await q.updateRefund(tx, id, { status: 'failed', resultCode: answer.resultCode, resultDesc: answer.resultDesc, completedAt: new Date() });
-  await audit(tx, {
-    actorUserId: null,
-    action: REFUND_AUDIT_ACTIONS.failed,
-    entity: 'refund',
-    entityId: id,
-    before: { status: refund.status },
-    after: { status: 'failed', result_code: answer.resultCode, result: answer.resultDesc },
-  });
+  await auditRefundMove(tx, refund, { action: 'failed', after: { status: 'failed', result_code: answer.resultCode, result: answer.resultDesc }, actorUserId: null });
   return true;
 }
 
@@ -111,13 +126,6 @@ export async function markRefundUnknown(tx: Queryable, id: number, why: string):
   const refund = await q.lockRefund(tx, id);
   if (!refund || refund.status !== 'sending') return false;
   await q.updateRefund(tx, id, { status: 'unknown', resultDesc: why });
-  await audit(tx, {
-    actorUserId: null,
-    action: REFUND_AUDIT_ACTIONS.unknown,
-    entity: 'refund',
-    entityId: id,
-    before: { status: refund.status },
-    after: { status: 'unknown', result: why },
-  });
+  await auditRefundMove(tx, refund, { action: 'unknown', after: { status: 'unknown', result: why }, actorUserId: null });
   return true;
 }

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   approveRefund,
@@ -18,13 +17,12 @@ import {
   refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import { fieldError, notFound } from '../../http/errors.ts';
+import { fieldError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { readCallbackBodiesAsJson, requireWebhookSecret } from '../../http/webhook.ts';
 import { csvRoute } from '../../http/csv.ts';
 import * as refunds from './service.ts';
 import type { RefundAnswerKind } from './answers.ts';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 function refundId(request: FastifyRequest): number {
   const parsed = Id.safeParse((request.params as { id?: string }).id);
@@ -43,18 +41,10 @@ export function refundRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   // Daraja's result and time-out callbacks, behind the webhook secret; every body is acknowledged.
   void app.register(async (hooks) => {
-    hooks.removeAllContentTypeParsers();
-    hooks.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-      try {
-        done(null, JSON.parse(String(body) || '{}'));
-      } catch {
-        done(null, {});
-      }
-    });
+    readCallbackBodiesAsJson(hooks);
     const hook = (endpoint: Endpoint, kind: RefundAnswerKind) =>
       route(hooks, endpoint, async ({ request, body }) => {
-        const given = (request.params as { secret?: string }).secret ?? '';
-        if (!timingSafeEqual(digest(given), digest(deps.config.webhookSecret))) throw notFound();
+        requireWebhookSecret(request, deps.config.webhookSecret);
         await refunds.receiveRefundAnswer(deps, kind, body);
         return { ResultCode: 0, ResultDesc: 'Accepted' };
       });

@@ -26,7 +26,7 @@ import { acceptStepUpCode } from '../auth/service.ts';
 import { getPaymentForRefund, lockPaymentForRefund } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { initiatorReady, utilityBalance } from './sending.ts';
-import { REFUND_AUDIT_ACTIONS } from './outcomes.ts';
+import { auditRefundMove, REFUND_AUDIT_ACTIONS } from './outcomes.ts';
 import * as q from './queries.ts';
 
 export { runRefundSending, saveInitiator, utilityBalanceGauge } from './sending.ts';
@@ -189,15 +189,7 @@ export async function approveRefund(
         ? { status, approvedBy: actor.userId, approvedAt: new Date() }
         : { status, secondApprovedBy: actor.userId, approvedAt: new Date() },
     );
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: REFUND_AUDIT_ACTIONS.approve,
-      entity: 'refund',
-      entityId: id,
-      before: { status: refund.status },
-      after: { status, amount_cents: refund.amountCents },
-      requestId,
-    });
+    await auditRefundMove(tx, refund, { action: 'approve', after: { status, amount_cents: refund.amountCents }, actorUserId: actor.userId, requestId });
     return { wrongCode: false as const, status };
   });
   // Refused outside the transaction so that the code's time step stays taken only when it was right.
@@ -218,15 +210,7 @@ export async function cancelRefund(deps: AppDeps, actor: Actor, id: number, requ
       throw conflict(refundTexts.notAwaiting, 'refund_not_awaiting');
     }
     await q.updateRefund(tx, id, { status: 'cancelled', cancelledBy: actor.userId, completedAt: new Date() });
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: REFUND_AUDIT_ACTIONS.cancel,
-      entity: 'refund',
-      entityId: id,
-      before: { status: refund.status },
-      after: { status: 'cancelled' },
-      requestId,
-    });
+    await auditRefundMove(tx, refund, { action: 'cancel', after: { status: 'cancelled' }, actorUserId: actor.userId, requestId });
   });
   return { info: refundTexts.cancelled, refund: await shownRefund(deps.db, id) };
 }

@@ -222,53 +222,55 @@ async function phoneOfPerson(db: Queryable, actor: Actor, p: { client_id?: numbe
   return (await subscriberById(db, p.subscriber_id!)).phone;
 }
 
-/** An admin opts a person out (audited). */
-export async function optOutByAdmin(
+type PersonOptOutChange = { client_id?: number | undefined; subscriber_id?: number | undefined; reason: string };
+
+interface OptOutChange {
+  action: 'sms.opt-out' | 'sms.opt-out.clear';
+  before: unknown;
+  after: unknown;
+}
+
+/** Audits a change to a phone's opt-out; `actorUserId` is null when the phone's owner made it. */
+async function auditOptOutChange(tx: Queryable, phone: string, by: { actorUserId: number | null; requestId: string | null }, change: OptOutChange) {
+  await audit(tx, { actorUserId: by.actorUserId, ...change, entity: 'sms_opt_out', entityId: phone, requestId: by.requestId });
+}
+
+/**
+ * An admin's change to a person's opt-out, made on the person's phone in one transaction and
+ * audited when `change` says what it changed; answered with `info` and the state it leaves.
+ */
+async function changeOptOutByAdmin(
   deps: AppDeps,
   actor: Actor,
-  body: { client_id?: number | undefined; subscriber_id?: number | undefined; reason: string },
+  body: PersonOptOutChange,
   requestId: string,
+  info: string,
+  change: (tx: Queryable, phone: string) => Promise<OptOutChange | null>,
 ) {
   const phone = await phoneOfPerson(deps.db, actor, body);
   await deps.db.transaction(async (tx) => {
-    const created = await optOut(tx, { phone, scope: 'all', source: 'admin', reason: body.reason || null, actorUserId: actor.userId });
-    if (created) {
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: 'sms.opt-out',
-        entity: 'sms_opt_out',
-        entityId: phone,
-        before: { opted_out: false },
-        after: { opted_out: true, reason: body.reason || null },
-        requestId,
-      });
-    }
+    const changed = await change(tx, phone);
+    if (changed) await auditOptOutChange(tx, phone, { actorUserId: actor.userId, requestId }, changed);
   });
-  return { info: smsSelfServiceTexts.optedOut, opt_out: await stateOf(deps.db, phone) };
+  return { info, opt_out: await stateOf(deps.db, phone) };
+}
+
+/** An admin opts a person out (audited). */
+export async function optOutByAdmin(deps: AppDeps, actor: Actor, body: PersonOptOutChange, requestId: string) {
+  return changeOptOutByAdmin(deps, actor, body, requestId, smsSelfServiceTexts.optedOut, async (tx, phone) => {
+    const reason = body.reason || null;
+    const created = await optOut(tx, { phone, scope: 'all', source: 'admin', reason, actorUserId: actor.userId });
+    return created ? { action: 'sms.opt-out', before: { opted_out: false }, after: { opted_out: true, reason } } : null;
+  });
 }
 
 /** An admin clears a person's opt-out; only with a reason, audited. */
-export async function clearOptOutByAdmin(
-  deps: AppDeps,
-  actor: Actor,
-  body: { client_id?: number | undefined; subscriber_id?: number | undefined; reason: string },
-  requestId: string,
-) {
-  const phone = await phoneOfPerson(deps.db, actor, body);
-  await deps.db.transaction(async (tx) => {
+export async function clearOptOutByAdmin(deps: AppDeps, actor: Actor, body: PersonOptOutChange, requestId: string) {
+  return changeOptOutByAdmin(deps, actor, body, requestId, smsSelfServiceTexts.optOutCleared, async (tx, phone) => {
     const cleared = await optIn(tx, { phone, source: 'admin', reason: body.reason, actorUserId: actor.userId });
     if (cleared.length === 0) throw fieldError('reason', refusalTexts.notOptedOut);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'sms.opt-out.clear',
-      entity: 'sms_opt_out',
-      entityId: phone,
-      before: { scopes: cleared },
-      after: { scopes: [], reason: body.reason },
-      requestId,
-    });
+    return { action: 'sms.opt-out.clear', before: { scopes: cleared }, after: { scopes: [], reason: body.reason } };
   });
-  return { info: smsSelfServiceTexts.optOutCleared, opt_out: await stateOf(deps.db, phone) };
 }
 
 /**
@@ -280,32 +282,17 @@ export async function setOwnSmsChoice(
   tx: Queryable,
   c: { phone: string; receive: boolean; source: 'ussd'; requestId: string | null },
 ): Promise<boolean> {
+  const owner = { actorUserId: null, requestId: c.requestId, name: `the phone's owner (${c.source})` };
   if (!c.receive) {
     const created = await optOut(tx, { phone: c.phone, scope: 'all', source: c.source, reason: 'Chose Stop SMS' });
     if (created) {
-      await audit(tx, {
-        actorUserId: null,
-        action: 'sms.opt-out',
-        entity: 'sms_opt_out',
-        entityId: c.phone,
-        before: { opted_out: false },
-        after: { opted_out: true, by: `the phone's owner (${c.source})` },
-        requestId: c.requestId,
-      });
+      await auditOptOutChange(tx, c.phone, owner, { action: 'sms.opt-out', before: { opted_out: false }, after: { opted_out: true, by: owner.name } });
     }
     return created;
   }
   const cleared = await optIn(tx, { phone: c.phone, source: c.source, reason: 'Chose Start SMS' });
   if (cleared.length > 0) {
-    await audit(tx, {
-      actorUserId: null,
-      action: 'sms.opt-out.clear',
-      entity: 'sms_opt_out',
-      entityId: c.phone,
-      before: { scopes: cleared },
-      after: { scopes: [], by: `the phone's owner (${c.source})` },
-      requestId: c.requestId,
-    });
+    await auditOptOutChange(tx, c.phone, owner, { action: 'sms.opt-out.clear', before: { scopes: cleared }, after: { scopes: [], by: owner.name } });
   }
   return cleared.length > 0;
 }

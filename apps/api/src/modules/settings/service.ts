@@ -1,8 +1,6 @@
 import { settingTexts, unicodeCharacters, type Setting, type SettingForm, type SettingValue as WireValue, refusalTexts } from '@betdesk/contract';
-import type { z } from 'zod';
 import type { Queryable } from '../../db/client.ts';
-import type { AppDeps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
+import type { StaffFormAction } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import { editableTexts, isEditableText, isLanguage, LANGUAGES, type EditableTextId, type Language } from '../../customer-texts/catalogue.ts';
@@ -361,12 +359,7 @@ export async function listSettings(db: Queryable): Promise<Setting[]> {
 }
 
 /** Changes one setting after checking its value; audited with before and after. */
-export async function updateSetting(
-  deps: AppDeps,
-  actor: Actor,
-  form: z.output<typeof SettingForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const updateSetting: StaffFormAction<typeof SettingForm> = async (deps, actor, form, requestId) => {
   if (!isSettingKey(form.key)) throw fieldError('key', settingTexts.unknownKey);
   const key = form.key;
   const value = checkSettingValue(key, form.value);
@@ -387,4 +380,4 @@ export async function updateSetting(
     });
   });
   return { info: settingTexts.saved };
-}
+};

@@ -2,7 +2,7 @@ import { SUBSCRIPTION_SOURCES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { centsToKes, type Bet4meSubscription, type SortOf } from '@betdesk/contract';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { dayRangeOf, pageOf, type ListRequest, type Page } from '../../db/list.ts';
+import { dayRangeOf, pageOf, rowsAndCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
@@ -210,11 +210,7 @@ export async function subscriptionsPage(db: Queryable, which: 'recent' | 'all', 
 /** A client's subscriptions (the client page's sub-list); the caller has checked the scope. */
 export async function subscriptionsOfClient(db: Queryable, clientId: number, page: Page | null) {
   const where = subscriptionQueries.subscriptionsOfClientWhere(clientId);
-  const [list, totalRecords] = await Promise.all([
-    subscriptionQueries.findClientSubscriptions(db, where, page),
-    page ? subscriptionQueries.countClientSubscriptions(db, where) : Promise.resolve(0),
-  ]);
-  return { list, totalRecords };
+  return rowsAndCount(page, subscriptionQueries.findClientSubscriptions(db, where, page), () => subscriptionQueries.countClientSubscriptions(db, where));
 }
 
 const subscriptionColumns: CsvTable<Bet4meSubscription>['columns'] = [

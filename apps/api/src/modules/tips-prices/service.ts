@@ -8,12 +8,10 @@ import {
   type PricePackage,
   refusalTexts,
 } from '@betdesk/contract';
-import type { z } from 'zod';
 import type { TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
-import type { AppDeps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
+import type { StaffFormAction } from '../../http/actor.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
 import { audit } from '../audit/service.ts';
 import * as q from './queries.ts';
@@ -58,12 +56,7 @@ export function packageDurations(db: Queryable): Promise<number[]> {
 }
 
 /** Renames a package or changes its price; audited with before and after. */
-export async function updatePackage(
-  deps: AppDeps,
-  actor: Actor,
-  form: z.output<typeof PriceForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const updatePackage: StaffFormAction<typeof PriceForm> = async (deps, actor, form, requestId) => {
   const priceCents = kesToCents(form.price);
   await deps.db.transaction(async (tx) => {
     const before = await q.lockPackage(tx, form.bet_category_price_id);
@@ -80,18 +73,13 @@ export async function updatePackage(
     });
   });
   return { info: successTexts.priceSaved };
-}
+};
 
 /**
  * Adds a package: one per bet category, medium and duration (a 422 naming those fields
  * otherwise), so a payment of its price for the category's code activates it.
  */
-export async function addPackage(
-  deps: AppDeps,
-  actor: Actor,
-  form: z.output<typeof PackageForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const addPackage: StaffFormAction<typeof PackageForm> = async (deps, actor, form, requestId) => {
   const key = { betCategoryId: form.bet_category_id, medium: form.medium, durationDays: form.duration };
   const taken = () =>
     invalid(
@@ -129,4 +117,4 @@ export async function addPackage(
     throw error;
   }
   return { info: catalogueTexts.packageAdded };
-}
+};

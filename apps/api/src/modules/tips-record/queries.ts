@@ -14,9 +14,8 @@ export interface TicketRow {
   firstKickoffAt: Date;
 }
 
-export interface SelectionRow {
-  id: number;
-  ticketId: number;
+/** A leg as stored: the match, its kick-off, the market, the pick and the odds. */
+export interface StoredSelection {
   home: string;
   away: string;
   competition: string;
@@ -24,6 +23,11 @@ export interface SelectionRow {
   market: string;
   pick: string;
   oddsHundredths: number;
+}
+
+export interface SelectionRow extends StoredSelection {
+  id: number;
+  ticketId: number;
   result: SelectionResult | null;
 }
 
@@ -117,16 +121,6 @@ export async function selectionsOf(db: Queryable, ticketIds: number[]): Promise<
     .from(tipSelections)
     .where(inArray(tipSelections.ticketId, ticketIds))
     .orderBy(asc(tipSelections.ticketId), asc(tipSelections.position));
-}
-
-export interface StoredSelection {
-  home: string;
-  away: string;
-  competition: string;
-  kickoffAt: Date;
-  market: string;
-  pick: string;
-  oddsHundredths: number;
 }
 
 /** The same leg: same match, kick-off, market, pick and odds. */

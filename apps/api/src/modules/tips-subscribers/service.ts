@@ -17,7 +17,7 @@ import {
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
+import type { Actor, StaffFormAction } from '../../http/actor.ts';
 import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
@@ -123,12 +123,7 @@ export async function subscriberMessages(db: Queryable, query: PageQuery & { sub
   return personMessages(db, { subscriberId: subscriber.id, phone: subscriber.phone }, query);
 }
 
-export async function sendSmsToSubscriber(
-  deps: AppDeps,
-  actor: Actor,
-  form: z.output<typeof SubscriberSmsForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const sendSmsToSubscriber: StaffFormAction<typeof SubscriberSmsForm> = async (deps, actor, form, requestId) => {
   const subscriber = await q.findSubscriber(deps.db, form.subscriber_id);
   if (!subscriber) throw notFound(refusalTexts.subscriberNotFound);
   // Every press of Send is a new message: the key is ours, never the caller's X-Request-Id.
@@ -143,23 +138,18 @@ export async function sendSmsToSubscriber(
   if (queued === null) throw conflict(refusalTexts.smsNotQueued);
   await deps.jobs.nudge(QUEUES.smsDispatch);
   return { info: successTexts.smsSent };
-}
+};
 
 /**
  * Staff set the language a subscriber asked for (by phone, in person): stored with the phone, as
  * the person's own choice would be, and audited.
  */
-export async function setSubscriberLanguage(
-  deps: AppDeps,
-  actor: Actor,
-  form: z.output<typeof SubscriberLanguageForm>,
-  requestId: string,
-): Promise<{ info: string }> {
+export const setSubscriberLanguage: StaffFormAction<typeof SubscriberLanguageForm> = async (deps, actor, form, requestId) => {
   const subscriber = await q.findSubscriber(deps.db, form.subscriber_id);
   if (!subscriber) throw notFound(refusalTexts.subscriberNotFound);
   const person = { phone: subscriber.phone, name: subscriber.name, action: 'tips-subscriber.language', entity: 'tips_subscriber', entityId: subscriber.id };
   return setLanguageByStaff(deps, actor, person, form.language, requestId);
-}
+};
 
 /**
  * A payer who is not yet a subscriber becomes one (pay or text to subscribe): named as M-Pesa names

@@ -1,7 +1,8 @@
-import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
 import { rows } from '../../../db/rows.ts';
-import { ERASED_PHONE_PREFIX, erasedPhones, marketingConsentEvents, marketingConsents, users, type ConsentChannel } from '../../../db/schema/index.ts';
+import { phoneHistory } from './phone-history.ts';
+import { ERASED_PHONE_PREFIX, erasedPhones, marketingConsentEvents, marketingConsents, type ConsentChannel } from '../../../db/schema/index.ts';
 
 /** SQL true when the phone expression has given marketing consent and not withdrawn it. */
 export function consentedSql(phone: SQL): SQL {
@@ -38,19 +39,13 @@ export async function saveConsent(db: Queryable, c: ConsentRecord): Promise<void
 
 /** A phone's consent history, newest first, with the staff member who recorded each change. */
 export function consentHistory(db: Queryable, phone: string) {
-  return db
-    .select({
-      given: marketingConsentEvents.given,
-      channel: marketingConsentEvents.channel,
-      wording: marketingConsentEvents.wording,
-      note: marketingConsentEvents.note,
-      by: users.name,
-      at: marketingConsentEvents.at,
-    })
-    .from(marketingConsentEvents)
-    .leftJoin(users, eq(users.id, marketingConsentEvents.recordedBy))
-    .where(eq(marketingConsentEvents.phone, phone))
-    .orderBy(desc(marketingConsentEvents.id));
+  const events = marketingConsentEvents;
+  return phoneHistory(db, { table: events, id: events.id, phone: events.phone, by: events.recordedBy, at: events.at }, phone, {
+    given: events.given,
+    channel: events.channel,
+    wording: events.wording,
+    note: events.note,
+  });
 }
 
 /** Whether an erased person's phone had this SHA-256 (their number is kept only as its hash). */

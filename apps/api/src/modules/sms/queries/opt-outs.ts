@@ -1,7 +1,8 @@
-import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
 import { rows } from '../../../db/rows.ts';
-import { betCategories, smsOptOutEvents, smsOptOuts, users, type OptOutSource } from '../../../db/schema/index.ts';
+import { phoneHistory } from './phone-history.ts';
+import { betCategories, smsOptOutEvents, smsOptOuts, type OptOutSource } from '../../../db/schema/index.ts';
 
 /**
  * SQL true when the phone expression must not get a message of this class: it opted out of
@@ -60,20 +61,13 @@ export function optOutsOf(db: Queryable, phone: string) {
 
 /** The last `limit` changes of a phone's opt-outs, newest first, with the staff member who made each. */
 export function optOutHistory(db: Queryable, phone: string, limit: number) {
-  return db
-    .select({
-      action: smsOptOutEvents.action,
-      scope: smsOptOutEvents.scope,
-      source: smsOptOutEvents.source,
-      reason: smsOptOutEvents.reason,
-      by: users.name,
-      at: smsOptOutEvents.createdAt,
-    })
-    .from(smsOptOutEvents)
-    .leftJoin(users, eq(users.id, smsOptOutEvents.createdBy))
-    .where(eq(smsOptOutEvents.phone, phone))
-    .orderBy(desc(smsOptOutEvents.id))
-    .limit(limit);
+  const events = smsOptOutEvents;
+  return phoneHistory(db, { table: events, id: events.id, phone: events.phone, by: events.createdBy, at: events.createdAt }, phone, {
+    action: events.action,
+    scope: events.scope,
+    source: events.source,
+    reason: events.reason,
+  }).limit(limit);
 }
 
 /** Whether the phone must not get a message of this class (see optedOutSql). */
