@@ -162,28 +162,43 @@ export const exportCohortsReport = csvExport({
 
 // ---- recovery of failed payment requests --------------------------------------------------------
 
-export const RecoveryQuery = z.object(reportRangeFields).superRefine(capReportRange);
+export const RecoveryQuery = z
+  .object({
+    ...reportRangeFields,
+    /**
+     * Split as the other figures are: by the requested package's category or medium, or by the
+     * channel of the subscriber's first purchase (where this request was asked when they have none).
+     */
+    group_by: z.enum(RETENTION_SPLITS, { message: 'group_by must be category, medium or channel' }).optional(),
+  })
+  .superRefine(capReportRange);
 export type RecoveryQuery = z.output<typeof RecoveryQuery>;
 
 export const RECOVERY_FORMULA =
   'Payments of a subscriber that arrived within 3 days after a retry or reminder was sent to them, each payment counted once.';
 
+export const RecoveryFigures = z.object({
+  /** retry: 1037, 1001; remind: 1, 1032; never: every other code. */
+  failed_by_class: z.object({ retry: z.number(), remind: z.number(), never: z.number() }),
+  retries: z.number(),
+  reminders: z.number(),
+  recovered_amount: Kes,
+  recovered_payments: z.number(),
+});
+export type RecoveryFigures = z.infer<typeof RecoveryFigures>;
+
 export const recoveryReport = endpoint({
   method: 'GET',
   path: '/api/reports/recovery',
   tag: 'reports',
-  summary: 'Failed payment requests by recovery class, retries and reminders sent, and the amount recovered',
+  summary: 'Failed payment requests by recovery class, retries and reminders sent, and the amount recovered, optionally split',
   access: 'view:reports',
   query: RecoveryQuery,
-  response: z.object({
+  response: RecoveryFigures.extend({
     from: z.string(),
     to: z.string(),
-    /** retry: 1037, 1001; remind: 1, 1032; never: every other code. */
-    failed_by_class: z.object({ retry: z.number(), remind: z.number(), never: z.number() }),
-    retries: z.number(),
-    reminders: z.number(),
-    recovered_amount: Kes,
-    recovered_payments: z.number(),
+    /** One entry per value of `group_by` (empty without it); the groups add up to the whole. */
+    groups: z.array(RecoveryFigures.extend({ key: z.string(), label: z.string() })),
   }),
 });
 

@@ -146,5 +146,27 @@ describe('recovering failed payment requests', () => {
     expect(after.failed_by_class.never).toBeGreaterThanOrEqual(2);
     const csv = await t.as(admin, { method: 'GET', url: '/api/reports/recovery/export' });
     expect(csv.body).toContain('Amount recovered (KES)');
+
+    // Split as the retention figures are: the groups add up to the whole, and the recovered payment
+    // sits under the D2 SMS package's category and medium and the subscriber's first channel (the
+    // paid retry of a purchase asked on the USSD menu).
+    type Figures = { failed_by_class: Record<string, number>; retries: number; reminders: number; recovered_amount: number; recovered_payments: number };
+    const flat = (f: Figures) => [f.failed_by_class.retry, f.failed_by_class.remind, f.failed_by_class.never, f.retries, f.reminders, f.recovered_amount, f.recovered_payments];
+    const recoveredUnder: Record<string, string> = {};
+    for (const by of ['category', 'medium', 'channel'] as const) {
+      const split = await t.as(admin, { method: 'GET', url: `/api/reports/recovery?group_by=${by}` });
+      expect(split.statusCode).toBe(200);
+      const body = split.json<Figures & { groups: (Figures & { key: string; label: string })[] }>();
+      expect(flat(body)).toEqual(flat(after));
+      const sum = body.groups.map(flat).reduce((a, b) => a.map((x, i) => x + b[i]!), flat(body).map(() => 0));
+      expect(sum.map((x) => Math.round(x * 100))).toEqual(flat(after).map((x) => Math.round(x * 100)));
+      recoveredUnder[by] = body.groups.find((g) => g.recovered_payments > 0)!.label;
+      const splitCsv = await t.as(admin, { method: 'GET', url: `/api/reports/recovery/export?group_by=${by}` });
+      expect(splitCsv.body).toContain(`${recoveredUnder[by]},Amount recovered (KES)`);
+    }
+    expect(recoveredUnder).toEqual({ category: ref.d2.name, medium: 'SMS', channel: 'USSD menu' });
+    const refused = await t.as(admin, { method: 'GET', url: '/api/reports/recovery?group_by=colour' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.group_by).toBeDefined();
   });
 });

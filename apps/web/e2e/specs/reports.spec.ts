@@ -63,4 +63,37 @@ test.describe('Reports', () => {
     await expect(page.getByTestId('staff-table')).toBeVisible();
     await shot(page, 'reports-staff');
   });
+
+  test('an admin reads the renewal rate and the cohort grid, as the API computes them, and splits them by first channel', async ({ page, request }) => {
+    // The last twelve months, by month.
+    const today = new Date().toISOString().slice(0, 10);
+    const range = `from=${Number(today.slice(0, 4)) - 1}-${today.slice(5, 7)}-01&to=${today}`;
+    await signIn(page, admin);
+    await page.goto(`/reports?report=retention&group=month&${range}`);
+    const login = await request.post('/api/auth/login', { data: admin });
+    const headers = { authorization: `Bearer ${(await login.json()).token as string}` };
+
+    // The renewal rate shown is the API's, with its formula beside it.
+    const api = await (await request.get(`/api/reports/retention?${range}&group=month`, { headers })).json();
+    const rate = api.renewal_rate === null ? '–' : `${(api.renewal_rate * 100).toFixed(1)}%`;
+    await expect(page.getByTestId('retention-renewal-rate')).toContainText(rate);
+    await expect(page.getByTestId('retention-renewal-rate')).toContainText('the share whose subscriber bought the same category and medium again');
+
+    // The cohort grid has one row per cohort the API answers, the newest subscribers of each month.
+    const cohorts = await (await request.get(`/api/reports/cohorts?${range}`, { headers })).json();
+    expect(cohorts.cohorts.length).toBeGreaterThan(0);
+    const grid = page.getByTestId('cohort-table');
+    await expect(grid.getByTestId('table-row')).toHaveCount(cohorts.cohorts.length);
+    await expect(grid.getByTestId('table-row').first()).toContainText(String(cohorts.cohorts[0].size));
+    await shot(page, 'reports-retention');
+
+    // Split by the channel of the first purchase: the grid and the recovery figures follow.
+    await page.getByTestId('retention-split').getByText('First channel').click();
+    const split = await (await request.get(`/api/reports/cohorts?${range}&group_by=channel`, { headers })).json();
+    expect(split.groups.length).toBeGreaterThan(0);
+    const first = grid.getByTestId('table-row').first();
+    await expect(first).toContainText(split.groups[0].label);
+    await expect(first).toContainText(String(split.groups[0].cohorts[0].size));
+    await expect(page.getByTestId('recovery-groups')).toBeVisible();
+  });
 });

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import type { RetentionSplit } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { mpesaPayments, paymentRecoveries, pricePackages, stkRequests, subscriptions, type StkOrigin } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -110,40 +111,66 @@ export async function reminderFacts(db: Queryable, stkRequestId: number) {
 }
 
 /**
- * The recovery figures of a range of instants: failed requests by class (from stk_requests, by
- * when they were sent), retries and reminders done, and the amount recovered: claimed payments of
- * the subscriber received within 3 days after a retry or reminder, each payment counted once (by
- * when Betdesk received it: M-Pesa's TransTime has whole seconds and can read before the retry left).
+ * The key of a recovery figure's row in a split, from its payment request `r` and the requested
+ * package `pp`: the package's category or medium; the channel of the subscriber's first purchase
+ * (kept on their summarised covers) or, without one, where this request was asked.
  */
-export async function recoveryFigures(db: Queryable, start: Date, end: Date) {
+function splitKey(by: RetentionSplit | undefined): SQL {
+  if (by === 'category') return sql`coalesce(pp.bet_category_id::text, 'none')`;
+  if (by === 'medium') return sql`coalesce(pp.medium, 'none')`;
+  if (by === 'channel') {
+    return sql`coalesce((select c.channel from retention_covers c where c.subscriber_id = r.subscriber_id limit 1),
+                        case when r.origin in ('portal', 'ussd', 'sms') then r.origin else 'stk' end)`;
+  }
+  return sql`'all'`;
+}
+
+/**
+ * The recovery figures of a range of instants, per key of the split (one key, 'all', without): failed
+ * requests by result code (from stk_requests, by when they were sent), retries and reminders done,
+ * and the amount recovered: claimed payments of the subscriber received within 3 days after a retry
+ * or reminder, each payment counted once, under its first such follow-up (by when Betdesk received
+ * it: M-Pesa's TransTime has whole seconds and can read before the retry left).
+ */
+export async function recoveryFigures(db: Queryable, start: Date, end: Date, by?: RetentionSplit) {
+  const key = splitKey(by);
   const [failed, done, recovered] = await Promise.all([
-    rows<{ result_code: string | null; n: string | number }>(
+    rows<{ key: string; result_code: string | null; n: string | number }>(
       db,
-      sql`select result_code, count(*) as n from ${stkRequests}
-           where status in ('failed', 'cancelled') and requested_at >= ${start.toISOString()} and requested_at < ${end.toISOString()}
-           group by result_code`,
+      sql`select ${key} as key, r.result_code, count(*) as n
+            from ${stkRequests} r left join ${pricePackages} pp on pp.id = r.package_id
+           where r.status in ('failed', 'cancelled') and r.requested_at >= ${start.toISOString()} and r.requested_at < ${end.toISOString()}
+           group by 1, 2`,
     ),
-    rows<{ kind: string; n: string | number }>(
+    rows<{ key: string; kind: string; n: string | number }>(
       db,
-      sql`select kind, count(*) as n from ${paymentRecoveries}
-           where done_at >= ${start.toISOString()} and done_at < ${end.toISOString()} and status = 'done'
-           group by kind`,
+      sql`select ${key} as key, p.kind, count(*) as n
+            from ${paymentRecoveries} p
+            join ${stkRequests} r on r.id = p.stk_request_id
+            left join ${pricePackages} pp on pp.id = p.package_id
+           where p.done_at >= ${start.toISOString()} and p.done_at < ${end.toISOString()} and p.status = 'done'
+           group by 1, 2`,
     ),
-    rows<{ cents: string | number | null; n: string | number }>(
+    rows<{ key: string; cents: string | number | null; n: string | number }>(
       db,
-      sql`select sum(m.amount_cents) as cents, count(*) as n from ${mpesaPayments} m
-           where m.status = 'claimed' and exists (
-                   select 1 from ${paymentRecoveries} p
+      sql`select ${key} as key, sum(m.amount_cents) as cents, count(*) as n
+            from ${mpesaPayments} m
+            join lateral (
+                   select p.stk_request_id, p.package_id from ${paymentRecoveries} p
                     where p.status = 'done' and p.done_at >= ${start.toISOString()} and p.done_at < ${end.toISOString()}
                       and p.subscriber_id = m.subscriber_id
-                      and m.received_at >= p.done_at and m.received_at < p.done_at + interval '3 days')`,
+                      and m.received_at >= p.done_at and m.received_at < p.done_at + interval '3 days'
+                    order by p.done_at, p.id limit 1) first_follow_up on true
+            join ${stkRequests} r on r.id = first_follow_up.stk_request_id
+            left join ${pricePackages} pp on pp.id = first_follow_up.package_id
+           where m.status = 'claimed' and m.subscriber_id is not null
+           group by 1`,
     ),
   ]);
   return {
-    failed: failed.map((r) => ({ resultCode: r.result_code, n: Number(r.n) })),
-    done: new Map(done.map((r) => [r.kind, Number(r.n)])),
-    recoveredCents: Number(recovered[0]?.cents ?? 0),
-    recoveredPayments: Number(recovered[0]?.n ?? 0),
+    failed: failed.map((r) => ({ key: r.key, resultCode: r.result_code, n: Number(r.n) })),
+    done: done.map((r) => ({ key: r.key, kind: r.kind, n: Number(r.n) })),
+    recovered: recovered.map((r) => ({ key: r.key, cents: Number(r.cents ?? 0), payments: Number(r.n) })),
   };
 }
 

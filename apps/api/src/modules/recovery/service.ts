@@ -1,4 +1,4 @@
-import { addDays, centsToKes, defaultRange, nairobiDayOf, nairobiRange, type RecoveryQuery } from '@betdesk/contract';
+import { addDays, centsToKes, defaultRange, nairobiDayOf, nairobiRange, type RecoveryFigures, type RecoveryQuery } from '@betdesk/contract';
 import { customerTextFor } from '../../customer-texts/texts.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -112,41 +112,79 @@ export async function runRecovery(deps: AppDeps, now = new Date()) {
   return out;
 }
 
-export async function recoveryReport(db: Queryable, query: RecoveryQuery) {
+const noFigures = (): RecoveryFigures => ({
+  failed_by_class: { retry: 0, remind: 0, never: 0 },
+  retries: 0,
+  reminders: 0,
+  recovered_amount: 0,
+  recovered_payments: 0,
+});
+
+/** The recovery figures per key of the split (the key 'all' without one), in cents until the end. */
+function figuresByKey(f: Awaited<ReturnType<typeof q.recoveryFigures>>): Map<string, RecoveryFigures & { cents: number }> {
+  const out = new Map<string, RecoveryFigures & { cents: number }>();
+  const of = (key: string) => {
+    let found = out.get(key);
+    if (!found) out.set(key, (found = { ...noFigures(), cents: 0 }));
+    return found;
+  };
+  for (const r of f.failed) of(r.key).failed_by_class[q.classOf(r.resultCode)] += r.n;
+  for (const r of f.done) {
+    if (r.kind === 'retry') of(r.key).retries += r.n;
+    if (r.kind === 'remind') of(r.key).reminders += r.n;
+  }
+  for (const r of f.recovered) {
+    of(r.key).cents += r.cents;
+    of(r.key).recovered_payments += r.payments;
+  }
+  return out;
+}
+
+const inKes = ({ cents, ...figures }: RecoveryFigures & { cents: number }): RecoveryFigures => ({ ...figures, recovered_amount: centsToKes(cents) });
+
+/**
+ * The recovery figures of the range, and with `group_by` one group per key (labelled by `labelOf`,
+ * the retention report's labels); the groups add up to the whole.
+ */
+export async function recoveryReport(db: Queryable, query: RecoveryQuery, labelOf: (key: string) => string = (key) => key) {
   const { from, to } = defaultRange({ from: query.from, to: query.to, group: 'month' });
   const { start, end } = nairobiRange({ from, to });
-  const f = await q.recoveryFigures(db, start!, end!);
-  const failed = { retry: 0, remind: 0, never: 0 };
-  for (const r of f.failed) failed[q.classOf(r.resultCode)] += r.n;
+  const whole = figuresByKey(await q.recoveryFigures(db, start!, end!)).get('all');
+  const split = query.group_by ? figuresByKey(await q.recoveryFigures(db, start!, end!, query.group_by)) : new Map();
   return {
     from,
     to,
-    failed_by_class: failed,
-    retries: f.done.get('retry') ?? 0,
-    reminders: f.done.get('remind') ?? 0,
-    recovered_amount: centsToKes(f.recoveredCents),
-    recovered_payments: f.recoveredPayments,
+    ...(whole ? inKes(whole) : noFigures()),
+    groups: [...split]
+      .map(([key, figures]) => ({ key, label: labelOf(key), ...inKes(figures) }))
+      .sort((a, b) => a.label.localeCompare(b.label)),
   };
 }
 
-export async function recoveryCsv(db: Queryable, query: RecoveryQuery): Promise<CsvTable<{ figure: string; value: number }>> {
-  const r = await recoveryReport(db, query);
+const figureLines = (group: string, r: RecoveryFigures) => [
+  { group, figure: 'Failed: try again once (1037, 1001)', value: r.failed_by_class.retry },
+  { group, figure: 'Failed: remind (1, 1032)', value: r.failed_by_class.remind },
+  { group, figure: 'Failed: never retried', value: r.failed_by_class.never },
+  { group, figure: 'Retries sent', value: r.retries },
+  { group, figure: 'Reminders sent', value: r.reminders },
+  { group, figure: 'Payments recovered', value: r.recovered_payments },
+  { group, figure: 'Amount recovered (KES)', value: r.recovered_amount },
+];
+
+/** The figures one per line, the whole first and then each group of the split. */
+export async function recoveryCsv(
+  db: Queryable,
+  query: RecoveryQuery,
+  labelOf?: (key: string) => string,
+): Promise<CsvTable<{ group: string; figure: string; value: number }>> {
+  const r = await recoveryReport(db, query, labelOf);
   return {
     filename: `report-recovery-${r.from}-to-${r.to}`,
     columns: [
+      { header: 'Group', value: (x) => x.group },
       { header: 'Figure', value: (x) => x.figure },
       { header: 'Value', value: (x) => x.value },
     ],
-    rows: [
-      [
-        { figure: 'Failed: try again once (1037, 1001)', value: r.failed_by_class.retry },
-        { figure: 'Failed: remind (1, 1032)', value: r.failed_by_class.remind },
-        { figure: 'Failed: never retried', value: r.failed_by_class.never },
-        { figure: 'Retries sent', value: r.retries },
-        { figure: 'Reminders sent', value: r.reminders },
-        { figure: 'Payments recovered', value: r.recovered_payments },
-        { figure: 'Amount recovered (KES)', value: r.recovered_amount },
-      ],
-    ],
+    rows: [[...figureLines('All', r), ...r.groups.flatMap((g) => figureLines(g.label, g))]],
   };
 }

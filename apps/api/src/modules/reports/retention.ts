@@ -6,12 +6,14 @@ import {
   RETENTION_FORMULAS,
   type CohortQuery,
   type FirstChannel,
+  type RecoveryQuery,
   type RetentionFigures,
   type RetentionQuery,
   type RetentionSplit,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
+import * as recovery from '../recovery/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { resolveRange } from './periods.ts';
 import { catalogueNames, retentionKeysSince } from './queries.ts';
@@ -26,16 +28,37 @@ function historyStart(from: string): string {
   return month;
 }
 
-/** The keys and labels of a split that have a cover ending on or after seven months before the range. */
-async function splitKeys(db: Queryable, by: RetentionSplit, from: string) {
-  const found = (await retentionKeysSince(db, by, historyStart(from))).map((r) => r.key);
+/** How a split's keys are shown: category names, medium names, first-channel labels. */
+async function splitLabeller(db: Queryable, by: RetentionSplit): Promise<(key: string) => string> {
   const names = by === 'category' ? await catalogueNames(db) : null;
-  const label = (key: string) => {
+  return (key: string) => {
     if (by === 'category') return key === 'none' ? 'No category' : (names!.categories.get(Number(key)) ?? `Category ${key}`);
     if (by === 'medium') return key === 'web' ? 'Web' : key === 'sms' ? 'SMS' : 'No medium';
     return FIRST_CHANNEL_LABELS[key as FirstChannel] ?? key;
   };
+}
+
+/** The keys and labels of a split that have a cover ending on or after seven months before the range. */
+async function splitKeys(db: Queryable, by: RetentionSplit, from: string) {
+  const found = (await retentionKeysSince(db, by, historyStart(from))).map((r) => r.key);
+  const label = await splitLabeller(db, by);
   return found.map((key) => ({ key, label: label(key) })).sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/**
+ * The recovery figures, split with the retention report's keys and labels: the channel split reads
+ * the subscribers' first channel from the summaries, which are brought up to date first.
+ */
+export async function recoveryReport(db: Queryable, q: RecoveryQuery) {
+  if (!q.group_by) return recovery.recoveryReport(db, q);
+  if (q.group_by === 'channel') await summariseMarked(db);
+  return recovery.recoveryReport(db, q, await splitLabeller(db, q.group_by));
+}
+
+export async function recoveryCsv(db: Queryable, q: RecoveryQuery) {
+  if (!q.group_by) return recovery.recoveryCsv(db, q);
+  if (q.group_by === 'channel') await summariseMarked(db);
+  return recovery.recoveryCsv(db, q, await splitLabeller(db, q.group_by));
 }
 
 export async function retentionReport(db: Queryable, q: RetentionQuery, now = new Date()) {

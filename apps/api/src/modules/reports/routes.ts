@@ -21,7 +21,6 @@ import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { route } from '../../http/route.ts';
 import * as money from './money.ts';
-import * as recovery from '../recovery/service.ts';
 import * as retention from './retention.ts';
 import * as subscribers from './subscribers.ts';
 
@@ -33,8 +32,8 @@ export function reportRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, subscribersReport, ({ query }) => subscribers.subscribersReport(deps.db, query));
   route(app, retentionReport, ({ query }) => retention.retentionReport(deps.db, query));
   route(app, cohortsReport, ({ query }) => retention.cohortsReport(deps.db, query));
-  route(app, recoveryReport, ({ query }) => recovery.recoveryReport(deps.db, query));
-  csvRoute(app, exportRecoveryReport, ({ query }) => recovery.recoveryCsv(deps.db, query));
+  route(app, recoveryReport, ({ query }) => retention.recoveryReport(deps.db, query));
+  csvRoute(app, exportRecoveryReport, ({ query }) => retention.recoveryCsv(deps.db, query));
   csvRoute(app, exportRetentionReport, ({ query }) => retention.retentionCsv(deps.db, query));
   csvRoute(app, exportCohortsReport, ({ query }) => retention.cohortsCsv(deps.db, query));
   csvRoute(app, exportIncomeReport, ({ query }) => money.incomeCsv(deps.db, query));

@@ -5,6 +5,7 @@ import { queryKeys } from '@/lib/query-keys.ts';
 
 export type RetentionFilter = QueryOf<typeof retentionReport>;
 export type CohortFilter = QueryOf<typeof cohortsReport>;
+export type RecoveryFilter = QueryOf<typeof recoveryReport>;
 
 /** GET /api/reports/retention: renewal, churn, NRR, ARPU and LTV per period, optionally split (admin). */
 export function useRetentionReport(filter: RetentionFilter) {
@@ -28,13 +29,12 @@ export function useCohortsReport(filter: CohortFilter) {
   );
 }
 
-/** GET /api/reports/recovery: failed payment requests by class, retries, reminders, amount recovered (admin). */
-export function useRecoveryReport(filter: { from?: string | undefined; to?: string | undefined }) {
-  const query = { from: filter.from, to: filter.to };
+/** GET /api/reports/recovery: failed payment requests by class, retries, reminders, amount recovered, optionally split (admin). */
+export function useRecoveryReport(filter: RecoveryFilter) {
   return useQuery(
     queryOptions({
-      queryKey: queryKeys.reports.recovery(query),
-      queryFn: () => callEndpoint(recoveryReport, { query }),
+      queryKey: queryKeys.reports.recovery(filter),
+      queryFn: () => callEndpoint(recoveryReport, { query: filter }),
       placeholderData: keepPreviousData,
     }),
   );

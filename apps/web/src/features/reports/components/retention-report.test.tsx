@@ -22,14 +22,17 @@ beforeEach(() => {
         groups: split ? [{ key: '1', label: 'Daily 2 Odds', ...figures }] : [],
       });
     }
+    const split = u.searchParams.get('group_by');
     if (u.pathname === '/api/reports/cohorts') {
+      const cohorts = [{ month: '2026-01-01', size: 3, income: 600, cells: [{ offset: 0, month: '2026-01-01', active: 3, share: 1, income: 600 }, { offset: 1, month: '2026-02-01', active: 1, share: 1 / 3, income: 0 }] }];
       return jsonResponse(200, {
-        from: '2026-01-01', to: '2026-02-28', by: 'subscribers', formula: RETENTION_FORMULAS.cohorts,
-        cohorts: [{ month: '2026-01-01', size: 3, income: 600, cells: [{ offset: 0, month: '2026-01-01', active: 3, share: 1, income: 600 }, { offset: 1, month: '2026-02-01', active: 1, share: 1 / 3, income: 0 }] }],
+        from: '2026-01-01', to: '2026-02-28', by: 'subscribers', formula: RETENTION_FORMULAS.cohorts, cohorts,
+        groups: split ? [{ key: '1', label: 'Daily 2 Odds', cohorts }] : [],
       });
     }
     if (u.pathname === '/api/reports/recovery') {
-      return jsonResponse(200, { from: '2026-01-01', to: '2026-01-31', failed_by_class: { retry: 2, remind: 1, never: 4 }, retries: 2, reminders: 1, recovered_amount: 100, recovered_payments: 1 });
+      const recovery = { failed_by_class: { retry: 2, remind: 1, never: 4 }, retries: 2, reminders: 1, recovered_amount: 100, recovered_payments: 1 };
+      return jsonResponse(200, { from: '2026-01-01', to: '2026-01-31', ...recovery, groups: split ? [{ key: '1', label: 'Daily 2 Odds', ...recovery }] : [] });
     }
     return jsonResponse(404, {});
   });
@@ -56,7 +59,7 @@ describe('Reports → Retention', () => {
     expect(await screen.findByTestId('recovery-amount')).toHaveTextContent('100.00');
   });
 
-  it('asks for the split chosen', async () => {
+  it('splits every figure by the choice: the rates, the cohort grid and the recovery figures', async () => {
     renderWithProviders(
       <MemoryRouter initialEntries={['/reports?report=retention&group=month&from=2026-01-01&to=2026-01-31']}>
         <ReportsPage />
@@ -66,5 +69,10 @@ describe('Reports → Retention', () => {
     await userEvent.click(screen.getByText('Category'));
     await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url).includes('group_by=category'))).toBe(true));
     expect(await within(screen.getByTestId('retention-table')).findByText('Daily 2 Odds')).toBeInTheDocument();
+    for (const path of ['/api/reports/cohorts', '/api/reports/recovery']) {
+      await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url).includes(path) && String(url).includes('group_by=category'))).toBe(true));
+    }
+    expect(await within(screen.getByTestId('cohort-table')).findByText('Daily 2 Odds')).toBeInTheDocument();
+    expect(await within(screen.getByTestId('recovery-groups')).findByText('Daily 2 Odds')).toBeInTheDocument();
   });
 });

@@ -6,6 +6,7 @@ import {
   exportRetentionReport,
   RECOVERY_FORMULA,
   RETENTION_FORMULAS,
+  type RecoveryFigures as RecoveryFiguresRow,
   type RetentionPeriod,
   type RetentionSplit,
 } from '@betdesk/contract';
@@ -19,6 +20,7 @@ import { useCohortsReport, useRecoveryReport, useRetentionReport } from '../api/
 import { BarChart, type ChartSeries } from './bar-chart.tsx';
 import { ReportCard } from './report-card.tsx';
 
+const asQueryStrings = (query: Record<string, string | undefined>) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k, v ?? '']));
 const percent = (r: number | null | undefined) => (r === null || r === undefined ? '–' : `${(r * 100).toFixed(1)}%`);
 const SPLITS: { value: 'all' | RetentionSplit; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -97,27 +99,34 @@ export function RetentionReport({ filter }: { filter: ReportFilter }) {
         columns,
         rows,
         rowKey: (r) => `${r.group}:${r.period}`,
-        exportCsv: { path: exportRetentionReport.path, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v ?? '')])), filename: `report-retention-${filter.from}-to-${filter.to}.csv` },
+        exportCsv: { path: exportRetentionReport.path, query: asQueryStrings(query), filename: `report-retention-${filter.from}-to-${filter.to}.csv` },
         emptyText: 'No subscription in this range',
         'data-testid': 'retention-table',
       }}
     >
-      <CohortGrid filter={filter} />
-      <RecoveryFigures filter={filter} />
+      <CohortGrid filter={filter} split={split} />
+      <RecoveryFigures filter={filter} split={split} />
     </ReportCard>
   );
 }
 
-type CohortRow = { month: string; size: number; income: number; cells: { offset: number; active: number; share: number | null; income: number }[] };
+type CohortRow = { group: string; month: string; size: number; income: number; cells: { offset: number; active: number; share: number | null; income: number }[] };
 
-function CohortGrid({ filter }: { filter: ReportFilter }) {
+/** Split by the Retention card's choice: one grid per group, its rows named by the group. */
+function CohortGrid({ filter, split }: { filter: ReportFilter; split: 'all' | RetentionSplit }) {
   const [by, setBy] = useState<'subscribers' | 'income'>('subscribers');
-  const query = { from: filter.from, to: filter.to, by };
+  const query = { from: filter.from, to: filter.to, by, ...(split === 'all' ? {} : { group_by: split }) };
   const report = useCohortsReport(query);
   if (report.isError) return <LoadState failed what="cohort grid" />;
-  const cohorts: CohortRow[] = report.data?.cohorts ?? [];
+  const data = report.data;
+  const cohorts: CohortRow[] = data
+    ? split === 'all'
+      ? data.cohorts.map((c) => ({ ...c, group: 'All' }))
+      : data.groups.flatMap((g) => g.cohorts.map((c) => ({ ...c, group: g.label })))
+    : [];
   const width = Math.max(0, ...cohorts.map((c) => c.cells.length));
   const columns: DataTableColumn<CohortRow>[] = [
+    ...(split === 'all' ? [] : [{ key: 'group', header: 'Group', minWidth: 140 } satisfies DataTableColumn<CohortRow>]),
     { key: 'month', header: 'Cohort', width: 110 },
     { key: 'size', header: 'New', align: 'right', width: 80 },
     ...Array.from({ length: width }, (_, k): DataTableColumn<CohortRow> => ({
@@ -152,9 +161,9 @@ function CohortGrid({ filter }: { filter: ReportFilter }) {
       <DataTable
         columns={columns}
         rows={cohorts}
-        rowKey={(c) => c.month}
+        rowKey={(c) => `${c.group}:${c.month}`}
         loading={report.isFetching}
-        exportCsv={{ path: exportCohortsReport.path, query: { from: filter.from ?? '', to: filter.to ?? '', by }, filename: `report-cohorts-${filter.from}-to-${filter.to}.csv` }}
+        exportCsv={{ path: exportCohortsReport.path, query: asQueryStrings(query), filename: `report-cohorts-${filter.from}-to-${filter.to}.csv` }}
         emptyText="No new subscriber in this range"
         data-testid="cohort-table"
       />
@@ -162,15 +171,27 @@ function CohortGrid({ filter }: { filter: ReportFilter }) {
   );
 }
 
+const RECOVERY_COLUMNS: DataTableColumn<RecoveryRow>[] = [
+  { key: 'label', header: 'Group', minWidth: 140 },
+  { key: 'failed', header: 'Failed', align: 'right', width: 90, render: (g) => g.failed_by_class.retry + g.failed_by_class.remind + g.failed_by_class.never },
+  { key: 'retries', header: 'Retries sent', align: 'right', width: 120 },
+  { key: 'reminders', header: 'Reminders sent', align: 'right', width: 140 },
+  { key: 'recovered_payments', header: 'Payments recovered', align: 'right', width: 160 },
+  { key: 'recovered_amount', header: 'Amount recovered', align: 'right', width: 150, render: (g) => formatMoney(g.recovered_amount) },
+];
+
 const RECOVERY_SERIES: ChartSeries[] = [
   { key: 'retry', label: 'Try again once (1037, 1001)', color: 'var(--mantine-color-blue-6)' },
   { key: 'remind', label: 'Remind (1, 1032)', color: 'var(--mantine-color-teal-6)' },
   { key: 'never', label: 'Never retried', color: 'var(--mantine-color-gray-6)' },
 ];
 
-/** Failed payment requests by class, what was done about them and what came back. */
-function RecoveryFigures({ filter }: { filter: ReportFilter }) {
-  const report = useRecoveryReport(filter);
+type RecoveryRow = RecoveryFiguresRow & { key: string; label: string };
+
+/** Failed payment requests by class, what was done about them and what came back; split by the Retention card's choice. */
+function RecoveryFigures({ filter, split }: { filter: ReportFilter; split: 'all' | RetentionSplit }) {
+  const query = { from: filter.from, to: filter.to, ...(split === 'all' ? {} : { group_by: split }) };
+  const report = useRecoveryReport(query);
   if (report.isError) return <LoadState failed what="recovery figures" />;
   const data = report.data;
   return (
@@ -180,7 +201,7 @@ function RecoveryFigures({ filter }: { filter: ReportFilter }) {
         <Button
           variant="light"
           onClick={() => {
-            downloadFile(exportRecoveryReport.path, { from: filter.from ?? '', to: filter.to ?? '' }, `report-recovery-${filter.from}-to-${filter.to}.csv`).catch(() => {});
+            downloadFile(exportRecoveryReport.path, asQueryStrings(query), `report-recovery-${filter.from}-to-${filter.to}.csv`).catch(() => {});
           }}
         >
           Export CSV
@@ -195,7 +216,15 @@ function RecoveryFigures({ filter }: { filter: ReportFilter }) {
               { label: 'Amount recovered', value: formatMoney(data.recovered_amount), hint: RECOVERY_FORMULA, testId: 'recovery-amount' },
             ]}
           />
-          <BarChart grouped series={RECOVERY_SERIES} bars={[{ label: 'Failed requests', values: data.failed_by_class }]} format={(v) => String(v)} />
+          <BarChart
+            grouped
+            series={RECOVERY_SERIES}
+            bars={split === 'all' ? [{ label: 'Failed requests', values: data.failed_by_class }] : data.groups.map((g) => ({ label: g.label, values: g.failed_by_class }))}
+            format={(v) => String(v)}
+          />
+          {split !== 'all' && (
+            <DataTable columns={RECOVERY_COLUMNS} rows={data.groups} rowKey={(g) => g.key} emptyText="No failed request in this range" data-testid="recovery-groups" />
+          )}
         </Stack>
       )}
     </Card>
