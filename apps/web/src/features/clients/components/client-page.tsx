@@ -12,7 +12,6 @@ import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { HistoryLink } from '@/components/history-link.tsx';
 import { LanguageChoice } from '@/components/language-choice.tsx';
 import { useSession } from '@/lib/auth.ts';
-import { showToast } from '@/lib/feedback.tsx';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useClient } from '../api/get-client.ts';
 import { useRecordBonusPayment } from '../api/record-bonus-payment.ts';
@@ -149,21 +148,7 @@ function ClientLanguage({ clientId, language }: { clientId: number; language: Cu
   const save = useSetClientLanguage(clientId);
   return (
     <Box mt="sm" maw={320}>
-      <LanguageChoice
-        language={language}
-        saving={save.isPending}
-        data-testid="client-language"
-        onChoose={(chosen) =>
-          save.mutate(
-            { client_id: clientId, language: chosen },
-            {
-              onSuccess: (r) => {
-                if (r.info) showToast('success', r.info);
-              },
-            },
-          )
-        }
-      />
+      <LanguageChoice language={language} save={save} data-testid="client-language" />
     </Box>
   );
 }
