@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { Anchor, Avatar, Badge, Box, Button, Card, Group, NumberInput, PasswordInput, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Anchor, Avatar, Badge, Box, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { BonusPaymentForm, ClientMessage, localPhone, smsPages, type Client, type CustomerLanguage } from '@betdesk/contract';
 import { LoadState } from '@/components/load-state.tsx';
-import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
+import { FormModal, MoneyField } from '@/components/form-modal/index.ts';
 import { NewBetModal } from '@/components/new-bet-modal.tsx';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
 import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
@@ -223,16 +223,7 @@ function BonusPaymentModal({ client, opened, onClose }: { client: Client; opened
           <Text size="sm">
             Unpaid bonus of {client.name}: <b>{formatMoney(client.pending_bonus)}</b>. The payment settles the oldest bonuses first.
           </Text>
-          <NumberInput
-            label="Amount (KES)"
-            required
-            min={0}
-            decimalScale={2}
-            thousandSeparator=","
-            error={errorOf('amount')}
-            {...numberFieldProps(form, 'amount')}
-            data-testid="bonus-payment-amount"
-          />
+          <MoneyField form={form} errorOf={errorOf} name="amount" label="Amount (KES)" required min={0} data-testid="bonus-payment-amount" />
           <TextInput label="Description" placeholder="e.g. Cash at the office" required error={errorOf('description')} {...form.register('description')} data-testid="bonus-payment-description" />
         </>
       )}
