@@ -55,6 +55,12 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
     setValues((v) => ({ ...v, [key]: value }));
     setErrors(({ [key]: _fixed, ...rest }) => rest as Partial<Record<FieldName, string>>);
   };
+  /** What binds an input that hands over its value (not an event) to a field: value, change and error. */
+  const bind = <K extends FieldName>(key: K) => ({
+    value: values[key],
+    onChange: (value: PostFormValues[K]) => set(key, value),
+    error: errors[key],
+  });
 
   const submit = async () => {
     setBusy(true);
@@ -101,9 +107,7 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
           placeholder="Choose a category"
           required
           data={choices.post_categories.map((c) => ({ value: String(c.id), label: c.name }))}
-          value={values.post_category_id}
-          onChange={(v) => set('post_category_id', v)}
-          error={errors.post_category_id}
+          {...bind('post_category_id')}
         />
         <Stack gap={4}>
           <Select
@@ -111,9 +115,7 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
             placeholder="Default image"
             clearable
             data={choices.image_types.map((i) => ({ value: String(i.id), label: i.title }))}
-            value={values.image_type_id}
-            onChange={(v) => set('image_type_id', v)}
-            error={errors.image_type_id}
+            {...bind('image_type_id')}
           />
           {mayUpload && (
             <Button variant="subtle" size="compact-xs" onClick={() => setUploading(true)} style={{ alignSelf: 'flex-start' }}>
@@ -126,19 +128,11 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
           placeholder="Pick the match date"
           required
           valueFormat="DD MMM YYYY"
-          value={values.match_date}
-          onChange={(v) => set('match_date', v)}
-          error={errors.match_date}
+          {...bind('match_date')}
           data-testid="match-date"
         />
       </SimpleGrid>
-      <Checkbox.Group
-        label="Show in these bets"
-        required
-        value={values.selected_bets}
-        onChange={(v) => set('selected_bets', v)}
-        error={errors.selected_bets}
-      >
+      <Checkbox.Group label="Show in these bets" required {...bind('selected_bets')}>
         <Group mt="xs">
           {choices.bet_categories.map((b) => (
             <Checkbox key={b.id} value={String(b.id)} label={betCategoryLabel(b)} />
@@ -152,13 +146,7 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
         onChange={(e) => set('attach_ticket', e.currentTarget.checked)}
         data-testid="post-attach-ticket"
       />
-      <RichTextEditor
-        label="Content"
-        value={values.content}
-        onChange={(html) => set('content', html)}
-        error={errors.content}
-        data-testid="post-content"
-      />
+      <RichTextEditor label="Content" {...bind('content')} data-testid="post-content" />
       <Group justify="flex-end">
         <Button type="submit" loading={busy} disabled={busy}>
           {submitLabel}
