@@ -1,7 +1,7 @@
-import { NumberInput, Textarea, TextInput } from '@mantine/core';
+import { Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NewBet, openBet, type BodyOf } from '@betdesk/contract';
-import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
+import { FormModal, MoneyField } from '@/components/form-modal/index.ts';
 import { callEndpoint } from '@/lib/http.ts';
 
 export interface NewBetClient {
@@ -33,16 +33,7 @@ export function NewBetModal({ client, onClose }: { client: NewBetClient | null; 
       {({ form, errorOf }) => (
         <>
           <TextInput label="Client" readOnly value={client?.name ?? ''} />
-          <NumberInput
-            label="Stake (KES)"
-            required
-            min={0}
-            decimalScale={2}
-            thousandSeparator=","
-            error={errorOf('stake')}
-            {...numberFieldProps(form, 'stake')}
-            data-testid="bet-stake"
-          />
+          <MoneyField form={form} errorOf={errorOf} name="stake" label="Stake (KES)" required min={0} data-testid="bet-stake" />
           <Textarea
             label="Bet description"
             required

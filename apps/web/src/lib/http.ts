@@ -1,5 +1,5 @@
 import { TWO_FACTOR_ENROLMENT_REQUIRED, type BodyOf, type Endpoint, type QueryOf, type ResponseOf } from '@betdesk/contract';
-import { describeResponse } from './http-catalogue.ts';
+import { describeResponse, type ResponseDescription } from './http-catalogue.ts';
 import { goBackStore, present, showToast } from './feedback.tsx';
 import { navigateTo } from './navigation.ts';
 import { progress } from './progress.ts';
@@ -198,14 +198,13 @@ export async function request<T>(
   } else if (failure === 'present') {
     present(description.presentation);
   }
+  throw refusedAs(response.status, body, description);
+}
+
+/** The error a refused answer throws; a 401 first goes to the unauthorized handler (back to /login). */
+function refusedAs(status: number, body: unknown, description: ResponseDescription): HttpError {
   if (description.unauthorized) unauthorizedHandler();
-  throw new HttpError({
-    status: response.status,
-    body,
-    info: description.text,
-    errors: description.fieldErrors,
-    customError: description.customError,
-  });
+  return new HttpError({ status, body, info: description.text, errors: description.fieldErrors, customError: description.customError });
 }
 
 export function get<T>(path: string, query?: QueryParams, options?: RequestOptions): Promise<T> {
@@ -257,24 +256,22 @@ export async function downloadFile(path: string, query: QueryParams | undefined,
     const description = describeResponse(response.status, body);
     progress.fail();
     present(description.presentation);
-    if (description.unauthorized) unauthorizedHandler();
-    throw new HttpError({
-      status: response.status,
-      body,
-      info: description.text,
-      errors: description.fieldErrors,
-      customError: description.customError,
-    });
+    throw refusedAs(response.status, body, description);
   }
   const url = URL.createObjectURL(await response.blob());
   progress.done();
+  saveLink(url, filename);
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Lets the browser save what `href` points at under `filename`, as a click on a download link would. */
+export function saveLink(href: string, filename: string): void {
   const link = document.createElement('a');
-  link.href = url;
+  link.href = href;
   link.download = filename;
   document.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /**

@@ -9,6 +9,31 @@ export interface DateRangeFilterProps {
 
 const OPTIONS = (['all', ...DATE_PRESETS, 'custom'] as const).map((value) => ({ value, label: DATE_PRESET_LABELS[value] }));
 
+interface DayInputProps {
+  label: string;
+  value: string | undefined;
+  min?: string;
+  max?: string;
+  onChange: (day: string | undefined) => void;
+  'data-testid': string;
+}
+
+/** One end of the range: a date input, empty for no bound. */
+function DayInput({ label, value, min, max, onChange, 'data-testid': testId }: DayInputProps) {
+  return (
+    <TextInput
+      type="date"
+      aria-label={label}
+      value={value ?? ''}
+      min={min}
+      max={max}
+      onChange={(event) => onChange(event.currentTarget.value || undefined)}
+      w={150}
+      data-testid={testId}
+    />
+  );
+}
+
 /**
  * From/to of a dated list, in Africa/Nairobi days, with presets. A preset fills both dates; the
  * date inputs edit them directly (a custom range). The list's URL keeps the two dates.
@@ -30,24 +55,8 @@ export function DateRangeFilter({ from, to, onChange }: DateRangeFilterProps) {
         w={140}
         data-testid="date-preset"
       />
-      <TextInput
-        type="date"
-        aria-label="From"
-        value={from ?? ''}
-        max={to}
-        onChange={(event) => onChange(event.currentTarget.value || undefined, to)}
-        w={150}
-        data-testid="date-from"
-      />
-      <TextInput
-        type="date"
-        aria-label="To"
-        value={to ?? ''}
-        min={from}
-        onChange={(event) => onChange(from, event.currentTarget.value || undefined)}
-        w={150}
-        data-testid="date-to"
-      />
+      <DayInput label="From" value={from} max={to} onChange={(day) => onChange(day, to)} data-testid="date-from" />
+      <DayInput label="To" value={to} min={from} onChange={(day) => onChange(from, day)} data-testid="date-to" />
     </Group>
   );
 }

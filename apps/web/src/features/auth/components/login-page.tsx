@@ -1,6 +1,7 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { screenTexts, type Credentials } from '@betdesk/contract';
+import { FormErrorBanner } from '@/components/page-form.tsx';
 import { APP_NAME } from '@/config/app.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { checkCredentials, useLogin, type CredentialErrors } from '../api/login.ts';
@@ -43,10 +44,17 @@ export function LoginPage() {
       }
     }
   };
-  const change = (field: keyof Credentials) => (event: ChangeEvent<HTMLInputElement>) => {
-    const value = event.currentTarget.value;
-    setCredentials((current) => ({ ...current, [field]: value }));
-  };
+  /** What binds an input to one of the credentials: its name, value, error and typing. */
+  const fieldOf = (field: keyof Credentials) => ({
+    name: field,
+    required: true,
+    value: credentials[field],
+    error: errors[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.currentTarget.value;
+      setCredentials((current) => ({ ...current, [field]: value }));
+    },
+  });
 
   return (
     <Center mih="100vh" p="md" bg="gray.1">
@@ -70,30 +78,9 @@ export function LoginPage() {
                   {screenTexts.signIn}
                 </Text>
               </div>
-              {failure && (
-                <Alert color="red" role="alert" data-testid="login-error">
-                  {failure}
-                </Alert>
-              )}
-              <TextInput
-                label="Email"
-                type="email"
-                autoComplete="username"
-                required
-                name="email"
-                value={credentials.email}
-                onChange={change('email')}
-                error={errors.email}
-              />
-              <PasswordInput
-                label="Password"
-                autoComplete="current-password"
-                required
-                name="password"
-                value={credentials.password}
-                onChange={change('password')}
-                error={errors.password}
-              />
+              <FormErrorBanner message={failure} data-testid="login-error" />
+              <TextInput label="Email" type="email" autoComplete="username" {...fieldOf('email')} />
+              <PasswordInput label="Password" autoComplete="current-password" {...fieldOf('password')} />
               <Button type="submit" fullWidth loading={isSubmitting} disabled={isSubmitting}>
                 Sign In
               </Button>

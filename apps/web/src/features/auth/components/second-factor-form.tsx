@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { FormErrorBanner } from '@/components/page-form.tsx';
 import { isHttpError } from '@/lib/http.ts';
 import { useVerifySecondFactor } from '../api/login.ts';
 
@@ -51,11 +52,7 @@ export function SecondFactorForm({ challenge, onRestart }: SecondFactorFormProps
               : 'Open your authenticator app and type the 6-digit code for Betdesk.'}
           </Text>
         </div>
-        {failure && (
-          <Alert color="red" role="alert" data-testid="second-factor-error">
-            {failure}
-          </Alert>
-        )}
+        <FormErrorBanner message={failure} data-testid="second-factor-error" />
         <TextInput
           key={useRecovery ? 'recovery' : 'totp'}
           label={useRecovery ? 'Recovery code' : 'Authentication code'}

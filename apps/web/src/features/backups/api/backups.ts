@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createBackup, createBackupDownloadLink, listBackups } from '@betdesk/contract';
-import { callEndpoint } from '@/lib/http.ts';
+import { callEndpoint, saveLink } from '@/lib/http.ts';
 import { queryKeys } from '@/lib/query-keys.ts';
 
 /** GET /api/backups -> the files in BACKUP_DIR and the job's health. */
@@ -24,10 +24,5 @@ export function useCreateBackup() {
  */
 export async function downloadBackupFile(name: string): Promise<void> {
   const { url } = await callEndpoint(createBackupDownloadLink, { body: { name } });
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
+  saveLink(url, name);
 }

@@ -1,21 +1,10 @@
-import { Anchor } from '@mantine/core';
-import { Link } from 'react-router';
-import { localPhone, type Bet } from '@betdesk/contract';
+import type { Bet } from '@betdesk/contract';
+import { clientColumns } from '@/components/client-columns.tsx';
 import { StatusBadge, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 
 export const betColumns: DataTableColumn<Bet>[] = [
-  {
-    key: 'name',
-    header: 'Client',
-    card: 'title',
-    render: (b) => (
-      <Anchor component={Link} to={`/clients/${b.client_id}`}>
-        {b.name}
-      </Anchor>
-    ),
-  },
-  { key: 'phone', header: 'Phone', render: (b) => localPhone(b.phone), width: WIDTH.phone, fit: true },
+  ...clientColumns<Bet>(),
   { key: 'description', header: 'Bet', render: (b) => <span title={b.description}>{b.description}</span> },
   { key: 'stake', header: 'Stake', render: (b) => formatMoney(b.stake), align: 'right', width: WIDTH.money, fit: true },
   {

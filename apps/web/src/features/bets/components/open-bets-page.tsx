@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Button, Card, Group, NumberInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { EnterProfit, type Bet } from '@betdesk/contract';
 import { DataTable, useTableState } from '@/components/data-table/index.ts';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
-import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
+import { FormModal, MoneyField } from '@/components/form-modal/index.ts';
 import { formatCount, formatMoney } from '@/lib/format.ts';
 import { useEnterProfit } from '../api/enter-profit.ts';
 import { useOpenBets } from '../api/get-open-bets.ts';
@@ -81,14 +81,13 @@ function EnterProfitModal({ bet, onClose }: { bet: Bet | null; onClose: () => vo
           <Text size="sm" c="dimmed">
             {bet?.description}
           </Text>
-          <NumberInput
+          <MoneyField
+            form={form}
+            errorOf={errorOf}
+            name="profit"
             label="Profit (KES)"
             description="Negative for a lost bet (at most the stake)."
             required
-            decimalScale={2}
-            thousandSeparator=","
-            error={errorOf('profit')}
-            {...numberFieldProps(form, 'profit')}
             data-testid="bet-profit"
           />
         </>

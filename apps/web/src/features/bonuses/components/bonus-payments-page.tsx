@@ -1,6 +1,6 @@
-import { Anchor, Card, Stack, Title } from '@mantine/core';
-import { Link } from 'react-router';
-import { localPhone, type BonusPayment } from '@betdesk/contract';
+import { Card, Stack, Title } from '@mantine/core';
+import type { BonusPayment } from '@betdesk/contract';
+import { clientColumns } from '@/components/client-columns.tsx';
 import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
@@ -8,17 +8,7 @@ import { useBonusPayments } from '../api/get-bonus-payments.ts';
 import { BonusTotals } from './bonus-totals.tsx';
 
 const columns: DataTableColumn<BonusPayment>[] = [
-  {
-    key: 'name',
-    header: 'Client',
-    card: 'title',
-    render: (p) => (
-      <Anchor component={Link} to={`/clients/${p.client_id}`}>
-        {p.name}
-      </Anchor>
-    ),
-  },
-  { key: 'phone', header: 'Phone', render: (p) => localPhone(p.phone), width: WIDTH.phone, fit: true },
+  ...clientColumns<BonusPayment>(),
   { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money, fit: true },
   { key: 'paid_on', header: 'Paid on', render: (p) => formatDateTime(p.paid_on), width: WIDTH.dateTime, fit: true },
   { key: 'description', header: 'Description' },

@@ -1,6 +1,6 @@
-import { Anchor, Card, Stack, Title } from '@mantine/core';
-import { Link } from 'react-router';
-import { localPhone, type Bonus } from '@betdesk/contract';
+import { Card, Stack, Title } from '@mantine/core';
+import type { Bonus } from '@betdesk/contract';
+import { clientColumns } from '@/components/client-columns.tsx';
 import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
@@ -8,17 +8,7 @@ import { useBonuses } from '../api/get-bonuses.ts';
 import { BonusTotals } from './bonus-totals.tsx';
 
 const columns: DataTableColumn<Bonus>[] = [
-  {
-    key: 'name',
-    header: 'Client',
-    card: 'title',
-    render: (b) => (
-      <Anchor component={Link} to={`/clients/${b.client_id}`}>
-        {b.name}
-      </Anchor>
-    ),
-  },
-  { key: 'phone', header: 'Phone', render: (b) => localPhone(b.phone), width: WIDTH.phone, fit: true },
+  ...clientColumns<Bonus>(),
   { key: 'stake', header: 'Stake', render: (b) => formatMoney(b.stake), align: 'right', width: WIDTH.money, fit: true },
   { key: 'profit', header: 'Profit', render: (b) => formatMoney(b.profit), align: 'right', width: WIDTH.money, fit: true },
   { key: 'bonus', header: 'Bonus', render: (b) => formatMoney(b.bonus), align: 'right', width: WIDTH.money, fit: true },

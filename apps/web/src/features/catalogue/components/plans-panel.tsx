@@ -1,6 +1,6 @@
-import { Badge, NumberInput, Switch, TextInput } from '@mantine/core';
+import { Badge, Switch, TextInput } from '@mantine/core';
 import { DURATION_MAX_DAYS, type PlanRow } from '@betdesk/contract';
-import { numberFieldProps } from '@/components/form-modal/index.ts';
+import { DurationField, MoneyField } from '@/components/form-modal/index.ts';
 import { formatDuration, formatMoney } from '@/lib/format.ts';
 import { storePlanInputSchema, useStorePlan } from '../api/store-plan.ts';
 import { CataloguePanel } from './catalogue-panel.tsx';
@@ -48,29 +48,8 @@ export function PlansPanel({ rows, loading }: { rows: PlanRow[]; loading: boolea
       fields={({ form, errorOf }) => (
         <>
           <TextInput label="Name" placeholder="e.g. Weekly" required error={errorOf('name')} {...form.register('name')} />
-          <NumberInput
-            label="Duration (days)"
-            description={`1 to ${DURATION_MAX_DAYS} days`}
-            required
-            min={1}
-            max={DURATION_MAX_DAYS}
-            allowDecimal={false}
-            allowNegative={false}
-            error={errorOf('duration')}
-            {...numberFieldProps(form, 'duration')}
-            data-testid="plan-duration"
-          />
-          <NumberInput
-            label="Price (KES)"
-            required
-            min={0}
-            decimalScale={2}
-            thousandSeparator=","
-            allowNegative={false}
-            error={errorOf('price')}
-            {...numberFieldProps(form, 'price')}
-            data-testid="plan-price"
-          />
+          <DurationField form={form} errorOf={errorOf} name="duration" description={`1 to ${DURATION_MAX_DAYS} days`} data-testid="plan-duration" />
+          <MoneyField form={form} errorOf={errorOf} name="price" label="Price (KES)" required min={0} allowNegative={false} data-testid="plan-price" />
           <Switch
             label="On sale"
             description="Payments and payment requests only buy plans on sale"

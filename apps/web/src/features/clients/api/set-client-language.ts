@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { setClientLanguage, type BodyOf, type ResponseOf, type showClient } from '@betdesk/contract';
+import { setClientLanguage, type BodyOf, type CustomerLanguage, type ResponseOf, type showClient } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
 
 /** POST /api/clients/language {client_id, language}. */
@@ -14,10 +14,10 @@ export function setLanguage(body: BodyOf<typeof setClientLanguage>) {
 export function useSetClientLanguage(clientId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: setLanguage,
-    onSuccess: (_answer, body) =>
+    mutationFn: (language: CustomerLanguage) => setLanguage({ client_id: clientId, language }),
+    onSuccess: (_answer, language) =>
       queryClient.setQueryData<ResponseOf<typeof showClient>>(['clients', 'show', clientId], (shown) =>
-        shown ? { ...shown, client: { ...shown.client, language: body.language } } : shown,
+        shown ? { ...shown, client: { ...shown.client, language } } : shown,
       ),
   });
 }

@@ -1,8 +1,8 @@
-import { ActionIcon, Button, Group, NumberInput, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray } from 'react-hook-form';
 import { ClientForm, localPhone, type Client, type PlatformPassword } from '@betdesk/contract';
-import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
+import { FormModal, MoneyField } from '@/components/form-modal/index.ts';
 import { useStoreClient } from '../api/store-client.ts';
 
 interface ClientFormModalProps {
@@ -47,15 +47,7 @@ function ClientFields({ form, errorOf }: FormProps) {
       <TextInput label="Name" required error={errorOf('name')} {...form.register('name')} data-testid="client-name" />
       <TextInput label="Phone" placeholder="07XXXXXXXX" required error={errorOf('phone')} {...form.register('phone')} data-testid="client-phone" />
       <TextInput label="Email" type="email" error={errorOf('email')} {...form.register('email')} />
-      <NumberInput
-        label="Maximum stake (KES)"
-        description="Leave empty for no limit."
-        min={0}
-        decimalScale={2}
-        thousandSeparator=","
-        error={errorOf('maximum_stake')}
-        {...numberFieldProps(form, 'maximum_stake')}
-      />
+      <MoneyField form={form} errorOf={errorOf} name="maximum_stake" label="Maximum stake (KES)" description="Leave empty for no limit." min={0} />
       <Stack gap={6}>
         <Group justify="space-between">
           <Text size="sm" fw={500}>

@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { Anchor, Avatar, Badge, Box, Button, Card, Group, NumberInput, PasswordInput, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Anchor, Avatar, Badge, Box, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { BonusPaymentForm, ClientMessage, localPhone, smsPages, type Client, type CustomerLanguage } from '@betdesk/contract';
 import { LoadState } from '@/components/load-state.tsx';
-import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
+import { FormModal, MoneyField } from '@/components/form-modal/index.ts';
 import { NewBetModal } from '@/components/new-bet-modal.tsx';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
 import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
@@ -12,7 +12,6 @@ import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { HistoryLink } from '@/components/history-link.tsx';
 import { LanguageChoice } from '@/components/language-choice.tsx';
 import { useSession } from '@/lib/auth.ts';
-import { showToast } from '@/lib/feedback.tsx';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useClient } from '../api/get-client.ts';
 import { useRecordBonusPayment } from '../api/record-bonus-payment.ts';
@@ -149,21 +148,7 @@ function ClientLanguage({ clientId, language }: { clientId: number; language: Cu
   const save = useSetClientLanguage(clientId);
   return (
     <Box mt="sm" maw={320}>
-      <LanguageChoice
-        language={language}
-        saving={save.isPending}
-        data-testid="client-language"
-        onChoose={(chosen) =>
-          save.mutate(
-            { client_id: clientId, language: chosen },
-            {
-              onSuccess: (r) => {
-                if (r.info) showToast('success', r.info);
-              },
-            },
-          )
-        }
-      />
+      <LanguageChoice language={language} save={save} data-testid="client-language" />
     </Box>
   );
 }
@@ -238,16 +223,7 @@ function BonusPaymentModal({ client, opened, onClose }: { client: Client; opened
           <Text size="sm">
             Unpaid bonus of {client.name}: <b>{formatMoney(client.pending_bonus)}</b>. The payment settles the oldest bonuses first.
           </Text>
-          <NumberInput
-            label="Amount (KES)"
-            required
-            min={0}
-            decimalScale={2}
-            thousandSeparator=","
-            error={errorOf('amount')}
-            {...numberFieldProps(form, 'amount')}
-            data-testid="bonus-payment-amount"
-          />
+          <MoneyField form={form} errorOf={errorOf} name="amount" label="Amount (KES)" required min={0} data-testid="bonus-payment-amount" />
           <TextInput label="Description" placeholder="e.g. Cash at the office" required error={errorOf('description')} {...form.register('description')} data-testid="bonus-payment-description" />
         </>
       )}

@@ -1,8 +1,8 @@
 import { useCallback, useState } from 'react';
-import { Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, List, Stack, Text, Title } from '@mantine/core';
 import { confirmTexts, type MpesaTransaction } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
-import { DataTable, useTableState, type DataTableColumn } from '@/components/data-table/index.ts';
+import { actionsColumn, DataTable, useTableState } from '@/components/data-table/index.ts';
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { HistoryLink } from '@/components/history-link.tsx';
@@ -60,18 +60,13 @@ export function TransactionsPage({ view }: { view: TransactionsView }) {
     if (confirmed) unclaim.mutate(t.id);
   };
 
-  const actions: DataTableColumn<MpesaTransaction> = {
-    key: 'actions',
-    header: '',
-    width: 200,
-    render: (t) => (
-      <Group gap={4} wrap="nowrap">
-        {paymentAction(t)}
-        <RefundButton payment={t} onClick={() => setRefunding(t)} />
-        <HistoryLink entity="mpesa_payment" entityId={t.id} compact />
-      </Group>
-    ),
-  };
+  const actions = actionsColumn<MpesaTransaction>(200, (t) => (
+    <>
+      {paymentAction(t)}
+      <RefundButton payment={t} onClick={() => setRefunding(t)} />
+      <HistoryLink entity="mpesa_payment" entityId={t.id} compact />
+    </>
+  ));
   function paymentAction(t: MpesaTransaction) {
     return t.status === 'unclaimed' ? (
         <Button size="compact-xs" onClick={() => setClaiming(t)} data-testid={`claim-${t.transaction_reference}`}>

@@ -1,4 +1,5 @@
-import { Badge, Button, Card, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Card, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { RowMutationButton } from '@/components/row-mutation-button.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { useDevices, useEndDevice } from '../api/devices.ts';
 
@@ -46,15 +47,9 @@ export function DevicesCard() {
                 </Table.Td>
                 <Table.Td ta="right">
                   {!d.current && (
-                    <Button
-                      size="xs"
-                      variant="light"
-                      color="red"
-                      loading={end.isPending && end.variables === d.id}
-                      onClick={() => end.mutate(d.id)}
-                    >
+                    <RowMutationButton mutation={end} of={d.id} size="xs" variant="light" color="red">
                       End session
-                    </Button>
+                    </RowMutationButton>
                   )}
                 </Table.Td>
               </Table.Tr>

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Alert, Button, Card, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { REFUND_STATUSES, type Refund, type RefundStatus } from '@betdesk/contract';
-import { DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { actionsColumn, DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { totalOf } from '@/components/data-table/list-query.ts';
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
 import { HistoryLink } from '@/components/history-link.tsx';
+import { RowMutationButton } from '@/components/row-mutation-button.tsx';
 import { REFUND_REASON_LABELS } from '@/components/refund-request/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useRefunds } from '../api/get-refunds.ts';
@@ -129,34 +130,22 @@ export function RefundsPage() {
       { replace: true },
     );
 
-  const actions: DataTableColumn<Refund> = {
-    key: 'actions',
-    header: '',
-    // A row's Group fills its cell, so the fitted width is this first guess: room for all three.
-    width: 250,
-    render: (r) => (
-      <Group gap={4} wrap="nowrap">
-        {awaiting(r) && (
-          <>
-            <Button size="compact-xs" onClick={() => setApproving(r)} data-testid={`approve-refund-${r.id}`}>
-              Approve
-            </Button>
-            <Button
-              size="compact-xs"
-              variant="subtle"
-              color="red"
-              loading={cancel.isPending && cancel.variables === r.id}
-              onClick={() => cancel.mutate(r.id)}
-              data-testid={`cancel-refund-${r.id}`}
-            >
-              Cancel
-            </Button>
-          </>
-        )}
-        <HistoryLink entity="refund" entityId={r.id} compact />
-      </Group>
-    ),
-  };
+  // A row's Group fills its cell, so the fitted width is this first guess: room for all three.
+  const actions = actionsColumn<Refund>(250, (r) => (
+    <>
+      {awaiting(r) && (
+        <>
+          <Button size="compact-xs" onClick={() => setApproving(r)} data-testid={`approve-refund-${r.id}`}>
+            Approve
+          </Button>
+          <RowMutationButton mutation={cancel} of={r.id} size="compact-xs" variant="subtle" color="red" data-testid={`cancel-refund-${r.id}`}>
+            Cancel
+          </RowMutationButton>
+        </>
+      )}
+      <HistoryLink entity="refund" entityId={r.id} compact />
+    </>
+  ));
 
   return (
     <Stack>

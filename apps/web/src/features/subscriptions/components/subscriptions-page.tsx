@@ -1,6 +1,6 @@
-import { Anchor, Card, Stack, Title } from '@mantine/core';
-import { Link } from 'react-router';
-import { localPhone, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription } from '@betdesk/contract';
+import { Card, Stack, Title } from '@mantine/core';
+import { RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription } from '@betdesk/contract';
+import { clientColumns } from '@/components/client-columns.tsx';
 import { DataTable, StatusBadge, totalOf, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
@@ -9,17 +9,7 @@ import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/f
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 
 export const subscriptionColumns: DataTableColumn<Bet4meSubscription>[] = [
-  {
-    key: 'name',
-    header: 'Client',
-    card: 'title',
-    render: (s) => (
-      <Anchor component={Link} to={`/clients/${s.client_id}`}>
-        {s.name}
-      </Anchor>
-    ),
-  },
-  { key: 'phone', header: 'Phone', render: (s) => localPhone(s.phone), width: WIDTH.phone, fit: true },
+  ...clientColumns<Bet4meSubscription>(),
   { key: 'amount', header: 'Amount', render: (s) => formatMoney(s.amount), align: 'right', width: WIDTH.money, fit: true },
   { key: 'duration', header: 'Duration', render: (s) => formatDuration(s.duration), width: WIDTH.duration, fit: true },
   { key: 'done_on', header: 'Done on', render: (s) => formatDateTime(s.done_on), width: WIDTH.dateTime, fit: true },

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
-import { Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Card, Stack, Text, Title } from '@mantine/core';
 import { localPhone, type TipsDeposit } from '@betdesk/contract';
-import { DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
+import { actionsColumn, DataTable, StatusBadge, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
 import { DateRangeNote } from '@/components/data-table/date-range-note.tsx';
 import { RefundButton, RefundedAmount, RefundRequestModal } from '@/components/refund-request/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
@@ -43,16 +43,7 @@ export function TipsDepositsPage() {
   const [refunding, setRefunding] = useState<TipsDeposit | null>(null);
   const stopRefunding = useCallback(() => setRefunding(null), []);
   // Admins ask for a refund from the payment's row (the server refuses anyone else).
-  const actions: DataTableColumn<TipsDeposit> = {
-    key: 'actions',
-    header: '',
-    width: 90,
-    render: (d) => (
-      <Group gap={4} wrap="nowrap">
-        <RefundButton payment={d} onClick={() => setRefunding(d)} />
-      </Group>
-    ),
-  };
+  const actions = actionsColumn<TipsDeposit>(90, (d) => <RefundButton payment={d} onClick={() => setRefunding(d)} />);
   return (
     <Stack>
       <Title order={1} size="h2">Tips M-Pesa Transactions</Title>

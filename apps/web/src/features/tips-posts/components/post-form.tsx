@@ -1,8 +1,9 @@
 import '@mantine/dates/styles.css';
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { betCategoryLabel, type BetCategory, type ImageType, type PostCategory, type PostForm as PostFields } from '@betdesk/contract';
+import { PageForm } from '@/components/page-form.tsx';
 import { RichTextEditor } from '@/components/rich-text-editor/index.ts';
 import { can } from '@betdesk/contract';
 import { useRole } from '@/lib/auth.ts';
@@ -54,6 +55,12 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
     setValues((v) => ({ ...v, [key]: value }));
     setErrors(({ [key]: _fixed, ...rest }) => rest as Partial<Record<FieldName, string>>);
   };
+  /** What binds an input that hands over its value (not an event) to a field: value, change and error. */
+  const bind = <K extends FieldName>(key: K) => ({
+    value: values[key],
+    onChange: (value: PostFormValues[K]) => set(key, value),
+    error: errors[key],
+  });
 
   const submit = async () => {
     setBusy(true);
@@ -86,101 +93,70 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <Stack>
-        {banner && (
-          <Alert color="red" role="alert" data-testid="form-error">
-            {banner}
-          </Alert>
-        )}
-        <TextInput
-          label="Title"
+    <PageForm onSubmit={submit} error={banner}>
+      <TextInput
+        label="Title"
+        required
+        value={values.title}
+        onChange={(e) => set('title', e.currentTarget.value)}
+        error={errors.title}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Select
+          label="Category"
+          placeholder="Choose a category"
           required
-          value={values.title}
-          onChange={(e) => set('title', e.currentTarget.value)}
-          error={errors.title}
+          data={choices.post_categories.map((c) => ({ value: String(c.id), label: c.name }))}
+          {...bind('post_category_id')}
         />
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Stack gap={4}>
           <Select
-            label="Category"
-            placeholder="Choose a category"
-            required
-            data={choices.post_categories.map((c) => ({ value: String(c.id), label: c.name }))}
-            value={values.post_category_id}
-            onChange={(v) => set('post_category_id', v)}
-            error={errors.post_category_id}
+            label="Cover image"
+            placeholder="Default image"
+            clearable
+            data={choices.image_types.map((i) => ({ value: String(i.id), label: i.title }))}
+            {...bind('image_type_id')}
           />
-          <Stack gap={4}>
-            <Select
-              label="Cover image"
-              placeholder="Default image"
-              clearable
-              data={choices.image_types.map((i) => ({ value: String(i.id), label: i.title }))}
-              value={values.image_type_id}
-              onChange={(v) => set('image_type_id', v)}
-              error={errors.image_type_id}
-            />
-            {mayUpload && (
-              <Button variant="subtle" size="compact-xs" onClick={() => setUploading(true)} style={{ alignSelf: 'flex-start' }}>
-                Upload a new cover image
-              </Button>
-            )}
-          </Stack>
-          <DateInput
-            label="Match date"
-            placeholder="Pick the match date"
-            required
-            valueFormat="DD MMM YYYY"
-            value={values.match_date}
-            onChange={(v) => set('match_date', v)}
-            error={errors.match_date}
-            data-testid="match-date"
-          />
-        </SimpleGrid>
-        <Checkbox.Group
-          label="Show in these bets"
+          {mayUpload && (
+            <Button variant="subtle" size="compact-xs" onClick={() => setUploading(true)} style={{ alignSelf: 'flex-start' }}>
+              Upload a new cover image
+            </Button>
+          )}
+        </Stack>
+        <DateInput
+          label="Match date"
+          placeholder="Pick the match date"
           required
-          value={values.selected_bets}
-          onChange={(v) => set('selected_bets', v)}
-          error={errors.selected_bets}
-        >
-          <Group mt="xs">
-            {choices.bet_categories.map((b) => (
-              <Checkbox key={b.id} value={String(b.id)} label={betCategoryLabel(b)} />
-            ))}
-          </Group>
-        </Checkbox.Group>
-        <Checkbox
-          label="Show each bet's ticket of the match date in the post"
-          description="The selections with odds entered on the SMS tips screen, with their results"
-          checked={values.attach_ticket}
-          onChange={(e) => set('attach_ticket', e.currentTarget.checked)}
-          data-testid="post-attach-ticket"
+          valueFormat="DD MMM YYYY"
+          {...bind('match_date')}
+          data-testid="match-date"
         />
-        <RichTextEditor
-          label="Content"
-          value={values.content}
-          onChange={(html) => set('content', html)}
-          error={errors.content}
-          data-testid="post-content"
-        />
-        <Group justify="flex-end">
-          <Button type="submit" loading={busy} disabled={busy}>
-            {submitLabel}
-          </Button>
+      </SimpleGrid>
+      <Checkbox.Group label="Show in these bets" required {...bind('selected_bets')}>
+        <Group mt="xs">
+          {choices.bet_categories.map((b) => (
+            <Checkbox key={b.id} value={String(b.id)} label={betCategoryLabel(b)} />
+          ))}
         </Group>
-      </Stack>
+      </Checkbox.Group>
+      <Checkbox
+        label="Show each bet's ticket of the match date in the post"
+        description="The selections with odds entered on the SMS tips screen, with their results"
+        checked={values.attach_ticket}
+        onChange={(e) => set('attach_ticket', e.currentTarget.checked)}
+        data-testid="post-attach-ticket"
+      />
+      <RichTextEditor label="Content" {...bind('content')} data-testid="post-content" />
+      <Group justify="flex-end">
+        <Button type="submit" loading={busy} disabled={busy}>
+          {submitLabel}
+        </Button>
+      </Group>
       <UploadCoverModal
         opened={uploading}
         onClose={() => setUploading(false)}
         onUploaded={(imageTypeId) => set('image_type_id', String(imageTypeId))}
       />
-    </form>
+    </PageForm>
   );
 }

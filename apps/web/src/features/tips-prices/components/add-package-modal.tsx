@@ -1,7 +1,7 @@
-import { NumberInput, Select, Text, TextInput } from '@mantine/core';
+import { Select, Text, TextInput } from '@mantine/core';
 import { DURATION_MAX_DAYS, TIPS_MEDIA_LABELS } from '@betdesk/contract';
 import { formatDuration } from '@/lib/format.ts';
-import { FormModal, numberFieldProps } from '@/components/form-modal/index.ts';
+import { DurationField, FormModal, MoneyField } from '@/components/form-modal/index.ts';
 import { useBetCategories } from '../api/get-bet-categories.ts';
 import type { PricesMedium } from '../api/get-packages.ts';
 import { storePackageInputSchema, useStorePackage } from '../api/store-package.ts';
@@ -52,16 +52,11 @@ export function AddPackageModal({ medium, opened, onClose }: { medium: PricesMed
               error={errorOf('medium')}
               data-testid="package-medium"
             />
-            <NumberInput
-              label="Duration (days)"
+            <DurationField
+              form={form}
+              errorOf={errorOf}
+              name="duration"
               description={Number.isInteger(days) && days > 0 ? formatDuration(days) : `1 to ${DURATION_MAX_DAYS} days`}
-              required
-              min={1}
-              max={DURATION_MAX_DAYS}
-              allowDecimal={false}
-              allowNegative={false}
-              error={errorOf('duration')}
-              {...numberFieldProps(form, 'duration')}
               data-testid="package-duration"
             />
             <TextInput
@@ -72,16 +67,15 @@ export function AddPackageModal({ medium, opened, onClose }: { medium: PricesMed
               {...form.register('name')}
               data-testid="package-name"
             />
-            <NumberInput
+            <MoneyField
+              form={form}
+              errorOf={errorOf}
+              name="price"
               label="Price (KES)"
               description="A payment of exactly this amount to the category's code buys the package"
               required
               min={0}
-              decimalScale={2}
-              thousandSeparator=","
               allowNegative={false}
-              error={errorOf('price')}
-              {...numberFieldProps(form, 'price')}
               data-testid="package-price"
             />
           </>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Group, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { betCategoryLabel, type NewSubscriberForm } from '@betdesk/contract';
+import { betCategoryLabel, type newSubscriberForm, type NewSubscriberForm, type ResponseOf } from '@betdesk/contract';
 import { LoadState } from '@/components/load-state.tsx';
+import { PageForm } from '@/components/page-form.tsx';
 import { paths } from '@/config/paths.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useSubscriberForm } from '../api/get-subscriber-form.ts';
@@ -10,6 +11,15 @@ import { useStoreSubscriber } from '../api/store-subscriber.ts';
 
 type Field = keyof NewSubscriberForm;
 const mapOptions = (map: Record<string, string>) => Object.entries(map).map(([value, label]) => ({ value, label }));
+
+/** The three choices of the form, each from the lists the server offers. */
+function selectsOf(choices: ResponseOf<typeof newSubscriberForm>) {
+  return [
+    { key: 'bet_category_id', label: 'Bet category', placeholder: 'Choose a bet category', data: choices.bet_categories.map((b) => ({ value: String(b.id), label: betCategoryLabel(b) })) },
+    { key: 'medium', label: 'Get Tips Via', placeholder: 'SMS or Web', data: mapOptions(choices.media) },
+    { key: 'duration', label: 'Duration', placeholder: 'Choose a duration', data: mapOptions(choices.durations) },
+  ] as const;
+}
 
 /** /tips/subscribers/add: name, phone, bet category, 'Get Tips Via' and duration; saving goes to the active list. */
 export function AddSubscriberPage() {
@@ -19,11 +29,10 @@ export function AddSubscriberPage() {
   const [values, setValues] = useState({ name: '', phone: '', bet_category_id: null as string | null, medium: null as string | null, duration: null as string | null });
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [banner, setBanner] = useState<string | null>(null);
-  const fieldOf = { medium: 'transmission_medium_id' } as Record<string, Field>;
+  const fieldOf = (key: keyof typeof values): Field => (key === 'medium' ? 'transmission_medium_id' : key);
   const set = (key: keyof typeof values, value: string | null) => {
     setValues((v) => ({ ...v, [key]: value }));
-    const field = fieldOf[key] ?? (key as Field);
-    setErrors(({ [field]: _fixed, ...rest }) => rest);
+    setErrors(({ [fieldOf(key)]: _fixed, ...rest }) => rest);
   };
 
   const submit = async () => {
@@ -53,64 +62,36 @@ export function AddSubscriberPage() {
         {!choices.data ? (
           <LoadState failed={choices.isError} what="form" />
         ) : (
-          <form
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              void submit();
-            }}
-          >
-            <Stack>
-              {banner && (
-                <Alert color="red" role="alert" data-testid="form-error">
-                  {banner}
-                </Alert>
-              )}
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput label="Name" required value={values.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.name} />
-                <TextInput
-                  label="Phone"
-                  required
-                  placeholder="07XXXXXXXX"
-                  value={values.phone}
-                  onChange={(e) => set('phone', e.currentTarget.value)}
-                  error={errors.phone}
-                />
+          <PageForm onSubmit={submit} error={banner}>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput label="Name" required value={values.name} onChange={(e) => set('name', e.currentTarget.value)} error={errors.name} />
+              <TextInput
+                label="Phone"
+                required
+                placeholder="07XXXXXXXX"
+                value={values.phone}
+                onChange={(e) => set('phone', e.currentTarget.value)}
+                error={errors.phone}
+              />
+              {selectsOf(choices.data).map(({ key, label, placeholder, data }) => (
                 <Select
-                  label="Bet category"
+                  key={key}
+                  label={label}
                   required
-                  placeholder="Choose a bet category"
-                  data={choices.data.bet_categories.map((b) => ({ value: String(b.id), label: betCategoryLabel(b) }))}
-                  value={values.bet_category_id}
-                  onChange={(v) => set('bet_category_id', v)}
-                  error={errors.bet_category_id}
+                  placeholder={placeholder}
+                  data={data}
+                  value={values[key]}
+                  onChange={(v) => set(key, v)}
+                  error={errors[fieldOf(key)]}
                 />
-                <Select
-                  label="Get Tips Via"
-                  required
-                  placeholder="SMS or Web"
-                  data={mapOptions(choices.data.media)}
-                  value={values.medium}
-                  onChange={(v) => set('medium', v)}
-                  error={errors.transmission_medium_id}
-                />
-                <Select
-                  label="Duration"
-                  required
-                  placeholder="Choose a duration"
-                  data={mapOptions(choices.data.durations)}
-                  value={values.duration}
-                  onChange={(v) => set('duration', v)}
-                  error={errors.duration}
-                />
-              </SimpleGrid>
-              <Group justify="flex-end">
-                <Button type="submit" loading={store.isPending} disabled={store.isPending}>
-                  Save Subscriber
-                </Button>
-              </Group>
-            </Stack>
-          </form>
+              ))}
+            </SimpleGrid>
+            <Group justify="flex-end">
+              <Button type="submit" loading={store.isPending} disabled={store.isPending}>
+                Save Subscriber
+              </Button>
+            </Group>
+          </PageForm>
         )}
       </Card>
     </Stack>

@@ -12,7 +12,6 @@ import { TaxInvoiceLink } from '@/components/tax-invoice-link.tsx';
 import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { useSubscriber } from '../api/get-subscriber.ts';
 import { useSetLanguage } from '../api/set-language.ts';
-import { showToast } from '@/lib/feedback.tsx';
 import { AutoRenewalsCard } from './auto-renewals-card.tsx';
 import { SendSmsModal } from './send-sms-modal.tsx';
 
@@ -39,23 +38,7 @@ function Fact({ label, value }: { label: string; value: string | number }) {
 /** The language the person reads their SMS and USSD screens in, as they asked staff to set it. */
 function SubscriberLanguage({ subscriberId, language }: { subscriberId: number; language: CustomerLanguage }) {
   const save = useSetLanguage(subscriberId);
-  return (
-    <LanguageChoice
-      language={language}
-      saving={save.isPending}
-      data-testid="subscriber-language"
-      onChoose={(chosen) =>
-        save.mutate(
-          { subscriber_id: subscriberId, language: chosen },
-          {
-            onSuccess: (r) => {
-              if (r.info) showToast('success', r.info);
-            },
-          },
-        )
-      }
-    />
-  );
+  return <LanguageChoice language={language} save={save} data-testid="subscriber-language" />;
 }
 
 /** /tips/subscribers/view/{subscriber_id}: facts, subscriptions and the Send SMS modal. */

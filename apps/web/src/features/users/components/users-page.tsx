@@ -4,7 +4,7 @@ import { IconEdit, IconHistory, IconTrash, IconUserPlus, IconUsers } from '@tabl
 import { Link } from 'react-router';
 import { localPhone, type User } from '@betdesk/contract';
 import { confirmTrash } from '@/components/confirm-trash.tsx';
-import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
+import { actionsColumn, DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
 import { useUser } from '@/lib/auth.ts';
 import { showToast } from '@/lib/feedback.tsx';
 import { formatDateTime } from '@/lib/format.ts';
@@ -37,44 +37,39 @@ export function UsersPage() {
     { key: 'category_name', header: 'Category', width: 110 },
     { key: 'total_clients', header: 'Assigned clients', align: 'right', width: 140, fit: true },
     { key: 'last_login', header: 'Last login', render: (u) => formatDateTime(u.last_login) || 'Never', width: 170, fit: true },
-    {
-      key: 'actions',
-      header: '',
-      width: 160,
-      render: (u) => (
-        <Group gap={4} wrap="nowrap">
-          <Tooltip label="Edit">
-            <ActionIcon variant="subtle" aria-label={`Edit ${u.name}`} onClick={() => setEditing({ user: u })}>
-              <IconEdit size={18} />
+    actionsColumn<User>(160, (u) => (
+      <>
+        <Tooltip label="Edit">
+          <ActionIcon variant="subtle" aria-label={`Edit ${u.name}`} onClick={() => setEditing({ user: u })}>
+            <IconEdit size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Assigned clients">
+          <ActionIcon variant="subtle" component={Link} to={`/users/${u.id}/clients`} aria-label={`Clients of ${u.name}`}>
+            <IconUsers size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="History">
+          <ActionIcon
+            variant="subtle"
+            component={Link}
+            to={auditPathFor('user', u.id)}
+            aria-label={`History of ${u.name}`}
+            data-testid={`history-user-${u.id}`}
+          >
+            <IconHistory size={18} />
+          </ActionIcon>
+        </Tooltip>
+        {/* Nobody trashes their own account here (the server refuses it): no icon on your own row. */}
+        {u.id !== me?.id && (
+          <Tooltip label="Trash">
+            <ActionIcon variant="subtle" color="red" aria-label={`Trash ${u.name}`} onClick={() => void trash(u)}>
+              <IconTrash size={18} />
             </ActionIcon>
           </Tooltip>
-          <Tooltip label="Assigned clients">
-            <ActionIcon variant="subtle" component={Link} to={`/users/${u.id}/clients`} aria-label={`Clients of ${u.name}`}>
-              <IconUsers size={18} />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="History">
-            <ActionIcon
-              variant="subtle"
-              component={Link}
-              to={auditPathFor('user', u.id)}
-              aria-label={`History of ${u.name}`}
-              data-testid={`history-user-${u.id}`}
-            >
-              <IconHistory size={18} />
-            </ActionIcon>
-          </Tooltip>
-          {/* Nobody trashes their own account here (the server refuses it): no icon on your own row. */}
-          {u.id !== me?.id && (
-            <Tooltip label="Trash">
-              <ActionIcon variant="subtle" color="red" aria-label={`Trash ${u.name}`} onClick={() => void trash(u)}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </Group>
-      ),
-    },
+        )}
+      </>
+    )),
   ];
 
   return (
