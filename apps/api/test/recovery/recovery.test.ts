@@ -150,7 +150,7 @@ describe('recovering failed payment requests', () => {
     // Split as the retention figures are: the groups add up to the whole, and the recovered payment
     // sits under the D2 SMS package's category and medium and the subscriber's first channel (the
     // paid retry of a purchase asked on the USSD menu).
-    type Figures = { failed_by_class: Record<string, number>; retries: number; reminders: number; recovered_amount: number; recovered_payments: number };
+    type Figures = { failed_by_class: { retry: number; remind: number; never: number }; retries: number; reminders: number; recovered_amount: number; recovered_payments: number };
     const flat = (f: Figures) => [f.failed_by_class.retry, f.failed_by_class.remind, f.failed_by_class.never, f.retries, f.reminders, f.recovered_amount, f.recovered_payments];
     const recoveredUnder: Record<string, string> = {};
     for (const by of ['category', 'medium', 'channel'] as const) {
