@@ -95,5 +95,6 @@ test.describe('Reports', () => {
     await expect(first).toContainText(split.groups[0].label);
     await expect(first).toContainText(String(split.groups[0].cohorts[0].size));
     await expect(page.getByTestId('recovery-groups')).toBeVisible();
+    await shot(page, 'reports-retention-by-channel');
   });
 });

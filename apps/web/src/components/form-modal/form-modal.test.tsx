@@ -111,6 +111,24 @@ describe('FormModal', () => {
     expect(onSaved).toHaveBeenCalledOnce();
   });
 
+  it('saves itself only: a modal opened from a page form (the cover upload of a post) does not submit the page', async () => {
+    const submit = vi.fn<Submit>().mockResolvedValue({});
+    const pageSubmitted = vi.fn();
+    renderWithProviders(
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          pageSubmitted();
+        }}
+      >
+        <PasswordForm submit={submit} />
+      </form>,
+    );
+    await fillAndSave('longenough1', 'longenough1');
+    await waitFor(() => expect(submit).toHaveBeenCalledOnce());
+    expect(pageSubmitted).not.toHaveBeenCalled();
+  });
+
   it('opens prefilled with the values of the record it edits (update mode)', async () => {
     function EditName({ name, opened }: { name: string; opened: boolean }) {
       return (

@@ -178,7 +178,16 @@ export function FormModal<S extends FormSchema, Result>({
       // Opening a form puts the cursor in its first field (not on the ×).
       onEnterTransitionEnd={() => focusFirstField(formRef.current)}
     >
-      <form ref={attachForm} onSubmit={(event) => void form.handleSubmit(save)(event)} noValidate>
+      <form
+        ref={attachForm}
+        onSubmit={(event) => {
+          // React carries a submit up its own tree, through the modal's portal: a modal opened from a
+          // page form (the cover upload of the post form) must not submit that page too.
+          event.stopPropagation();
+          void form.handleSubmit(save)(event);
+        }}
+        noValidate
+      >
         <Stack gap="sm">
           {banner && (
             <Alert
