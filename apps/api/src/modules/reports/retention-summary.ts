@@ -36,6 +36,8 @@ export interface DayPiece {
   payersDay: number;
   payersWeek: number;
   payersMonth: number;
+  churnSoFarWeek: number;
+  churnSoFarMonth: number;
 }
 
 export interface CohortPiece {
@@ -58,15 +60,16 @@ export interface IntervalRow {
   nextStartsAt: Date | null;
 }
 
-/** The pieces, keyed `dim|key|day`, `dim|key|day|lag`, `dim|key|day|prevDay`, `dim|key|cohort|month`. */
+/** The pieces, keyed `dim|key|day`, `dim|key|day|lag`, `dim|key|day|prevDay`, `dim|key|since|day`, `dim|key|cohort|month`. */
 export interface Pieces {
   days: Map<string, DayPiece>;
   ends: Map<string, number>;
   payers: Map<string, number>;
+  payersSince: Map<string, number>;
   cohorts: Map<string, CohortPiece>;
 }
 
-export const emptyPieces = (): Pieces => ({ days: new Map(), ends: new Map(), payers: new Map(), cohorts: new Map() });
+export const emptyPieces = (): Pieces => ({ days: new Map(), ends: new Map(), payers: new Map(), payersSince: new Map(), cohorts: new Map() });
 
 const zeroDay = (): DayPiece => ({
   coverIn: 0,
@@ -81,6 +84,8 @@ const zeroDay = (): DayPiece => ({
   payersDay: 0,
   payersWeek: 0,
   payersMonth: 0,
+  churnSoFarWeek: 0,
+  churnSoFarMonth: 0,
 });
 
 const byBought = (a: HistoryRow, b: HistoryRow) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id;
@@ -148,12 +153,25 @@ function addGroup(p: Pieces, dim: RetentionDim, key: string, cover: readonly His
     return piece;
   };
   const runs = mergedCover(cover);
-  for (const run of runs) {
-    const inDay = firstMidnightFrom(run.startsAt);
-    const outDay = firstMidnightFrom(run.endsAt);
+  const midnights = runs.map((run) => ({ inDay: firstMidnightFrom(run.startsAt), outDay: firstMidnightFrom(run.endsAt) }));
+  const coveredAt = (d: string) => midnights.some((m) => m.inDay <= d && d < m.outDay);
+  // Churn so far of a calendar week (month), at each midnight inside it: of the subscribers covered
+  // at its start, those not covered at that midnight; it changes where a run leaves or enters.
+  const soFar = (d: string, change: number) => {
+    for (const g of ['week', 'month'] as const) {
+      const start = periodStart(d, g);
+      if (d === start || !coveredAt(start)) continue;
+      if (g === 'week') day(d).churnSoFarWeek += change;
+      else day(d).churnSoFarMonth += change;
+    }
+  };
+  for (const [i, run] of runs.entries()) {
+    const { inDay, outDay } = midnights[i]!;
     if (inDay < outDay) {
       day(inDay).coverIn += 1;
       day(outDay).coverOut += 1;
+      soFar(inDay, -1);
+      soFar(outDay, 1);
     }
     // Churn of a whole calendar period: only the period holding the run's last instant can see it
     // end, if the run covered its start; churned unless another run covers the period's end.
@@ -193,6 +211,12 @@ function addGroup(p: Pieces, dim: RetentionDim, key: string, cover: readonly His
     if (before < periodStart(d, 'month')) day(periodStart(d, 'month')).payersMonth += 1;
     const pk = `${dim}|${key}|${d}|${before}`;
     p.payers.set(pk, (p.payers.get(pk) ?? 0) + 1);
+    const since = (m: string) => {
+      const k = `${dim}|${key}|${m}|${d}`;
+      p.payersSince.set(k, (p.payersSince.get(k) ?? 0) + 1);
+    };
+    if (i === 0) since(NO_PREVIOUS_DAY);
+    else for (let m = periodStart(d, 'month'); m > before; m = periodStart(addDays(m, -1), 'month')) since(m);
   });
   // The cohort: the month of the first purchase; each month a cover overlaps, and the month's income.
   const cohort = periodStart(boughtDays[0]!, 'month');
@@ -257,6 +281,7 @@ export function piecesDelta(next: Pieces, old: Pieces): Pieces {
   };
   numbers(next.ends, old.ends, out.ends);
   numbers(next.payers, old.payers, out.payers);
+  numbers(next.payersSince, old.payersSince, out.payersSince);
   for (const k of new Set([...next.days.keys(), ...old.days.keys()])) {
     const a = next.days.get(k) ?? zeroDay();
     const b = old.days.get(k) ?? zeroDay();
