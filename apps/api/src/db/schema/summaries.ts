@@ -142,7 +142,7 @@ export const retentionPayers = pgTable(
     prevDay: date('prev_day', { mode: 'string' }).notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.dim, t.key, t.day, t.prevDay] }), index('retention_payers_prev_idx').on(t.dim, t.prevDay, t.day)],
+  (t) => [primaryKey({ columns: [t.dim, t.key, t.day, t.prevDay] }), index('retention_payers_prev_idx').on(t.dim, t.prevDay, t.day, t.key, t.n)],
 );
 
 /**

@@ -459,7 +459,7 @@ export async function subscriberIdsAfter(db: Queryable, after: number, limit: nu
   return found.map((r) => Number(r.subscriber_id));
 }
 
-/** Fresh planner statistics after a rebuild. */
+/** Fresh planner statistics and visibility map after a rebuild (index-only reads of the payers). */
 export async function analyseRetentionSummaries(db: Queryable): Promise<void> {
-  await db.execute(sql`analyze retention_covers, retention_intervals, retention_days, retention_ends, retention_payers, retention_payers_since, retention_cohorts`);
+  await db.execute(sql`vacuum analyze retention_covers, retention_intervals, retention_days, retention_ends, retention_payers, retention_payers_since, retention_cohorts`);
 }
