@@ -166,43 +166,24 @@ export async function rebuildRetentionSummaries(db: Db, onBatch?: (done: number)
     await lockRetentionSummaries(tx);
     await resetRetentionSummaries(tx);
     const pieces = emptyPieces();
-    // The next page is read, and the last one written, while this one is cut: the database and the
-    // cut overlap (the statements queue on the transaction's connection). A promise left waiting is
-    // marked handled; awaiting it still throws.
-    const page = async (after: number) => {
-      const ids = await subscriberIdsAfter(tx, after, BATCH * 5);
-      return { ids, found: ids.length === 0 ? [] : await subscriptionsOfSubscribers(tx, ids) };
-    };
-    const started = <T>(p: Promise<T>) => {
-      p.catch(() => {});
-      return p;
-    };
-    let next = started(page(0));
-    let written: Promise<void> = Promise.resolve();
     let count = 0;
-    for (;;) {
-      const { ids, found } = await next;
+    for (let after = 0; ; ) {
+      const ids = await subscriberIdsAfter(tx, after, BATCH * 5);
       if (ids.length === 0) break;
-      next = started(page(ids[ids.length - 1]!));
+      after = ids[ids.length - 1]!;
       const covers = [];
       const intervals = [];
-      for (const rows of bySubscriber(found).values()) {
+      for (const rows of bySubscriber(await subscriptionsOfSubscribers(tx, ids)).values()) {
         const made = subscriberPieces(rows, pieces);
         covers.push(...made.covers);
         intervals.push(...made.intervals);
       }
-      const rows = toWrite(emptyPieces(), { pieces, covers, intervals });
-      await written;
-      written = started(
-        Promise.all([
-          ...chunks(rows.covers).map((part) => writeRetentionPieces(tx, [], { ...none, covers: part })),
-          ...chunks(rows.intervals).map((part) => writeRetentionPieces(tx, [], { ...none, intervals: part })),
-        ]).then(() => undefined),
-      );
+      const page = toWrite(emptyPieces(), { pieces, covers, intervals });
+      for (const part of chunks(page.covers)) await writeRetentionPieces(tx, [], { ...none, covers: part });
+      for (const part of chunks(page.intervals)) await writeRetentionPieces(tx, [], { ...none, intervals: part });
       count += ids.length;
       onBatch?.(count);
     }
-    await written;
     const sums = toWrite(pieces, { pieces, covers: [], intervals: [] });
     for (const table of ['days', 'ends', 'payers', 'payersSince', 'cohorts'] as const) {
       for (const part of chunks<unknown>(sums[table])) await writeRetentionPieces(tx, [], { ...none, [table]: part });

@@ -1,4 +1,10 @@
-import { addDays, nairobiDayOf, nairobiDayStart, periodStart, type ReportGroup } from '@betdesk/contract';
+import {
+  addDays as contractAddDays,
+  nairobiDayOf as contractNairobiDayOf,
+  nairobiDayStart as contractNairobiDayStart,
+  periodStart as contractPeriodStart,
+  type ReportGroup,
+} from '@betdesk/contract';
 import type { HistoryRow } from './retention-formulas.ts';
 
 /**
@@ -18,6 +24,30 @@ export const NEVER_RENEWED = MAX_GRACE_DAYS + 1;
 export const NO_PREVIOUS_DAY = '1900-01-01';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The contract's day arithmetic, remembered: a rebuild cuts every subscriber, and parsing and
+ * printing a day string on each call would dominate the cut. Days are few (a few thousand), so the
+ * caches stay small.
+ */
+function remembered<K, V>(compute: (key: K) => V): (key: K) => V {
+  const cache = new Map<K, V>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) cache.set(key, (v = compute(key)));
+    return v;
+  };
+}
+const dayByHour = remembered((hour: number) => contractNairobiDayOf(new Date(hour * HOUR_MS)));
+/** Nairobi keeps a whole-hour offset: the day of an instant is the day of its hour. */
+const nairobiDayOf = (t: Date) => dayByHour(Math.floor(t.getTime() / HOUR_MS));
+const dayStartMs = remembered((day: string) => contractNairobiDayStart(day).getTime());
+const nairobiDayStart = (day: string) => new Date(dayStartMs(day));
+const shifted = remembered((key: string) => contractAddDays(key.slice(0, 10), Number(key.slice(11))));
+const addDays = (day: string, n: number) => shifted(`${day}|${n}`);
+const startOf = remembered((key: string) => contractPeriodStart(key.slice(0, 10), key.slice(11) as ReportGroup));
+const periodStart = (day: string, g: ReportGroup) => (g === 'day' ? day : startOf(`${day}|${g}`));
 const GRANULARITIES = ['day', 'week', 'month'] as const satisfies readonly ReportGroup[];
 
 export const categoryKey = (id: number | null) => (id === null ? 'none' : String(id));
