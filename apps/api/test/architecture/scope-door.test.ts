@@ -72,7 +72,7 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'reports/queries.ts#subscriptionsLapsedQuery',
       'reports/queries.ts#manualIncomeQuery',
       'reports/queries.ts#subscriptionsOfSubscribers',
-      'reports/queries.ts#resetRetentionSummaries',
+      'reports/queries.ts#subscriberIdsAfter',
       'tax/queries.ts#invoicesSql',
       'tax/queries.ts#invoiceById',
       'tax/queries.ts#dayCheckRows',

@@ -5,7 +5,7 @@ import { rows } from '../../src/db/rows.ts';
 import { stkRequests, subscriptions, type StkOrigin } from '../../src/db/schema/index.ts';
 import { channelOf, cohortGrid, retentionFigures, type HistoryRow } from '../../src/modules/reports/retention-formulas.ts';
 import { summaryCohorts, summaryFigures } from '../../src/modules/reports/retention-read.ts';
-import { summariseMarked } from '../../src/modules/reports/retention-summary-store.ts';
+import { rebuildRetentionSummaries, summariseMarked } from '../../src/modules/reports/retention-summary-store.ts';
 import { categoryKey, mediumKey, type RetentionDim } from '../../src/modules/reports/retention-summary.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { seedPeople } from '../mpesa/fixtures.ts';
@@ -98,6 +98,7 @@ async function expectSummariesEqualFormulas(): Promise<void> {
     { from: '2026-01-01', to: '2026-01-31', group: 'week' },
     { from: '2026-01-05', to: '2026-01-20', group: 'day' },
     { from: '2026-03-01', to: '2026-03-12', group: 'day' }, // around now: grace not passed yet
+    { from: '2026-02-02', to: '2026-03-15', group: 'week' }, // the current week: its churn so far and since the last midnight
   ];
   for (const dim of ['all', 'category', 'medium', 'channel'] as const) {
     const split = splitHistory(rows, dim);
@@ -181,6 +182,12 @@ describe('the retention summaries', () => {
       t.deps.db.update(subscriptions).set({ reversedAt: nairobi('2026-01-06T10:00:00') }).where(eq(subscriptions.id, firstOfEarly.id)),
       t.deps.db.update(subscriptions).set({ reversedAt: nairobi('2026-01-18T10:00:00') }).where(eq(subscriptions.id, graceRenewal.id)),
     ]);
+    await expectSummariesEqualFormulas();
+  });
+
+  it('are rebuilt from the subscriptions to the same figures (db:refresh-summaries), a purchase during the rebuild marked and summarised', async () => {
+    const d2 = (await storedHistory()).find((r) => r.subscriberId === people.early)!.categoryId!;
+    await Promise.all([rebuildRetentionSummaries(t.deps.db), insertRows([week(people.comeback, d2, '2026-03-04T08:00:00')])]);
     await expectSummariesEqualFormulas();
   });
 });

@@ -81,6 +81,7 @@ export const retentionIntervals = pgTable(
   (t) => [
     primaryKey({ columns: [t.subscriberId, t.dim, t.key, t.startsAt] }),
     index('retention_intervals_ends_idx').on(t.dim, t.endsAt),
+    index('retention_intervals_starts_idx').on(t.dim, t.startsAt),
   ],
 );
 
@@ -108,6 +109,12 @@ export const retentionDays = pgTable(
     payersDay: integer('payers_day').notNull().default(0),
     payersWeek: integer('payers_week').notNull().default(0),
     payersMonth: integer('payers_month').notNull().default(0),
+    /**
+     * On a midnight inside a calendar week (month): the change in that period's churn so far, of
+     * the subscribers covered at its start (churn so far at a midnight = the sum from its start).
+     */
+    churnSoFarWeek: integer('churn_so_far_week').notNull().default(0),
+    churnSoFarMonth: integer('churn_so_far_month').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.dim, t.key, t.day] })],
 );
@@ -135,7 +142,24 @@ export const retentionPayers = pgTable(
     prevDay: date('prev_day', { mode: 'string' }).notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.dim, t.key, t.day, t.prevDay] })],
+  (t) => [primaryKey({ columns: [t.dim, t.key, t.day, t.prevDay] }), index('retention_payers_prev_idx').on(t.dim, t.prevDay, t.day, t.key, t.n)],
+);
+
+/**
+ * Purchases per split and Nairobi day whose payer's purchase before was before the month starting
+ * `since` (one row per month start after that purchase, up to the day); `since` 1900-01-01: a first
+ * purchase. Distinct payers of a range starting on `since` = the sum over the range's days.
+ */
+export const retentionPayersSince = pgTable(
+  'retention_payers_since',
+  {
+    dim: text('dim').notNull(),
+    key: text('key').notNull(),
+    since: date('since', { mode: 'string' }).notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dim, t.since, t.day, t.key] })],
 );
 
 /** Monthly cohorts per split: members (on the cohort's own month), those with a cover in `month`, their income in it. */

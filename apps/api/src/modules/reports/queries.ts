@@ -215,14 +215,17 @@ export interface RetentionWrite {
   days: unknown[];
   ends: unknown[];
   payers: unknown[];
+  payersSince: unknown[];
   cohorts: unknown[];
 }
 
 /** Replace these subscribers' covers and runs, and add the pieces' deltas to the summaries. */
 export async function writeRetentionPieces(db: Queryable, ids: readonly number[], w: RetentionWrite): Promise<void> {
   const json = (v: unknown[]) => JSON.stringify(v);
-  await db.execute(sql`delete from retention_covers where subscriber_id in ${idList(ids)}`);
-  await db.execute(sql`delete from retention_intervals where subscriber_id in ${idList(ids)}`);
+  if (ids.length > 0) {
+    await db.execute(sql`delete from retention_covers where subscriber_id in ${idList(ids)}`);
+    await db.execute(sql`delete from retention_intervals where subscriber_id in ${idList(ids)}`);
+  }
   if (w.covers.length > 0) {
     await db.execute(sql`insert into retention_covers (subscription_id, subscriber_id, category_id, medium, source, amount_cents,
                                 created_at, starts_at, expires_at, channel, renewal_lag_ms)
@@ -236,10 +239,11 @@ export async function writeRetentionPieces(db: Queryable, ids: readonly number[]
   }
   if (w.days.length > 0) {
     await db.execute(sql`insert into retention_days as t (dim, key, day, cover_in, cover_out, churn_day, churn_week, churn_month,
-                                income_cents, retained_day_cents, retained_week_cents, retained_month_cents, payers_day, payers_week, payers_month)
+                                income_cents, retained_day_cents, retained_week_cents, retained_month_cents, payers_day, payers_week, payers_month,
+                                churn_so_far_week, churn_so_far_month)
       select * from json_to_recordset(${json(w.days)}::json) as x(dim text, key text, day date, cover_in int, cover_out int, churn_day int,
              churn_week int, churn_month int, income_cents bigint, retained_day_cents bigint, retained_week_cents bigint, retained_month_cents bigint,
-             payers_day int, payers_week int, payers_month int)
+             payers_day int, payers_week int, payers_month int, churn_so_far_week int, churn_so_far_month int)
       on conflict (dim, key, day) do update set cover_in = t.cover_in + excluded.cover_in, cover_out = t.cover_out + excluded.cover_out,
         churn_day = t.churn_day + excluded.churn_day, churn_week = t.churn_week + excluded.churn_week,
         churn_month = t.churn_month + excluded.churn_month, income_cents = t.income_cents + excluded.income_cents,
@@ -247,7 +251,8 @@ export async function writeRetentionPieces(db: Queryable, ids: readonly number[]
         retained_week_cents = t.retained_week_cents + excluded.retained_week_cents,
         retained_month_cents = t.retained_month_cents + excluded.retained_month_cents,
         payers_day = t.payers_day + excluded.payers_day, payers_week = t.payers_week + excluded.payers_week,
-        payers_month = t.payers_month + excluded.payers_month`);
+        payers_month = t.payers_month + excluded.payers_month, churn_so_far_week = t.churn_so_far_week + excluded.churn_so_far_week,
+        churn_so_far_month = t.churn_so_far_month + excluded.churn_so_far_month`);
   }
   if (w.ends.length > 0) {
     await db.execute(sql`insert into retention_ends as t (dim, key, day, lag_days, n)
@@ -258,6 +263,11 @@ export async function writeRetentionPieces(db: Queryable, ids: readonly number[]
     await db.execute(sql`insert into retention_payers as t (dim, key, day, prev_day, n)
       select * from json_to_recordset(${json(w.payers)}::json) as x(dim text, key text, day date, prev_day date, n int)
       on conflict (dim, key, day, prev_day) do update set n = t.n + excluded.n`);
+  }
+  if (w.payersSince.length > 0) {
+    await db.execute(sql`insert into retention_payers_since as t (dim, key, since, day, n)
+      select * from json_to_recordset(${json(w.payersSince)}::json) as x(dim text, key text, since date, day date, n int)
+      on conflict (dim, since, day, key) do update set n = t.n + excluded.n`);
   }
   if (w.cohorts.length > 0) {
     await db.execute(sql`insert into retention_cohorts as t (dim, key, cohort, month, members, active, income_cents)
@@ -287,6 +297,8 @@ export interface RetentionDayRow {
   payers_day: number;
   payers_week: number;
   payers_month: number;
+  churn_so_far_week: number;
+  churn_so_far_month: number;
 }
 
 /** The day pieces of a split in [from, to], with the active count at `from` folded into its first row per key. */
@@ -295,7 +307,8 @@ export async function retentionDayRows(db: Queryable, dim: string, from: string,
     db,
     sql`select key, to_char(day, 'YYYY-MM-DD') as day, cover_in, cover_out, churn_day, churn_week, churn_month, income_cents::float8 as income_cents,
                retained_day_cents::float8 as retained_day_cents, retained_week_cents::float8 as retained_week_cents,
-               retained_month_cents::float8 as retained_month_cents, payers_day, payers_week, payers_month
+               retained_month_cents::float8 as retained_month_cents, payers_day, payers_week, payers_month,
+               churn_so_far_week, churn_so_far_month
           from retention_days where dim = ${dim} and day >= ${from}::date and day <= ${to}::date order by key, day`,
   );
   const before = await rows<{ key: string; n: string | number }>(
@@ -329,27 +342,38 @@ export function recentEnds(db: Queryable, dim: string, start: Date, end: Date, g
   );
 }
 
-/** Distinct payers per key of each [from, to] range: purchases in it whose payer's purchase before was before it. */
-export async function distinctPayers(db: Queryable, dim: string, ranges: readonly { from: string; to: string }[]) {
+/**
+ * Distinct payers per key of each [from, to] range (`month`: the start of from's month): purchases
+ * in it whose payer's purchase before was before `from` — first purchases, those whose purchase
+ * before was before `month` (one row per day), and those with it in [month, from) (only when
+ * `from` is not a month start).
+ */
+export async function distinctPayers(db: Queryable, dim: string, ranges: readonly { from: string; to: string; month: string }[]) {
   if (ranges.length === 0) return [];
   const list = sql.join(
-    ranges.map((r, i) => sql`(${i}, ${r.from}::date, ${r.to}::date)`),
+    ranges.map((r, i) => sql`(${i}, ${r.from}::date, ${r.to}::date, ${r.month}::date)`),
     sql`, `,
   );
   return rows<{ i: number; key: string; n: number }>(
     db,
-    sql`select r.i, p.key, sum(p.n)::int as n
-          from (values ${list}) r(i, f, t)
-          join retention_payers p on p.dim = ${dim} and p.day >= r.f and p.day <= r.t and p.prev_day < r.f
-         group by r.i, p.key`,
+    sql`select i, key, sum(n)::int as n from (
+          select r.i, p.key, p.n
+            from (values ${list}) r(i, f, t, m)
+            join retention_payers_since p on p.dim = ${dim} and p.since in ('1900-01-01'::date, r.m) and p.day >= r.f and p.day <= r.t
+          union all
+          select r.i, p.key, p.n
+            from (values ${list}) r(i, f, t, m)
+            join retention_payers p on p.dim = ${dim} and p.prev_day >= r.m and p.prev_day < r.f and p.day >= r.f and p.day <= r.t
+           where r.m < r.f) x
+         group by i, key`,
   );
 }
 
-/** The first purchase day per key of a split. */
-export function firstPurchaseDays(db: Queryable, dim: string) {
-  return rows<{ key: string; day: string }>(
+/** The month of the first purchase per key of a split (its earliest cohort). */
+export function firstPurchaseMonths(db: Queryable, dim: string) {
+  return rows<{ key: string; month: string }>(
     db,
-    sql`select key, to_char(min(day), 'YYYY-MM-DD') as day from retention_payers where dim = ${dim} and prev_day = '1900-01-01' and n > 0 group by key`,
+    sql`select key, to_char(min(cohort), 'YYYY-MM-DD') as month from retention_cohorts where dim = ${dim} and month = cohort and members > 0 group by key`,
   );
 }
 
@@ -372,6 +396,32 @@ export function liveChurned(db: Queryable, dim: string, start: Date, until: Date
   );
 }
 
+/**
+ * Per key, how the churn of a period starting at `start` changes from the midnight `midnight` to
+ * `until` (after it, before the next): of the subscribers covered at `start`, those covered at the
+ * midnight and not at `until` (+1) and those not covered at the midnight and covered at `until` (−1).
+ * Only subscribers whose cover starts or ends in between can change.
+ */
+export function churnSinceMidnight(db: Queryable, dim: string, start: Date, midnight: Date, until: Date) {
+  const s = start.toISOString();
+  const m = midnight.toISOString();
+  const u = until.toISOString();
+  return rows<{ key: string; n: number }>(
+    db,
+    sql`select c.key, sum(case when x.at_start and x.at_midnight and not x.at_until then 1
+                               when x.at_start and not x.at_midnight and x.at_until then -1 else 0 end)::int as n
+          from (select subscriber_id, key from retention_intervals where dim = ${dim} and ends_at > ${m} and ends_at <= ${u}
+                union
+                select subscriber_id, key from retention_intervals where dim = ${dim} and starts_at > ${m} and starts_at <= ${u}) c
+          cross join lateral (
+            select coalesce(bool_or(j.starts_at <= ${s} and j.ends_at > ${s}), false) as at_start,
+                   coalesce(bool_or(j.starts_at <= ${m} and j.ends_at > ${m}), false) as at_midnight,
+                   coalesce(bool_or(j.starts_at <= ${u} and j.ends_at > ${u}), false) as at_until
+              from retention_intervals j where j.subscriber_id = c.subscriber_id and j.dim = ${dim} and j.key = c.key) x
+         group by c.key`,
+  );
+}
+
 /** Cohort cells of a split: cohorts in [from, to] months, cells up to `to`. */
 export function cohortCells(db: Queryable, dim: string, from: string, to: string) {
   return rows<{ key: string; cohort: string; month: string; members: number; active: number; income_cents: number }>(
@@ -383,12 +433,33 @@ export function cohortCells(db: Queryable, dim: string, from: string, to: string
 
 /** The keys of a split with a cover ending on or after `since`. */
 export function retentionKeysSince(db: Queryable, dim: string, since: string) {
-  return rows<{ key: string }>(db, sql`select distinct key from retention_ends where dim = ${dim} and day >= ${since}::date and n > 0`);
+  return rows<{ key: string }>(
+    db,
+    sql`select k.key from (select distinct key from retention_cohorts where dim = ${dim}) k
+         where exists (select 1 from retention_ends e where e.dim = ${dim} and e.key = k.key and e.day >= ${since}::date and e.n > 0)`,
+  );
 }
 
-/** Empty the retention summaries and mark every tips subscriber (a rebuild after a bulk load with triggers off). */
+/** Empty the retention summaries (a rebuild). */
 export async function resetRetentionSummaries(db: Queryable): Promise<void> {
-  await db.execute(sql`truncate retention_covers, retention_intervals, retention_days, retention_ends, retention_payers, retention_cohorts`);
-  await db.execute(sql`insert into retention_dirty (subscriber_id)
-    select distinct subscriber_id from ${subscriptions} where subscriber_id is not null on conflict (subscriber_id) do nothing`);
+  await db.execute(sql`truncate retention_covers, retention_intervals, retention_days, retention_ends, retention_payers, retention_payers_since, retention_cohorts`);
+}
+
+/** Drop every mark (a rebuild cuts every subscriber). */
+export async function clearRetentionMarks(db: Queryable): Promise<void> {
+  await db.execute(sql`delete from retention_dirty`);
+}
+
+/** The next tips subscribers with a subscription, by id. */
+export async function subscriberIdsAfter(db: Queryable, after: number, limit: number): Promise<number[]> {
+  const found = await rows<{ subscriber_id: number }>(
+    db,
+    sql`select distinct subscriber_id from ${subscriptions} where subscriber_id > ${after} order by subscriber_id limit ${limit}`,
+  );
+  return found.map((r) => Number(r.subscriber_id));
+}
+
+/** Fresh planner statistics and visibility map after a rebuild (index-only reads of the payers). */
+export async function analyseRetentionSummaries(db: Queryable): Promise<void> {
+  await db.execute(sql`vacuum analyze retention_covers, retention_intervals, retention_days, retention_ends, retention_payers, retention_payers_since, retention_cohorts`);
 }

@@ -11,9 +11,10 @@ import {
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import {
+  churnSinceMidnight,
   cohortCells,
   distinctPayers,
-  firstPurchaseDays,
+  firstPurchaseMonths,
   liveChurned,
   recentEnds,
   retentionDayRows,
@@ -114,6 +115,16 @@ class KeyDays {
     if (!r) return 0;
     return Number(g === 'day' ? r.churn_day : g === 'week' ? r.churn_week : r.churn_month);
   }
+  /** Churn of the calendar period starting `start` so far, at the midnight starting `day` inside it. */
+  churnSoFar(start: string, day: string, g: ReportGroup): number {
+    if (g === 'day') return 0;
+    let n = 0;
+    for (let d = addDays(start, 1); d <= day; d = addDays(d, 1)) {
+      const r = this.byDay.get(d);
+      if (r) n += Number(g === 'week' ? r.churn_so_far_week : r.churn_so_far_month);
+    }
+    return n;
+  }
 }
 
 const retainedColumn = (g: ReportGroup): Column => (g === 'day' ? 'retained_day_cents' : g === 'week' ? 'retained_week_cents' : 'retained_month_cents');
@@ -131,8 +142,10 @@ export async function summaryFigures(db: Queryable, dim: RetentionDim, range: Ra
   const ltvMonths = sixMonthsBefore(range.to);
   const firstPrevious = previous(range.periods[0]!, range.group);
   const first = [ltvMonths[0]!.from, firstPrevious.from].sort()[0]!;
-  const { days, activeBefore } = await retentionDayRows(db, dim, first, range.to);
-  const at = new DayIndex(first, range.to);
+  // The day after the range too: the churn so far of a period clipped at the range's end reaches its midnight.
+  const last = addDays(range.to, 1);
+  const { days, activeBefore } = await retentionDayRows(db, dim, first, last);
+  const at = new DayIndex(first, last);
   const grouped = new Map<string, RetentionDayRow[]>();
   for (const r of days) {
     const list = grouped.get(r.key);
@@ -154,7 +167,7 @@ export async function summaryFigures(db: Queryable, dim: RetentionDim, range: Ra
   }
 
   // Distinct payers: of a whole calendar period from the day rows; of the whole range and of a
-  // clipped period from the purchase-day rows.
+  // clipped period from the purchases counted since a month start.
   const payerRanges = [...range.periods, { from: range.from, to: range.to }, ...ltvMonths];
   const payerGroup = (i: number): ReportGroup => (i < range.periods.length ? range.group : 'month');
   const calendar = (i: number) => {
@@ -163,22 +176,32 @@ export async function summaryFigures(db: Queryable, dim: RetentionDim, range: Ra
   };
   const asked = payerRanges.map((r, i) => ({ ...r, i })).filter((r) => !calendar(r.i));
   const payers = new Map<string, number[]>();
-  for (const r of await distinctPayers(db, dim, asked.map(({ from, to }) => ({ from, to })))) {
+  for (const r of await distinctPayers(db, dim, asked.map(({ from, to }) => ({ from, to, month: periodStart(from, 'month') })))) {
     const list = payers.get(r.key) ?? new Array<number>(payerRanges.length).fill(0);
     list[asked[r.i]!.i] = Number(r.n);
     payers.set(r.key, list);
   }
   for (const k of payers.keys()) if (!perKey.has(k)) perKey.set(k, new KeyDays([], at, 0));
 
-  // Churn of a period not a whole calendar one that has ended: read from the merged covers.
+  // Churn of a period that is not a whole calendar one over by now. From a calendar period's start:
+  // its churn so far at the last midnight, and the change since from the runs starting or ending
+  // after it; from a clipped start, from the merged covers.
   const live = new Map<number, Map<string, number>>();
+  const sinceMidnight = new Map<number, { start: string; midnight: string; change: Map<string, number> }>();
   const churnPeriods = [...range.periods.map((p) => ({ p, g: range.group })), ...ltvMonths.map((p) => ({ p, g: 'month' as ReportGroup }))];
   for (const [i, { p, g }] of churnPeriods.entries()) {
     const end = nairobiDayStart(addDays(p.to, 1));
     const whole = p.from === p.period && p.to === lastDay(p.period, g) && end.getTime() <= now.getTime();
     if (whole) continue;
+    const start = nairobiDayStart(p.from);
     const until = new Date(Math.min(end.getTime(), now.getTime()));
-    live.set(i, new Map((await liveChurned(db, dim, nairobiDayStart(p.from), until)).map((r) => [r.key, Number(r.n)])));
+    if (p.from === p.period && until.getTime() > start.getTime()) {
+      const midnight = nairobiDayOf(until);
+      const found = await churnSinceMidnight(db, dim, start, nairobiDayStart(midnight), until);
+      sinceMidnight.set(i, { start: p.from, midnight, change: new Map(found.map((r) => [r.key, Number(r.n)])) });
+      continue;
+    }
+    live.set(i, new Map((await liveChurned(db, dim, start, until)).map((r) => [r.key, Number(r.n)])));
   }
   // Ends in the days whose grace has not passed for all of them.
   const recent = new Map<number, Map<string, { ended: number; renewed: number }>>();
@@ -188,7 +211,7 @@ export async function summaryFigures(db: Queryable, dim: RetentionDim, range: Ra
     const found = await recentEnds(db, dim, start, nairobiDayStart(addDays(p.to, 1)), graceMs, now);
     recent.set(i, new Map(found.map((r) => [r.key, { ended: Number(r.ended), renewed: Number(r.renewed) }])));
   }
-  const firstDays = new Map((await firstPurchaseDays(db, dim)).map((r) => [r.key, r.day]));
+  const firstMonths = new Map((await firstPurchaseMonths(db, dim)).map((r) => [r.key, r.month]));
 
   const out = new Map<string, RetentionFigures>();
   for (const [key, kd] of perKey) {
@@ -211,11 +234,17 @@ export async function summaryFigures(db: Queryable, dim: RetentionDim, range: Ra
         }
       }
       const prev = previous(p, g);
+      const soFar = sinceMidnight.get(i);
+      const churned = live.has(i)
+        ? (live.get(i)!.get(key) ?? 0)
+        : soFar
+          ? kd.churnSoFar(soFar.start, soFar.midnight, g) + (soFar.change.get(key) ?? 0)
+          : kd.churnOf(p.period, g);
       return {
         ended,
         renewed,
         active: kd.activeAt(p.from),
-        churned: live.has(i) ? (live.get(i)!.get(key) ?? 0) : kd.churnOf(p.period, g),
+        churned,
         income: kd.sum(p.from, p.to, 'income_cents'),
         paying: calendar(payerIndex) ? kd.payersOf(p.period, g) : (payers.get(key)?.[payerIndex] ?? 0),
         retained: kd.sum(p.from, p.to, retainedColumn(g)),
@@ -229,8 +258,8 @@ export async function summaryFigures(db: Queryable, dim: RetentionDim, range: Ra
     const arpu = ratio(wholeIncome, wholePaying);
 
     let ltv: { cents: number | null; note: string | null };
-    const earliest = firstDays.get(key);
-    if (earliest === undefined || earliest > ltvMonths[0]!.to) ltv = { cents: null, note: NOT_ENOUGH_HISTORY };
+    const earliest = firstMonths.get(key);
+    if (earliest === undefined || earliest > ltvMonths[0]!.period) ltv = { cents: null, note: NOT_ENOUGH_HISTORY };
     else {
       const months = ltvMonths.map((m, j) => numbers(m, 'month', range.periods.length + j, range.periods.length + 1 + j));
       const income = months.reduce((s, f) => s + f.income, 0);

@@ -1,7 +1,10 @@
 import type { Db, Queryable } from '../../db/client.ts';
 import {
+  analyseRetentionSummaries,
+  clearRetentionMarks,
   lockRetentionSummaries,
   resetRetentionSummaries,
+  subscriberIdsAfter,
   subscriptionsOfSubscribers,
   summarisedCoversOf,
   takeRetentionMarks,
@@ -99,6 +102,8 @@ function toWrite(delta: Pieces, made: ReturnType<typeof piecesOf>) {
         payers_day: d.payersDay,
         payers_week: d.payersWeek,
         payers_month: d.payersMonth,
+        churn_so_far_week: d.churnSoFarWeek,
+        churn_so_far_month: d.churnSoFarMonth,
       };
     }),
     ends: [...delta.ends].map(([k, n]) => {
@@ -108,6 +113,10 @@ function toWrite(delta: Pieces, made: ReturnType<typeof piecesOf>) {
     payers: [...delta.payers].map(([k, n]) => {
       const [dim, key, day, prev] = split(k);
       return { dim, key, day, prev_day: prev, n };
+    }),
+    payersSince: [...delta.payersSince].map(([k, n]) => {
+      const [dim, key, since, day] = split(k);
+      return { dim, key, since, day, n };
     }),
     cohorts: [...delta.cohorts].map(([k, c]) => {
       const [dim, key, cohort, month] = split(k);
@@ -138,11 +147,50 @@ export async function summariseMarked(db: Queryable, onBatch?: (done: number) =>
   }
 }
 
-/** Rebuild from the subscriptions (npm run db:refresh-summaries, the bench generator): how many subscribers. */
+/** Rows written per statement by a rebuild. */
+const WRITE_CHUNK = 20_000;
+
+const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / WRITE_CHUNK) }, (_, i) => list.slice(i * WRITE_CHUNK, (i + 1) * WRITE_CHUNK));
+
+/**
+ * Rebuild from the subscriptions (npm run db:refresh-summaries, the bench generator): how many
+ * subscribers. The marks are dropped first; then, in one transaction holding the summarisers' lock,
+ * the summaries are emptied and every subscriber cut in pages: their covers and runs written page by
+ * page, the pieces added up in memory (they are per day and key, not per subscriber) and written
+ * once. A purchase during the rebuild marks its subscriber; the marks are summarised after it.
+ */
 export async function rebuildRetentionSummaries(db: Db, onBatch?: (done: number) => void): Promise<number> {
-  await db.transaction(async (tx) => {
+  await clearRetentionMarks(db);
+  const none = toWrite(emptyPieces(), { pieces: emptyPieces(), covers: [], intervals: [] });
+  const done = await db.transaction(async (tx) => {
     await lockRetentionSummaries(tx);
     await resetRetentionSummaries(tx);
+    const pieces = emptyPieces();
+    let count = 0;
+    for (let after = 0; ; ) {
+      const ids = await subscriberIdsAfter(tx, after, BATCH * 5);
+      if (ids.length === 0) break;
+      after = ids[ids.length - 1]!;
+      const covers = [];
+      const intervals = [];
+      for (const rows of bySubscriber(await subscriptionsOfSubscribers(tx, ids)).values()) {
+        const made = subscriberPieces(rows, pieces);
+        covers.push(...made.covers);
+        intervals.push(...made.intervals);
+      }
+      const page = toWrite(emptyPieces(), { pieces, covers, intervals });
+      for (const part of chunks(page.covers)) await writeRetentionPieces(tx, [], { ...none, covers: part });
+      for (const part of chunks(page.intervals)) await writeRetentionPieces(tx, [], { ...none, intervals: part });
+      count += ids.length;
+      onBatch?.(count);
+    }
+    const sums = toWrite(pieces, { pieces, covers: [], intervals: [] });
+    for (const table of ['days', 'ends', 'payers', 'payersSince', 'cohorts'] as const) {
+      for (const part of chunks<unknown>(sums[table])) await writeRetentionPieces(tx, [], { ...none, [table]: part });
+    }
+    return count;
   });
-  return summariseMarked(db, onBatch);
+  await analyseRetentionSummaries(db);
+  await summariseMarked(db);
+  return done;
 }

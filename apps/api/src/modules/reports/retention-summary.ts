@@ -1,4 +1,10 @@
-import { addDays, nairobiDayOf, nairobiDayStart, periodStart, type ReportGroup } from '@betdesk/contract';
+import {
+  addDays as contractAddDays,
+  nairobiDayOf as contractNairobiDayOf,
+  nairobiDayStart as contractNairobiDayStart,
+  periodStart as contractPeriodStart,
+  type ReportGroup,
+} from '@betdesk/contract';
 import type { HistoryRow } from './retention-formulas.ts';
 
 /**
@@ -18,6 +24,30 @@ export const NEVER_RENEWED = MAX_GRACE_DAYS + 1;
 export const NO_PREVIOUS_DAY = '1900-01-01';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The contract's day arithmetic, remembered: a rebuild cuts every subscriber, and parsing and
+ * printing a day string on each call would dominate the cut. Days are few (a few thousand), so the
+ * caches stay small.
+ */
+function remembered<K, V>(compute: (key: K) => V): (key: K) => V {
+  const cache = new Map<K, V>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) cache.set(key, (v = compute(key)));
+    return v;
+  };
+}
+const dayByHour = remembered((hour: number) => contractNairobiDayOf(new Date(hour * HOUR_MS)));
+/** Nairobi keeps a whole-hour offset: the day of an instant is the day of its hour. */
+const nairobiDayOf = (t: Date) => dayByHour(Math.floor(t.getTime() / HOUR_MS));
+const dayStartMs = remembered((day: string) => contractNairobiDayStart(day).getTime());
+const nairobiDayStart = (day: string) => new Date(dayStartMs(day));
+const shifted = remembered((key: string) => contractAddDays(key.slice(0, 10), Number(key.slice(11))));
+const addDays = (day: string, n: number) => shifted(`${day}|${n}`);
+const startOf = remembered((key: string) => contractPeriodStart(key.slice(0, 10), key.slice(11) as ReportGroup));
+const periodStart = (day: string, g: ReportGroup) => (g === 'day' ? day : startOf(`${day}|${g}`));
 const GRANULARITIES = ['day', 'week', 'month'] as const satisfies readonly ReportGroup[];
 
 export const categoryKey = (id: number | null) => (id === null ? 'none' : String(id));
@@ -36,6 +66,8 @@ export interface DayPiece {
   payersDay: number;
   payersWeek: number;
   payersMonth: number;
+  churnSoFarWeek: number;
+  churnSoFarMonth: number;
 }
 
 export interface CohortPiece {
@@ -58,15 +90,16 @@ export interface IntervalRow {
   nextStartsAt: Date | null;
 }
 
-/** The pieces, keyed `dim|key|day`, `dim|key|day|lag`, `dim|key|day|prevDay`, `dim|key|cohort|month`. */
+/** The pieces, keyed `dim|key|day`, `dim|key|day|lag`, `dim|key|day|prevDay`, `dim|key|since|day`, `dim|key|cohort|month`. */
 export interface Pieces {
   days: Map<string, DayPiece>;
   ends: Map<string, number>;
   payers: Map<string, number>;
+  payersSince: Map<string, number>;
   cohorts: Map<string, CohortPiece>;
 }
 
-export const emptyPieces = (): Pieces => ({ days: new Map(), ends: new Map(), payers: new Map(), cohorts: new Map() });
+export const emptyPieces = (): Pieces => ({ days: new Map(), ends: new Map(), payers: new Map(), payersSince: new Map(), cohorts: new Map() });
 
 const zeroDay = (): DayPiece => ({
   coverIn: 0,
@@ -81,6 +114,8 @@ const zeroDay = (): DayPiece => ({
   payersDay: 0,
   payersWeek: 0,
   payersMonth: 0,
+  churnSoFarWeek: 0,
+  churnSoFarMonth: 0,
 });
 
 const byBought = (a: HistoryRow, b: HistoryRow) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id;
@@ -148,12 +183,25 @@ function addGroup(p: Pieces, dim: RetentionDim, key: string, cover: readonly His
     return piece;
   };
   const runs = mergedCover(cover);
-  for (const run of runs) {
-    const inDay = firstMidnightFrom(run.startsAt);
-    const outDay = firstMidnightFrom(run.endsAt);
+  const midnights = runs.map((run) => ({ inDay: firstMidnightFrom(run.startsAt), outDay: firstMidnightFrom(run.endsAt) }));
+  const coveredAt = (d: string) => midnights.some((m) => m.inDay <= d && d < m.outDay);
+  // Churn so far of a calendar week (month), at each midnight inside it: of the subscribers covered
+  // at its start, those not covered at that midnight; it changes where a run leaves or enters.
+  const soFar = (d: string, change: number) => {
+    for (const g of ['week', 'month'] as const) {
+      const start = periodStart(d, g);
+      if (d === start || !coveredAt(start)) continue;
+      if (g === 'week') day(d).churnSoFarWeek += change;
+      else day(d).churnSoFarMonth += change;
+    }
+  };
+  for (const [i, run] of runs.entries()) {
+    const { inDay, outDay } = midnights[i]!;
     if (inDay < outDay) {
       day(inDay).coverIn += 1;
       day(outDay).coverOut += 1;
+      soFar(inDay, -1);
+      soFar(outDay, 1);
     }
     // Churn of a whole calendar period: only the period holding the run's last instant can see it
     // end, if the run covered its start; churned unless another run covers the period's end.
@@ -193,6 +241,12 @@ function addGroup(p: Pieces, dim: RetentionDim, key: string, cover: readonly His
     if (before < periodStart(d, 'month')) day(periodStart(d, 'month')).payersMonth += 1;
     const pk = `${dim}|${key}|${d}|${before}`;
     p.payers.set(pk, (p.payers.get(pk) ?? 0) + 1);
+    const since = (m: string) => {
+      const k = `${dim}|${key}|${m}|${d}`;
+      p.payersSince.set(k, (p.payersSince.get(k) ?? 0) + 1);
+    };
+    if (i === 0) since(NO_PREVIOUS_DAY);
+    else for (let m = periodStart(d, 'month'); m > before; m = periodStart(addDays(m, -1), 'month')) since(m);
   });
   // The cohort: the month of the first purchase; each month a cover overlaps, and the month's income.
   const cohort = periodStart(boughtDays[0]!, 'month');
@@ -257,6 +311,7 @@ export function piecesDelta(next: Pieces, old: Pieces): Pieces {
   };
   numbers(next.ends, old.ends, out.ends);
   numbers(next.payers, old.payers, out.payers);
+  numbers(next.payersSince, old.payersSince, out.payersSince);
   for (const k of new Set([...next.days.keys(), ...old.days.keys()])) {
     const a = next.days.get(k) ?? zeroDay();
     const b = old.days.get(k) ?? zeroDay();
