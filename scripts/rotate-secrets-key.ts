@@ -67,11 +67,7 @@ async function main(): Promise<number> {
     await database.migrate();
     const counts = await database.db.transaction(async (tx) => {
       const resealed = await resealAll(tx, config.secretsKey, newKey);
-      await audit(tx, {
-        actorUserId: null,
-        action: 'secrets-key.rotate',
-        entity: 'secrets_key',
-        entityId: secretsKeyFingerprint(newKey),
+      await audit(tx, 'secrets-key.rotate', secretsKeyFingerprint(newKey), { actorUserId: null }, {
         before: { fingerprint: secretsKeyFingerprint(config.secretsKey) },
         after: { fingerprint: secretsKeyFingerprint(newKey), resealed },
       });

@@ -1,29 +1,41 @@
 import { refusalTexts } from '@betdesk/contract';
 import type { AuditQuery } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
+import { AUDIT_ACTIONS, type AuditAction } from './actions.ts';
 import { auditActions, auditCount, auditEntities, auditPage, auditUsers, insertAuditRow } from './queries.ts';
 
-export interface AuditEntry {
+/** Who made a change, under which request: `actorUserId` is null when the system or the person themselves made it. */
+export interface AuditBy {
   actorUserId: number | null;
-  action: string;
-  entity: string;
-  entityId?: string | number | null;
-  before?: unknown;
-  after?: unknown;
   requestId?: string | null;
 }
 
-/** Writes one audit row; call it inside the transaction that makes the change. */
-export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
+/** What the change was: the record's values before and after it, as far as they matter. */
+export interface AuditChange {
+  before?: unknown;
+  after?: unknown;
+}
+
+/** A staff member's change, made under the request's id. */
+export function byStaff(actor: Actor, requestId: string | null): AuditBy {
+  return { actorUserId: actor.userId, requestId };
+}
+
+/**
+ * Writes one audit row: `action` done to the record `entityId` (of the kind the catalogue names for
+ * the action), who made it and what changed. Call it inside the transaction that makes the change.
+ */
+export async function audit(db: Queryable, action: AuditAction, entityId: string | number | null, by: AuditBy, change: AuditChange = {}): Promise<void> {
   await insertAuditRow(db, {
-    actorUserId: entry.actorUserId,
-    action: entry.action,
-    entity: entry.entity,
-    entityId: entry.entityId == null ? null : String(entry.entityId),
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-    requestId: entry.requestId ?? null,
+    actorUserId: by.actorUserId,
+    action,
+    entity: AUDIT_ACTIONS[action],
+    entityId: entityId == null ? null : String(entityId),
+    before: change.before ?? null,
+    after: change.after ?? null,
+    requestId: by.requestId ?? null,
   });
 }
 

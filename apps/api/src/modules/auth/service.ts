@@ -17,7 +17,7 @@ import type { Actor } from '../../http/actor.ts';
 import { AppError, notFound, tooManyRequests } from '../../http/errors.ts';
 import { newToken, sha256Hex } from '../../lib/crypto.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/password.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { sessionUserById, userForSignIn } from '../users/service.ts';
 import * as q from './queries.ts';
@@ -141,14 +141,7 @@ export async function endDevice(deps: AppDeps, actor: Actor, sessionId: number, 
     if (!(await q.revokeOwnSession(tx, actor.userId, sessionId))) {
       throw notFound(refusalTexts.sessionOver);
     }
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'user.session-end',
-      entity: 'user',
-      entityId: actor.userId,
-      after: { session_id: sessionId },
-      requestId,
-    });
+    await audit(tx, 'user.session-end', actor.userId, byStaff(actor, requestId), { after: { session_id: sessionId } });
   });
   return { info: 'That device is signed out.' };
 }
@@ -180,13 +173,7 @@ export async function changePassword(
   await deps.db.transaction(async (tx) => {
     await q.setPasswordHash(tx, actor.userId, passwordHash);
     await q.revokeUserSessions(tx, actor.userId);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'user.password-change',
-      entity: 'user',
-      entityId: actor.userId,
-      requestId,
-    });
+    await audit(tx, 'user.password-change', actor.userId, byStaff(actor, requestId));
   });
   return { info: successTexts.passwordSaved };
 }
@@ -224,13 +211,7 @@ export async function resetPasswordByEmail(
     if (!user) return null;
     await q.setPasswordHash(tx, user.id, passwordHash);
     await q.revokeUserSessions(tx, user.id);
-    await audit(tx, {
-      actorUserId: null,
-      action: 'user.password-reset',
-      entity: 'user',
-      entityId: user.id,
-      requestId: 'cli:reset-password',
-    });
+    await audit(tx, 'user.password-reset', user.id, { actorUserId: null, requestId: 'cli:reset-password' });
     return { userId: user.id, name: user.name };
   });
 }

@@ -14,7 +14,7 @@ import type { Actor } from '../../http/actor.ts';
 import { AppError, conflict, fieldError, tooManyRequests } from '../../http/errors.ts';
 import { decryptSecret, encryptSecret, newToken, sha256Hex } from '../../lib/crypto.ts';
 import { verifyPassword } from '../../lib/password.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
 
@@ -93,7 +93,7 @@ export async function enableSecondFactor(
     if (!(await q.markSecondFactorEnabled(tx, actor.userId))) return false;
     await q.takeTimeStep(tx, actor.userId, step);
     await q.replaceRecoveryCodes(tx, actor.userId, codes.map((c) => sha256Hex(normaliseRecoveryCode(c))));
-    await audit(tx, { actorUserId: actor.userId, action: 'user.2fa-enable', entity: 'user', entityId: actor.userId, requestId });
+    await audit(tx, 'user.2fa-enable', actor.userId, byStaff(actor, requestId));
     return true;
   });
   if (!enabled) throw conflict(refusalTexts.twoFactorAlreadyOn, 'two_factor_enabled');
@@ -112,7 +112,7 @@ export async function disableSecondFactor(
   }
   await deps.db.transaction(async (tx) => {
     if (await q.deleteSecondFactor(tx, actor.userId)) {
-      await audit(tx, { actorUserId: actor.userId, action: 'user.2fa-disable', entity: 'user', entityId: actor.userId, requestId });
+      await audit(tx, 'user.2fa-disable', actor.userId, byStaff(actor, requestId));
     }
   });
   return { info: 'Two-factor sign-in is off.' };
@@ -134,7 +134,7 @@ export async function acceptStepUpCode(deps: AppDeps, tx: Queryable, userId: num
 export async function clearSecondFactor(tx: Queryable, userId: number): Promise<boolean> {
   const cleared = await q.deleteSecondFactor(tx, userId);
   if (cleared) {
-    await audit(tx, { actorUserId: null, action: 'user.2fa-clear', entity: 'user', entityId: userId, requestId: 'cli:reset-password' });
+    await audit(tx, 'user.2fa-clear', userId, { actorUserId: null, requestId: 'cli:reset-password' });
   }
   return cleared;
 }
@@ -197,11 +197,7 @@ export async function verifySignInChallenge(
     await q.closeChallenge(tx, challenge.id);
     token = await startSession(tx, challenge.userId);
     if (usedRecoveryCode) {
-      await audit(tx, {
-        actorUserId: challenge.userId,
-        action: 'user.2fa-recovery-code',
-        entity: 'user',
-        entityId: challenge.userId,
+      await audit(tx, 'user.2fa-recovery-code', challenge.userId, { actorUserId: challenge.userId }, {
         after: { codes_left: await q.countUnusedRecoveryCodes(tx, challenge.userId) },
       });
     }

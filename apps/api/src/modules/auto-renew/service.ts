@@ -138,13 +138,8 @@ export async function turnOn(
       status: 'requested',
     });
     if (!inserted) return null;
-    await audit(tx, {
-      actorUserId: null,
-      action: 'auto-renew.request',
-      entity: 'standing_order',
-      entityId: inserted.id,
+    await audit(tx, 'auto-renew.request', inserted.id, { actorUserId: null, requestId: r.requestId }, {
       after: { subscriber_id: r.subscriberId, package_id: sub.packageId, frequency, amount_cents: inserted.amountCents, start_date: start, via: r.via },
-      requestId: r.requestId,
     });
     return inserted;
   });
@@ -223,14 +218,9 @@ export async function receiveRatibaCallback(deps: AppDeps, body: unknown, reques
       decidedAt: new Date(),
     });
     if (!moved) return false;
-    await audit(tx, {
-      actorUserId: null,
-      action: approved ? 'auto-renew.approve' : 'auto-renew.decline',
-      entity: 'standing_order',
-      entityId: order.id,
+    await audit(tx, approved ? 'auto-renew.approve' : 'auto-renew.decline', order.id, { actorUserId: null, requestId }, {
       before: { status: 'pending' },
       after: { status: moved.status, result_code: answer.code },
-      requestId,
     });
     if (!approved) return false;
     const id = await queueSms(tx, {
@@ -274,14 +264,9 @@ export async function stop(
   const stopped = await deps.db.transaction(async (tx) => {
     const moved = await q.moveOrder(tx, order.id, q.LIVE, { status: 'stopped', stoppedAt: new Date(), stoppedBy: r.actorUserId });
     if (!moved) return null;
-    await audit(tx, {
-      actorUserId: r.actorUserId,
-      action: 'auto-renew.stop',
-      entity: 'standing_order',
-      entityId: order.id,
+    await audit(tx, 'auto-renew.stop', order.id, r, {
       before: { status: order.status },
       after: { status: 'stopped', by: r.actorUserId === null ? 'subscriber' : 'staff' },
-      requestId: r.requestId,
     });
     await queueSms(tx, {
       intent: 'auto-renew.stopped',

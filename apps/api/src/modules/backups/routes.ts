@@ -43,13 +43,8 @@ export function backupRoutes(app: FastifyInstance, deps: AppDeps): void {
     running = work;
     try {
       const made = await work;
-      await audit(deps.db, {
-        actorUserId: actor.userId,
-        action: 'backup.create',
-        entity: 'backup',
-        entityId: made.info.name,
+      await audit(deps.db, 'backup.create', made.info.name, { actorUserId: actor.userId, requestId: request.id }, {
         after: { size_bytes: made.info.size_bytes, file_sha256: made.info.file_sha256, verified: made.info.verified },
-        requestId: request.id,
       });
       return { message: backupTexts.made, backup: made.info };
     } catch (error) {
@@ -78,13 +73,7 @@ export function backupRoutes(app: FastifyInstance, deps: AppDeps): void {
     const path = backupFilePath(deps.config.backup.dir, granted.name);
     if (!path) throw notFound(backupTexts.notFound);
     // A whole copy of the business's data left the server: the trail says who took which file.
-    await audit(deps.db, {
-      actorUserId: granted.userId,
-      action: 'backup.download',
-      entity: 'backup',
-      entityId: granted.name,
-      requestId: request.id,
-    });
+    await audit(deps.db, 'backup.download', granted.name, { actorUserId: granted.userId, requestId: request.id });
     return sendBackupFile(reply, path, granted.name);
   }, asStored);
 }

@@ -19,7 +19,7 @@ import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/c
 import { dayRangeOf, pageOf, rowsAndCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { clientRowsWhere, scopeOf, type ScopedWhere } from '../../db/scope.ts';
 import { assignedUserOf, requireClientFacts } from '../clients/service.ts';
 import { announce } from '../events/service.ts';
@@ -52,14 +52,7 @@ export async function openBet(
       description: input.description,
       openedBy: actor.userId,
     });
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'bet.open',
-      entity: 'bet',
-      entityId: id,
-      after: { client_id: client.id, stake_cents: stakeCents, description: input.description },
-      requestId,
-    });
+    await audit(tx, 'bet.open', id, byStaff(actor, requestId), { after: { client_id: client.id, stake_cents: stakeCents, description: input.description } });
     await announce(tx, { type: 'bet.opened', bet_id: id, client_id: client.id }, await assignedUserOf(tx, client.id));
     return id;
   });
@@ -88,14 +81,9 @@ export async function enterProfit(
     await q.closeBet(tx, bet.id, profitCents, actor.userId);
     const bonusId =
       amountCents > 0 ? await q.insertBonus(tx, { betId: bet.id, clientId: bet.clientId, amountCents, ratePercent }) : null;
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'bet.profit',
-      entity: 'bet',
-      entityId: bet.id,
+    await audit(tx, 'bet.profit', bet.id, byStaff(actor, requestId), {
       before: { status: 'open', profit_cents: null },
       after: { status: 'closed', profit_cents: profitCents, bonus_id: bonusId, bonus_cents: amountCents, rate_percent: ratePercent },
-      requestId,
     });
     await announce(tx, { type: 'bet.closed', bet_id: bet.id, client_id: bet.clientId }, await assignedUserOf(tx, bet.clientId));
     return amountCents;

@@ -84,14 +84,7 @@ export async function payPendingBonuses(
       createdBy: s.actorUserId,
     });
   }
-  await audit(tx, {
-    actorUserId: s.actorUserId,
-    action: 'bonus.pay',
-    entity: 'client',
-    entityId: s.clientId,
-    after: { bonus_payment_id: bonusPaymentId, amount_cents: paidCents, source: s.source, allocations },
-    requestId: s.requestId ?? null,
-  });
+  await audit(tx, 'bonus.pay', s.clientId, s, { after: { bonus_payment_id: bonusPaymentId, amount_cents: paidCents, source: s.source, allocations } });
   return { paidCents, bonusPaymentId };
 }
 
@@ -131,14 +124,7 @@ export async function reverseBonusPaymentsOfPayment(
     note: r.description,
     createdBy: r.actorUserId,
   });
-  await audit(tx, {
-    actorUserId: r.actorUserId,
-    action: 'bonus.reverse',
-    entity: 'client',
-    entityId: clientId,
-    after: { bonus_payment_id: reversalId, amount_cents: -total, payment_id: r.paymentId },
-    requestId: r.requestId ?? null,
-  });
+  await audit(tx, 'bonus.reverse', clientId, r, { after: { bonus_payment_id: reversalId, amount_cents: -total, payment_id: r.paymentId } });
   return total;
 }
 

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import * as q from './queries.ts';
 import { getSetting } from '../settings/service.ts';
 import { queueSmsFanout, promotionalWindow, windowAt, withOptOutText } from '../sms/service.ts';
@@ -97,13 +97,8 @@ export async function sendBroadcast(
     if (queued === 0) throw fieldError('segment', smsSelfServiceTexts.noRecipients);
     await requireConfirmedCost(tx, queued, body.message, body.confirmed_cost);
     await q.setBroadcastRecipients(tx, created, queued);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'broadcast.send',
-      entity: 'broadcast',
-      entityId: created,
+    await audit(tx, 'broadcast.send', created, byStaff(actor, requestId), {
       after: { segment: body.segment, bet_category_id: body.bet_category_id ?? null, lapsed_days: body.lapsed_days ?? null, message: body.message, recipients: queued },
-      requestId,
     });
     return { id: created, queued, again: false };
   });

@@ -13,7 +13,7 @@ import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
 import type { StaffFormAction } from '../../http/actor.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import * as q from './queries.ts';
 
 
@@ -69,17 +69,11 @@ export const storeBetCategory: StaffFormAction<typeof BetCategoryForm> = async (
       const holder = await q.betCategoryByCode(tx, form.code);
       if (holder && holder.id !== form.id) throw fieldError('code', catalogueTexts.codeTaken);
       const after = { name: form.name, code: form.code };
-      let id = form.id;
       if (before) await q.updateBetCategory(tx, before.id, after);
-      else id = await q.insertBetCategory(tx, after);
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: before ? 'bet-category.update' : 'bet-category.create',
-        entity: 'bet_category',
-        entityId: id,
+      const id = before ? before.id : await q.insertBetCategory(tx, after);
+      await audit(tx, before ? 'bet-category.update' : 'bet-category.create', id, byStaff(actor, requestId), {
         before: before ? { name: before.name, code: before.code } : null,
         after,
-        requestId,
       });
     }),
   );
@@ -93,17 +87,11 @@ export const storePostCategory: StaffFormAction<typeof PostCategoryForm> = async
       if (form.id !== undefined && !before) throw notFound(catalogueTexts.noPostCategory);
       const holder = await q.postCategoryByName(tx, form.name);
       if (holder && holder.id !== form.id) throw fieldError('name', catalogueTexts.postCategoryTaken);
-      let id = form.id;
       if (before) await q.updatePostCategory(tx, before.id, { name: form.name, public: form.public });
-      else id = await q.insertPostCategory(tx, { name: form.name, public: form.public });
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: before ? 'post-category.update' : 'post-category.create',
-        entity: 'post_category',
-        entityId: id,
+      const id = before ? before.id : await q.insertPostCategory(tx, { name: form.name, public: form.public });
+      await audit(tx, before ? 'post-category.update' : 'post-category.create', id, byStaff(actor, requestId), {
         before: before ? { name: before.name, public: before.public } : null,
         after: { name: form.name, public: form.public },
-        requestId,
       });
     }),
   );
@@ -124,24 +112,15 @@ export const storePlan: StaffFormAction<typeof PlanForm> = async (deps, actor, f
   await deps.db.transaction(async (tx) => {
     const before = form.id === undefined ? null : await q.planForUpdate(tx, form.id);
     if (form.id !== undefined && !before) throw notFound(catalogueTexts.noPlan);
-    let id = form.id;
     if (before) await q.updatePlan(tx, before.id, after);
-    else id = await q.insertPlan(tx, after);
+    const id = before ? before.id : await q.insertPlan(tx, after);
     const shape = (p: typeof after) => ({
       name: p.name,
       duration_days: p.durationDays,
       price_cents: p.priceCents,
       active: p.active,
     });
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: before ? 'plan.update' : 'plan.create',
-      entity: 'bet4me_plan',
-      entityId: id,
-      before: before ? shape(before) : null,
-      after: shape(after),
-      requestId,
-    });
+    await audit(tx, before ? 'plan.update' : 'plan.create', id, byStaff(actor, requestId), { before: before ? shape(before) : null, after: shape(after) });
   });
   return { info: catalogueTexts.planSaved };
 };

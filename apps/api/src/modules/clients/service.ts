@@ -19,7 +19,7 @@ import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/c
 import { pageOf, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { languageOf, personMessages, setLanguageByStaff } from '../sms/service.ts';
 import * as q from './queries.ts';
 import { scopeOf, type Scope } from '../../db/scope.ts';
@@ -118,14 +118,7 @@ export async function showClient(
       password: decryptSecret(deps.config.secretsKey, p.sealed),
     }));
     if (passwords.length > 0) {
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: 'client.passwords-reveal',
-        entity: 'client',
-        entityId: clientId,
-        after: { platforms: passwords.map((p) => p.platform) },
-        requestId,
-      });
+      await audit(tx, 'client.passwords-reveal', clientId, byStaff(actor, requestId), { after: { platforms: passwords.map((p) => p.platform) } });
     }
     return { client, passwords };
   });
@@ -137,7 +130,7 @@ export async function showClient(
  */
 export const setClientLanguage: StaffFormAction<typeof ClientLanguageForm> = async (deps, actor, form, requestId) => {
   const client = await requireClient(deps.db, actor, form.client_id);
-  const person = { phone: client.phone, name: client.name, action: 'client.language', entity: 'client', entityId: client.id };
+  const person = { phone: client.phone, name: client.name, action: 'client.language' as const, entityId: client.id };
   return setLanguageByStaff(deps, actor, person, form.language, requestId);
 };
 
@@ -177,14 +170,9 @@ export async function storeClient(
       clientId,
       form.passwords.map((p) => ({ platform: p.platform, sealed: encryptSecret(deps.config.secretsKey, p.password) })),
     );
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: form.client_id ? 'client.update' : 'client.create',
-      entity: 'client',
-      entityId: clientId,
+    await audit(tx, form.client_id ? 'client.update' : 'client.create', clientId, byStaff(actor, requestId), {
       before: before ? { ...before, platforms: platformsBefore } : null,
       after: { name: facts.name, phone: facts.phone, email: facts.email, maximumStakeCents: facts.maximumStakeCents, platforms: form.passwords.map((p) => p.platform) },
-      requestId,
     });
     return { info: form.client_id ? clientTexts.updated : clientTexts.created, client_id: clientId };
   });

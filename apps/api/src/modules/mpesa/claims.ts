@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { announce } from '../events/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
@@ -43,19 +43,9 @@ export async function claimPayment(
     if (settled.activatedSms) {
       await sendCurrentTipOnActivation(tx, { ...settled.activatedSms, medium: 'sms', createdBy: actor.userId });
     }
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'payment.claim',
-      entity: 'mpesa_payment',
-      entityId: payment.id,
+    await audit(tx, 'payment.claim', payment.id, byStaff(actor, requestId), {
       before: { status: payment.status },
-      after: {
-        status: 'claimed',
-        ...payee,
-        bonus_paid_cents: settled.bonusPaidCents,
-        subscription_id: settled.subscriptionId,
-      },
-      requestId,
+      after: { status: 'claimed', ...payee, bonus_paid_cents: settled.bonusPaidCents, subscription_id: settled.subscriptionId },
     });
     await announce(tx, { type: 'payment.claimed', payment_id: payment.id, status: 'claimed' });
     return { activatedSms: settled.activatedSms !== null || settled.smsQueued === true, sold: settled.subscriptionId !== null || settled.bonusPaidCents > 0 };
@@ -151,20 +141,9 @@ export async function unclaimPayment(
     const payee: Payee = payment.clientId !== null ? { clientId: payment.clientId } : { subscriberId: payment.subscriberId! };
     await unsettlePayment(tx, { paymentId: payment.id, amountCents: payment.amountCents, payee, actorUserId: actor.userId, requestId });
     await q.markUnclaimed(tx, payment.id);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'payment.unclaim',
-      entity: 'mpesa_payment',
-      entityId: payment.id,
-      before: {
-        status: payment.status,
-        ...payee,
-        matched_by: payment.matchedBy,
-        claimed_by: payment.claimedBy,
-        claimed_at: payment.claimedAt,
-      },
+    await audit(tx, 'payment.unclaim', payment.id, byStaff(actor, requestId), {
+      before: { status: payment.status, ...payee, matched_by: payment.matchedBy, claimed_by: payment.claimedBy, claimed_at: payment.claimedAt },
       after: { status: 'unclaimed' },
-      requestId,
     });
     await announce(tx, { type: 'payment.claimed', payment_id: payment.id, status: 'unclaimed' });
   });

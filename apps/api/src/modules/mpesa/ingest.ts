@@ -51,20 +51,9 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
   if (settled.activatedSms) {
     await sendCurrentTipOnActivation(sp, { ...settled.activatedSms, medium: 'sms', createdBy: s.actorUserId });
   }
-  await audit(sp, {
-    actorUserId: s.actorUserId,
-    action: s.matchedBy === 'manual' ? 'payment.claim' : 'payment.match',
-    entity: 'mpesa_payment',
-    entityId: s.paymentId,
+  await audit(sp, s.matchedBy === 'manual' ? 'payment.claim' : 'payment.match', s.paymentId, s, {
     before: { status: 'unclaimed' },
-    after: {
-      status: 'claimed',
-      ...s.payee,
-      matched_by: s.matchedBy,
-      bonus_paid_cents: settled.bonusPaidCents,
-      subscription_id: settled.subscriptionId,
-    },
-    requestId: s.requestId ?? null,
+    after: { status: 'claimed', ...s.payee, matched_by: s.matchedBy, bonus_paid_cents: settled.bonusPaidCents, subscription_id: settled.subscriptionId },
   });
   // Last: the sale's invoice takes the branch's counter, held from here to the commit (decision 044).
   if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice);

@@ -215,13 +215,8 @@ async function pushStk(
       requestedBy: actor.userId,
       origin: p.origin,
     });
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'payment.request',
-      entity: 'stk_request',
-      entityId: inserted,
+    await audit(tx, 'payment.request', inserted, { actorUserId: actor.userId, requestId }, {
       after: { ...payer, item: body.item, phone: body.phone, amount_cents: amountCents },
-      requestId,
     });
     return inserted;
   });

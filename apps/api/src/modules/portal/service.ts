@@ -279,13 +279,8 @@ export async function purchase(deps: AppDeps, session: PortalSession, packageId:
   });
   const requestRowId = await requestPackagePayment(deps, { subscriberId, phone: session.phone, packageId, requestId, origin: 'portal' });
   if (requestRowId === null) throw new AppError(503, await paybillInstructions(deps, chosen), { code: 'paybill' });
-  await audit(deps.db, {
-    actorUserId: null,
-    action: 'portal.purchase',
-    entity: 'stk_request',
-    entityId: requestRowId,
+  await audit(deps.db, 'portal.purchase', requestRowId, { actorUserId: null, requestId }, {
     after: { by: 'subscriber (portal)', phone: session.phone, subscriber_id: subscriberId, package_id: packageId, package: chosen.name },
-    requestId,
   });
   return { info: portalTexts.paymentRequested, payment_request_id: requestRowId };
 }
@@ -386,14 +381,9 @@ export async function setSmsPreference(deps: AppDeps, session: PortalSession, re
       ? (await optIn(tx, { phone, source: 'portal', reason: 'Restarted SMS on the portal' })).length > 0
       : await optOut(tx, { phone, scope: 'all', source: 'portal', reason: 'Stopped SMS on the portal' });
     if (!changed) return;
-    await audit(tx, {
-      actorUserId: null,
-      action: receive ? 'sms.opt-out.clear' : 'sms.opt-out',
-      entity: 'sms_opt_out',
-      entityId: phone,
+    await audit(tx, receive ? 'sms.opt-out.clear' : 'sms.opt-out', phone, { actorUserId: null, requestId }, {
       before: { opted_out: receive },
       after: { opted_out: !receive, by: 'subscriber (portal)' },
-      requestId,
     });
   });
   return { info: receive ? portalTexts.smsRestarted : portalTexts.smsStopped, receives_sms: receive };
@@ -409,13 +399,8 @@ export async function setOffersConsent(deps: AppDeps, session: PortalSession, gi
     const wording = await customerTextFor(tx, session.phone, 'marketing_consent_wording');
     const changed = await recordConsent(tx, { phone: session.phone, given, channel: 'portal', wording, note: 'Ticked on the portal' });
     if (!changed) return;
-    await audit(tx, {
-      actorUserId: null,
-      action: given ? 'consent.given' : 'consent.withdrawn',
-      entity: 'marketing_consent',
-      entityId: sha256Hex(session.phone).slice(0, 16),
+    await audit(tx, given ? 'consent.given' : 'consent.withdrawn', sha256Hex(session.phone).slice(0, 16), { actorUserId: null, requestId }, {
       after: { channel: 'portal', by: 'subscriber (portal)' },
-      requestId,
     });
   });
 }

@@ -44,12 +44,7 @@ export async function runRetention(db: Database['db'], now = new Date()) {
       smsTextsEmptied: report.sms_texts_emptied,
       smsWatermarkId: watermark,
     });
-    await audit(tx, {
-      actorUserId: null,
-      action: 'privacy.retention',
-      entity: 'privacy_subject',
-      after: { ...report, retention_years: years, sms_text_retention_days: textDays },
-    });
+    await audit(tx, 'privacy.retention', null, { actorUserId: null }, { after: { ...report, retention_years: years, sms_text_retention_days: textDays } });
     return report;
   });
 }

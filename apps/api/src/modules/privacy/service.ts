@@ -15,7 +15,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { customerTextFor } from '../../customer-texts/texts.ts';
 import { consentState, isErasedHash, recordConsent } from '../sms/service.ts';
@@ -87,13 +87,8 @@ export async function subjectOf(deps: AppDeps, actor: Actor, phone: string, requ
     requests: plain(held.requests),
     audit: plain(held.audit),
   };
-  await audit(db, {
-    actorUserId: actor.userId,
-    action: 'privacy.export',
-    entity: 'privacy_subject',
-    entityId: hash.slice(0, 16),
+  await audit(db, 'privacy.export', hash.slice(0, 16), byStaff(actor, requestId), {
     after: { subscribers: subscriberIds, clients: clientIds, payments: payments.length },
-    requestId,
   });
   return subject;
 }
@@ -109,14 +104,7 @@ export async function erasePerson(
     const erased = await erasePhone(tx, body.phone, 'request');
     const touched = Object.values(erased).some((n) => n > 0);
     await q.closeErasureRequests(tx, sha256Hex(body.phone), actor.userId);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'privacy.erase',
-      entity: 'privacy_subject',
-      entityId: sha256Hex(body.phone).slice(0, 16),
-      after: { reason: body.reason, ...erased },
-      requestId,
-    });
+    await audit(tx, 'privacy.erase', sha256Hex(body.phone).slice(0, 16), byStaff(actor, requestId), { after: { reason: body.reason, ...erased } });
     return { info: touched ? privacyTexts.erased : privacyTexts.nothingToErase, erased };
   });
 }
@@ -164,7 +152,7 @@ export async function addRequest(
       dueAt: new Date(Date.now() + days * 24 * HOUR),
       recordedBy: actor.userId,
     });
-    await audit(tx, { actorUserId: actor.userId, action: 'privacy.request', entity: 'privacy_request', entityId: created, after: { kind: body.kind }, requestId });
+    await audit(tx, 'privacy.request', created, byStaff(actor, requestId), { after: { kind: body.kind } });
     return { info: privacyTexts.requestRecorded, request: await requestById(tx, created) };
   });
 }
@@ -175,7 +163,7 @@ export async function completeRequest(deps: AppDeps, actor: Actor, body: { id: n
       await requestById(tx, body.id); // 404 when there is no such request
       throw conflict(privacyTexts.requestAlreadyDone);
     }
-    await audit(tx, { actorUserId: actor.userId, action: 'privacy.request.done', entity: 'privacy_request', entityId: body.id, after: { outcome: body.outcome }, requestId });
+    await audit(tx, 'privacy.request.done', body.id, byStaff(actor, requestId), { after: { outcome: body.outcome } });
     return { info: privacyTexts.requestDone, request: await requestById(tx, body.id) };
   });
 }
@@ -195,13 +183,8 @@ export async function recordConsentByStaff(
     const wording = await customerTextFor(tx, body.phone, 'marketing_consent_wording');
     const changed = await recordConsent(tx, { phone: body.phone, given: body.given, channel: 'staff', wording, note: body.note, recordedBy: actor.userId });
     if (changed) {
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: body.given ? 'consent.given' : 'consent.withdrawn',
-        entity: 'marketing_consent',
-        entityId: sha256Hex(body.phone).slice(0, 16),
+      await audit(tx, body.given ? 'consent.given' : 'consent.withdrawn', sha256Hex(body.phone).slice(0, 16), byStaff(actor, requestId), {
         after: { channel: 'staff', note: body.note },
-        requestId,
       });
     }
     return { info: privacyTexts.consentRecorded, consent: await consentOf(tx, body.phone) };
@@ -250,7 +233,7 @@ export async function recordBreach(
       measures: body.measures ?? null,
       recordedBy: actor.userId,
     });
-    await audit(tx, { actorUserId: actor.userId, action: 'breach.record', entity: 'data_breach', entityId: created, after: { ...body, discovered_at: body.discovered_at.toISOString() }, requestId });
+    await audit(tx, 'breach.record', created, byStaff(actor, requestId), { after: { ...body, discovered_at: body.discovered_at.toISOString() } });
     return { info: privacyTexts.breachRecorded, breach: await breachById(tx, created) };
   });
 }
@@ -266,7 +249,9 @@ export async function markBreachNotified(
       await breachById(tx, body.id);
       throw conflict(privacyTexts.breachAlreadyNotified);
     }
-    await audit(tx, { actorUserId: actor.userId, action: 'breach.notified', entity: 'data_breach', entityId: body.id, after: { notified_at: body.notified_at.toISOString(), notification_ref: body.notification_ref }, requestId });
+    await audit(tx, 'breach.notified', body.id, byStaff(actor, requestId), {
+      after: { notified_at: body.notified_at.toISOString(), notification_ref: body.notification_ref },
+    });
     return { info: privacyTexts.breachNotified, breach: await breachById(tx, body.id) };
   });
 }

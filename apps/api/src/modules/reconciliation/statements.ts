@@ -5,7 +5,7 @@ import type { Actor } from '../../http/actor.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { darajaTimestamp } from '../../integrations/mpesa/daraja.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { storeC2bConfirmation } from '../mpesa/service.ts';
 import * as q from './queries.ts';
 import { otherParty, readStatement, StatementFileError, type ParsedStatement, type SkippedLine } from './statement-parser.ts';
@@ -68,13 +68,8 @@ export async function uploadStatement(
     for (let at = 0; at < lines.length; at += INSERT_BATCH) {
       await q.insertStatementRows(tx, created, lines.slice(at, at + INSERT_BATCH));
     }
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'statement.upload',
-      entity: 'mpesa_statement',
-      entityId: created,
+    await audit(tx, 'statement.upload', created, byStaff(actor, requestId), {
       after: { file_name: upload.fileName, file_hash: fileHash, rows: lines.length, skipped_lines: skipped.length },
-      requestId,
     });
     return created;
   });
@@ -145,13 +140,8 @@ export async function importMissing(deps: AppDeps, actor: Actor, statementId: nu
       if (receipt.status === 'claimed') claimed += 1;
       if (receipt.outcome?.activatedSms) smsQueued = true;
     }
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'statement.import_missing',
-      entity: 'mpesa_statement',
-      entityId: statementId,
+    await audit(tx, 'statement.import_missing', statementId, byStaff(actor, requestId), {
       after: { imported, claimed, receipts: missing.slice(0, 100).map((m) => m.receipt) },
-      requestId,
     });
     return { imported, claimed, smsQueued };
   });

@@ -34,15 +34,7 @@ export async function auditRefundMove(
     requestId?: string;
   },
 ): Promise<void> {
-  await audit(tx, {
-    actorUserId: move.actorUserId,
-    action: REFUND_AUDIT_ACTIONS[move.action],
-    entity: 'refund',
-    entityId: refund.id,
-    before: { status: refund.status },
-    after: move.after,
-    requestId: move.requestId,
-  });
+  await audit(tx, REFUND_AUDIT_ACTIONS[move.action], refund.id, move, { before: { status: refund.status }, after: move.after });
 }
 
 /**

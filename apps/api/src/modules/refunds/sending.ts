@@ -6,7 +6,7 @@ import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { darajaFor, DarajaError, type DarajaClient, type Initiator } from '../../integrations/mpesa/daraja.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { lockPaymentForRefund } from '../mpesa/service.ts';
 import { getSetting, readPrivateSetting, savePrivateSetting } from '../settings/service.ts';
 import { failRefund, markRefundUnknown } from './outcomes.ts';
@@ -48,13 +48,8 @@ export async function saveInitiator(
   };
   await deps.db.transaction(async (tx) => {
     await savePrivateSetting(tx, 'mpesa_initiator', stored, actor.userId);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'refund.initiator-save',
-      entity: 'setting',
-      entityId: 'mpesa_initiator',
+    await audit(tx, 'refund.initiator-save', 'mpesa_initiator', byStaff(actor, requestId), {
       after: { name: body.name, certificate_sha256: fingerprint, password: 'changed' },
-      requestId,
     });
   });
   return { info: refundTexts.initiatorSaved };

@@ -21,7 +21,7 @@ import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { pageOf } from '../../db/list.ts';
 import { csvDateTime, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { acceptStepUpCode } from '../auth/service.ts';
 import { getPaymentForRefund, lockPaymentForRefund } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
@@ -102,13 +102,8 @@ export async function requestRefund(
       requestedBy: actor.userId,
       originatorConversationId: `betdesk-refund-${payment.id}-${crypto.randomUUID()}`,
     });
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: REFUND_AUDIT_ACTIONS.request,
-      entity: 'refund',
-      entityId: refund.id,
+    await audit(tx, REFUND_AUDIT_ACTIONS.request, refund.id, byStaff(actor, requestId), {
       after: { payment_id: payment.id, amount_cents: amountCents, reason: form.reason, method: form.method, effect: form.effect },
-      requestId,
     });
     return refund.id;
   });

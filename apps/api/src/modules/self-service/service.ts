@@ -13,7 +13,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { audit, type AuditBy } from '../audit/service.ts';
 import { requireClientFacts } from '../clients/service.ts';
 import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.ts';
 import { LANGUAGE_NAMES, type Language } from '../../customer-texts/catalogue.ts';
@@ -231,8 +231,8 @@ interface OptOutChange {
 }
 
 /** Audits a change to a phone's opt-out; `actorUserId` is null when the phone's owner made it. */
-async function auditOptOutChange(tx: Queryable, phone: string, by: { actorUserId: number | null; requestId: string | null }, change: OptOutChange) {
-  await audit(tx, { actorUserId: by.actorUserId, ...change, entity: 'sms_opt_out', entityId: phone, requestId: by.requestId });
+async function auditOptOutChange(tx: Queryable, phone: string, by: AuditBy, change: OptOutChange) {
+  await audit(tx, change.action, phone, by, change);
 }
 
 /**

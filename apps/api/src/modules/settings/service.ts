@@ -2,7 +2,7 @@ import { settingTexts, unicodeCharacters, type Setting, type SettingForm, type S
 import type { Queryable } from '../../db/client.ts';
 import type { StaffFormAction } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { editableTexts, isEditableText, isLanguage, LANGUAGES, type EditableTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { placeholdersOf } from '../../customer-texts/format.ts';
 import { portalTexts, TRUST_PAGE_VALUES, trustPageDefaults } from '../../customer-texts/portal.ts';
@@ -369,14 +369,9 @@ export const updateSetting: StaffFormAction<typeof SettingForm> = async (deps, a
       await ensureSettingDefaults(tx);
     }
     await q.saveSetting(tx, key, value, actor.userId);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'setting.update',
-      entity: 'setting',
-      entityId: key,
+    await audit(tx, 'setting.update', key, byStaff(actor, requestId), {
       before: { value: before === undefined ? settingDefaults[key].value : before },
       after: { value },
-      requestId,
     });
   });
   return { info: settingTexts.saved };

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import * as q from './queries/backlog.ts';
 
 /** Causes listed at most (the dashboard and the log show the biggest). */
@@ -49,14 +49,9 @@ export async function resendFailedByCause(
   const queued = await deps.db.transaction(async (tx) => {
     const inserted = await q.resendFailedOfCause(tx, cause, actor.userId);
     if (inserted.length > 0) {
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: 'sms.resend-by-cause',
-        entity: 'sms_message',
-        entityId: null,
+      await audit(tx, 'sms.resend-by-cause', null, byStaff(actor, requestId), {
         before: { cause, status: 'failed' },
         after: { queued: inserted.length, first_id: inserted[0]!.id, last_id: inserted.at(-1)!.id },
-        requestId,
       });
     }
     return inserted.length;

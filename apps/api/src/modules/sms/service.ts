@@ -21,7 +21,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { queueSms } from './outbox.ts';
 import { setLanguage } from './languages.ts';
 import type { SmsBalance, SmsGateway } from '../../integrations/sms/gateway.ts';
@@ -60,14 +60,14 @@ export function optedOutSql(phone: SQL, betCategoryId?: number | null, promotion
 export async function setLanguageByStaff(
   deps: AppDeps,
   actor: Actor,
-  person: { phone: string; name: string; action: string; entity: string; entityId: number },
+  person: { phone: string; name: string; action: 'client.language' | 'tips-subscriber.language'; entityId: number },
   language: CustomerLanguage,
   requestId: string,
 ): Promise<{ info: string }> {
   await deps.db.transaction(async (tx) => {
     const changed = await setLanguage(tx, { phone: person.phone, language, source: 'staff', by: actor.userId });
     if (!changed) return;
-    await audit(tx, { actorUserId: actor.userId, action: person.action, entity: person.entity, entityId: person.entityId, after: { language }, requestId });
+    await audit(tx, person.action, person.entityId, byStaff(actor, requestId), { after: { language } });
   });
   return { info: `Messages to ${person.name} will be written in ${CUSTOMER_LANGUAGE_LABELS[language]}.` };
 }
@@ -149,14 +149,9 @@ export async function resendMessage(
       smsClass: original.smsClass,
     });
     if (queued === null) throw conflict(smsResendTexts.alreadyResent, 'already_resent');
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'sms.resend',
-      entity: 'sms_message',
-      entityId: original.id,
+    await audit(tx, 'sms.resend', original.id, byStaff(actor, requestId), {
       before: { status: original.status, failure_reason: original.failureReason, resends: resends.map((r) => r.id) },
       after: { resent_as_id: queued, status: 'queued' },
-      requestId,
     });
     return queued;
   });

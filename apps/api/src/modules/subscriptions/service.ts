@@ -86,13 +86,8 @@ export async function activateSubscription(
           ...a.invoice,
         };
   if (sale && !a.invoiceLater) await queueSaleInvoice(tx, sale);
-  await audit(tx, {
-    actorUserId: a.createdBy ?? null,
-    action: 'subscription.activate',
-    entity: 'subscription',
-    entityId: id,
+  await audit(tx, 'subscription.activate', id, { actorUserId: a.createdBy ?? null, requestId: a.requestId }, {
     after: { ...a.what, amount_cents: a.amountCents, source: a.source, starts_at: startsAt, expires_at: expiresAt },
-    requestId: a.requestId ?? null,
   });
   return { id, startsAt, expiresAt, sale: a.invoiceLater ? sale : null };
 }
@@ -125,14 +120,9 @@ export async function reverseSubscriptionsOfPayment(
       // The sale is undone: its invoice gets a credit note (receipt type R) for the whole price.
       await creditReversedSale(tx, { subscriptionId: sub.id, reason: r.note, createdBy: r.actorUserId });
     }
-    await audit(tx, {
-      actorUserId: r.actorUserId,
-      action: 'subscription.reverse',
-      entity: 'subscription',
-      entityId: sub.id,
+    await audit(tx, 'subscription.reverse', sub.id, r, {
       before: { payment_id: sub.paymentId, expires_at: sub.expiresAt, lapsed_at: sub.lapsedAt },
       after: { payment_id: null, expires_at: endsAt, lapsed_at: now, reversed_at: now, note: r.note },
-      requestId: r.requestId ?? null,
     });
   }
   return bought.length;
@@ -164,11 +154,7 @@ export async function shortenSubscriptionForRefund(
       createdBy: r.actorUserId,
     });
   }
-  await audit(tx, {
-    actorUserId: r.actorUserId,
-    action: 'subscription.shorten',
-    entity: 'subscription',
-    entityId: sub.id,
+  await audit(tx, 'subscription.shorten', sub.id, { actorUserId: r.actorUserId }, {
     before: { amount_cents: sub.amountCents, expires_at: sub.expiresAt },
     after: { amount_cents: sub.amountCents - refund, expires_at: expiresAt, note: r.note },
   });

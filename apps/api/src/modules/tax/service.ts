@@ -9,7 +9,7 @@ import { callOscu, OSCU_RESULT, OscuUnreachable, oscuDateTime, verificationUrl, 
 import { sharedFakeOscu } from '../../integrations/etims/fake-oscu.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { csvDateTime, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
 
@@ -90,14 +90,9 @@ export async function saveTaxSettings(deps: AppDeps, actor: Actor, body: TaxSett
       ...(sameDevice ? {} : { cmcKeySealed: null, sdcId: null, mrcNo: null, initialisedAt: null }),
     };
     const row = await q.saveDevice(tx, values);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'tax.settings',
-      entity: 'tax_device',
-      entityId: 1,
+    await audit(tx, 'tax.settings', 1, byStaff(actor, requestId), {
       before: before && { tin: before.tin, branch_id: before.branchId, device_serial: before.deviceSerial, vat_registered: before.vatRegistered, base_url: before.baseUrl },
       after: { ...body, key_dropped: !sameDevice && Boolean(before?.cmcKeySealed) },
-      requestId,
     });
     return row;
   });
@@ -143,14 +138,7 @@ export async function initialiseDevice(deps: AppDeps, actor: Actor, requestId: s
       updatedBy: actor.userId,
     });
     const waiting = await q.queueAwaitingInvoices(tx);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'tax.initialise',
-      entity: 'tax_device',
-      entityId: 1,
-      after: { sdc_id: info.sdcId ?? null, mrc_no: info.mrcNo ?? null, queued: waiting },
-      requestId,
-    });
+    await audit(tx, 'tax.initialise', 1, byStaff(actor, requestId), { after: { sdc_id: info.sdcId ?? null, mrc_no: info.mrcNo ?? null, queued: waiting } });
     return { saved: row, queued: waiting };
   });
   if (queued > 0) await deps.jobs.nudge(QUEUES.taxInvoices);
@@ -608,15 +596,7 @@ export async function resendInvoice(deps: AppDeps, actor: Actor, id: number, req
     if (row.status !== 'rejected') throw conflict(taxTexts.notRejected, 'not_rejected');
     const device = await q.deviceOf(tx);
     await q.requeueInvoice(tx, id, invoicingOn(device) ? 'queued' : 'awaiting');
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'tax.resend',
-      entity: 'tax_invoice',
-      entityId: id,
-      before: { status: row.status, reason: row.reason },
-      after: { status: 'queued' },
-      requestId,
-    });
+    await audit(tx, 'tax.resend', id, byStaff(actor, requestId), { before: { status: row.status, reason: row.reason }, after: { status: 'queued' } });
     return (await q.invoiceById(tx, id))!;
   });
   await deps.jobs.nudge(QUEUES.taxInvoices);

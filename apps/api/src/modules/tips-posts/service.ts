@@ -18,7 +18,7 @@ import type { ListRequest } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, notFound, type FieldErrors } from '../../http/errors.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { ticketsOfDay } from '../tips-record/service.ts';
 import { containsScript, hasVisibleContent, sanitizeTipHtml } from './html.ts';
 import * as q from './queries.ts';
@@ -90,14 +90,7 @@ export async function writePost(
     const values = await checkedPostValues(tx, form);
     const postId = await q.insertPost(tx, values, actor.userId);
     await q.replacePostBets(tx, postId, form.selected_bets);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'tips-post.create',
-      entity: 'tips_post',
-      entityId: postId,
-      after: { ...values, selected_bets: form.selected_bets },
-      requestId,
-    });
+    await audit(tx, 'tips-post.create', postId, byStaff(actor, requestId), { after: { ...values, selected_bets: form.selected_bets } });
     return postId;
   });
   return { post: { id } };
@@ -115,15 +108,7 @@ export async function editPost(
     const values = await checkedPostValues(tx, form);
     await q.updatePostRow(tx, form.post_id, values, actor.userId);
     await q.replacePostBets(tx, form.post_id, form.selected_bets);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'tips-post.update',
-      entity: 'tips_post',
-      entityId: form.post_id,
-      before,
-      after: { ...values, selected_bets: form.selected_bets },
-      requestId,
-    });
+    await audit(tx, 'tips-post.update', form.post_id, byStaff(actor, requestId), { before, after: { ...values, selected_bets: form.selected_bets } });
   });
   return { post: { id: form.post_id } };
 }
@@ -134,14 +119,7 @@ export async function trashPost(deps: AppDeps, actor: Actor, postId: number, req
     if (!before || !(await q.trashPostRow(tx, postId, actor.userId))) {
       throw notFound(refusalTexts.postAlreadyTrashed);
     }
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'tips-post.delete',
-      entity: 'tips_post',
-      entityId: postId,
-      before,
-      requestId,
-    });
+    await audit(tx, 'tips-post.delete', postId, byStaff(actor, requestId), { before });
   });
 }
 
@@ -237,13 +215,8 @@ export async function uploadCoverImage(
       data: upload.data,
       uploadedBy: actor.userId,
     });
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'image-type.upload',
-      entity: 'image_type',
-      entityId: image.id,
+    await audit(tx, 'image-type.upload', image.id, byStaff(actor, requestId), {
       after: { title, image_name: imageName, content_type: contentType, byte_size: upload.data.length },
-      requestId,
     });
     return image;
   });

@@ -13,7 +13,7 @@ import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
 import type { StaffFormAction } from '../../http/actor.ts';
 import { fieldError, invalid, notFound } from '../../http/errors.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import * as q from './queries.ts';
 
 /** A package a punter may buy, with its bet category's name and code (the paybill account). */
@@ -62,14 +62,9 @@ export const updatePackage: StaffFormAction<typeof PriceForm> = async (deps, act
     const before = await q.lockPackage(tx, form.bet_category_price_id);
     if (!before) throw notFound(refusalTexts.packageNotFound);
     await q.updatePackage(tx, form.bet_category_price_id, { name: form.name, priceCents });
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'price-package.update',
-      entity: 'price_package',
-      entityId: form.bet_category_price_id,
+    await audit(tx, 'price-package.update', form.bet_category_price_id, byStaff(actor, requestId), {
       before: { name: before.name, price_cents: before.priceCents },
       after: { name: form.name, price_cents: priceCents },
-      requestId,
     });
   });
   return { info: successTexts.priceSaved };
@@ -96,12 +91,7 @@ export const addPackage: StaffFormAction<typeof PackageForm> = async (deps, acto
       if (!(await q.betCategoryExists(tx, form.bet_category_id))) throw fieldError('bet_category_id', catalogueTexts.noBetCategory);
       if (await findPackage(tx, key)) throw taken();
       const created = await q.insertPackage(tx, after);
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: 'price-package.create',
-        entity: 'price_package',
-        entityId: created,
-        before: null,
+      await audit(tx, 'price-package.create', created, byStaff(actor, requestId), {
         after: {
           bet_category_id: after.betCategoryId,
           medium: after.medium,
@@ -109,7 +99,6 @@ export const addPackage: StaffFormAction<typeof PackageForm> = async (deps, acto
           name: after.name,
           price_cents: after.priceCents,
         },
-        requestId,
       });
     });
   } catch (error) {

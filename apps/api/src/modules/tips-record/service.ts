@@ -18,7 +18,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { conflict, fieldError, forbidden, invalid, type FieldErrors } from '../../http/errors.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { computeRecord, settleTicket, type RecordTicket } from './settlement.ts';
 import * as q from './queries.ts';
 
@@ -153,14 +153,9 @@ export async function storeTicket(
       await q.replaceSelections(tx, ticketId, [], wanted, null);
     }
     const ticket = toTicket((await q.ticketById(tx, ticketId))!, await q.selectionsOf(tx, [ticketId]));
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: existing ? 'tip-ticket.replace' : 'tip-ticket.create',
-      entity: 'tip_ticket',
-      entityId: ticketId,
+    await audit(tx, existing ? 'tip-ticket.replace' : 'tip-ticket.create', ticketId, byStaff(actor, requestId), {
       before: existing ? { selections: before.map(toSelection) } : null,
       after: { selections: ticket.selections, published_at: ticket.published_at },
-      requestId,
     });
     return { message: `Ticket of ${input.match_date} saved`, ticket };
   });
@@ -221,14 +216,9 @@ export async function enterResults(
         throw forbidden(`${name(leg)} already has a result: only an admin can correct it`);
       }
       await q.setResult(tx, leg.id, r.result, actor.userId);
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: correction ? 'tip-result.correct' : 'tip-result.enter',
-        entity: 'tip_selection',
-        entityId: leg.id,
+      await audit(tx, correction ? 'tip-result.correct' : 'tip-result.enter', leg.id, byStaff(actor, requestId), {
         before: { result: leg.result },
         after: { result: r.result },
-        requestId,
       });
       if (correction) corrected += 1;
       else entered += 1;

@@ -7,7 +7,7 @@ import { invalid, type FieldErrors } from '../../http/errors.ts';
 import { smsParts } from '@betdesk/contract';
 import { getSetting } from '../settings/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { queueSms, queueSmsFanout } from '../sms/service.ts';
 import * as q from './queries.ts';
 
@@ -93,14 +93,9 @@ export async function saveSmsTips(
         createdBy: actor.userId,
       });
       queuedCount += tipQueued;
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: 'sms-tip.update',
-        entity: 'bet_category',
-        entityId: tip.bet_category_id,
+      await audit(tx, 'sms-tip.update', tip.bet_category_id, byStaff(actor, requestId), {
         before: { content: before.content },
         after: { content: tip.content, version_id: versionId },
-        requestId,
       });
     }
     return { changed: changedCount, queued: queuedCount };

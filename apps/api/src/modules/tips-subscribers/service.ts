@@ -20,7 +20,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor, StaffFormAction } from '../../http/actor.ts';
 import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { balanceCents } from '../ledger/service.ts';
 import { personMessages, queueSms, setLanguageByStaff } from '../sms/service.ts';
 import { activateSubscription } from '../subscriptions/service.ts';
@@ -65,14 +65,7 @@ export async function storeSubscriber(
     }
     const subscriber = await q.findOrCreateByPhone(tx, { name: form.name, phone: form.phone, createdBy: actor.userId });
     if (subscriber.created) {
-      await audit(tx, {
-        actorUserId: actor.userId,
-        action: 'tips-subscriber.create',
-        entity: 'tips_subscriber',
-        entityId: subscriber.id,
-        after: { name: form.name, phone: form.phone },
-        requestId,
-      });
+      await audit(tx, 'tips-subscriber.create', subscriber.id, byStaff(actor, requestId), { after: { name: form.name, phone: form.phone } });
     }
     await activateSubscription(tx, {
       what: { subscriberId: subscriber.id, packageId: pkg.id, betCategoryId: form.bet_category_id, medium },
@@ -147,7 +140,7 @@ export const sendSmsToSubscriber: StaffFormAction<typeof SubscriberSmsForm> = as
 export const setSubscriberLanguage: StaffFormAction<typeof SubscriberLanguageForm> = async (deps, actor, form, requestId) => {
   const subscriber = await q.findSubscriber(deps.db, form.subscriber_id);
   if (!subscriber) throw notFound(refusalTexts.subscriberNotFound);
-  const person = { phone: subscriber.phone, name: subscriber.name, action: 'tips-subscriber.language', entity: 'tips_subscriber', entityId: subscriber.id };
+  const person = { phone: subscriber.phone, name: subscriber.name, action: 'tips-subscriber.language' as const, entityId: subscriber.id };
   return setLanguageByStaff(deps, actor, person, form.language, requestId);
 };
 
@@ -162,13 +155,8 @@ export async function subscribePayer(
   const name = payer.name?.trim() || localPhone(payer.phone);
   const subscriber = await q.findOrCreateByPhone(tx, { name, phone: payer.phone, createdBy: null });
   if (subscriber.created) {
-    await audit(tx, {
-      actorUserId: null,
-      action: 'tips-subscriber.create',
-      entity: 'tips_subscriber',
-      entityId: subscriber.id,
+    await audit(tx, 'tips-subscriber.create', subscriber.id, { actorUserId: null, requestId: payer.requestId }, {
       after: { name, phone: payer.phone, payment_id: payer.paymentId },
-      requestId: payer.requestId,
     });
   }
   return subscriber.id;

@@ -12,7 +12,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import { containsScript, sanitizeTipHtml } from '../tips-posts/service.ts';
 import * as q from './queries.ts';
 import { betCategoryCodeExists, recordOfCategoryCode, type CategoryRecord } from '../tips-record/service.ts';
@@ -34,15 +34,7 @@ export async function saveWinnings(
     await checkRecordBlocks(tx, content);
     const before = await winningsHtml(tx);
     await q.saveWinningsContent(tx, content, actor.userId);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'winnings.update',
-      entity: 'winnings_content',
-      entityId: 1,
-      before: { content: before },
-      after: { content },
-      requestId,
-    });
+    await audit(tx, 'winnings.update', 1, byStaff(actor, requestId), { before: { content: before }, after: { content } });
   });
   return { info: successTexts.winningsUpdated };
 }

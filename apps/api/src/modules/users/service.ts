@@ -22,7 +22,7 @@ import type { Actor } from '../../http/actor.ts';
 import { csvDateTime, csvPhone, type CsvTable } from '../../http/csv.ts';
 import type { ListRequest } from '../../db/list.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { audit, byStaff } from '../audit/service.ts';
 import {
   assignableClients,
   assignClients,
@@ -80,11 +80,7 @@ export async function createUser(db: Queryable, input: NewUser, actorUserId: num
     categoryId: user.category_id,
     passwordHash: await hashPassword(user.password),
   });
-  await audit(db, {
-    actorUserId,
-    action: 'user.create',
-    entity: 'user',
-    entityId: id,
+  await audit(db, 'user.create', id, { actorUserId }, {
     after: { name: user.name, email: user.email, phone_number: user.phone_number, category_id: user.category_id },
   });
   return id;
@@ -170,7 +166,7 @@ export async function storeUser(
       categoryId: form.category_id,
     };
     await updateUser(tx, userId, after);
-    await audit(tx, { actorUserId: actor.userId, action: 'user.update', entity: 'user', entityId: userId, before, after, requestId });
+    await audit(tx, 'user.update', userId, byStaff(actor, requestId), { before, after });
   });
   return { info: successTexts.userUpdated, user_id: userId };
 }
@@ -187,14 +183,7 @@ export async function deleteUser(deps: AppDeps, actor: Actor, id: number, reques
     }
     await trashUser(tx, id);
     const unassigned = await unassignAllOf(tx, id);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'user.delete',
-      entity: 'user',
-      entityId: id,
-      before: { ...user, client_ids: unassigned },
-      requestId,
-    });
+    await audit(tx, 'user.delete', id, byStaff(actor, requestId), { before: { ...user, client_ids: unassigned } });
   });
   return { info: userTexts.userDeleted };
 }
@@ -219,15 +208,7 @@ export async function dropClient(
   await deps.db.transaction(async (tx) => {
     await requireUser(tx, input.user_id);
     if (!(await unassignClient(tx, input.user_id, input.client_id))) throw notFound(userTexts.notAssigned);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'client.unassign',
-      entity: 'client',
-      entityId: input.client_id,
-      before: { user_id: input.user_id },
-      after: { user_id: null },
-      requestId,
-    });
+    await audit(tx, 'client.unassign', input.client_id, byStaff(actor, requestId), { before: { user_id: input.user_id }, after: { user_id: null } });
   });
   return { info: userTexts.clientDropped };
 }
@@ -255,14 +236,9 @@ export async function saveClientAssignments(
       throw fieldError('client_ids', refusalTexts.clientsNotFound);
     }
     const previous = await assignClients(tx, input.user_id, clientIds, actor.userId);
-    await audit(tx, {
-      actorUserId: actor.userId,
-      action: 'client.assign',
-      entity: 'user',
-      entityId: input.user_id,
+    await audit(tx, 'client.assign', input.user_id, byStaff(actor, requestId), {
       before: previous.map((p) => ({ client_id: p.clientId, user_id: p.userId })),
       after: { user_id: input.user_id, client_ids: clientIds },
-      requestId,
     });
   });
   return { info: successTexts.clientsAssigned };

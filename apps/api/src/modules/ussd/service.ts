@@ -139,13 +139,8 @@ async function setOffersConsent(db: AppDeps['db'], given: boolean, s: { phone: s
       : s.w.say('ussd.offers_stop_question');
     const changed = await recordConsent(tx, { phone: s.phone, given, channel: 'ussd', wording, note: 'Chosen on the USSD menu' });
     if (!changed) return;
-    await audit(tx, {
-      actorUserId: null,
-      action: given ? 'consent.given' : 'consent.withdrawn',
-      entity: 'marketing_consent',
-      entityId: sha256Hex(s.phone).slice(0, 16),
+    await audit(tx, given ? 'consent.given' : 'consent.withdrawn', sha256Hex(s.phone).slice(0, 16), { actorUserId: null, requestId: s.requestId }, {
       after: { channel: 'ussd', by: 'the person (USSD)' },
-      requestId: s.requestId,
     });
   });
 }
