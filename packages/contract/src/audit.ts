@@ -6,7 +6,7 @@ import { COUNT_CAP, ListCounts } from './lists.ts';
 
 
 /** The records Betdesk audits, in the business's words (the filter's choices and the Record column). */
-export const AUDIT_ENTITY_NAMES: Record<string, string> = {
+export const AUDIT_ENTITY_NAMES = {
   mpesa_payment: 'M-Pesa payment',
   stk_request: 'M-Pesa payment request',
   mpesa_statement: 'M-Pesa statement',
@@ -35,7 +35,12 @@ export const AUDIT_ENTITY_NAMES: Record<string, string> = {
   privacy_request: 'Privacy request',
   data_breach: 'Data breach',
   refund: 'Refund',
-};
+  standing_order: 'Automatic renewal (Ratiba)',
+  tax_device: 'Tax device (eTIMS)',
+  tax_invoice: 'Tax invoice',
+  secrets_key: 'Secrets key',
+  backup: 'Backup',
+} as const satisfies Record<string, string>;
 
 /** The entities Betdesk audits, for the filter's choices (the API accepts any name). */
 export const AUDIT_ENTITIES = Object.keys(AUDIT_ENTITY_NAMES);
@@ -44,7 +49,7 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 
 /** An audited record's kind in words: `price_package` -> "SMS tips price package". */
 export function auditEntityName(entity: string): string {
-  return AUDIT_ENTITY_NAMES[entity] ?? capitalised(entity.replace(/[_-]+/g, ' '));
+  return (AUDIT_ENTITY_NAMES as Record<string, string>)[entity] ?? capitalised(entity.replace(/[_-]+/g, ' '));
 }
 
 /** An action code in words: `payment.claim` -> "Payment: claim", `bet-category.update` -> "Bet category: update". */

@@ -1,3 +1,5 @@
+import { AUDIT_ENTITY_NAMES } from '@betdesk/contract';
+
 /**
  * Every action the audit trail records, with the kind of record it is about: the trail's one
  * vocabulary. `audit()` takes the record's kind from here, so an action that is not listed, or a
@@ -98,3 +100,10 @@ export const AUDIT_ACTIONS = {
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
+export type AuditEntity = (typeof AUDIT_ACTIONS)[AuditAction];
+
+/**
+ * Every kind of record the trail writes has a name on the audit screen and is one of its filter's
+ * choices (the contract's list): a kind missing there does not compile.
+ */
+const _everyEntityNamed: Record<AuditEntity, string> = AUDIT_ENTITY_NAMES;
