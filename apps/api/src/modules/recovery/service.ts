@@ -149,8 +149,11 @@ const inKes = ({ cents, ...figures }: RecoveryFigures & { cents: number }): Reco
 export async function recoveryReport(db: Queryable, query: RecoveryQuery, labelOf: (key: string) => string = (key) => key) {
   const { from, to } = defaultRange({ from: query.from, to: query.to, group: 'month' });
   const { start, end } = nairobiRange({ from, to });
-  const whole = figuresByKey(await q.recoveryFigures(db, start!, end!)).get('all');
-  const split = query.group_by ? figuresByKey(await q.recoveryFigures(db, start!, end!, query.group_by)) : new Map();
+  const found = await q.recoveryFigures(db, start!, end!, query.group_by);
+  // Each request, follow-up and payment is in one group: the whole is the groups added up.
+  const asWhole = <T extends { key: string }>(rows: T[]) => rows.map((r) => ({ ...r, key: 'all' }));
+  const whole = figuresByKey({ failed: asWhole(found.failed), done: asWhole(found.done), recovered: asWhole(found.recovered) }).get('all');
+  const split = query.group_by ? figuresByKey(found) : new Map<string, RecoveryFigures & { cents: number }>();
   return {
     from,
     to,
