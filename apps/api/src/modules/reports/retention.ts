@@ -49,16 +49,18 @@ async function splitKeys(db: Queryable, by: RetentionSplit, from: string) {
  * The recovery figures, split with the retention report's keys and labels: the channel split reads
  * the subscribers' first channel from the summaries, which are brought up to date first.
  */
-export async function recoveryReport(db: Queryable, q: RecoveryQuery) {
-  if (!q.group_by) return recovery.recoveryReport(db, q);
+async function recoveryLabels(db: Queryable, q: RecoveryQuery): Promise<((key: string) => string) | undefined> {
+  if (!q.group_by) return undefined;
   if (q.group_by === 'channel') await summariseMarked(db);
-  return recovery.recoveryReport(db, q, await splitLabeller(db, q.group_by));
+  return splitLabeller(db, q.group_by);
+}
+
+export async function recoveryReport(db: Queryable, q: RecoveryQuery) {
+  return recovery.recoveryReport(db, q, await recoveryLabels(db, q));
 }
 
 export async function recoveryCsv(db: Queryable, q: RecoveryQuery) {
-  if (!q.group_by) return recovery.recoveryCsv(db, q);
-  if (q.group_by === 'channel') await summariseMarked(db);
-  return recovery.recoveryCsv(db, q, await splitLabeller(db, q.group_by));
+  return recovery.recoveryCsv(db, q, await recoveryLabels(db, q));
 }
 
 export async function retentionReport(db: Queryable, q: RetentionQuery, now = new Date()) {
