@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -66,12 +67,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
 }
 
+/** The extensions the migrations create (pg_trgm: name searches; btree_gin: an owner inside a trigram index). */
+export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const release = dataDir ? lockEmbeddedDatabase(dataDir) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm } });
+    client = await PGlite.create(dataDir ?? 'memory://', { extensions: PGLITE_EXTENSIONS });
   } catch (error) {
     release();
     throw error;

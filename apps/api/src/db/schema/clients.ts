@@ -31,6 +31,9 @@ export const clients = pgTable(
     index('clients_phone_hash_idx').on(t.phoneHash),
     index('clients_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('clients_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
+    // A staff member's search by name or phone: the owner and the trigrams meet inside the index
+    // (btree_gin), so the other staff members' matches are never read (issue 33).
+    index('clients_owner_name_phone_trgm_idx').using('gin', t.assignedUserId, sql`${t.name} gin_trgm_ops`, sql`${t.phone} gin_trgm_ops`),
     index('clients_created_at_idx').on(t.createdAt),
     index('clients_live_created_idx').on(t.createdAt, t.id).where(sql`${t.deletedAt} is null`),
     index('clients_live_name_idx').on(t.name, t.id).where(sql`${t.deletedAt} is null`),
@@ -122,6 +125,8 @@ export const bets = pgTable(
     index('bets_closed_opened_idx').on(t.openedAt, t.id).where(sql`${t.status} = 'closed'`),
     index('bets_closed_stake_idx').on(t.stakeCents, t.id).where(sql`${t.status} = 'closed'`),
     index('bets_closed_profit_idx').on(t.profitCents, t.id).where(sql`${t.status} = 'closed'`),
+    // An admin's search counts the matching clients' closed bets client by client, off the index alone.
+    index('bets_closed_client_idx').on(t.clientId, t.closedAt).where(sql`${t.status} = 'closed'`),
     // A staff member's open and closed bets, newest first, off the owner's part of the index.
     index('bets_owner_open_opened_idx').on(t.assignedUserId, t.openedAt, t.id).where(sql`${t.status} = 'open'`),
     index('bets_owner_closed_closed_idx').on(t.assignedUserId, t.closedAt, t.id).where(sql`${t.status} = 'closed'`),

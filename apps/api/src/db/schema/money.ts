@@ -141,6 +141,9 @@ export const subscriptions = pgTable(
     index('subscriptions_subscriber_expires_idx').on(t.expiresAt, t.id).where(sql`${t.subscriberId} is not null`),
     // Active clients: the running Bet4Me subscriptions, read without visiting the table.
     index('subscriptions_client_running_idx').on(t.expiresAt, t.clientId).where(sql`${t.clientId} is not null`),
+    // A staff member's running Bet4Me subscriptions (the dashboard's active clients): a range of the
+    // owner's, read off the index alone, however many have ended (issue 33).
+    index('subscriptions_owner_running_idx').on(t.assignedUserId, t.expiresAt, t.createdAt, t.id, t.clientId).where(sql`${t.clientId} is not null`),
     index('subscriptions_owner_created_idx').on(t.assignedUserId, t.createdAt, t.id).where(sql`${t.assignedUserId} is not null`),
     index('subscriptions_owner_amount_idx').on(t.assignedUserId, t.amountCents, t.id).where(sql`${t.assignedUserId} is not null`),
     index('subscriptions_client_history_idx').on(t.clientId, t.createdAt, t.id).where(sql`${t.clientId} is not null`),

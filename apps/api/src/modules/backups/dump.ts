@@ -4,10 +4,9 @@ import { PassThrough, Readable, type Writable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgDump } from '@electric-sql/pglite-tools/pg_dump';
 import pg from 'pg';
-import type { Database } from '../../db/client.ts';
+import { PGLITE_EXTENSIONS, type Database } from '../../db/client.ts';
 import { BACKUP_FORMAT, BackupError, collectText, type BackupManifest } from './archive.ts';
 
 type Row = Record<string, unknown>;
@@ -303,7 +302,7 @@ export async function loadDump(target: RestoreTarget, write: (into: Writable) =>
   await write(dump);
   const created = !existsSync(target.dataDir);
   mkdirSync(target.dataDir, { recursive: true });
-  const client = await PGlite.create(target.dataDir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(target.dataDir, { extensions: PGLITE_EXTENSIONS });
   try {
     // One simple-protocol message: the whole dump and its check run as one implicit transaction.
     await client.exec(`${dump.text()}\n${finish}`);
