@@ -116,8 +116,9 @@ export const bets = pgTable(
     index('bets_client_idx').on(t.clientId, t.openedAt),
     index('bets_status_opened_idx').on(t.status, t.openedAt),
     index('bets_status_closed_idx').on(t.status, t.closedAt),
-    // The closed-bets search looks inside what was bet on.
-    index('bets_description_trgm_idx').using('gin', sql`${t.description} gin_trgm_ops`),
+    // The bets search looks inside what was bet on; a staff member's within their own bets, the owner
+    // and the trigrams meeting inside the index (btree_gin; an admin's search uses the trigrams alone).
+    index('bets_owner_description_trgm_idx').using('gin', t.assignedUserId, sql`${t.description} gin_trgm_ops`),
     // Open and closed bets page off these, by each sortable column, newest first by default.
     index('bets_open_opened_idx').on(t.openedAt, t.id).where(sql`${t.status} = 'open'`),
     index('bets_open_stake_idx').on(t.stakeCents, t.id).where(sql`${t.status} = 'open'`),
