@@ -6,7 +6,8 @@
  *                         refresh the summaries (as `npm run db:refresh-summaries` does)
  *   --refresh-summaries   refresh the summaries of an existing bench database before measuring
  *   --only pattern        run only the scenarios whose name contains it (case-insensitive), e.g.
- *                         mpesa, export, ingest, sms-fanout
+ *                         mpesa, export, ingest, sms-fanout; several separated by | ("dashboard|bets/open"),
+ *                         and !text leaves out what contains it ("GET /api/|!export")
  *   --repeat N            measured requests per scenario (default 20, after one warm-up)
  *   --budget S            seconds one scenario may take before it stops repeating (default 5)
  *   --export-timeout S    an export is cut off after this long (default 120)
@@ -640,7 +641,12 @@ export async function runSuite(o: Options): Promise<number> {
   const reads: ReadResult[] = [];
   const exports: ExportResult[] = [];
   const others: OtherResult[] = [];
-  const wanted = (name: string) => !o.only || name.toLowerCase().includes(o.only.toLowerCase());
+  const parts = (o.only ?? '').toLowerCase().split('|').filter(Boolean);
+  const [leftOut, kept] = [parts.filter((p) => p.startsWith('!')).map((p) => p.slice(1)), parts.filter((p) => !p.startsWith('!'))];
+  const wanted = (name: string) => {
+    const n = name.toLowerCase();
+    return (kept.length === 0 || kept.some((p) => n.includes(p))) && !leftOut.some((p) => n.includes(p));
+  };
   try {
     const { rows: empty } = await sql.query<{ n: number }>(`select count(*)::int as n from clients`);
     if (empty[0]!.n === 0) throw new Error('The database holds no clients: run with --generate (or npm run bench:generate) first.');
