@@ -504,11 +504,14 @@ export async function categoryCodeStartingAccount(db: Queryable, account: string
   return found ?? null;
 }
 
-/** The one subscriber with this phone (or phone hash); null when none or two. */
-export async function onlySubscriberWith(db: Queryable, by: { phone?: string; phoneHash?: string }): Promise<number | null> {
+/** The one subscriber with this phone (or phone hash), with their name and phone (the receipt's); null when none or two. */
+export async function onlySubscriberWith(
+  db: Queryable,
+  by: { phone?: string; phoneHash?: string },
+): Promise<{ id: number; name: string; phone: string } | null> {
   const where = by.phone ? eq(tipsSubscribers.phone, by.phone) : eq(tipsSubscribers.phoneHash, by.phoneHash!);
-  const found = await db.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(where).limit(2);
-  return found.length === 1 ? found[0]!.id : null;
+  const found = await db.select({ id: tipsSubscribers.id, name: tipsSubscribers.name, phone: tipsSubscribers.phone }).from(tipsSubscribers).where(where).limit(2);
+  return found.length === 1 ? found[0]! : null;
 }
 
 /** The one live client with this id, phone (or phone hash); null when none or two. */

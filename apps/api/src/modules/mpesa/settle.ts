@@ -5,8 +5,9 @@ import { postLedgerEntry } from '../ledger/service.ts';
 import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries.ts';
-import { queueCreditNotice, queueTipsReceipt, receiptSettings } from './receipts.ts';
+import { queueCreditNotice, queueTipsReceipt, receiptSettings, type KnownPayer } from './receipts.ts';
 import type { Sale } from '../tax/service.ts';
+import type { AuditEntry } from '../audit/service.ts';
 
 /** What an STK push asked for: it decides over the general rules (the payer chose it). */
 export type RequestedItem = { packageId: number } | { planId: number } | { bonus: true };
@@ -19,6 +20,8 @@ export interface Settlement {
   transId?: string | null;
   /** The payer's full phone when the caller has it (null: M-Pesa hid it), for the sale's invoice. */
   buyerPhone?: string | null;
+  /** A subscriber payee's name and phone when the caller read them (saves reading them for the receipt). */
+  payer?: KnownPayer;
   /** The bet category the account number named (tips), if any. */
   betCategoryId: number | null;
   source: 'mpesa' | 'stk' | 'ratiba';
@@ -27,7 +30,8 @@ export interface Settlement {
   requestId?: string | null;
   /**
    * The caller invoices a sale itself, as the last statement of its transaction, with the
-   * outcome's `saleToInvoice` (decision 044); otherwise the sale is invoiced when it is made.
+   * outcome's `saleToInvoice` (decision 044), and writes a tips subscription's audit row (the
+   * outcome's `audits`) with its own; otherwise both are written when the sale is made.
    */
   invoiceLast?: boolean;
 }
@@ -41,6 +45,8 @@ export interface SettlementOutcome {
   smsQueued?: boolean;
   /** The sale the caller invoices as the last statement of its transaction (`queueSaleInvoice`). */
   saleToInvoice?: Sale | null;
+  /** With `invoiceLast`: the audit rows the caller writes with its own, in one statement. */
+  audits?: AuditEntry[];
 }
 
 /**
@@ -144,9 +150,11 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     // The receipt's invoice line needs the number before the receipt; otherwise the sale is numbered
     // last, so that the branch's counter is held only to the commit (decision 044).
     invoiceLater: s.invoiceLast === true && !settings.receipt_sms_invoice_line,
+    auditLater: s.invoiceLast === true,
   });
   outcome.subscriptionId = sub.id;
   outcome.saleToInvoice = sub.sale;
+  if (sub.audit) outcome.audits = [sub.audit];
   const receipt = await queueTipsReceipt(tx, {
     paymentId: s.paymentId,
     receipt: s.transId,
@@ -157,6 +165,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     expiresAt: sub.expiresAt,
     createdBy: s.actorUserId,
     settings,
+    ...(s.payer ? { payer: s.payer } : {}),
   });
   outcome.smsQueued = receipt.queued;
   if (chosen.medium === 'sms') {
