@@ -60,14 +60,15 @@ async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields,
 /**
  * An STK payment confirmed only by an STK query has no receipt yet. When the same money then arrives
  * with its receipt (a C2B confirmation from the same phone, same amount), the receipt is attached to
- * that payment instead of counting the money twice.
+ * that payment instead of counting the money twice (`adopted`). Read with it: the tips category the
+ * account names (for the match, and for a new payer).
  */
-async function adoptReceipt(tx: Queryable, f: C2bFields): Promise<number | null> {
+async function adoptReceiptOrNameCategory(tx: Queryable, f: C2bFields): Promise<{ adopted: number | null; category: NamedCategory }> {
   const phoneHash = f.msisdnKind === 'hashed' ? f.msisdn : f.senderPhone ? sha256Hex(f.senderPhone) : null;
-  if (!phoneHash || f.amountCents === null || !f.transId) return null;
-  const waiting = await q.receiptlessStkPayment(tx, phoneHash, f.amountCents);
-  if (!waiting) return null;
-  return q.setReceiptIfNone(tx, waiting.id, f.transId);
+  const waiting = phoneHash && f.amountCents !== null && f.transId ? { phoneHash, amountCents: f.amountCents } : null;
+  const found = await q.receiptlessStkPaymentAndCategory(tx, waiting, normaliseAccount(f.billRefNumber));
+  const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
+  return { adopted, category: found.category };
 }
 
 type Stored = Receipt & { outcome: SettlementOutcome | null; notice: PaymentNotice | null };
@@ -132,12 +133,12 @@ async function storeAndSettle(
   // The tips category the account names: read once, for the match and for a new payer.
   let category: NamedCategory | undefined;
   if (!rejectReason && !warning) {
-    const adopted = await adoptReceipt(tx, f);
-    if (adopted !== null) return { stored: false, paymentId: adopted, status: null, outcome: null, notice: null };
+    const first = await adoptReceiptOrNameCategory(tx, f);
+    if (first.adopted !== null) return { stored: false, paymentId: first.adopted, status: null, outcome: null, notice: null };
+    category = first.category;
     // The payee is looked up before the row is written, so that a matched payment is stored claimed
     // in the savepoint of its settlement: one write of the row (its indexes, the day summaries)
     // instead of a write and an update. A repeat writes nothing and settles nothing.
-    category = await categoryNamedBy(tx, normaliseAccount(f.billRefNumber));
     const match = await matchPayment(tx, f, category);
     if (match) {
       // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).

@@ -107,22 +107,22 @@ async function settleClient(tx: Queryable, s: Settlement, clientId: number): Pro
 
 async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: number): Promise<SettlementOutcome> {
   const outcome: SettlementOutcome = { bonusPaidCents: 0, subscriptionId: null, activatedSms: null };
-  const latest = await q.latestTipsSubscription(tx, subscriberId);
+  let latest: { betCategoryId: number | null; medium: TipsMedium | null } | null = null;
 
   let chosen: { id: number; name: string; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number } | undefined;
   const requested = s.requested;
   if (requested && 'packageId' in requested) {
+    // What the payer chose decides; a payment that cannot buy it stays credit, without a notice.
     const pkg = await q.packageById(tx, requested.packageId);
     if (pkg && s.amountCents >= pkg.priceCents) chosen = pkg;
   } else {
-    // The category the account named, else the one the subscriber last bought.
-    const categoryId = s.betCategoryId ?? latest?.betCategoryId ?? null;
-    if (categoryId !== null) {
-      const fits = await q.packagesPriced(tx, categoryId, s.amountCents);
-      // SMS is preferred over web, unless the subscriber's latest subscription was web.
-      const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
-      chosen = fits.find((p) => p.medium === preferred) ?? fits[0];
-    }
+    // The category the account named, else the one the subscriber last bought: the subscriber's
+    // latest subscription and the packages at this price in one read.
+    const found = await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents);
+    latest = found.latest;
+    // SMS is preferred over web, unless the subscriber's latest subscription was web.
+    const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
+    chosen = found.fits.find((p) => p.medium === preferred) ?? found.fits[0];
   }
   if (!chosen) {
     const categoryId = s.betCategoryId ?? latest?.betCategoryId ?? null;
