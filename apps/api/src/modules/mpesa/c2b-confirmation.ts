@@ -7,10 +7,11 @@ import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
 import { afterCommit, announcePayment, applyClaim, settleStored, type Claim, type PaymentNotice, type Receipt } from './ingest.ts';
 import { accountLooksValid, categoryNamedBy, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, normaliseAccount, paidByErasedPerson } from './matching.ts';
-
-type NamedCategory = Awaited<ReturnType<typeof categoryNamedBy>>;
 import * as q from './queries.ts';
 import type { SettlementOutcome } from './settle.ts';
+
+/** The tips category an account number names (`categoryNamedBy`), null when none. */
+type NamedCategory = Awaited<ReturnType<typeof categoryNamedBy>>;
 
 /** The claim the rules make of a confirmation they matched (no staff member involved). */
 function automaticClaim(
