@@ -88,10 +88,10 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
   {
     reason: 'the system acting on its own: M-Pesa callbacks and claims, jobs (expiry, recovery, tips SMS), the sale invoice, a payment reversed or refunded',
     functions: [
-      'mpesa/queries.ts#receiptlessStkPayment',
+      'mpesa/queries.ts#receiptlessStkPaymentAndCategory',
       'mpesa/queries.ts#attachCallbackReceipt',
       'mpesa/queries.ts#onlyLiveClientWith',
-      'mpesa/queries.ts#latestTipsSubscription',
+      'mpesa/queries.ts#latestSubscriptionAndPackagesPriced',
       'mpesa/queries.ts#subscriptionBought',
       'clients/queries.ts#findLiveClientByPhone',
       'bonuses/queries.ts#bonusesStillPaidByPayment',

@@ -99,6 +99,7 @@ async function distinctOf(db: Queryable, column: 'action' | 'entity'): Promise<s
 export const auditActions = (db: Queryable) => distinctOf(db, 'action');
 export const auditEntities = (db: Queryable) => distinctOf(db, 'entity');
 
-export async function insertAuditRow(db: Queryable, row: typeof auditLog.$inferInsert): Promise<void> {
-  await db.insert(auditLog).values(row);
+/** Inserts audit rows in one statement; their ids follow the order given. */
+export async function insertAuditRows(db: Queryable, rows: (typeof auditLog.$inferInsert)[]): Promise<void> {
+  await db.insert(auditLog).values(rows);
 }

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { AUDIT_ACTIONS, type AuditAction } from './actions.ts';
-import { auditActions, auditCount, auditEntities, auditPage, auditUsers, insertAuditRow } from './queries.ts';
+import { auditActions, auditCount, auditEntities, auditPage, auditUsers, insertAuditRows } from './queries.ts';
 
 /** Who made a change, under which request: `actorUserId` is null when the system or the person themselves made it. */
 export interface AuditBy {
@@ -28,7 +28,14 @@ export function byStaff(actor: Actor, requestId: string | null): AuditBy {
  * the action), who made it and what changed. Call it inside the transaction that makes the change.
  */
 export async function audit(db: Queryable, action: AuditAction, entityId: string | number | null, by: AuditBy, change: AuditChange = {}): Promise<void> {
-  await insertAuditRow(db, {
+  await insertAuditRows(db, [auditEntry(action, entityId, by, change)]);
+}
+
+/** One audit row, written later with others of the same transaction (`auditAll`). */
+export type AuditEntry = ReturnType<typeof auditEntry>;
+
+export function auditEntry(action: AuditAction, entityId: string | number | null, by: AuditBy, change: AuditChange = {}) {
+  return {
     actorUserId: by.actorUserId,
     action,
     entity: AUDIT_ACTIONS[action],
@@ -36,7 +43,12 @@ export async function audit(db: Queryable, action: AuditAction, entityId: string
     before: change.before ?? null,
     after: change.after ?? null,
     requestId: by.requestId ?? null,
-  });
+  };
+}
+
+/** Writes audit rows of one transaction in one statement, in the order given. */
+export async function auditAll(db: Queryable, entries: AuditEntry[]): Promise<void> {
+  if (entries.length > 0) await insertAuditRows(db, entries);
 }
 
 /** The audit screen: one page of the trail, its capped count and the users the filter offers. */

@@ -6,15 +6,18 @@ import { standingOrderRun } from '../auto-renew/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
 import { afterCommit, announcePayment, applyClaim, settleStored, type Claim, type PaymentNotice, type Receipt } from './ingest.ts';
-import { accountLooksValid, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, normaliseAccount, paidByErasedPerson } from './matching.ts';
+import { accountLooksValid, categoryNamedBy, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, normaliseAccount, paidByErasedPerson } from './matching.ts';
 import * as q from './queries.ts';
 import type { SettlementOutcome } from './settle.ts';
+
+/** The tips category an account number names (`categoryNamedBy`), null when none. */
+type NamedCategory = Awaited<ReturnType<typeof categoryNamedBy>>;
 
 /** The claim the rules make of a confirmation they matched (no staff member involved). */
 function automaticClaim(
   paymentId: number,
   f: C2bFields,
-  match: Pick<Claim, 'payee' | 'betCategoryId' | 'matchedBy'>,
+  match: Pick<Claim, 'payee' | 'betCategoryId' | 'matchedBy' | 'payer'>,
   requestId: string | null,
 ): Claim {
   return {
@@ -22,6 +25,7 @@ function automaticClaim(
     transId: f.transId,
     amountCents: f.amountCents!,
     payee: match.payee,
+    ...(match.payer ? { payer: match.payer } : {}),
     betCategoryId: match.betCategoryId,
     source: 'mpesa',
     buyerPhone: f.senderPhone,
@@ -35,20 +39,20 @@ function automaticClaim(
  * A tips payer the rules did not find becomes a subscriber when their phone is known (pay to
  * subscribe), and the stored payment is settled for them.
  */
-async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
-  const match = await subscribeNewPayer(tx, paymentId, f, requestId);
+async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, category: NamedCategory | undefined, requestId: string | null) {
+  const match = await subscribeNewPayer(tx, paymentId, f, category, requestId);
   if (!match) return { status: 'unclaimed' as const, outcome: null };
   const { outcome, error } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId));
   return { status: outcome ? ('claimed' as const) : ('unclaimed' as const), outcome, error };
 }
 
-async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields, requestId: string | null) {
+async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields, category: NamedCategory | undefined, requestId: string | null) {
   if (await paidByErasedPerson(tx, f)) {
     // Their money is kept and counted, but nobody is re-created from it: an admin claims it by hand.
     await q.setPaymentWarning(tx, paymentId, ERASED_PAYER_WARNING);
     return null;
   }
-  const payer = await newTipsPayer(tx, f);
+  const payer = await newTipsPayer(tx, f, category);
   if (!payer) return null;
   const subscriberId = await subscribePayer(tx, { phone: payer.phone, name: f.senderName, paymentId, requestId });
   return { payee: { subscriberId }, betCategoryId: payer.betCategoryId, matchedBy: 'account' as const };
@@ -57,14 +61,15 @@ async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields,
 /**
  * An STK payment confirmed only by an STK query has no receipt yet. When the same money then arrives
  * with its receipt (a C2B confirmation from the same phone, same amount), the receipt is attached to
- * that payment instead of counting the money twice.
+ * that payment instead of counting the money twice (`adopted`). Read with it: the tips category the
+ * account names (for the match, and for a new payer).
  */
-async function adoptReceipt(tx: Queryable, f: C2bFields): Promise<number | null> {
+async function adoptReceiptOrNameCategory(tx: Queryable, f: C2bFields): Promise<{ adopted: number | null; category: NamedCategory }> {
   const phoneHash = f.msisdnKind === 'hashed' ? f.msisdn : f.senderPhone ? sha256Hex(f.senderPhone) : null;
-  if (!phoneHash || f.amountCents === null || !f.transId) return null;
-  const waiting = await q.receiptlessStkPayment(tx, phoneHash, f.amountCents);
-  if (!waiting) return null;
-  return q.setReceiptIfNone(tx, waiting.id, f.transId);
+  const waiting = phoneHash && f.amountCents !== null && f.transId ? { phoneHash, amountCents: f.amountCents } : null;
+  const found = await q.receiptlessStkPaymentAndCategory(tx, waiting, normaliseAccount(f.billRefNumber));
+  const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
+  return { adopted, category: found.category };
 }
 
 type Stored = Receipt & { outcome: SettlementOutcome | null; notice: PaymentNotice | null };
@@ -126,13 +131,16 @@ async function storeAndSettle(
   });
   const repeat = { stored: false, paymentId: null, status: null, outcome: null, notice: null };
   let settleError: unknown;
+  // The tips category the account names: read once, for the match and for a new payer.
+  let category: NamedCategory | undefined;
   if (!rejectReason && !warning) {
-    const adopted = await adoptReceipt(tx, f);
-    if (adopted !== null) return { stored: false, paymentId: adopted, status: null, outcome: null, notice: null };
+    const first = await adoptReceiptOrNameCategory(tx, f);
+    if (first.adopted !== null) return { stored: false, paymentId: first.adopted, status: null, outcome: null, notice: null };
+    category = first.category;
     // The payee is looked up before the row is written, so that a matched payment is stored claimed
     // in the savepoint of its settlement: one write of the row (its indexes, the day summaries)
     // instead of a write and an update. A repeat writes nothing and settles nothing.
-    const match = await matchPayment(tx, f);
+    const match = await matchPayment(tx, f, category);
     if (match) {
       // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).
       const run =
@@ -170,7 +178,7 @@ async function storeAndSettle(
   if (settleError !== undefined) {
     return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, settleError, notice: notice(row.id, 'unclaimed') };
   }
-  const settled = await settleNewPayer(tx, row.id, f, requestId);
+  const settled = await settleNewPayer(tx, row.id, f, category, requestId);
   return {
     stored: true,
     paymentId: row.id,

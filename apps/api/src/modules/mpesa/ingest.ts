@@ -7,12 +7,13 @@ import { centsToKes } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { audit } from '../audit/service.ts';
+import { auditAll, auditEntry } from '../audit/service.ts';
 import { announce } from '../events/service.ts';
 import { queueSaleInvoice } from '../tax/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries.ts';
+import type { KnownPayer } from './receipts.ts';
 import { settlePayment, type RequestedItem, type SettlementOutcome } from './settle.ts';
 
 export interface Receipt {
@@ -38,6 +39,8 @@ export interface Claim {
   requested?: RequestedItem | null;
   /** The payer's full phone when the arrival carried it (null: hidden), for the sale's invoice. */
   buyerPhone?: string | null;
+  /** A subscriber payee's name and phone when the match read them (the receipt SMS needs them). */
+  payer?: KnownPayer;
   actorUserId: number | null;
   requestId?: string | null;
 }
@@ -51,10 +54,14 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
   if (settled.activatedSms) {
     await sendCurrentTipOnActivation(sp, { ...settled.activatedSms, medium: 'sms', createdBy: s.actorUserId });
   }
-  await audit(sp, s.matchedBy === 'manual' ? 'payment.claim' : 'payment.match', s.paymentId, s, {
-    before: { status: 'unclaimed' },
-    after: { status: 'claimed', ...s.payee, matched_by: s.matchedBy, bonus_paid_cents: settled.bonusPaidCents, subscription_id: settled.subscriptionId },
-  });
+  // The subscription's activation and the claim: one statement (their rows in that order).
+  await auditAll(sp, [
+    ...(settled.audits ?? []),
+    auditEntry(s.matchedBy === 'manual' ? 'payment.claim' : 'payment.match', s.paymentId, s, {
+      before: { status: 'unclaimed' },
+      after: { status: 'claimed', ...s.payee, matched_by: s.matchedBy, bonus_paid_cents: settled.bonusPaidCents, subscription_id: settled.subscriptionId },
+    }),
+  ]);
   // Last: the sale's invoice takes the branch's counter, held from here to the commit (decision 044).
   if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice);
   return settled;

@@ -10,6 +10,8 @@ export type Payee = { clientId: number } | { subscriberId: number };
 
 export interface PaymentMatch {
   payee: Payee;
+  /** A subscriber payee's name and phone, as the match read them (the receipt SMS needs them). */
+  payer?: { name: string; phone: string };
   /** The tips bet category the account number names, if it names one. */
   betCategoryId: number | null;
   matchedBy: 'account' | 'msisdn';
@@ -49,9 +51,12 @@ export async function categoryNamedBy(
 }
 
 /** Exactly one of a client or a subscriber: two different people sharing a number decide nothing. */
-function onlyOne(clientId: number | null, subscriberId: number | null): Payee | null {
-  if (clientId !== null && subscriberId === null) return { clientId };
-  if (subscriberId !== null && clientId === null) return { subscriberId };
+function onlyOne(
+  clientId: number | null,
+  subscriber: { id: number; name: string; phone: string } | null,
+): Pick<PaymentMatch, 'payee' | 'payer'> | null {
+  if (clientId !== null && subscriber === null) return { payee: { clientId } };
+  if (subscriber !== null && clientId === null) return { payee: { subscriberId: subscriber.id }, payer: { name: subscriber.name, phone: subscriber.phone } };
   return null;
 }
 
@@ -61,17 +66,23 @@ function onlyOne(clientId: number | null, subscriberId: number | null): Payee | 
  * phone) or contains a phone; then the sender's phone or hashed MSISDN against stored phones.
  * A masked MSISDN or a name never decides (see suggestions). Null: the payment waits unclaimed.
  */
-export async function matchPayment(db: Queryable, who: WhoPaid): Promise<PaymentMatch | null> {
+export async function matchPayment(
+  db: Queryable,
+  who: WhoPaid,
+  /** The category the account names, when the caller looked it up (`categoryNamedBy`). */
+  named?: { id: number; code: string } | null,
+): Promise<PaymentMatch | null> {
   const account = normaliseAccount(who.billRefNumber);
   const senderHash = who.msisdnKind === 'hashed' ? who.msisdn : who.senderPhone ? sha256Hex(who.senderPhone) : null;
-  const category = await categoryNamedBy(db, account);
+  const category = named !== undefined ? named : await categoryNamedBy(db, account);
+  const subscriber = (s: { id: number; name: string; phone: string }) => ({ payee: { subscriberId: s.id }, payer: { name: s.name, phone: s.phone } });
 
   if (category) {
     const phone = phoneInside(account.slice(category.code.length));
     const byAccount = phone ? await q.onlySubscriberWith(db, { phone }) : null;
-    if (byAccount !== null) return { payee: { subscriberId: byAccount }, betCategoryId: category.id, matchedBy: 'account' };
+    if (byAccount !== null) return { ...subscriber(byAccount), betCategoryId: category.id, matchedBy: 'account' };
     const bySender = senderHash ? await q.onlySubscriberWith(db, { phoneHash: senderHash }) : null;
-    if (bySender !== null) return { payee: { subscriberId: bySender }, betCategoryId: category.id, matchedBy: 'msisdn' };
+    if (bySender !== null) return { ...subscriber(bySender), betCategoryId: category.id, matchedBy: 'msisdn' };
     return null;
   }
 
@@ -83,14 +94,14 @@ export async function matchPayment(db: Queryable, who: WhoPaid): Promise<Payment
   const phone = phoneInside(account);
   if (phone) {
     const payee = onlyOne(await q.onlyLiveClientWith(db, { phone }), await q.onlySubscriberWith(db, { phone }));
-    if (payee) return { payee, betCategoryId: null, matchedBy: 'account' };
+    if (payee) return { ...payee, betCategoryId: null, matchedBy: 'account' };
   }
   if (senderHash) {
     const payee = onlyOne(
       await q.onlyLiveClientWith(db, { phoneHash: senderHash }),
       await q.onlySubscriberWith(db, { phoneHash: senderHash }),
     );
-    if (payee) return { payee, betCategoryId: null, matchedBy: 'msisdn' };
+    if (payee) return { ...payee, betCategoryId: null, matchedBy: 'msisdn' };
   }
   return null;
 }
@@ -103,9 +114,11 @@ export async function matchPayment(db: Queryable, who: WhoPaid): Promise<Payment
 export async function newTipsPayer(
   db: Queryable,
   who: WhoPaid,
+  /** The category the account names, when the caller looked it up (`categoryNamedBy`). */
+  named?: { id: number; code: string } | null,
 ): Promise<{ phone: string; betCategoryId: number } | null> {
   const account = normaliseAccount(who.billRefNumber);
-  const category = await categoryNamedBy(db, account);
+  const category = named !== undefined ? named : await categoryNamedBy(db, account);
   if (!category) return null;
   const phone = phoneInside(account.slice(category.code.length)) ?? (who.msisdnKind === 'plain' ? who.senderPhone : null);
   return phone ? { phone, betCategoryId: category.id } : null;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import {
   centsToKes,
@@ -14,7 +14,7 @@ import {
 import { rows } from '../../db/rows.ts';
 import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageOf, pageRows, type ListCount, type Page, type ListRequest } from '../../db/list.ts';
 import { summed, type DayRange, type SummaryPrefix } from '../../db/summaries.ts';
-import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, refunds, stkRequests, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
+import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, refunds, stkRequests, subscriptions, tipsSubscribers, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { scopedWhere, type Scope } from '../../db/scope.ts';
@@ -427,26 +427,36 @@ export async function setPaymentWarning(tx: Queryable, paymentId: number, warnin
 }
 
 /**
- * A receipt-less STK payment (confirmed only by an STK query) from the phone of this hash, of this
- * amount, in the last two days: the oldest, locked.
+ * A C2B confirmation's first look-ups, in one read: a receipt-less STK payment (confirmed only by an
+ * STK query) from the phone of this hash, of this amount, in the last two days (the oldest, locked),
+ * when `waiting` says what to look for; and the bet category whose code the account starts with
+ * (the longest such code; none for an empty account).
  */
-export async function receiptlessStkPayment(tx: Queryable, phoneHash: string, amountCents: number) {
-  const [waiting] = await tx
-    .select({ id: mpesaPayments.id })
-    .from(mpesaPayments)
-    .where(
-      and(
-        isNull(mpesaPayments.transId),
-        eq(mpesaPayments.source, 'stk'),
-        eq(mpesaPayments.amountCents, amountCents),
-        sql`${mpesaPayments.senderPhone} is not null and encode(sha256(convert_to(${mpesaPayments.senderPhone}, 'UTF8')), 'hex') = ${phoneHash}`,
-        gt(mpesaPayments.receivedAt, sql`now() - interval '2 days'`),
-      ),
-    )
-    .orderBy(mpesaPayments.receivedAt)
-    .limit(1)
-    .for('update');
-  return waiting;
+export async function receiptlessStkPaymentAndCategory(
+  tx: Queryable,
+  waiting: { phoneHash: string; amountCents: number } | null,
+  account: string,
+): Promise<{ waitingId: number | null; category: { id: number; code: string } | null }> {
+  const stk = waiting
+    ? sql`(select id from ${mpesaPayments}
+            where trans_id is null and source = 'stk' and amount_cents = ${waiting.amountCents}
+              and sender_phone is not null and encode(sha256(convert_to(sender_phone, 'UTF8')), 'hex') = ${waiting.phoneHash}
+              and received_at > now() - interval '2 days'
+            order by received_at limit 1
+              for update)`
+    : sql`null::bigint`;
+  const [found] = await rows<{ waiting_id: string | number | null; id: number | null; code: string | null }>(
+    tx,
+    sql`select ${stk} as waiting_id, c.id, c.code
+          from (select 1) one
+          left join lateral (select id, code from ${betCategories}
+                              where ${account} <> '' and ${account} like upper(code) || '%'
+                              order by length(code) desc limit 1) c on true`,
+  );
+  return {
+    waitingId: found?.waiting_id != null ? Number(found.waiting_id) : null,
+    category: found?.id != null ? { id: Number(found.id), code: found.code! } : null,
+  };
 }
 
 /** Gives a receipt-less payment its receipt; null when it has one already. */
@@ -504,11 +514,14 @@ export async function categoryCodeStartingAccount(db: Queryable, account: string
   return found ?? null;
 }
 
-/** The one subscriber with this phone (or phone hash); null when none or two. */
-export async function onlySubscriberWith(db: Queryable, by: { phone?: string; phoneHash?: string }): Promise<number | null> {
+/** The one subscriber with this phone (or phone hash), with their name and phone (the receipt's); null when none or two. */
+export async function onlySubscriberWith(
+  db: Queryable,
+  by: { phone?: string; phoneHash?: string },
+): Promise<{ id: number; name: string; phone: string } | null> {
   const where = by.phone ? eq(tipsSubscribers.phone, by.phone) : eq(tipsSubscribers.phoneHash, by.phoneHash!);
-  const found = await db.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(where).limit(2);
-  return found.length === 1 ? found[0]!.id : null;
+  const found = await db.select({ id: tipsSubscribers.id, name: tipsSubscribers.name, phone: tipsSubscribers.phone }).from(tipsSubscribers).where(where).limit(2);
+  return found.length === 1 ? found[0]! : null;
 }
 
 /** The one live client with this id, phone (or phone hash); null when none or two. */
@@ -583,28 +596,59 @@ export async function activePlanPriced(tx: Queryable, priceCents: number) {
   return plan;
 }
 
-/** The category and medium of the subscriber's latest tips subscription. */
-export async function latestTipsSubscription(tx: Queryable, subscriberId: number) {
-  const [latest] = await tx
-    .select({ betCategoryId: subscriptions.betCategoryId, medium: subscriptions.medium })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.subscriberId, subscriberId), isNotNull(subscriptions.betCategoryId)))
-    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
-    .limit(1);
-  return latest;
-}
-
 export async function packageById(tx: Queryable, packageId: number) {
   const [pkg] = await tx.select().from(pricePackages).where(eq(pricePackages.id, packageId));
   return pkg;
 }
 
-/** The category's packages costing exactly this. */
-export async function packagesPriced(tx: Queryable, betCategoryId: number, priceCents: number) {
-  return tx
-    .select()
-    .from(pricePackages)
-    .where(and(eq(pricePackages.betCategoryId, betCategoryId), eq(pricePackages.priceCents, priceCents)));
+/**
+ * The tips settlement's look-ups in one read: the subscriber's latest tips subscription (its
+ * category and medium) and the packages costing exactly this in the category the account named,
+ * else in that latest category. `latest` is null when they never subscribed.
+ */
+export async function latestSubscriptionAndPackagesPriced(
+  tx: Queryable,
+  subscriberId: number,
+  namedCategoryId: number | null,
+  priceCents: number,
+): Promise<{ latest: { betCategoryId: number; medium: TipsMedium | null } | null; fits: (typeof pricePackages.$inferSelect)[] }> {
+  const found = await rows<{
+    latest_category_id: number | null;
+    latest_medium: TipsMedium | null;
+    id: number | null;
+    bet_category_id: number;
+    medium: TipsMedium;
+    name: string;
+    duration_days: number;
+    price_cents: string | number;
+    updated_at: Date | string;
+  }>(
+    tx,
+    sql`with latest as (
+          select bet_category_id, medium from ${subscriptions}
+           where subscriber_id = ${subscriberId} and bet_category_id is not null
+           order by created_at desc, id desc limit 1)
+        select latest.bet_category_id as latest_category_id, latest.medium as latest_medium,
+               p.id, p.bet_category_id, p.medium, p.name, p.duration_days, p.price_cents, p.updated_at
+          from (select 1) one
+          left join latest on true
+          left join ${pricePackages} p on p.bet_category_id = coalesce(${namedCategoryId}::integer, latest.bet_category_id) and p.price_cents = ${priceCents}
+         order by p.id`,
+  );
+  const first = found[0];
+  const latest = first?.latest_category_id != null ? { betCategoryId: Number(first.latest_category_id), medium: first.latest_medium } : null;
+  const fits = found
+    .filter((p) => p.id !== null)
+    .map((p) => ({
+      id: Number(p.id),
+      betCategoryId: Number(p.bet_category_id),
+      medium: p.medium,
+      name: p.name,
+      durationDays: Number(p.duration_days),
+      priceCents: Number(p.price_cents),
+      updatedAt: new Date(p.updated_at),
+    }));
+  return { latest, fits };
 }
 
 /** What a subscription bought: its amount, days, and the plan or package. */

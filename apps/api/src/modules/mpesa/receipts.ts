@@ -4,7 +4,7 @@ import type { Language } from '../../customer-texts/catalogue.ts';
 import { fill, smsDateTime } from '../../customer-texts/format.ts';
 import { customerText, fixedText } from '../../customer-texts/texts.ts';
 import { getSettings } from '../settings/service.ts';
-import { chosenLanguage, languageOf, queueSms } from '../sms/service.ts';
+import { languageOf, queueSms, queueSmsInTheirLanguage } from '../sms/service.ts';
 import { saleInvoiceNumber } from '../tax/service.ts';
 import * as q from './queries.ts';
 
@@ -23,9 +23,12 @@ export async function categoryPricesText(db: Queryable, betCategoryId: number, l
   return customerText(db, 'tips_prices_sms', language, { category: category.name, packages: list, code: category.code });
 }
 
-/** The payer and the payment's receipt; `receipt` given when the caller knows it (one read fewer). */
-async function payerOf(db: Queryable, paymentId: number, subscriberId: number, receipt: string | null | undefined) {
-  const subscriber = await q.subscriberNameAndPhone(db, subscriberId);
+/** The subscriber's name and phone, when the caller read them already (the match by phone). */
+export type KnownPayer = { name: string; phone: string };
+
+/** The payer and the payment's receipt; `receipt` and `known` given when the caller knows them (fewer reads). */
+async function payerOf(db: Queryable, paymentId: number, subscriberId: number, receipt: string | null | undefined, known?: KnownPayer) {
+  const subscriber = known ?? (await q.subscriberNameAndPhone(db, subscriberId));
   if (!subscriber) return null;
   if (receipt !== undefined) return { ...subscriber, receipt: receipt ?? 'M-Pesa' };
   return { ...subscriber, receipt: (await q.receiptOf(db, paymentId)) ?? 'M-Pesa' };
@@ -58,42 +61,38 @@ export async function queueTipsReceipt(
     expiresAt: Date;
     createdBy: number | null;
     settings?: ReceiptSettings;
+    /** The subscriber's name and phone when the caller read them (else read here). */
+    payer?: KnownPayer;
   },
 ): Promise<{ queued: boolean; phone: string | null }> {
-  const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt);
+  const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt, r.payer);
   if (!payer) return { queued: false, phone: null };
   const settings = r.settings ?? (await receiptSettings(tx));
-  const language = (await chosenLanguage(tx, payer.phone)) ?? settings.customer_language_default;
-  const receiptText = fill(language === 'en' ? settings.tips_receipt_sms : settings.tips_receipt_sms_sw, {
-    name: payer.name,
-    amount: kesFixed(r.amountCents),
-    receipt: payer.receipt,
-    package: r.packageName,
-    expiry: smsDateTime(r.expiresAt),
-  }, language);
-  const invoiceLine = settings.receipt_sms_invoice_line ? await invoiceLineOf(tx, r.subscriptionId, language) : null;
-  const body = invoiceLine ? `${receiptText} ${invoiceLine}` : receiptText;
-  const id = await queueSms(tx, {
+  // With `receipt_sms_invoice_line` on, the sale's invoice number as a short line: taken in the sale's
+  // transaction before this SMS (decision 035; its KRA receipt and QR are on the portal). Off, the sale
+  // is numbered last, after this SMS (decision 044).
+  const number = settings.receipt_sms_invoice_line ? await saleInvoiceNumber(tx, r.subscriptionId) : null;
+  // The text in both languages: the phone's chosen language picks one as the SMS is queued (one statement).
+  const bodyIn = (language: Language) => {
+    const receiptText = fill(language === 'en' ? settings.tips_receipt_sms : settings.tips_receipt_sms_sw, {
+      name: payer.name,
+      amount: kesFixed(r.amountCents),
+      receipt: payer.receipt,
+      package: r.packageName,
+      expiry: smsDateTime(r.expiresAt),
+    }, language);
+    return number === null ? receiptText : `${receiptText} ${fixedText('sms.receipt_invoice_line', language, { number: String(number) })}`;
+  };
+  const id = await queueSmsInTheirLanguage(tx, {
     intent: TIPS_RECEIPT_INTENT,
     dedupeKey: `${TIPS_RECEIPT_INTENT}:${r.paymentId}:${r.subscriptionId}`,
     to: payer.phone,
-    body,
+    bodies: { en: bodyIn('en'), sw: bodyIn('sw') },
+    fallback: settings.customer_language_default,
     subscriberId: r.subscriberId,
     createdBy: r.createdBy,
   });
   return { queued: id !== null, phone: payer.phone };
-}
-
-/**
- * With the `receipt_sms_invoice_line` setting on, the sale's tax invoice number as a short line
- * (decision 035): the number is taken in the sale's own transaction, before this SMS is queued, so
- * the receipt can carry it although KRA receives the invoice later; its KRA receipt and QR are on
- * the portal. Null when the sale has no invoice. (With the setting off, the sale is numbered last,
- * after this SMS: decision 044.)
- */
-async function invoiceLineOf(tx: Queryable, subscriptionId: number, language: Language): Promise<string | null> {
-  const number = await saleInvoiceNumber(tx, subscriptionId);
-  return number === null ? null : fixedText('sms.receipt_invoice_line', language, { number: String(number) });
 }
 
 /** A payment that bought nothing: the payer learns it is credit, with the category's prices. */

@@ -5,8 +5,9 @@ import { postLedgerEntry } from '../ledger/service.ts';
 import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries.ts';
-import { queueCreditNotice, queueTipsReceipt, receiptSettings } from './receipts.ts';
+import { queueCreditNotice, queueTipsReceipt, receiptSettings, type KnownPayer } from './receipts.ts';
 import type { Sale } from '../tax/service.ts';
+import type { AuditEntry } from '../audit/service.ts';
 
 /** What an STK push asked for: it decides over the general rules (the payer chose it). */
 export type RequestedItem = { packageId: number } | { planId: number } | { bonus: true };
@@ -19,6 +20,8 @@ export interface Settlement {
   transId?: string | null;
   /** The payer's full phone when the caller has it (null: M-Pesa hid it), for the sale's invoice. */
   buyerPhone?: string | null;
+  /** A subscriber payee's name and phone when the caller read them (saves reading them for the receipt). */
+  payer?: KnownPayer;
   /** The bet category the account number named (tips), if any. */
   betCategoryId: number | null;
   source: 'mpesa' | 'stk' | 'ratiba';
@@ -27,7 +30,8 @@ export interface Settlement {
   requestId?: string | null;
   /**
    * The caller invoices a sale itself, as the last statement of its transaction, with the
-   * outcome's `saleToInvoice` (decision 044); otherwise the sale is invoiced when it is made.
+   * outcome's `saleToInvoice` (decision 044), and writes a tips subscription's audit row (the
+   * outcome's `audits`) with its own; otherwise both are written when the sale is made.
    */
   invoiceLast?: boolean;
 }
@@ -41,6 +45,8 @@ export interface SettlementOutcome {
   smsQueued?: boolean;
   /** The sale the caller invoices as the last statement of its transaction (`queueSaleInvoice`). */
   saleToInvoice?: Sale | null;
+  /** With `invoiceLast`: the audit rows the caller writes with its own, in one statement. */
+  audits?: AuditEntry[];
 }
 
 /**
@@ -101,22 +107,22 @@ async function settleClient(tx: Queryable, s: Settlement, clientId: number): Pro
 
 async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: number): Promise<SettlementOutcome> {
   const outcome: SettlementOutcome = { bonusPaidCents: 0, subscriptionId: null, activatedSms: null };
-  const latest = await q.latestTipsSubscription(tx, subscriberId);
+  let latest: { betCategoryId: number | null; medium: TipsMedium | null } | null = null;
 
   let chosen: { id: number; name: string; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number } | undefined;
   const requested = s.requested;
   if (requested && 'packageId' in requested) {
+    // What the payer chose decides; a payment that cannot buy it stays credit, without a notice.
     const pkg = await q.packageById(tx, requested.packageId);
     if (pkg && s.amountCents >= pkg.priceCents) chosen = pkg;
   } else {
-    // The category the account named, else the one the subscriber last bought.
-    const categoryId = s.betCategoryId ?? latest?.betCategoryId ?? null;
-    if (categoryId !== null) {
-      const fits = await q.packagesPriced(tx, categoryId, s.amountCents);
-      // SMS is preferred over web, unless the subscriber's latest subscription was web.
-      const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
-      chosen = fits.find((p) => p.medium === preferred) ?? fits[0];
-    }
+    // The category the account named, else the one the subscriber last bought: the subscriber's
+    // latest subscription and the packages at this price in one read.
+    const found = await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents);
+    latest = found.latest;
+    // SMS is preferred over web, unless the subscriber's latest subscription was web.
+    const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
+    chosen = found.fits.find((p) => p.medium === preferred) ?? found.fits[0];
   }
   if (!chosen) {
     const categoryId = s.betCategoryId ?? latest?.betCategoryId ?? null;
@@ -144,9 +150,11 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     // The receipt's invoice line needs the number before the receipt; otherwise the sale is numbered
     // last, so that the branch's counter is held only to the commit (decision 044).
     invoiceLater: s.invoiceLast === true && !settings.receipt_sms_invoice_line,
+    auditLater: s.invoiceLast === true,
   });
   outcome.subscriptionId = sub.id;
   outcome.saleToInvoice = sub.sale;
+  if (sub.audit) outcome.audits = [sub.audit];
   const receipt = await queueTipsReceipt(tx, {
     paymentId: s.paymentId,
     receipt: s.transId,
@@ -157,6 +165,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     expiresAt: sub.expiresAt,
     createdBy: s.actorUserId,
     settings,
+    ...(s.payer ? { payer: s.payer } : {}),
   });
   outcome.smsQueued = receipt.queued;
   if (chosen.medium === 'sms') {

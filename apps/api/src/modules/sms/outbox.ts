@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { SECRET_SMS_TEXTS } from '@betdesk/contract';
-import { SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
+import { ERASED_PHONE_PREFIX, SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
+import type { Language } from '../../customer-texts/catalogue.ts';
 import type { Database, Queryable } from '../../db/client.ts';
 import { DND_CAUSE, type SendOutcome, type SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '@betdesk/contract';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { hasConsent, isErasedPhone } from './consent.ts';
-import { isOptedOut, optOut } from './opt-outs.ts';
+import { optOut } from './opt-outs.ts';
 import { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 import * as q from './queries/outbox.ts';
 
@@ -50,21 +50,40 @@ async function firstAttemptAt(db: Queryable, smsClass: SmsClass, now: Date): Pro
 
 /**
  * Records a message in the outbox. Call it inside the transaction that decides to send, then nudge
- * the dispatcher after commit. Returns the row id, or null when the same dedupe key was queued before.
+ * the dispatcher after commit. Returns the row id, or null when the phone may not receive it (an
+ * erased person's; opted out of a service or promotional message; a promotional one without
+ * consent, decision 025) or the same dedupe key was queued before. The phone's rules are checked in
+ * the insert itself: one statement.
  */
 export async function queueSms(db: Queryable, sms: SmsToQueue): Promise<number | null> {
   const smsClass = sms.smsClass ?? 'transactional';
-  // An erased person gets nothing; a promotional message needs marketing consent (decision 025).
-  if (await isErasedPhone(db, sms.to)) return null;
-  if (smsClass !== 'transactional' && (await isOptedOut(db, sms.to, sms.betCategoryId, smsClass === 'promotional'))) return null;
-  if (smsClass === 'promotional' && !(await hasConsent(db, sms.to))) return null;
   const body = smsClass === 'promotional' ? await withOptOutText(db, sms.body) : sms.body;
+  return insertGuarded(db, sms, smsClass, { body, parts: smsParts(body) });
+}
+
+/**
+ * `queueSms` for a text written in both languages: the phone's chosen language (else `fallback`,
+ * the business's default) picks it in the same statement. Not for promotional messages.
+ */
+export async function queueSmsInTheirLanguage(
+  db: Queryable,
+  sms: Omit<SmsToQueue, 'body' | 'smsClass'> & { smsClass?: Exclude<SmsClass, 'promotional'>; bodies: Record<Language, string>; fallback: Language },
+): Promise<number | null> {
+  const text = (body: string) => ({ body, parts: smsParts(body) });
+  return insertGuarded(db, sms, sms.smsClass ?? 'transactional', {
+    byLanguage: { en: text(sms.bodies.en), sw: text(sms.bodies.sw) },
+    fallback: sms.fallback,
+  });
+}
+
+async function insertGuarded(db: Queryable, sms: Omit<SmsToQueue, 'body'>, smsClass: SmsClass, text: q.QueuedText): Promise<number | null> {
+  // An erased person gets nothing; a promotional message needs marketing consent (decision 025).
+  if (sms.to.startsWith(ERASED_PHONE_PREFIX)) return null;
   return q.insertQueuedSms(db, {
     intent: sms.intent,
     dedupeKey: sms.dedupeKey,
     recipient: sms.to,
-    body,
-    parts: smsParts(body),
+    text,
     smsClass,
     nextAttemptAt: await firstAttemptAt(db, smsClass, sms.now ?? new Date()),
     priority: SMS_PRIORITY.single,
@@ -72,6 +91,7 @@ export async function queueSms(db: Queryable, sms: SmsToQueue): Promise<number |
     subscriberId: sms.subscriberId ?? null,
     createdBy: sms.createdBy,
     resentFromId: sms.resentFromId ?? null,
+    betCategoryId: sms.betCategoryId ?? null,
   });
 }
 

@@ -4,7 +4,7 @@ import { centsToKes, type Bet4meSubscription, type SortOf } from '@betdesk/contr
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
 import { dayRangeOf, pageOf, rowsAndCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
-import { audit } from '../audit/service.ts';
+import { audit, auditAll, auditEntry, type AuditEntry } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import { creditReversedSale, queueSaleInvoice, type Sale } from '../tax/service.ts';
 export { runSubscriptionExpiry } from './expiry.ts';
@@ -28,6 +28,11 @@ export interface Activation {
    * the last statement of its transaction, so that the branch's invoice counter is held briefly.
    */
   invoiceLater?: boolean;
+  /**
+   * The caller writes the activation's audit row itself (the answered `audit`), with its own in
+   * one statement.
+   */
+  auditLater?: boolean;
 }
 
 /**
@@ -35,12 +40,12 @@ export interface Activation {
  * later of now and the current expiry of the same thing (a client's Bet4Me plan; a subscriber's
  * category and medium). When bought from the account (`mpesa`, `stk`, `balance`) the price is
  * debited from the holder's ledger; a `manual` subscription is recorded with the staff user only.
- * Returns the new subscription's id and expiry.
+ * Returns the new subscription's id and expiry (and the sale and audit row the caller said it writes).
  */
 export async function activateSubscription(
   tx: Queryable,
   a: Activation,
-): Promise<{ id: number; startsAt: Date; expiresAt: Date; sale: Sale | null }> {
+): Promise<{ id: number; startsAt: Date; expiresAt: Date; sale: Sale | null; audit: AuditEntry | null }> {
   // Lock the holder's current rows so two activations at once stack instead of overlapping.
   const latest = await subscriptionQueries.lockLatestExpiryOf(tx, a.what);
   const now = new Date();
@@ -86,10 +91,11 @@ export async function activateSubscription(
           ...a.invoice,
         };
   if (sale && !a.invoiceLater) await queueSaleInvoice(tx, sale);
-  await audit(tx, 'subscription.activate', id, { actorUserId: a.createdBy ?? null, requestId: a.requestId }, {
+  const activated = auditEntry('subscription.activate', id, { actorUserId: a.createdBy ?? null, requestId: a.requestId }, {
     after: { ...a.what, amount_cents: a.amountCents, source: a.source, starts_at: startsAt, expires_at: expiresAt },
   });
-  return { id, startsAt, expiresAt, sale: a.invoiceLater ? sale : null };
+  if (!a.auditLater) await auditAll(tx, [activated]);
+  return { id, startsAt, expiresAt, sale: a.invoiceLater ? sale : null, audit: a.auditLater ? activated : null };
 }
 
 /**

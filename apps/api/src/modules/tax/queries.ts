@@ -61,6 +61,41 @@ export async function insertNumberedInvoice(tx: Queryable, branchId: string, inv
   return Number(row!.id);
 }
 
+/** A sale's invoice before the device decides its branch, tax type and status (`insertDeviceInvoice`). */
+export type NewSaleInvoice = Omit<NewInvoice, 'kind' | 'taxType' | 'taxCents' | 'status'> & {
+  /** The tax in cents under each type the device may sell under: B (VAT registered), D (not). */
+  taxCents: { B: number; D: number };
+};
+
+/**
+ * A sale's invoice in one statement with the device's settings (decision 044): the device row (the
+ * branch, whether the business is VAT registered, whether invoicing is initialised) is read by the
+ * statement that takes the branch's next number and inserts the invoice, instead of a read before
+ * it. No device: branch '00', type D, the invoice waits as "awaiting" (as `deviceOf` null gives).
+ */
+export async function insertDeviceInvoice(tx: Queryable, invoice: NewSaleInvoice): Promise<number> {
+  const [row] = await rows<{ id: string }>(
+    tx,
+    sql`with device as (
+          select coalesce(d.branch_id, '00') as branch_id, coalesce(d.vat_registered, false) as vat,
+                 coalesce(d.initialised_at is not null and d.cmc_key_sealed <> '' and d.tin <> '', false) as invoicing
+            from (select 1) one left join (select * from ${taxDevice} limit 1) d on true),
+        counter as (
+          insert into ${taxInvoiceCounters} (branch_id, last_number) select branch_id, 1 from device
+          on conflict (branch_id) do update set last_number = ${taxInvoiceCounters}.last_number + 1
+          returning branch_id, last_number)
+        insert into ${taxInvoices} (kind, branch_id, number, payment_id, subscription_id, bonus_payment_id, item_code, item_name,
+                                    amount_cents, tax_type, tax_cents, buyer_phone, status, created_by)
+        select 'invoice', counter.branch_id, counter.last_number, ${invoice.paymentId ?? null}::bigint, ${invoice.subscriptionId ?? null}::bigint,
+               ${invoice.bonusPaymentId ?? null}::bigint, ${invoice.itemCode}, ${invoice.itemName}, ${invoice.amountCents},
+               case when device.vat then 'B' else 'D' end, case when device.vat then ${invoice.taxCents.B}::bigint else ${invoice.taxCents.D}::bigint end,
+               ${invoice.buyerPhone ?? null}, case when device.invoicing then 'queued' else 'awaiting' end, ${invoice.createdBy ?? null}::integer
+          from counter, device
+        returning id`,
+  );
+  return Number(row!.id);
+}
+
 /** The payer's phone of a payment (the invoice's buyer), when M-Pesa gave it in full. */
 export async function payerPhoneOf(tx: Queryable, paymentId: number): Promise<string | null> {
   const [payment] = await tx.select({ phone: mpesaPayments.senderPhone }).from(mpesaPayments).where(sql`${mpesaPayments.id} = ${paymentId}`);

@@ -177,21 +177,17 @@ async function insertSaleInvoice(
     buyerPhone?: string | null;
   },
 ): Promise<number> {
-  const device = await q.deviceOf(tx);
   const buyerPhone = s.buyerPhone !== undefined ? s.buyerPhone : s.paymentId ? await q.payerPhoneOf(tx, s.paymentId) : null;
-  const taxType = taxTypeOf(device);
-  return q.insertNumberedInvoice(tx, device?.branchId ?? '00', {
-    kind: 'invoice',
+  // The device's branch, tax type and status are read by the numbering statement itself.
+  return q.insertDeviceInvoice(tx, {
     paymentId: s.paymentId,
     subscriptionId: s.subscriptionId ?? null,
     bonusPaymentId: s.bonusPaymentId ?? null,
     itemCode: s.item.code,
     itemName: s.item.name,
     amountCents: s.amountCents,
-    taxType,
-    taxCents: inclusiveTaxCents(s.amountCents, taxType),
+    taxCents: { B: inclusiveTaxCents(s.amountCents, 'B'), D: inclusiveTaxCents(s.amountCents, 'D') },
     buyerPhone,
-    status: invoicingOn(device) ? 'queued' : 'awaiting',
     createdBy: s.createdBy,
   });
 }

@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Queryable } from '../../../db/client.ts';
 import { rows } from '../../../db/rows.ts';
-import { smsMessages, SMS_PRIORITY, type SmsClass } from '../../../db/schema/index.ts';
+import { phoneLanguages, smsMessages, SMS_PRIORITY, type SmsClass } from '../../../db/schema/index.ts';
+import type { Language } from '../../../customer-texts/catalogue.ts';
 import { consentedSql, erasedSql } from './consent.ts';
 import { optedOutSql } from './opt-outs.ts';
 
@@ -240,7 +241,52 @@ export async function recordBatchOutcomes(
 }
 
 /** Puts one message in the outbox; null when the same dedupe key was queued before. */
-export async function insertQueuedSms(db: Queryable, row: typeof smsMessages.$inferInsert): Promise<number | null> {
-  const [queued] = await db.insert(smsMessages).values(row).onConflictDoNothing({ target: smsMessages.dedupeKey }).returning({ id: smsMessages.id });
-  return queued?.id ?? null;
+/** A message's text: one, or one per language, the phone's chosen language deciding (else `fallback`). */
+export type QueuedText = { body: string; parts: number } | { byLanguage: Record<Language, { body: string; parts: number }>; fallback: Language };
+
+export interface QueuedRow {
+  intent: string;
+  dedupeKey: string;
+  recipient: string;
+  text: QueuedText;
+  smsClass: SmsClass;
+  nextAttemptAt: Date;
+  priority: number;
+  clientId: number | null;
+  subscriberId: number | null;
+  createdBy: number | null;
+  resentFromId: number | null;
+  /** The tips category of a service message (STOP <code> opts out of it). */
+  betCategoryId?: number | null | undefined;
+}
+
+/**
+ * Records one message in one statement, unless the phone may not receive it (the outbox's rules,
+ * as the fan-out applies them): never to an erased person's phone; a service or promotional message
+ * not to a phone opted out of it; a promotional one only with marketing consent. A text written in
+ * both languages is chosen by the phone's language in the same statement. Returns the row id, or
+ * null when the phone may not receive it or the same dedupe key was queued before.
+ */
+export async function insertQueuedSms(db: Queryable, row: QueuedRow): Promise<number | null> {
+  const phone = sql`${row.recipient}::text`;
+  const guards = [sql`not ${erasedSql(phone)}`];
+  if (row.smsClass !== 'transactional') guards.push(sql`not ${optedOutSql(phone, row.betCategoryId, row.smsClass === 'promotional')}`);
+  if (row.smsClass === 'promotional') guards.push(consentedSql(phone));
+  const t = row.text;
+  const chosen = 'body' in t ? null : sql`(select coalesce((select language from ${phoneLanguages} where phone = ${row.recipient}), ${t.fallback}) as language)`;
+  const pick = (of: (v: { body: string; parts: number }) => string | number, cast: SQL) =>
+    'body' in t ? sql`${of(t)}${cast}` : sql`case when l.language = 'en' then ${of(t.byLanguage.en)}${cast} else ${of(t.byLanguage.sw)}${cast} end`;
+  const [queued] = await rows<{ id: string | number }>(
+    db,
+    sql`insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, sms_class, next_attempt_at, priority,
+                                    client_id, subscriber_id, created_by, resent_from_id)
+        select ${row.intent}, ${row.dedupeKey}, ${phone}, ${pick((v) => v.body, sql`::text`)}, ${pick((v) => v.parts, sql`::integer`)},
+               ${row.smsClass}, ${row.nextAttemptAt.toISOString()}::timestamptz, ${row.priority}::smallint,
+               ${row.clientId}::integer, ${row.subscriberId}::integer, ${row.createdBy}::integer, ${row.resentFromId}::bigint
+          ${chosen ? sql`from ${chosen} l` : sql``}
+         where ${sql.join(guards, sql` and `)}
+        on conflict (dedupe_key) do nothing
+        returning id`,
+  );
+  return queued ? Number(queued.id) : null;
 }
