@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { centsToKes, type AssignableClient, type Client, type SortDirection, type SortOf } from '@betdesk/contract';
 import { iso, isoOrNull, rows } from '../../db/rows.ts';
-import { cappedCount, exactCount, limitSql, nameOrPhoneContains, orderSql, type ListCount, type Page } from '../../db/list.ts';
+import { cappedCount, containing, exactCount, limitSql, nameOrPhoneContains, orderSql, type ListCount, type Page } from '../../db/list.ts';
 import {
   bets,
   clientAssignments,
@@ -24,9 +24,19 @@ export interface ClientFilter {
   clientId?: number;
 }
 
-function clientWhere(f: ClientFilter): ScopedWhere {
+/**
+ * `counting`: the search is written for a capped count. The name's btree indexes (clients_live_name_idx,
+ * clients_live_name_running_idx) hold the name, and PostgreSQL, pricing an ilike like an equality,
+ * counted a common surname by testing every live client's entry off one of them (196,000 entries to
+ * reach 10,001 at reference scale: 170 ms). Testing the phone as well (it holds digits only, so it never
+ * matches a name) takes those indexes out of the choice; the trigram indexes give the matches (29 ms).
+ */
+function clientWhere(f: ClientFilter, counting = false): ScopedWhere {
   const parts: SQL[] = [sql`c.deleted_at is null`];
-  if (f.search) parts.push(nameOrPhoneContains(f.search, sql`c.name`, sql`c.phone`));
+  if (f.search) {
+    const test = nameOrPhoneContains(f.search, sql`c.name`, sql`c.phone`);
+    parts.push(counting ? sql`(${test} or c.phone ilike ${containing(f.search)})` : test);
+  }
   if (f.activeOnly) parts.push(activeClientSql(sql`c`));
   if (f.assignedTo !== undefined) parts.push(sql`c.assigned_user_id = ${f.assignedTo}`);
   if (f.clientId !== undefined) parts.push(sql`c.id = ${f.clientId}`);
@@ -99,7 +109,7 @@ export function clientsExportQuery(f: ClientFilter, order: SQL = newestClientsFi
 export { toClient };
 
 export function countClientsCapped(db: Queryable, f: ClientFilter): Promise<ListCount> {
-  return cappedCount(db, sql`from ${clients} c where ${clientWhere(f)}`);
+  return cappedCount(db, sql`from ${clients} c where ${clientWhere(f, true)}`);
 }
 
 export async function countClients(db: Queryable, f: ClientFilter): Promise<number> {
