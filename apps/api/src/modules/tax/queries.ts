@@ -37,30 +37,6 @@ export async function takeInvoiceNumber(tx: Queryable, branchId: string): Promis
 
 export type NewInvoice = Omit<typeof taxInvoices.$inferInsert, 'id' | 'number' | 'branchId'>;
 
-/**
- * Takes the branch's next number and inserts the invoice with it, in one statement: the counter
- * row is locked from here to the end of the caller's transaction (every sale waits on it), so the
- * caller runs this as late in its transaction as it can and nothing else waits behind one more
- * round trip (decision 044).
- */
-export async function insertNumberedInvoice(tx: Queryable, branchId: string, invoice: NewInvoice): Promise<number> {
-  const [row] = await rows<{ id: string }>(
-    tx,
-    sql`with counter as (
-          insert into ${taxInvoiceCounters} (branch_id, last_number) values (${branchId}, 1)
-          on conflict (branch_id) do update set last_number = ${taxInvoiceCounters}.last_number + 1
-          returning last_number)
-        insert into ${taxInvoices} (kind, branch_id, number, payment_id, subscription_id, bonus_payment_id, item_code, item_name,
-                                    amount_cents, tax_type, tax_cents, buyer_phone, status, created_by)
-        select ${invoice.kind}, ${branchId}, counter.last_number, ${invoice.paymentId ?? null}::bigint, ${invoice.subscriptionId ?? null}::bigint,
-               ${invoice.bonusPaymentId ?? null}::bigint, ${invoice.itemCode}, ${invoice.itemName}, ${invoice.amountCents}, ${invoice.taxType},
-               ${invoice.taxCents}, ${invoice.buyerPhone ?? null}, ${invoice.status}, ${invoice.createdBy ?? null}::integer
-          from counter
-        returning id`,
-  );
-  return Number(row!.id);
-}
-
 /** A sale's invoice before the device decides its branch, tax type and status (`insertDeviceInvoice`). */
 export type NewSaleInvoice = Omit<NewInvoice, 'kind' | 'taxType' | 'taxCents' | 'status'> & {
   /** The tax in cents under each type the device may sell under: B (VAT registered), D (not). */
@@ -78,7 +54,7 @@ export async function insertDeviceInvoice(tx: Queryable, invoice: NewSaleInvoice
     tx,
     sql`with device as (
           select coalesce(d.branch_id, '00') as branch_id, coalesce(d.vat_registered, false) as vat,
-                 coalesce(d.initialised_at is not null and d.cmc_key_sealed <> '' and d.tin <> '', false) as invoicing
+                 coalesce(d.initialised_at is not null and d.cmc_key_sealed <> '' and d.tin <> '', false) as invoicing -- invoicingOn, in SQL
             from (select 1) one left join (select * from ${taxDevice} limit 1) d on true),
         counter as (
           insert into ${taxInvoiceCounters} (branch_id, last_number) select branch_id, 1 from device

@@ -33,6 +33,7 @@ export function inclusiveTaxCents(amountCents: number, taxType: TaxType): number
 /** A VAT-registered business sells under B (16 %); one that is not, under D (non-VAT). */
 export const taxTypeOf = (device: { vatRegistered: boolean } | null): TaxType => (device?.vatRegistered ? 'B' : 'D');
 
+/** Whether sales are sent to KRA; q.insertDeviceInvoice tests the same in SQL (keep the two alike). */
 const invoicingOn = (device: q.TaxDeviceRow | null): boolean => Boolean(device?.initialisedAt && device.cmcKeySealed && device.tin);
 
 /** What the product sells, as eTIMS items: services (type 3), counted in units (NT / U). */
