@@ -12,6 +12,8 @@
  *   --budget S            seconds one scenario may take before it stops repeating (default 5)
  *   --export-timeout S    an export is cut off after this long (default 120)
  *   --ingest N            C2B confirmations of the ingestion scenario (default 10,000 x scale, at least 500)
+ *   --api-processes N     API processes the ingestion scenario sends to, each its own (default 1;
+ *                         BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles them)
  *   --tax-backlog N       invoices queued and drained by the tax backlog scenario (default 100,000; --only tax)
  *   --out file.md         also write the markdown report there
  *   --staff K             the staff user the reads run for: big (default), rare, none or other
@@ -23,7 +25,7 @@
  * A scenario that answers an HTTP error is reported as such and the suite goes on.
  */
 import http from 'node:http';
-import { execSync } from 'node:child_process';
+import { execSync, fork } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { writeFileSync } from 'node:fs';
@@ -104,6 +106,8 @@ interface Options {
   budgetMs: number;
   exportTimeoutMs: number;
   ingest: number;
+  /** API processes the ingestion scenario runs (each its own process, as `npm run serve`). */
+  apiProcesses: number;
   /** Invoices queued for the tax backlog scenario. */
   taxBacklog: number;
   out: string | undefined;
@@ -421,7 +425,7 @@ function darajaTime(date: Date): string {
  * C2B confirmations through the real webhook route (with its secret) at concurrency 20: unique
  * receipts, one in ten sent twice as Daraja's retries are; then every receipt must be stored once.
  */
-async function measureIngestion(client: Client, sql: pg.Client, count: number, subscribers: number, codes: string[]): Promise<OtherResult & { perSecond: number; seconds: number }> {
+async function measureIngestion(clients: Client[], sql: pg.Client, count: number, subscribers: number, codes: string[]): Promise<OtherResult & { perSecond: number; seconds: number }> {
   const run = randomBytes(3).toString('hex').toUpperCase().slice(0, 4);
   const receipts = Array.from({ length: count }, (_, i) => `Z${run}${i.toString(36).toUpperCase().padStart(5, '0')}`);
   const sends = [...receipts.map((r, i) => ({ r, i })), ...receipts.filter((_, i) => i % 10 === 0).map((r, i) => ({ r, i: i * 10 }))];
@@ -454,7 +458,9 @@ async function measureIngestion(client: Client, sql: pg.Client, count: number, s
   let next = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: TARGETS.ingestConcurrency }, async () => {
+    Array.from({ length: TARGETS.ingestConcurrency }, async (_, k) => {
+      // Each of the 20 senders keeps to one API process, as nginx's keep-alive connections do.
+      const client = clients[k % clients.length]!;
       while (next < sends.length) {
         const s = sends[next++]!;
         try {
@@ -501,11 +507,13 @@ async function measureIngestion(client: Client, sql: pg.Client, count: number, s
 // ---------------------------------------------------------------------------------------------
 // Suite
 
-export async function bootApi(url: string): Promise<{ database: Database; deps: AppDeps; base: string; close(): Promise<void> }> {
+export async function bootApi(url: string, o: { migrate?: boolean } = {}): Promise<{ database: Database; deps: AppDeps; base: string; close(): Promise<void> }> {
   // As the server opens it (DATABASE_POOL_SIZE, default 10), so that a pool size can be compared.
   const database = await openDatabase({ url, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-  await database.migrate();
-  await ensureSettingDefaults(database.db);
+  if (o.migrate !== false) {
+    await database.migrate();
+    await ensureSettingDefaults(database.db);
+  }
   const config = loadConfig({
     DATABASE_URL: url,
     DATA_DIR: '/tmp/betdesk-bench-data',
@@ -529,6 +537,45 @@ export async function bootApi(url: string): Promise<{ database: Database; deps: 
       await database.close();
     },
   };
+}
+
+/**
+ * N API processes as `npm run serve` runs them (bench/api-process.ts), for the ingestion scenario: the
+ * bench's own client then does not share their event loops, and N = 2 is the runbook's deployment
+ * (two API processes behind nginx, docs/OPERATIONS.md).
+ */
+async function startApiProcesses(url: string, n: number): Promise<{ clients: Client[]; close(): Promise<void> }> {
+  const children = Array.from({ length: n }, () =>
+    fork(fileURLToPath(new URL('./api-process.ts', import.meta.url)), [], { env: { ...process.env, DATABASE_URL: url }, execArgv: [...process.execArgv, ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+  );
+  const close = async () => {
+    await Promise.all(
+      children.map((child) => new Promise<void>((resolve) => {
+        if (child.exitCode !== null || !child.connected) return resolve();
+        child.once('exit', () => resolve());
+        child.disconnect();
+      })),
+    );
+  };
+  try {
+    const bases = await Promise.all(
+      children.map((child) => new Promise<string>((resolve, reject) => {
+        child.once('message', (m: { base?: string }) => (m.base ? resolve(m.base) : reject(new Error('an API process sent no address'))));
+        child.once('exit', (code) => reject(new Error(`an API process exited (${code}) before listening`)));
+      })),
+    );
+    const clients = bases.map((base) => new Client(base));
+    return {
+      clients,
+      async close() {
+        clients.forEach((c) => c.close());
+        await close();
+      },
+    };
+  } catch (error) {
+    children.forEach((child) => child.kill());
+    throw error;
+  }
 }
 
 async function login(client: Client, email: string): Promise<string> {
@@ -704,14 +751,17 @@ export async function runSuite(o: Options): Promise<number> {
     if (wanted('ingest C2B confirmations')) {
       const { rows } = await sql.query<{ n: number }>(`select count(*)::int as n from tips_subscribers`);
       const { rows: codes } = await sql.query<{ code: string }>(`select code from bet_categories order by id`);
-      log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency}`);
+      log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency} into ${o.apiProcesses} API process(es) of their own`);
       let product: { perSecond: number; seconds: number } | null = null;
+      const apis = await startApiProcesses(o.url, o.apiProcesses);
       try {
-        const measured = await measureIngestion(client, sql, o.ingest, rows[0]!.n, codes.map((c) => c.code));
+        const measured = await measureIngestion(apis.clients, sql, o.ingest, rows[0]!.n, codes.map((c) => c.code));
         product = measured;
-        others.push({ name: measured.name, figures: measured.figures, verdict: measured.verdict });
+        others.push({ name: `${measured.name}, ${o.apiProcesses} API process(es)`, figures: measured.figures, verdict: measured.verdict });
       } catch (error) {
         others.push({ name: 'C2B confirmations', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
+      } finally {
+        await apis.close();
       }
       log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
       // The floor right after, as long as the product ran (at least 10 s), on the same database.
@@ -769,6 +819,7 @@ function cli(): void {
       budget: { type: 'string', default: '5' },
       'export-timeout': { type: 'string', default: '120' },
       ingest: { type: 'string' },
+      'api-processes': { type: 'string', default: '1' },
       'tax-backlog': { type: 'string' },
       out: { type: 'string' },
       staff: { type: 'string', default: 'big' },
@@ -800,6 +851,7 @@ function cli(): void {
     budgetMs: Number(values.budget) * 1000,
     exportTimeoutMs: Number(values['export-timeout']) * 1000,
     ingest: values.ingest ? Number(values.ingest) : Math.max(500, Math.round(10_000 * scale)),
+    apiProcesses: Number(values['api-processes']),
     taxBacklog: values['tax-backlog'] ? Number(values['tax-backlog']) : 100_000,
     out: values.out,
     staff: (values.staff ?? 'big') as StaffKind,
@@ -809,8 +861,8 @@ function cli(): void {
     console.error('--staff is big (5 % of the clients), rare (1 %), none or other (another 5 %)');
     process.exit(2);
   }
-  if (!(scale > 0) || !(options.repeat >= 1) || !(options.budgetMs > 0) || !(options.exportTimeoutMs > 0) || !(options.ingest >= 1) || !(options.taxBacklog >= 1)) {
-    console.error('--scale, --repeat, --budget, --export-timeout and --ingest take positive numbers');
+  if (!(scale > 0) || !(options.repeat >= 1) || !(options.budgetMs > 0) || !(options.exportTimeoutMs > 0) || !(options.ingest >= 1) || !Number.isInteger(options.apiProcesses) || !(options.apiProcesses >= 1) || !(options.taxBacklog >= 1)) {
+    console.error('--scale, --repeat, --budget, --export-timeout, --ingest and --api-processes take positive numbers');
     process.exit(2);
   }
   runSuite(options).then(
