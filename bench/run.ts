@@ -548,7 +548,7 @@ async function startApiProcesses(url: string, n: number): Promise<{ clients: Cli
   const children = Array.from({ length: n }, () =>
     fork(fileURLToPath(new URL('./api-process.ts', import.meta.url)), [], { env: { ...process.env, DATABASE_URL: url }, execArgv: [...process.execArgv, ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
   );
-  const close = async () => {
+  const stopChildren = async () => {
     await Promise.all(
       children.map((child) => new Promise<void>((resolve) => {
         if (child.exitCode !== null || !child.connected) return resolve();
@@ -569,7 +569,7 @@ async function startApiProcesses(url: string, n: number): Promise<{ clients: Cli
       clients,
       async close() {
         clients.forEach((c) => c.close());
-        await close();
+        await stopChildren();
       },
     };
   } catch (error) {
