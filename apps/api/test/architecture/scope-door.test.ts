@@ -96,7 +96,7 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'clients/queries.ts#findLiveClientByPhone',
       'bonuses/queries.ts#bonusesStillPaidByPayment',
       'subscriptions/queries.ts#subscriptionsDueReminder',
-      'subscriptions/queries.ts#lockLatestExpiryOf',
+      'subscriptions/queries.ts#stackedSubscriptionInsert',
       'subscriptions/queries.ts#lockSubscriptionsBoughtWith',
       'subscriptions/queries.ts#lockSubscription',
       'recovery/queries.ts#paidSince',

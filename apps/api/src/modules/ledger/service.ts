@@ -1,5 +1,6 @@
 import type { LEDGER_KINDS } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import type { SQL } from 'drizzle-orm';
 import * as q from './queries.ts';
 
 /** Whose account: a Bet4Me client or a tips subscriber. */
@@ -17,12 +18,12 @@ export interface LedgerEntry {
   createdBy?: number | null;
 }
 
-/** Appends one entry; call it in the transaction that moves the money. */
-export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promise<void> {
+/** The entry's row, once its amount is known to be a non-zero whole number of cents. */
+function entryRow(entry: LedgerEntry): q.LinkedLedgerEntry {
   if (!Number.isSafeInteger(entry.amountCents) || entry.amountCents === 0) {
     throw new Error(`A ledger entry needs a non-zero whole number of cents, got ${entry.amountCents}`);
   }
-  await q.insertLedgerEntry(db, {
+  return {
     clientId: 'clientId' in entry.holder ? entry.holder.clientId : null,
     subscriberId: 'subscriberId' in entry.holder ? entry.holder.subscriberId : null,
     amountCents: entry.amountCents,
@@ -32,7 +33,26 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
     bonusPaymentId: entry.bonusPaymentId ?? null,
     note: entry.note ?? null,
     createdBy: entry.createdBy ?? null,
-  });
+  };
+}
+
+/** Appends one entry; call it in the transaction that moves the money. */
+export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promise<void> {
+  await q.insertLedgerEntry(db, entryRow(entry));
+}
+
+/**
+ * Writes a row (`written`: an insert returning `id`) and the entry that belongs to it in one
+ * statement: the entry's `link` (its payment or subscription) is the new row's id. Nothing is posted
+ * when the insert wrote nothing. Answers the rows the insert returned (the database's column names).
+ */
+export function postWithLedgerEntry<T extends { id: unknown }>(
+  db: Queryable,
+  written: { getSQL(): SQL },
+  link: 'paymentId' | 'subscriptionId',
+  entry: LedgerEntry,
+): Promise<T[]> {
+  return q.insertWithLedgerEntry<T>(db, written, link, entryRow(entry));
 }
 
 /** The holder's account balance in cents: the sum of their ledger. */

@@ -3,12 +3,12 @@
  * the receipt a webhook answers with, settling a stored payment in a savepoint, the admins' live
  * notice, and the SMS nudge after commit. Each arrival has its own file.
  */
-import { centsToKes } from '@betdesk/contract';
+import { centsToKes, type LiveEvent } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
-import type { Queryable } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { auditAll, auditEntry } from '../audit/service.ts';
-import { announce } from '../events/service.ts';
+import { announce, announceCommitted } from '../events/service.ts';
 import { queueSaleInvoice } from '../tax/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import type { Payee } from './matching.ts';
@@ -43,6 +43,8 @@ export interface Claim {
   payer?: KnownPayer;
   actorUserId: number | null;
   requestId?: string | null;
+  /** The payment's credit to the payee was posted with its row (`storeClaimedPayment`). */
+  credited?: boolean;
 }
 
 /**
@@ -93,16 +95,26 @@ export interface PaymentNotice {
   status: string;
 }
 
-/** Tells the admins' screens that money arrived (delivered when this transaction commits). */
-export function announcePayment(tx: Queryable, p: PaymentNotice): Promise<void> {
-  return announce(tx, {
+/** The admins' screens' event of money that arrived. */
+function paymentReceived(p: PaymentNotice): LiveEvent {
+  return {
     type: 'payment.received',
     payment_id: p.paymentId,
     amount: centsToKes(p.amountCents),
     sender_name: p.senderName,
     account: p.account,
     status: p.status,
-  });
+  };
+}
+
+/** Tells the admins' screens that money arrived (delivered when this transaction commits). */
+export function announcePayment(tx: Queryable, p: PaymentNotice): Promise<void> {
+  return announce(tx, paymentReceived(p));
+}
+
+/** Tells the admins' screens of money whose transaction has committed (with the other requests' notices). */
+export function announceCommittedPayment(db: Db, p: PaymentNotice): Promise<void> {
+  return announceCommitted(db, paymentReceived(p));
 }
 
 export async function afterCommit(deps: AppDeps, outcome: SettlementOutcome | null | undefined): Promise<void> {

@@ -34,6 +34,8 @@ export interface Settlement {
    * outcome's `audits`) with its own; otherwise both are written when the sale is made.
    */
   invoiceLast?: boolean;
+  /** The payment's credit to the payee was posted with its row, in one statement (a C2B confirmation). */
+  credited?: boolean;
 }
 
 export interface SettlementOutcome {
@@ -55,7 +57,7 @@ export interface SettlementOutcome {
  * tells where every shilling went. Run it in the payment's transaction.
  */
 export async function settlePayment(tx: Queryable, s: Settlement): Promise<SettlementOutcome> {
-  await postLedgerEntry(tx, {
+  if (!s.credited) await postLedgerEntry(tx, {
     holder: s.payee,
     amountCents: s.amountCents,
     kind: 'payment',

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { centsToKes, nairobiDayOf, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortDirection, type SortOf } from '@betdesk/contract';
 import { iso, rows } from '../../db/rows.ts';
 import { exactCount, inDays, orderSql, pageRows, type Page } from '../../db/list.ts';
@@ -17,10 +17,17 @@ export type SubscriptionRow = typeof subscriptions.$inferSelect;
 // ---- Starting, reversing and shortening a subscription --------------------------------------
 
 /**
- * The expiry of the holder's latest running subscription of the same thing, its rows locked so two
- * activations at once stack instead of overlapping; undefined when there is none.
+ * A new subscription stacked after the holder's current one of the same thing, as one insert (a part
+ * of a bigger statement, see `stackedSubscriptionRow`): it starts at the later of `now` and the
+ * latest expiry of the same thing, read with a lock on that row so two activations at once stack
+ * instead of overlapping, and runs `durationDays` whole days of 24 hours from there.
  */
-export async function lockLatestExpiryOf(tx: Queryable, what: WhatIsBought): Promise<Date | undefined> {
+export function stackedSubscriptionInsert(
+  tx: Queryable,
+  what: WhatIsBought,
+  values: Omit<NewSubscription, 'startsAt' | 'expiresAt'>,
+  period: { now: Date; durationDays: number },
+) {
   const sameThing =
     'clientId' in what
       ? eq(subscriptions.clientId, what.clientId)
@@ -29,20 +36,23 @@ export async function lockLatestExpiryOf(tx: Queryable, what: WhatIsBought): Pro
           eq(subscriptions.betCategoryId, what.betCategoryId),
           eq(subscriptions.medium, what.medium),
         );
-  const current = await tx
-    .select({ expiresAt: subscriptions.expiresAt })
-    .from(subscriptions)
-    .where(and(sameThing, isNull(subscriptions.lapsedAt)))
-    .orderBy(sql`${subscriptions.expiresAt} desc`)
-    .limit(1)
-    .for('update');
-  return current[0]?.expiresAt;
+  const startsAt = sql`greatest(${period.now.toISOString()}::timestamptz, (
+    select ${subscriptions.expiresAt} from ${subscriptions} where ${sameThing} and ${subscriptions.lapsedAt} is null
+     order by ${subscriptions.expiresAt} desc limit 1 for update))`;
+  return tx
+    .insert(subscriptions)
+    .values({ ...values, startsAt, expiresAt: sql`${startsAt} + ${period.durationDays}::integer * interval '24 hours'` })
+    .returning({ id: subscriptions.id, startsAt: subscriptions.startsAt, expiresAt: subscriptions.expiresAt });
 }
 
-/** Records a new subscription; returns its id. */
-export async function insertSubscription(tx: Queryable, values: NewSubscription): Promise<number> {
-  const [row] = await tx.insert(subscriptions).values(values).returning({ id: subscriptions.id });
-  return row!.id;
+/** A row `stackedSubscriptionInsert` returned, read from the database's column names. */
+export function stackedSubscriptionRow(row: Record<string, unknown>): { id: number; startsAt: Date; expiresAt: Date } {
+  return { id: Number(row.id), startsAt: new Date(row.starts_at as string), expiresAt: new Date(row.expires_at as string) };
+}
+
+/** Runs a statement built elsewhere and answers its rows with the database's column names. */
+export function rowsOf(tx: Queryable, statement: { getSQL(): SQL }): Promise<Record<string, unknown>[]> {
+  return rows<Record<string, unknown>>(tx, statement.getSQL());
 }
 
 /** The subscriptions a payment bought, locked. */

@@ -5,7 +5,7 @@ import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/c
 import { dayRangeOf, pageOf, rowsAndCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
 import { audit, auditAll, auditEntry, type AuditEntry } from '../audit/service.ts';
-import { postLedgerEntry } from '../ledger/service.ts';
+import { postLedgerEntry, postWithLedgerEntry } from '../ledger/service.ts';
 import { creditReversedSale, queueSaleInvoice, type Sale } from '../tax/service.ts';
 export { runSubscriptionExpiry } from './expiry.ts';
 import * as subscriptionQueries from './queries.ts';
@@ -46,38 +46,39 @@ export async function activateSubscription(
   tx: Queryable,
   a: Activation,
 ): Promise<{ id: number; startsAt: Date; expiresAt: Date; sale: Sale | null; audit: AuditEntry | null }> {
-  // Lock the holder's current rows so two activations at once stack instead of overlapping.
-  const latest = await subscriptionQueries.lockLatestExpiryOf(tx, a.what);
-  const now = new Date();
-  const startsAt = latest && latest > now ? latest : now;
-  const expiresAt = new Date(startsAt.getTime() + a.durationDays * 86_400_000);
-
-  const id = await subscriptionQueries.insertSubscription(tx, {
-    clientId: 'clientId' in a.what ? a.what.clientId : null,
-    planId: 'clientId' in a.what ? a.what.planId : null,
-    subscriberId: 'subscriberId' in a.what ? a.what.subscriberId : null,
-    packageId: 'subscriberId' in a.what ? a.what.packageId : null,
-    betCategoryId: 'subscriberId' in a.what ? a.what.betCategoryId : null,
-    medium: 'subscriberId' in a.what ? a.what.medium : null,
-    durationDays: a.durationDays,
-    amountCents: a.amountCents,
-    startsAt,
-    expiresAt,
-    source: a.source,
-    paymentId: a.paymentId ?? null,
-    createdBy: a.createdBy ?? null,
-  });
-
-  if (a.source !== 'manual') {
-    await postLedgerEntry(tx, {
-      holder: 'clientId' in a.what ? { clientId: a.what.clientId } : { subscriberId: a.what.subscriberId },
-      amountCents: -a.amountCents,
-      kind: 'subscription',
-      subscriptionId: id,
+  // One statement: the subscription, stacked after the holder's current one of the same thing (its
+  // row locked, so two activations at once stack instead of overlapping), and, bought from the
+  // account (`mpesa`, `stk`, `balance`), the price debited from the holder's ledger.
+  const written = subscriptionQueries.stackedSubscriptionInsert(
+    tx,
+    a.what,
+    {
+      clientId: 'clientId' in a.what ? a.what.clientId : null,
+      planId: 'clientId' in a.what ? a.what.planId : null,
+      subscriberId: 'subscriberId' in a.what ? a.what.subscriberId : null,
+      packageId: 'subscriberId' in a.what ? a.what.packageId : null,
+      betCategoryId: 'subscriberId' in a.what ? a.what.betCategoryId : null,
+      medium: 'subscriberId' in a.what ? a.what.medium : null,
+      durationDays: a.durationDays,
+      amountCents: a.amountCents,
+      source: a.source,
       paymentId: a.paymentId ?? null,
       createdBy: a.createdBy ?? null,
-    });
-  }
+    },
+    { now: new Date(), durationDays: a.durationDays },
+  );
+  const [row] =
+    a.source === 'manual'
+      ? await subscriptionQueries.rowsOf(tx, written)
+      : await postWithLedgerEntry<{ id: unknown }>(tx, written, 'subscriptionId', {
+          holder: 'clientId' in a.what ? { clientId: a.what.clientId } : { subscriberId: a.what.subscriberId },
+          amountCents: -a.amountCents,
+          kind: 'subscription',
+          paymentId: a.paymentId ?? null,
+          createdBy: a.createdBy ?? null,
+        });
+  const { id, startsAt, expiresAt } = subscriptionQueries.stackedSubscriptionRow(row!);
+
   // Bought with money (not a staff member's manual grant): a sale, invoiced in this transaction.
   const sale: Sale | null =
     a.source === 'manual'
