@@ -1,13 +1,22 @@
 import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
-import { sha256Hex } from '../../lib/crypto.ts';
 import { standingOrderRun } from '../auto-renew/service.ts';
 import { postWithLedgerEntry } from '../ledger/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
 import { afterCommit, announceCommittedPayment, announcePayment, applyClaim, settleStored, type Claim, type PaymentNotice, type Receipt } from './ingest.ts';
-import { accountLooksValid, categoryNamedBy, ERASED_PAYER_WARNING, matchPayment, newTipsPayer, normaliseAccount, paidByErasedPerson } from './matching.ts';
+import {
+  accountLooksValid,
+  categoryNamedBy,
+  ERASED_PAYER_WARNING,
+  matchPayment,
+  newTipsPayer,
+  normaliseAccount,
+  paidByErasedPerson,
+  senderPhoneHash,
+  type KnownSubscriber,
+} from './matching.ts';
 import * as q from './queries.ts';
 import type { SettlementOutcome } from './settle.ts';
 
@@ -65,12 +74,17 @@ async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields,
  * that payment instead of counting the money twice (`adopted`). Read with it: the tips category the
  * account names (for the match, and for a new payer).
  */
-async function adoptReceiptOrNameCategory(tx: Queryable, f: C2bFields): Promise<{ adopted: number | null; category: NamedCategory }> {
-  const phoneHash = f.msisdnKind === 'hashed' ? f.msisdn : f.senderPhone ? sha256Hex(f.senderPhone) : null;
+async function adoptReceiptOrNameCategory(
+  tx: Queryable,
+  f: C2bFields,
+): Promise<{ adopted: number | null; category: NamedCategory; subscriberOfSender: KnownSubscriber | null | undefined }> {
+  const phoneHash = senderPhoneHash(f);
   const waiting = phoneHash && f.amountCents !== null && f.transId ? { phoneHash, amountCents: f.amountCents } : null;
-  const found = await q.receiptlessStkPaymentAndCategory(tx, waiting, normaliseAccount(f.billRefNumber));
+  const found = await q.receiptlessStkPaymentAndCategory(tx, waiting, normaliseAccount(f.billRefNumber), phoneHash);
   const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
-  return { adopted, category: found.category };
+  // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match.
+  const ofSender = found.subscribersOfSender;
+  return { adopted, category: found.category, subscriberOfSender: ofSender === undefined ? undefined : ofSender.length === 1 ? ofSender[0]! : null };
 }
 
 type Stored = Receipt & { outcome: SettlementOutcome | null; notice: PaymentNotice | null };
@@ -150,7 +164,7 @@ async function storeAndSettle(
     // The payee is looked up before the row is written, so that a matched payment is stored claimed
     // in the savepoint of its settlement: one write of the row (its indexes, the day summaries)
     // instead of a write and an update. A repeat writes nothing and settles nothing.
-    const match = settleError === undefined ? await matchPayment(tx, f, category) : null;
+    const match = settleError === undefined ? await matchPayment(tx, f, category, first.subscriberOfSender) : null;
     if (match) {
       // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).
       const run =

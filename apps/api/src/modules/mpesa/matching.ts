@@ -50,10 +50,18 @@ export async function categoryNamedBy(
   return q.categoryCodeStartingAccount(db, account);
 }
 
+/** A subscriber as a match by phone reads them: with the name and phone their receipt needs. */
+export type KnownSubscriber = { id: number; name: string; phone: string };
+
+/** The sha256 of the sender's phone: M-Pesa's hashed MSISDN, or the hash of the plain one; null when masked. */
+export function senderPhoneHash(who: Pick<WhoPaid, 'msisdn' | 'msisdnKind' | 'senderPhone'>): string | null {
+  return who.msisdnKind === 'hashed' ? who.msisdn : who.senderPhone ? sha256Hex(who.senderPhone) : null;
+}
+
 /** Exactly one of a client or a subscriber: two different people sharing a number decide nothing. */
 function onlyOne(
   clientId: number | null,
-  subscriber: { id: number; name: string; phone: string } | null,
+  subscriber: KnownSubscriber | null,
 ): Pick<PaymentMatch, 'payee' | 'payer'> | null {
   if (clientId !== null && subscriber === null) return { payee: { clientId } };
   if (subscriber !== null && clientId === null) return { payee: { subscriberId: subscriber.id }, payer: { name: subscriber.name, phone: subscriber.phone } };
@@ -71,17 +79,20 @@ export async function matchPayment(
   who: WhoPaid,
   /** The category the account names, when the caller looked it up (`categoryNamedBy`). */
   named?: { id: number; code: string } | null,
+  /** The one subscriber with the sender's phone (null: none or two), when the caller read it with its first look-ups. */
+  subscriberOfSender?: KnownSubscriber | null,
 ): Promise<PaymentMatch | null> {
   const account = normaliseAccount(who.billRefNumber);
-  const senderHash = who.msisdnKind === 'hashed' ? who.msisdn : who.senderPhone ? sha256Hex(who.senderPhone) : null;
+  const senderHash = senderPhoneHash(who);
   const category = named !== undefined ? named : await categoryNamedBy(db, account);
-  const subscriber = (s: { id: number; name: string; phone: string }) => ({ payee: { subscriberId: s.id }, payer: { name: s.name, phone: s.phone } });
+  const subscriber = (s: KnownSubscriber) => ({ payee: { subscriberId: s.id }, payer: { name: s.name, phone: s.phone } });
+  const subscriberBySender = (hash: string) => (subscriberOfSender !== undefined ? subscriberOfSender : q.onlySubscriberWith(db, { phoneHash: hash }));
 
   if (category) {
     const phone = phoneInside(account.slice(category.code.length));
     const byAccount = phone ? await q.onlySubscriberWith(db, { phone }) : null;
     if (byAccount !== null) return { ...subscriber(byAccount), betCategoryId: category.id, matchedBy: 'account' };
-    const bySender = senderHash ? await q.onlySubscriberWith(db, { phoneHash: senderHash }) : null;
+    const bySender = senderHash ? await subscriberBySender(senderHash) : null;
     if (bySender !== null) return { ...subscriber(bySender), betCategoryId: category.id, matchedBy: 'msisdn' };
     return null;
   }
@@ -99,7 +110,7 @@ export async function matchPayment(
   if (senderHash) {
     const payee = onlyOne(
       await q.onlyLiveClientWith(db, { phoneHash: senderHash }),
-      await q.onlySubscriberWith(db, { phoneHash: senderHash }),
+      await subscriberBySender(senderHash),
     );
     if (payee) return { ...payee, betCategoryId: null, matchedBy: 'msisdn' };
   }

@@ -441,7 +441,13 @@ export async function receiptlessStkPaymentAndCategory(
   tx: Queryable,
   waiting: { phoneHash: string; amountCents: number } | null,
   account: string,
-): Promise<{ waitingId: number | null; category: { id: number; code: string } | null }> {
+  /** The sender's phone hash: the subscribers with it are read too (two at most: one decides, two do not). */
+  senderHash: string | null,
+): Promise<{
+  waitingId: number | null;
+  category: { id: number; code: string } | null;
+  subscribersOfSender: { id: number; name: string; phone: string }[] | undefined;
+}> {
   const stk = waiting
     ? sql`(select id from ${mpesaPayments}
             where trans_id is null and source = 'stk' and amount_cents = ${waiting.amountCents}
@@ -450,9 +456,13 @@ export async function receiptlessStkPaymentAndCategory(
             order by received_at limit 1
               for update)`
     : sql`null::bigint`;
-  const [found] = await rows<{ waiting_id: string | number | null; id: number | null; code: string | null }>(
+  const ofSender = senderHash
+    ? sql`(select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'phone', s.phone)), '[]'::json)
+             from (select id, name, phone from ${tipsSubscribers} where phone_hash = ${senderHash} limit 2) s)`
+    : sql`null::json`;
+  const [found] = await rows<{ waiting_id: string | number | null; id: number | null; code: string | null; of_sender: unknown }>(
     tx,
-    sql`select ${stk} as waiting_id, c.id, c.code
+    sql`select ${stk} as waiting_id, c.id, c.code, ${ofSender} as of_sender
           from (select 1) one
           left join lateral (select id, code from ${betCategories}
                               where ${account} <> '' and ${account} like upper(code) || '%'
@@ -461,6 +471,12 @@ export async function receiptlessStkPaymentAndCategory(
   return {
     waitingId: found?.waiting_id != null ? Number(found.waiting_id) : null,
     category: found?.id != null ? { id: Number(found.id), code: found.code! } : null,
+    subscribersOfSender:
+      senderHash && found
+        ? ((typeof found.of_sender === 'string' ? JSON.parse(found.of_sender) : found.of_sender) as { id: number; name: string; phone: string }[]).map(
+            (s) => ({ id: Number(s.id), name: s.name, phone: s.phone }),
+          )
+        : undefined,
   };
 }
 
@@ -616,7 +632,9 @@ export async function latestSubscriptionAndPackagesPriced(
   subscriberId: number,
   namedCategoryId: number | null,
   priceCents: number,
-): Promise<{ latest: { betCategoryId: number; medium: TipsMedium | null } | null; fits: (typeof pricePackages.$inferSelect)[] }> {
+  /** A column read with them (the receipt's settings), answered as `also`. */
+  also: SQL = sql`null`,
+): Promise<{ latest: { betCategoryId: number; medium: TipsMedium | null } | null; fits: (typeof pricePackages.$inferSelect)[]; also: unknown }> {
   const found = await rows<{
     latest_category_id: number | null;
     latest_medium: TipsMedium | null;
@@ -627,6 +645,7 @@ export async function latestSubscriptionAndPackagesPriced(
     duration_days: number;
     price_cents: string | number;
     updated_at: Date | string;
+    also: unknown;
   }>(
     tx,
     sql`with latest as (
@@ -634,7 +653,7 @@ export async function latestSubscriptionAndPackagesPriced(
            where subscriber_id = ${subscriberId} and bet_category_id is not null
            order by created_at desc, id desc limit 1)
         select latest.bet_category_id as latest_category_id, latest.medium as latest_medium,
-               p.id, p.bet_category_id, p.medium, p.name, p.duration_days, p.price_cents, p.updated_at
+               p.id, p.bet_category_id, p.medium, p.name, p.duration_days, p.price_cents, p.updated_at, ${also} as also
           from (select 1) one
           left join latest on true
           left join ${pricePackages} p on p.bet_category_id = coalesce(${namedCategoryId}::integer, latest.bet_category_id) and p.price_cents = ${priceCents}
@@ -653,7 +672,7 @@ export async function latestSubscriptionAndPackagesPriced(
       priceCents: Number(p.price_cents),
       updatedAt: new Date(p.updated_at),
     }));
-  return { latest, fits };
+  return { latest, fits, also: first?.also ?? null };
 }
 
 /** What a subscription bought: its amount, days, and the plan or package. */

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { fill, smsDateTime } from '../../customer-texts/format.ts';
 import { customerText, fixedText } from '../../customer-texts/texts.ts';
-import { getSettings } from '../settings/service.ts';
+import { getSettings, settingsColumn } from '../settings/service.ts';
 import { languageOf, queueSms, queueSmsInTheirLanguage } from '../sms/service.ts';
 import { saleInvoiceNumber } from '../tax/service.ts';
 import * as q from './queries.ts';
@@ -41,6 +41,9 @@ export type ReceiptSettings = Awaited<ReturnType<typeof receiptSettings>>;
 export function receiptSettings(tx: Queryable) {
   return getSettings(tx, RECEIPT_SETTINGS);
 }
+
+/** The receipt's settings as a column of the purchase's read of packages (`latestSubscriptionAndPackagesPriced`). */
+export const receiptSettingsColumn = settingsColumn(RECEIPT_SETTINGS);
 
 /**
  * The receipt SMS of a tips package a payment started (transactional, so it reaches an opted-out

@@ -5,7 +5,7 @@ import { postLedgerEntry } from '../ledger/service.ts';
 import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries.ts';
-import { queueCreditNotice, queueTipsReceipt, receiptSettings, type KnownPayer } from './receipts.ts';
+import { queueCreditNotice, queueTipsReceipt, receiptSettings, receiptSettingsColumn, type KnownPayer, type ReceiptSettings } from './receipts.ts';
 import type { Sale } from '../tax/service.ts';
 import type { AuditEntry } from '../audit/service.ts';
 
@@ -112,6 +112,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
   let latest: { betCategoryId: number | null; medium: TipsMedium | null } | null = null;
 
   let chosen: { id: number; name: string; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number } | undefined;
+  let settings: ReceiptSettings | undefined;
   const requested = s.requested;
   if (requested && 'packageId' in requested) {
     // What the payer chose decides; a payment that cannot buy it stays credit, without a notice.
@@ -120,8 +121,10 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
   } else {
     // The category the account named, else the one the subscriber last bought: the subscriber's
     // latest subscription and the packages at this price in one read.
-    const found = await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents);
+    // The receipt's settings come with them (one round trip fewer).
+    const found = await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents, receiptSettingsColumn.column);
     latest = found.latest;
+    settings = receiptSettingsColumn.read(found.also);
     // SMS is preferred over web, unless the subscriber's latest subscription was web.
     const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
     chosen = found.fits.find((p) => p.medium === preferred) ?? found.fits[0];
@@ -139,7 +142,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     }
     return outcome;
   }
-  const settings = await receiptSettings(tx);
+  settings ??= await receiptSettings(tx);
   const sub = await activateSubscription(tx, {
     what: { subscriberId, packageId: chosen.id, betCategoryId: chosen.betCategoryId, medium: chosen.medium },
     durationDays: chosen.durationDays,

@@ -227,6 +227,20 @@ export async function getSettings<K extends SettingKey>(db: Queryable, keys: rea
   return Object.fromEntries(keys.map((k) => [k, stored.get(k) ?? settingDefaults[k].value])) as { [P in K]: SettingValue<P> };
 }
 
+/**
+ * Several settings read as a column of another read (`column`, e.g. beside the rows a payment's rules
+ * read anyway), and `read`, which gives that column's value with the defaults, as `getSettings` does.
+ */
+export function settingsColumn<K extends SettingKey>(keys: readonly K[]) {
+  return {
+    column: q.settingValuesColumn(keys),
+    read(stored: unknown): { [P in K]: SettingValue<P> } {
+      const found = (typeof stored === 'string' ? JSON.parse(stored) : (stored ?? {})) as Record<string, unknown>;
+      return Object.fromEntries(keys.map((k) => [k, found[k] ?? settingDefaults[k].value])) as { [P in K]: SettingValue<P> };
+    },
+  };
+}
+
 /** Bounds of the numeric settings; a number setting not listed here takes a whole number from 0. */
 const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?: string }>> = {
   bonus_rate_percent: { min: 0, max: 100, unit: '%' },
