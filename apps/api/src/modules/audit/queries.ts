@@ -99,6 +99,11 @@ async function distinctOf(db: Queryable, column: 'action' | 'entity'): Promise<s
 export const auditActions = (db: Queryable) => distinctOf(db, 'action');
 export const auditEntities = (db: Queryable) => distinctOf(db, 'entity');
 
+/** The insert of `insertAuditRows`, not run: to ride along with another statement (`ridersFirst`). */
+export function auditRowsInsert(db: Queryable, rows: (typeof auditLog.$inferInsert)[]) {
+  return db.insert(auditLog).values(rows);
+}
+
 /** Inserts audit rows in one statement; their ids follow the order given. */
 export async function insertAuditRows(db: Queryable, rows: (typeof auditLog.$inferInsert)[]): Promise<void> {
   await db.insert(auditLog).values(rows);

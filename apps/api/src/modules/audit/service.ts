@@ -4,7 +4,8 @@ import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { AUDIT_ACTIONS, type AuditAction } from './actions.ts';
-import { auditActions, auditCount, auditEntities, auditPage, auditUsers, insertAuditRows } from './queries.ts';
+import type { Rider } from '../../db/riders.ts';
+import { auditActions, auditCount, auditEntities, auditPage, auditRowsInsert, auditUsers, insertAuditRows } from './queries.ts';
 
 /** Who made a change, under which request: `actorUserId` is null when the system or the person themselves made it. */
 export interface AuditBy {
@@ -49,6 +50,14 @@ export function auditEntry(action: AuditAction, entityId: string | number | null
 /** Writes audit rows of one transaction in one statement, in the order given. */
 export async function auditAll(db: Queryable, entries: AuditEntry[]): Promise<void> {
   if (entries.length > 0) await insertAuditRows(db, entries);
+}
+
+/**
+ * Audit rows to be written by another statement of the same transaction, riding along with it
+ * (`ridersFirst`, e.g. with a sale's invoice): one round trip fewer. Null when there are none.
+ */
+export function auditRider(db: Queryable, entries: AuditEntry[]): Rider | null {
+  return entries.length > 0 ? auditRowsInsert(db, entries) : null;
 }
 
 /** The audit screen: one page of the trail, its capped count and the users the filter offers. */

@@ -7,7 +7,7 @@ import { centsToKes, type LiveEvent } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { auditAll, auditEntry } from '../audit/service.ts';
+import { auditAll, auditEntry, auditRider } from '../audit/service.ts';
 import { announce, announceCommitted } from '../events/service.ts';
 import { queueSaleInvoice } from '../tax/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
@@ -56,16 +56,18 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
   if (settled.activatedSms) {
     await sendCurrentTipOnActivation(sp, { ...settled.activatedSms, medium: 'sms', createdBy: s.actorUserId });
   }
-  // The subscription's activation and the claim: one statement (their rows in that order).
-  await auditAll(sp, [
+  // The subscription's activation and the claim: one insert (their rows in that order).
+  const audits = [
     ...(settled.audits ?? []),
     auditEntry(s.matchedBy === 'manual' ? 'payment.claim' : 'payment.match', s.paymentId, s, {
       before: { status: 'unclaimed' },
       after: { status: 'claimed', ...s.payee, matched_by: s.matchedBy, bonus_paid_cents: settled.bonusPaidCents, subscription_id: settled.subscriptionId },
     }),
-  ]);
-  // Last: the sale's invoice takes the branch's counter, held from here to the commit (decision 044).
-  if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice);
+  ];
+  // Last: the sale's invoice takes the branch's counter, held from here to the commit (decision 044);
+  // the audit rows ride along with it (one round trip).
+  if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice, [auditRider(sp, audits)!]);
+  else await auditAll(sp, audits);
   return settled;
 }
 

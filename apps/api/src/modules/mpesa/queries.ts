@@ -632,9 +632,15 @@ export async function latestSubscriptionAndPackagesPriced(
   subscriberId: number,
   namedCategoryId: number | null,
   priceCents: number,
-  /** A column read with them (the receipt's settings), answered as `also`. */
-  also: SQL = sql`null`,
-): Promise<{ latest: { betCategoryId: number; medium: TipsMedium | null } | null; fits: (typeof pricePackages.$inferSelect)[]; also: unknown }> {
+  /**
+   * Columns read with them (the receipt's settings, today's tip of the category), answered by name
+   * in `also`; a column given as a function gets the category the packages are of (an SQL expression).
+   */
+  also: Record<string, SQL | ((category: SQL) => SQL)> = {},
+): Promise<{ latest: { betCategoryId: number; medium: TipsMedium | null } | null; fits: (typeof pricePackages.$inferSelect)[]; also: Record<string, unknown> }> {
+  const category = sql`coalesce(${namedCategoryId}::integer, latest.bet_category_id)`;
+  const alsoColumns = Object.entries(also).map(([name, column]) => sql`${name}::text, ${typeof column === 'function' ? column(category) : column}`);
+  const alsoObject = alsoColumns.length > 0 ? sql`json_build_object(${sql.join(alsoColumns, sql`, `)})` : sql`null::json`;
   const found = await rows<{
     latest_category_id: number | null;
     latest_medium: TipsMedium | null;
@@ -653,10 +659,10 @@ export async function latestSubscriptionAndPackagesPriced(
            where subscriber_id = ${subscriberId} and bet_category_id is not null
            order by created_at desc, id desc limit 1)
         select latest.bet_category_id as latest_category_id, latest.medium as latest_medium,
-               p.id, p.bet_category_id, p.medium, p.name, p.duration_days, p.price_cents, p.updated_at, ${also} as also
+               p.id, p.bet_category_id, p.medium, p.name, p.duration_days, p.price_cents, p.updated_at, ${alsoObject} as also
           from (select 1) one
           left join latest on true
-          left join ${pricePackages} p on p.bet_category_id = coalesce(${namedCategoryId}::integer, latest.bet_category_id) and p.price_cents = ${priceCents}
+          left join ${pricePackages} p on p.bet_category_id = ${category} and p.price_cents = ${priceCents}
          order by p.id`,
   );
   const first = found[0];
@@ -672,7 +678,8 @@ export async function latestSubscriptionAndPackagesPriced(
       priceCents: Number(p.price_cents),
       updatedAt: new Date(p.updated_at),
     }));
-  return { latest, fits, also: first?.also ?? null };
+  const alsoRead = typeof first?.also === 'string' ? JSON.parse(first.also) : first?.also;
+  return { latest, fits, also: (alsoRead ?? {}) as Record<string, unknown> };
 }
 
 /** What a subscription bought: its amount, days, and the plan or package. */

@@ -8,6 +8,7 @@ import * as q from './queries.ts';
 import { queueCreditNotice, queueTipsReceipt, receiptSettings, receiptSettingsColumn, type KnownPayer, type ReceiptSettings } from './receipts.ts';
 import type { Sale } from '../tax/service.ts';
 import type { AuditEntry } from '../audit/service.ts';
+import { todaysTipColumn, type TodaysTip } from '../tips-sms/service.ts';
 
 /** What an STK push asked for: it decides over the general rules (the payer chose it). */
 export type RequestedItem = { packageId: number } | { planId: number } | { bonus: true };
@@ -42,7 +43,7 @@ export interface SettlementOutcome {
   bonusPaidCents: number;
   subscriptionId: number | null;
   /** A tips SMS package was activated: the subscriber should get the current tip. */
-  activatedSms: { subscriberId: number; betCategoryId: number; phone?: string } | null;
+  activatedSms: { subscriberId: number; betCategoryId: number; phone?: string; todaysTip?: TodaysTip | null } | null;
   /** A receipt or credit SMS was queued: nudge the SMS queue after commit. */
   smsQueued?: boolean;
   /** The sale the caller invoices as the last statement of its transaction (`queueSaleInvoice`). */
@@ -113,6 +114,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
 
   let chosen: { id: number; name: string; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number } | undefined;
   let settings: ReceiptSettings | undefined;
+  let tip: TodaysTip | null | undefined;
   const requested = s.requested;
   if (requested && 'packageId' in requested) {
     // What the payer chose decides; a payment that cannot buy it stays credit, without a notice.
@@ -121,10 +123,14 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
   } else {
     // The category the account named, else the one the subscriber last bought: the subscriber's
     // latest subscription and the packages at this price in one read.
-    // The receipt's settings come with them (one round trip fewer).
-    const found = await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents, receiptSettingsColumn.column);
+    // The receipt's settings and the category's tip of today come with them (two round trips fewer).
+    const found = await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents, {
+      settings: receiptSettingsColumn.column,
+      tip: todaysTipColumn.column,
+    });
     latest = found.latest;
-    settings = receiptSettingsColumn.read(found.also);
+    settings = receiptSettingsColumn.read(found.also.settings);
+    tip = todaysTipColumn.read(found.also.tip);
     // SMS is preferred over web, unless the subscriber's latest subscription was web.
     const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
     chosen = found.fits.find((p) => p.medium === preferred) ?? found.fits[0];
@@ -174,7 +180,12 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
   });
   outcome.smsQueued = receipt.queued;
   if (chosen.medium === 'sms') {
-    outcome.activatedSms = { subscriberId, betCategoryId: chosen.betCategoryId, ...(receipt.phone ? { phone: receipt.phone } : {}) };
+    outcome.activatedSms = {
+      subscriberId,
+      betCategoryId: chosen.betCategoryId,
+      ...(receipt.phone ? { phone: receipt.phone } : {}),
+      ...(tip !== undefined ? { todaysTip: tip } : {}),
+    };
   }
   return outcome;
 }

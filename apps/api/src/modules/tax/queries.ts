@@ -11,6 +11,7 @@ import {
   taxItems,
 } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { ridersFirst, type Rider } from '../../db/riders.ts';
 import { rows } from '../../db/rows.ts';
 import { inDays, limitSql, type Page } from '../../db/list.ts';
 
@@ -49,10 +50,10 @@ export type NewSaleInvoice = Omit<NewInvoice, 'kind' | 'taxType' | 'taxCents' | 
  * statement that takes the branch's next number and inserts the invoice, instead of a read before
  * it. No device: branch '00', type D, the invoice waits as "awaiting" (as `deviceOf` null gives).
  */
-export async function insertDeviceInvoice(tx: Queryable, invoice: NewSaleInvoice): Promise<number> {
+export async function insertDeviceInvoice(tx: Queryable, invoice: NewSaleInvoice, riders: readonly Rider[] = []): Promise<number> {
   const [row] = await rows<{ id: string }>(
     tx,
-    sql`with device as (
+    sql`with ${ridersFirst(riders)}device as (
           select coalesce(d.branch_id, '00') as branch_id, coalesce(d.vat_registered, false) as vat,
                  coalesce(d.initialised_at is not null and d.cmc_key_sealed <> '' and d.tin <> '', false) as invoicing -- invoicingOn, in SQL
             from (select 1) one left join (select * from ${taxDevice} limit 1) d on true),

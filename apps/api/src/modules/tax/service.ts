@@ -1,6 +1,7 @@
 import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type TaxSettings, refusalTexts } from '@betdesk/contract';
 import type { CREDIT_NOTE_CAUSES, TAX_TYPES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import type { Rider } from '../../db/riders.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
@@ -177,6 +178,7 @@ async function insertSaleInvoice(
     createdBy: number | null;
     buyerPhone?: string | null;
   },
+  riders: readonly Rider[] = [],
 ): Promise<number> {
   const buyerPhone = s.buyerPhone !== undefined ? s.buyerPhone : s.paymentId ? await q.payerPhoneOf(tx, s.paymentId) : null;
   // The device's branch, tax type and status are read by the numbering statement itself.
@@ -190,7 +192,7 @@ async function insertSaleInvoice(
     taxCents: { B: inclusiveTaxCents(s.amountCents, 'B'), D: inclusiveTaxCents(s.amountCents, 'D') },
     buyerPhone,
     createdBy: s.createdBy,
-  });
+  }, riders);
 }
 
 /** The invoice number a sale took in its own transaction (the receipt SMS's invoice line), or null. */
@@ -202,16 +204,20 @@ export function saleInvoiceNumber(tx: Queryable, subscriptionId: number): Promis
  * Queues the invoice of a sale, in the sale's transaction: a subscription bought with money. It
  * takes the branch's next number; invoicing off, it waits as "awaiting" with its number.
  */
-export async function queueSaleInvoice(tx: Queryable, sale: Sale): Promise<number> {
+export async function queueSaleInvoice(tx: Queryable, sale: Sale, riders: readonly Rider[] = []): Promise<number> {
   const item = itemOf(sale.what, sale.itemName ?? (await q.productName(tx, sale.what)) ?? 'Subscription');
-  return insertSaleInvoice(tx, {
-    paymentId: sale.paymentId,
-    subscriptionId: sale.subscriptionId,
-    item,
-    amountCents: sale.amountCents,
-    createdBy: sale.createdBy,
-    ...(sale.buyerPhone !== undefined ? { buyerPhone: sale.buyerPhone } : {}),
-  });
+  return insertSaleInvoice(
+    tx,
+    {
+      paymentId: sale.paymentId,
+      subscriptionId: sale.subscriptionId,
+      item,
+      amountCents: sale.amountCents,
+      createdBy: sale.createdBy,
+      ...(sale.buyerPhone !== undefined ? { buyerPhone: sale.buyerPhone } : {}),
+    },
+    riders,
+  );
 }
 
 /** The eTIMS item of a bonus payment invoiced as income: one service item, its price the amount paid. */

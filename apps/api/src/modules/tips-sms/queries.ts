@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { BUSINESS_TIME_ZONE, type SmsTip, type SmsTipWithDelivery } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { betCategories, smsMessages, smsTipVersions, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
@@ -118,19 +118,31 @@ export async function countSmsRecipients(db: Queryable, betCategoryId: number): 
   return row?.n ?? 0;
 }
 
+/** The latest version of a category's tip saved today (Africa/Nairobi); `betCategoryId` may be an SQL expression. */
+function todaysVersionOf(betCategoryId: number | SQL): SQL {
+  return sql`select id, content from ${smsTipVersions}
+              where bet_category_id = ${betCategoryId}
+                and created_at >= (date_trunc('day', now() at time zone ${BUSINESS_TIME_ZONE}) at time zone ${BUSINESS_TIME_ZONE})
+              order by id desc limit 1`;
+}
+
 /** The category's tip when it was saved today (Africa/Nairobi), for a subscriber who joins later. */
 export async function todaysTip(
   db: Queryable,
   betCategoryId: number,
 ): Promise<{ versionId: number; content: string } | null> {
-  const [row] = await rows<{ id: number; content: string }>(
-    db,
-    sql`select id, content from ${smsTipVersions}
-         where bet_category_id = ${betCategoryId}
-           and created_at >= (date_trunc('day', now() at time zone ${BUSINESS_TIME_ZONE}) at time zone ${BUSINESS_TIME_ZONE})
-         order by id desc limit 1`,
-  );
-  return row && row.content !== '' ? { versionId: row.id, content: row.content } : null;
+  const [row] = await rows<{ id: number; content: string }>(db, todaysVersionOf(betCategoryId));
+  return todaysTipOf(row);
+}
+
+/** `todaysTip` as a column of another read (json: id and content, or null), the category an SQL expression of it. */
+export function todaysTipColumn(betCategoryId: SQL): SQL {
+  return sql`(select json_build_object('id', t.id, 'content', t.content) from (${todaysVersionOf(betCategoryId)}) t)`;
+}
+
+/** A tip version's row as today's tip: none when its text is empty. */
+export function todaysTipOf(row: { id: number | string; content: string } | null | undefined): { versionId: number; content: string } | null {
+  return row && row.content !== '' ? { versionId: Number(row.id), content: row.content } : null;
 }
 
 export async function subscriberPhone(db: Queryable, subscriberId: number): Promise<string | null> {

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { centsToKes, type SmsTipForEditing, type SmsTipWithDelivery, type SmsTipsEstimate, type SmsTipsForm, type TipsMediumKey } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
@@ -146,10 +147,12 @@ export async function sendCurrentTipOnActivation(
     createdBy?: number | null;
     /** The subscriber's phone when the caller read it in this transaction. */
     phone?: string;
+    /** Today's tip of the category when the caller read it in this transaction (`todaysTipColumn`). */
+    todaysTip?: TodaysTip | null;
   },
 ): Promise<boolean> {
   if (activation.medium !== 'sms') return false;
-  const tip = await q.todaysTip(tx, activation.betCategoryId);
+  const tip = activation.todaysTip !== undefined ? activation.todaysTip : await q.todaysTip(tx, activation.betCategoryId);
   if (!tip) return false;
   const phone = activation.phone ?? (await q.subscriberPhone(tx, activation.subscriberId));
   if (!phone) return false;
@@ -165,6 +168,21 @@ export async function sendCurrentTipOnActivation(
   });
   return id !== null;
 }
+
+/** A category's tip saved today: its version and text. */
+export type TodaysTip = { versionId: number; content: string };
+
+/**
+ * Today's tip of a category read as a column of another read (a payment's read of the packages it
+ * may buy: one round trip fewer), the category an SQL expression of that read; `read` gives it back.
+ */
+export const todaysTipColumn = {
+  column: (betCategoryId: SQL) => q.todaysTipColumn(betCategoryId),
+  read(stored: unknown): TodaysTip | null {
+    const found = (typeof stored === 'string' ? JSON.parse(stored) : stored) as { id: number | string; content: string } | null | undefined;
+    return q.todaysTipOf(found);
+  },
+};
 
 export const TODAYS_TIP_AGAIN_INTENT = 'tips.sms-tip-again';
 
