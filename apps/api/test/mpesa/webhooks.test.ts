@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { auditLog, bonuses, bets, mpesaPayments, subscriptions } from '../../src/db/schema/index.ts';
+import { auditLog, bonuses, bets, mpesaPayments, smsMessages, smsTipVersions, subscriptions } from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import {
@@ -30,6 +30,11 @@ async function countPayments(transId: string): Promise<number> {
     .select({ n: sql<number>`count(*)::int` })
     .from(mpesaPayments)
     .where(sql`${mpesaPayments.transId} = ${transId} or ${mpesaPayments.raw}->>'TransID' = ${transId}`);
+  return row!.n;
+}
+
+async function subscriptionsOfSubscriber(subscriberId: number): Promise<number> {
+  const [row] = await t.deps.db.select({ n: sql<number>`count(*)::int` }).from(subscriptions).where(eq(subscriptions.subscriberId, subscriberId));
   return row!.n;
 }
 
@@ -185,6 +190,24 @@ describe('what a tips payment buys', () => {
     const [sub] = await subscriptionsOfPayment(t, payment!.id);
     expect(sub).toMatchObject({ subscriberId, packageId: ref.d2Sms.id, medium: 'sms', source: 'mpesa', amountCents: 10_000 });
     expect(await ledgerOf(t, { subscriberId })).toBe(0);
+  });
+
+  it("sends today's tip after the receipt to a subscriber whose payment starts an SMS package, once a day", async () => {
+    const subscriberId = await ref.person('subscriber', 'Late Payer', '254722100019');
+    const [tip] = await t.deps.db.insert(smsTipVersions).values({ betCategoryId: ref.d2.id, content: 'D2 today: Tusker to win' }).returning();
+    try {
+      const messagesOfPayer = () =>
+        t.deps.db.select().from(smsMessages).where(eq(smsMessages.subscriberId, subscriberId)).orderBy(smsMessages.id);
+      await confirm(t, c2b({ BillRefNumber: 'D2', MSISDN: '254722100019', TransAmount: '100' }));
+      expect((await messagesOfPayer()).map((m) => m.intent)).toEqual(['tips.receipt', 'tips.sms-tip']);
+      expect((await messagesOfPayer())[1]).toMatchObject({ recipient: '254722100019', body: 'D2 today: Tusker to win' });
+      // A second package the same day: its receipt, not the same tip again.
+      await confirm(t, c2b({ BillRefNumber: 'D2', MSISDN: '254722100019', TransAmount: '100' }));
+      expect((await messagesOfPayer()).map((m) => m.intent)).toEqual(['tips.receipt', 'tips.sms-tip', 'tips.receipt']);
+      expect(await subscriptionsOfSubscriber(subscriberId)).toBe(2);
+    } finally {
+      await t.deps.db.delete(smsTipVersions).where(eq(smsTipVersions.id, tip!.id));
+    }
   });
 
   it('prefers web when the subscriber last bought web', async () => {
