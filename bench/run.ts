@@ -425,7 +425,13 @@ function darajaTime(date: Date): string {
  * C2B confirmations through the real webhook route (with its secret) at concurrency 20: unique
  * receipts, one in ten sent twice as Daraja's retries are; then every receipt must be stored once.
  */
-async function measureIngestion(clients: Client[], sql: pg.Client, count: number, subscribers: number, codes: string[]): Promise<OtherResult & { perSecond: number; seconds: number }> {
+async function measureIngestion(
+  clients: Client[],
+  sql: pg.Client,
+  count: number,
+  subscribers: number,
+  codes: { code: string; priceCents: number | null }[],
+): Promise<OtherResult & { perSecond: number; seconds: number }> {
   const run = randomBytes(3).toString('hex').toUpperCase().slice(0, 4);
   const receipts = Array.from({ length: count }, (_, i) => `Z${run}${i.toString(36).toUpperCase().padStart(5, '0')}`);
   const sends = [...receipts.map((r, i) => ({ r, i })), ...receipts.filter((_, i) => i % 10 === 0).map((r, i) => ({ r, i: i * 10 }))];
@@ -434,13 +440,17 @@ async function measureIngestion(clients: Client[], sql: pg.Client, count: number
   const body = (receipt: string, i: number) => {
     const k = 1 + ((i * 7919) % subscribers);
     const kind = i % 4;
+    const category = codes[i % codes.length] ?? { code: 'D2', priceCents: null };
+    // Two in four buy the category's cheapest SMS package (a purchase, as the floor's); one in four
+    // deposits KES 50 (a purchase where a package costs that, else credit and the price list by SMS).
+    const amountCents = kind === 3 ? 13_700 : kind === 2 || category.priceCents === null ? 5_000 : category.priceCents;
     return {
       TransactionType: 'Pay Bill',
       TransID: receipt,
       TransTime: darajaTime(new Date()),
-      TransAmount: kind === 3 ? '137.00' : '50.00',
+      TransAmount: (amountCents / 100).toFixed(2),
       BusinessShortCode: '600984',
-      BillRefNumber: kind === 3 ? 'ACCOUNT' : (codes[i % codes.length] ?? 'D2'),
+      BillRefNumber: kind === 3 ? 'ACCOUNT' : category.code,
       InvoiceNumber: '',
       OrgAccountBalance: '',
       ThirdPartyTransID: '',
@@ -750,12 +760,15 @@ export async function runSuite(o: Options): Promise<number> {
     }
     if (wanted('ingest C2B confirmations')) {
       const { rows } = await sql.query<{ n: number }>(`select count(*)::int as n from tips_subscribers`);
-      const { rows: codes } = await sql.query<{ code: string }>(`select code from bet_categories order by id`);
+      const { rows: codes } = await sql.query<{ code: string; price_cents: string | null }>(
+        `select c.code, (select min(p.price_cents) from price_packages p where p.bet_category_id = c.id and p.medium = 'sms') as price_cents
+           from bet_categories c order by c.id`,
+      );
       log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency} into ${o.apiProcesses} API process(es) of their own`);
       let product: { perSecond: number; seconds: number } | null = null;
       const apis = await startApiProcesses(o.url, o.apiProcesses);
       try {
-        const measured = await measureIngestion(apis.clients, sql, o.ingest, rows[0]!.n, codes.map((c) => c.code));
+        const measured = await measureIngestion(apis.clients, sql, o.ingest, rows[0]!.n, codes.map((c) => ({ code: c.code, priceCents: c.price_cents === null ? null : Number(c.price_cents) })));
         product = measured;
         others.push({ name: `${measured.name}, ${o.apiProcesses} API process(es)`, figures: measured.figures, verdict: measured.verdict });
       } catch (error) {

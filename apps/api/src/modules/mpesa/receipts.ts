@@ -101,9 +101,18 @@ export async function queueTipsReceipt(
 /** A payment that bought nothing: the payer learns it is credit, with the category's prices. */
 export async function queueCreditNotice(
   tx: Queryable,
-  r: { paymentId: number; subscriberId: number; betCategoryId: number; amountCents: number; createdBy: number | null },
+  r: {
+    paymentId: number;
+    subscriberId: number;
+    betCategoryId: number;
+    amountCents: number;
+    createdBy: number | null;
+    /** The payment's M-Pesa receipt and the subscriber's name and phone, when the caller has them (fewer reads). */
+    receipt?: string | null;
+    payer?: KnownPayer;
+  },
 ): Promise<boolean> {
-  const payer = await payerOf(tx, r.paymentId, r.subscriberId, undefined);
+  const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt, r.payer);
   if (!payer) return false;
   const language = await languageOf(tx, payer.phone);
   const prices = await categoryPricesText(tx, r.betCategoryId, language);

@@ -144,6 +144,8 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
         betCategoryId: categoryId,
         amountCents: s.amountCents,
         createdBy: s.actorUserId,
+        ...(s.transId !== undefined ? { receipt: s.transId } : {}),
+        ...(s.payer ? { payer: s.payer } : {}),
       });
     }
     return outcome;
