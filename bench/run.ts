@@ -454,7 +454,7 @@ async function measureIngestion(
       InvoiceNumber: '',
       OrgAccountBalance: '',
       ThirdPartyTransID: '',
-      // Three in four pay a tips code from a subscriber's phone; the fourth is a stranger (unclaimed).
+      // Three in four pay a tips code from a subscriber's phone (above); the fourth is a stranger (unclaimed).
       MSISDN: sha(kind === 3 ? `25479${String(i).padStart(7, '0')}` : subscriberPhone(k)),
       FirstName: 'BENCH',
       MiddleName: '',
