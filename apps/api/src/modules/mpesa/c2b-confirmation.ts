@@ -162,8 +162,9 @@ async function storeAndSettle(
     category = first.category;
     if (typeof rules === 'object') settleError = rules.failed;
     // The payee is looked up before the row is written, so that a matched payment is stored claimed
-    // in the savepoint of its settlement: one write of the row (its indexes, the day summaries)
-    // instead of a write and an update. A repeat writes nothing and settles nothing.
+    // with its settlement (in a savepoint, or on the webhook's path in the whole transaction): one
+    // write of the row (its indexes, the day summaries) instead of a write and an update. A repeat
+    // writes nothing and settles nothing. After a failure of the rules (`failed`), nothing is matched.
     const match = settleError === undefined ? await matchPayment(tx, f, category, first.subscriberOfSender) : null;
     if (match) {
       // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).

@@ -43,7 +43,7 @@ export interface Claim {
   payer?: KnownPayer;
   actorUserId: number | null;
   requestId?: string | null;
-  /** The payment's credit to the payee was posted with its row (`storeClaimedPayment`). */
+  /** The payment's credit to the payee was posted with its row, in one statement (a C2B confirmation). */
   credited?: boolean;
 }
 

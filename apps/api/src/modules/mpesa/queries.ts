@@ -362,12 +362,12 @@ export async function lockPayment(tx: Queryable, id: number): Promise<PaymentRec
   return payment;
 }
 
-/** Stores a payment once per receipt: null when its TransID is stored already (a repeat). */
 /** The insert of `insertPaymentOnce` as a part of a bigger statement (it returns the new row's id). */
 export function paymentInsertOnce(tx: Queryable, row: PgInsertValue<typeof mpesaPayments>) {
   return tx.insert(mpesaPayments).values(row).onConflictDoNothing({ target: mpesaPayments.transId }).returning({ id: mpesaPayments.id });
 }
 
+/** Stores a payment once per receipt: null when its TransID is stored already (a repeat). */
 export async function insertPaymentOnce(tx: Queryable, row: PgInsertValue<typeof mpesaPayments>): Promise<{ id: number } | null> {
   const [stored] = await tx
     .insert(mpesaPayments)
