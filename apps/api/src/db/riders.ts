@@ -1,9 +1,7 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 
 /** A write whose result nobody reads (an insert of audit rows, say): it can ride along with another statement. */
-export interface Rider {
-  getSQL(): SQL;
-}
+export type Rider = SQLWrapper;
 
 /**
  * The riders as data-modifying CTEs at the head of a statement's own WITH list

@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ledgerEntries } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
@@ -14,7 +14,7 @@ export type LinkedLedgerEntry = Omit<typeof ledgerEntries.$inferInsert, 'id' | '
  */
 export function insertWithLedgerEntry<T extends { id: unknown }>(
   db: Queryable,
-  written: { getSQL(): SQL },
+  written: SQLWrapper,
   link: 'paymentId' | 'subscriptionId',
   entry: LinkedLedgerEntry,
 ): Promise<T[]> {

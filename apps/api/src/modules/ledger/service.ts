@@ -1,6 +1,6 @@
 import type { LEDGER_KINDS } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import type { SQL } from 'drizzle-orm';
+import type { SQLWrapper } from 'drizzle-orm';
 import * as q from './queries.ts';
 
 /** Whose account: a Bet4Me client or a tips subscriber. */
@@ -48,7 +48,7 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
  */
 export function postWithLedgerEntry<T extends { id: unknown }>(
   db: Queryable,
-  written: { getSQL(): SQL },
+  written: SQLWrapper,
   link: 'paymentId' | 'subscriptionId',
   entry: LedgerEntry,
 ): Promise<T[]> {

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { centsToKes, nairobiDayOf, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortDirection, type SortOf } from '@betdesk/contract';
 import { iso, rows } from '../../db/rows.ts';
 import { exactCount, inDays, orderSql, pageRows, type Page } from '../../db/list.ts';
@@ -51,7 +51,7 @@ export function stackedSubscriptionRow(row: Record<string, unknown>): { id: numb
 }
 
 /** Runs a statement built elsewhere and answers its rows with the database's column names. */
-export function rowsOf(tx: Queryable, statement: { getSQL(): SQL }): Promise<Record<string, unknown>[]> {
+export function rowsOf(tx: Queryable, statement: SQLWrapper): Promise<Record<string, unknown>[]> {
   return rows<Record<string, unknown>>(tx, statement.getSQL());
 }
 
