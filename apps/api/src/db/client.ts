@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -125,11 +127,61 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
+/** Set while `withPreparedStatements` runs: its statements are prepared by name on PostgreSQL. */
+const preparing = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` with its parameterized statements prepared by name on PostgreSQL (a no-op on the
+ * embedded database): each text is parsed and planned once per connection, and after five runs
+ * PostgreSQL keeps one generic plan when it costs no more than the plans made for each run's
+ * values. For a hot path of fixed statements whose values do not change the plan (the C2B
+ * confirmation's look-ups by key and its inserts): planning was a third of the database's work
+ * there (decision 047). Not for lists and searches, where the values (a staff member, a search
+ * term) decide the plan.
+ */
+export function withPreparedStatements<T>(work: () => Promise<T>): Promise<T> {
+  return preparing.run(true, work);
+}
+
+/** Prepared statements a connection keeps at most; a text past that runs unnamed (texts vary only by a path's branches). */
+const PREPARED_PER_CONNECTION = 200;
+/** A statement's name: its text's digest, so the same text has the same name on every connection. */
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `b_${createHash('sha1').update(text).digest('base64url')}`;
+    if (statementNames.size < 4 * PREPARED_PER_CONNECTION) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** A pooled connection that names the statements run under `withPreparedStatements`. */
+class PreparingClient extends pg.Client {
+  #prepared = new Set<string>();
+
+  // pg's query has many overloads; only a config object with a text and values is named.
+  override query(config: unknown, values?: unknown, callback?: unknown): never {
+    if (preparing.getStore() && typeof config === 'object' && config !== null && !('submit' in config)) {
+      const query = config as pg.QueryConfig;
+      if (typeof query.text === 'string' && !query.name && Array.isArray(values) && values.length > 0) {
+        const name = statementName(query.text);
+        if (this.#prepared.has(name) || this.#prepared.size < PREPARED_PER_CONNECTION) {
+          this.#prepared.add(name);
+          config = { ...query, name };
+        }
+      }
+    }
+    return (super.query as (...args: unknown[]) => never)(config, values, callback);
+  }
+}
+
 /** The advisory lock key every process takes while it applies migrations ("betd" in ASCII). */
 const MIGRATION_LOCK = 0x62657464;
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, Client: PreparingClient });
   pool.on('error', () => {
     /* an idle client died; the pool replaces it on next use */
   });

@@ -1,6 +1,6 @@
 import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
-import type { Queryable } from '../../db/client.ts';
+import { withPreparedStatements, type Queryable } from '../../db/client.ts';
 import { standingOrderRun } from '../auto-renew/service.ts';
 import { postWithLedgerEntry } from '../ledger/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
@@ -242,7 +242,8 @@ async function storeAndSettle(
  */
 export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, requestId: string | null): Promise<Receipt> {
   const shortCodes = ourShortcodes(deps.config.mpesa);
-  const stored = (rules: Rules) => deps.db.transaction((tx) => storeAndSettle(tx, shortCodes, raw, requestId, 'c2b', rules));
+  const stored = (rules: Rules) =>
+    withPreparedStatements(() => deps.db.transaction((tx) => storeAndSettle(tx, shortCodes, raw, requestId, 'c2b', rules)));
   // The rules run in the whole transaction; if they fail unexpectedly, nothing of it is kept and the
   // payment is stored again, unclaimed, for a person to look at. A second failure (the database is
   // gone) answers an error, and Daraja sends the confirmation again.
