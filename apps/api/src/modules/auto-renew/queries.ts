@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { betCategories, pricePackages, standingOrders, subscriptions } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
@@ -128,14 +128,25 @@ export async function requestedBefore(db: Queryable, before: Date): Promise<numb
  * The active standing order a confirmation is a run of: the payer's, for this account reference
  * (as the rules read it: case and spaces ignored) and exactly its amount. Locked for the run.
  */
+/** The active standing order of a subscriber that pays this account and amount (the oldest), locked. */
+function orderPaying(subscriberId: SQL, account: string, amountCents: number): SQL {
+  return sql`select id, package_id from ${standingOrders}
+              where subscriber_id = ${subscriberId} and status = 'active' and amount_cents = ${amountCents}
+                and upper(regexp_replace(account_reference, '[\\s-]+', '', 'g')) = ${account}
+              order by id limit 1 for update`;
+}
+
 export async function activeOrderPaying(db: Queryable, subscriberId: number, account: string, amountCents: number) {
-  const [found] = await rows<{ id: number; package_id: number }>(
-    db,
-    sql`select id, package_id from ${standingOrders}
-         where subscriber_id = ${subscriberId} and status = 'active' and amount_cents = ${amountCents}
-           and upper(regexp_replace(account_reference, '[\\s-]+', '', 'g')) = ${account}
-         order by id limit 1 for update`,
-  );
+  const [found] = await rows<{ id: number; package_id: number }>(db, orderPaying(sql`${subscriberId}`, account, amountCents));
+  return standingOrderOf(found);
+}
+
+/** The same order as a JSON column of another read (null when there is none). */
+export function activeOrderPayingColumn(subscriberId: SQL, account: string, amountCents: number): SQL {
+  return sql`(select json_build_object('id', o.id, 'package_id', o.package_id) from (${orderPaying(subscriberId, account, amountCents)}) o)`;
+}
+
+export function standingOrderOf(found: { id: number | string; package_id: number | string } | null | undefined) {
   return found ? { id: Number(found.id), packageId: Number(found.package_id) } : null;
 }
 

@@ -17,6 +17,7 @@ import {
   type StandingOrder,
   type StandingOrderRow,
 } from '@betdesk/contract';
+import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, fieldError, notFound } from '../../http/errors.ts';
@@ -301,8 +302,13 @@ export async function ordersOfSubscriber(deps: AppDeps, subscriberId: number): P
  * amount is that order's run: it buys the order's package (source `ratiba`), and the next due day
  * moves on by one period. Run inside the payment's transaction; null when it is no run.
  */
-export async function standingOrderRun(tx: Queryable, p: { subscriberId: number; account: string; amountCents: number }) {
-  const order = await q.activeOrderPaying(tx, p.subscriberId, p.account, p.amountCents);
+export async function standingOrderRun(
+  tx: Queryable,
+  p: { subscriberId: number; account: string; amountCents: number },
+  /** The order as `standingOrderColumn` read it with another statement (the look-up is then skipped). */
+  prefetched?: { order: StandingOrderPaying | null },
+) {
+  const order = prefetched ? prefetched.order : await q.activeOrderPaying(tx, p.subscriberId, p.account, p.amountCents);
   if (!order) return null;
   return {
     packageId: order.packageId,
@@ -316,6 +322,19 @@ export async function standingOrderRun(tx: Queryable, p: { subscriberId: number;
     },
   };
 }
+
+export type StandingOrderPaying = NonNullable<ReturnType<typeof q.standingOrderOf>>;
+
+/**
+ * The standing order `standingOrderRun` looks up, as a column of another read (the C2B confirmation's
+ * first read, per subscriber of the sender's phone): one round trip fewer per payment.
+ */
+export const standingOrderColumn = {
+  column: (subscriberId: SQL, p: { account: string; amountCents: number }) => q.activeOrderPayingColumn(subscriberId, p.account, p.amountCents),
+  read(stored: unknown): StandingOrderPaying | null {
+    return q.standingOrderOf((typeof stored === 'string' ? JSON.parse(stored) : stored) as { id: number; package_id: number } | null);
+  },
+};
 
 /**
  * The auto-renewal job: sends the standing orders asked for on USSD, then — from the reminder hour

@@ -1,7 +1,7 @@
 import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { withPreparedStatements, type Queryable } from '../../db/client.ts';
-import { standingOrderRun } from '../auto-renew/service.ts';
+import { standingOrderColumn, standingOrderRun, type StandingOrderPaying } from '../auto-renew/service.ts';
 import { postWithLedgerEntry } from '../ledger/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
@@ -77,14 +77,28 @@ async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields,
 async function adoptReceiptOrNameCategory(
   tx: Queryable,
   f: C2bFields,
-): Promise<{ adopted: number | null; category: NamedCategory; subscriberOfSender: KnownSubscriber | null | undefined }> {
+): Promise<{
+  adopted: number | null;
+  category: NamedCategory;
+  subscriberOfSender: KnownSubscriber | null | undefined;
+  /** The sender's subscriber's standing order paying this account and amount, when there is one subscriber. */
+  orderOfSender: { order: StandingOrderPaying | null } | undefined;
+}> {
   const phoneHash = senderPhoneHash(f);
   const waiting = phoneHash && f.amountCents !== null && f.transId ? { phoneHash, amountCents: f.amountCents } : null;
-  const found = await q.receiptlessStkPaymentAndCategory(tx, waiting, normaliseAccount(f.billRefNumber), phoneHash);
+  const paying = { account: normaliseAccount(f.billRefNumber), amountCents: f.amountCents! };
+  const found = await q.receiptlessStkPaymentAndCategory(tx, waiting, paying.account, phoneHash, (id) => standingOrderColumn.column(id, paying));
   const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
-  // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match.
+  // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match,
+  // and that subscriber's standing order that pays this account and amount (a Ratiba run, decision 042).
   const ofSender = found.subscribersOfSender;
-  return { adopted, category: found.category, subscriberOfSender: ofSender === undefined ? undefined : ofSender.length === 1 ? ofSender[0]! : null };
+  const only = ofSender?.length === 1 ? ofSender[0]! : null;
+  return {
+    adopted,
+    category: found.category,
+    subscriberOfSender: ofSender === undefined ? undefined : only && { id: only.id, name: only.name, phone: only.phone },
+    orderOfSender: only ? { order: standingOrderColumn.read(only.also) } : undefined,
+  };
 }
 
 type Stored = Receipt & { outcome: SettlementOutcome | null; notice: PaymentNotice | null };
@@ -170,7 +184,11 @@ async function storeAndSettle(
       // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).
       const run =
         'subscriberId' in match.payee
-          ? await standingOrderRun(tx, { subscriberId: match.payee.subscriberId, account: normaliseAccount(f.billRefNumber), amountCents: f.amountCents! })
+          ? await standingOrderRun(
+              tx,
+              { subscriberId: match.payee.subscriberId, account: normaliseAccount(f.billRefNumber), amountCents: f.amountCents! },
+              match.payee.subscriberId === first.subscriberOfSender?.id ? first.orderOfSender : undefined,
+            )
           : null;
       const claim = (paymentId: number): Claim => ({
         ...automaticClaim(paymentId, f, match, requestId),

@@ -65,8 +65,8 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
     }),
   ];
   // Last: the sale's invoice takes the branch's counter, held from here to the commit (decision 044);
-  // the audit rows ride along with it (one round trip).
-  if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice, [auditRider(sp, audits)!]);
+  // the audit rows and the receipt SMS ride along with it (one round trip).
+  if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice, [auditRider(sp, audits)!, ...(settled.riders ?? [])]);
   else await auditAll(sp, audits);
   return settled;
 }

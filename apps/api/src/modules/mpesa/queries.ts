@@ -443,10 +443,12 @@ export async function receiptlessStkPaymentAndCategory(
   account: string,
   /** The sender's phone hash: the subscribers with it are read too (two at most: one decides, two do not). */
   senderHash: string | null,
+  /** A column another module reads for each of those subscribers (`s.id`), answered as `also`. */
+  perSender?: (subscriberId: SQL) => SQL,
 ): Promise<{
   waitingId: number | null;
   category: { id: number; code: string } | null;
-  subscribersOfSender: { id: number; name: string; phone: string }[] | undefined;
+  subscribersOfSender: { id: number; name: string; phone: string; also: unknown }[] | undefined;
 }> {
   const stk = waiting
     ? sql`(select id from ${mpesaPayments}
@@ -457,7 +459,7 @@ export async function receiptlessStkPaymentAndCategory(
               for update)`
     : sql`null::bigint`;
   const ofSender = senderHash
-    ? sql`(select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'phone', s.phone)), '[]'::json)
+    ? sql`(select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'phone', s.phone, 'also', ${perSender ? perSender(sql`s.id`) : sql`null`})), '[]'::json)
              from (select id, name, phone from ${tipsSubscribers} where phone_hash = ${senderHash} limit 2) s)`
     : sql`null::json`;
   const [found] = await rows<{ waiting_id: string | number | null; id: number | null; code: string | null; of_sender: unknown }>(
@@ -473,8 +475,8 @@ export async function receiptlessStkPaymentAndCategory(
     category: found?.id != null ? { id: Number(found.id), code: found.code! } : null,
     subscribersOfSender:
       senderHash && found
-        ? ((typeof found.of_sender === 'string' ? JSON.parse(found.of_sender) : found.of_sender) as { id: number; name: string; phone: string }[]).map(
-            (s) => ({ id: Number(s.id), name: s.name, phone: s.phone }),
+        ? ((typeof found.of_sender === 'string' ? JSON.parse(found.of_sender) : found.of_sender) as { id: number; name: string; phone: string; also: unknown }[]).map(
+            (s) => ({ id: Number(s.id), name: s.name, phone: s.phone, also: s.also }),
           )
         : undefined,
   };

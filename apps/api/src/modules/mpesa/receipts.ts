@@ -1,10 +1,11 @@
 import { kesFixed } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import type { Rider } from '../../db/riders.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { fill, smsDateTime } from '../../customer-texts/format.ts';
 import { customerText, fixedText } from '../../customer-texts/texts.ts';
 import { getSettings, settingsColumn } from '../settings/service.ts';
-import { languageOf, queueSms, queueSmsInTheirLanguage } from '../sms/service.ts';
+import { languageOf, queueSms, queueSmsInTheirLanguage, smsInTheirLanguageRider } from '../sms/service.ts';
 import { saleInvoiceNumber } from '../tax/service.ts';
 import * as q from './queries.ts';
 
@@ -66,8 +67,14 @@ export async function queueTipsReceipt(
     settings?: ReceiptSettings;
     /** The subscriber's name and phone when the caller read them (else read here). */
     payer?: KnownPayer;
+    /**
+     * The caller writes the receipt with the sale's invoice, the transaction's last statement (it
+     * answers `rider`, queued then): only when no SMS of the purchase must follow it (today's tip)
+     * and the text needs no invoice number.
+     */
+    ride?: boolean;
   },
-): Promise<{ queued: boolean; phone: string | null }> {
+): Promise<{ queued: boolean; phone: string | null; rider?: Rider }> {
   const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt, r.payer);
   if (!payer) return { queued: false, phone: null };
   const settings = r.settings ?? (await receiptSettings(tx));
@@ -86,7 +93,7 @@ export async function queueTipsReceipt(
     }, language);
     return number === null ? receiptText : `${receiptText} ${fixedText('sms.receipt_invoice_line', language, { number: String(number) })}`;
   };
-  const id = await queueSmsInTheirLanguage(tx, {
+  const sms = {
     intent: TIPS_RECEIPT_INTENT,
     dedupeKey: `${TIPS_RECEIPT_INTENT}:${r.paymentId}:${r.subscriptionId}`,
     to: payer.phone,
@@ -94,7 +101,12 @@ export async function queueTipsReceipt(
     fallback: settings.customer_language_default,
     subscriberId: r.subscriberId,
     createdBy: r.createdBy,
-  });
+  };
+  if (r.ride && number === null) {
+    const rider = smsInTheirLanguageRider(sms);
+    return rider ? { queued: true, phone: payer.phone, rider } : { queued: false, phone: payer.phone };
+  }
+  const id = await queueSmsInTheirLanguage(tx, sms);
   return { queued: id !== null, phone: payer.phone };
 }
 

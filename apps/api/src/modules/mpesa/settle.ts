@@ -1,5 +1,6 @@
 import type { TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import type { Rider } from '../../db/riders.ts';
 import { payPendingBonuses, reverseBonusPaymentsOfPayment } from '../bonuses/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
@@ -50,6 +51,8 @@ export interface SettlementOutcome {
   saleToInvoice?: Sale | null;
   /** With `invoiceLast`: the audit rows the caller writes with its own, in one statement. */
   audits?: AuditEntry[];
+  /** Writes the caller adds to the sale's invoice (`saleToInvoice`, always set with them): the receipt SMS. */
+  riders?: Rider[];
 }
 
 /**
@@ -179,8 +182,11 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     createdBy: s.actorUserId,
     settings,
     ...(s.payer ? { payer: s.payer } : {}),
+    // Written with the sale's invoice, last, when no tip of today follows it (the payer reads the receipt first).
+    ride: sub.sale != null && (chosen.medium !== 'sms' || tip === null),
   });
   outcome.smsQueued = receipt.queued;
+  if (receipt.rider) outcome.riders = [receipt.rider];
   if (chosen.medium === 'sms') {
     outcome.activatedSms = {
       subscriberId,

@@ -4,6 +4,7 @@ import { SECRET_SMS_TEXTS } from '@betdesk/contract';
 import { ERASED_PHONE_PREFIX, SMS_PRIORITY, type SmsClass } from '../../db/schema/index.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import type { Database, Queryable } from '../../db/client.ts';
+import type { Rider } from '../../db/riders.ts';
 import { DND_CAUSE, type SendOutcome, type SmsGateway } from '../../integrations/sms/gateway.ts';
 import { smsParts } from '@betdesk/contract';
 import { announce } from '../events/service.ts';
@@ -76,23 +77,41 @@ export async function queueSmsInTheirLanguage(
   });
 }
 
-async function insertGuarded(db: Queryable, sms: Omit<SmsToQueue, 'body'>, smsClass: SmsClass, text: q.QueuedText): Promise<number | null> {
-  // An erased person gets nothing; a promotional message needs marketing consent (decision 025).
+/**
+ * `queueSmsInTheirLanguage` as a rider (src/db/riders.ts): the same guarded insert, written with
+ * another statement of the transaction (a sale's invoice), one round trip fewer. Null when the phone
+ * is an erased person's. Transactional messages only (a service message's opt-out and a promotional
+ * one's window are read first).
+ */
+export function smsInTheirLanguageRider(sms: Omit<SmsToQueue, 'body' | 'smsClass'> & { bodies: Record<Language, string>; fallback: Language }): Rider | null {
   if (sms.to.startsWith(ERASED_PHONE_PREFIX)) return null;
-  return q.insertQueuedSms(db, {
+  const text = (body: string) => ({ body, parts: smsParts(body) });
+  return q.queuedSmsInsert(
+    queuedRow(sms, 'transactional', { byLanguage: { en: text(sms.bodies.en), sw: text(sms.bodies.sw) }, fallback: sms.fallback }, sms.now ?? new Date()),
+  );
+}
+
+function queuedRow(sms: Omit<SmsToQueue, 'body'>, smsClass: SmsClass, text: q.QueuedText, nextAttemptAt: Date): q.QueuedRow {
+  return {
     intent: sms.intent,
     dedupeKey: sms.dedupeKey,
     recipient: sms.to,
     text,
     smsClass,
-    nextAttemptAt: await firstAttemptAt(db, smsClass, sms.now ?? new Date()),
+    nextAttemptAt,
     priority: SMS_PRIORITY.single,
     clientId: sms.clientId ?? null,
     subscriberId: sms.subscriberId ?? null,
     createdBy: sms.createdBy,
     resentFromId: sms.resentFromId ?? null,
     betCategoryId: sms.betCategoryId ?? null,
-  });
+  };
+}
+
+async function insertGuarded(db: Queryable, sms: Omit<SmsToQueue, 'body'>, smsClass: SmsClass, text: q.QueuedText): Promise<number | null> {
+  // An erased person gets nothing; a promotional message needs marketing consent (decision 025).
+  if (sms.to.startsWith(ERASED_PHONE_PREFIX)) return null;
+  return q.insertQueuedSms(db, queuedRow(sms, smsClass, text, await firstAttemptAt(db, smsClass, sms.now ?? new Date())));
 }
 
 export interface SmsFanout {

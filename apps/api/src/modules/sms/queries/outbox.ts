@@ -268,6 +268,12 @@ export interface QueuedRow {
  * null when the phone may not receive it or the same dedupe key was queued before.
  */
 export async function insertQueuedSms(db: Queryable, row: QueuedRow): Promise<number | null> {
+  const [queued] = await rows<{ id: string | number }>(db, queuedSmsInsert(row));
+  return queued ? Number(queued.id) : null;
+}
+
+/** `insertQueuedSms`'s statement, for a caller that writes it with another one (a rider). */
+export function queuedSmsInsert(row: QueuedRow): SQL {
   const phone = sql`${row.recipient}::text`;
   const guards = [sql`not ${erasedSql(phone)}`];
   if (row.smsClass !== 'transactional') guards.push(sql`not ${optedOutSql(phone, row.betCategoryId, row.smsClass === 'promotional')}`);
@@ -276,9 +282,7 @@ export async function insertQueuedSms(db: Queryable, row: QueuedRow): Promise<nu
   const chosen = 'body' in t ? null : sql`(select coalesce((select language from ${phoneLanguages} where phone = ${row.recipient}), ${t.fallback}) as language)`;
   const pick = (of: (v: { body: string; parts: number }) => string | number, cast: SQL) =>
     'body' in t ? sql`${of(t)}${cast}` : sql`case when l.language = 'en' then ${of(t.byLanguage.en)}${cast} else ${of(t.byLanguage.sw)}${cast} end`;
-  const [queued] = await rows<{ id: string | number }>(
-    db,
-    sql`insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, sms_class, next_attempt_at, priority,
+  return sql`insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, sms_class, next_attempt_at, priority,
                                     client_id, subscriber_id, created_by, resent_from_id)
         select ${row.intent}, ${row.dedupeKey}, ${phone}, ${pick((v) => v.body, sql`::text`)}, ${pick((v) => v.parts, sql`::integer`)},
                ${row.smsClass}, ${row.nextAttemptAt.toISOString()}::timestamptz, ${row.priority}::smallint,
@@ -286,7 +290,5 @@ export async function insertQueuedSms(db: Queryable, row: QueuedRow): Promise<nu
           ${chosen ? sql`from ${chosen} l` : sql``}
          where ${sql.join(guards, sql` and `)}
         on conflict (dedupe_key) do nothing
-        returning id`,
-  );
-  return queued ? Number(queued.id) : null;
+        returning id`;
 }
