@@ -126,9 +126,8 @@ export async function requestedBefore(db: Queryable, before: Date): Promise<numb
 
 /**
  * The active standing order a confirmation is a run of: the payer's, for this account reference
- * (as the rules read it: case and spaces ignored) and exactly its amount. Locked for the run.
+ * (as the rules read it: case and spaces ignored) and exactly its amount (the oldest). Locked for the run.
  */
-/** The active standing order of a subscriber that pays this account and amount (the oldest), locked. */
 function orderPaying(subscriberId: SQL, account: string, amountCents: number): SQL {
   return sql`select id, package_id from ${standingOrders}
               where subscriber_id = ${subscriberId} and status = 'active' and amount_cents = ${amountCents}
@@ -136,6 +135,7 @@ function orderPaying(subscriberId: SQL, account: string, amountCents: number): S
               order by id limit 1 for update`;
 }
 
+/** That order of a subscriber, read on its own. */
 export async function activeOrderPaying(db: Queryable, subscriberId: number, account: string, amountCents: number) {
   const [found] = await rows<{ id: number; package_id: number }>(db, orderPaying(sql`${subscriberId}`, account, amountCents));
   return standingOrderOf(found);
@@ -146,6 +146,7 @@ export function activeOrderPayingColumn(subscriberId: SQL, account: string, amou
   return sql`(select json_build_object('id', o.id, 'package_id', o.package_id) from (${orderPaying(subscriberId, account, amountCents)}) o)`;
 }
 
+/** The order as the rules use it, from its row or its JSON. */
 export function standingOrderOf(found: { id: number | string; package_id: number | string } | null | undefined) {
   return found ? { id: Number(found.id), packageId: Number(found.package_id) } : null;
 }
