@@ -70,11 +70,13 @@ export async function queueSmsInTheirLanguage(
   db: Queryable,
   sms: Omit<SmsToQueue, 'body' | 'smsClass'> & { smsClass?: Exclude<SmsClass, 'promotional'>; bodies: Record<Language, string>; fallback: Language },
 ): Promise<number | null> {
+  return insertGuarded(db, sms, sms.smsClass ?? 'transactional', bilingualText(sms));
+}
+
+/** Both languages' texts, each with its SMS parts, and the language to use when the phone chose none. */
+function bilingualText(sms: { bodies: Record<Language, string>; fallback: Language }): q.QueuedText {
   const text = (body: string) => ({ body, parts: smsParts(body) });
-  return insertGuarded(db, sms, sms.smsClass ?? 'transactional', {
-    byLanguage: { en: text(sms.bodies.en), sw: text(sms.bodies.sw) },
-    fallback: sms.fallback,
-  });
+  return { byLanguage: { en: text(sms.bodies.en), sw: text(sms.bodies.sw) }, fallback: sms.fallback };
 }
 
 /**
@@ -85,10 +87,7 @@ export async function queueSmsInTheirLanguage(
  */
 export function smsInTheirLanguageRider(sms: Omit<SmsToQueue, 'body' | 'smsClass'> & { bodies: Record<Language, string>; fallback: Language }): Rider | null {
   if (sms.to.startsWith(ERASED_PHONE_PREFIX)) return null;
-  const text = (body: string) => ({ body, parts: smsParts(body) });
-  return q.queuedSmsInsert(
-    queuedRow(sms, 'transactional', { byLanguage: { en: text(sms.bodies.en), sw: text(sms.bodies.sw) }, fallback: sms.fallback }, sms.now ?? new Date()),
-  );
+  return q.queuedSmsInsert(queuedRow(sms, 'transactional', bilingualText(sms), sms.now ?? new Date()));
 }
 
 function queuedRow(sms: Omit<SmsToQueue, 'body'>, smsClass: SmsClass, text: q.QueuedText, nextAttemptAt: Date): q.QueuedRow {
