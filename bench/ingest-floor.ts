@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
+import { cpuMeter } from './cpu.ts';
 
 const run = promisify(execFile);
 
@@ -20,6 +21,8 @@ export interface FloorResult {
   perSecond: number;
   transactions: number;
   seconds: number;
+  /** The whole machine's CPU per purchase (pgbench and the database), in ms; null off Linux. */
+  machineCpuMsEach: number | null;
 }
 
 /** What the purchase needs from the database: a subscriber id range and one SMS package of a category. */
@@ -67,13 +70,15 @@ export async function measureIngestFloor(url: string, sql: pg.Client, concurrenc
   const script = join(dir, 'purchase.sql');
   writeFileSync(script, purchaseScript(facts));
   try {
+    const meter = cpuMeter();
     const { stdout } = await run('pgbench', ['-n', '-M', 'prepared', '-c', String(concurrency), '-j', '2', '-T', String(seconds), '-r', '-f', script, url], {
       maxBuffer: 16 * 2 ** 20,
     });
     const tps = /tps = ([\d.]+)/.exec(stdout);
     const done = /number of transactions actually processed: (\d+)/.exec(stdout);
     if (!tps || !done) throw new Error(`pgbench printed no rate:\n${stdout}`);
-    return { perSecond: Number(tps[1]), transactions: Number(done[1]), seconds };
+    const { machineMs } = meter.stop();
+    return { perSecond: Number(tps[1]), transactions: Number(done[1]), seconds, machineCpuMsEach: machineMs === null ? null : machineMs / Number(done[1]) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
     // What the floor wrote is not the business's: take it out again (ledger and SMS first, they point at the payment).

@@ -63,6 +63,7 @@ import {
 } from './scenarios.ts';
 import { runSmsFanout } from './sms-fanout.ts';
 import { measureIngestFloor } from './ingest-floor.ts';
+import { cpuMeter } from './cpu.ts';
 import { measureTaxBacklog } from './tax-backlog.ts';
 
 /**
@@ -431,7 +432,8 @@ async function measureIngestion(
   count: number,
   subscribers: number,
   codes: { code: string; priceCents: number | null }[],
-): Promise<OtherResult & { perSecond: number; seconds: number }> {
+  apiPids: number[],
+): Promise<OtherResult & { perSecond: number; seconds: number; machineCpuMsEach: number | null }> {
   const run = randomBytes(3).toString('hex').toUpperCase().slice(0, 4);
   const receipts = Array.from({ length: count }, (_, i) => `Z${run}${i.toString(36).toUpperCase().padStart(5, '0')}`);
   const sends = [...receipts.map((r, i) => ({ r, i })), ...receipts.filter((_, i) => i % 10 === 0).map((r, i) => ({ r, i: i * 10 }))];
@@ -467,6 +469,7 @@ async function measureIngestion(
   let firstError = '';
   let next = 0;
   const started = performance.now();
+  const meter = cpuMeter(apiPids);
   await Promise.all(
     Array.from({ length: TARGETS.ingestConcurrency }, async (_, k) => {
       // Each of the 20 senders keeps to one API process, as nginx's keep-alive connections do.
@@ -489,6 +492,7 @@ async function measureIngestion(
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = meter.stop();
   latencies.sort((a, b) => a - b);
   const { rows } = await sql.query<{ distinct: number; stored: number }>(
     `select count(distinct trans_id)::int as distinct, count(*)::int as stored from mpesa_payments where trans_id = any($1)`,
@@ -509,8 +513,11 @@ async function measureIngestion(
     seconds,
     name: `C2B confirmations, concurrency ${TARGETS.ingestConcurrency} (POST /api/hooks/c2b/confirmation/:secret)`,
     figures: `${int(sends.length)} requests (${int(count)} receipts + ${int(sends.length - count)} retries) in ${seconds.toFixed(1)} s: ` +
-      `${int(perSecond)}/s, p50 ${ms(percentile(latencies, 50))} ms, p99 ${ms(p99)} ms, ${lost} lost, ${doubled} doubled`,
+      `${int(perSecond)}/s, p50 ${ms(percentile(latencies, 50))} ms, p99 ${ms(p99)} ms, ${lost} lost, ${doubled} doubled` +
+      (cpu.processMs === null ? '' : `; CPU per request: API ${(cpu.processMs / sends.length).toFixed(2)} ms`) +
+      (cpu.machineMs === null ? '' : `, whole machine ${(cpu.machineMs / sends.length).toFixed(2)} ms`),
     verdict: misses.length ? `${NO} ${misses.join(', ')}` : OK,
+    machineCpuMsEach: cpu.machineMs === null ? null : cpu.machineMs / sends.length,
   };
 }
 
@@ -554,7 +561,7 @@ export async function bootApi(url: string, o: { migrate?: boolean } = {}): Promi
  * bench's own client then does not share their event loops, and N = 2 is the runbook's deployment
  * (two API processes behind nginx, docs/OPERATIONS.md).
  */
-async function startApiProcesses(url: string, n: number): Promise<{ clients: Client[]; close(): Promise<void> }> {
+async function startApiProcesses(url: string, n: number): Promise<{ clients: Client[]; pids: number[]; close(): Promise<void> }> {
   const children = Array.from({ length: n }, () =>
     fork(fileURLToPath(new URL('./api-process.ts', import.meta.url)), [], { env: { ...process.env, DATABASE_URL: url }, execArgv: [...process.execArgv, ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
   );
@@ -577,6 +584,7 @@ async function startApiProcesses(url: string, n: number): Promise<{ clients: Cli
     const clients = bases.map((base) => new Client(base));
     return {
       clients,
+      pids: children.map((child) => child.pid!),
       async close() {
         clients.forEach((c) => c.close());
         await stopChildren();
@@ -765,10 +773,10 @@ export async function runSuite(o: Options): Promise<number> {
            from bet_categories c order by c.id`,
       );
       log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency} into ${o.apiProcesses} API process(es) of their own`);
-      let product: { perSecond: number; seconds: number } | null = null;
+      let product: { perSecond: number; seconds: number; machineCpuMsEach: number | null } | null = null;
       const apis = await startApiProcesses(o.url, o.apiProcesses);
       try {
-        const measured = await measureIngestion(apis.clients, sql, o.ingest, rows[0]!.n, codes.map((c) => ({ code: c.code, priceCents: c.price_cents === null ? null : Number(c.price_cents) })));
+        const measured = await measureIngestion(apis.clients, sql, o.ingest, rows[0]!.n, codes.map((c) => ({ code: c.code, priceCents: c.price_cents === null ? null : Number(c.price_cents) })), apis.pids);
         product = measured;
         others.push({ name: `${measured.name}, ${o.apiProcesses} API process(es)`, figures: measured.figures, verdict: measured.verdict });
       } catch (error) {
@@ -783,9 +791,12 @@ export async function runSuite(o: Options): Promise<number> {
       try {
         const floor = await measureIngestFloor(o.url, sql, TARGETS.ingestConcurrency, floorSeconds);
         const ratio = product ? product.perSecond / floor.perSecond : null;
+        const cpuRatio = product?.machineCpuMsEach && floor.machineCpuMsEach ? floor.machineCpuMsEach / product.machineCpuMsEach : null;
         others.push({
           name: `C2B ingestion against its floor (bench/ingest-floor.ts: the bare SQL of a tips purchase by pgbench, concurrency ${TARGETS.ingestConcurrency})`,
-          figures: `floor ${int(floor.perSecond)}/s (${int(floor.transactions)} purchases in ${floor.seconds} s); product ${product ? `${int(product.perSecond)}/s` : '—'}; ratio ${ratio === null ? '—' : ratio.toFixed(2)}`,
+          figures: `floor ${int(floor.perSecond)}/s (${int(floor.transactions)} purchases in ${floor.seconds} s); product ${product ? `${int(product.perSecond)}/s` : '—'}; ratio ${ratio === null ? '—' : ratio.toFixed(2)}` +
+            (floor.machineCpuMsEach === null ? '' : `; whole machine's CPU per purchase: floor ${floor.machineCpuMsEach.toFixed(2)} ms`) +
+            (cpuRatio === null ? '' : `, its ratio ${cpuRatio.toFixed(2)}`),
           verdict: ratio !== null && ratio >= TARGETS.ingestFloorRatio ? OK : `${NO} ratio < ${TARGETS.ingestFloorRatio}`,
         });
       } catch (error) {
