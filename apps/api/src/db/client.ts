@@ -10,17 +10,18 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
-import * as schema from './schema/index.ts';
 import { lockEmbeddedDatabase } from './pglite-lock.ts';
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * Without drizzle's relational queries (`db.query.*`): nothing used them, and each transaction built
+ * one for every table of the schema (issue 33's profile of a C2B purchase).
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
+export type Tx = PgTransaction<PgQueryResultHKT>;
 /** Anything queries can run on: the database or an open transaction. */
 export type Queryable = Db | Tx;
 
@@ -82,7 +83,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     release();
     throw error;
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client) as unknown as Db;
   return {
     kind: 'pglite',
     db,
@@ -185,7 +186,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   pool.on('error', () => {
     /* an idle client died; the pool replaces it on next use */
   });
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzlePg(pool) as unknown as Db;
   return {
     kind: 'postgres',
     db,

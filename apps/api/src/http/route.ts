@@ -21,8 +21,16 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   app: FastifyInstance,
   endpoint: Endpoint<Q, B, R>,
   handler: (ctx: RouteContext<Q, B>) => Promise<z.input<R>>,
-  // `compress: false` for a file sent as it is stored (already compressed or encrypted).
-  options: { compress?: false } = {},
+  options: {
+    /** For a file sent as it is stored (already compressed or encrypted). */
+    compress?: false;
+    /**
+     * A provider's server calls it (Daraja, Africa's Talking), never a browser: its small JSON answer
+     * goes out without the browser's security headers and without compression, which cost a C2B
+     * confirmation more CPU than the answer is worth (issue 33).
+     */
+    callback?: true;
+  } = {},
 ): void {
   const schema: FastifySchema = {
     summary: endpoint.summary,
@@ -36,7 +44,8 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     method: endpoint.method,
     url: endpoint.path,
     schema,
-    ...(options.compress === false ? { compress: false as const } : {}),
+    ...(options.compress === false || options.callback ? { compress: false as const } : {}),
+    ...(options.callback ? { config: { helmet: { skipRoute: true } } } : {}),
     // Before validation: who may call comes first (401/403), what they sent second (422).
     preValidation: requireAccess(endpoint.access),
     handler: async (request, reply): Promise<unknown> => {

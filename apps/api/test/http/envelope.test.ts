@@ -44,6 +44,11 @@ const boom = endpoint({
   response: z.object({}),
 });
 
+// Two public twins answering the same 2 kB body: one as a browser's page reads it, one as a provider's callback.
+const bigBody = z.object({ text: z.string() });
+const browserAnswer = endpoint({ method: 'GET', path: '/api/test/browser-answer', tag: 'test', summary: 'a browser reads it', access: 'public', response: bigBody });
+const callbackAnswer = endpoint({ method: 'GET', path: '/api/test/callback-answer', tag: 'test', summary: 'a provider reads it', access: 'public', response: bigBody });
+
 beforeAll(async () => {
   // The guard is one mechanism; these throwaway routes exercise it the way every domain route will.
   t = await createTestApp({
@@ -51,6 +56,8 @@ beforeAll(async () => {
       route(app, adminOnly, async () => ({ ok: true }));
       route(app, everyone, async ({ query }) => ({ n: query.n }));
       route(app, byId, async () => ({ ok: true }));
+      route(app, browserAnswer, async () => ({ text: 'x'.repeat(2048) }));
+      route(app, callbackAnswer, async () => ({ text: 'x'.repeat(2048) }), { callback: true });
       route(app, boom, async () => {
         throw new Error('select * from secrets where password = 123');
       });
@@ -144,6 +151,21 @@ describe('response envelope', () => {
     });
     expect(res.statusCode).toBe(413);
     expect(res.json().info).toBe('The request body is too large.');
+  });
+
+  it("answers a provider's callback without the browser's headers and uncompressed, and a browser with both", async () => {
+    const headers = { 'accept-encoding': 'br, gzip' };
+    const browser = await t.as(null, { method: 'GET', url: '/api/test/browser-answer', headers });
+    expect(browser.headers['content-encoding']).toBe('br');
+    expect(browser.headers['content-security-policy']).toContain("default-src 'self'");
+    const callback = await t.as(null, { method: 'GET', url: '/api/test/callback-answer', headers });
+    expect(callback.statusCode).toBe(200);
+    expect(callback.headers['content-encoding']).toBeUndefined();
+    expect(callback.headers['content-security-policy']).toBeUndefined();
+    expect(callback.json().text).toHaveLength(2048);
+    // What every API answer carries still does: its request id, and no caching.
+    expect(callback.headers['x-request-id']).toBeTruthy();
+    expect(callback.headers['cache-control']).toBe('no-store');
   });
 
   it('sends security headers with a CSP the SPA can live with', async () => {

@@ -17,6 +17,6 @@ export function autoRenewRoutes(app: FastifyInstance, deps: AppDeps): void {
       requireWebhookSecret(request, deps.config.webhookSecret);
       await autoRenew.receiveRatibaCallback(deps, body, request.id);
       return { ResultCode: 0, ResultDesc: 'Accepted' };
-    });
+    }, { callback: true });
   });
 }

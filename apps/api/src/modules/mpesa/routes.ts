@@ -54,7 +54,7 @@ function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
       requireWebhookSecret(request, deps.config.webhookSecret);
       const strict = await getSetting(deps.db, 'mpesa_validate_account');
       return validateC2b(deps, body, strict === true);
-    });
+    }, { callback: true });
 
     route(hooks, c2bConfirmation, async ({ request, body }) => {
       requireWebhookSecret(request, deps.config.webhookSecret);
@@ -69,13 +69,13 @@ function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
         request.log.warn({ paymentId: receipt.paymentId }, 'C2B confirmation stored as rejected');
       }
       return { ResultCode: 0, ResultDesc: 'Success' };
-    });
+    }, { callback: true });
 
     route(hooks, stkCallback, async ({ request, body }) => {
       requireWebhookSecret(request, deps.config.webhookSecret);
       await receiveStkCallback(deps, body, request.id);
       return { ResultCode: 0, ResultDesc: 'Success' };
-    });
+    }, { callback: true });
   });
 }
 

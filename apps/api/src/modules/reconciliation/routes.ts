@@ -68,6 +68,6 @@ export function reconciliationRoutes(app: FastifyInstance, deps: AppDeps): void 
     route(hooks, pullCallback, async ({ request }) => {
       requireWebhookSecret(request, deps.config.webhookSecret);
       return { ResultCode: 0, ResultDesc: 'Success' };
-    });
+    }, { callback: true });
   });
 }

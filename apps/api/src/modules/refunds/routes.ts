@@ -47,7 +47,7 @@ export function refundRoutes(app: FastifyInstance, deps: AppDeps): void {
         requireWebhookSecret(request, deps.config.webhookSecret);
         await refunds.receiveRefundAnswer(deps, kind, body);
         return { ResultCode: 0, ResultDesc: 'Accepted' };
-      });
+      }, { callback: true });
     hook(reversalResult, 'reversal-result');
     hook(reversalTimeout, 'reversal-timeout');
     hook(b2cResult, 'b2c-result');

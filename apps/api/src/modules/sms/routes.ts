@@ -28,5 +28,5 @@ export function smsRoutes(app: FastifyInstance, deps: AppDeps): void {
     const { known, providerMessageId } = await sms.recordDeliveryReport(deps.db, body);
     if (!known) request.log.warn({ providerMessageId }, 'delivery report for an unknown SMS, acknowledged');
     return { message: 'Delivery report received' };
-  });
+  }, { callback: true });
 }
