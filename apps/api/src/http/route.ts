@@ -45,7 +45,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     url: endpoint.path,
     schema,
     ...(options.compress === false || options.callback ? { compress: false as const } : {}),
-    ...(options.callback ? { config: { helmet: { skipRoute: true } } } : {}),
+    ...(options.callback ? { helmet: false as const } : {}),
     // Before validation: who may call comes first (401/403), what they sent second (422).
     preValidation: requireAccess(endpoint.access),
     handler: async (request, reply): Promise<unknown> => {
