@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { ChoiceId, Id, Kes, Notice } from './common.ts';
 import { PriceInput, TIPS_MEDIA_LABELS, type TipsMediumKey } from './tips-prices.ts';
+import { RECORD_BLOCK_ALL } from './tips-winnings.ts';
 
 /**
  * The reference data a business needs before it can sell anything (bet categories, post
@@ -30,7 +31,9 @@ export const BetCategoryCode = z
     z
       .string()
       .max(BET_CATEGORY_CODE_MAX, `The code may not be longer than ${BET_CATEGORY_CODE_MAX} characters`)
-      .regex(/^[A-Z0-9]+$/, 'The code may only hold letters and digits, like D2'),
+      .regex(/^[A-Z0-9]+$/, 'The code may only hold letters and digits, like D2')
+      // A record block of the Winnings & Results page names its category by code, and ALL by this one.
+      .refine((code) => code !== RECORD_BLOCK_ALL, `${RECORD_BLOCK_ALL} stands for every category in a record block; choose another code`),
   );
 
 export const DURATION_MAX_DAYS = 366;

@@ -74,6 +74,7 @@ describe('bet categories', () => {
     ['a blank code', { name: 'X', code: '  ' }, 'code', /code is required/],
     ['a code with punctuation', { name: 'X', code: 'D-2' }, 'code', /letters and digits/],
     ['a code longer than 10', { name: 'X', code: 'ABCDEFGHIJK' }, 'code', /longer than 10/],
+    ['the code a record block keeps for every category', { name: 'X', code: 'all' }, 'code', /ALL stands for every category/],
     ['a blank name', { name: ' ', code: 'X1' }, 'name', /name is required/],
   ])('refuses %s with a 422 naming the field', async (_what, body, field, message) => {
     const res = await storeBetCategory(body);

@@ -21,7 +21,8 @@ export function RecordBlockControl({ onInsert }: { onInsert: (marker: string) =>
   const [period, setPeriod] = useState<RecordBlockPeriod>('this-month');
   const choices = [
     { value: RECORD_BLOCK_ALL, label: 'All categories' },
-    ...(categories.data ?? []).map((c) => ({ value: c.code, label: `${c.name} (${c.code})` })),
+    // A category coded ALL from before that code was refused would be a second "ALL" option, which the Select refuses by throwing.
+    ...(categories.data ?? []).filter((c) => c.code !== RECORD_BLOCK_ALL).map((c) => ({ value: c.code, label: `${c.name} (${c.code})` })),
   ];
   return (
     <Group align="flex-end" gap="sm" data-testid="record-block-control">
