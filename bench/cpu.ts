@@ -19,7 +19,7 @@ function tickMs(): number {
 }
 
 /** User and system CPU of these processes so far, in ms (fields 14 and 15 of /proc/PID/stat). */
-export function processesCpuMs(pids: number[]): number | null {
+function processesCpuMs(pids: number[]): number | null {
   try {
     let ticks = 0;
     for (const pid of pids) {
@@ -35,7 +35,7 @@ export function processesCpuMs(pids: number[]): number | null {
 }
 
 /** CPU the whole machine has been busy so far, all cores together, in ms (/proc/stat less idle and iowait). */
-export function machineBusyCpuMs(): number | null {
+function machineBusyCpuMs(): number | null {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
     const [, ...values] = line.trim().split(/\s+/);
