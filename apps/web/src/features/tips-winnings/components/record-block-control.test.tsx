@@ -14,10 +14,13 @@ beforeEach(() => {
     String(url) === '/api/tips/posts/update-sms-tips' ? jsonResponse(200, { posts: [tip(1, 'Daily 2 Odds', 'D2'), tip(2, 'Everything', 'ALL')] }) : jsonResponse(404, {}),
   );
   vi.stubGlobal('fetch', fetchMock);
+  // Mantine's dropdown scrolls the selected option into view; jsdom has no layout to scroll.
+  Element.prototype.scrollIntoView = vi.fn();
 });
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
 });
 
 describe('Insert record block', () => {
