@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
+import { onServer } from './global-setup.ts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
@@ -10,42 +12,37 @@ import type { AppDeps } from '../src/deps.ts';
 import { buildApp } from '../src/app.ts';
 import { logGateway } from '../src/integrations/sms/log-gateway.ts';
 import { noJobs } from '../src/jobs/jobs.ts';
-import { ensureSettingDefaults } from '../src/modules/settings/service.ts';
 import { createUser } from '../src/modules/users/service.ts';
 
 export const TEST_PASSWORD = 'correct-horse-battery';
 
 /**
- * A fresh database for one test file: in-memory PGlite by default, or a new database on the
- * PostgreSQL server of DATABASE_URL (dropped again by close()).
+ * A fresh database for one test file, migrated and with the settings' defaults: in-memory PGlite
+ * by default, or a new database on the PostgreSQL server of DATABASE_URL (dropped again by close()).
+ * It is a copy of the one the run's global setup migrated (test/global-setup.ts).
  */
 async function freshDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
-  const server = await serverDatabase();
-  if (!server) return { database: await openDatabase({}), drop: async () => {} };
+  const migrated = inject('migratedDatabase');
+  if (migrated.kind === 'pglite') {
+    return { database: await openDatabase({ startFrom: new Blob([readFileSync(migrated.dump)]) }), drop: async () => {} };
+  }
+  const server = await serverDatabase('betdesk_test', migrated.template);
+  if (!server) throw new Error('The run migrated a PostgreSQL template but DATABASE_URL is not set');
   return { database: await openDatabase({ url: server.url }), drop: server.drop };
 }
 
 /**
- * A new, empty database on the PostgreSQL server of DATABASE_URL (`prefix` names it), with the URL
- * to open it and drop() to drop it; null when the tests run on PGlite.
+ * A new database on the PostgreSQL server of DATABASE_URL (`prefix` names it), empty or a copy of
+ * `template`, with the URL to open it and drop() to drop it; null when the tests run on PGlite.
  */
-export async function serverDatabase(prefix = 'betdesk_test'): Promise<{ url: string; drop(): Promise<void> } | null> {
+export async function serverDatabase(prefix = 'betdesk_test', template?: string): Promise<{ url: string; drop(): Promise<void> } | null> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return null;
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const onServer = async (statement: string) => {
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
-  await onServer(`create database ${name}`);
+  await onServer(serverUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
+  return { url: url.toString(), drop: () => onServer(serverUrl, `drop database if exists ${name} with (force)`) };
 }
 
 export interface TestApp {
@@ -68,8 +65,6 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase();
-  await database.migrate();
-  await ensureSettingDefaults(database.db);
   const config = loadConfig({
     DATA_DIR: '/tmp/betdesk-test-data',
     SECRETS_KEY: '0'.repeat(64),

@@ -64,21 +64,26 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Connections kept to PostgreSQL (DATABASE_POOL_SIZE, default 10). */
   poolSize?: number | undefined;
+  /**
+   * An embedded database that starts as this dump of a data directory (PGlite's `dumpDataDir`): the
+   * tests start each file from one database migrated for the whole run.
+   */
+  startFrom?: Blob | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir, options.startFrom);
 }
 
 /** The extensions the migrations create (pg_trgm: name searches; btree_gin: an owner inside a trigram index). */
 export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, startFrom?: Blob): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const release = dataDir ? lockEmbeddedDatabase(dataDir) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir ?? 'memory://', { extensions: PGLITE_EXTENSIONS });
+    client = await PGlite.create(dataDir ?? 'memory://', { extensions: PGLITE_EXTENSIONS, ...(startFrom ? { loadDataDir: startFrom } : {}) });
   } catch (error) {
     release();
     throw error;
