@@ -1,6 +1,6 @@
 import type { LEDGER_KINDS } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import type { SQLWrapper } from 'drizzle-orm';
+import type { FixedStatement } from '../../db/fixed-statements.ts';
 import * as q from './queries.ts';
 
 /** Whose account: a Bet4Me client or a tips subscriber. */
@@ -42,13 +42,13 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
 }
 
 /**
- * Writes a row (`written`: an insert returning `id`) and the entry that belongs to it in one
+ * Writes a row (`written`: a fixed insert returning `id`) and the entry that belongs to it in one
  * statement: the entry's `link` (its payment or subscription) is the new row's id. Nothing is posted
  * when the insert wrote nothing. Answers the rows the insert returned (the database's column names).
  */
 export function postWithLedgerEntry<T extends { id: unknown }>(
   db: Queryable,
-  written: SQLWrapper,
+  written: FixedStatement,
   link: 'paymentId' | 'subscriptionId',
   entry: LedgerEntry,
 ): Promise<T[]> {

@@ -12,6 +12,7 @@ import {
   type TipsDeposit,
 } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
+import { asPlaceholders, type FixedStatement } from '../../db/fixed-statements.ts';
 import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageOf, pageRows, type ListCount, type Page, type ListRequest } from '../../db/list.ts';
 import { summed, type DayRange, type SummaryPrefix } from '../../db/summaries.ts';
 import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, refunds, stkRequests, subscriptions, tipsSubscribers, type TipsMedium } from '../../db/schema/index.ts';
@@ -362,9 +363,22 @@ export async function lockPayment(tx: Queryable, id: number): Promise<PaymentRec
   return payment;
 }
 
-/** The insert of `insertPaymentOnce` as a part of a bigger statement (it returns the new row's id). */
-export function paymentInsertOnce(tx: Queryable, row: PgInsertValue<typeof mpesaPayments>) {
-  return tx.insert(mpesaPayments).values(row).onConflictDoNothing({ target: mpesaPayments.transId }).returning({ id: mpesaPayments.id });
+/**
+ * The insert of `insertPaymentOnce` as a part of a bigger statement (it returns the new row's id),
+ * its text built once per shape of the row.
+ */
+export function paymentInsertOnce(tx: Queryable, row: PgInsertValue<typeof mpesaPayments>): FixedStatement {
+  const p = asPlaceholders(row, 'payment_');
+  return {
+    shape: `payment once (${p.shape})`,
+    values: p.values,
+    build: () =>
+      tx
+        .insert(mpesaPayments)
+        .values(p.row)
+        .onConflictDoNothing({ target: mpesaPayments.transId })
+        .returning({ id: mpesaPayments.id }),
+  };
 }
 
 /** Stores a payment once per receipt: null when its TransID is stored already (a repeat). */

@@ -1,10 +1,11 @@
-import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { centsToKes, nairobiDayOf, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortDirection, type SortOf } from '@betdesk/contract';
 import { iso, rows } from '../../db/rows.ts';
 import { exactCount, inDays, orderSql, pageRows, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
 import { bet4mePlans, clients, pricePackages, subscriptions, tipsSubscribers, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { asPlaceholders, fixedRows, type FixedStatement } from '../../db/fixed-statements.ts';
 
 /** What a subscription is of: a client's Bet4Me plan, or a tips subscriber's category and medium. */
 export type WhatIsBought =
@@ -20,29 +21,39 @@ export type SubscriptionRow = typeof subscriptions.$inferSelect;
  * A new subscription stacked after the holder's current one of the same thing, as one insert (a part
  * of a bigger statement, see `stackedSubscriptionRow`): it starts at the later of `now` and the
  * latest expiry of the same thing, read with a lock on that row so two activations at once stack
- * instead of overlapping, and runs `durationDays` whole days of 24 hours from there.
+ * instead of overlapping, and runs `durationDays` whole days of 24 hours from there. Its text is built
+ * once per shape (db/fixed-statements.ts).
  */
 export function stackedSubscriptionInsert(
   tx: Queryable,
   what: WhatIsBought,
   values: Omit<NewSubscription, 'startsAt' | 'expiresAt'>,
   period: { now: Date; durationDays: number },
-) {
-  const sameThing =
-    'clientId' in what
-      ? eq(subscriptions.clientId, what.clientId)
-      : and(
-          eq(subscriptions.subscriberId, what.subscriberId),
-          eq(subscriptions.betCategoryId, what.betCategoryId),
-          eq(subscriptions.medium, what.medium),
-        );
-  const startsAt = sql`greatest(${period.now.toISOString()}::timestamptz, (
-    select ${subscriptions.expiresAt} from ${subscriptions} where ${sameThing} and ${subscriptions.lapsedAt} is null
-     order by ${subscriptions.expiresAt} desc limit 1 for update))`;
-  return tx
-    .insert(subscriptions)
-    .values({ ...values, startsAt, expiresAt: sql`${startsAt} + ${period.durationDays}::integer * interval '24 hours'` })
-    .returning({ id: subscriptions.id, startsAt: subscriptions.startsAt, expiresAt: subscriptions.expiresAt });
+): FixedStatement {
+  const row = asPlaceholders(values, 'subscription_');
+  const ofClient = 'clientId' in what;
+  const same = ofClient
+    ? { same_client: what.clientId }
+    : { same_subscriber: what.subscriberId, same_category: what.betCategoryId, same_medium: what.medium };
+  const now = sql.placeholder('period_now');
+  const days = sql.placeholder('period_days');
+  return {
+    shape: `stacked subscription (${row.shape}) after the same ${ofClient ? 'plan' : 'category and medium'}`,
+    values: { ...row.values, ...same, period_now: period.now.toISOString(), period_days: period.durationDays },
+    build: () => {
+      const sameThing = ofClient
+        ? sql`${subscriptions.clientId} = ${sql.placeholder('same_client')}`
+        : sql`${subscriptions.subscriberId} = ${sql.placeholder('same_subscriber')}
+              and ${subscriptions.betCategoryId} = ${sql.placeholder('same_category')} and ${subscriptions.medium} = ${sql.placeholder('same_medium')}`;
+      const startsAt = sql`greatest(${now}::timestamptz, (
+        select ${subscriptions.expiresAt} from ${subscriptions} where ${sameThing} and ${subscriptions.lapsedAt} is null
+         order by ${subscriptions.expiresAt} desc limit 1 for update))`;
+      return tx
+        .insert(subscriptions)
+        .values({ ...row.row, startsAt, expiresAt: sql`${startsAt} + ${days}::integer * interval '24 hours'` })
+        .returning({ id: subscriptions.id, startsAt: subscriptions.startsAt, expiresAt: subscriptions.expiresAt });
+    },
+  };
 }
 
 /** A row `stackedSubscriptionInsert` returned, read from the database's column names. */
@@ -50,9 +61,9 @@ export function stackedSubscriptionRow(row: Record<string, unknown>): { id: numb
   return { id: Number(row.id), startsAt: new Date(row.starts_at as string), expiresAt: new Date(row.expires_at as string) };
 }
 
-/** Runs a statement built elsewhere and answers its rows with the database's column names. */
-export function rowsOf(tx: Queryable, statement: SQLWrapper): Promise<Record<string, unknown>[]> {
-  return rows<Record<string, unknown>>(tx, statement.getSQL());
+/** Runs a fixed statement and answers its rows with the database's column names. */
+export function rowsOf(tx: Queryable, statement: FixedStatement): Promise<Record<string, unknown>[]> {
+  return fixedRows<Record<string, unknown>>(tx, statement);
 }
 
 /** The subscriptions a payment bought, locked. */
