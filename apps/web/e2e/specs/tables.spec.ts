@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { nairobiDayOf } from '@betdesk/contract';
+import { DATE_PRESETS, nairobiDayOf, presetRange } from '@betdesk/contract';
 import { admin, signIn } from '../support.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -75,6 +75,8 @@ test.describe('Tables', () => {
     const to = nairobiDayOf(new Date());
     const from = nairobiDayOf(new Date(Date.now() - 6 * 24 * 60 * 60 * 1000));
     await expect(page).toHaveURL(new RegExp(`from=${from}&to=${to}`));
+    // The choice stays shown, also on a Sunday, when "This week" is the same seven days.
+    await expect(page.getByTestId('date-preset')).toHaveValue('last-7-days');
     await expect(page.getByTestId('date-from')).toHaveValue(from);
     await expect(page.getByTestId('date-to')).toHaveValue(to);
     await expect(page.getByTestId('table-total')).not.toHaveText(allTimeCount);
@@ -98,8 +100,13 @@ test.describe('Tables', () => {
     expect(url.searchParams.get('to')).toBe(to);
 
     // Bookmarkable: the URL alone brings the same view back.
+    // The URL keeps the dates, not the preset's name: opened from it, the select shows the first preset
+    // of these days ("Last 7 days", or "This week" on a Sunday).
     await page.goto(`/mpesa?from=${from}&to=${to}`);
-    await expect(page.getByTestId('date-preset')).toHaveValue('last-7-days');
+    const sameDays = DATE_PRESETS.filter((p) => presetRange(p).from === from && presetRange(p).to === to);
+    expect(sameDays).toContain('last-7-days');
+    await expect(page.getByTestId('date-preset')).toHaveValue(sameDays[0]!);
+    await expect(page.getByTestId('date-from')).toHaveValue(from);
     await expect.poll(async () => kes(await page.getByTestId('total-deposit').innerText())).toBe(weekDeposit);
   });
 

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Group, NativeSelect, TextInput } from '@mantine/core';
 import { DATE_PRESET_LABELS, DATE_PRESETS, presetOf, presetRange, type DatePreset } from './date-presets.ts';
 
@@ -36,11 +37,17 @@ function DayInput({ label, value, min, max, onChange, 'data-testid': testId }: D
 
 /**
  * From/to of a dated list, in Africa/Nairobi days, with presets. A preset fills both dates; the
- * date inputs edit them directly (a custom range). The list's URL keeps the two dates.
+ * date inputs edit them directly (a custom range). The list's URL keeps the two dates. Two presets
+ * can be the same days (on a Sunday "This week" and "Last 7 days"; on the 1st "Today" and "This
+ * month"): the one the user chose stays shown while the dates are its own; a range opened from a URL
+ * shows the first preset it is.
  */
 export function DateRangeFilter({ from, to, onChange }: DateRangeFilterProps) {
-  const preset = presetOf({ from, to });
+  const [chosen, setChosen] = useState<DatePreset | null>(null);
+  const chosenRange = chosen ? presetRange(chosen) : null;
+  const preset = chosen && chosenRange?.from === from && chosenRange?.to === to ? chosen : presetOf({ from, to });
   const choose = (value: string) => {
+    setChosen((DATE_PRESETS as readonly string[]).includes(value) ? (value as DatePreset) : null);
     if (value === 'all') onChange(undefined, undefined);
     else if (value === 'custom') onChange(from ?? presetRange('today').from, to ?? presetRange('today').to);
     else onChange(presetRange(value as DatePreset).from, presetRange(value as DatePreset).to);
