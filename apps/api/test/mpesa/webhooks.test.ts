@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { auditLog, bonuses, bets, mpesaPayments, smsMessages, smsTipVersions, subscriptions } from '../../src/db/schema/index.ts';
+import { auditLog, bonuses, bets, mpesaPayments, smsMessages, smsOptOuts, smsTipVersions, subscriptions } from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import {
@@ -207,6 +207,21 @@ describe('what a tips payment buys', () => {
       expect(await subscriptionsOfSubscriber(subscriberId)).toBe(2);
     } finally {
       await t.deps.db.delete(smsTipVersions).where(eq(smsTipVersions.id, tip!.id));
+    }
+  });
+
+  it("does not send today's tip to a phone that stopped the category's SMS, and still sends the receipt", async () => {
+    const subscriberId = await ref.person('subscriber', 'Stopped Payer', '254722100020');
+    const [tip] = await t.deps.db.insert(smsTipVersions).values({ betCategoryId: ref.d2.id, content: 'D2 today: Gor to win' }).returning();
+    await t.deps.db.insert(smsOptOuts).values({ phone: '254722100020', scope: String(ref.d2.id), betCategoryId: ref.d2.id, source: 'keyword' });
+    try {
+      await confirm(t, c2b({ BillRefNumber: 'D2', MSISDN: '254722100020', TransAmount: '100' }));
+      const sent = await t.deps.db.select().from(smsMessages).where(eq(smsMessages.subscriberId, subscriberId)).orderBy(smsMessages.id);
+      expect(sent.map((m) => m.intent)).toEqual(['tips.receipt']);
+      expect(await subscriptionsOfSubscriber(subscriberId)).toBe(1);
+    } finally {
+      await t.deps.db.delete(smsTipVersions).where(eq(smsTipVersions.id, tip!.id));
+      await t.deps.db.delete(smsOptOuts).where(eq(smsOptOuts.phone, '254722100020'));
     }
   });
 

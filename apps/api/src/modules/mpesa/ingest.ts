@@ -10,7 +10,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { auditAll, auditEntry, auditRider } from '../audit/service.ts';
 import { announce, announceCommitted } from '../events/service.ts';
 import { queueSaleInvoice } from '../tax/service.ts';
-import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
+import { currentTipOnActivationRider, sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries.ts';
 import type { KnownPayer } from './receipts.ts';
@@ -53,8 +53,16 @@ export interface Claim {
  */
 export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOutcome> {
   const settled = await settlePayment(sp, { ...s, invoiceLast: true });
+  const riders = [...(settled.riders ?? [])];
   if (settled.activatedSms) {
-    await sendCurrentTipOnActivation(sp, { ...settled.activatedSms, medium: 'sms', createdBy: s.actorUserId });
+    const activation = { ...settled.activatedSms, medium: 'sms' as const, createdBy: s.actorUserId };
+    // Today's tip after the receipt: with the sale's invoice when there is one (the receipt was written before it).
+    if (settled.saleToInvoice) {
+      const tip = await currentTipOnActivationRider(sp, activation);
+      if (tip) riders.push(tip);
+    } else {
+      await sendCurrentTipOnActivation(sp, activation);
+    }
   }
   // The subscription's activation and the claim: one insert (their rows in that order).
   const audits = [
@@ -65,8 +73,8 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
     }),
   ];
   // Last: the sale's invoice takes the branch's counter, held from here to the commit (decision 044);
-  // the audit rows and the receipt SMS ride along with it (one round trip).
-  if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice, [auditRider(sp, audits)!, ...(settled.riders ?? [])]);
+  // the audit rows and the receipt SMS or today's tip ride along with it (one round trip).
+  if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice, [auditRider(sp, audits)!, ...riders]);
   else await auditAll(sp, audits);
   return settled;
 }

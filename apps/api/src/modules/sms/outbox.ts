@@ -90,6 +90,17 @@ export function smsInTheirLanguageRider(sms: Omit<SmsToQueue, 'body' | 'smsClass
   return q.queuedSmsInsert(queuedRow(sms, 'transactional', bilingualText(sms), sms.now ?? new Date()));
 }
 
+/**
+ * `queueSms` as a rider: the same guarded insert (an erased person's phone, a service message's
+ * opt-outs checked in it), written with another statement of the transaction. Null when the phone is
+ * an erased person's. Not for promotional messages (their window and opt-out line are read first).
+ */
+export function smsRider(sms: SmsToQueue & { smsClass?: Exclude<SmsClass, 'promotional'> }): Rider | null {
+  if (sms.to.startsWith(ERASED_PHONE_PREFIX)) return null;
+  const smsClass = sms.smsClass ?? 'transactional';
+  return q.queuedSmsInsert(queuedRow(sms, smsClass, { body: sms.body, parts: smsParts(sms.body) }, sms.now ?? new Date()));
+}
+
 function queuedRow(sms: Omit<SmsToQueue, 'body'>, smsClass: SmsClass, text: q.QueuedText, nextAttemptAt: Date): q.QueuedRow {
   return {
     intent: sms.intent,

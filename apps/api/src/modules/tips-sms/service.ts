@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { centsToKes, type SmsTipForEditing, type SmsTipWithDelivery, type SmsTipsEstimate, type SmsTipsForm, type TipsMediumKey } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import type { Rider } from '../../db/riders.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, type FieldErrors } from '../../http/errors.ts';
@@ -9,7 +10,7 @@ import { smsParts } from '@betdesk/contract';
 import { getSetting } from '../settings/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff } from '../audit/service.ts';
-import { queueSms, queueSmsFanout } from '../sms/service.ts';
+import { queueSms, queueSmsFanout, smsRider, type SmsToQueue } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 export async function smsTipsForEditing(db: Queryable): Promise<SmsTipForEditing[]> {
@@ -138,25 +139,41 @@ export async function publishSmsTip(
  * (same dedupe key as the fan-out). Call it in the activating transaction; nudge the SMS queue after
  * commit when it returns true.
  */
-export async function sendCurrentTipOnActivation(
-  tx: Queryable,
-  activation: {
-    subscriberId: number;
-    betCategoryId: number;
-    medium: TipsMediumKey;
-    createdBy?: number | null;
-    /** The subscriber's phone when the caller read it in this transaction. */
-    phone?: string;
-    /** Today's tip of the category when the caller read it in this transaction (`todaysTipColumn`). */
-    todaysTip?: TodaysTip | null;
-  },
-): Promise<boolean> {
-  if (activation.medium !== 'sms') return false;
+export async function sendCurrentTipOnActivation(tx: Queryable, activation: TipActivation): Promise<boolean> {
+  const sms = await currentTipSms(tx, activation);
+  return sms !== null && (await queueSms(tx, sms)) !== null;
+}
+
+/**
+ * `sendCurrentTipOnActivation` as a rider (src/db/riders.ts): the same guarded insert, written with a
+ * later statement of the sale's transaction (its invoice), one round trip fewer. Null when there is
+ * no tip to send.
+ */
+export async function currentTipOnActivationRider(tx: Queryable, activation: TipActivation): Promise<Rider | null> {
+  const sms = await currentTipSms(tx, activation);
+  return sms === null ? null : smsRider(sms);
+}
+
+/** A package's activation, for today's tip of its category. */
+export interface TipActivation {
+  subscriberId: number;
+  betCategoryId: number;
+  medium: TipsMediumKey;
+  createdBy?: number | null;
+  /** The subscriber's phone when the caller read it in this transaction. */
+  phone?: string;
+  /** Today's tip of the category when the caller read it in this transaction (`todaysTipColumn`). */
+  todaysTip?: TodaysTip | null;
+}
+
+/** Today's tip as the SMS an activated SMS package sends, or null when there is none to send. */
+async function currentTipSms(tx: Queryable, activation: TipActivation): Promise<(SmsToQueue & { smsClass: 'service' }) | null> {
+  if (activation.medium !== 'sms') return null;
   const tip = activation.todaysTip !== undefined ? activation.todaysTip : await q.todaysTip(tx, activation.betCategoryId);
-  if (!tip) return false;
+  if (!tip) return null;
   const phone = activation.phone ?? (await q.subscriberPhone(tx, activation.subscriberId));
-  if (!phone) return false;
-  const id = await queueSms(tx, {
+  if (!phone) return null;
+  return {
     intent: q.SMS_TIP_INTENT,
     dedupeKey: `${q.smsTipDedupePrefix(tip.versionId)}:${phone}`,
     to: phone,
@@ -165,8 +182,7 @@ export async function sendCurrentTipOnActivation(
     createdBy: activation.createdBy ?? null,
     smsClass: 'service',
     betCategoryId: activation.betCategoryId,
-  });
-  return id !== null;
+  };
 }
 
 /** A category's tip saved today: its version and text. */
