@@ -91,7 +91,7 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'mpesa/queries.ts#receiptlessStkPaymentAndCategory',
       'mpesa/queries.ts#attachCallbackReceipt',
       'mpesa/queries.ts#onlyLiveClientWith',
-      'mpesa/queries.ts#latestSubscriptionAndPackagesPriced',
+      'mpesa/queries.ts#saleLookupColumn',
       'mpesa/queries.ts#subscriptionBought',
       'clients/queries.ts#findLiveClientByPhone',
       'bonuses/queries.ts#bonusesStillPaidByPayment',

@@ -18,7 +18,7 @@ import {
   type KnownSubscriber,
 } from './matching.ts';
 import * as q from './queries.ts';
-import type { SettlementOutcome } from './settle.ts';
+import { readSaleLookup, saleLookupFor, type Settlement, type SettlementOutcome } from './settle.ts';
 
 /** The tips category an account number names (`categoryNamedBy`), null when none. */
 type NamedCategory = Awaited<ReturnType<typeof categoryNamedBy>>;
@@ -83,21 +83,33 @@ async function adoptReceiptOrNameCategory(
   subscriberOfSender: KnownSubscriber | null | undefined;
   /** The sender's subscriber's standing order paying this account and amount, when there is one subscriber. */
   orderOfSender: { order: StandingOrderPaying | null } | undefined;
+  /** What the payment may buy from the sender's one subscriber (`Settlement.looked`). */
+  saleOfSender: Settlement['looked'];
 }> {
   const phoneHash = senderPhoneHash(f);
   const waiting = phoneHash && f.amountCents !== null && f.transId ? { phoneHash, amountCents: f.amountCents } : null;
   const paying = { account: normaliseAccount(f.billRefNumber), amountCents: f.amountCents! };
-  const found = await q.receiptlessStkPaymentAndCategory(tx, waiting, paying.account, phoneHash, (id) => standingOrderColumn.column(id, paying));
+  // For each subscriber of the sender's phone: their standing order paying this, and what the payment may buy.
+  const found = await q.receiptlessStkPaymentAndCategory(
+    tx,
+    waiting,
+    paying.account,
+    phoneHash,
+    (id, namedCategoryId) => ({ order: standingOrderColumn.column(id, paying), sale: saleLookupFor(id, namedCategoryId, paying.amountCents) }),
+  );
   const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
   // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match,
   // and that subscriber's standing order that pays this account and amount (a Ratiba run, decision 042).
   const ofSender = found.subscribersOfSender;
   const only = ofSender?.length === 1 ? ofSender[0]! : null;
+  const also = only?.also as { order: unknown; sale: unknown } | undefined;
   return {
     adopted,
     category: found.category,
     subscriberOfSender: ofSender === undefined ? undefined : only && { id: only.id, name: only.name, phone: only.phone },
-    orderOfSender: only ? { order: standingOrderColumn.read(only.also) } : undefined,
+    orderOfSender: only && also ? { order: standingOrderColumn.read(also.order) } : undefined,
+    saleOfSender:
+      only && also ? { subscriberId: only.id, betCategoryId: found.category?.id ?? null, amountCents: paying.amountCents, found: readSaleLookup(also.sale) } : undefined,
   };
 }
 
@@ -192,6 +204,7 @@ async function storeAndSettle(
           : null;
       const claim = (paymentId: number): Claim => ({
         ...automaticClaim(paymentId, f, match, requestId),
+        ...(first.saleOfSender ? { looked: first.saleOfSender } : {}),
         ...(run ? { source: 'ratiba' as const, requested: { packageId: run.packageId } } : {}),
       });
       const storeClaimed = async (sp: Queryable) => {

@@ -14,7 +14,7 @@ import { currentTipOnActivationRider, sendCurrentTipOnActivation } from '../tips
 import type { Payee } from './matching.ts';
 import * as q from './queries.ts';
 import type { KnownPayer } from './receipts.ts';
-import { settlePayment, type RequestedItem, type SettlementOutcome } from './settle.ts';
+import { settlePayment, type RequestedItem, type Settlement, type SettlementOutcome } from './settle.ts';
 
 export interface Receipt {
   /** False when the TransID was seen before: acknowledged and ignored. */
@@ -45,6 +45,8 @@ export interface Claim {
   requestId?: string | null;
   /** The payment's credit to the payee was posted with its row, in one statement (a C2B confirmation). */
   credited?: boolean;
+  /** What a tips payment may buy, read with the caller's first read (`Settlement.looked`). */
+  looked?: Settlement['looked'];
 }
 
 /**

@@ -451,14 +451,21 @@ export async function setPaymentWarning(tx: Queryable, paymentId: number, warnin
  * when `waiting` says what to look for; and the bet category whose code the account starts with
  * (the longest such code; none for an empty account).
  */
+/** Named columns as one JSON object. */
+const jsonObjectOf = (columns: Record<string, SQL>) =>
+  sql`json_build_object(${sql.join(Object.entries(columns).map(([name, column]) => sql`${name}::text, ${column}`), sql`, `)})`;
+
 export async function receiptlessStkPaymentAndCategory(
   tx: Queryable,
   waiting: { phoneHash: string; amountCents: number } | null,
   account: string,
   /** The sender's phone hash: the subscribers with it are read too (two at most: one decides, two do not). */
   senderHash: string | null,
-  /** A column another module reads for each of those subscribers (`s.id`), answered as `also`. */
-  perSender?: (subscriberId: SQL) => SQL,
+  /**
+   * Columns read for each of those subscribers, answered by name in `also`: given the subscriber
+   * (`s.id`) and the category the account names (null when none).
+   */
+  perSender?: (subscriberId: SQL, namedCategoryId: SQL) => Record<string, SQL>,
 ): Promise<{
   waitingId: number | null;
   category: { id: number; code: string } | null;
@@ -473,7 +480,7 @@ export async function receiptlessStkPaymentAndCategory(
               for update)`
     : sql`null::bigint`;
   const ofSender = senderHash
-    ? sql`(select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'phone', s.phone, 'also', ${perSender ? perSender(sql`s.id`) : sql`null`})), '[]'::json)
+    ? sql`(select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'phone', s.phone, 'also', ${perSender ? jsonObjectOf(perSender(sql`s.id`, sql`c.id`)) : sql`null`})), '[]'::json)
              from (select id, name, phone from ${tipsSubscribers} where phone_hash = ${senderHash} limit 2) s)`
     : sql`null::json`;
   const [found] = await rows<{ waiting_id: string | number | null; id: number | null; code: string | null; of_sender: unknown }>(
@@ -638,54 +645,57 @@ export async function packageById(tx: Queryable, packageId: number) {
   return pkg;
 }
 
+/** What a tips payment may buy, read in one go (`saleLookupColumn`, `readSaleLookup`). */
+export interface SaleLookup {
+  /** The subscriber's latest tips subscription (its category and medium); null when they never subscribed. */
+  latest: { betCategoryId: number; medium: TipsMedium | null } | null;
+  /** The packages costing exactly the amount, in the category named, else in the latest one. */
+  fits: (typeof pricePackages.$inferSelect)[];
+  /** The columns read with them, by name. */
+  also: Record<string, unknown>;
+}
+
 /**
- * The tips settlement's look-ups in one read: the subscriber's latest tips subscription (its
- * category and medium) and the packages costing exactly this in the category the account named,
- * else in that latest category. `latest` is null when they never subscribed.
+ * The tips settlement's look-ups as one JSON column (`readSaleLookup` reads it): the subscriber's
+ * latest tips subscription (its category and medium) and the packages costing exactly this in the
+ * category the account named, else in that latest category. `also`: columns read with them (the
+ * receipt's settings, today's tip of the category), answered by name; a column given as a function
+ * gets the category the packages are of (an SQL expression). A column of its own so that the C2B
+ * confirmation's first read can carry it for the sender's subscriber (one round trip fewer).
  */
-export async function latestSubscriptionAndPackagesPriced(
-  tx: Queryable,
-  subscriberId: number,
-  namedCategoryId: number | null,
+export function saleLookupColumn(
+  subscriberId: SQL,
+  namedCategoryId: SQL,
   priceCents: number,
-  /**
-   * Columns read with them (the receipt's settings, today's tip of the category), answered by name
-   * in `also`; a column given as a function gets the category the packages are of (an SQL expression).
-   */
   also: Record<string, SQL | ((category: SQL) => SQL)> = {},
-): Promise<{ latest: { betCategoryId: number; medium: TipsMedium | null } | null; fits: (typeof pricePackages.$inferSelect)[]; also: Record<string, unknown> }> {
-  const category = sql`coalesce(${namedCategoryId}::integer, latest.bet_category_id)`;
-  const alsoColumns = Object.entries(also).map(([name, column]) => sql`${name}::text, ${typeof column === 'function' ? column(category) : column}`);
-  const alsoObject = alsoColumns.length > 0 ? sql`json_build_object(${sql.join(alsoColumns, sql`, `)})` : sql`null::json`;
-  const found = await rows<{
+): SQL {
+  const category = sql`coalesce(${namedCategoryId}, latest.bet_category_id)`;
+  const alsoColumns = Object.fromEntries(Object.entries(also).map(([name, column]) => [name, typeof column === 'function' ? column(category) : column]));
+  const alsoObject = Object.keys(alsoColumns).length > 0 ? jsonObjectOf(alsoColumns) : sql`null::json`;
+  return sql`(select json_build_object(
+            'latest_category_id', latest.bet_category_id, 'latest_medium', latest.medium,
+            'fits', (select coalesce(json_agg(json_build_object('id', p.id, 'bet_category_id', p.bet_category_id, 'medium', p.medium, 'name', p.name,
+                                                                'duration_days', p.duration_days, 'price_cents', p.price_cents, 'updated_at', p.updated_at)
+                                              order by p.id), '[]'::json)
+                       from ${pricePackages} p where p.bet_category_id = ${category} and p.price_cents = ${priceCents}::bigint),
+            'also', ${alsoObject})
+          from (select 1) one
+          left join lateral (select bet_category_id, medium from ${subscriptions}
+                              where subscriber_id = ${subscriberId} and bet_category_id is not null
+                              order by created_at desc, id desc limit 1) latest on true)`;
+}
+
+/** The value of a `saleLookupColumn`. */
+export function readSaleLookup(value: unknown): SaleLookup {
+  const read = (typeof value === 'string' ? JSON.parse(value) : value) as {
     latest_category_id: number | null;
     latest_medium: TipsMedium | null;
-    id: number | null;
-    bet_category_id: number;
-    medium: TipsMedium;
-    name: string;
-    duration_days: number;
-    price_cents: string | number;
-    updated_at: Date | string;
-    also: unknown;
-  }>(
-    tx,
-    sql`with latest as (
-          select bet_category_id, medium from ${subscriptions}
-           where subscriber_id = ${subscriberId} and bet_category_id is not null
-           order by created_at desc, id desc limit 1)
-        select latest.bet_category_id as latest_category_id, latest.medium as latest_medium,
-               p.id, p.bet_category_id, p.medium, p.name, p.duration_days, p.price_cents, p.updated_at, ${alsoObject} as also
-          from (select 1) one
-          left join latest on true
-          left join ${pricePackages} p on p.bet_category_id = ${category} and p.price_cents = ${priceCents}
-         order by p.id`,
-  );
-  const first = found[0];
-  const latest = first?.latest_category_id != null ? { betCategoryId: Number(first.latest_category_id), medium: first.latest_medium } : null;
-  const fits = found
-    .filter((p) => p.id !== null)
-    .map((p) => ({
+    fits: { id: number; bet_category_id: number; medium: TipsMedium; name: string; duration_days: number; price_cents: number | string; updated_at: string }[];
+    also: Record<string, unknown> | null;
+  };
+  return {
+    latest: read.latest_category_id != null ? { betCategoryId: Number(read.latest_category_id), medium: read.latest_medium } : null,
+    fits: read.fits.map((p) => ({
       id: Number(p.id),
       betCategoryId: Number(p.bet_category_id),
       medium: p.medium,
@@ -693,9 +703,24 @@ export async function latestSubscriptionAndPackagesPriced(
       durationDays: Number(p.duration_days),
       priceCents: Number(p.price_cents),
       updatedAt: new Date(p.updated_at),
-    }));
-  const alsoRead = typeof first?.also === 'string' ? JSON.parse(first.also) : first?.also;
-  return { latest, fits, also: (alsoRead ?? {}) as Record<string, unknown> };
+    })),
+    also: read.also ?? {},
+  };
+}
+
+/** `saleLookupColumn` for one subscriber, read on its own. */
+export async function latestSubscriptionAndPackagesPriced(
+  tx: Queryable,
+  subscriberId: number,
+  namedCategoryId: number | null,
+  priceCents: number,
+  also: Record<string, SQL | ((category: SQL) => SQL)> = {},
+): Promise<SaleLookup> {
+  const [found] = await rows<{ sale: unknown }>(
+    tx,
+    sql`select ${saleLookupColumn(sql`${subscriberId}::integer`, sql`${namedCategoryId}::integer`, priceCents, also)} as sale`,
+  );
+  return readSaleLookup(found!.sale);
 }
 
 /** What a subscription bought: its amount, days, and the plan or package. */

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Rider } from '../../db/riders.ts';
@@ -38,6 +39,27 @@ export interface Settlement {
   invoiceLast?: boolean;
   /** The payment's credit to the payee was posted with its row, in one statement (a C2B confirmation). */
   credited?: boolean;
+  /**
+   * What a tips payment may buy, when the caller read it with its own first read (`saleLookupFor`),
+   * for this subscriber, the category the account named and this amount: used only when all three
+   * are the settlement's.
+   */
+  looked?: { subscriberId: number; betCategoryId: number | null; amountCents: number; found: q.SaleLookup };
+}
+
+/** The columns a tips payment's look-up reads with the packages: the receipt's settings and today's tip. */
+const SALE_LOOKUP_ALSO = { settings: receiptSettingsColumn.column, tip: todaysTipColumn.column };
+
+/**
+ * A tips settlement's look-up as a column of the caller's read (`Settlement.looked`, read back with
+ * `readSaleLookup`): for the subscriber and named category given as SQL expressions of that read.
+ */
+export function saleLookupFor(subscriberId: SQL, namedCategoryId: SQL, amountCents: number): SQL {
+  return q.saleLookupColumn(subscriberId, namedCategoryId, amountCents, SALE_LOOKUP_ALSO);
+}
+/** The value of a `saleLookupFor` column. */
+export function readSaleLookup(value: unknown): q.SaleLookup {
+  return q.readSaleLookup(value);
 }
 
 export interface SettlementOutcome {
@@ -127,10 +149,11 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     // The category the account named, else the one the subscriber last bought: the subscriber's
     // latest subscription and the packages at this price in one read.
     // The receipt's settings and the category's tip of today come with them (two round trips fewer).
-    const found = await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents, {
-      settings: receiptSettingsColumn.column,
-      tip: todaysTipColumn.column,
-    });
+    const looked = s.looked;
+    const found =
+      looked && looked.subscriberId === subscriberId && looked.betCategoryId === s.betCategoryId && looked.amountCents === s.amountCents
+        ? looked.found
+        : await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents, SALE_LOOKUP_ALSO);
     latest = found.latest;
     settings = receiptSettingsColumn.read(found.also.settings);
     tip = todaysTipColumn.read(found.also.tip);
