@@ -10,7 +10,8 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { auditAll, auditEntry, auditRider } from '../audit/service.ts';
 import { announce, announceCommitted } from '../events/service.ts';
 import { queueSaleInvoice } from '../tax/service.ts';
-import { currentTipOnActivationRider, sendCurrentTipOnActivation } from '../tips-sms/service.ts';
+import { currentTipOnActivationRiding, sendCurrentTipOnActivation } from '../tips-sms/service.ts';
+import { smsInOrderRider } from '../sms/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries.ts';
 import type { KnownPayer } from './receipts.ts';
@@ -55,13 +56,13 @@ export interface Claim {
  */
 export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOutcome> {
   const settled = await settlePayment(sp, { ...s, invoiceLast: true });
-  const riders = [...(settled.riders ?? [])];
+  const ridingSms = [...(settled.ridingSms ?? [])];
   if (settled.activatedSms) {
     const activation = { ...settled.activatedSms, medium: 'sms' as const, createdBy: s.actorUserId };
-    // Today's tip after the receipt: with the sale's invoice when there is one (the receipt was written before it).
+    // Today's tip after the receipt: with the sale's invoice when there is one (in one insert, in that order).
     if (settled.saleToInvoice) {
-      const tip = await currentTipOnActivationRider(sp, activation);
-      if (tip) riders.push(tip);
+      const tip = await currentTipOnActivationRiding(sp, activation);
+      if (tip) ridingSms.push(tip);
     } else {
       await sendCurrentTipOnActivation(sp, activation);
     }
@@ -75,9 +76,13 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
     }),
   ];
   // Last: the sale's invoice takes the branch's counter, held from here to the commit (decision 044);
-  // the audit rows and the receipt SMS or today's tip ride along with it (one round trip).
-  if (settled.saleToInvoice) await queueSaleInvoice(sp, settled.saleToInvoice, [auditRider(sp, audits)!, ...riders]);
-  else await auditAll(sp, audits);
+  // the audit rows, the receipt SMS and today's tip ride along with it (one round trip).
+  if (settled.saleToInvoice) {
+    const sms = smsInOrderRider(ridingSms);
+    await queueSaleInvoice(sp, settled.saleToInvoice, sms ? [auditRider(sp, audits)!, sms] : [auditRider(sp, audits)!]);
+  } else {
+    await auditAll(sp, audits);
+  }
   return settled;
 }
 

@@ -1,11 +1,10 @@
 import { kesFixed } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
-import type { Rider } from '../../db/riders.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { fill, smsDateTime } from '../../customer-texts/format.ts';
 import { customerText, fixedText } from '../../customer-texts/texts.ts';
 import { getSettings, settingsColumn } from '../settings/service.ts';
-import { languageOf, queueSms, queueSmsInTheirLanguage, smsInTheirLanguageRider } from '../sms/service.ts';
+import { languageOf, queueSms, queueSmsInTheirLanguage, ridingSmsInTheirLanguage, type RidingSms } from '../sms/service.ts';
 import { saleInvoiceNumber } from '../tax/service.ts';
 import * as q from './queries.ts';
 
@@ -69,12 +68,11 @@ export async function queueTipsReceipt(
     payer?: KnownPayer;
     /**
      * The caller writes the receipt with the sale's invoice, the transaction's last statement (it
-     * answers `rider`, queued then): only when no SMS of the purchase must follow it (today's tip)
-     * and the text needs no invoice number.
+     * answers `riding`, queued then, before today's tip): only when the text needs no invoice number.
      */
     ride?: boolean;
   },
-): Promise<{ queued: boolean; phone: string | null; rider?: Rider }> {
+): Promise<{ queued: boolean; phone: string | null; riding?: RidingSms }> {
   const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt, r.payer);
   if (!payer) return { queued: false, phone: null };
   const settings = r.settings ?? (await receiptSettings(tx));
@@ -103,8 +101,8 @@ export async function queueTipsReceipt(
     createdBy: r.createdBy,
   };
   if (r.ride && number === null) {
-    const rider = smsInTheirLanguageRider(sms);
-    return rider ? { queued: true, phone: payer.phone, rider } : { queued: false, phone: payer.phone };
+    const riding = ridingSmsInTheirLanguage(sms);
+    return riding ? { queued: true, phone: payer.phone, riding } : { queued: false, phone: payer.phone };
   }
   const id = await queueSmsInTheirLanguage(tx, sms);
   return { queued: id !== null, phone: payer.phone };

@@ -1,7 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import type { Rider } from '../../db/riders.ts';
+import type { RidingSms } from '../sms/service.ts';
 import { payPendingBonuses, reverseBonusPaymentsOfPayment } from '../bonuses/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
@@ -73,8 +73,11 @@ export interface SettlementOutcome {
   saleToInvoice?: Sale | null;
   /** With `invoiceLast`: the audit rows the caller writes with its own, in one statement. */
   audits?: AuditEntry[];
-  /** Writes the caller adds to the sale's invoice (`saleToInvoice`, always set with them): the receipt SMS. */
-  riders?: Rider[];
+  /**
+   * Messages the caller writes with the sale's invoice (`saleToInvoice`, always set with them), in
+   * this order and before any of its own (`smsInOrderRider`): the receipt SMS.
+   */
+  ridingSms?: RidingSms[];
 }
 
 /**
@@ -205,11 +208,11 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     createdBy: s.actorUserId,
     settings,
     ...(s.payer ? { payer: s.payer } : {}),
-    // Written with the sale's invoice, last, when no tip of today follows it (the payer reads the receipt first).
-    ride: sub.sale != null && (chosen.medium !== 'sms' || tip === null),
+    // Written with the sale's invoice, last (before today's tip, in the same insert: the payer reads the receipt first).
+    ride: sub.sale != null,
   });
   outcome.smsQueued = receipt.queued;
-  if (receipt.rider) outcome.riders = [receipt.rider];
+  if (receipt.riding) outcome.ridingSms = [receipt.riding];
   if (chosen.medium === 'sms') {
     outcome.activatedSms = {
       subscriberId,

@@ -80,25 +80,30 @@ function bilingualText(sms: { bodies: Record<Language, string>; fallback: Langua
 }
 
 /**
- * `queueSmsInTheirLanguage` as a rider (src/db/riders.ts): the same guarded insert, written with
- * another statement of the transaction (a sale's invoice), one round trip fewer. Null when the phone
- * is an erased person's. Transactional messages only (a service message's opt-out and a promotional
- * one's window are read first).
+ * A message written by another statement of the transaction (a sale's invoice) instead of its own:
+ * one round trip fewer (src/db/riders.ts). `smsInOrderRider` writes such messages, in order, with
+ * the same guards as `queueSms` (an erased person's phone; a service message's opt-outs).
  */
-export function smsInTheirLanguageRider(sms: Omit<SmsToQueue, 'body' | 'smsClass'> & { bodies: Record<Language, string>; fallback: Language }): Rider | null {
+export type RidingSms = q.QueuedRow;
+
+/** `queueSmsInTheirLanguage`'s message, to ride (`smsInOrderRider`). Null when the phone is an erased person's. */
+export function ridingSmsInTheirLanguage(sms: Omit<SmsToQueue, 'body' | 'smsClass'> & { bodies: Record<Language, string>; fallback: Language }): RidingSms | null {
   if (sms.to.startsWith(ERASED_PHONE_PREFIX)) return null;
-  return q.queuedSmsInsert(queuedRow(sms, 'transactional', bilingualText(sms), sms.now ?? new Date()));
+  return queuedRow(sms, 'transactional', bilingualText(sms), sms.now ?? new Date());
 }
 
 /**
- * `queueSms` as a rider: the same guarded insert (an erased person's phone, a service message's
- * opt-outs checked in it), written with another statement of the transaction. Null when the phone is
- * an erased person's. Not for promotional messages (their window and opt-out line are read first).
+ * `queueSms`'s message, to ride (`smsInOrderRider`). Null when the phone is an erased person's. Not
+ * for promotional messages (their window and opt-out line are read first).
  */
-export function smsRider(sms: SmsToQueue & { smsClass?: Exclude<SmsClass, 'promotional'> }): Rider | null {
+export function ridingSms(sms: SmsToQueue & { smsClass?: Exclude<SmsClass, 'promotional'> }): RidingSms | null {
   if (sms.to.startsWith(ERASED_PHONE_PREFIX)) return null;
-  const smsClass = sms.smsClass ?? 'transactional';
-  return q.queuedSmsInsert(queuedRow(sms, smsClass, { body: sms.body, parts: smsParts(sms.body) }, sms.now ?? new Date()));
+  return queuedRow(sms, sms.smsClass ?? 'transactional', { body: sms.body, parts: smsParts(sms.body) }, sms.now ?? new Date());
+}
+
+/** The messages as one rider: one insert, their ids (the order they leave in) in the order given. Null when there are none. */
+export function smsInOrderRider(messages: readonly RidingSms[]): Rider | null {
+  return messages.length > 0 ? q.queuedSmsInsert(messages) : null;
 }
 
 function queuedRow(sms: Omit<SmsToQueue, 'body'>, smsClass: SmsClass, text: q.QueuedText, nextAttemptAt: Date): q.QueuedRow {

@@ -33,8 +33,8 @@ import { announce } from '../events/service.ts';
 // The sms module's surface for other modules (they import nothing else from it).
 export { consentState, hasConsent, isErasedHash, isErasedPhone, recordConsent } from './consent.ts';
 export { isOptedOut, optIn, optOut, optOutState } from './opt-outs.ts';
-export { dispatchQueuedSms, queueSms, queueSmsFanout, queueSmsInTheirLanguage, smsInTheirLanguageRider, smsRider } from './outbox.ts';
-export type { SmsToQueue } from './outbox.ts';
+export { dispatchQueuedSms, queueSms, queueSmsFanout, queueSmsInTheirLanguage, ridingSms, ridingSmsInTheirLanguage, smsInOrderRider } from './outbox.ts';
+export type { RidingSms, SmsToQueue } from './outbox.ts';
 export { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 export { chosenLanguage, forgetLanguage, languageOf, setLanguage, type LanguageSource } from './languages.ts';
 

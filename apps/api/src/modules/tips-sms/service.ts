@@ -2,7 +2,6 @@ import type { SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { centsToKes, type SmsTipForEditing, type SmsTipWithDelivery, type SmsTipsEstimate, type SmsTipsForm, type TipsMediumKey } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
-import type { Rider } from '../../db/riders.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, type FieldErrors } from '../../http/errors.ts';
@@ -10,7 +9,7 @@ import { smsParts } from '@betdesk/contract';
 import { getSetting } from '../settings/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff } from '../audit/service.ts';
-import { queueSms, queueSmsFanout, smsRider, type SmsToQueue } from '../sms/service.ts';
+import { queueSms, queueSmsFanout, ridingSms, type RidingSms, type SmsToQueue } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 export async function smsTipsForEditing(db: Queryable): Promise<SmsTipForEditing[]> {
@@ -145,13 +144,13 @@ export async function sendCurrentTipOnActivation(tx: Queryable, activation: TipA
 }
 
 /**
- * `sendCurrentTipOnActivation` as a rider (src/db/riders.ts): the same guarded insert, written with a
- * later statement of the sale's transaction (its invoice), one round trip fewer. Null when there is
- * no tip to send.
+ * `sendCurrentTipOnActivation`'s message, to be written with a later statement of the sale's
+ * transaction (its invoice, after the receipt: `smsInOrderRider`), one round trip fewer. Null when
+ * there is no tip to send.
  */
-export async function currentTipOnActivationRider(tx: Queryable, activation: TipActivation): Promise<Rider | null> {
+export async function currentTipOnActivationRiding(tx: Queryable, activation: TipActivation): Promise<RidingSms | null> {
   const sms = await currentTipSms(tx, activation);
-  return sms === null ? null : smsRider(sms);
+  return sms === null ? null : ridingSms(sms);
 }
 
 /** A package's activation, for today's tip of its category. */

@@ -272,8 +272,27 @@ export async function insertQueuedSms(db: Queryable, row: QueuedRow): Promise<nu
   return queued ? Number(queued.id) : null;
 }
 
-/** `insertQueuedSms`'s statement, for a caller that writes it with another one (a rider). */
-export function queuedSmsInsert(row: QueuedRow): SQL {
+/**
+ * `insertQueuedSms`'s statement for one message or several (a caller that writes them with another
+ * statement: a rider). Several are inserted in the order given, so their ids, the order the
+ * dispatcher sends them in, follow it (a receipt before the tip it announces); each keeps its own
+ * guards and dedupe key.
+ */
+export function queuedSmsInsert(row: QueuedRow | readonly QueuedRow[]): SQL {
+  const all = Array.isArray(row) ? (row as readonly QueuedRow[]) : [row as QueuedRow];
+  const columns = sql`intent, dedupe_key, recipient, body, parts, sms_class, next_attempt_at, priority, client_id, subscriber_id, created_by, resent_from_id`;
+  const insert = (source: SQL) => sql`insert into ${smsMessages} (${columns})
+        ${source}
+        on conflict (dedupe_key) do nothing
+        returning id`;
+  if (all.length === 1) return insert(queuedSmsSelect(all[0]!));
+  // The rows' defaults (their ids) are taken in the sorted order of the select.
+  const each = all.map((r, i) => sql`select ${i}::integer as ord, m.* from (${queuedSmsSelect(r)}) m`);
+  return insert(sql`select ${columns} from (${sql.join(each, sql` union all `)}) ordered order by ord`);
+}
+
+/** One queued message's row, when its phone may receive it (the select of `queuedSmsInsert`). */
+function queuedSmsSelect(row: QueuedRow): SQL {
   const phone = sql`${row.recipient}::text`;
   const guards = [sql`not ${erasedSql(phone)}`];
   if (row.smsClass !== 'transactional') guards.push(sql`not ${optedOutSql(phone, row.betCategoryId, row.smsClass === 'promotional')}`);
@@ -282,13 +301,11 @@ export function queuedSmsInsert(row: QueuedRow): SQL {
   const chosen = 'body' in t ? null : sql`(select coalesce((select language from ${phoneLanguages} where phone = ${row.recipient}), ${t.fallback}) as language)`;
   const pick = (of: (v: { body: string; parts: number }) => string | number, cast: SQL) =>
     'body' in t ? sql`${of(t)}${cast}` : sql`case when l.language = 'en' then ${of(t.byLanguage.en)}${cast} else ${of(t.byLanguage.sw)}${cast} end`;
-  return sql`insert into ${smsMessages} (intent, dedupe_key, recipient, body, parts, sms_class, next_attempt_at, priority,
-                                    client_id, subscriber_id, created_by, resent_from_id)
-        select ${row.intent}, ${row.dedupeKey}, ${phone}, ${pick((v) => v.body, sql`::text`)}, ${pick((v) => v.parts, sql`::integer`)},
-               ${row.smsClass}, ${row.nextAttemptAt.toISOString()}::timestamptz, ${row.priority}::smallint,
-               ${row.clientId}::integer, ${row.subscriberId}::integer, ${row.createdBy}::integer, ${row.resentFromId}::bigint
+  return sql`select ${row.intent}::text as intent, ${row.dedupeKey}::text as dedupe_key, ${phone} as recipient,
+               ${pick((v) => v.body, sql`::text`)} as body, ${pick((v) => v.parts, sql`::integer`)} as parts,
+               ${row.smsClass}::text as sms_class, ${row.nextAttemptAt.toISOString()}::timestamptz as next_attempt_at, ${row.priority}::smallint as priority,
+               ${row.clientId}::integer as client_id, ${row.subscriberId}::integer as subscriber_id, ${row.createdBy}::integer as created_by,
+               ${row.resentFromId}::bigint as resent_from_id
           ${chosen ? sql`from ${chosen} l` : sql``}
-         where ${sql.join(guards, sql` and `)}
-        on conflict (dedupe_key) do nothing
-        returning id`;
+         where ${sql.join(guards, sql` and `)}`;
 }
