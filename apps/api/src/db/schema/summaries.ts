@@ -14,7 +14,12 @@ export const summaryDays = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.key, t.day] })],
+  (t) => [
+    primaryKey({ columns: [t.key, t.day] }),
+    // A sum over a key's days (the dashboards' totals: up to ~15,000 days × keys at reference scale)
+    // reads the index alone, not the table's pages (issue 33).
+    index('summary_days_sums_idx').on(t.key, t.day, t.n, t.amountCents),
+  ],
 );
 
 /**
