@@ -57,6 +57,7 @@ const SALE_LOOKUP_ALSO = { settings: receiptSettingsColumn.column, tip: todaysTi
 export function saleLookupFor(subscriberId: SQL, namedCategoryId: SQL, amountCents: number): SQL {
   return q.saleLookupColumn(subscriberId, namedCategoryId, amountCents, SALE_LOOKUP_ALSO);
 }
+
 /** The value of a `saleLookupFor` column. */
 export function readSaleLookup(value: unknown): q.SaleLookup {
   return q.readSaleLookup(value);
