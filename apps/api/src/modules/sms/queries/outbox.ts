@@ -268,7 +268,7 @@ export interface QueuedRow {
  * null when the phone may not receive it or the same dedupe key was queued before.
  */
 export async function insertQueuedSms(db: Queryable, row: QueuedRow): Promise<number | null> {
-  const [queued] = await rows<{ id: string | number }>(db, queuedSmsInsert(row));
+  const [queued] = await rows<{ id: string | number }>(db, queuedSmsInsert([row]));
   return queued ? Number(queued.id) : null;
 }
 
@@ -278,8 +278,7 @@ export async function insertQueuedSms(db: Queryable, row: QueuedRow): Promise<nu
  * dispatcher sends them in, follow it (a receipt before the tip it announces); each keeps its own
  * guards and dedupe key.
  */
-export function queuedSmsInsert(row: QueuedRow | readonly QueuedRow[]): SQL {
-  const all = Array.isArray(row) ? (row as readonly QueuedRow[]) : [row as QueuedRow];
+export function queuedSmsInsert(all: readonly QueuedRow[]): SQL {
   const columns = sql`intent, dedupe_key, recipient, body, parts, sms_class, next_attempt_at, priority, client_id, subscriber_id, created_by, resent_from_id`;
   const insert = (source: SQL) => sql`insert into ${smsMessages} (${columns})
         ${source}
