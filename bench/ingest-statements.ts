@@ -17,7 +17,7 @@ const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
   const first = args[0] as string | { text?: string; name?: string };
   const text = typeof first === 'string' ? first : (first?.text ?? first?.name ?? '?');
-  seen.push(text.replace(/\s+/g, ' ').trim().slice(0, 110));
+  seen.push(text.replace(/\s+/g, ' ').trim().slice(0, Number(process.env.STATEMENT_CHARS ?? 110)));
   return query.apply(this, args);
 } as typeof pg.Client.prototype.query;
 

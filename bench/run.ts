@@ -63,7 +63,7 @@ import {
 } from './scenarios.ts';
 import { runSmsFanout } from './sms-fanout.ts';
 import { measureIngestFloor } from './ingest-floor.ts';
-import { cpuMeter } from './cpu.ts';
+import { cpuMeter, localPostmaster, splitCores, type CpuEach } from './cpu.ts';
 import { measureTaxBacklog } from './tax-backlog.ts';
 
 /**
@@ -111,6 +111,8 @@ interface Options {
   apiProcesses: number;
   /** Invoices queued for the tax backlog scenario. */
   taxBacklog: number;
+  /** The ingestion scenario with the local database on half the cores and the API and pgbench on the other half. */
+  splitCores: boolean;
   out: string | undefined;
   staff: StaffKind;
   /** The shape --generate fills the database with (bench/generate.ts --shape and its overrides). */
@@ -433,7 +435,7 @@ async function measureIngestion(
   subscribers: number,
   codes: { code: string; priceCents: number | null }[],
   apiPids: number[],
-): Promise<OtherResult & { perSecond: number; seconds: number; machineCpuMsEach: number | null }> {
+): Promise<OtherResult & { perSecond: number; seconds: number } & CpuEach> {
   const run = randomBytes(3).toString('hex').toUpperCase().slice(0, 4);
   const receipts = Array.from({ length: count }, (_, i) => `Z${run}${i.toString(36).toUpperCase().padStart(5, '0')}`);
   const sends = [...receipts.map((r, i) => ({ r, i })), ...receipts.filter((_, i) => i % 10 === 0).map((r, i) => ({ r, i: i * 10 }))];
@@ -468,8 +470,9 @@ async function measureIngestion(
   let errors = 0;
   let firstError = '';
   let next = 0;
+  const postmaster = await localPostmaster(sql);
   const started = performance.now();
-  const meter = cpuMeter(apiPids);
+  const meter = cpuMeter(apiPids, postmaster);
   await Promise.all(
     Array.from({ length: TARGETS.ingestConcurrency }, async (_, k) => {
       // Each of the 20 senders keeps to one API process, as nginx's keep-alive connections do.
@@ -515,9 +518,11 @@ async function measureIngestion(
     figures: `${int(sends.length)} requests (${int(count)} receipts + ${int(sends.length - count)} retries) in ${seconds.toFixed(1)} s: ` +
       `${int(perSecond)}/s, p50 ${ms(percentile(latencies, 50))} ms, p99 ${ms(p99)} ms, ${lost} lost, ${doubled} doubled` +
       (cpu.processMs === null ? '' : `; CPU per request: API ${(cpu.processMs / sends.length).toFixed(2)} ms`) +
+      (cpu.databaseMs === null ? '' : `, PostgreSQL ${(cpu.databaseMs / sends.length).toFixed(2)} ms`) +
       (cpu.machineMs === null ? '' : `, whole machine ${(cpu.machineMs / sends.length).toFixed(2)} ms`),
     verdict: misses.length ? `${NO} ${misses.join(', ')}` : OK,
     machineCpuMsEach: cpu.machineMs === null ? null : cpu.machineMs / sends.length,
+    databaseCpuMsEach: cpu.databaseMs === null ? null : cpu.databaseMs / sends.length,
   };
 }
 
@@ -767,42 +772,56 @@ export async function runSuite(o: Options): Promise<number> {
       log(`${e.name}: ${int(result.rows)} rows in ${result.seconds.toFixed(1)} s (${int(result.rowsPerSecond)} rows/s), RSS +${(result.rssGrowth / 2 ** 20).toFixed(0)} MB ${result.verdict}`);
     }
     if (wanted('ingest C2B confirmations')) {
-      const { rows } = await sql.query<{ n: number }>(`select count(*)::int as n from tips_subscribers`);
-      const { rows: codes } = await sql.query<{ code: string; price_cents: string | null }>(
-        `select c.code, (select min(p.price_cents) from price_packages p where p.bet_category_id = c.id and p.medium = 'sms') as price_cents
-           from bet_categories c order by c.id`,
-      );
-      log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency} into ${o.apiProcesses} API process(es) of their own`);
-      let product: { perSecond: number; seconds: number; machineCpuMsEach: number | null } | null = null;
-      const apis = await startApiProcesses(o.url, o.apiProcesses);
+      // --split-cores: the database on half the cores, the API processes and pgbench on the other half.
+      const postmaster = o.splitCores ? await localPostmaster(sql) : null;
+      if (o.splitCores && postmaster === null) throw new Error('--split-cores needs the database on this machine');
+      const split = postmaster === null ? null : splitCores(postmaster);
+      const where = split ? `; PostgreSQL on cores ${split.database}, the API and pgbench on ${split.application}` : '';
       try {
-        const measured = await measureIngestion(apis.clients, sql, o.ingest, rows[0]!.n, codes.map((c) => ({ code: c.code, priceCents: c.price_cents === null ? null : Number(c.price_cents) })), apis.pids);
-        product = measured;
-        others.push({ name: `${measured.name}, ${o.apiProcesses} API process(es)`, figures: measured.figures, verdict: measured.verdict });
-      } catch (error) {
-        others.push({ name: 'C2B confirmations', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
+        const { rows } = await sql.query<{ n: number }>(`select count(*)::int as n from tips_subscribers`);
+        const { rows: codes } = await sql.query<{ code: string; price_cents: string | null }>(
+          `select c.code, (select min(p.price_cents) from price_packages p where p.bet_category_id = c.id and p.medium = 'sms') as price_cents
+             from bet_categories c order by c.id`,
+        );
+        log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency} into ${o.apiProcesses} API process(es) of their own`);
+        let product: ({ perSecond: number; seconds: number } & CpuEach) | null = null;
+        const apis = await startApiProcesses(o.url, o.apiProcesses);
+        try {
+          const measured = await measureIngestion(apis.clients, sql, o.ingest, rows[0]!.n, codes.map((c) => ({ code: c.code, priceCents: c.price_cents === null ? null : Number(c.price_cents) })), apis.pids);
+          product = measured;
+          others.push({ name: `${measured.name}, ${o.apiProcesses} API process(es)${where}`, figures: measured.figures, verdict: measured.verdict });
+        } catch (error) {
+          others.push({ name: 'C2B confirmations', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
+        } finally {
+          await apis.close();
+        }
+        log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
+        // The floor right after, as long as the product ran (at least 10 s), on the same database.
+        const floorSeconds = Math.max(10, Math.round(product?.seconds ?? 10));
+        log(`the bare-SQL floor of a purchase (pgbench, concurrency ${TARGETS.ingestConcurrency}, ${floorSeconds} s)`);
+        try {
+          const floor = await measureIngestFloor(o.url, sql, TARGETS.ingestConcurrency, floorSeconds);
+          const ratio = product ? product.perSecond / floor.perSecond : null;
+          const cpuRatio = product?.machineCpuMsEach && floor.machineCpuMsEach ? floor.machineCpuMsEach / product.machineCpuMsEach : null;
+          // What the database alone does for a purchase of the floor and for a request of the product:
+          // the rate ratio the product would reach if the API had cores of its own.
+          const databaseRatio = product?.databaseCpuMsEach && floor.databaseCpuMsEach ? floor.databaseCpuMsEach / product.databaseCpuMsEach : null;
+          others.push({
+            name: `C2B ingestion against its floor (bench/ingest-floor.ts: the bare SQL of a tips purchase by pgbench, concurrency ${TARGETS.ingestConcurrency}${where})`,
+            figures: `floor ${int(floor.perSecond)}/s (${int(floor.transactions)} purchases in ${floor.seconds} s); product ${product ? `${int(product.perSecond)}/s` : '—'}; ratio ${ratio === null ? '—' : ratio.toFixed(2)}` +
+              (floor.machineCpuMsEach === null ? '' : `; whole machine's CPU per purchase: floor ${floor.machineCpuMsEach.toFixed(2)} ms`) +
+              (cpuRatio === null ? '' : `, its ratio ${cpuRatio.toFixed(2)}`) +
+              (floor.databaseCpuMsEach === null ? '' : `; PostgreSQL's CPU per purchase: floor ${floor.databaseCpuMsEach.toFixed(2)} ms`) +
+              (databaseRatio === null ? '' : `, product ${product!.databaseCpuMsEach!.toFixed(2)} ms per request, their ratio ${databaseRatio.toFixed(2)}`),
+            verdict: ratio !== null && ratio >= TARGETS.ingestFloorRatio ? OK : `${NO} ratio < ${TARGETS.ingestFloorRatio}`,
+          });
+        } catch (error) {
+          others.push({ name: 'C2B ingestion floor', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
+        }
+        log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
       } finally {
-        await apis.close();
+        split?.restore();
       }
-      log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
-      // The floor right after, as long as the product ran (at least 10 s), on the same database.
-      const floorSeconds = Math.max(10, Math.round(product?.seconds ?? 10));
-      log(`the bare-SQL floor of a purchase (pgbench, concurrency ${TARGETS.ingestConcurrency}, ${floorSeconds} s)`);
-      try {
-        const floor = await measureIngestFloor(o.url, sql, TARGETS.ingestConcurrency, floorSeconds);
-        const ratio = product ? product.perSecond / floor.perSecond : null;
-        const cpuRatio = product?.machineCpuMsEach && floor.machineCpuMsEach ? floor.machineCpuMsEach / product.machineCpuMsEach : null;
-        others.push({
-          name: `C2B ingestion against its floor (bench/ingest-floor.ts: the bare SQL of a tips purchase by pgbench, concurrency ${TARGETS.ingestConcurrency})`,
-          figures: `floor ${int(floor.perSecond)}/s (${int(floor.transactions)} purchases in ${floor.seconds} s); product ${product ? `${int(product.perSecond)}/s` : '—'}; ratio ${ratio === null ? '—' : ratio.toFixed(2)}` +
-            (floor.machineCpuMsEach === null ? '' : `; whole machine's CPU per purchase: floor ${floor.machineCpuMsEach.toFixed(2)} ms`) +
-            (cpuRatio === null ? '' : `, its ratio ${cpuRatio.toFixed(2)}`),
-          verdict: ratio !== null && ratio >= TARGETS.ingestFloorRatio ? OK : `${NO} ratio < ${TARGETS.ingestFloorRatio}`,
-        });
-      } catch (error) {
-        others.push({ name: 'C2B ingestion floor', figures: '—', verdict: `${NO} ${error instanceof Error ? error.message : String(error)}` });
-      }
-      log(`${others.at(-1)!.figures} ${others.at(-1)!.verdict}`);
     }
     if (wanted('sms-fanout SMS fan-out')) {
       const subscribers = Math.max(1000, Math.round(100_000 * o.scale));
@@ -845,6 +864,7 @@ function cli(): void {
       ingest: { type: 'string' },
       'api-processes': { type: 'string', default: '1' },
       'tax-backlog': { type: 'string' },
+      'split-cores': { type: 'boolean', default: false },
       out: { type: 'string' },
       staff: { type: 'string', default: 'big' },
       shape: { type: 'string' },
@@ -877,6 +897,7 @@ function cli(): void {
     ingest: values.ingest ? Number(values.ingest) : Math.max(500, Math.round(10_000 * scale)),
     apiProcesses: Number(values['api-processes']),
     taxBacklog: values['tax-backlog'] ? Number(values['tax-backlog']) : 100_000,
+    splitCores: values['split-cores'] ?? false,
     out: values.out,
     staff: (values.staff ?? 'big') as StaffKind,
     shape,
