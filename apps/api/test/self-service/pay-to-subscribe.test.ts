@@ -3,6 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { smsMessages, stkRequests, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
+import { setLanguage } from '../../src/modules/sms/service.ts';
 import { publishSmsTip } from '../../src/modules/tips-sms/service.ts';
 import type { TestApp } from '../helpers.ts';
 import { c2b as daraja, confirm, ledgerOf, paymentByReceipt, SANDBOX_PASSKEY, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
@@ -98,6 +99,16 @@ describe('Pay to subscribe', () => {
     expect(sent[0]!.body).toContain('KES 73.00 received');
     expect(sent[0]!.body).toContain('SMS 7 days KES 100.00');
     expect(sent[0]!.body).toContain('account number D2');
+  });
+
+  it('texts the credit and the prices in the language the phone chose', async () => {
+    await setLanguage(t.deps.db, { phone: '254711000015', language: 'sw', source: 'sms', by: null });
+    await confirm(t, c2b({ BillRefNumber: 'D2', MSISDN: '254711000015', TransAmount: '73.00' }));
+    const sent = await messagesTo('254711000015');
+    expect(sent.map((m) => m.intent)).toEqual(['tips.credit']);
+    expect(sent[0]!.body).toContain('Tumepokea KES 73.00');
+    expect(sent[0]!.body).toContain('Tips za');
+    expect(sent[0]!.body).toContain('nambari ya akaunti D2');
   });
 
   it("sends the receipt when an admin claims a hidden payer's payment to a subscriber", async () => {

@@ -4,12 +4,19 @@ import type { Language } from '../../customer-texts/catalogue.ts';
 import { fill, smsDateTime } from '../../customer-texts/format.ts';
 import { customerText, fixedText } from '../../customer-texts/texts.ts';
 import { getSettings, settingsColumn } from '../settings/service.ts';
-import { languageOf, queueSms, queueSmsInTheirLanguage, ridingSmsInTheirLanguage, type RidingSms } from '../sms/service.ts';
+import { queueSmsInTheirLanguage, ridingSmsInTheirLanguage, type RidingSms } from '../sms/service.ts';
 import { saleInvoiceNumber } from '../tax/service.ts';
 import * as q from './queries.ts';
 
 export const TIPS_RECEIPT_INTENT = 'tips.receipt';
 export const TIPS_CREDIT_INTENT = 'tips.credit';
+
+/** A category's packages as the prices text lists them, in a language. */
+function packageList(packages: Awaited<ReturnType<typeof q.pricesOfCategory>>, language: Language): string {
+  return packages
+    .map((p) => fixedText('sms.price_line', language, { medium: p.medium === 'sms' ? 'SMS' : 'Web', days: p.days, price: kesFixed(p.priceCents) }))
+    .join(', ');
+}
 
 /** A category's packages and how to pay, from the `tips_prices_sms` setting in a language; null when it has none. */
 export async function categoryPricesText(db: Queryable, betCategoryId: number, language: Language): Promise<string | null> {
@@ -17,10 +24,7 @@ export async function categoryPricesText(db: Queryable, betCategoryId: number, l
   if (!category) return null;
   const packages = await q.pricesOfCategory(db, betCategoryId);
   if (packages.length === 0) return null;
-  const list = packages
-    .map((p) => fixedText('sms.price_line', language, { medium: p.medium === 'sms' ? 'SMS' : 'Web', days: p.days, price: kesFixed(p.priceCents) }))
-    .join(', ');
-  return customerText(db, 'tips_prices_sms', language, { category: category.name, packages: list, code: category.code });
+  return customerText(db, 'tips_prices_sms', language, { category: category.name, packages: packageList(packages, language), code: category.code });
 }
 
 /** The subscriber's name and phone, when the caller read them already (the match by phone). */
@@ -108,7 +112,13 @@ export async function queueTipsReceipt(
   return { queued: id !== null, phone: payer.phone };
 }
 
-/** A payment that bought nothing: the payer learns it is credit, with the category's prices. */
+/** The settings a credit notice reads, in one read: the default language, and its wording and the prices' in both languages. */
+const CREDIT_SETTINGS = ['customer_language_default', 'tips_credit_sms', 'tips_credit_sms_sw', 'tips_prices_sms', 'tips_prices_sms_sw'] as const;
+
+/**
+ * A payment that bought nothing: the payer learns it is credit, with the category's prices. Written
+ * in both languages: the phone's chosen language picks one as the SMS is queued (as the receipt).
+ */
 export async function queueCreditNotice(
   tx: Queryable,
   r: {
@@ -124,19 +134,26 @@ export async function queueCreditNotice(
 ): Promise<boolean> {
   const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt, r.payer);
   if (!payer) return false;
-  const language = await languageOf(tx, payer.phone);
-  const prices = await categoryPricesText(tx, r.betCategoryId, language);
-  if (prices === null) return false;
-  const body = await customerText(tx, 'tips_credit_sms', language, {
-    amount: kesFixed(r.amountCents),
-    receipt: payer.receipt,
-    prices,
-  });
-  const id = await queueSms(tx, {
+  const category = await q.categoryById(tx, r.betCategoryId);
+  if (!category) return false;
+  const packages = await q.pricesOfCategory(tx, r.betCategoryId);
+  if (packages.length === 0) return false;
+  const settings = await getSettings(tx, CREDIT_SETTINGS);
+  const bodyIn = (language: Language) => {
+    const english = language === 'en';
+    const prices = fill(english ? settings.tips_prices_sms : settings.tips_prices_sms_sw, {
+      category: category.name,
+      packages: packageList(packages, language),
+      code: category.code,
+    }, language);
+    return fill(english ? settings.tips_credit_sms : settings.tips_credit_sms_sw, { amount: kesFixed(r.amountCents), receipt: payer.receipt, prices }, language);
+  };
+  const id = await queueSmsInTheirLanguage(tx, {
     intent: TIPS_CREDIT_INTENT,
     dedupeKey: `${TIPS_CREDIT_INTENT}:${r.paymentId}:${r.subscriberId}`,
     to: payer.phone,
-    body,
+    bodies: { en: bodyIn('en'), sw: bodyIn('sw') },
+    fallback: settings.customer_language_default,
     subscriberId: r.subscriberId,
     createdBy: r.createdBy,
   });
