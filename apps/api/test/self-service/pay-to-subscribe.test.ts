@@ -3,6 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { smsMessages, stkRequests, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
+import { ERASED_PAYER_WARNING } from '../../src/modules/mpesa/matching.ts';
 import { setLanguage } from '../../src/modules/sms/service.ts';
 import { publishSmsTip } from '../../src/modules/tips-sms/service.ts';
 import type { TestApp } from '../helpers.ts';
@@ -109,6 +110,23 @@ describe('Pay to subscribe', () => {
     expect(sent[0]!.body).toContain('Tumepokea KES 73.00');
     expect(sent[0]!.body).toContain('Tips za');
     expect(sent[0]!.body).toContain('nambari ya akaunti D2');
+  });
+
+  it('keeps the money of an erased person unclaimed, with the warning, and subscribes nobody again', async () => {
+    await ref.person('subscriber', 'Erased Payer', '254711000020');
+    await ref.person('subscriber', 'Erased Hashed', '254711000021');
+    for (const phone of ['0711000020', '0711000021']) {
+      expect((await t.as(admin, { method: 'POST', url: '/api/privacy/erase', payload: { phone, reason: 'Asked in person' } })).statusCode).toBe(200);
+    }
+    const plain = c2b({ BillRefNumber: 'D2', MSISDN: '254711000020', TransAmount: '100.00' });
+    const hashed = c2b({ BillRefNumber: 'D2', MSISDN: sha256Hex('254711000021'), TransAmount: '100.00' });
+    await confirm(t, plain);
+    await confirm(t, hashed);
+    for (const body of [plain, hashed]) {
+      expect(await paymentByReceipt(t, body.TransID as string)).toMatchObject({ status: 'unclaimed', subscriberId: null, warning: ERASED_PAYER_WARNING });
+    }
+    expect(await subscriberByPhone('254711000020')).toBeUndefined();
+    expect(await messagesTo('254711000020')).toEqual([]);
   });
 
   it("sends the receipt when an admin claims a hidden payer's payment to a subscriber", async () => {

@@ -14,6 +14,7 @@ import {
   newTipsPayer,
   normaliseAccount,
   paidByErasedPerson,
+  paidByErasedPersonSql,
   senderPhoneHash,
   type KnownSubscriber,
 } from './matching.ts';
@@ -49,15 +50,23 @@ function automaticClaim(
  * A tips payer the rules did not find becomes a subscriber when their phone is known (pay to
  * subscribe), and the stored payment is settled for them.
  */
-async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, category: NamedCategory | undefined, requestId: string | null) {
-  const match = await subscribeNewPayer(tx, paymentId, f, category, requestId);
+async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, category: NamedCategory | undefined, requestId: string | null, erased?: boolean) {
+  const match = await subscribeNewPayer(tx, paymentId, f, category, requestId, erased);
   if (!match) return { status: 'unclaimed' as const, outcome: null };
   const { outcome, error } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId));
   return { status: outcome ? ('claimed' as const) : ('unclaimed' as const), outcome, error };
 }
 
-async function subscribeNewPayer(tx: Queryable, paymentId: number, f: C2bFields, category: NamedCategory | undefined, requestId: string | null) {
-  if (await paidByErasedPerson(tx, f)) {
+async function subscribeNewPayer(
+  tx: Queryable,
+  paymentId: number,
+  f: C2bFields,
+  category: NamedCategory | undefined,
+  requestId: string | null,
+  /** Whether the payer was erased, when the caller read it with its first look-ups. */
+  erased?: boolean,
+) {
+  if (erased ?? (await paidByErasedPerson(tx, f))) {
     // Their money is kept and counted, but nobody is re-created from it: an admin claims it by hand.
     await q.setPaymentWarning(tx, paymentId, ERASED_PAYER_WARNING);
     return null;
@@ -81,6 +90,10 @@ async function adoptReceiptOrNameCategory(
   adopted: number | null;
   category: NamedCategory;
   subscriberOfSender: KnownSubscriber | null | undefined;
+  /** The one live client with the sender's phone (null: none or two; undefined: no sender's hash). */
+  clientOfSender: number | null | undefined;
+  /** Whether the payer is an erased person (`paidByErasedPerson`). */
+  payerErased: boolean | undefined;
   /** The sender's subscriber's standing order paying this account and amount, when there is one subscriber. */
   orderOfSender: { order: StandingOrderPaying | null } | undefined;
   /** What the payment may buy from the sender's one subscriber (`Settlement.looked`). */
@@ -96,6 +109,7 @@ async function adoptReceiptOrNameCategory(
     paying.account,
     phoneHash,
     (id, namedCategoryId) => ({ order: standingOrderColumn.column(id, paying), sale: saleLookupFor(id, namedCategoryId, paying.amountCents) }),
+    paidByErasedPersonSql(f),
   );
   const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
   // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match,
@@ -107,6 +121,8 @@ async function adoptReceiptOrNameCategory(
     adopted,
     category: found.category,
     subscriberOfSender: ofSender === undefined ? undefined : only && { id: only.id, name: only.name, phone: only.phone },
+    clientOfSender: found.clientOfSender,
+    payerErased: found.payerErased,
     orderOfSender: only && also ? { order: standingOrderColumn.read(also.order) } : undefined,
     saleOfSender:
       only && also ? { subscriberId: only.id, betCategoryId: found.category?.id ?? null, amountCents: paying.amountCents, found: readSaleLookup(also.sale) } : undefined,
@@ -182,16 +198,18 @@ async function storeAndSettle(
   let settleError: unknown;
   // The tips category the account names: read once, for the match and for a new payer.
   let category: NamedCategory | undefined;
+  let payerErased: boolean | undefined;
   if (!rejectReason && !warning) {
     const first = await adoptReceiptOrNameCategory(tx, f);
     if (first.adopted !== null) return { stored: false, paymentId: first.adopted, status: null, outcome: null, notice: null };
     category = first.category;
+    payerErased = first.payerErased;
     if (typeof rules === 'object') settleError = rules.failed;
     // The payee is looked up before the row is written, so that a matched payment is stored claimed
     // with its settlement (in a savepoint, or on the webhook's path in the whole transaction): one
     // write of the row (its indexes, the day summaries) instead of a write and an update. A repeat
     // writes nothing and settles nothing. After a failure of the rules (`failed`), nothing is matched.
-    const match = settleError === undefined ? await matchPayment(tx, f, category, first.subscriberOfSender) : null;
+    const match = settleError === undefined ? await matchPayment(tx, f, category, first.subscriberOfSender, first.clientOfSender) : null;
     if (match) {
       // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).
       const run =
@@ -252,7 +270,7 @@ async function storeAndSettle(
   if (settleError !== undefined) {
     return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, settleError, notice: notice(row.id, 'unclaimed') };
   }
-  const settled = await settleNewPayer(tx, row.id, f, category, requestId);
+  const settled = await settleNewPayer(tx, row.id, f, category, requestId, payerErased);
   return {
     stored: true,
     paymentId: row.id,

@@ -1,7 +1,8 @@
 import { normaliseKenyanPhone } from '@betdesk/contract';
+import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { isErasedHash } from '../sms/service.ts';
+import { anyHashErasedSql, isErasedHash } from '../sms/service.ts';
 import type { MsisdnKind } from './c2b-payload.ts';
 import * as q from './queries.ts';
 
@@ -81,6 +82,8 @@ export async function matchPayment(
   named?: { id: number; code: string } | null,
   /** The one subscriber with the sender's phone (null: none or two), when the caller read it with its first look-ups. */
   subscriberOfSender?: KnownSubscriber | null,
+  /** The one live client with the sender's phone (null: none or two), when the caller read it with its first look-ups. */
+  clientOfSender?: number | null,
 ): Promise<PaymentMatch | null> {
   const account = normaliseAccount(who.billRefNumber);
   const senderHash = senderPhoneHash(who);
@@ -109,7 +112,7 @@ export async function matchPayment(
   }
   if (senderHash) {
     const payee = onlyOne(
-      await q.onlyLiveClientWith(db, { phoneHash: senderHash }),
+      clientOfSender !== undefined ? clientOfSender : await q.onlyLiveClientWith(db, { phoneHash: senderHash }),
       await subscriberBySender(senderHash),
     );
     if (payee) return { ...payee, betCategoryId: null, matchedBy: 'msisdn' };
@@ -153,11 +156,21 @@ export const ERASED_PAYER_WARNING = 'Paid by a person whose data was erased: cla
  * the account) is on the erased list, kept only as a SHA-256.
  */
 export async function paidByErasedPerson(db: Queryable, who: WhoPaid): Promise<boolean> {
+  for (const hash of payerPhoneHashes(who)) if (await isErasedHash(db, hash)) return true;
+  return false;
+}
+
+/** `paidByErasedPerson` as SQL, to read with another look-up (a confirmation's first read). */
+export function paidByErasedPersonSql(who: WhoPaid): SQL {
+  return anyHashErasedSql(payerPhoneHashes(who));
+}
+
+/** The hashes of every phone a payment names: the sender's (plain or as M-Pesa hashed it) and one written in the account. */
+function payerPhoneHashes(who: WhoPaid): string[] {
   const hashes = new Set<string>();
   if (who.senderPhone) hashes.add(sha256Hex(who.senderPhone));
   if (who.msisdnKind === 'hashed' && who.msisdn) hashes.add(who.msisdn.toLowerCase());
   const inAccount = phoneInside(normaliseAccount(who.billRefNumber));
   if (inAccount) hashes.add(sha256Hex(inAccount));
-  for (const hash of hashes) if (await isErasedHash(db, hash)) return true;
-  return false;
+  return [...hashes];
 }

@@ -466,10 +466,16 @@ export async function receiptlessStkPaymentAndCategory(
    * (`s.id`) and the category the account names (null when none).
    */
   perSender?: (subscriberId: SQL, namedCategoryId: SQL) => Record<string, SQL>,
+  /** SQL true when the payer is an erased person (read with the rest, for a payment nobody matches). */
+  payerErased?: SQL,
 ): Promise<{
   waitingId: number | null;
   category: { id: number; code: string } | null;
   subscribersOfSender: { id: number; name: string; phone: string; also: unknown }[] | undefined;
+  /** The one live client with the sender's phone (null: none or two); undefined without a sender's hash. */
+  clientOfSender: number | null | undefined;
+  /** Whether `payerErased` held; undefined when it was not given. */
+  payerErased: boolean | undefined;
 }> {
   const stk = waiting
     ? sql`(select id from ${mpesaPayments}
@@ -483,9 +489,21 @@ export async function receiptlessStkPaymentAndCategory(
     ? sql`(select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'phone', s.phone, 'also', ${perSender ? jsonObjectOf(perSender(sql`s.id`, sql`c.id`)) : sql`null`})), '[]'::json)
              from (select id, name, phone from ${tipsSubscribers} where phone_hash = ${senderHash} limit 2) s)`
     : sql`null::json`;
-  const [found] = await rows<{ waiting_id: string | number | null; id: number | null; code: string | null; of_sender: unknown }>(
+  const clientsOfSender = senderHash
+    ? sql`(select coalesce(json_agg(k.id), '[]'::json)
+             from (select id from ${clients} where phone_hash = ${senderHash} and deleted_at is null limit 2) k)`
+    : sql`null::json`;
+  const [found] = await rows<{
+    waiting_id: string | number | null;
+    id: number | null;
+    code: string | null;
+    of_sender: unknown;
+    clients_of_sender: unknown;
+    payer_erased: boolean | null;
+  }>(
     tx,
-    sql`select ${stk} as waiting_id, c.id, c.code, ${ofSender} as of_sender
+    sql`select ${stk} as waiting_id, c.id, c.code, ${ofSender} as of_sender, ${clientsOfSender} as clients_of_sender,
+               ${payerErased ?? sql`null::boolean`} as payer_erased
           from (select 1) one
           left join lateral (select id, code from ${betCategories}
                               where ${account} <> '' and ${account} like upper(code) || '%'
@@ -500,7 +518,15 @@ export async function receiptlessStkPaymentAndCategory(
             (s) => ({ id: Number(s.id), name: s.name, phone: s.phone, also: s.also }),
           )
         : undefined,
+    clientOfSender: senderHash && found ? onlyIdOf(found.clients_of_sender) : undefined,
+    payerErased: payerErased && found ? found.payer_erased === true : undefined,
   };
+}
+
+/** The id of a JSON list of at most two ids when it holds exactly one (two people sharing a number decide nothing). */
+function onlyIdOf(list: unknown): number | null {
+  const ids = (typeof list === 'string' ? JSON.parse(list) : list) as (number | string)[];
+  return ids.length === 1 ? Number(ids[0]) : null;
 }
 
 /** Gives a receipt-less payment its receipt; null when it has one already. */

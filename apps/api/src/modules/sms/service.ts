@@ -50,6 +50,11 @@ export function erasedSql(phone: SQL): SQL {
   return consentQ.erasedSql(phone);
 }
 
+/** SQL true when one of these phone hashes is an erased person's (to read with another look-up). */
+export function anyHashErasedSql(hashes: readonly string[]): SQL {
+  return consentQ.anyHashErasedSql(hashes);
+}
+
 export function optedOutSql(phone: SQL, betCategoryId?: number | null, promotional = false): SQL {
   return optOutQ.optedOutSql(phone, betCategoryId, promotional);
 }

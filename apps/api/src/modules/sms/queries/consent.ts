@@ -14,6 +14,12 @@ export function erasedSql(phone: SQL): SQL {
   return sql`(${phone} like ${`${ERASED_PHONE_PREFIX}%`} or exists (select 1 from ${erasedPhones} ep where ep.phone_hash = encode(sha256(convert_to(${phone}, 'UTF8')), 'hex')))`;
 }
 
+/** SQL true when one of these phone hashes (SHA-256, hex) is an erased person's. */
+export function anyHashErasedSql(hashes: readonly string[]): SQL {
+  if (hashes.length === 0) return sql`false`;
+  return sql`exists (select 1 from ${erasedPhones} ep where ep.phone_hash in (${sql.join(hashes.map((h) => sql`${h}`), sql`, `)}))`;
+}
+
 /** A phone's consent as it stands, or undefined when it never gave one. */
 export async function consentOf(db: Queryable, phone: string): Promise<typeof marketingConsents.$inferSelect | undefined> {
   const [current] = await db.select().from(marketingConsents).where(eq(marketingConsents.phone, phone));
