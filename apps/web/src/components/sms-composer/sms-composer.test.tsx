@@ -62,6 +62,25 @@ describe('SmsComposer', () => {
     expect(screen.queryByRole('button', { name: 'Replace look-alikes' })).toBeNull();
   });
 
+  it('never shows the previous cost beside new parts while the new estimate loads', async () => {
+    const release: (() => void)[] = [];
+    fetchMock.mockImplementation(async (_url, init) => {
+      const { text, recipients } = JSON.parse(String(init?.body)) as { text: string; recipients: number };
+      const parts = /[^\x00-\x7f]/.test(text) ? 2 : 1;
+      // The one-part estimate waits until the test lets it answer.
+      if (parts === 1) await new Promise<void>((resolve) => release.push(resolve));
+      return jsonResponse(200, { encoding: 'GSM-7', parts, per_part: 160, characters_left: 0, unicode_characters: [], recipients, price_per_part: 0.8, cost: recipients * parts * 0.8 });
+    });
+    renderWithProviders(<Composer start={`Arsenal’s ${'a'.repeat(70)}`} recipients={10} />);
+    const status = screen.getByRole('status');
+    await waitFor(() => expect(status).toHaveTextContent(/Unicode: 2 SMS parts per person; about KES\s16\.00 for 10 recipients/));
+    await userEvent.click(screen.getByRole('button', { name: 'Replace look-alikes' }));
+    await waitFor(() => expect(status).toHaveTextContent('GSM-7: 1 SMS part per person; working out the cost…'));
+    expect(status).not.toHaveTextContent('16.00');
+    release.forEach((answer) => answer());
+    await waitFor(() => expect(status).toHaveTextContent(/GSM-7: 1 SMS part per person; about KES\s8\.00 for 10 recipients/));
+  });
+
   it('shows the cost of a fan-out from the estimate, and how to know the recipients while they are not', async () => {
     const { unmount } = renderWithProviders(<Composer start="Offer here" recipients={250} />);
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(/GSM-7: 1 SMS part per person; about KES\s200\.00 for 250 recipients/));

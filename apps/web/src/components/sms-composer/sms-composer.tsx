@@ -66,7 +66,10 @@ export function SmsComposer({ text, onReplaceLookalikes, optOutText, recipients,
   if (fanOut) {
     if (recipients === null) costText = recipientsHint ?? 'The cost shows once the recipients are known.';
     else if (recipients === 0) costText = 'Nobody to send it to yet.';
-    else if (cost.data) costText = `about ${formatMoney(cost.data.cost)} for ${plural(recipients, 'recipient', 'recipients')}`;
+    // The previous estimate stays in the cache while the new one loads (no flicker of the layout), but
+    // is never shown beside other parts or recipients: staff confirm a broadcast on this figure.
+    else if (cost.data && !cost.isPlaceholderData) costText = `about ${formatMoney(cost.data.cost)} for ${plural(recipients, 'recipient', 'recipients')}`;
+    else if (cost.isFetching) costText = 'working out the cost…';
   }
 
   return (
