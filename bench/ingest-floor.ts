@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
-import { cpuMeter, localPostmaster, type CpuEach } from './cpu.ts';
+import { cpuMeter, type CpuEach } from './cpu.ts';
 
 const run = promisify(execFile);
 
@@ -66,13 +66,20 @@ END;
  * (-M prepared: the floor is what the schema allows), and removes what it wrote afterwards so that
  * the bench database stays as generated.
  */
-export async function measureIngestFloor(url: string, sql: pg.Client, concurrency: number, seconds: number): Promise<FloorResult> {
+export async function measureIngestFloor(
+  url: string,
+  sql: pg.Client,
+  concurrency: number,
+  seconds: number,
+  /** The local database's postmaster (its CPU is measured too), null when it is elsewhere. */
+  postmaster: number | null,
+): Promise<FloorResult> {
   const facts = await purchaseFacts(sql);
   const dir = mkdtempSync(join(tmpdir(), 'betdesk-floor-'));
   const script = join(dir, 'purchase.sql');
   writeFileSync(script, purchaseScript(facts));
   try {
-    const meter = cpuMeter([], await localPostmaster(sql));
+    const meter = cpuMeter([], postmaster);
     const { stdout } = await run('pgbench', ['-n', '-M', 'prepared', '-c', String(concurrency), '-j', '2', '-T', String(seconds), '-r', '-f', script, url], {
       maxBuffer: 16 * 2 ** 20,
     });

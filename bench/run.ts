@@ -435,6 +435,8 @@ async function measureIngestion(
   subscribers: number,
   codes: { code: string; priceCents: number | null }[],
   apiPids: number[],
+  /** The local database's postmaster (its CPU is measured too), null when it is elsewhere. */
+  postmaster: number | null,
 ): Promise<OtherResult & { perSecond: number; seconds: number } & CpuEach> {
   const run = randomBytes(3).toString('hex').toUpperCase().slice(0, 4);
   const receipts = Array.from({ length: count }, (_, i) => `Z${run}${i.toString(36).toUpperCase().padStart(5, '0')}`);
@@ -470,7 +472,6 @@ async function measureIngestion(
   let errors = 0;
   let firstError = '';
   let next = 0;
-  const postmaster = await localPostmaster(sql);
   const started = performance.now();
   const meter = cpuMeter(apiPids, postmaster);
   await Promise.all(
@@ -773,9 +774,9 @@ export async function runSuite(o: Options): Promise<number> {
     }
     if (wanted('ingest C2B confirmations')) {
       // --split-cores: the database on half the cores, the API processes and pgbench on the other half.
-      const postmaster = o.splitCores ? await localPostmaster(sql) : null;
+      const postmaster = await localPostmaster(sql);
       if (o.splitCores && postmaster === null) throw new Error('--split-cores needs the database on this machine');
-      const split = postmaster === null ? null : splitCores(postmaster);
+      const split = o.splitCores && postmaster !== null ? splitCores(postmaster) : null;
       const where = split ? `; PostgreSQL on cores ${split.database}, the API and pgbench on ${split.application}` : '';
       try {
         const { rows } = await sql.query<{ n: number }>(`select count(*)::int as n from tips_subscribers`);
@@ -787,7 +788,7 @@ export async function runSuite(o: Options): Promise<number> {
         let product: ({ perSecond: number; seconds: number } & CpuEach) | null = null;
         const apis = await startApiProcesses(o.url, o.apiProcesses);
         try {
-          const measured = await measureIngestion(apis.clients, sql, o.ingest, rows[0]!.n, codes.map((c) => ({ code: c.code, priceCents: c.price_cents === null ? null : Number(c.price_cents) })), apis.pids);
+          const measured = await measureIngestion(apis.clients, sql, o.ingest, rows[0]!.n, codes.map((c) => ({ code: c.code, priceCents: c.price_cents === null ? null : Number(c.price_cents) })), apis.pids, postmaster);
           product = measured;
           others.push({ name: `${measured.name}, ${o.apiProcesses} API process(es)${where}`, figures: measured.figures, verdict: measured.verdict });
         } catch (error) {
@@ -800,7 +801,7 @@ export async function runSuite(o: Options): Promise<number> {
         const floorSeconds = Math.max(10, Math.round(product?.seconds ?? 10));
         log(`the bare-SQL floor of a purchase (pgbench, concurrency ${TARGETS.ingestConcurrency}, ${floorSeconds} s)`);
         try {
-          const floor = await measureIngestFloor(o.url, sql, TARGETS.ingestConcurrency, floorSeconds);
+          const floor = await measureIngestFloor(o.url, sql, TARGETS.ingestConcurrency, floorSeconds, postmaster);
           const ratio = product ? product.perSecond / floor.perSecond : null;
           const cpuRatio = product?.machineCpuMsEach && floor.machineCpuMsEach ? floor.machineCpuMsEach / product.machineCpuMsEach : null;
           // What the database alone does for a purchase of the floor and for a request of the product:

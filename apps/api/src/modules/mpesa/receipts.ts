@@ -18,13 +18,23 @@ function packageList(packages: Awaited<ReturnType<typeof q.pricesOfCategory>>, l
     .join(', ');
 }
 
-/** A category's packages and how to pay, from the `tips_prices_sms` setting in a language; null when it has none. */
-export async function categoryPricesText(db: Queryable, betCategoryId: number, language: Language): Promise<string | null> {
+/** A category and its packages, for a prices text; null when there is no such category or it has no package. */
+async function categoryWithPackages(db: Queryable, betCategoryId: number) {
   const category = await q.categoryById(db, betCategoryId);
   if (!category) return null;
   const packages = await q.pricesOfCategory(db, betCategoryId);
-  if (packages.length === 0) return null;
-  return customerText(db, 'tips_prices_sms', language, { category: category.name, packages: packageList(packages, language), code: category.code });
+  return packages.length > 0 ? { category, packages } : null;
+}
+
+/** The prices text's values for a category in a language. */
+function pricesValues(c: NonNullable<Awaited<ReturnType<typeof categoryWithPackages>>>, language: Language) {
+  return { category: c.category.name, packages: packageList(c.packages, language), code: c.category.code };
+}
+
+/** A category's packages and how to pay, from the `tips_prices_sms` setting in a language; null when it has none. */
+export async function categoryPricesText(db: Queryable, betCategoryId: number, language: Language): Promise<string | null> {
+  const found = await categoryWithPackages(db, betCategoryId);
+  return found && customerText(db, 'tips_prices_sms', language, pricesValues(found, language));
 }
 
 /** The subscriber's name and phone, when the caller read them already (the match by phone). */
@@ -134,18 +144,12 @@ export async function queueCreditNotice(
 ): Promise<boolean> {
   const payer = await payerOf(tx, r.paymentId, r.subscriberId, r.receipt, r.payer);
   if (!payer) return false;
-  const category = await q.categoryById(tx, r.betCategoryId);
-  if (!category) return false;
-  const packages = await q.pricesOfCategory(tx, r.betCategoryId);
-  if (packages.length === 0) return false;
+  const found = await categoryWithPackages(tx, r.betCategoryId);
+  if (!found) return false;
   const settings = await getSettings(tx, CREDIT_SETTINGS);
   const bodyIn = (language: Language) => {
     const english = language === 'en';
-    const prices = fill(english ? settings.tips_prices_sms : settings.tips_prices_sms_sw, {
-      category: category.name,
-      packages: packageList(packages, language),
-      code: category.code,
-    }, language);
+    const prices = fill(english ? settings.tips_prices_sms : settings.tips_prices_sms_sw, pricesValues(found, language), language);
     return fill(english ? settings.tips_credit_sms : settings.tips_credit_sms_sw, { amount: kesFixed(r.amountCents), receipt: payer.receipt, prices }, language);
   };
   const id = await queueSmsInTheirLanguage(tx, {
