@@ -24,6 +24,11 @@ test.describe('Tips track record', () => {
     await leg.getByLabel('Kick-off').fill(nairobiLocal(new Date(Date.now() + 8_000)));
     await page.getByTestId('ticket-D2-save').click();
     await expect(leg.getByText('Odds must be above 1.00')).toBeVisible();
+    // The refusal's toast sits bottom right, where the Save button lands once the page is long; a
+    // pointer resting on a toast keeps it open, so it is closed as a user would before going on.
+    const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Odds must be above 1.00' });
+    await toast.getByRole('button', { name: 'Close' }).click();
+    await expect(toast).toBeHidden();
     await leg.getByLabel('Odds').fill('1.85');
     await page.getByTestId('ticket-D2-save').click();
 
