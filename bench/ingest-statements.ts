@@ -1,6 +1,7 @@
 /**
  * DATABASE_URL=... node --import tsx bench/ingest-statements.ts: the statements one C2B confirmation
- * runs, counted on the driver (every pg query of the API's pool), for a tips package bought from a
+ * runs, counted on the driver (every pg query of the API's pool and of its job queue's: the nudges
+ * after the commit, which a confirmation alone sends at once), for a tips package bought from a
  * known subscriber's phone (the common case) and for a payment nobody matches. Run against a bench
  * database (npm run bench:generate). Prints each statement's first words, so that a change to the
  * ingestion path can say how many round trips it saved (issue 33).
@@ -21,7 +22,7 @@ pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]
   return query.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
-const api = await bootApi(url);
+const api = await bootApi(url, { jobs: 'send' });
 const sql = new pg.Client({ connectionString: url });
 await sql.connect();
 const { rows } = await sql.query<{ phone: string; code: string; price: string }>(

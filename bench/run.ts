@@ -40,7 +40,8 @@ import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import type { AppDeps } from '../apps/api/src/deps.ts';
 import { buildApp } from '../apps/api/src/app.ts';
 import { logGateway } from '../apps/api/src/integrations/sms/log-gateway.ts';
-import { noJobs } from '../apps/api/src/jobs/jobs.ts';
+import { noJobs, startJobs, type Jobs } from '../apps/api/src/jobs/jobs.ts';
+import { jobHandlers } from '../apps/api/src/job-handlers.ts';
 import { ensureSettingDefaults } from '../apps/api/src/modules/settings/service.ts';
 import { BENCH_ABSENT_STAFF_EMAIL, BENCH_ADMIN_EMAIL, BENCH_OTHER_STAFF_EMAIL, BENCH_PASSWORD, BENCH_RARE_STAFF_EMAIL, BENCH_STAFF_EMAIL } from './accounts.ts';
 
@@ -530,7 +531,14 @@ async function measureIngestion(
 // ---------------------------------------------------------------------------------------------
 // Suite
 
-export async function bootApi(url: string, o: { migrate?: boolean } = {}): Promise<{ database: Database; deps: AppDeps; base: string; close(): Promise<void> }> {
+export async function bootApi(
+  url: string,
+  /**
+   * jobs 'send': the API queues its jobs in pg-boss as an API process of the cluster does (JOBS=off:
+   * a worker runs them), so a request pays for its nudges; 'none' (default): nudges are no-ops.
+   */
+  o: { migrate?: boolean; jobs?: 'none' | 'send' } = {},
+): Promise<{ database: Database; deps: AppDeps; base: string; close(): Promise<void> }> {
   // As the server opens it (DATABASE_POOL_SIZE, default 10), so that a pool size can be compared.
   const database = await openDatabase({ url, poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
   if (o.migrate !== false) {
@@ -547,7 +555,20 @@ export async function bootApi(url: string, o: { migrate?: boolean } = {}): Promi
     REQUIRE_ADMIN_2FA: '0',
     LOG_LEVEL: 'silent',
   });
-  const deps: AppDeps = { config, database, db: database.db, jobs: noJobs, sms: logGateway(pino({ level: 'silent' }), 1_000_000) };
+  const jobsRef: { current: Jobs } = { current: noJobs };
+  const sms = logGateway(pino({ level: 'silent' }), 1_000_000);
+  const deps: AppDeps = {
+    config,
+    database,
+    db: database.db,
+    sms,
+    get jobs() {
+      return jobsRef.current;
+    },
+  };
+  if (o.jobs === 'send') {
+    jobsRef.current = await startJobs(database, jobHandlers(deps), pino({ level: 'silent' }), { work: false, stopTimeoutMs: 1_000 });
+  }
   const app = await buildApp(deps, { serveWeb: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -557,6 +578,7 @@ export async function bootApi(url: string, o: { migrate?: boolean } = {}): Promi
     base: `http://127.0.0.1:${port}`,
     async close() {
       await app.close();
+      await jobsRef.current.stop();
       await database.close();
     },
   };
@@ -784,7 +806,7 @@ export async function runSuite(o: Options): Promise<number> {
           `select c.code, (select min(p.price_cents) from price_packages p where p.bet_category_id = c.id and p.medium = 'sms') as price_cents
              from bet_categories c order by c.id`,
         );
-        log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency} into ${o.apiProcesses} API process(es) of their own`);
+        log(`ingesting ${int(o.ingest)} C2B confirmations at concurrency ${TARGETS.ingestConcurrency} into ${o.apiProcesses} API process(es) of their own${process.env.BENCH_JOBS === 'none' ? ', their job nudges off (BENCH_JOBS=none)' : ', queuing their jobs'}`);
         let product: ({ perSecond: number; seconds: number } & CpuEach) | null = null;
         const apis = await startApiProcesses(o.url, o.apiProcesses);
         try {

@@ -52,6 +52,9 @@ export interface JobOptions {
   stopTimeoutMs: number;
 }
 
+/** The least time between two sends of a queue's nudge from one process (`coalescedSends`). */
+const NUDGE_GAP_MS = 20;
+
 /** pg-boss on the product's own database: PostgreSQL directly, PGlite through executeSql. */
 export async function startJobs(
   database: Database,
@@ -88,9 +91,10 @@ export async function startJobs(
     workers.set(handler.queue, id);
     if (handler.cron) await boss.schedule(handler.queue, handler.cron, {}, handler.tz ? { tz: handler.tz } : {});
   }
+  const sendOnce = coalescedSends((queue: QueueName) => boss.send(queue, {}, { singletonKey: queue }), NUDGE_GAP_MS);
   return {
     async nudge(queue) {
-      await boss.send(queue, {}, { singletonKey: queue });
+      await sendOnce(queue);
       // This process's own worker fetches now (or right after its running job) instead of at its
       // next poll; other processes' workers find the job at theirs.
       const worker = workers.get(queue);
@@ -101,6 +105,35 @@ export async function startJobs(
       // graceful: waits for the running jobs (which stop at their next safe point) before closing.
       await boss.stop({ graceful: true, timeout: options.stopTimeoutMs, wait: true });
     },
+  };
+}
+
+/**
+ * A queue's sends, coalesced in this process: a caller waits for a send that starts after its call
+ * (so the job it leaves was queued after the caller's commit, or was still waiting then), and
+ * callers share sends: a queue sends at once when it has not sent for `gapMs`, else once more
+ * `gapMs` after its last send began, for everyone who asked meanwhile. Under a burst of payments
+ * that is a few sends a second per queue instead of two per payment (issue 33: each send is a
+ * statement and a commit of its own); a nudge waits at most `gapMs` longer.
+ */
+export function coalescedSends<Q extends string>(send: (queue: Q) => Promise<unknown>, gapMs: number): (queue: Q) => Promise<void> {
+  const lastStart = new Map<Q, number>();
+  const pending = new Map<Q, Promise<void>>();
+  const start = (queue: Q): Promise<void> => {
+    lastStart.set(queue, Date.now());
+    return send(queue).then(() => undefined);
+  };
+  return (queue) => {
+    const waiting = pending.get(queue);
+    if (waiting) return waiting;
+    const wait = (lastStart.get(queue) ?? -Infinity) + gapMs - Date.now();
+    if (wait <= 0) return start(queue);
+    const later = new Promise<void>((resolve) => setTimeout(resolve, wait)).then(() => {
+      pending.delete(queue);
+      return start(queue);
+    });
+    pending.set(queue, later);
+    return later;
   };
 }
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
-import { startJobs, QUEUES, type Jobs } from '../../src/jobs/jobs.ts';
+import { coalescedSends, startJobs, QUEUES, type Jobs } from '../../src/jobs/jobs.ts';
 import { dispatchQueuedSms } from '../../src/modules/sms/outbox.ts';
 import type { OutgoingSms, SmsGateway } from '../../src/integrations/sms/gateway.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
@@ -62,6 +62,55 @@ describe('nudging a queue', () => {
     } finally {
       passes.forEach((p) => p.release.open());
       await jobs.stop();
+    }
+  });
+});
+
+describe('a burst of nudges (issue 33)', () => {
+  it('sends at once when the queue is quiet, and a burst shares one send that starts after every nudge in it', async () => {
+    vi.useFakeTimers();
+    try {
+      let asked = 0;
+      /** How many nudges had been asked for when each send began. */
+      const askedAtSend: number[] = [];
+      const send = vi.fn((queue: string) => {
+        askedAtSend.push(asked);
+        return Promise.resolve(queue);
+      });
+      const nudge = coalescedSends(send, 20);
+      const ask = (queue: string) => ((asked += 1), nudge(queue));
+
+      const first = ask('sms');
+      expect(send).toHaveBeenCalledTimes(1);
+      const burst = [ask('sms'), ask('sms'), ask('sms')];
+      // Another queue is not held back by this one's sends.
+      const other = ask('tax');
+      expect(send.mock.calls.map(([queue]) => queue)).toEqual(['sms', 'tax']);
+      await vi.advanceTimersByTimeAsync(20);
+      await Promise.all([first, other, ...burst]);
+      // Two sends of 'sms' for four nudges; the second began after the last nudge of the burst.
+      expect(send.mock.calls.map(([queue]) => queue)).toEqual(['sms', 'tax', 'sms']);
+      expect(askedAtSend).toEqual([1, 5, 5]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('tells every nudge sharing a send that it failed, and the next nudge sends again', async () => {
+    vi.useFakeTimers();
+    try {
+      const send = vi.fn().mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('database gone')).mockResolvedValue(undefined);
+      const nudge = coalescedSends(send, 20);
+      await nudge('sms');
+      const shared = [nudge('sms'), nudge('sms')];
+      const outcomes = Promise.allSettled(shared);
+      await vi.advanceTimersByTimeAsync(20);
+      expect((await outcomes).map((o) => o.status)).toEqual(['rejected', 'rejected']);
+      await vi.advanceTimersByTimeAsync(20);
+      await nudge('sms');
+      expect(send).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
