@@ -192,6 +192,30 @@ describe('what a tips payment buys', () => {
     expect(await ledgerOf(t, { subscriberId })).toBe(0);
   });
 
+  it("answers Daraja once the sale is committed, without waiting for its job nudges, and a failed nudge undoes nothing", async () => {
+    const jobs = t.deps.jobs;
+    const asked: string[] = [];
+    try {
+      // Nudges that never finish: an answer that waited for them would never come (the test's timeout).
+      t.deps.jobs = { nudge: (queue) => (asked.push(queue), new Promise<void>(() => {})), stop: async () => {} };
+      const held = c2b({ BillRefNumber: 'D2', MSISDN: '254722100030', TransAmount: '100' });
+      const subscriberId = await ref.person('subscriber', 'Held Nudge', '254722100030');
+      expect((await confirm(t, held)).json()).toEqual({ ResultCode: 0, ResultDesc: 'Success' });
+      expect(asked.sort()).toEqual(['sms-dispatch', 'tax-invoices']);
+      expect(await subscriptionsOfSubscriber(subscriberId)).toBe(1);
+
+      t.deps.jobs = { nudge: () => Promise.reject(new Error('job queue unreachable')), stop: async () => {} };
+      const failed = c2b({ BillRefNumber: 'D2', MSISDN: '254722100031', TransAmount: '100' });
+      const other = await ref.person('subscriber', 'Failed Nudge', '254722100031');
+      const res = await confirm(t, failed);
+      expect(res.statusCode).toBe(200);
+      expect((await paymentByReceipt(t, failed.TransID as string))?.status).toBe('claimed');
+      expect(await subscriptionsOfSubscriber(other)).toBe(1);
+    } finally {
+      t.deps.jobs = jobs;
+    }
+  });
+
   it("sends today's tip after the receipt to a subscriber whose payment starts an SMS package, once a day", async () => {
     const subscriberId = await ref.person('subscriber', 'Late Payer', '254722100019');
     const [tip] = await t.deps.db.insert(smsTipVersions).values({ betCategoryId: ref.d2.id, content: 'D2 today: Tusker to win' }).returning();

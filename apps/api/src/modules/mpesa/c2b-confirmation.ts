@@ -283,7 +283,7 @@ async function storeAndSettle(
 
 /**
  * The confirmation webhook's work: one transaction; once it has committed, the admins' screens
- * are told and the SMS queue is nudged if a tip was queued. The notice is sent after the commit,
+ * are told, and the SMS and invoice queues are nudged (not awaited: `Receipt.queued`). The notice is sent after the commit,
  * not in the transaction, because PostgreSQL serialises the commits of every transaction that
  * NOTIFYs (one lock, held through the commit's flush to disk), which capped ingestion at one
  * confirmation per disk flush (decision 044). A crash between the two loses only the notice; the
@@ -298,8 +298,13 @@ export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, reques
   // gone) answers an error, and Daraja sends the confirmation again.
   const { notice, ...result } = await stored('whole-transaction').catch((failed: unknown) => stored({ failed }));
   if (notice) await announceCommittedPayment(deps.db, notice);
-  await afterCommit(deps, result.outcome);
-  return result;
+  // Daraja's answer does not wait for the job nudges: the payment is committed, and a nudge lost
+  // with the process leaves its work to the queue's cron (every minute). Their failure is logged.
+  const queued = afterCommit(deps, result.outcome).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  return { ...result, queued };
 }
 
 export type ValidationAnswer = { ResultCode: string; ResultDesc: string };

@@ -26,6 +26,8 @@ export interface Receipt {
   settleError?: unknown;
   /** Stored unclaimed for a person to check (e.g. paid to another shortcode). */
   warning?: string | null;
+  /** The job nudges after the commit, when the answer does not wait for them: their error, or null. */
+  queued?: Promise<unknown>;
 }
 
 /** A payment's claim by its payee: who, how it was matched, what it buys. */
@@ -135,8 +137,10 @@ export function announceCommittedPayment(db: Db, p: PaymentNotice): Promise<void
 }
 
 export async function afterCommit(deps: AppDeps, outcome: SettlementOutcome | null | undefined): Promise<void> {
-  if (outcome?.activatedSms || outcome?.smsQueued) await deps.jobs.nudge(QUEUES.smsDispatch);
+  const nudges: Promise<void>[] = [];
+  if (outcome?.activatedSms || outcome?.smsQueued) nudges.push(deps.jobs.nudge(QUEUES.smsDispatch));
   // A subscription bought is a sale: its tax invoice was queued with it and leaves now (so may a
   // bonus payment's, when bonuses are invoiced as income).
-  if (outcome?.subscriptionId || outcome?.bonusPaidCents) await deps.jobs.nudge(QUEUES.taxInvoices);
+  if (outcome?.subscriptionId || outcome?.bonusPaidCents) nudges.push(deps.jobs.nudge(QUEUES.taxInvoices));
+  await Promise.all(nudges);
 }

@@ -68,6 +68,9 @@ function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
       if (receipt.status === 'rejected') {
         request.log.warn({ paymentId: receipt.paymentId }, 'C2B confirmation stored as rejected');
       }
+      void receipt.queued?.then((err) => {
+        if (err) request.log.warn({ err, paymentId: receipt.paymentId }, 'jobs not nudged after a C2B confirmation; their crons will run them');
+      });
       return { ResultCode: 0, ResultDesc: 'Success' };
     }, { callback: true });
 
