@@ -13,7 +13,8 @@
  *   --export-timeout S    an export is cut off after this long (default 120)
  *   --ingest N            C2B confirmations of the ingestion scenario (default 10,000 x scale, at least 500)
  *   --api-processes N     API processes the ingestion scenario sends to, each its own (default 1;
- *                         BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles them)
+ *                         BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles them;
+ *                         they queue their jobs in pg-boss as the cluster's do, BENCH_JOBS=none not)
  *   --tax-backlog N       invoices queued and drained by the tax backlog scenario (default 100,000; --only tax)
  *   --out file.md         also write the markdown report there
  *   --staff K             the staff user the reads run for: big (default), rare, none or other
@@ -556,12 +557,11 @@ export async function bootApi(
     LOG_LEVEL: 'silent',
   });
   const jobsRef: { current: Jobs } = { current: noJobs };
-  const sms = logGateway(pino({ level: 'silent' }), 1_000_000);
   const deps: AppDeps = {
     config,
     database,
     db: database.db,
-    sms,
+    sms: logGateway(pino({ level: 'silent' }), 1_000_000),
     get jobs() {
       return jobsRef.current;
     },

@@ -283,11 +283,12 @@ async function storeAndSettle(
 
 /**
  * The confirmation webhook's work: one transaction; once it has committed, the admins' screens
- * are told, and the SMS and invoice queues are nudged (not awaited: `Receipt.queued`). The notice is sent after the commit,
- * not in the transaction, because PostgreSQL serialises the commits of every transaction that
- * NOTIFYs (one lock, held through the commit's flush to disk), which capped ingestion at one
- * confirmation per disk flush (decision 044). A crash between the two loses only the notice; the
- * live screens refetch when their stream reconnects.
+ * are told, and the SMS and invoice queues are nudged (not awaited: `Receipt.queued`, decision
+ * 052). The notice is sent after the commit, not in the transaction, because PostgreSQL
+ * serialises the commits of every transaction that NOTIFYs (one lock, held through the commit's
+ * flush to disk), which capped ingestion at one confirmation per disk flush (decision 044). A
+ * crash between the two loses only the notice; the live screens refetch when their stream
+ * reconnects.
  */
 export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, requestId: string | null): Promise<Receipt> {
   const shortCodes = ourShortcodes(deps.config.mpesa);
