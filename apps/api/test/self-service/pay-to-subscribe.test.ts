@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { smsMessages, stkRequests, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
-import { ERASED_PAYER_WARNING } from '../../src/modules/mpesa/matching.ts';
+import { ERASED_PAYER_WARNING, paidByErasedPerson } from '../../src/modules/mpesa/matching.ts';
 import { setLanguage } from '../../src/modules/sms/service.ts';
 import { publishSmsTip } from '../../src/modules/tips-sms/service.ts';
 import type { TestApp } from '../helpers.ts';
@@ -127,6 +127,18 @@ describe('Pay to subscribe', () => {
     }
     expect(await subscriberByPhone('254711000020')).toBeUndefined();
     expect(await messagesTo('254711000020')).toEqual([]);
+  });
+
+  it('knows an erased payer by any phone the payment names, in one look-up', async () => {
+    await ref.person('subscriber', 'Erased Elsewhere', '254711000022');
+    expect((await t.as(admin, { method: 'POST', url: '/api/privacy/erase', payload: { phone: '0711000022', reason: 'Asked in person' } })).statusCode).toBe(200);
+    const who = (over: Partial<Parameters<typeof paidByErasedPerson>[1]>): Parameters<typeof paidByErasedPerson>[1] => ({ senderPhone: null, msisdn: null, msisdnKind: 'plain', billRefNumber: null, ...over });
+    // The erased phone as the sender, hashed by M-Pesa, or written in the account beside another sender.
+    expect(await paidByErasedPerson(t.deps.db, who({ senderPhone: '254711000022' }))).toBe(true);
+    expect(await paidByErasedPerson(t.deps.db, who({ msisdn: sha256Hex('254711000022').toUpperCase(), msisdnKind: 'hashed' }))).toBe(true);
+    expect(await paidByErasedPerson(t.deps.db, who({ senderPhone: '254711000023', billRefNumber: '0711000022' }))).toBe(true);
+    expect(await paidByErasedPerson(t.deps.db, who({ senderPhone: '254711000023', billRefNumber: 'D2' }))).toBe(false);
+    expect(await paidByErasedPerson(t.deps.db, who({}))).toBe(false);
   });
 
   it("sends the receipt when an admin claims a hidden payer's payment to a subscriber", async () => {

@@ -2,7 +2,7 @@ import { normaliseKenyanPhone } from '@betdesk/contract';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { anyHashErasedSql, isErasedHash } from '../sms/service.ts';
+import { anyHashErasedSql, isSomeHashErased } from '../sms/service.ts';
 import type { MsisdnKind } from './c2b-payload.ts';
 import * as q from './queries.ts';
 
@@ -156,8 +156,7 @@ export const ERASED_PAYER_WARNING = 'Paid by a person whose data was erased: cla
  * the account) is on the erased list, kept only as a SHA-256.
  */
 export async function paidByErasedPerson(db: Queryable, who: WhoPaid): Promise<boolean> {
-  for (const hash of payerPhoneHashes(who)) if (await isErasedHash(db, hash)) return true;
-  return false;
+  return isSomeHashErased(db, payerPhoneHashes(who));
 }
 
 /** `paidByErasedPerson` as SQL, to read with another look-up (a confirmation's first read). */

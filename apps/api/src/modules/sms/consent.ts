@@ -21,6 +21,11 @@ export async function isErasedHash(db: Queryable, phoneHash: string): Promise<bo
   return q.phoneHashErased(db, phoneHash);
 }
 
+/** Whether one of these phone hashes (SHA-256, hex) is an erased person's, in one look-up. */
+export async function isSomeHashErased(db: Queryable, phoneHashes: readonly string[]): Promise<boolean> {
+  return q.someHashErased(db, phoneHashes);
+}
+
 export async function hasConsent(db: Queryable, phone: string): Promise<boolean> {
   return q.phoneConsented(db, phone);
 }

@@ -31,7 +31,7 @@ import * as optOutQ from './queries/opt-outs.ts';
 import { announce } from '../events/service.ts';
 
 // The sms module's surface for other modules (they import nothing else from it).
-export { consentState, hasConsent, isErasedHash, isErasedPhone, recordConsent } from './consent.ts';
+export { consentState, hasConsent, isErasedHash, isErasedPhone, isSomeHashErased, recordConsent } from './consent.ts';
 export { isOptedOut, optIn, optOut, optOutState } from './opt-outs.ts';
 export { dispatchQueuedSms, queueSms, queueSmsFanout, queueSmsInTheirLanguage, ridingSms, ridingSmsInTheirLanguage, smsInOrderRider } from './outbox.ts';
 export type { RidingSms, SmsToQueue } from './outbox.ts';

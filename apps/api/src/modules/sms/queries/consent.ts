@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
 import { rows } from '../../../db/rows.ts';
 import { phoneHistory } from './phone-history.ts';
@@ -57,6 +57,13 @@ export function consentHistory(db: Queryable, phone: string) {
 /** Whether an erased person's phone had this SHA-256 (their number is kept only as its hash). */
 export async function phoneHashErased(db: Queryable, phoneHash: string): Promise<boolean> {
   const found = await db.select({ h: erasedPhones.phoneHash }).from(erasedPhones).where(eq(erasedPhones.phoneHash, phoneHash)).limit(1);
+  return found.length > 0;
+}
+
+/** Whether one of these phone hashes is an erased person's: one look-up whatever their number. */
+export async function someHashErased(db: Queryable, phoneHashes: readonly string[]): Promise<boolean> {
+  if (phoneHashes.length === 0) return false;
+  const found = await db.select({ h: erasedPhones.phoneHash }).from(erasedPhones).where(inArray(erasedPhones.phoneHash, [...phoneHashes])).limit(1);
   return found.length > 0;
 }
 
