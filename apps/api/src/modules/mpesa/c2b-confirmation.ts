@@ -283,8 +283,8 @@ async function storeAndSettle(
 
 /**
  * The confirmation webhook's work: one transaction; once it has committed, the admins' screens
- * are told, and the SMS and invoice queues are nudged (not awaited: `Receipt.queued`, decision
- * 052). The notice is sent after the commit, not in the transaction, because PostgreSQL
+ * are told, and the SMS and invoice queues are nudged (neither awaited: `Receipt.queued`, decisions
+ * 052 and 053). The notice is sent after the commit, not in the transaction, because PostgreSQL
  * serialises the commits of every transaction that NOTIFYs (one lock, held through the commit's
  * flush to disk), which capped ingestion at one confirmation per disk flush (decision 044). A
  * crash between the two loses only the notice; the live screens refetch when their stream
@@ -298,10 +298,11 @@ export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, reques
   // payment is stored again, unclaimed, for a person to look at. A second failure (the database is
   // gone) answers an error, and Daraja sends the confirmation again.
   const { notice, ...result } = await stored('whole-transaction').catch((failed: unknown) => stored({ failed }));
-  if (notice) await announceCommittedPayment(deps.db, notice);
-  // Daraja's answer does not wait for the job nudges: the payment is committed, and a nudge lost
-  // with the process leaves its work to the queue's cron (every minute). Their failure is logged.
-  const queued = afterCommit(deps, result.outcome).then(
+  // Daraja's answer waits neither for the admins' notice nor for the job nudges (decisions 052 and
+  // 053): the payment is committed; a notice lost with the process is refetched by the live screens
+  // when their stream reconnects, and a nudge's work is left to its queue's cron (every minute).
+  // Their failure is logged.
+  const queued = Promise.all([notice ? announceCommittedPayment(deps.db, notice) : null, afterCommit(deps, result.outcome)]).then(
     () => null,
     (error: unknown) => error,
   );

@@ -26,7 +26,7 @@ export interface Receipt {
   settleError?: unknown;
   /** Stored unclaimed for a person to check (e.g. paid to another shortcode). */
   warning?: string | null;
-  /** The job nudges after the commit, when the answer does not wait for them: their error, or null. */
+  /** The admins' notice and the job nudges after the commit, when the answer does not wait for them: their error, or null. */
   queued?: Promise<unknown>;
 }
 

@@ -69,7 +69,7 @@ function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
         request.log.warn({ paymentId: receipt.paymentId }, 'C2B confirmation stored as rejected');
       }
       void receipt.queued?.then((err) => {
-        if (err) request.log.warn({ err, paymentId: receipt.paymentId }, 'jobs not nudged after a C2B confirmation; their crons will run them');
+        if (err) request.log.warn({ err, paymentId: receipt.paymentId }, 'the notice or the job nudges after a C2B confirmation failed; the live screens refetch and the crons run the jobs');
       });
       return { ResultCode: 0, ResultDesc: 'Success' };
     }, { callback: true });
