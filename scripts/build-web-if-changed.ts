@@ -1,7 +1,7 @@
 /**
- * `npm start` builds the SPA only when its inputs changed: a hash of the web sources, the contract,
- * the build config and the lock file is kept beside the build (apps/web/dist/.source-hash).
- * `npm run build` always builds.
+ * `npm start` and `npm run e2e` build the SPA only when its inputs changed: a hash of the web
+ * sources, the contract, the build config and the lock file is kept beside the build
+ * (apps/web/dist/.source-hash). `npm run build` always builds (and empties dist, the hash with it).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,7 +1,9 @@
 /**
- * npm run e2e: builds the SPA, then runs the Playwright specs in Debian's Chromium against the API
- * serving that build on a fresh, seeded database (a new PGlite directory, or a new database on the
- * PostgreSQL server of DATABASE_URL).
+ * npm run e2e: builds the SPA unless apps/web/dist was built from the same sources (as `npm start`
+ * does: CI's second run, on PostgreSQL, tests the build of its first), then runs the Playwright specs
+ * in Debian's Chromium against the API serving that build on a fresh, seeded database (a new PGlite
+ * directory, or a new database on the PostgreSQL server of DATABASE_URL). Arguments go to
+ * Playwright: `npm run e2e -- apps/web/e2e/specs/sms.spec.ts`.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,7 +29,7 @@ async function main(): Promise<number> {
     console.warn(`Skipping the browser tests: ${message}`);
     return 0;
   }
-  if (run('npm', ['run', 'build', '--silent']) !== 0) return 1;
+  if (run('node', ['--import', 'tsx', 'scripts/build-web-if-changed.ts']) !== 0) return 1;
   // The first-load budget of issue 13: the /login route's JavaScript stays under 200 kB of gzip.
   if (run('node', ['--import', 'tsx', 'apps/web/build/route-sizes.ts', '--check']) !== 0) return 1;
   // The subscriber portal's budget of issue 22: at most 50 kB of gzip JavaScript on any portal page.
@@ -54,7 +56,7 @@ async function main(): Promise<number> {
     };
   }
   try {
-    return run('npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts'], env);
+    return run('npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts', ...process.argv.slice(2)], env);
   } finally {
     await dropDatabase();
     rmSync(dataDir, { recursive: true, force: true });
