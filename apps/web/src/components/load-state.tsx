@@ -12,7 +12,7 @@ export function LoadState({ failed, what }: { failed: boolean; what: string }) {
           {`This ${what} could not be loaded.`}
         </Text>
       ) : (
-        <Loader aria-label="Loading" />
+        <Loader role="status" aria-label="Loading" />
       )}
     </Group>
   );

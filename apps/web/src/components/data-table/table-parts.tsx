@@ -257,7 +257,7 @@ export function EmptyBody<Row>({
 }) {
   const message = (
     <Group justify="center" py="lg">
-      {loading ? <Loader size="sm" aria-label="Loading" /> : <EmptyText text={emptyText} />}
+      {loading ? <Loader size="sm" role="status" aria-label="Loading" /> : <EmptyText text={emptyText} />}
     </Group>
   );
   if (cards) return <div className={classes.cardList}>{message}</div>;

@@ -23,7 +23,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
               {props.label}
             </Text>
           )}
-          <Loader size="sm" aria-label="Loading the editor" />
+          <Loader size="sm" role="status" aria-label="Loading the editor" />
         </Stack>
       }
     >

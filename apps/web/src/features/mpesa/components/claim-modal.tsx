@@ -159,7 +159,7 @@ function ClaimConfirm({ transaction, candidate, claiming, error, onBack, onConfi
           It will:
         </Text>
         {preview.isPending ? (
-          <Loader size="xs" aria-label="Working out what it buys" />
+          <Loader size="xs" role="status" aria-label="Working out what it buys" />
         ) : preview.data ? (
           <Stack gap={2} component="ul" m={0} pl="md">
             {preview.data.buys.map((line) => (

@@ -110,7 +110,7 @@ export function EnrolTwoFactorModal({ opened, onClose }: EnrolTwoFactorModalProp
         </Alert>
       ) : !setup.data ? (
         <Group justify="center" py="lg">
-          <Loader aria-label="Preparing the set-up" />
+          <Loader role="status" aria-label="Preparing the set-up" />
         </Group>
       ) : (
         <form onSubmit={(event) => void confirm(event)} noValidate>

@@ -31,7 +31,7 @@ export function ProfilePage() {
   if (!user) {
     return (
       <Group justify="center" py="xl">
-        <Loader aria-label="Loading profile" />
+        <Loader role="status" aria-label="Loading profile" />
       </Group>
     );
   }
