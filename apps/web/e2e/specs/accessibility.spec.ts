@@ -39,7 +39,10 @@ async function audit(page: Page, path: string, ready: (page: Page) => Promise<vo
   for (const width of WIDTHS) {
     // The same page redrawn at the next width (a phone's cards instead of tables): no second load.
     await page.setViewportSize({ width, height: 800 });
-    await ready(page);
+    // A screen that never gets ready (a timeout, the route's error page) is named, not just timed out.
+    await ready(page).catch((error: unknown) => {
+      throw new Error(`${path} @${width} never got ready: ${error instanceof Error ? error.message : String(error)}`);
+    });
     for (const line of await violations(page)) {
       found.push(`${path} @${width}: ${line}`);
       console.log(found.at(-1)); // printed as found, so a run cut short still names what it saw
