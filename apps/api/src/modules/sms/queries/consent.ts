@@ -56,8 +56,7 @@ export function consentHistory(db: Queryable, phone: string) {
 
 /** Whether an erased person's phone had this SHA-256 (their number is kept only as its hash). */
 export async function phoneHashErased(db: Queryable, phoneHash: string): Promise<boolean> {
-  const found = await db.select({ h: erasedPhones.phoneHash }).from(erasedPhones).where(eq(erasedPhones.phoneHash, phoneHash)).limit(1);
-  return found.length > 0;
+  return someHashErased(db, [phoneHash]);
 }
 
 /** Whether one of these phone hashes is an erased person's: one look-up whatever their number. */
