@@ -8,6 +8,8 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 /** Run through `npm run e2e`, which builds the SPA and prepares a fresh database. */
 export default defineConfig({
   testDir: './specs',
+  // One folder per database, so that CI's two runs side by side never clear each other's results.
+  outputDir: `./test-results/${process.env.E2E_DATABASE_URL ? 'postgres' : 'pglite'}`,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
