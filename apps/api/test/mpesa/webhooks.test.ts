@@ -172,6 +172,8 @@ describe('MSISDN kinds', () => {
       expect((await confirm(t, body)).json()).toEqual({ ResultCode: 0, ResultDesc: 'Success' });
       const stored = await paymentByReceipt(t, body.TransID as string);
       expect(stored).toMatchObject({ amountCents: 4242, status: 'unclaimed', clientId: null, matchedBy: null });
+      // The admins see why it waits (decision 054).
+      expect(stored!.warning).toBe('Not settled automatically: the database refused it (code P0001). Check it and claim it by hand');
       expect(await countPayments(body.TransID as string)).toBe(1);
       expect(await ledgerSumOfPayment(t, stored!.id)).toBe(0);
       expect(await ledgerOf(t, { clientId })).toBe(0);

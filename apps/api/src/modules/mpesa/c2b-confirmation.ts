@@ -1,11 +1,22 @@
 import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { withPreparedStatements, type Queryable } from '../../db/client.ts';
+import { retryingLostRaces } from '../../db/conflicts.ts';
 import { standingOrderColumn, standingOrderRun, type StandingOrderPaying } from '../auto-renew/service.ts';
 import { postWithLedgerEntry } from '../ledger/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
-import { afterCommit, announceCommittedPayment, announcePayment, applyClaim, settleStored, type Claim, type PaymentNotice, type Receipt } from './ingest.ts';
+import {
+  afterCommit,
+  announceCommittedPayment,
+  announcePayment,
+  applyClaim,
+  notSettledWarning,
+  settleStored,
+  type Claim,
+  type PaymentNotice,
+  type Receipt,
+} from './ingest.ts';
 import {
   accountLooksValid,
   categoryNamedBy,
@@ -50,10 +61,20 @@ function automaticClaim(
  * A tips payer the rules did not find becomes a subscriber when their phone is known (pay to
  * subscribe), and the stored payment is settled for them.
  */
-async function settleNewPayer(tx: Queryable, paymentId: number, f: C2bFields, category: NamedCategory | undefined, requestId: string | null, erased?: boolean) {
+async function settleNewPayer(
+  tx: Queryable,
+  paymentId: number,
+  f: C2bFields,
+  category: NamedCategory | undefined,
+  requestId: string | null,
+  erased: boolean | undefined,
+  rules: Rules,
+) {
   const match = await subscribeNewPayer(tx, paymentId, f, category, requestId, erased);
   if (!match) return { status: 'unclaimed' as const, outcome: null };
-  const { outcome, error } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId));
+  // In the whole transaction, a lost race is run again whole (`receiveC2bConfirmation`) rather than kept unsettled.
+  const lostRaces = rules === 'whole-transaction' ? 'throw' : 'keep';
+  const { outcome, error } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId), { lostRaces });
   return { status: outcome ? ('claimed' as const) : ('unclaimed' as const), outcome, error };
 }
 
@@ -259,7 +280,9 @@ async function storeAndSettle(
       if (answered) return answered;
     }
   }
-  const row = await q.insertPaymentOnce(tx, values);
+  // A payment its rules could not settle is kept unclaimed with the reason, for an admin (decision 054).
+  const unsettled = settleError !== undefined ? notSettledWarning(settleError) : null;
+  const row = await q.insertPaymentOnce(tx, unsettled ? { ...values, warning: unsettled } : values);
   if (!row) return repeat;
   if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null, notice: null };
   if (warning) {
@@ -268,9 +291,9 @@ async function storeAndSettle(
     return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, warning, notice: notice(row.id, 'unclaimed') };
   }
   if (settleError !== undefined) {
-    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, settleError, notice: notice(row.id, 'unclaimed') };
+    return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, settleError, warning: unsettled, notice: notice(row.id, 'unclaimed') };
   }
-  const settled = await settleNewPayer(tx, row.id, f, category, requestId, payerErased);
+  const settled = await settleNewPayer(tx, row.id, f, category, requestId, payerErased, rules);
   return {
     stored: true,
     paymentId: row.id,
@@ -292,11 +315,13 @@ async function storeAndSettle(
  */
 export async function receiveC2bConfirmation(deps: AppDeps, raw: unknown, requestId: string | null): Promise<Receipt> {
   const shortCodes = ourShortcodes(deps.config.mpesa);
+  // A transaction that loses a race with another payment's (a deadlock, a serialization failure:
+  // decision 054) is run again whole, a few times, after a short random wait.
   const stored = (rules: Rules) =>
-    withPreparedStatements(() => deps.db.transaction((tx) => storeAndSettle(tx, shortCodes, raw, requestId, 'c2b', rules)));
-  // The rules run in the whole transaction; if they fail unexpectedly, nothing of it is kept and the
-  // payment is stored again, unclaimed, for a person to look at. A second failure (the database is
-  // gone) answers an error, and Daraja sends the confirmation again.
+    retryingLostRaces(() => withPreparedStatements(() => deps.db.transaction((tx) => storeAndSettle(tx, shortCodes, raw, requestId, 'c2b', rules))));
+  // The rules run in the whole transaction; if they fail unexpectedly (or lose every race), nothing
+  // of it is kept and the payment is stored again, unclaimed, with the reason, for a person to look
+  // at. A second failure (the database is gone) answers an error, and Daraja sends the confirmation again.
   const { notice, ...result } = await stored('whole-transaction').catch((failed: unknown) => stored({ failed }));
   // Daraja's answer waits neither for the admins' notice nor for the job nudges (decisions 052 and
   // 053): the payment is committed; a notice lost with the process is refetched by the live screens

@@ -6,6 +6,7 @@
 import { centsToKes, type LiveEvent } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Db, Queryable } from '../../db/client.ts';
+import { isLostRace, sqlStateOf } from '../../db/conflicts.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { auditAll, auditEntry, auditRider } from '../audit/service.ts';
 import { announce, announceCommitted } from '../events/service.ts';
@@ -22,7 +23,7 @@ export interface Receipt {
   stored: boolean;
   paymentId: number | null;
   status: 'unclaimed' | 'claimed' | 'rejected' | null;
-  /** A matched payment's rules failed unexpectedly; it was kept unclaimed (for the log). */
+  /** A matched payment's rules failed unexpectedly; it was kept unclaimed, with `notSettledWarning` (and this for the log). */
   settleError?: unknown;
   /** Stored unclaimed for a person to check (e.g. paid to another shortcode). */
   warning?: string | null;
@@ -90,9 +91,15 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
 
 /**
  * Applies a stored payment to its payee in a savepoint: if the rules fail unexpectedly the payment
- * stays stored (unclaimed) instead of being lost with the whole transaction.
+ * stays stored (unclaimed) instead of being lost with the whole transaction, and carries the reason
+ * (`notSettledWarning`) for the admins who claim it by hand. With `lostRaces: 'throw'` a deadlock or
+ * serialization failure is thrown instead, for a caller that runs the whole transaction again.
  */
-export async function settleStored(tx: Queryable, s: Claim): Promise<{ outcome: SettlementOutcome | null; error?: unknown }> {
+export async function settleStored(
+  tx: Queryable,
+  s: Claim,
+  options: { lostRaces?: 'keep' | 'throw' } = {},
+): Promise<{ outcome: SettlementOutcome | null; error?: unknown }> {
   try {
     const outcome = await tx.transaction(async (sp) => {
       await q.markClaimed(sp, s.paymentId, s);
@@ -100,9 +107,26 @@ export async function settleStored(tx: Queryable, s: Claim): Promise<{ outcome: 
     });
     return { outcome };
   } catch (error) {
-    if (s.matchedBy === 'manual') throw error;
+    if (s.matchedBy === 'manual' || (options.lostRaces === 'throw' && isLostRace(error))) throw error;
+    await q.setPaymentWarning(tx, s.paymentId, notSettledWarning(error));
     return { outcome: null, error };
   }
+}
+
+/**
+ * The warning an automatically matched payment carries when its rules could not settle it
+ * (decision 054): kept unclaimed, counted, shown on the payments screen for an admin to claim by
+ * hand. It names the kind of failure only (a database code, an error's class), never the error's
+ * text, which can quote the statement's values (a phone, a name).
+ */
+export function notSettledWarning(error: unknown): string {
+  const code = sqlStateOf(error);
+  const why = isLostRace(error)
+    ? `it collided with other payments settling at the same time (database code ${code})`
+    : code
+      ? `the database refused it (code ${code})`
+      : `the rules failed (${error instanceof Error ? error.name : 'unknown error'})`;
+  return `Not settled automatically: ${why}. Check it and claim it by hand`;
 }
 
 /** What the admins' screens are told of money that arrived. */
