@@ -136,8 +136,9 @@ export const ResolveRefundForm = z
     receipt: z
       .string()
       .trim()
+      .toUpperCase()
       .max(20)
-      .regex(/^[A-Z0-9]*$/, 'An M-Pesa receipt is capital letters and digits')
+      .regex(/^[A-Z0-9]*$/, 'An M-Pesa receipt is letters and digits')
       .optional(),
     note: z.string({ message: refundTexts.resolveNoteRequired }).trim().min(1, refundTexts.resolveNoteRequired).max(500),
   });
