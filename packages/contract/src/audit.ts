@@ -75,6 +75,7 @@ export const SENSITIVE_AUDIT_ACTIONS = [
   'refund.done',
   'refund.failed',
   'refund.unknown',
+  'refund.held',
   'refund.initiator-save',
 ] as const;
 

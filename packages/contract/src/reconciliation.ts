@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { providerBody } from './text.ts';
 import { Id, Notice, PageQuery } from './common.ts';
 import { BusinessDay } from './lists.ts';
@@ -116,13 +116,18 @@ export const importMissingReceipts = endpoint({
   response: Notice.extend({ imported: z.number(), claimed: z.number(), unclaimed: z.number(), statement: StatementSummary }),
 });
 
-/** One Africa/Nairobi day of the money check. KES; `on_statement` and `difference` null without a statement. */
+/**
+ * One Africa/Nairobi day of the money check. KES; `on_statement` and `difference` null without a
+ * statement. received = claimed + unclaimed + refunded to the cent: claimed and unclaimed are net
+ * of what refunds returned of them, which is `refunded` (by the day the payment came in).
+ */
 export const ReconciliationDay = z.object({
   day: z.string(),
   received: z.number(),
   received_count: z.number(),
   claimed: z.number(),
   unclaimed: z.number(),
+  refunded: z.number(),
   rejected_count: z.number(),
   statement_id: z.number().nullable(),
   on_statement: z.number().nullable(),
@@ -140,13 +145,21 @@ export const dailyReconciliation = endpoint({
   method: 'GET',
   path: '/api/mpesa/reconciliation',
   tag: 'reconciliation',
-  summary: `Per Africa/Nairobi day (at most ${RECONCILIATION_MAX_DAYS}; the last 14 by default): received, claimed, unclaimed, rejected, on the latest statement covering the day, and the difference`,
+  summary: `Per Africa/Nairobi day (at most ${RECONCILIATION_MAX_DAYS}; the last 14 by default): received = claimed + unclaimed + refunded, rejected, on the latest statement covering the day, and the difference`,
   access: 'reconcile:payments',
   query: ReconciliationQuery,
   response: z.object({ from: z.string(), to: z.string(), days: z.array(ReconciliationDay) }),
 });
 
-export const RECONCILIATION_FIGURES = ['received', 'claimed', 'unclaimed', 'rejected', 'on_statement', 'difference'] as const;
+export const exportReconciliation = csvExport({
+  path: '/api/mpesa/reconciliation/export',
+  tag: 'reconciliation',
+  summary: 'The daily money check of the range (as the screen shows it), as CSV, oldest day first',
+  access: 'reconcile:payments',
+  query: ReconciliationQuery,
+});
+
+export const RECONCILIATION_FIGURES = ['received', 'claimed', 'unclaimed', 'refunded', 'rejected', 'on_statement', 'difference'] as const;
 export type ReconciliationFigure = (typeof RECONCILIATION_FIGURES)[number];
 
 export const reconciliationRows = endpoint({
@@ -154,7 +167,7 @@ export const reconciliationRows = endpoint({
   path: '/api/mpesa/reconciliation/rows',
   tag: 'reconciliation',
   summary:
-    "The rows behind one figure of one day: payments (received, claimed, unclaimed, rejected), the statement's paid-in rows, or the receipts that differ",
+    "The rows behind one figure of one day: payments (received, claimed, unclaimed, refunded, rejected), the statement's paid-in rows, or the receipts that differ",
   access: 'reconcile:payments',
   query: PageQuery.extend({ day: Day, figure: z.enum(RECONCILIATION_FIGURES) }),
   response: z.object({ rows: z.array(ReconciliationRow), total_records: z.number() }),

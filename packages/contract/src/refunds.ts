@@ -20,13 +20,15 @@ export type RefundEffect = (typeof REFUND_EFFECTS)[number];
 /**
  * A refund's life: asked, approved (a second approval when it passes the day's limit), handed to
  * M-Pesa, then done or failed by M-Pesa's result only; `unknown` when M-Pesa's queue timed out or
- * the answer never came, until a Transaction Status query says how it ended.
+ * the answer never came, until a Transaction Status query says how it ended; `held` when M-Pesa's
+ * result names another amount, receiver or request than the refund's, until an admin decides.
  */
 export const REFUND_STATUSES = [
   'awaiting_approval',
   'awaiting_second_approval',
   'sending',
   'unknown',
+  'held',
   'done',
   'failed',
   'cancelled',
@@ -50,6 +52,17 @@ export const refundTexts = {
   notAwaiting: 'This refund is no longer waiting for approval',
   noSecondFactor: 'Turn on two-factor sign-in (My Profile) before approving refunds',
   wrongCode: 'This code is not right. Check the time on your phone.',
+  notToResolve: 'Only a refund held for review, or unknown past the limit, is marked by an admin',
+  stillAsking: (hours: number) => `M-Pesa is still being asked how this refund ended: an admin marks it after ${hours} hours`,
+  receiptRequired: 'Enter the M-Pesa receipt of the refund, as the statement shows it',
+  resolveNoteRequired: 'Say what the M-Pesa statement shows',
+  markedDone: 'Refund marked done',
+  markedFailed: 'Refund marked failed: the money did not go back',
+  /** What an admin does about a refund M-Pesa has not settled (the Refunds screen shows it). */
+  unknownTooLong: (hours: number) =>
+    `M-Pesa has not said how this refund ended in ${hours} hours. Look for it on the M-Pesa statement (org portal): mark it done with its receipt if the money went back, or failed if it did not.`,
+  heldForReview: (mismatch: string) =>
+    `M-Pesa's result does not match this refund (${mismatch}). Check the M-Pesa statement (org portal): mark it done if the refund's amount went back to the right phone, or failed if it did not.`,
 } as const;
 
 export const RefundForm = z
@@ -78,8 +91,10 @@ export const Refund = z.object({
   requested_by: z.string().nullable(),
   approved_by: z.string().nullable(),
   mpesa_receipt: z.string().nullable(),
-  /** M-Pesa's answer in words (ResultDesc), or why it is unknown. */
+  /** M-Pesa's answer in words (ResultDesc), or why it is unknown or held. */
   result: z.string().nullable(),
+  /** What an admin must do about it (held for review, or unknown past the limit); null: nothing. */
+  attention: z.string().nullable(),
   created_at: z.string(),
   completed_at: z.string().nullable(),
 });
@@ -110,6 +125,35 @@ export const approveRefund = endpoint({
   response: z.object({ info: z.string(), refund: Refund }),
 });
 
+/**
+ * An admin's decision on a refund held for review or unknown past the limit, after the M-Pesa
+ * statement: it went back (done, with the statement's receipt when M-Pesa gave none) or it did not.
+ */
+export const RESOLVE_OUTCOMES = ['done', 'failed'] as const;
+export const ResolveRefundForm = z
+  .object({
+    outcome: z.enum(RESOLVE_OUTCOMES, { message: 'Choose done or failed' }),
+    receipt: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .max(20)
+      .regex(/^[A-Z0-9]*$/, 'An M-Pesa receipt is letters and digits')
+      .optional(),
+    note: z.string({ message: refundTexts.resolveNoteRequired }).trim().min(1, refundTexts.resolveNoteRequired).max(500),
+  });
+export type ResolveRefundForm = z.infer<typeof ResolveRefundForm>;
+
+export const resolveRefund = endpoint({
+  method: 'POST',
+  path: '/api/refunds/:id/resolve',
+  tag: 'refunds',
+  summary: 'Marks a refund held for review, or unknown past the limit, done or failed after the M-Pesa statement (audited, with the note)',
+  access: 'manage:refunds',
+  body: ResolveRefundForm,
+  response: z.object({ info: z.string(), refund: Refund }),
+});
+
 export const cancelRefund = endpoint({
   method: 'POST',
   path: '/api/refunds/:id/cancel',
@@ -133,13 +177,20 @@ export const listRefunds = endpoint({
   method: 'GET',
   path: '/api/refunds',
   tag: 'refunds',
-  summary: 'Refunds by status and day asked, with their count and total',
+  summary: 'Refunds by status and day asked, with their count, what went back (done) apart from what is asked and what failed, and how many need an admin',
   access: 'manage:refunds',
   query: RefundListQuery,
   response: z.object({
     refunds: z.array(Refund),
     total_records: z.number(),
-    total_amount: z.number(),
+    /** KES returned: the filter's done refunds. */
+    refunded_amount: z.number(),
+    /** KES asked and not settled yet: awaiting approval, sending, unknown or held. */
+    asked_amount: z.number(),
+    /** KES that did not go back: failed or cancelled. */
+    failed_amount: z.number(),
+    /** Refunds (of any filter) an admin must decide: held for review, or unknown past the limit. */
+    needs_admin: z.number(),
     /** The utility account's balance from M-Pesa's last B2C result, and whether it is below the setting. */
     utility_balance: z.object({ amount: z.number(), at: z.string(), low: z.boolean() }).nullable(),
   }),

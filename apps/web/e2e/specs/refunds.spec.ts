@@ -15,6 +15,10 @@ const certificate = readFileSync(new URL('../../../api/test/refunds/initiator-te
 
 const test = testWithOwnServerAndDaraja({ WEBHOOK_SECRET, MPESA_SHORTCODE: '600984' }, { callbackDelayMs: 0 });
 
+/** M-Pesa's "YYYYMMDDHHmmss" for now, in Nairobi time: the payment lands on today's money check. */
+const nairobiNow = () => new Date(Date.now() + 3 * 3_600_000).toISOString().replace(/\D/g, '').slice(0, 14);
+const nairobiToday = () => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+
 async function apiAs(request: APIRequestContext, who: { email: string; password: string }) {
   const login = await request.post('/api/auth/login', { data: who });
   expect(login.ok(), await login.text()).toBe(true);
@@ -66,7 +70,7 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
     data: {
       TransactionType: 'Pay Bill',
       TransID: receipt,
-      TransTime: '20261127090000',
+      TransTime: nairobiNow(),
       TransAmount: '100.00',
       BusinessShortCode: '600984',
       BillRefNumber: 'D2',
@@ -151,7 +155,13 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
     await page.goto('/refunds?status=done');
     await expect(page.getByTestId('refunds-table').getByRole('row').filter({ hasText: receipt })).toContainText('Done', { timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
-  await expect(page.getByTestId('refunds-amount')).toContainText('40.00');
+  // What went back is shown apart from what is asked and what failed.
+  await expect(page.getByTestId('refunds-refunded')).toContainText('40.00');
+  await page.goto('/refunds');
+  await expect(page.getByTestId('refunds-refunded')).toContainText('40.00');
+  await expect(page.getByTestId('refunds-asked')).toContainText('0.00');
+  await expect(page.getByTestId('refunds-failed')).toContainText('0.00');
+  await page.goto('/refunds?status=done');
   await expect(page.getByTestId('utility-balance')).not.toContainText('Not known yet');
   await shot(page, 'refunds-done');
   // The CSV export is the list's filter: the done refund, with M-Pesa's receipt.
@@ -160,12 +170,130 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
   const csv = readFileSync((await (await downloading).path())!, 'utf8');
   expect(csv).toMatch(new RegExp(`${receipt},40(\\.00)?,wrong_amount,,b2c,done,Administrator,Amina Wafula,RF`));
 
+  // The daily money check balances with it: received 100 = claimed 60 + unclaimed 0 + refunded 40,
+  // on the screen and in its CSV.
+  const today = nairobiToday();
+  await page.goto('/mpesa/reconciliation');
+  await expect(page.getByTestId(`received-${today}`)).toContainText('100.00');
+  await expect(page.getByTestId(`claimed-${today}`)).toContainText('60.00');
+  await expect(page.getByTestId(`unclaimed-${today}`)).toContainText('0.00');
+  await expect(page.getByTestId(`refunded-${today}`)).toContainText('40.00');
+  await page.getByTestId(`refunded-${today}`).click();
+  await expect(page.getByTestId('figure-rows')).toContainText(receipt);
+  await shot(page, 'reconciliation-refunded');
+  const downloadingDays = page.waitForEvent('download');
+  await page.getByTestId('reconciliation-days').getByTestId('table-export').click();
+  const days = readFileSync((await (await downloadingDays).path())!, 'utf8');
+  expect(days.split('\r\n')[0]).toBe(
+    'Day,Received (KES),Payments,Claimed (KES),Unclaimed (KES),Refunded (KES),Rejected,On Statement (KES),Difference (KES)',
+  );
+  expect(days).toContain(`${today},100.00,1,60.00,0.00,40.00,0,,`);
+
   // The payment shows what went back, and the package it bought now ends sooner.
   await page.goto(`/mpesa?search=${receipt}`);
   await expect(page.getByTestId(`refunded-${receipt}`)).toHaveText(/Refunded KES\s40\.00/);
   await shot(page, 'mpesa-refunded');
   await page.goto(`/tips/subscribers/view/${stored.subscriber.id}`);
   await expect(page.getByRole('main')).toContainText(shortenedTo!);
+});
+
+test("an admin marks the refunds M-Pesa's answers did not settle: one whose result paid KES 1 of 100, one M-Pesa never answered", async ({
+  page,
+  request,
+  gateway,
+  daraja,
+}) => {
+  test.setTimeout(120_000);
+  const api = await apiAs(request, admin);
+  // Flag an unknown refund at once (refund_unknown_alert_hours 0), not after the default 24 hours.
+  await api.post('/api/settings/update', { key: 'refund_unknown_alert_hours', value: 0 });
+  await api.post('/api/refunds/initiator', { name: 'betdesk-api', password: 'Safaricom-Initiator-1!', certificate });
+
+  // Two payments to an account nobody has, from phones M-Pesa gave plainly: they wait unclaimed.
+  const pay = async (receipt: string, amount: string, msisdn: string) => {
+    const paid = await request.post(`/api/hooks/c2b/confirmation/${WEBHOOK_SECRET}`, {
+      data: { TransactionType: 'Pay Bill', TransID: receipt, TransTime: nairobiNow(), TransAmount: amount, BusinessShortCode: '600984', BillRefNumber: 'NOBODY', MSISDN: msisdn, FirstName: 'PETER' },
+    });
+    expect(paid.ok(), await paid.text()).toBe(true);
+  };
+  const stamp = Date.now().toString().slice(-7);
+  const short = `SH${stamp}1`;
+  const silent = `SL${stamp}2`;
+  await pay(short, '100.00', '254722555001');
+  await pay(silent, '150.00', '254722555002');
+  const search = async (receipt: string) => {
+    const login = await request.post('/api/auth/login', { data: admin });
+    const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+    const found = await request.get(`/api/mpesa-transactions/search?search=${receipt}`, { headers });
+    return ((await found.json()) as { transactions: { id: number }[] }).transactions[0]!.id;
+  };
+  const askShort = await api.post<{ refund: { id: number } }>('/api/refunds', { payment_id: await search(short), amount: 100, reason: 'paid_twice', method: 'b2c' });
+  const askSilent = await api.post<{ refund: { id: number } }>('/api/refunds', { payment_id: await search(silent), amount: 150, reason: 'policy', method: 'b2c' });
+
+  // M-Pesa pays KES 1 of the first; the second's queue times out and so does every status query.
+  daraja.refundOutcomes.push({ resultCode: 0, callback: 'result', paidKes: 1, receipt: 'RFSHORT001' });
+  daraja.refundOutcomes.push({ resultCode: 0, callback: 'timeout', statusQuery: 'silent' });
+
+  // A second admin (temporary password by SMS) turns on their second factor and approves both.
+  await api.post('/api/users/store', { name: 'Amina Wafula', phone_number: '0733444555', email: 'amina@betdesk.test', category_id: 1 });
+  let password = '';
+  await expect
+    .poll(() => {
+      password = gateway.accepted.find((m) => m.number === '+254733444555')?.message.match(/temporary password (\S+), then/)?.[1] ?? '';
+      return password;
+    })
+    .not.toBe('');
+  const second = await apiAs(request, { email: 'amina@betdesk.test', password });
+  const { secret } = await second.post<{ secret: string }>('/api/auth/2fa/setup', {});
+  // Each code is of its own 30-second step (a step is taken once): the last one, this one, the next.
+  const now = Math.floor(Date.now() / 1000);
+  await second.post('/api/auth/2fa/enable', { code: await generate({ secret, epoch: now - 30 }) });
+  await second.post(`/api/refunds/${askShort.refund.id}/approve`, { code: await generate({ secret, epoch: now }) });
+  await second.post(`/api/refunds/${askSilent.refund.id}/approve`, { code: await generate({ secret, epoch: now + 30 }) });
+
+  await signIn(page, admin);
+  const rowOf = (receipt: string) => page.getByTestId('refunds-table').getByRole('row').filter({ hasText: receipt });
+  await expect(async () => {
+    await page.goto('/refunds');
+    await expect(rowOf(short)).toContainText('Held for review', { timeout: 1_000 });
+    await expect(page.getByTestId(`refund-attention-${askSilent.refund.id}`)).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(page.getByTestId('refunds-need-admin')).toContainText('2 refunds need an admin');
+  await expect(page.getByTestId(`refund-attention-${askShort.refund.id}`)).toContainText('M-Pesa paid KES 1.00; the refund is KES 100.00');
+  await expect(page.getByTestId(`refund-attention-${askSilent.refund.id}`)).toContainText('Look for it on the M-Pesa statement');
+  await expect(rowOf(silent)).toContainText('Unknown');
+  // Neither counts as refunded: both are still asked.
+  await expect(page.getByTestId('refunds-refunded')).toContainText('0.00');
+  await expect(page.getByTestId('refunds-asked')).toContainText('250.00');
+  await shot(page, 'refunds-need-admin');
+
+  // The statement shows KES 1 only for the first: it failed, and can be asked again.
+  await page.getByTestId(`resolve-refund-${askShort.refund.id}`).click();
+  const dialog = page.getByTestId('resolve-refund-modal');
+  await dialog.getByTestId('resolve-refund-failed').check();
+  await dialog.getByRole('button', { name: 'Mark it' }).click();
+  await expect(dialog.getByTestId('resolve-refund-note')).toHaveAccessibleDescription(/Say what the M-Pesa statement shows/);
+  await dialog.getByTestId('resolve-refund-note').fill('Statement shows KES 1.00 only');
+  await dialog.getByRole('button', { name: 'Mark it' }).click();
+  await expect(dialog.getByTestId('form-success')).toContainText('Refund marked failed');
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await expect(rowOf(short)).toContainText('Failed');
+
+  // The second went back: done, with the receipt the statement shows (the server asks for it first).
+  await page.getByTestId(`resolve-refund-${askSilent.refund.id}`).click();
+  await dialog.getByTestId('resolve-refund-note').fill('Statement shows KES 150.00 to 0722555002');
+  await dialog.getByRole('button', { name: 'Mark it' }).click();
+  await expect(dialog.getByTestId('resolve-refund-receipt')).toHaveAccessibleDescription(/Enter the M-Pesa receipt/);
+  await dialog.getByTestId('resolve-refund-receipt').fill('rfstmt0001');
+  await dialog.getByRole('button', { name: 'Mark it' }).click();
+  await expect(dialog.getByTestId('form-success')).toContainText('Refund marked done');
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await expect(rowOf(silent)).toContainText('Done');
+  await expect(rowOf(silent)).toContainText('RFSTMT0001');
+  await expect(page.getByTestId('refunds-need-admin')).toHaveCount(0);
+  await expect(page.getByTestId('refunds-refunded')).toContainText('150.00');
+  await expect(page.getByTestId('refunds-failed')).toContainText('100.00');
+  await expect(page.getByTestId('refunds-asked')).toContainText('0.00');
 });
 
 base('staff see neither the Refunds screen nor a Refund action', async ({ page }) => {

@@ -89,6 +89,8 @@ export const taxInvoices = pgTable(
     buyerPhone: text('buyer_phone'),
     status: text('status', { enum: TAX_INVOICE_STATUSES }).notNull(),
     reason: text('reason'),
+    /** A credit note's eTIMS reason code (rfdRsnCd): from the refund's reason, 06 Refund otherwise. */
+    creditReasonCode: text('credit_reason_code'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     kraReceiptNumber: integer('kra_receipt_number'),

@@ -25,6 +25,15 @@ export type RefundOutcome = {
   receipt?: string;
   /** B2C's utility account balance after the payment, in KES. */
   utilityBalanceKes?: number;
+  /** What M-Pesa actually paid, in KES, when not the amount asked (its results and status say so). */
+  paidKes?: number;
+  /** Who M-Pesa actually paid (B2C), when not the phone asked. */
+  paidTo?: string;
+  /**
+   * How a Transaction Status query about it is answered: with the transaction's true end (the
+   * default), or never ('silent': M-Pesa's queue times the query out, naming only the query).
+   */
+  statusQuery?: 'answers' | 'silent';
 };
 
 /** How the customer answers the next Ratiba standing order: a result code (0 approves) sent to the callback, or none. */
@@ -175,7 +184,10 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
   let seq = 0;
 
   /** The true end of each Reversal/B2C request, by OriginatorConversationID (what a status query reads). */
-  const refundEnds = new Map<string, { resultCode: number; receipt: string; amount: number; conversationId: string }>();
+  const refundEnds = new Map<
+    string,
+    { resultCode: number; receipt: string; amount: number; conversationId: string; paidTo: string; reversal: boolean; statusQuery: 'answers' | 'silent' }
+  >();
 
   const fake: FakeDaraja = {
     ratibaOutcomes: [],
@@ -345,7 +357,18 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
           outcome = { resultCode: 2001, callback: 'result' };
         }
         const receipt = outcome.receipt ?? `RF${String(seq).padStart(8, '0')}`;
-        refundEnds.set(originatorId, { resultCode: outcome.resultCode, receipt, amount: Number(body.Amount), conversationId });
+        const amount = outcome.paidKes ?? Number(body.Amount);
+        // A Reversal returns the money to whoever paid the receipt; the fake does not know them.
+        const paidTo = reversal ? '254700000000' : (outcome.paidTo ?? String(body.PartyB));
+        refundEnds.set(originatorId, {
+          resultCode: outcome.resultCode,
+          receipt,
+          amount,
+          conversationId,
+          paidTo,
+          reversal,
+          statusQuery: outcome.statusQuery ?? 'answers',
+        });
         send(200, {
           OriginatorConversationID: originatorId,
           ConversationID: conversationId,
@@ -366,15 +389,24 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
                 parameters: !ok
                   ? {}
                   : reversal
-                    ? { Amount: Number(body.Amount), OriginalTransactionID: String(body.TransactionID), TransCompletedTime: Number(darajaTimestamp()), Charge: 0 }
+                    ? {
+                        DebitAccountBalance: 'Utility Account|KES|51661.00|51661.00|0.00|0.00',
+                        Amount: amount,
+                        TransCompletedTime: Number(darajaTimestamp()),
+                        OriginalTransactionID: String(body.TransactionID),
+                        Charge: 0,
+                        CreditPartyPublicName: `${paidTo} - Payer`,
+                        DebitPartyPublicName: `${String(body.ReceiverParty)} - Betdesk`,
+                      }
                     : {
+                        TransactionAmount: amount,
                         TransactionReceipt: receipt,
-                        TransactionAmount: Number(body.Amount),
+                        B2CRecipientIsRegisteredCustomer: 'Y',
+                        B2CChargesPaidAccountAvailableFunds: 0,
+                        ReceiverPartyPublicName: `${paidTo} - Payer`,
+                        TransactionCompletedDateTime: '17.07.2017 10:54:57',
                         B2CUtilityAccountAvailableFunds: outcome.utilityBalanceKes ?? 50_000,
                         B2CWorkingAccountAvailableFunds: 0,
-                        TransactionCompletedDateTime: '17.07.2017 10:54:57',
-                        ReceiverPartyPublicName: `${String(body.PartyB)} - Payer`,
-                        B2CRecipientIsRegisteredCustomer: 'Y',
                       },
               });
         const delivery = new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs))
@@ -389,26 +421,40 @@ export async function startFakeDaraja(): Promise<FakeDaraja> {
         seq += 1;
         const originatorId = String(body.OriginalConversationID ?? body.Occasion ?? '');
         const end = refundEnds.get(originatorId);
+        // The result's own ids are the query's; the transaction asked about is in its parameters.
+        const queryOriginatorId = `${String(seq).padStart(5, '0')}-${seq}-1`;
         const conversationId = `AG_${darajaTimestamp()}_${String(seq).padStart(12, '0')}`;
-        send(200, { OriginatorConversationID: `status-${seq}`, ConversationID: conversationId, ResponseCode: '0', ResponseDescription: 'Accept the service request successfully.' });
-        const callback = resultBody({
-          resultCode: end ? 0 : 2032,
-          originatorConversationId: `status-${seq}`,
-          conversationId,
-          transactionId: end?.receipt ?? '',
-          parameters: end
-            ? {
-                ReceiptNo: end.resultCode === 0 ? end.receipt : '',
-                'Originator Conversation ID': originatorId,
-                'Conversation ID': end.conversationId,
-                Amount: end.amount,
-                TransactionStatus: end.resultCode === 0 ? 'Completed' : 'Failed',
-                ReasonType: end.resultCode === 0 ? 'Business Payment' : RESULT_TEXTS[end.resultCode] ?? 'Failed',
-              }
-            : { 'Originator Conversation ID': originatorId },
-        });
+        send(200, { OriginatorConversationID: queryOriginatorId, ConversationID: conversationId, ResponseCode: '0', ResponseDescription: 'Accept the service request successfully.' });
+        const now = Number(darajaTimestamp());
+        const callback =
+          end?.statusQuery === 'silent'
+            ? { Result: { ResultType: 0, ResultCode: 1, ResultDesc: 'The request timed out in the queue.', OriginatorConversationID: queryOriginatorId, ConversationID: conversationId } }
+            : end
+              ? resultBody({
+                  resultCode: 0,
+                  originatorConversationId: queryOriginatorId,
+                  conversationId,
+                  transactionId: end.receipt,
+                  parameters: {
+                    DebitPartyName: `${String(body.PartyA)} - Betdesk`,
+                    CreditPartyName: `${end.paidTo} - Payer`,
+                    OriginatorConversationID: originatorId,
+                    InitiatedTime: now,
+                    DebitAccountType: 'Utility Account',
+                    DebitPartyCharges: end.reversal ? '' : 'Fee For B2C Payment|KES|22.40',
+                    TransactionReason: '',
+                    ReasonType: end.resultCode === 0 ? (end.reversal ? 'Reversal' : 'Business Payment to Customer via API') : (RESULT_TEXTS[end.resultCode] ?? 'Failed'),
+                    TransactionStatus: end.resultCode === 0 ? 'Completed' : 'Failed',
+                    FinalisedTime: now,
+                    Amount: end.amount,
+                    ConversationID: end.conversationId,
+                    ReceiptNo: end.resultCode === 0 ? end.receipt : '',
+                  },
+                })
+              : // M-Pesa knows no such transaction: the result names only the query.
+                resultBody({ resultCode: 2032, originatorConversationId: queryOriginatorId, conversationId, transactionId: '', parameters: {} });
         const delivery = new Promise((resolve) => setTimeout(resolve, fake.callbackDelayMs))
-          .then(() => fake.deliver(String(body.ResultURL), callback))
+          .then(() => fake.deliver(String(end?.statusQuery === 'silent' ? body.QueueTimeOutURL : body.ResultURL), callback))
           .finally(() => inFlight.delete(delivery));
         inFlight.add(delivery);
         return;

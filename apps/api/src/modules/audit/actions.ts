@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = {
   'refund.done': 'refund',
   'refund.failed': 'refund',
   'refund.unknown': 'refund',
+  'refund.held': 'refund',
   'refund.initiator-save': 'setting',
 
   'subscription.activate': 'subscription',

@@ -30,7 +30,7 @@ export async function reconciliationLastRuns(db: Queryable) {
 export function unresolvedRefundCounts(db: Queryable) {
   return rows<{ status: string; n: string }>(
     db,
-    sql`select status, count(*) as n from refunds where status in ('sending', 'unknown') group by status`,
+    sql`select status, count(*) as n from refunds where status in ('sending', 'unknown', 'held') group by status`,
   );
 }
 

@@ -177,13 +177,14 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
   });
   new Gauge({
     name: 'betdesk_refunds_unresolved',
-    help: 'Refunds approved but not yet done or failed, by status (sending, unknown): money that may be on its way out',
+    help: 'Refunds approved but not yet done or failed, by status (sending, unknown, held for review): money that may be on its way out',
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
       const found = await q.unresolvedRefundCounts(db);
       this.set({ status: 'sending' }, 0);
       this.set({ status: 'unknown' }, 0);
+      this.set({ status: 'held' }, 0);
       for (const r of found) this.set({ status: r.status }, Number(r.n));
     },
   });

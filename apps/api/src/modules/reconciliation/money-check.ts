@@ -70,13 +70,15 @@ export async function checkMoney(db: Db): Promise<Failure[]> {
   return (await Promise.all([daily, refundedTraced, paymentLedger, boughtBy, balances, invoiced])).filter((f): f is Failure => f !== null);
 }
 
+const UNSETTLED = { unknown: 'unknown, being asked', held: "held: M-Pesa's result does not match, an admin decides", sending: 'sent, awaiting M-Pesa' } as Record<string, string>;
+
 /**
- * Refunds handed to M-Pesa whose end is not known yet (sent without a result, or unknown): not a
- * failure, but listed by every check until M-Pesa's result or a status query settles them.
+ * Refunds handed to M-Pesa not settled yet (sent without a result, unknown, or held for review):
+ * not a failure, but listed by every check until M-Pesa's result, a status query or an admin settles them.
  */
 export async function unconfirmedRefunds(db: Db): Promise<string[]> {
   const found = await q.refundsAwaitingMpesa(db);
-  return found.map((r) => `refund ${r.id} of payment ${r.receipt}: KES ${kesFixed(r.amount_cents)} ${r.status === 'unknown' ? 'unknown, being asked' : 'sent, awaiting M-Pesa'}`);
+  return found.map((r) => `refund ${r.id} of payment ${r.receipt}: KES ${kesFixed(r.amount_cents)} ${UNSETTLED[String(r.status)] ?? String(r.status)}`);
 }
 
 export function moneyCheckOf(r: typeof moneyChecks.$inferSelect): MoneyCheck {

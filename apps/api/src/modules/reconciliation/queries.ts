@@ -3,6 +3,7 @@ import {
   BUSINESS_TIME_ZONE,
   centsToKes,
   centsToKesOrNull,
+  type ReconciliationFigure,
   type ReconciliationRow,
   type StatementKind,
   type StatementSummary,
@@ -211,6 +212,7 @@ export interface DaySql {
   received_count: string | null;
   claimed: string | null;
   unclaimed: string | null;
+  refunded: string | null;
   rejected_count: string | null;
   statement_id: string | null;
   on_statement: string | null;
@@ -223,23 +225,28 @@ const coveringStatement = (day: SQL) => sql`(select st.id from ${mpesaStatements
    where st.period_from < ${dayStart(sql`${day} + 1`)} and st.period_to >= ${dayStart(day)}
    order by st.uploaded_at desc, st.id desc limit 1)`;
 
-/** Per Nairobi day from `from` to `to` (YYYY-MM-DD): what came in, and what the latest statement says. */
+/**
+ * Per Nairobi day from `from` to `to` (YYYY-MM-DD): what came in, and what the latest statement
+ * says. Claimed and unclaimed are net of what refunds returned, which is its own figure: received =
+ * claimed + unclaimed + refunded, as the nightly money check (unbalancedDays) holds it.
+ */
 export async function dailyFigures(db: Queryable, from: string, to: string, rangeStart: Date, rangeEnd: Date): Promise<DaySql[]> {
   return rows<DaySql>(db, sql`
     with days as (select d::date as day from generate_series(${from}::date, ${to}::date, interval '1 day') d),
     pay as (
-      select (${paymentTime} at time zone ${BUSINESS_TIME_ZONE})::date as day, p.status, p.amount_cents
+      select (${paymentTime} at time zone ${BUSINESS_TIME_ZONE})::date as day, p.status, p.amount_cents, p.refunded_cents
         from ${mpesaPayments} p where ${paymentsBetween(rangeStart, rangeEnd)}),
     figures as (
       select day,
              sum(amount_cents) filter (where status <> 'rejected') as received,
              count(*) filter (where status <> 'rejected') as received_count,
-             sum(amount_cents) filter (where status = 'claimed') as claimed,
-             sum(amount_cents) filter (where status = 'unclaimed') as unclaimed,
+             sum(amount_cents - refunded_cents) filter (where status = 'claimed') as claimed,
+             sum(amount_cents - refunded_cents) filter (where status = 'unclaimed') as unclaimed,
+             sum(refunded_cents) filter (where status <> 'rejected') as refunded,
              count(*) filter (where status = 'rejected') as rejected_count
         from pay group by day),
     covered as (select d.day, ${coveringStatement(sql`d.day`)} as statement_id from days d)
-    select d.day::text as day, f.received, f.received_count, f.claimed, f.unclaimed, f.rejected_count, c.statement_id,
+    select d.day::text as day, f.received, f.received_count, f.claimed, f.unclaimed, f.refunded, f.rejected_count, c.statement_id,
            case when c.statement_id is null then null else
              (select coalesce(sum(r.paid_in_cents), 0) from ${mpesaStatementRows} r
                where r.statement_id = c.statement_id and r.kind = 'paid_in'
@@ -252,12 +259,17 @@ export async function dailyFigures(db: Queryable, from: string, to: string, rang
 export async function rowsOfFigure(
   db: Queryable,
   day: { text: string; start: Date; end: Date },
-  figure: 'received' | 'claimed' | 'unclaimed' | 'rejected' | 'on_statement' | 'difference',
+  figure: ReconciliationFigure,
   page: Page,
 ): Promise<{ rows: ReconciliationRow[]; total: number }> {
   const onDay = paymentsBetween(day.start, day.end);
-  if (figure === 'received' || figure === 'claimed' || figure === 'unclaimed' || figure === 'rejected') {
-    const status = figure === 'received' ? sql`p.status <> 'rejected'` : sql`p.status = ${figure}`;
+  if (figure === 'received' || figure === 'claimed' || figure === 'unclaimed' || figure === 'rejected' || figure === 'refunded') {
+    const status =
+      figure === 'received'
+        ? sql`p.status <> 'rejected'`
+        : figure === 'refunded'
+          ? sql`p.status <> 'rejected' and p.refunded_cents > 0`
+          : sql`p.status = ${figure}`;
     const from = sql`from ${mpesaPayments} p ${payeeJoins} where ${onDay} and ${status}`;
     return pageOf(db, sql`select ${noStatementSide}, ${paymentSide}, count(*) over() as total_records ${from} order by ${paymentTime}, p.id`, sql`select p.id ${from}`, page);
   }
@@ -392,13 +404,13 @@ export function unbalancedHolders(db: Queryable, limit: number): Promise<Example
   );
 }
 
-/** Refunds handed to M-Pesa whose end is not known yet (sent without a result, or unknown). */
+/** Refunds handed to M-Pesa not settled yet: sent without a result, unknown, or held for an admin's review. */
 export function refundsAwaitingMpesa(db: Queryable): Promise<Example[]> {
   return rows<Example>(
     db,
     sql`select r.id, r.status, r.amount_cents, coalesce(p.trans_id, '') as receipt, r.sent_at
         from ${refunds} r join ${mpesaPayments} p on p.id = r.payment_id
-       where r.status = 'unknown' or (r.status = 'sending' and r.sent_at is not null)
+       where r.status in ('unknown', 'held') or (r.status = 'sending' and r.sent_at is not null)
        order by r.id`,
   );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import {
   dailyReconciliation,
+  exportReconciliation,
   importMissingReceipts,
   latestStatements,
   pullCallback,
@@ -17,6 +18,7 @@ import {
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { fieldError } from '../../http/errors.ts';
+import { csvRoute } from '../../http/csv.ts';
 import { route } from '../../http/route.ts';
 import { requireWebhookSecret } from '../../http/webhook.ts';
 import * as recon from './service.ts';
@@ -56,6 +58,7 @@ export function reconciliationRoutes(app: FastifyInstance, deps: AppDeps): void 
   route(app, showStatement, ({ query }) => recon.showStatement(deps, query));
   route(app, importMissingReceipts, ({ actor, body, request }) => recon.importMissing(deps, actor, body.statement_id, request.id));
   route(app, dailyReconciliation, ({ query }) => recon.dailyReconciliation(deps, query));
+  csvRoute(app, exportReconciliation, ({ query }) => recon.reconciliationCsv(deps, query));
   route(app, reconciliationRows, ({ query }) => recon.figureRows(deps, query));
   route(app, reconciliationStatus, () => recon.reconciliationStatus(deps));
   route(app, runPullNow, () => recon.pullNow(deps));

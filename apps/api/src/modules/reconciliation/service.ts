@@ -7,6 +7,7 @@ import {
   refusalTexts,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
+import type { CsvTable } from '../../http/csv.ts';
 import { fieldError } from '../../http/errors.ts';
 import { darajaFor } from '../../integrations/mpesa/daraja.ts';
 import { getSetting } from '../settings/service.ts';
@@ -61,6 +62,7 @@ export async function dailyReconciliation(deps: AppDeps, query: { from?: string 
       received_count: Number(d.received_count ?? 0),
       claimed: centsToKes(d.claimed),
       unclaimed: centsToKes(d.unclaimed),
+      refunded: centsToKes(d.refunded),
       rejected_count: Number(d.rejected_count ?? 0),
       statement_id: d.statement_id === null ? null : Number(d.statement_id),
       on_statement: onStatement,
@@ -68,6 +70,27 @@ export async function dailyReconciliation(deps: AppDeps, query: { from?: string 
     };
   });
   return { from, to, days };
+}
+
+/** KES with its cents written out, so the columns add up to the cent as read. */
+const cents = (kes: number | null) => (kes === null ? null : kes.toFixed(2));
+
+const dayColumns: CsvTable<ReconciliationDay>['columns'] = [
+  { header: 'Day', value: (d) => d.day },
+  { header: 'Received (KES)', value: (d) => cents(d.received) },
+  { header: 'Payments', value: (d) => d.received_count },
+  { header: 'Claimed (KES)', value: (d) => cents(d.claimed) },
+  { header: 'Unclaimed (KES)', value: (d) => cents(d.unclaimed) },
+  { header: 'Refunded (KES)', value: (d) => cents(d.refunded) },
+  { header: 'Rejected', value: (d) => d.rejected_count },
+  { header: 'On Statement (KES)', value: (d) => cents(d.on_statement) },
+  { header: 'Difference (KES)', value: (d) => cents(d.difference) },
+];
+
+/** The screen's days as CSV (oldest first): the same figures, so the file balances as the screen does. */
+export async function reconciliationCsv(deps: AppDeps, query: { from?: string | undefined; to?: string | undefined }): Promise<CsvTable<ReconciliationDay>> {
+  const { days } = await dailyReconciliation(deps, query);
+  return { filename: 'money-check', columns: dayColumns, rows: [days] };
 }
 
 export async function figureRows(deps: AppDeps, query: { day: string; figure: ReconciliationFigure; page: number; perPage: number }) {

@@ -9,6 +9,7 @@ import { queueSms } from '../sms/service.ts';
 import { reverseSubscriptionsOfPayment, shortenSubscriptionForRefund } from '../subscriptions/service.ts';
 import { queueCreditNote } from '../tax/service.ts';
 import * as q from './queries.ts';
+import { resultMismatch, type ResultFacts } from './result-check.ts';
 
 /** Every step of a refund is money leaving the business: audited under the "sensitive" filter. */
 export const REFUND_AUDIT_ACTIONS = {
@@ -18,7 +19,15 @@ export const REFUND_AUDIT_ACTIONS = {
   done: 'refund.done',
   failed: 'refund.failed',
   unknown: 'refund.unknown',
+  held: 'refund.held',
 } as const;
+
+/** An admin's decision on a held or long-unknown refund, after the M-Pesa statement: who, and what it showed. */
+export interface AdminDecision {
+  actorUserId: number;
+  requestId: string;
+  note: string;
+}
 
 /**
  * Audits a refund's move out of the status it was locked in; `actorUserId` is null when M-Pesa's
@@ -49,6 +58,7 @@ export async function afterRefundSucceeded(tx: Queryable, refund: q.RefundRow, p
     reason: `Refund ${refund.id}`,
     createdBy: refund.approvedBy,
     cause: refund.effect === 'shorten' ? 'shortened' : 'refund',
+    refundReason: refund.reason,
   });
   const phone = refund.phone ?? payment.senderPhone;
   if (!phone) return;
@@ -65,11 +75,27 @@ export async function afterRefundSucceeded(tx: Queryable, refund: q.RefundRow, p
  * M-Pesa says the money went back: in one transaction the refund is done, the payment carries its
  * refunded amount, what it bought ends or shrinks as asked, the payer's account gives the money up,
  * and the customer is told. Only a refund still on its way changes: a repeated answer does nothing.
+ * What M-Pesa's result says (`facts`) must match the refund, or it is held for an admin instead and
+ * nothing else changes. An admin's decision (`by`) completes a held or unknown refund, audited as theirs.
  */
-export async function completeRefund(tx: Queryable, id: number, answer: { receipt: string; resultCode: string; resultDesc: string }): Promise<boolean> {
+export async function completeRefund(
+  tx: Queryable,
+  id: number,
+  answer: { receipt: string; resultCode: string; resultDesc: string },
+  how: { facts: ResultFacts } | { by: AdminDecision },
+): Promise<'done' | 'held' | null> {
   const refund = await q.lockRefund(tx, id);
-  if (!refund || (refund.status !== 'sending' && refund.status !== 'unknown')) return false;
+  const by = 'by' in how ? how.by : null;
+  const open = refund !== null && (refund.status === 'sending' || refund.status === 'unknown' || (by !== null && refund.status === 'held'));
+  if (!open) return null;
   const payment = (await lockPaymentForRefund(tx, refund.paymentId))!;
+  if ('facts' in how) {
+    const mismatch = resultMismatch(refund, payment.transId, how.facts);
+    if (mismatch) {
+      await holdRefund(tx, refund, { ...answer, mismatch });
+      return 'held';
+    }
+  }
   const done = await q.updateRefund(tx, id, {
     status: 'done',
     mpesaReceipt: answer.receipt,
@@ -80,7 +106,7 @@ export async function completeRefund(tx: Queryable, id: number, answer: { receip
   await addRefunded(tx, payment.id, refund.amountCents);
   const note = `Refund ${refund.id} of payment ${payment.transId ?? payment.id}`;
   if (refund.effect === 'cancel' && refund.subscriptionId) {
-    await reverseSubscriptionsOfPayment(tx, { paymentId: payment.id, actorUserId: refund.approvedBy, note });
+    await reverseSubscriptionsOfPayment(tx, { paymentId: payment.id, actorUserId: refund.approvedBy, note, refundReason: refund.reason });
   } else if (refund.effect === 'shorten' && refund.subscriptionId) {
     await shortenSubscriptionForRefund(tx, { subscriptionId: refund.subscriptionId, refundCents: refund.amountCents, actorUserId: refund.approvedBy, note });
   }
@@ -98,18 +124,53 @@ export async function completeRefund(tx: Queryable, id: number, answer: { receip
   await afterRefundSucceeded(tx, done, payment);
   await auditRefundMove(tx, refund, {
     action: 'done',
-    after: { status: 'done', mpesa_receipt: answer.receipt, amount_cents: refund.amountCents, payment_id: payment.id },
-    actorUserId: null,
+    after: {
+      status: 'done',
+      mpesa_receipt: answer.receipt,
+      amount_cents: refund.amountCents,
+      payment_id: payment.id,
+      ...(by ? { marked_by_admin: true, note: by.note } : {}),
+    },
+    actorUserId: by?.actorUserId ?? null,
+    ...(by ? { requestId: by.requestId } : {}),
   });
-  return true;
+  return 'done';
 }
 
-/** M-Pesa refused or could not do it: the refund fails with M-Pesa's words; nothing else changes. */
-export async function failRefund(tx: Queryable, id: number, answer: { resultCode: string; resultDesc: string }): Promise<boolean> {
+/**
+ * M-Pesa's result names another amount, receiver or request than the refund's: the refund is held
+ * for an admin's review with the mismatch named, never done. The payment, what it bought and the
+ * payer's account are untouched until the admin decides; the money stays counted as asked.
+ */
+async function holdRefund(tx: Queryable, refund: q.RefundRow, answer: { receipt: string; resultCode: string; resultDesc: string; mismatch: string }) {
+  await q.updateRefund(tx, refund.id, {
+    status: 'held',
+    mpesaReceipt: answer.receipt,
+    resultCode: answer.resultCode,
+    resultDesc: `Held for review: ${answer.mismatch}`,
+  });
+  await auditRefundMove(tx, refund, {
+    action: 'held',
+    after: { status: 'held', mpesa_receipt: answer.receipt, mismatch: answer.mismatch, result: answer.resultDesc },
+    actorUserId: null,
+  });
+}
+
+/**
+ * M-Pesa refused or could not do it: the refund fails with M-Pesa's words; nothing else changes.
+ * An admin's decision (`by`) fails a held or unknown refund the statement shows never went back.
+ */
+export async function failRefund(tx: Queryable, id: number, answer: { resultCode: string; resultDesc: string }, by?: AdminDecision): Promise<boolean> {
   const refund = await q.lockRefund(tx, id);
-  if (!refund || (refund.status !== 'sending' && refund.status !== 'unknown')) return false;
+  const open = refund !== null && (refund.status === 'sending' || refund.status === 'unknown' || (by !== undefined && refund.status === 'held'));
+  if (!open) return false;
   await q.updateRefund(tx, id, { status: 'failed', resultCode: answer.resultCode, resultDesc: answer.resultDesc, completedAt: new Date() });
-  await auditRefundMove(tx, refund, { action: 'failed', after: { status: 'failed', result_code: answer.resultCode, result: answer.resultDesc }, actorUserId: null });
+  await auditRefundMove(tx, refund, {
+    action: 'failed',
+    after: { status: 'failed', result_code: answer.resultCode, result: answer.resultDesc, ...(by ? { marked_by_admin: true, note: by.note } : {}) },
+    actorUserId: by?.actorUserId ?? null,
+    ...(by ? { requestId: by.requestId } : {}),
+  });
   return true;
 }
 

@@ -61,14 +61,14 @@ export async function updateRefund(db: Queryable, id: number, set: Partial<typeo
 
 /**
  * KES approved for sending on this Nairobi day (what counts against the daily limit): refunds
- * approved today that are on their way, unknown or done.
+ * approved today that are on their way, unknown, held or done.
  */
 export async function approvedTodayCents(db: Queryable): Promise<number> {
   const [row] = await db
     .select({ cents: sql<string>`coalesce(sum(${refunds.amountCents}), 0)` })
     .from(refunds)
     .where(
-      sql`${refunds.status} in ('sending', 'unknown', 'done')
+      sql`${refunds.status} in ('sending', 'unknown', 'held', 'done')
           and (${refunds.approvedAt} at time zone 'Africa/Nairobi')::date = (now() at time zone 'Africa/Nairobi')::date`,
     );
   return Number(row?.cents ?? 0);
@@ -152,6 +152,21 @@ function filterSql(f: RefundFilter): SQL {
   return sql.join(parts, sql` and `);
 }
 
+/**
+ * An unknown refund sent (or, its send's answer lost, approved) longer ago than the limit: its
+ * status queries have not settled it, and an admin checks the M-Pesa statement.
+ */
+const unknownPastLimit = (hours: number) =>
+  sql`(r.status = 'unknown' and coalesce(r.sent_at, r.approved_at, r.created_at) <= now() - make_interval(hours => ${hours}))`;
+
+/** Refunds an admin must decide: held for review, or unknown past the limit. */
+const needsAdmin = (hours: number) => sql`(r.status = 'held' or ${unknownPastLimit(hours)})`;
+
+export async function isUnknownPastLimit(db: Queryable, id: number, hours: number): Promise<boolean> {
+  const [row] = await rows<{ past: boolean }>(db, sql`select ${unknownPastLimit(hours)} as past from ${refunds} r where r.id = ${id}`);
+  return row?.past === true;
+}
+
 export interface RefundListRow {
   id: string;
   payment_id: string;
@@ -166,12 +181,15 @@ export interface RefundListRow {
   approved_by: string | null;
   mpesa_receipt: string | null;
   result_desc: string | null;
+  /** Unknown past the limit (an admin must check the statement). */
+  past_limit: boolean;
   created_at: Date | string;
   completed_at: Date | string | null;
 }
 
-const listColumns = sql`r.id, r.payment_id, p.trans_id, r.amount_cents, r.reason, r.note, r.method, r.effect, r.status,
-  rq.name as requested_by, ap.name as approved_by, r.mpesa_receipt, r.result_desc, r.created_at, r.completed_at`;
+const listColumns = (hours: number) => sql`r.id, r.payment_id, p.trans_id, r.amount_cents, r.reason, r.note, r.method, r.effect, r.status,
+  rq.name as requested_by, ap.name as approved_by, r.mpesa_receipt, r.result_desc, ${unknownPastLimit(hours)} as past_limit,
+  r.created_at, r.completed_at`;
 const listFrom = sql`from refunds r join mpesa_payments p on p.id = r.payment_id
   left join users rq on rq.id = r.requested_by left join users ap on ap.id = r.approved_by`;
 
@@ -179,30 +197,50 @@ export async function refundPage(
   db: Queryable,
   f: RefundFilter & { dir?: 'asc' | 'desc' | undefined },
   page: { limit: number; offset: number },
+  alertHours: number,
 ): Promise<RefundListRow[]> {
   const dir = sql.raw(f.dir === 'asc' ? 'asc' : 'desc');
   return rows<RefundListRow>(
     db,
-    sql`select ${listColumns} ${listFrom} where ${filterSql(f)} order by r.created_at ${dir}, r.id ${dir} limit ${page.limit} offset ${page.offset}`,
+    sql`select ${listColumns(alertHours)} ${listFrom} where ${filterSql(f)} order by r.created_at ${dir}, r.id ${dir} limit ${page.limit} offset ${page.offset}`,
   );
 }
 
-export async function refundTotals(db: Queryable, f: RefundFilter): Promise<{ count: number; cents: number }> {
-  const [row] = await rows<{ n: string; cents: string }>(
+/**
+ * The filter's count, and its amounts apart: returned (done), asked and not settled yet, and not
+ * returned (failed or cancelled). Beside them, how many refunds of any filter need an admin.
+ */
+export async function refundTotals(
+  db: Queryable,
+  f: RefundFilter,
+  alertHours: number,
+): Promise<{ count: number; refundedCents: number; askedCents: number; failedCents: number; needsAdmin: number }> {
+  const [row] = await rows<{ n: string; refunded: string; asked: string; failed: string }>(
     db,
-    sql`select count(*) as n, coalesce(sum(r.amount_cents), 0) as cents from refunds r where ${filterSql(f)}`,
+    sql`select count(*) as n,
+               coalesce(sum(r.amount_cents) filter (where r.status = 'done'), 0) as refunded,
+               coalesce(sum(r.amount_cents) filter (where r.status not in ('done', 'failed', 'cancelled')), 0) as asked,
+               coalesce(sum(r.amount_cents) filter (where r.status in ('failed', 'cancelled')), 0) as failed
+          from refunds r where ${filterSql(f)}`,
   );
-  return { count: Number(row?.n ?? 0), cents: Number(row?.cents ?? 0) };
+  const [admin] = await rows<{ n: string }>(db, sql`select count(*) as n from refunds r where r.status in ('held', 'unknown') and ${needsAdmin(alertHours)}`);
+  return {
+    count: Number(row?.n ?? 0),
+    refundedCents: Number(row?.refunded ?? 0),
+    askedCents: Number(row?.asked ?? 0),
+    failedCents: Number(row?.failed ?? 0),
+    needsAdmin: Number(admin?.n ?? 0),
+  };
 }
 
-export async function refundById(db: Queryable, id: number): Promise<RefundListRow | null> {
-  const [row] = await rows<RefundListRow>(db, sql`select ${listColumns} ${listFrom} where r.id = ${id}`);
+export async function refundById(db: Queryable, id: number, alertHours: number): Promise<RefundListRow | null> {
+  const [row] = await rows<RefundListRow>(db, sql`select ${listColumns(alertHours)} ${listFrom} where r.id = ${id}`);
   return row ?? null;
 }
 
 /** Every refund of the filter, oldest first, for the CSV export. */
-export function refundsForExport(f: RefundFilter): SQL {
-  return sql`select ${listColumns} ${listFrom} where ${filterSql(f)} order by r.created_at, r.id`;
+export function refundsForExport(f: RefundFilter, alertHours: number): SQL {
+  return sql`select ${listColumns(alertHours)} ${listFrom} where ${filterSql(f)} order by r.created_at, r.id`;
 }
 
 export async function doneByDay(db: Queryable, days: { from: string; to: string }): Promise<{ day: string; cents: string }[]> {

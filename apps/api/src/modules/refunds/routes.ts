@@ -9,6 +9,7 @@ import {
   Id,
   listRefunds,
   refundPreview,
+  resolveRefund,
   reversalResult,
   reversalTimeout,
   saveInitiator,
@@ -34,9 +35,10 @@ export function refundRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, createRefund, ({ actor, body, request }) => refunds.requestRefund(deps, actor, body, request.id));
   route(app, approveRefund, ({ actor, body, request }) => refunds.approveRefund(deps, actor, refundId(request), body.code, request.id));
   route(app, cancelRefund, ({ actor, request }) => refunds.cancelRefund(deps, actor, refundId(request), request.id));
+  route(app, resolveRefund, ({ actor, body, request }) => refunds.resolveRefund(deps, actor, refundId(request), body, request.id));
   route(app, refundPreview, ({ query }) => refunds.previewRefund(deps, query.payment_id));
   route(app, listRefunds, ({ query }) => refunds.listRefunds(deps, query));
-  csvRoute(app, exportRefunds, async ({ query }) => refunds.refundsCsv(deps, query));
+  csvRoute(app, exportRefunds, ({ query }) => refunds.refundsCsv(deps, query));
   route(app, saveInitiator, ({ actor, body, request }) => refunds.saveInitiator(deps, actor, body, request.id));
 
   // Daraja's result and time-out callbacks, behind the webhook secret; every body is acknowledged.

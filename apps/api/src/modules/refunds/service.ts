@@ -10,6 +10,7 @@ import {
   type RefundReason,
   type RefundEffect,
   type RefundStatus,
+  type ResolveRefundForm,
   refusalTexts,
 } from '@betdesk/contract';
 import type { z } from 'zod';
@@ -26,7 +27,7 @@ import { acceptStepUpCode } from '../auth/service.ts';
 import { getPaymentForRefund, lockPaymentForRefund } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { initiatorReady, utilityBalance } from './sending.ts';
-import { auditRefundMove, REFUND_AUDIT_ACTIONS } from './outcomes.ts';
+import { auditRefundMove, completeRefund, failRefund, REFUND_AUDIT_ACTIONS } from './outcomes.ts';
 import * as q from './queries.ts';
 
 export { runRefundSending, saveInitiator, utilityBalanceGauge } from './sending.ts';
@@ -39,7 +40,14 @@ function iso(value: Date | string | null): string | null {
   return typeof value === 'string' ? new Date(value).toISOString() : value.toISOString();
 }
 
-export function refundOf(r: q.RefundListRow): Refund {
+/** What an admin must do about a refund, in words: held for review, or unknown past the limit. */
+function attentionOf(r: q.RefundListRow, alertHours: number): string | null {
+  if (r.status === 'held') return refundTexts.heldForReview((r.result_desc ?? '').replace(/^Held for review: /, ''));
+  if (r.status === 'unknown' && r.past_limit) return refundTexts.unknownTooLong(alertHours);
+  return null;
+}
+
+export function refundOf(r: q.RefundListRow, alertHours: number): Refund {
   return {
     id: Number(r.id),
     payment_id: Number(r.payment_id),
@@ -54,15 +62,17 @@ export function refundOf(r: q.RefundListRow): Refund {
     approved_by: r.approved_by,
     mpesa_receipt: r.mpesa_receipt,
     result: r.result_desc,
+    attention: attentionOf(r, alertHours),
     created_at: iso(r.created_at)!,
     completed_at: iso(r.completed_at),
   };
 }
 
 async function shownRefund(db: Queryable, id: number): Promise<Refund> {
-  const row = await q.refundById(db, id);
+  const alertHours = await getSetting(db, 'refund_unknown_alert_hours');
+  const row = await q.refundById(db, id, alertHours);
   if (!row) throw notFound(refusalTexts.refundNotFound);
-  return refundOf(row);
+  return refundOf(row, alertHours);
 }
 
 /**
@@ -210,6 +220,40 @@ export async function cancelRefund(deps: AppDeps, actor: Actor, id: number, requ
   return { info: refundTexts.cancelled, refund: await shownRefund(deps.db, id) };
 }
 
+/**
+ * An admin decides a refund M-Pesa's answers could not settle, after reading the M-Pesa statement:
+ * one held for review (its result did not match), or one still unknown past
+ * `refund_unknown_alert_hours`. Done completes it as M-Pesa's result would (the statement's receipt
+ * when M-Pesa gave none); failed returns nothing and frees the amount to be asked again. The note
+ * (what the statement showed) and the admin are in the audit row.
+ */
+export async function resolveRefund(
+  deps: AppDeps,
+  actor: Actor,
+  id: number,
+  form: ResolveRefundForm,
+  requestId: string,
+): Promise<{ info: string; refund: Refund }> {
+  const alertHours = await getSetting(deps.db, 'refund_unknown_alert_hours');
+  await deps.db.transaction(async (tx) => {
+    const refund = await q.lockRefund(tx, id);
+    if (!refund) throw notFound(refusalTexts.refundNotFound);
+    if (refund.status === 'unknown' && !(await q.isUnknownPastLimit(tx, id, alertHours))) {
+      throw conflict(refundTexts.stillAsking(alertHours), 'refund_still_asking');
+    }
+    if (refund.status !== 'unknown' && refund.status !== 'held') throw conflict(refundTexts.notToResolve, 'refund_not_to_resolve');
+    const by = { actorUserId: actor.userId, requestId, note: form.note };
+    if (form.outcome === 'failed') {
+      await failRefund(tx, id, { resultCode: refund.resultCode ?? '', resultDesc: `Marked failed by an admin: ${form.note}` }, by);
+      return;
+    }
+    const receipt = form.receipt || refund.mpesaReceipt;
+    if (!receipt) throw fieldError('receipt', refundTexts.receiptRequired);
+    await completeRefund(tx, id, { receipt, resultCode: refund.resultCode ?? '', resultDesc: `Marked done by an admin: ${form.note}` }, { by });
+  });
+  return { info: form.outcome === 'done' ? refundTexts.markedDone : refundTexts.markedFailed, refund: await shownRefund(deps.db, id) };
+}
+
 const refundColumns: CsvTable<Refund>['columns'] = [
   { header: 'Refund', value: (r) => r.id },
   { header: 'Payment Ref', value: (r) => r.trans_id },
@@ -222,12 +266,18 @@ const refundColumns: CsvTable<Refund>['columns'] = [
   { header: 'Approved By', value: (r) => r.approved_by },
   { header: 'M-Pesa Receipt', value: (r) => r.mpesa_receipt },
   { header: 'Result', value: (r) => r.result },
+  { header: 'Needs An Admin', value: (r) => r.attention },
   { header: 'Asked On', value: (r) => csvDateTime(r.created_at) },
   { header: 'Completed On', value: (r) => csvDateTime(r.completed_at) },
 ];
 
-export function refundsCsv(deps: AppDeps, filter: q.RefundFilter): CsvTable<Refund> {
-  return { filename: 'refunds', columns: refundColumns, rows: queryBatches(deps.database, q.refundsForExport(filter), refundOf) };
+export async function refundsCsv(deps: AppDeps, filter: q.RefundFilter): Promise<CsvTable<Refund>> {
+  const alertHours = await getSetting(deps.db, 'refund_unknown_alert_hours');
+  return {
+    filename: 'refunds',
+    columns: refundColumns,
+    rows: queryBatches(deps.database, q.refundsForExport(filter, alertHours), (r: q.RefundListRow) => refundOf(r, alertHours)),
+  };
 }
 
 /** KES (cents) refunds returned per Nairobi day they were done, within the days: the reports' refunds line. */
@@ -237,15 +287,19 @@ export async function refundedByDay(db: Queryable, days: { from: string; to: str
 }
 
 export async function listRefunds(deps: AppDeps, query: z.output<typeof RefundListQuery>) {
+  const alertHours = await getSetting(deps.db, 'refund_unknown_alert_hours');
   const [page, totals, balance] = await Promise.all([
-    q.refundPage(deps.db, query, pageOf(query)),
-    q.refundTotals(deps.db, query),
+    q.refundPage(deps.db, query, pageOf(query), alertHours),
+    q.refundTotals(deps.db, query, alertHours),
     utilityBalance(deps.db),
   ]);
   return {
-    refunds: page.map(refundOf),
+    refunds: page.map((r) => refundOf(r, alertHours)),
     total_records: totals.count,
-    total_amount: centsToKes(totals.cents),
+    refunded_amount: centsToKes(totals.refundedCents),
+    asked_amount: centsToKes(totals.askedCents),
+    failed_amount: centsToKes(totals.failedCents),
+    needs_admin: totals.needsAdmin,
     utility_balance: balance,
   };
 }

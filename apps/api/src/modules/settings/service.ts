@@ -187,6 +187,10 @@ export const settingDefaults = {
     value: 10,
     description: "Minutes to wait for M-Pesa's result of a refund before its end is unknown and a Transaction Status query asks",
   },
+  refund_unknown_alert_hours: {
+    value: 24,
+    description: 'Hours after sending that a refund still unknown (its status queries unanswered) is shown to admins to check on the M-Pesa statement and mark (0: at once)',
+  },
 } satisfies Record<string, { value: unknown; description: string }>;
 
 export type SettingKey = keyof typeof settingDefaults;
@@ -258,6 +262,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   portal_codes_per_ip: { min: 1, max: 100_000 },
   portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
   refund_result_wait_minutes: { min: 1, max: 1440, unit: 'minutes' },
+  refund_unknown_alert_hours: { min: 0, max: 720, unit: 'hours' },
   broadcast_cost_confirm_kes: { min: 0, max: 100_000_000, unit: 'KES' },
   retention_grace_days: { min: 0, max: 60, unit: 'days' },
   recovery_retry_delay_minutes: { min: 1, max: 1440, unit: 'minutes' },

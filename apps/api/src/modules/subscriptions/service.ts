@@ -1,6 +1,6 @@
 import { SUBSCRIPTION_SOURCES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { centsToKes, type Bet4meSubscription, type SortOf } from '@betdesk/contract';
+import { centsToKes, type Bet4meSubscription, type RefundReason, type SortOf } from '@betdesk/contract';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
 import { dayRangeOf, pageOf, rowsAndCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -107,7 +107,7 @@ export async function activateSubscription(
  */
 export async function reverseSubscriptionsOfPayment(
   tx: Queryable,
-  r: { paymentId: number; actorUserId: number | null; requestId?: string | null; note: string },
+  r: { paymentId: number; actorUserId: number | null; requestId?: string | null; note: string; refundReason?: RefundReason },
 ): Promise<number> {
   const bought = await subscriptionQueries.lockSubscriptionsBoughtWith(tx, r.paymentId);
   for (const sub of bought) {
@@ -125,7 +125,7 @@ export async function reverseSubscriptionsOfPayment(
         createdBy: r.actorUserId,
       });
       // The sale is undone: its invoice gets a credit note (receipt type R) for the whole price.
-      await creditReversedSale(tx, { subscriptionId: sub.id, reason: r.note, createdBy: r.actorUserId });
+      await creditReversedSale(tx, { subscriptionId: sub.id, reason: r.note, createdBy: r.actorUserId, refundReason: r.refundReason });
     }
     await audit(tx, 'subscription.reverse', sub.id, r, {
       before: { payment_id: sub.paymentId, expires_at: sub.expiresAt, lapsed_at: sub.lapsedAt },

@@ -1,4 +1,4 @@
-import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type TaxSettings, refusalTexts } from '@betdesk/contract';
+import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type RefundReason, type TaxSettings, refusalTexts } from '@betdesk/contract';
 import type { CREDIT_NOTE_CAUSES, TAX_TYPES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Rider } from '../../db/riders.ts';
@@ -261,10 +261,25 @@ async function creditableCents(tx: Queryable, invoice: q.TaxInvoiceRow): Promise
   return invoice.amountCents - (await q.creditedCents(tx, invoice.id));
 }
 
+/**
+ * eTIMS OSCU's credit-note reason (`rfdRsnCd`, code list "credit-note-reason") for each reason a
+ * refund is asked for: 06 Refund where the sale itself was right, 09 Wrong amount/price, 08 Wrong
+ * customer name (the money was meant for another account), 13 Other reason.
+ */
+export const CREDIT_REASON_CODES: Record<RefundReason, string> = {
+  wrong_amount: '09',
+  paid_twice: '06',
+  wrong_account: '08',
+  policy: '06',
+  other: '13',
+};
+/** A credit note that no refund caused (a wrong claim undone, a reversed bonus): 06 Refund. */
+const DEFAULT_CREDIT_REASON_CODE = '06';
+
 async function insertCreditNote(
   tx: Queryable,
   invoice: q.TaxInvoiceRow,
-  c: { amountCents: number; reason: string; cause: (typeof CREDIT_NOTE_CAUSES)[number]; createdBy: number | null },
+  c: { amountCents: number; reason: string; cause: (typeof CREDIT_NOTE_CAUSES)[number]; createdBy: number | null; refundReason?: RefundReason | undefined },
 ): Promise<number> {
   const device = await q.deviceOf(tx);
   const number = await q.takeInvoiceNumber(tx, invoice.branchId);
@@ -284,6 +299,7 @@ async function insertCreditNote(
     buyerPhone: invoice.buyerPhone,
     status: invoicingOn(device) ? 'queued' : 'awaiting',
     reason: c.reason,
+    creditReasonCode: c.refundReason ? CREDIT_REASON_CODES[c.refundReason] : DEFAULT_CREDIT_REASON_CODE,
     createdBy: c.createdBy,
   });
 }
@@ -296,7 +312,7 @@ async function insertCreditNote(
  */
 export async function queueCreditNote(
   tx: Queryable,
-  r: { paymentId: number; amountCents: number; reason: string; createdBy?: number | null; cause?: 'refund' | 'shortened' },
+  r: { paymentId: number; amountCents: number; reason: string; createdBy?: number | null; cause?: 'refund' | 'shortened'; refundReason?: RefundReason },
 ): Promise<number[]> {
   if (!Number.isInteger(r.amountCents) || r.amountCents <= 0) throw fieldError('amount', refusalTexts.creditAmountNotPositive);
   const invoices = await q.lockInvoicesOfPayment(tx, r.paymentId);
@@ -307,7 +323,15 @@ export async function queueCreditNote(
     const open = await creditableCents(tx, invoice);
     const credit = Math.min(open, left);
     if (credit <= 0) continue;
-    ids.push(await insertCreditNote(tx, invoice, { amountCents: credit, reason: r.reason, cause: r.cause ?? 'refund', createdBy: r.createdBy ?? null }));
+    ids.push(
+      await insertCreditNote(tx, invoice, {
+        amountCents: credit,
+        reason: r.reason,
+        cause: r.cause ?? 'refund',
+        createdBy: r.createdBy ?? null,
+        refundReason: r.refundReason,
+      }),
+    );
     left -= credit;
   }
   return ids;
@@ -316,13 +340,13 @@ export async function queueCreditNote(
 /** A reversed sale (its subscription undone): a credit note for what of its invoice is still open. */
 export async function creditReversedSale(
   tx: Queryable,
-  r: { subscriptionId: number; reason: string; createdBy: number | null },
+  r: { subscriptionId: number; reason: string; createdBy: number | null; refundReason?: RefundReason | undefined },
 ): Promise<number | null> {
   const invoice = await q.lockInvoiceOfSale(tx, r.subscriptionId);
   if (!invoice) return null;
   const open = await creditableCents(tx, invoice);
   if (open <= 0) return null;
-  return insertCreditNote(tx, invoice, { amountCents: open, reason: r.reason, cause: 'reversal', createdBy: r.createdBy });
+  return insertCreditNote(tx, invoice, { amountCents: open, reason: r.reason, cause: 'reversal', createdBy: r.createdBy, refundReason: r.refundReason });
 }
 
 // ---- Transmission ------------------------------------------------------------------------------
@@ -348,7 +372,7 @@ export function salesRequest(device: { tin: string; branchId: string }, inv: q.T
     salesSttsCd: '02',
     cfmDt: oscuDateTime(at),
     salesDt: oscuDateTime(at).slice(0, 8),
-    ...(credit ? { rfdDt: oscuDateTime(at), rfdRsnCd: '06' } : {}),
+    ...(credit ? { rfdDt: oscuDateTime(at), rfdRsnCd: inv.creditReasonCode ?? DEFAULT_CREDIT_REASON_CODE } : {}),
     totItemCnt: 1,
     taxblAmtA: taxable('A'), taxblAmtB: taxable('B'), taxblAmtC: taxable('C'), taxblAmtD: taxable('D'), taxblAmtE: taxable('E'),
     taxRtA: TAX_RATES.A, taxRtB: TAX_RATES.B, taxRtC: TAX_RATES.C, taxRtD: TAX_RATES.D, taxRtE: TAX_RATES.E,

@@ -3,7 +3,10 @@ import { dailyReconciliation } from '@betdesk/contract';
 import { callEndpoint } from '@/lib/http.ts';
 import { queryKeys } from '@/lib/query-keys.ts';
 
-/** GET /api/mpesa/reconciliation?from&to -> per Nairobi day received, claimed, unclaimed, statement, difference. */
+/**
+ * GET /api/mpesa/reconciliation?from&to -> per Nairobi day received = claimed + unclaimed + refunded,
+ * rejected, statement, difference. Its CSV is /api/mpesa/reconciliation/export with the same range.
+ */
 export function useReconciliation(range: { from?: string; to?: string }) {
   return useQuery(
     queryOptions({

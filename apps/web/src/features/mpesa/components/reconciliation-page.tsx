@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, FileInput, Group, List, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import {
+  exportReconciliation,
   reconciliationTexts,
   STATEMENT_KINDS,
   type ReconciliationDay,
@@ -226,6 +227,7 @@ const figureLabels: Record<ReconciliationFigure, string> = {
   received: 'Received',
   claimed: 'Claimed',
   unclaimed: 'Unclaimed',
+  refunded: 'Refunded',
   rejected: 'Rejected',
   on_statement: 'On statement',
   difference: 'Difference',
@@ -258,6 +260,7 @@ function DaysCard() {
     { key: 'received', header: 'Received', align: 'right', render: (d) => link(d, 'received', `${formatMoney(d.received)} (${d.received_count})`) },
     { key: 'claimed', header: 'Claimed', align: 'right', render: (d) => link(d, 'claimed', formatMoney(d.claimed)) },
     { key: 'unclaimed', header: 'Unclaimed', align: 'right', render: (d) => link(d, 'unclaimed', formatMoney(d.unclaimed), d.unclaimed ? 'orange' : undefined) },
+    { key: 'refunded', header: 'Refunded', align: 'right', render: (d) => link(d, 'refunded', formatMoney(d.refunded), d.refunded ? 'grape' : undefined) },
     { key: 'rejected', header: 'Rejected', align: 'right', render: (d) => link(d, 'rejected', String(d.rejected_count), d.rejected_count ? 'red' : undefined) },
     {
       key: 'on_statement',
@@ -282,11 +285,16 @@ function DaysCard() {
         <TextInput label="From" type="date" value={range.from ?? ''} onChange={(e) => setRange((r) => ({ ...r, from: e.currentTarget.value || undefined }))} />
         <TextInput label="To" type="date" value={range.to ?? ''} onChange={(e) => setRange((r) => ({ ...r, to: e.currentTarget.value || undefined }))} error={rangeError} />
       </Group>
+      <Text size="sm" c="dimmed" mb="xs">
+        Received = claimed + unclaimed + refunded: claimed and unclaimed are what is left of the day's payments after refunds, refunded what
+        refunds returned of them.
+      </Text>
       <DataTable
         columns={columns}
         rows={[...(days.data?.days ?? [])].reverse()}
         rowKey={(d) => d.day}
         loading={days.isFetching}
+        exportCsv={{ path: exportReconciliation.path, query: range, filename: 'money-check.csv' }}
         emptyText="No days."
         data-testid="reconciliation-days"
       />

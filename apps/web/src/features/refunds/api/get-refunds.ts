@@ -7,7 +7,8 @@ import { queryKeys } from '@/lib/query-keys.ts';
 
 /**
  * GET /api/refunds with the table's page, order and days, and the status chosen -> the page of
- * refunds, total_records, total_amount (the same filter's) and the utility account's balance.
+ * refunds, total_records, the filter's amounts refunded (done), asked and failed, how many refunds
+ * need an admin, and the utility account's balance.
  */
 export function useRefunds(query: ListQueryParams, status: RefundStatus | undefined) {
   return useQuery(

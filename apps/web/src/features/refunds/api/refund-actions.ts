@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { approveRefund, cancelRefund, type ResponseOf } from '@betdesk/contract';
+import { approveRefund, cancelRefund, resolveRefund, type ResolveRefundForm, type ResponseOf } from '@betdesk/contract';
 import { request } from '@/lib/http.ts';
 import { queryKeys } from '@/lib/query-keys.ts';
 
@@ -11,6 +11,14 @@ const refundPath = (path: string, id: number) => path.replace(':id', String(id))
  */
 export function approveRefundWithCode(id: number, code: string) {
   return request<ResponseOf<typeof approveRefund>>('POST', refundPath(approveRefund.path, id), { body: { code } });
+}
+
+/**
+ * POST /api/refunds/:id/resolve {outcome, receipt, note}: an admin marks a refund held for review
+ * or unknown past the limit done or failed, after the M-Pesa statement.
+ */
+export function resolveRefundAfterStatement(id: number, values: ResolveRefundForm) {
+  return request<ResponseOf<typeof resolveRefund>>('POST', refundPath(resolveRefund.path, id), { body: values });
 }
 
 /** POST /api/refunds/:id/cancel: either admin, until it is approved. */

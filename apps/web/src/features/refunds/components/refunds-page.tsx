@@ -14,23 +14,26 @@ import { useRefunds } from '../api/get-refunds.ts';
 import { useCancelRefund } from '../api/refund-actions.ts';
 import { ApproveRefundModal } from './approve-refund-modal.tsx';
 import { InitiatorModal } from './initiator-modal.tsx';
+import { ResolveRefundModal } from './resolve-refund-modal.tsx';
 
 const STATUS_LABELS: Record<RefundStatus, string> = {
   awaiting_approval: 'Awaiting approval',
   awaiting_second_approval: 'Awaiting a further approval',
   sending: 'Sending',
   unknown: 'Unknown',
+  held: 'Held for review',
   done: 'Done',
   failed: 'Failed',
   cancelled: 'Cancelled',
 };
 
-/** The badge's colour word: waiting orange, on its way blue, done green, failed red. */
+/** The badge's colour word: waiting or held orange, on its way blue, done green, failed red. */
 const BADGE_STATUS: Record<RefundStatus, string> = {
   awaiting_approval: 'pending',
   awaiting_second_approval: 'pending',
   sending: 'sending',
   unknown: 'unconfirmed',
+  held: 'unconfirmed',
   done: 'paid',
   failed: 'failed',
   cancelled: 'closed',
@@ -87,9 +90,14 @@ const columns: DataTableColumn<Refund>[] = [
     render: (r) => (
       <>
         {r.mpesa_receipt}
-        {r.result && (
+        {r.result && !r.attention && (
           <Text span size="xs" c={r.status === 'failed' ? 'red.8' : 'dimmed'} display="block">
             {r.result}
+          </Text>
+        )}
+        {r.attention && (
+          <Text span size="xs" c="orange.9" display="block" data-testid={`refund-attention-${r.id}`}>
+            {r.attention}
           </Text>
         )}
         {r.completed_at && (
@@ -104,8 +112,9 @@ const columns: DataTableColumn<Refund>[] = [
 
 /**
  * /refunds (admins): money going back to payers, by status and the day it was asked, with the
- * count and amount of the filter, the utility account's balance, CSV export, and the approval by
- * a second admin with their code or the cancel (issue 29, decision 036).
+ * count of the filter and its amounts refunded (done) apart from asked and failed, the utility
+ * account's balance, CSV export, the approval by a second admin with their code or the cancel
+ * (decision 036), and the refunds M-Pesa did not settle for an admin to mark (decision 055).
  */
 export function RefundsPage() {
   const table = useTableState('refunds');
@@ -114,6 +123,7 @@ export function RefundsPage() {
   const refunds = useRefunds(table.query, status);
   const cancel = useCancelRefund();
   const [approving, setApproving] = useState<Refund | null>(null);
+  const [resolving, setResolving] = useState<Refund | null>(null);
   const [settingUp, setSettingUp] = useState(false);
   const data = refunds.data;
   const balance = data?.utility_balance ?? null;
@@ -143,6 +153,11 @@ export function RefundsPage() {
           </RowMutationButton>
         </>
       )}
+      {r.attention && (
+        <Button size="compact-xs" color="orange" onClick={() => setResolving(r)} data-testid={`resolve-refund-${r.id}`}>
+          Mark
+        </Button>
+      )}
       <HistoryLink entity="refund" entityId={r.id} compact />
     </>
   ));
@@ -166,12 +181,27 @@ export function RefundsPage() {
           M-Pesa org portal.
         </Alert>
       )}
+      {data && data.needs_admin > 0 && (
+        <Alert color="orange" title={`${data.needs_admin === 1 ? '1 refund needs' : `${data.needs_admin} refunds need`} an admin`} data-testid="refunds-need-admin">
+          M-Pesa's answers did not settle {data.needs_admin === 1 ? 'it' : 'them'}: held for review (M-Pesa's result does not match the refund) or
+          still unknown long after sending. Look for each on the M-Pesa statement (org portal), then <b>Mark</b> it done or failed with what the
+          statement shows.{' '}
+          <Button variant="subtle" size="compact-xs" onClick={() => setStatus('held')} data-testid="show-held">
+            Show held
+          </Button>
+          <Button variant="subtle" size="compact-xs" onClick={() => setStatus('unknown')} data-testid="show-unknown">
+            Show unknown
+          </Button>
+        </Alert>
+      )}
       <DateRangeNote from={table.from} to={table.to} />
       {data && (
         <FigureBoxes
           figures={[
             { label: 'Refunds', value: totalOf(data), testId: 'refunds-count' },
-            { label: 'Amount', value: formatMoney(data.total_amount), color: 'grape.8', testId: 'refunds-amount' },
+            { label: 'Refunded', value: formatMoney(data.refunded_amount), color: 'grape.8', hint: 'done: back with the payer', testId: 'refunds-refunded' },
+            { label: 'Asked', value: formatMoney(data.asked_amount), hint: 'not settled yet', testId: 'refunds-asked' },
+            { label: 'Failed', value: formatMoney(data.failed_amount), hint: 'failed or cancelled', testId: 'refunds-failed' },
             {
               label: 'Utility account',
               value: balance ? formatMoney(balance.amount) : 'Not known yet',
@@ -208,6 +238,7 @@ export function RefundsPage() {
         </Stack>
       </Card>
       <ApproveRefundModal refund={approving} onClose={() => setApproving(null)} />
+      <ResolveRefundModal refund={resolving} onClose={() => setResolving(null)} />
       <InitiatorModal opened={settingUp} onClose={() => setSettingUp(false)} />
     </Stack>
   );
