@@ -45,6 +45,7 @@ export const refundTexts = {
   maskedPayer: "M-Pesa hid this payer's phone number: only a Reversal can return this payment",
   notRefundable: 'Only a received (claimed or unclaimed) payment can be refunded',
   reversalWholeOnly: 'A Reversal returns the whole payment: choose B2C to return part of it',
+  wholeShillings: 'M-Pesa B2C sends whole shillings: enter the amount without cents',
   reversalTooOld: (days: number) => `M-Pesa reverses payments of the last ${days} days only: choose B2C`,
   noteRequired: 'Say why in the note',
   ownRequest: 'You asked for this refund: another admin must approve it',

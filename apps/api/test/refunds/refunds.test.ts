@@ -149,8 +149,11 @@ describe('asking and approving', () => {
     expect(cancelled.json().refund.status).toBe('cancelled');
   });
 
-  it('refuses more than what is left, a masked payer by B2C, part of a payment by Reversal', async () => {
+  it('refuses more than what is left, cents by B2C, a masked payer by B2C, part of a payment by Reversal', async () => {
     const payment = await unclaimedPayment();
+    const cents = await ask({ payment_id: payment.id, amount: 30.5, reason: 'policy', method: 'b2c' });
+    expect(cents.statusCode).toBe(422);
+    expect(cents.json().errors.amount).toEqual(['M-Pesa B2C sends whole shillings: enter the amount without cents']);
     const tooMuch = await ask({ payment_id: payment.id, amount: 250.01, reason: 'policy', method: 'b2c' });
     expect(tooMuch.statusCode).toBe(422);
     expect(tooMuch.json().errors.amount).toEqual(['At most KES 250.00 of this payment is left to refund']);

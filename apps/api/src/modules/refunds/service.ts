@@ -95,6 +95,8 @@ export async function requestRefund(
     if (amountCents > left) throw fieldError('amount', refundTexts.moreThanLeft(kesFixed(Math.max(left, 0))));
     // Reversal undoes the whole transaction (docs/INTEGRATIONS.md); part of one goes by B2C.
     if (form.method === 'reversal' && amountCents !== payment.amountCents) throw fieldError('method', refundTexts.reversalWholeOnly);
+    // B2C's Amount is whole shillings: a refund with cents would go out rounded, more or less than asked.
+    if (form.method === 'b2c' && amountCents % 100 !== 0) throw fieldError('amount', refundTexts.wholeShillings);
     if (form.method === 'b2c' && (payment.msisdnKind !== 'plain' || !payment.senderPhone)) {
       throw fieldError('method', refundTexts.maskedPayer);
     }
