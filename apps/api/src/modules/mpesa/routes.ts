@@ -26,6 +26,7 @@ import { requireWebhookSecret } from '../../http/webhook.ts';
 import { getSetting } from '../settings/service.ts';
 import * as claims from './claims.ts';
 import { receiveC2bConfirmation, validateC2b } from './c2b-confirmation.ts';
+import { notSettledWarning } from './ingest.ts';
 import { receiveStkCallback } from './stk-callback.ts';
 import * as requests from './payment-requests.ts';
 import * as q from './queries.ts';
@@ -60,7 +61,10 @@ function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
       requireWebhookSecret(request, deps.config.webhookSecret);
       const receipt = await receiveC2bConfirmation(deps, body, request.id);
       if (receipt.settleError) {
-        request.log.error({ err: receipt.settleError, paymentId: receipt.paymentId }, 'payment stored but not settled');
+        // The warning's words (a database code or an error's kind), never the error itself: a driver's
+        // message and detail can carry the row's values (a phone, a name).
+        const where = receipt.settleError instanceof Error ? receipt.settleError.stack?.split('\n').slice(1, 6).join('\n') : undefined;
+        request.log.error({ paymentId: receipt.paymentId, reason: notSettledWarning(receipt.settleError), where }, 'payment stored but not settled');
       }
       if (receipt.warning) {
         request.log.warn({ paymentId: receipt.paymentId }, 'C2B confirmation stored unclaimed with a warning');
