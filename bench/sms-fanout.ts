@@ -10,6 +10,11 @@
  *   SMS_BATCH_SIZE     recipients per gateway request (default 1000)
  *   SMS_SEND_RATE      messages per second (default 10000, the configuration's maximum)
  *   BENCH_TIMEOUT_S    the run gives up after this long (default 900)
+ *
+ * Then sign-in codes while a broadcast drains (runSignInDuringBroadcast): BENCH_SIGNIN_CODES codes
+ * (default 40; 0 skips it) queued one by one while a BENCH_BROADCAST-message broadcast (2000) drains
+ * at BENCH_SIGNIN_BATCH_SIZE / BENCH_SIGNIN_SEND_RATE (500 / 100, the configuration's defaults), and
+ * each code's time to the gateway. BENCH_SUBSCRIBERS=0 runs only that.
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +24,8 @@ import pino from 'pino';
 import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import { africasTalkingGateway } from '../apps/api/src/integrations/sms/africastalking.ts';
 import { startFakeAfricasTalking } from '../apps/api/src/integrations/sms/fake-africastalking.ts';
-import { dispatchQueuedSms, queueSmsFanout } from '../apps/api/src/modules/sms/outbox.ts';
+import type { SmsGateway } from '../apps/api/src/integrations/sms/gateway.ts';
+import { dispatchQueuedSms, queueSms, queueSmsFanout } from '../apps/api/src/modules/sms/outbox.ts';
 
 const TIP = 'D2 tips today: Gor Mahia vs AFC Leopards, Over 1.5 goals @1.45. Good luck! Betdesk';
 
@@ -157,27 +163,175 @@ export async function runSmsFanout(options: SmsFanoutOptions): Promise<SmsFanout
   }
 }
 
+export interface SignInDuringBroadcastOptions {
+  serverUrl: string | undefined;
+  /** Recipients of the broadcast that drains meanwhile (2,000). */
+  broadcast: number;
+  /** Sign-in codes queued one by one while it drains (40). */
+  codes: number;
+  batchSize: number;
+  sendRate: number;
+  timeoutMs: number;
+}
+
+export interface SignInDuringBroadcastResult {
+  figures: [string, string][];
+  /** Every code and every broadcast message reached the gateway exactly once. */
+  ok: boolean;
+  /** Each code's time from queued to the gateway's answer accepting it, ms, sorted. */
+  codeMs: number[];
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+
+/**
+ * Sign-in codes (the portal's, one message each, queued as the portal queues them) while a
+ * broadcast of `broadcast` messages drains through one dispatcher at the configuration's batch size
+ * and rate: each code's time from queued to accepted by the (fake) gateway. The codes are queued
+ * at random moments spread over the broadcast's expected drain time.
+ */
+export async function runSignInDuringBroadcast(options: SignInDuringBroadcastOptions): Promise<SignInDuringBroadcastResult> {
+  const { broadcast, codes, batchSize, sendRate, timeoutMs } = options;
+  const { database, label, drop } = await benchDatabase(options.serverUrl);
+  const fake = await startFakeAfricasTalking({ username: 'bench', apiKey: 'bench-key', balanceKes: (broadcast + codes) * 10 });
+  try {
+    await database.migrate();
+    const db = database.db;
+    await db.execute(sql`
+      insert into tips_subscribers (name, phone, phone_hash)
+      select 'Subscriber ' || i, p.phone, encode(sha256(p.phone::bytea), 'hex')
+        from generate_series(1, ${broadcast}) as i,
+             lateral (select '2547' || lpad(i::text, 8, '0') as phone) as p`);
+    const queuedBroadcast = await db.transaction((tx) =>
+      queueSmsFanout(tx, {
+        intent: 'broadcast',
+        dedupeKeyPrefix: 'bench-broadcast:v1',
+        body: 'Betdesk: our weekend jackpot tips are out. Reply STOP to stop.',
+        recipients: sql`select id as subscriber_id, phone from tips_subscribers`,
+        recipientsAre: 'subscribers' as const,
+        createdBy: null,
+      }),
+    );
+
+    // When the gateway accepted each recipient (the answer of its request).
+    const acceptedAt = new Map<string, number>();
+    const real = africasTalkingGateway({ username: 'bench', apiKey: 'bench-key', baseUrl: fake.url, logger: pino({ level: 'silent' }) });
+    const gateway: SmsGateway = {
+      name: real.name,
+      balance: () => real.balance(),
+      async send(batch) {
+        const outcomes = await real.send(batch);
+        const at = Date.now();
+        for (const sms of batch) acceptedAt.set(sms.recipient, at);
+        return outcomes;
+      },
+    };
+
+    const expectedDrainMs = (broadcast / sendRate) * 1000;
+    const queuedAt = new Map<string, number>();
+    let codesQueued = 0;
+    const queueCodes = (async () => {
+      for (let i = 0; i < codes; i++) {
+        // Spread over the drain: one code per slot, at a random moment within it.
+        const slot = (expectedDrainMs * 0.9) / codes;
+        await new Promise((resolve) => setTimeout(resolve, slot * (0.5 + Math.random()) * (i === 0 ? 0.5 : 1)));
+        const phone = `2547990${String(i).padStart(5, '0')}`;
+        const code = String(100_000 + Math.floor(Math.random() * 900_000));
+        queuedAt.set(phone, Date.now());
+        await db.transaction((tx) =>
+          queueSms(tx, { intent: 'portal.sign-in-code', dedupeKey: `bench-code:${i}`, to: phone, body: `Your Betdesk Tips sign-in code is ${code}. It works for 10 minutes.`, createdBy: null }),
+        );
+        codesQueued += 1;
+      }
+    })();
+
+    const t = Date.now();
+    const totals = { sent: 0, failed: 0, batches: 0 };
+    // A failed drain waits for the codes' loop before the database closes under it.
+    const drained = (async () => {
+    for (;;) {
+      const report = await dispatchQueuedSms(database, gateway, { batchSize, sendRate, maxRunMs: timeoutMs });
+      totals.sent += report.sent;
+      totals.failed += report.failed;
+      totals.batches += report.batches;
+      if (!report.more && codesQueued === codes && totals.sent + totals.failed >= queuedBroadcast + codes) break;
+      if (!report.more) await new Promise((resolve) => setTimeout(resolve, 20)); // idle: a dispatcher's poll
+      if (Date.now() - t > timeoutMs) break;
+    }
+    })();
+    const [draining, queueing] = await Promise.allSettled([drained, queueCodes]);
+    for (const outcome of [draining, queueing]) if (outcome.status === 'rejected') throw outcome.reason;
+    const drain = Date.now() - t;
+
+    const codeMs = [...queuedAt].map(([phone, at]) => (acceptedAt.get(phone) ?? Number.POSITIVE_INFINITY) - at).sort((a, b) => a - b);
+    const received = fake.calls.flatMap((call) => call.to);
+    const duplicates = received.length - new Set(received).size;
+    const over2s = codeMs.filter((ms) => ms > 2000).length;
+    const ms = (n: number) => (Number.isFinite(n) ? `${(n / 1000).toFixed(2)} s` : 'never');
+    const figures: [string, string][] = [
+      ['Database', label],
+      ['Broadcast queued / batch size / send rate', `${queuedBroadcast.toLocaleString('en-KE')} / ${batchSize} / ${sendRate} messages a second`],
+      ['Broadcast and codes drained in', seconds(drain)],
+      ['Sign-in codes queued meanwhile', String(codes)],
+      ['Code to gateway: median / p90 / p99 / max', `${ms(quantile(codeMs, 0.5))} / ${ms(quantile(codeMs, 0.9))} / ${ms(quantile(codeMs, 0.99))} / ${ms(codeMs.at(-1) ?? 0)}`],
+      ['Codes over 2 s', `${over2s} of ${codes}`],
+      ['Gateway requests made', fake.calls.length.toLocaleString('en-KE')],
+      ['Duplicates received by the gateway', String(duplicates)],
+    ];
+    return { figures, ok: duplicates === 0 && received.length === queuedBroadcast + codes && codeMs.every(Number.isFinite), codeMs };
+  } finally {
+    await fake.close();
+    await database.close();
+    await drop();
+  }
+}
+
+const printFigures = (title: string, figures: [string, string][]) => {
+  const width = Math.max(...figures.map(([k]) => k.length));
+  console.log(`\n${title}\n${figures.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`);
+};
+
 async function main(): Promise<number> {
   const timeoutMs = Number(process.env.BENCH_TIMEOUT_S ?? 900) * 1000;
   const deadline = setTimeout(() => {
     console.error(`The bench did not finish within ${timeoutMs / 1000} s.`);
     process.exit(1);
   }, timeoutMs);
-  const result = await runSmsFanout({
-    serverUrl: process.env.DATABASE_URL,
-    subscribers: Number(process.env.BENCH_SUBSCRIBERS ?? 100_000),
-    batchSize: Number(process.env.SMS_BATCH_SIZE ?? 1000),
-    sendRate: Number(process.env.SMS_SEND_RATE ?? 10_000),
-    timeoutMs,
-  });
-  clearTimeout(deadline);
-  const width = Math.max(...result.figures.map(([k]) => k.length));
-  console.log(`\nSMS tips blast bench\n${result.figures.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n')}\n`);
-  if (!result.ok) {
-    console.error('FAILED: every subscriber must be queued once and sent exactly once.');
-    return 1;
+  let failed = false;
+  const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 100_000);
+  if (subscribers > 0) {
+    const result = await runSmsFanout({
+      serverUrl: process.env.DATABASE_URL,
+      subscribers,
+      batchSize: Number(process.env.SMS_BATCH_SIZE ?? 1000),
+      sendRate: Number(process.env.SMS_SEND_RATE ?? 10_000),
+      timeoutMs,
+    });
+    printFigures('SMS tips blast bench', result.figures);
+    if (!result.ok) {
+      console.error('FAILED: every subscriber must be queued once and sent exactly once.');
+      failed = true;
+    }
   }
-  return 0;
+  const codes = Number(process.env.BENCH_SIGNIN_CODES ?? 40);
+  if (codes > 0) {
+    // The configuration's defaults (SMS_BATCH_SIZE 500, SMS_SEND_RATE 100), as a install runs.
+    const result = await runSignInDuringBroadcast({
+      serverUrl: process.env.DATABASE_URL,
+      broadcast: Number(process.env.BENCH_BROADCAST ?? 2000),
+      codes,
+      batchSize: Number(process.env.BENCH_SIGNIN_BATCH_SIZE ?? 500),
+      sendRate: Number(process.env.BENCH_SIGNIN_SEND_RATE ?? 100),
+      timeoutMs,
+    });
+    printFigures('Sign-in codes while a broadcast drains', result.figures);
+    if (!result.ok) {
+      console.error('FAILED: every code and broadcast message must reach the gateway exactly once.');
+      failed = true;
+    }
+  }
+  clearTimeout(deadline);
+  return failed ? 1 : 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -4,12 +4,12 @@
  * On the embedded database a running server is asked to make it (it holds the data directory).
  */
 import { kesFixed } from '@betdesk/contract';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../apps/api/src/config.ts';
+import { ConfigError, describeDatabase, loadConfig, settingsEnvironment } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { backupThroughServer } from '../apps/api/src/modules/backups/control.ts';
-import { BackupError, runBackup, type MadeBackup } from '../apps/api/src/modules/backups/service.ts';
+import { assertBetdeskDatabase, assertEmbeddedDatabaseExists, BackupError, runBackup, type MadeBackup } from '../apps/api/src/modules/backups/service.ts';
 
 const usage = 'Usage: npm run backup -- [--out DIR]';
 
@@ -21,6 +21,13 @@ async function main(): Promise<number> {
     console.error(`${(error as Error).message}\n${usage}`);
     return 2;
   }
+  // Which database, by name and host (never a password), before anything is read from it; the
+  // wrong one is refused before anything is written there (not created, no secrets generated into
+  // its DATA_DIR, not migrated).
+  const env = settingsEnvironment();
+  const where = { databaseUrl: env.DATABASE_URL || undefined, dataDir: resolve(env.DATA_DIR || './data') };
+  console.log(`Backing up ${describeDatabase(where)}.`);
+  assertEmbeddedDatabaseExists(where);
   const config = loadConfig();
   const outDir = values.out;
   let made: MadeBackup | null = null;
@@ -28,6 +35,7 @@ async function main(): Promise<number> {
   if (!made) {
     const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
     try {
+      await assertBetdeskDatabase(database, config);
       await database.migrate();
       made = await runBackup(database, config, 'cli', { outDir });
     } finally {
@@ -35,7 +43,7 @@ async function main(): Promise<number> {
     }
   }
   const { manifest, info } = made;
-  console.log(`Backup written: ${made.file}`);
+  console.log(`Backup of ${describeDatabase(config)} written: ${made.file}`);
   console.log(`  size ${info.size_bytes} bytes, sha256 ${info.file_sha256}${info.encrypted ? ', encrypted' : ''}, verified: ${info.verified ? 'yes' : 'NO'}`);
   console.log(`  schema ${manifest.schema.migration}, SECRETS_KEY fingerprint ${manifest.secrets_key_fingerprint}`);
   for (const [column, cents] of Object.entries(manifest.money_totals_cents)) {

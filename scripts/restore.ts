@@ -8,7 +8,7 @@ import { kesFixed } from '@betdesk/contract';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, existingSecretsKey, settingsEnvironment } from '../apps/api/src/config.ts';
+import { ConfigError, describeDatabase, existingSecretsKey, settingsEnvironment } from '../apps/api/src/config.ts';
 import { BackupError, restoreBackup } from '../apps/api/src/modules/backups/service.ts';
 
 const usage = 'Usage: npm run restore -- --file F';
@@ -46,14 +46,15 @@ async function main(): Promise<number> {
   const target = env.DATABASE_URL
     ? ({ kind: 'postgres', url: env.DATABASE_URL } as const)
     : ({ kind: 'pglite', dataDir: join(resolve(env.DATA_DIR || './data'), 'pglite') } as const);
+  // Which database, by name and host (never a password): the one the restore loads into.
+  const where = describeDatabase({ databaseUrl: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR || './data') });
+  console.log(`Restoring ${file} into ${where}.`);
   const { manifest, figures } = await restoreBackup(file, {
     target,
     backupKey: env.BACKUP_KEY ? Buffer.from(env.BACKUP_KEY, 'hex') : undefined,
     secretsKey,
   });
-  console.log(`Restored the backup of ${manifest.created_at} (schema ${manifest.schema.migration}) into ${
-    target.kind === 'postgres' ? 'the database of DATABASE_URL' : target.dataDir
-  }.`);
+  console.log(`Restored the backup of ${manifest.created_at} (schema ${manifest.schema.migration}) into ${where}.`);
   console.log('Verified against the manifest:');
   for (const [table, count] of Object.entries(figures.row_counts)) console.log(`  ${table}: ${count} rows`);
   for (const [column, cents] of Object.entries(figures.money_totals_cents)) console.log(`  ${column}: KES ${kesFixed(cents, { grouped: true })}`);

@@ -1,9 +1,10 @@
 /**
  * npm run secrets:rotate -- --new-key <64 hex characters>
  *
- * Re-seals every field sealed with SECRETS_KEY (clients' platform passwords, second-factor secrets)
- * under a new key, in one transaction: each field is opened with the current key first, and if any
- * does not open nothing is changed. Stop every Betdesk process first (the embedded database refuses
+ * Re-seals every value sealed with SECRETS_KEY (every `sealedText` column of the schema: clients'
+ * platform passwords, second-factor secrets, the eTIMS device's key; and every `*_sealed` field of a
+ * settings value: the M-Pesa initiator's password) under a new key, in one transaction: each value
+ * is opened with the current key first, and if any does not open nothing is changed. Stop every Betdesk process first (the embedded database refuses
  * while a server holds it). On the embedded database without SECRETS_KEY set, the new key is written
  * into DATA_DIR/local-secrets.json; otherwise put it in the environment before starting again.
  * Older backups keep needing the old key (their manifest names its fingerprint).
@@ -11,42 +12,28 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig, secretsKeyFingerprint, settingsEnvironment } from '../apps/api/src/config.ts';
 import { openDatabase, type Queryable } from '../apps/api/src/db/client.ts';
 import { EmbeddedDatabaseBusyError } from '../apps/api/src/db/pglite-lock.ts';
-import { rows } from '../apps/api/src/db/rows.ts';
+import { resealEverySealedValue } from '../apps/api/src/db/sealed.ts';
 import { decryptSecret, encryptSecret } from '../apps/api/src/lib/crypto.ts';
 import { audit } from '../apps/api/src/modules/audit/service.ts';
 
-/** Every column holding a value sealed with SECRETS_KEY: one home, so a new one is rotated too. */
-export const SEALED_COLUMNS = [
-  { table: 'client_platform_passwords', key: 'id', column: 'password_sealed' },
-  { table: 'user_second_factors', key: 'user_id', column: 'secret_sealed' },
-] as const;
-
-/** Re-seals every sealed field from `oldKey` to `newKey` in the caller's transaction; returns the count per table. */
-export async function resealAll(tx: Queryable, oldKey: Buffer, newKey: Buffer): Promise<Record<string, number>> {
-  const done: Record<string, number> = {};
-  for (const { table, key, column } of SEALED_COLUMNS) {
-    const found = await rows<{ id: number; sealed: string }>(
-      tx,
-      sql`select ${sql.identifier(key)} as id, ${sql.identifier(column)} as sealed from ${sql.identifier(table)} for update`,
-    );
-    for (const row of found) {
-      let plain: string;
-      try {
-        plain = decryptSecret(oldKey, row.sealed);
-      } catch {
-        throw new Error(`${table} ${key}=${row.id} does not open with the current SECRETS_KEY: nothing was changed.`);
-      }
-      await tx.execute(
-        sql`update ${sql.identifier(table)} set ${sql.identifier(column)} = ${encryptSecret(newKey, plain)} where ${sql.identifier(key)} = ${row.id}`,
-      );
+/**
+ * Re-seals every value sealed with SECRETS_KEY from `oldKey` to `newKey` in the caller's transaction
+ * (the places come from the schema: db/sealed.ts); returns the count per place. A value that does
+ * not open with `oldKey` throws, and the caller's transaction keeps nothing.
+ */
+export function resealAll(tx: Queryable, oldKey: Buffer, newKey: Buffer): Promise<Record<string, number>> {
+  return resealEverySealedValue(tx, (sealed, where) => {
+    let plain: string;
+    try {
+      plain = decryptSecret(oldKey, sealed);
+    } catch {
+      throw new Error(`${where} does not open with the current SECRETS_KEY: nothing was changed.`);
     }
-    done[table] = found.length;
-  }
-  return done;
+    return encryptSecret(newKey, plain);
+  });
 }
 
 async function main(): Promise<number> {

@@ -26,7 +26,7 @@ import { messageRoutes } from './modules/messages/routes.ts';
 import { readinessRoutes } from './modules/metrics/routes.ts';
 import { installMetrics } from './modules/metrics/service.ts';
 import { mpesaRoutes } from './modules/mpesa/routes.ts';
-import { portalRoutes } from './modules/portal/routes.ts';
+import { portalRoutes, portalUnavailablePage } from './modules/portal/routes.ts';
 import { privacyRoutes } from './modules/privacy/routes.ts';
 import { reconciliationRoutes } from './modules/reconciliation/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
@@ -63,7 +63,7 @@ export interface BuildOptions {
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = await createFastify(deps.config.trustProxy, options.logger);
   installAuthHook(app, (token) => actorForToken(deps, token));
-  installErrorHandler(app);
+  installErrorHandler(app, { unavailablePage: portalUnavailablePage });
   installMetrics(app, deps);
   readinessRoutes(app, deps);
 

@@ -7,6 +7,8 @@ export const statusTexts = {
   405: 'The resource you wanted to access seems not to be available.',
   422: 'Form data has some errors.',
   500: 'A small system hitch has been encountered. The issue is being addressed and all should be well soon.',
+  /** The database does not answer (down, restarting): nothing was done; the same request works once it is back. */
+  503: 'The service cannot reach its records just now. Please try again in a few minutes.',
 } as const satisfies Record<number, string>;
 
 export type StatusWithText = keyof typeof statusTexts;

@@ -145,6 +145,11 @@ export const portalTexts = {
   'portal.not_found.title': portal('Not found', 'Haipatikani'),
   'portal.not_found.text': portal('There is no such page. Start again from the home page.', 'Ukurasa huu haupo. Anza tena kutoka ukurasa wa nyumbani.'),
   'portal.error.title': portal('Something went wrong', 'Kuna tatizo'),
+  'portal.unavailable.title': portal('Back in a few minutes', 'Tutarudi baada ya dakika chache'),
+  'portal.unavailable.text': portal(
+    'The service cannot reach its records just now. Please try again in a few minutes.',
+    'Huduma haiwezi kufikia kumbukumbu zake kwa sasa. Tafadhali jaribu tena baada ya dakika chache.',
+  ),
   'portal.paybill.title': portal('Pay by M-Pesa Pay Bill', 'Lipa kwa M-Pesa Pay Bill'),
 
   // Notices the service answers (the JSON interface keeps the English of the contract).

@@ -281,6 +281,24 @@ const NOT_YET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREAC
 
 export class DatabaseUnreachableError extends Error {}
 
+/** Besides NOT_YET: the server went away mid-connection (shut down, crashed, the connection lost). */
+const GONE = new Set(['57P01', '57P02', '08000', '08001', '08003', '08004', '08006']);
+
+/**
+ * Whether an error of a request means the database does not answer (refused, unreachable, shut
+ * down, a connection lost or not had in time), as opposed to a statement that failed: the request
+ * then answers 503, as health and ready do, not 500. Looks through drizzle's wrapping (`cause`)
+ * and node's AggregateError (one error per address tried).
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 5) return false;
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (NOT_YET.has(code) || GONE.has(code))) return true;
+  if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
+  if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}
+
 /**
  * At boot, before migrating: waits until PostgreSQL takes a connection. While it refuses (started
  * before the database, or the database restarting) one line says which host and that it retries;

@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { statusTexts, type ErrorBody } from '@betdesk/contract';
+import { isDatabaseUnavailable } from '../db/client.ts';
 import { AppError, type FieldErrors } from './errors.ts';
 
 function defaultText(status: number): string {
@@ -36,8 +37,19 @@ function loggable(error: Error): Record<string, unknown> {
   return { type: error.name, message: error.message, stack: error.stack };
 }
 
+export interface ErrorHandlerOptions {
+  /**
+   * The HTML page for a request of a server-rendered page while the database does not answer (the
+   * subscriber portal's, in the reader's language); null for a request that wants JSON.
+   */
+  unavailablePage?: (request: FastifyRequest) => string | null;
+}
+
+/** How long a client may wait before asking again while the database does not answer. */
+const RETRY_AFTER_SECONDS = '30';
+
 /** The one place errors become the response envelope of ARCHITECTURE.md: no stack, no SQL. */
-export function installErrorHandler(app: FastifyInstance): void {
+export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError, request, reply) => {
     const send = (status: number, body: Omit<ErrorBody, 'request_id'>) =>
       reply.status(status).send({ ...body, request_id: request.id });
@@ -69,6 +81,15 @@ export function installErrorHandler(app: FastifyInstance): void {
       return send(500, { message: statusTexts[500], info: statusTexts[500] });
     }
     const status = error.statusCode ?? 500;
+    if (status >= 500 && isDatabaseUnavailable(error)) {
+      // As /api/health and /api/ready answer: the service is unavailable, not broken; the same
+      // request works once the database is back (sign-in, the portal's pages).
+      request.log.warn({ error: loggable(error) }, 'request refused: the database does not answer');
+      reply.header('retry-after', RETRY_AFTER_SECONDS).header('cache-control', 'no-store');
+      const page = options.unavailablePage?.(request);
+      if (page) return reply.status(503).type('text/html; charset=utf-8').send(page);
+      return send(503, { message: statusTexts[503], info: statusTexts[503] });
+    }
     if (status >= 500) {
       request.log.error({ error: loggable(error) }, 'request failed');
       return send(500, { message: statusTexts[500], info: statusTexts[500] });

@@ -25,6 +25,10 @@ export async function createFastify(trustProxy: Config['trustProxy'], logger: Fa
     trustProxy:
       typeof trustProxy === 'number' ? ((hops: number) => (_address: string, hop: number) => hop < hops)(trustProxy) : trustProxy,
     return503OnClosing: true,
+    // No plugin timer: on a busy machine a plugin may take longer than Fastify's 10 seconds to
+    // load (the API docs' static files), and a slow start must be slow, never a server that dies
+    // at boot. A start that truly hangs shows as a process that never answers /api/ready.
+    pluginTimeout: 0,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

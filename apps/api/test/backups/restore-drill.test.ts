@@ -1,7 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_CATEGORY_ID } from '@betdesk/contract';
 import { assertEmptyTarget, readFigures, type RestoreTarget } from '../../src/modules/backups/dump.ts';
@@ -146,3 +148,103 @@ it('encrypts with BACKUP_KEY and asks for the key to restore', async () => {
   expect(report.figures.row_counts).toEqual(made.manifest.row_counts);
   expect(report.figures.money_totals_cents).toEqual(made.manifest.money_totals_cents);
 }, 60_000);
+
+/** The shell block of OPERATIONS.md §8's "Restoring" that follows `label` ("PostgreSQL:", "Embedded:"). */
+function runbookBlock(label: string): string {
+  const runbook = readFileSync(new URL('../../../../docs/OPERATIONS.md', import.meta.url), 'utf8');
+  const restoring = runbook.slice(runbook.indexOf('### Restoring'));
+  const block = /```sh\n([\s\S]*?)```/.exec(restoring.slice(restoring.indexOf(`\n${label}\n`)));
+  if (!block) throw new Error(`OPERATIONS.md §8 has no shell block after "${label}"`);
+  return block[1]!;
+}
+
+/** `text` with each placeholder replaced; a placeholder the runbook no longer has fails the drill. */
+function fillIn(text: string, values: [RegExp | string, string][]): string {
+  return values.reduce((done, [placeholder, value]) => {
+    const filled = done.replace(placeholder, value);
+    expect(filled, `the runbook's ${String(placeholder)}`).not.toBe(done);
+    return filled;
+  }, text);
+}
+
+/** Runs a runbook block with sh -e from the repository's root, as an operator would. */
+function runAsOperator(script: string, env: Record<string, string>) {
+  const { DATABASE_URL: _url, SECRETS_KEY: _key, DATA_DIR: _dir, BACKUP_DIR: _backups, ...rest } = process.env;
+  const run = spawnSync('sh', ['-e', '-c', script], {
+    cwd: new URL('../../../..', import.meta.url).pathname,
+    env: { ...rest, NODE_ENV: 'test', ...env },
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  return { status: run.status, out: run.stdout, err: run.stderr };
+}
+
+it.skipIf(!process.env.DATABASE_URL)("restores by OPERATIONS.md §8's own commands into a database owned by the service's role", async () => {
+  const server = new URL(process.env.DATABASE_URL!);
+  const suffix = randomBytes(4).toString('hex');
+  const role = `betdesk_svc_${suffix}`;
+  const name = `betdesk_runbook_${suffix}`;
+  const admin = new pg.Client({ connectionString: server.toString() });
+  await admin.connect();
+  // The service's role: no superuser, may sign in (§1's `createuser betdesk`).
+  await admin.query(`create role ${role} login`);
+  // `sudo -u postgres X` runs X as the server's superuser: here, the test server's, by the libpq settings.
+  const bin = join(dir, `bin-${suffix}`);
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'sudo'), `#!/bin/sh\n[ "$1" = "-u" ] || exit 64\nuser="$2"; shift 2\nPGUSER="$user" exec "$@"\n`);
+  chmodSync(join(bin, 'sudo'), 0o755);
+  try {
+    const script = fillIn(runbookBlock('PostgreSQL:'), [
+      [/betdesk_restored/g, name],
+      [/-O betdesk /, `-O ${role} `],
+      [/postgres:\/\/betdesk@127\.0\.0\.1:5432\//, `postgres://${role}@${server.hostname}:${server.port || '5432'}/`],
+      ['<the key>', t.deps.config.secretsKey.toString('hex')],
+      [/\[BACKUP_KEY=<key>\] /, ''],
+      [/--file \S+/, `--file ${backupFile}`],
+    ]);
+    const run = runAsOperator(script, {
+      PATH: `${bin}:${process.env.PATH}`,
+      PGHOST: server.hostname,
+      PGPORT: server.port || '5432',
+    });
+    expect(run.err).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.out).toContain(`into PostgreSQL database "${name}" on ${server.hostname}:${server.port || '5432'}.`);
+    const restoredUrl = new URL(server.toString());
+    restoredUrl.pathname = `/${name}`;
+    const figures = await readFigures(async (text) => {
+      const client = new pg.Client({ connectionString: restoredUrl.toString() });
+      await client.connect();
+      try {
+        return (await client.query(text)).rows;
+      } finally {
+        await client.end();
+      }
+    });
+    const made = JSON.parse(readFileSync(`${backupFile}.json`, 'utf8')).manifest;
+    expect(figures.money_totals_cents).toEqual(made.money_totals_cents);
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`drop role if exists ${role}`);
+    await admin.end();
+  }
+}, 300_000);
+
+it.skipIf(!!process.env.DATABASE_URL)("restores by OPERATIONS.md §8's own commands into a new embedded data directory", () => {
+  const dataDir = join(dir, `data-new-${randomBytes(4).toString('hex')}`);
+  const safe = join(dir, `safe-${randomBytes(4).toString('hex')}`);
+  mkdirSync(safe);
+  writeFileSync(
+    join(safe, 'local-secrets.json'),
+    JSON.stringify({ secretsKey: t.deps.config.secretsKey.toString('hex'), webhookSecret: t.deps.config.webhookSecret }),
+  );
+  const script = fillIn(runbookBlock('Embedded:'), [
+    [/\/srv\/betdesk-data-new/g, dataDir],
+    ['/safe/place/local-secrets.json', join(safe, 'local-secrets.json')],
+    [/--file \S+/, `--file ${backupFile}`],
+  ]);
+  const run = runAsOperator(script, {});
+  expect(run.err).toBe('');
+  expect(run.status).toBe(0);
+  expect(run.out).toContain(`into the embedded database in ${join(dataDir, 'pglite')}.`);
+}, 300_000);

@@ -5,14 +5,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { PORTAL_COOKIE, statusTexts } from '@betdesk/contract';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
+import { fixedText } from '../../src/customer-texts/texts.ts';
+import { LANGUAGE_COOKIE } from '../../src/modules/portal/routes.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 
 /**
  * Issue 27: /metrics without METRICS_TOKEN is a 404 (not the web app's page), a database that does
- * not answer makes /api/health and /metrics answer 503 with the reason, and a server started before
+ * not answer makes /api/health and /metrics answer 503 with the reason (and sign-in and the portal's
+ * pages too, the portal as a page in the reader's language), and a server started before
  * its database says so in one line naming the host and waits for it; so does a worker (npm run
  * worker) started before its database.
  */
@@ -62,6 +66,45 @@ describe('with the database unreachable', () => {
     const res = await app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ status: 'unavailable', database: 'postgres', reason: 'the database does not answer' });
+  });
+
+  it('answers a sign-in with 503 and says to try again, as health does', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@betdesk.test', password: 'whatever-it-is' } });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('30');
+    expect(res.json()).toMatchObject({ message: statusTexts[503], info: statusTexts[503] });
+    const portal = await app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: '0712345678' } });
+    expect(portal.statusCode).toBe(503);
+    expect(portal.json()).toMatchObject({ info: statusTexts[503] });
+  });
+
+  it("answers the portal's pages with 503 as a page in the reader's language", async () => {
+    const english = await app.inject({ method: 'GET', url: '/portal/sign-in' });
+    expect(english.statusCode).toBe(503);
+    expect(english.headers['content-type']).toMatch(/^text\/html/);
+    expect(english.body).toContain('<html lang="en">');
+    expect(english.body).toContain(fixedText('portal.unavailable.title', 'en'));
+    expect(english.body).toContain(fixedText('portal.unavailable.text', 'en'));
+
+    // The language the reader chose (the switch's cookie), and a signed-in reader's page (its
+    // session cannot be read either).
+    const kiswahili = await app.inject({
+      method: 'GET',
+      url: '/portal/tips',
+      headers: { cookie: `${LANGUAGE_COOKIE}=sw; ${PORTAL_COOKIE}=${'a'.repeat(43)}` },
+    });
+    expect(kiswahili.statusCode).toBe(503);
+    expect(kiswahili.body).toContain('<html lang="sw">');
+    expect(kiswahili.body).toContain(fixedText('portal.unavailable.text', 'sw'));
+    // A form posted to a page, in the language the browser asks for.
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/portal/sign-in',
+      headers: { 'accept-language': 'sw-KE,sw;q=0.9,en;q=0.8' },
+      payload: { phone: '0712345678' },
+    });
+    expect(posted.statusCode).toBe(503);
+    expect(posted.body).toContain(fixedText('portal.unavailable.title', 'sw'));
   });
 
   it('answers /metrics with 503 and the reason', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, boolean } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
+import { sealedText } from './sealed.ts';
 
 /** Bet4Me clients: people who pay for staff to place bets on their own betting accounts. */
 export const clients = pgTable(
@@ -75,7 +76,7 @@ export const clientPlatformPasswords = pgTable(
       .notNull()
       .references(() => clients.id),
     platform: text('platform').notNull(),
-    passwordSealed: text('password_sealed').notNull(),
+    passwordSealed: sealedText('password_sealed').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

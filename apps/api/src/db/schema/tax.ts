@@ -3,6 +3,7 @@ import { bigint, boolean, check, index, integer, pgTable, primaryKey, smallint, 
 import { users } from './users.ts';
 import { mpesaPayments, subscriptions } from './money.ts';
 import { bonusPayments } from './clients.ts';
+import { sealedText } from './sealed.ts';
 
 /** KRA's tax types (eTIMS code list): A exempt, B 16 %, C 0 %, D non-VAT, E 8 %. */
 export const TAX_TYPES = ['A', 'B', 'C', 'D', 'E'] as const;
@@ -31,7 +32,7 @@ export const taxDevice = pgTable(
     vatRegistered: boolean('vat_registered').notNull().default(false),
     /** null: ETIMS_BASE_URL (KRA's sandbox unless set). */
     baseUrl: text('base_url'),
-    cmcKeySealed: text('cmc_key_sealed'),
+    cmcKeySealed: sealedText('cmc_key_sealed'),
     sdcId: text('sdc_id'),
     mrcNo: text('mrc_no'),
     initialisedAt: timestamp('initialised_at', { withTimezone: true }),

@@ -1,5 +1,6 @@
 import { bigint, boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { sealedText } from './sealed.ts';
 
 export const userCategories = pgTable('user_categories', {
   id: integer('id').primaryKey(),
@@ -61,7 +62,7 @@ export const userSecondFactors = pgTable('user_second_factors', {
     .primaryKey()
     .references(() => users.id),
   /** The base32 secret sealed with SECRETS_KEY (AES-256-GCM), as the platform passwords are. */
-  secretSealed: text('secret_sealed').notNull(),
+  secretSealed: sealedText('secret_sealed').notNull(),
   enabledAt: timestamp('enabled_at', { withTimezone: true }),
   /** The last TOTP time step accepted: a code is taken once (replay), and never an older one. */
   lastTimeStep: bigint('last_time_step', { mode: 'number' }),

@@ -1,6 +1,13 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { backupRuns, users } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
+import { rows } from '../../db/rows.ts';
+
+/** Whether the database has Betdesk's users table at all (read without creating anything). */
+export async function hasUsersTable(db: Queryable): Promise<boolean> {
+  const [found] = await rows<{ present: boolean }>(db, sql`select to_regclass('public.users') is not null as present`);
+  return found?.present === true;
+}
 
 /** Whether the database holds any user (every install has its first admin). */
 export async function holdsAUser(db: Queryable): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { BACKUP_MAX_AGE_HOURS } from '@betdesk/contract';
 import { describeDatabase, secretsKeyFingerprint, type Config } from '../../config.ts';
@@ -85,6 +85,29 @@ export async function writeBackup(database: Database, config: Config, outDir: st
 }
 
 /** A backup as a recorded run: the dashboard, the metrics and the list see failures too. */
+const GIVE_THE_SETTINGS = "Give the command the service's settings: BETDESK_ENV_FILE=/etc/betdesk/betdesk.env npm run backup";
+
+/**
+ * Refuses a database that is not the one Betdesk runs on, reading only: one without Betdesk's
+ * tables, or whose users hold nobody (every install has its first admin; an operations command that
+ * did not read its settings opened another). `npm run backup` asks this before it migrates, so the
+ * wrong database is left as it was, and the refusal says which database it looked at.
+ */
+export async function assertBetdeskDatabase(database: Database, config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<void> {
+  if (!(await q.hasUsersTable(database.db))) {
+    throw new BackupError(`Nothing backed up: ${describeDatabase(config)} holds no Betdesk tables, so it is not the database Betdesk runs on. ${GIVE_THE_SETTINGS}`);
+  }
+  if (!(await q.holdsAUser(database.db))) {
+    throw new BackupError(`Nothing backed up: ${describeDatabase(config)} holds no user, so it is not the database Betdesk runs on. ${GIVE_THE_SETTINGS}`);
+  }
+}
+
+/** Refuses, before opening it (which would create one), an embedded database that does not exist. */
+export function assertEmbeddedDatabaseExists(config: Pick<Config, 'databaseUrl' | 'dataDir'>): void {
+  if (config.databaseUrl || existsSync(join(config.dataDir, 'pglite', 'PG_VERSION'))) return;
+  throw new BackupError(`Nothing backed up: ${describeDatabase(config)} does not exist, so it is not the database Betdesk runs on. ${GIVE_THE_SETTINGS}`);
+}
+
 export async function runBackup(
   database: Database,
   config: Config,
@@ -92,14 +115,7 @@ export async function runBackup(
   options: { outDir?: string; userId?: number | null } = {},
 ): Promise<MadeBackup> {
   const db = database.db;
-  // Every install has its first admin: a database without a user is not the one the service uses
-  // (an operations command that did not read its settings opened a new empty one). Refuse, saying where.
-  if (!(await q.holdsAUser(db))) {
-    throw new BackupError(
-      `Nothing backed up: ${describeDatabase(config)} holds no user, so it is not the database Betdesk runs on. ` +
-        'Give the command the service\'s settings: BETDESK_ENV_FILE=/etc/betdesk/betdesk.env npm run backup',
-    );
-  }
+  await assertBetdeskDatabase(database, config);
   const runId = await q.startBackupRun(db, { trigger, requestedBy: options.userId ?? null });
   try {
     const made = await writeBackup(database, config, options.outDir ?? config.backup.dir);

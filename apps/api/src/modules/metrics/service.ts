@@ -8,6 +8,7 @@ import { retentionFigures } from '../privacy/service.ts';
 import { UNCLAIMED_KEYS } from '../../db/money.ts';
 import { utilityBalanceGauge } from '../refunds/service.ts';
 import { lateInvoices, taxInvoicingOn } from '../tax/service.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
 import * as q from './queries.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
@@ -85,43 +86,45 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
       this.set(keys.reduce((n, k) => n + k.n, 0));
     },
   });
-  const queueDepth = new Gauge({
-    name: 'betdesk_job_queue_depth',
-    help: 'Jobs waiting to run, by queue',
-    labelNames: ['queue'] as const,
-    registers: [registry],
-  });
-  const failedJobs = new Gauge({
-    name: 'betdesk_job_failed',
-    help: 'Jobs that failed for good (every retry spent), by queue, as pg-boss keeps them (7 days)',
-    labelNames: ['queue'] as const,
-    registers: [registry],
-  });
-  new Gauge({
-    name: 'betdesk_job_oldest_queued_age_seconds',
-    help: 'Age of the oldest job that is due and not started, by queue',
-    labelNames: ['queue'] as const,
-    registers: [registry],
-    async collect() {
-      queueDepth.reset();
-      failedJobs.reset();
-      this.reset();
-      // A process that never started the job queue (tests) has no pg-boss schema.
-      const [{ exists } = { exists: false }] = (await deps.database.executeSql(`select to_regclass('pgboss.job') is not null as exists`))
-        .rows as { exists: boolean }[];
-      if (!exists) return;
-      const found = await deps.database.executeSql(
-        `select name, count(*) filter (where state <> 'failed')::int as n, count(*) filter (where state = 'failed')::int as failed,
-                coalesce(extract(epoch from now() - min(created_on) filter (where state <> 'failed' and start_after <= now())), 0)::float8 as age
-           from pgboss.job where state in ('created', 'retry', 'failed') group by name`,
-      );
-      for (const r of found.rows) {
-        queueDepth.set({ queue: String(r.name) }, Number(r.n));
-        failedJobs.set({ queue: String(r.name) }, Number(r.failed));
-        this.set({ queue: String(r.name) }, Number(r.age));
-      }
-    },
-  });
+  // The three job gauges come from one read of pg-boss's table per scrape: each gauge's collect runs
+  // when the scrape starts (prom-client starts every collect at once) and waits for the same read,
+  // so each serves this scrape's figures (a gauge set by another's collect served the previous
+  // scrape's, and nothing on a process's first). Every queue of this version is there, 0 when it
+  // has no job, so a queue's first failure is a rise from 0, not a new series.
+  let jobRead: Promise<Map<string, { depth: number; failed: number; age: number }> | null> | null = null;
+  const jobFigures = () =>
+    (jobRead ??= readJobFigures().finally(() => {
+      jobRead = null;
+    }));
+  async function readJobFigures(): Promise<Map<string, { depth: number; failed: number; age: number }> | null> {
+    // A process that never started the job queue (tests) has no pg-boss schema.
+    const [{ exists } = { exists: false }] = (await deps.database.executeSql(`select to_regclass('pgboss.job') is not null as exists`))
+      .rows as { exists: boolean }[];
+    if (!exists) return null;
+    const found = await deps.database.executeSql(
+      `select name, count(*) filter (where state <> 'failed')::int as n, count(*) filter (where state = 'failed')::int as failed,
+              coalesce(extract(epoch from now() - min(created_on) filter (where state <> 'failed' and start_after <= now())), 0)::float8 as age
+         from pgboss.job where state in ('created', 'retry', 'failed') group by name`,
+    );
+    const figures = new Map(Object.values(QUEUES).map((queue) => [queue as string, { depth: 0, failed: 0, age: 0 }]));
+    for (const r of found.rows) figures.set(String(r.name), { depth: Number(r.n), failed: Number(r.failed), age: Number(r.age) });
+    return figures;
+  }
+  const jobGauge = (name: string, help: string, figure: 'depth' | 'failed' | 'age') =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['queue'] as const,
+      registers: [registry],
+      async collect() {
+        const figures = await jobFigures();
+        this.reset();
+        for (const [queue, f] of figures ?? []) this.set({ queue }, f[figure]);
+      },
+    });
+  jobGauge('betdesk_job_queue_depth', 'Jobs waiting to run, by queue', 'depth');
+  jobGauge('betdesk_job_failed', 'Jobs that failed for good (every retry spent), by queue, as pg-boss keeps them (7 days)', 'failed');
+  jobGauge('betdesk_job_oldest_queued_age_seconds', 'Age of the oldest job that is due and not started, by queue', 'age');
   new Gauge({
     name: 'betdesk_tax_invoices_late',
     help: 'Tax invoices neither sent to KRA nor rejected after ETIMS_LATE_HOURS (alert when above 0)',

@@ -565,6 +565,19 @@ export function purchaseDetail(t: Say, p: PortalPurchase): string {
   return `${p.reason ?? t('portal.purchase.not_taken')} ${t('portal.purchase.try_again')}`;
 }
 
+/**
+ * The page a reader gets while the database does not answer (503): made without it, so no business
+ * name, menu or trust lines (those are settings), only the catalogue's words in the reader's language.
+ */
+export function unavailablePage(language: Language): string {
+  const title = fixedText('portal.unavailable.title', language);
+  return html`<!doctype html>
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title}</title><meta name="robots" content="noindex"><style>${trusted(STYLE)}</style>
+</head><body><main><h1>${title}</h1><p class="warn">${fixedText('portal.unavailable.text', language)}</p>
+<p><a class="btn" href="/portal">${fixedText('portal.nav.home', language)}</a></p></main></body></html>`.value;
+}
+
 export function messagePage(shell: Shell, c: { title: string; text: string; status?: 'warn' | 'notice'; link?: { href: string; label: string } }): string {
   return page(
     shell,

@@ -33,7 +33,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { getSetting } from '../settings/service.ts';
+import { getSetting, settingDefaults } from '../settings/service.ts';
 import { categoryByCode, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
@@ -59,6 +59,20 @@ function safeNext(raw: unknown, fallback = '/portal/tips'): string {
 
 /** The cookie remembering a signed-out visitor's language (the switch on every page). */
 export const LANGUAGE_COOKIE = 'betdesk_lang';
+
+/**
+ * The portal's page while the database does not answer (the error handler's 503), for a request of
+ * a page under /portal; null for any other request (the JSON interface answers JSON). The reader's
+ * language is the one their browser keeps (the language cookie), else the one their browser asks
+ * for, else the install's default: a signed-in reader's own choice is in the database.
+ */
+export function portalUnavailablePage(request: FastifyRequest): string | null {
+  if (!/^\/portal(\/|\?|$)/.test(request.url) || request.url.startsWith('/portal/assets/')) return null;
+  const cookie = request.cookies?.[LANGUAGE_COOKIE];
+  const asked = /^\s*sw\b/i.test(request.headers['accept-language'] ?? '') ? 'sw' : null;
+  const language: Language = isLanguage(cookie) ? cookie : (asked ?? settingDefaults.customer_language_default.value);
+  return pages.unavailablePage(language);
+}
 
 /**
  * The service's English notices (contract portalTexts, the phone's validation) as the reader's

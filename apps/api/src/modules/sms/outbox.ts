@@ -224,6 +224,19 @@ export const DISPATCH_DEFAULTS = {
 } satisfies Required<Omit<DispatchOptions, 'signal'>>;
 
 /**
+ * How many messages one gateway request may carry: at most a second's worth of the rate, and for a
+ * bulk text (a tips blast, a broadcast) a tenth of the rate less (decision 058). That tenth is kept
+ * for one-off messages: a sign-in code queued while a broadcast drains goes with the next request,
+ * beside the broadcast's second, instead of waiting a whole second for room behind it (p99 2.2 s
+ * before, see docs/performance.md).
+ */
+export function requestSizes(batchSize: number, sendRate: number): { single: number; bulk: number } {
+  const rate = Math.max(1, Math.floor(sendRate));
+  const single = Math.min(batchSize, rate);
+  return { single, bulk: Math.max(1, Math.min(single, rate - Math.ceil(rate / 10))) };
+}
+
+/**
  * Sends due messages through the gateway until none is left (or the run's time is up), at most
  * `sendRate` messages a second. Each batch is one text to up to `batchSize` recipients:
  *
@@ -261,7 +274,7 @@ export async function dispatchQueuedSms(
     const due = { now, promotionalOpen: windowAt(now, window).open };
     // A request never carries more than one second's worth of the rate: the gateway sees at most
     // SMS_SEND_RATE messages in any second, not a paced average of larger bursts.
-    const claimed = await q.claimBatch(database, token, Math.min(o.batchSize, Math.max(1, Math.floor(o.sendRate))), o.claimMs, due);
+    const claimed = await q.claimBatch(database, token, requestSizes(o.batchSize, o.sendRate), o.claimMs, due);
     if (claimed === 0) return report;
     // One pace for every dispatcher of every process: the batch waits for room in the rate.
     const booking = await waitForGatewayRoom(database, claimed, o.sendRate, o.claimMs);

@@ -118,29 +118,34 @@ export async function releaseExpiredClaims(database: Database): Promise<void> {
 export async function claimBatch(
   database: Database,
   token: string,
-  batchSize: number,
+  batchSize: { single: number; bulk: number },
   claimMs: number,
   due: { now: Date; promotionalOpen: boolean },
 ): Promise<number> {
   const { rows: claimed } = await database.executeSql(
     `with head as (
-       select body from sms_messages
+       select body, priority from sms_messages
         where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
         order by priority, id limit 1
         for update skip locked
      ), picked as (
-       select id from sms_messages
+       select id, priority from sms_messages
         where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
           and body = (select body from head)
         order by priority, id limit $1
         for update skip locked
+     ), taken as (
+       -- A bulk text takes fewer (requestSizes: a tenth of the rate stays for one-off messages);
+       -- LIMIT cannot read the head, so the rows beyond are locked, not taken, and freed at commit.
+       select id from (select id, row_number() over (order by priority, id) as n from picked) numbered
+        where n <= (case when (select priority from head) = ${SMS_PRIORITY.single} then $1::int else $6::int end)
      )
      update sms_messages m
         set status = 'sending', attempts = m.attempts + 1, claim_token = $2,
             claimed_until = now() + make_interval(secs => $3), handed_at = null, updated_at = now()
-       from picked where m.id = picked.id
+       from taken where m.id = taken.id
      returning m.id`,
-    [batchSize, token, claimMs / 1000, due.now.toISOString(), due.promotionalOpen],
+    [batchSize.single, token, claimMs / 1000, due.now.toISOString(), due.promotionalOpen, batchSize.bulk],
   );
   return claimed.length;
 }
