@@ -4,6 +4,9 @@
  * database instead of one per admin), before an E2E server first starts on DATA_DIR.
  */
 import { join } from 'node:path';
+// The users service reaches the API's route toolkit, whose schemas carry the OpenAPI fields that
+// @fastify/swagger's types add: loaded here as the API loads them.
+import type {} from '@fastify/swagger';
 import { ADMIN_CATEGORY_ID } from '@betdesk/contract';
 import { loadConfig } from '../../api/src/config.ts';
 import { openDatabase } from '../../api/src/db/client.ts';
