@@ -141,6 +141,7 @@ export default tseslint.config(
             winningsContent: 'tips-winnings',
             users: 'users',
             userCategories: 'users',
+            adminGrants: 'users',
             sessions: 'auth',
             userSecondFactors: 'auth',
             recoveryCodes: 'auth',

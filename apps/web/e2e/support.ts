@@ -71,15 +71,28 @@ export interface OwnServer {
   stop(): Promise<void>;
 }
 
+/** A second admin the operator makes on the server (`npm run create-user`), outside the web's two-person rule. */
+export const partner = { email: 'partner@betdesk.test', password: 'e2e-partner-password', name: 'Amina Wafula', phone: '0733444555' };
+
 /**
  * A second API server serving the same SPA build, for a spec that needs settings the shared E2E
  * server does not have (an SMS gateway other than the log). Its own fresh PGlite directory and no
- * demo data, so it sends nothing the spec did not ask for; the same admin account.
+ * demo data, so it sends nothing the spec did not ask for; the same admin account. With
+ * `operatorAdmins`, the operator makes the admin and them as `npm run create-user` does before the
+ * server first starts: a new install with admins independent of one another (decision 056).
  */
-export async function startOwnServer(env: Record<string, string>): Promise<OwnServer> {
+export async function startOwnServer(env: Record<string, string>, operatorAdmins: (typeof partner)[] = []): Promise<OwnServer> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-own-'));
+  if (operatorAdmins.length > 0) {
+    const all = [{ ...admin, name: 'Administrator', phone: '0700000000' }, ...operatorAdmins];
+    execFileSync('node', ['--import', 'tsx', 'apps/web/e2e/operator-admins.ts', JSON.stringify(all)], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ...env },
+      stdio: 'pipe',
+    });
+  }
   const server = spawn('node', ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: root,
     env: {
@@ -125,7 +138,7 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
  * Talking the spec reads (`gateway`: sign-in codes, receipts, refusals), with `env` added to the
  * server's environment. Specs that need more fakes (portal.spec: Daraja) build their own.
  */
-export function testWithOwnServer(env: Record<string, string> = {}) {
+export function testWithOwnServer(env: Record<string, string> = {}, operatorAdmins: (typeof partner)[] = []) {
   return base.extend<{ gateway: FakeAfricasTalking; ownServer: OwnServer }>({
     gateway: async ({}, use) => {
       const gateway = await startFakeAfricasTalking({ username: 'sandbox', apiKey: 'e2e-api-key' });
@@ -140,11 +153,11 @@ export function testWithOwnServer(env: Record<string, string> = {}) {
           AT_API_KEY: 'e2e-api-key',
           AT_BASE_URL: gateway.url,
           ...env,
-        });
+        }, operatorAdmins);
         await use(server);
         await server.stop();
       },
-      { timeout: 150_000 },
+      { timeout: 240_000 },
     ],
     baseURL: async ({ ownServer }, use) => {
       await use(ownServer.baseURL);
@@ -157,7 +170,11 @@ export function testWithOwnServer(env: Record<string, string> = {}) {
  * passkey or webhook secret the spec needs. Daraja would call the public callback or result URL; the
  * fake calls this server at the same path.
  */
-export function testWithOwnServerAndDaraja(env: Record<string, string>, daraja: { callbackDelayMs?: number } = {}) {
+export function testWithOwnServerAndDaraja(
+  env: Record<string, string>,
+  daraja: { callbackDelayMs?: number } = {},
+  operatorAdmins: (typeof partner)[] = [],
+) {
   return base.extend<{ daraja: FakeDaraja; gateway: FakeAfricasTalking; ownServer: OwnServer }>({
     daraja: async ({}, use) => {
       const fake = await startFakeDaraja();
@@ -182,7 +199,7 @@ export function testWithOwnServerAndDaraja(env: Record<string, string>, daraja: 
           MPESA_CONSUMER_SECRET: fake.consumerSecret,
           MPESA_CALLBACK_BASE_URL: 'https://betdesk.example.com',
           ...env,
-        });
+        }, operatorAdmins);
         fake.deliver = async (url, body) => {
           await fetch(`${server.baseURL}${new URL(url).pathname}`, {
             method: 'POST',
@@ -193,7 +210,7 @@ export function testWithOwnServerAndDaraja(env: Record<string, string>, daraja: 
         await use(server);
         await server.stop();
       },
-      { timeout: 150_000 },
+      { timeout: 240_000 },
     ],
     baseURL: async ({ ownServer }, use) => {
       await use(ownServer.baseURL);

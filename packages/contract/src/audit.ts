@@ -16,6 +16,7 @@ export const AUDIT_ENTITY_NAMES = {
   subscription: 'Bet4Me subscription',
   bet4me_plan: 'Bet4Me plan',
   user: 'Staff user',
+  admin_grant: 'Admin rights',
   tips_post: 'Tips post',
   tips_subscriber: 'Tips subscriber',
   price_package: 'SMS tips price package',
@@ -77,6 +78,10 @@ export const SENSITIVE_AUDIT_ACTIONS = [
   'refund.unknown',
   'refund.held',
   'refund.initiator-save',
+  // Admin rights asked, given or declined (decision 056): who may approve money out.
+  'admin-grant.request',
+  'admin-grant.approve',
+  'admin-grant.decline',
 ] as const;
 
 const Name = z.string().trim().max(64, 'At most 64 characters');

@@ -39,6 +39,7 @@ export * from './reports.ts';
 export * from './ussd.ts';
 export * from './privacy.ts';
 export * from './privacy-alerts.ts';
+export * from './admin-grants.ts';
 export * from './portal.ts';
 export * from './backups.ts';
 export * from './operations.ts';

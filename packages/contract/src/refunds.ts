@@ -50,6 +50,11 @@ export const refundTexts = {
   noteRequired: 'Say why in the note',
   ownRequest: 'You asked for this refund: another admin must approve it',
   alreadyApproved: 'You approved this refund already: a further admin must approve it',
+  tiedToRequester:
+    'Your admin rights and those of the admin who asked for this refund come from one another (one asked for or approved the other\'s, or one admin asked for both): an admin outside that chain must approve it',
+  tiedToFirstApprover:
+    'Your admin rights and those of the admin who approved this refund first come from one another: an admin outside that chain must approve it',
+  coolingOff: (until: string) => `New admins may approve refunds only after their cooling-off period: from ${until}`,
   notAwaiting: 'This refund is no longer waiting for approval',
   noSecondFactor: 'Turn on two-factor sign-in (My Profile) before approving refunds',
   wrongCode: 'This code is not right. Check the time on your phone.',

@@ -44,7 +44,9 @@ export const storeUser = endpoint({
   summary: 'Register a user (a temporary password goes to their phone by SMS) or update one (admin)',
   access: 'manage:users',
   body: UserForm,
-  response: Notice.extend({ user_id: z.number() }),
+  // Asking for admin rights (a new admin, or a user moved to category 1) registers or keeps the user
+  // without them and opens a grant another admin approves: its id is here (decision 056).
+  response: Notice.extend({ user_id: z.number(), admin_grant_id: z.number().optional() }),
 });
 
 export const deleteUser = endpoint({

@@ -156,6 +156,7 @@ export const queryKeys = {
   users: {
     all: ['users'] as const,
     list: () => ['users', 'all'] as const,
+    adminGrants: () => ['users', 'admin-grants'] as const,
     assignmentChoices: (page: number, perPage: number, search: string) => ['users', 'assign-clients', page, perPage, search] as const,
     clients: (userId: number, page: number, perPage: number, search: string) => ['users', 'clients', userId, page, perPage, search] as const,
   },

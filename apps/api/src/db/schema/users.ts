@@ -36,6 +36,37 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * Admin rights, one row each time a user is given them or asks for them (decision 056). Through the
+ * web a grant waits (`pending`) until a second admin approves it with their code; the bootstrap
+ * admin and `npm run create-user` (the operator on the server) give them at once (`operator`).
+ * Who asked and who approved make the chains the two-person rule follows: an admin never approves
+ * a refund or a grant of one they come from, or who comes from them.
+ */
+export const adminGrants = pgTable(
+  'admin_grants',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind', { enum: ['new_user', 'promotion', 'operator', 'before_grants'] }).notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'declined', 'cancelled'] }).notNull(),
+    /** The admin who asked; null when the operator or the first boot gave the rights. */
+    requestedBy: integer('requested_by').references(() => users.id),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The admin who approved or declined it. */
+    decidedBy: integer('decided_by').references(() => users.id),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    /** When the rights took effect: the cooling-off period counts from here. */
+    effectiveAt: timestamp('effective_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('admin_grants_one_pending_key').on(t.userId).where(sql`${t.status} = 'pending'`),
+    index('admin_grants_user_idx').on(t.userId, t.id),
+  ],
+);
+
 export const sessions = pgTable(
   'sessions',
   {

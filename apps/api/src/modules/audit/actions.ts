@@ -16,6 +16,9 @@ export const AUDIT_ACTIONS = {
   'user.2fa-disable': 'user',
   'user.2fa-clear': 'user',
   'user.2fa-recovery-code': 'user',
+  'admin-grant.request': 'admin_grant',
+  'admin-grant.approve': 'admin_grant',
+  'admin-grant.decline': 'admin_grant',
   // Assigning is recorded on the staff member who receives the clients, unassigning on the client.
   'client.assign': 'user',
   'client.unassign': 'client',

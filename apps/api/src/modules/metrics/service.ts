@@ -9,6 +9,7 @@ import { UNCLAIMED_KEYS } from '../../db/money.ts';
 import { utilityBalanceGauge } from '../refunds/service.ts';
 import { lateInvoices, taxInvoicingOn } from '../tax/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
+import { adminGrantFigures } from '../users/service.ts';
 import * as q from './queries.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
@@ -189,6 +190,26 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
       this.set({ status: 'unknown' }, 0);
       this.set({ status: 'held' }, 0);
       for (const r of found) this.set({ status: r.status }, Number(r.n));
+    },
+  });
+  // Admin rights asked in the web (decision 056): a grant waiting, and every step, alert.
+  new Gauge({
+    name: 'betdesk_admin_grants_pending',
+    help: 'Admin rights asked in the web and waiting for a second admin',
+    registers: [registry],
+    async collect() {
+      this.set((await adminGrantFigures(db)).pending);
+    },
+  });
+  new Counter({
+    name: 'betdesk_admin_grant_steps_total',
+    help: 'Steps of admin rights asked in the web, by step (requested, approved, declined)',
+    labelNames: ['step'] as const,
+    registers: [registry],
+    async collect() {
+      const figures = await adminGrantFigures(db);
+      this.reset();
+      for (const step of ['requested', 'approved', 'declined'] as const) this.inc({ step }, figures[step]);
     },
   });
   new Gauge({

@@ -26,6 +26,7 @@ import { audit, byStaff } from '../audit/service.ts';
 import { acceptStepUpCode } from '../auth/service.ts';
 import { getPaymentForRefund, lockPaymentForRefund } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { adminCoolingOffUntil, adminsTied, coolingOffEnd } from '../users/service.ts';
 import { initiatorReady, utilityBalance } from './sending.ts';
 import { auditRefundMove, completeRefund, failRefund, REFUND_AUDIT_ACTIONS } from './outcomes.ts';
 import * as q from './queries.ts';
@@ -180,6 +181,16 @@ export async function approveRefund(
     if (refund.status === 'awaiting_second_approval' && refund.approvedBy === actor.userId) {
       throw new AppError(403, refundTexts.alreadyApproved, { code: 'already_approved' });
     }
+    // The two persons must be two people (decision 056): never an admin whose rights come from the
+    // requester's (or the first approver's) or who gave them theirs, nor a new admin still cooling off.
+    if (await adminsTied(tx, actor.userId, refund.requestedBy)) {
+      throw new AppError(403, refundTexts.tiedToRequester, { code: 'tied_admin' });
+    }
+    if (refund.status === 'awaiting_second_approval' && refund.approvedBy !== null && (await adminsTied(tx, actor.userId, refund.approvedBy))) {
+      throw new AppError(403, refundTexts.tiedToFirstApprover, { code: 'tied_admin' });
+    }
+    const coolingOff = await adminCoolingOffUntil(tx, actor.userId);
+    if (coolingOff) throw new AppError(403, refundTexts.coolingOff(coolingOffEnd(coolingOff)), { code: 'admin_cooling_off' });
     const step = await acceptStepUpCode(deps, tx, actor.userId, code);
     if (step === 'none') throw fieldError('code', refundTexts.noSecondFactor);
     if (step === 'wrong') return { wrongCode: true as const };

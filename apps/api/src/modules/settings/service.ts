@@ -179,6 +179,10 @@ export const settingDefaults = {
     value: 10_000,
     description: 'KES refunded per Nairobi day before a refund needs a further admin approval (beyond the first approver)',
   },
+  admin_cooling_off_days: {
+    value: 7,
+    description: 'Days after admin rights given in the web take effect before the new admin may approve refunds or admin rights (1 to 90)',
+  },
   mpesa_utility_low_balance_kes: {
     value: 2_000,
     description: "Below this many KES in the M-Pesa utility account (B2C refunds are paid from it), the Refunds screen warns",
@@ -263,6 +267,8 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
   refund_result_wait_minutes: { min: 1, max: 1440, unit: 'minutes' },
   refund_unknown_alert_hours: { min: 0, max: 720, unit: 'hours' },
+  // Never off: a new admin made through the web always waits a day at least (decision 056).
+  admin_cooling_off_days: { min: 1, max: 90, unit: 'days' },
   broadcast_cost_confirm_kes: { min: 0, max: 100_000_000, unit: 'KES' },
   retention_grace_days: { min: 0, max: 60, unit: 'days' },
   recovery_retry_delay_minutes: { min: 1, max: 1440, unit: 'minutes' },

@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { SessionUser, User } from '@betdesk/contract';
 import { ADMIN_CATEGORY_ID } from '@betdesk/contract';
-import { sessions, userCategories, users } from '../../db/schema/index.ts';
+import { adminGrants, sessions, userCategories, users } from '../../db/schema/index.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import type { Queryable } from '../../db/client.ts';
 
@@ -142,4 +143,124 @@ export async function trashUser(db: Queryable, id: number): Promise<void> {
 export async function insertUser(db: Queryable, user: typeof users.$inferInsert): Promise<number> {
   const [row] = await db.insert(users).values(user).returning({ id: users.id });
   return row!.id;
+}
+
+// ---- Admin grants (decision 056) -----------------------------------------------------------
+
+export type AdminGrantRow = typeof adminGrants.$inferSelect;
+
+export async function insertAdminGrant(db: Queryable, grant: typeof adminGrants.$inferInsert): Promise<number> {
+  const [row] = await db.insert(adminGrants).values(grant).returning({ id: adminGrants.id });
+  return row!.id;
+}
+
+/** The user's grant still waiting, if any (one at most: admin_grants_one_pending_key). */
+export async function findPendingGrantOf(db: Queryable, userId: number): Promise<AdminGrantRow | undefined> {
+  const [row] = await db.select().from(adminGrants).where(and(eq(adminGrants.userId, userId), eq(adminGrants.status, 'pending')));
+  return row;
+}
+
+export async function lockAdminGrant(db: Queryable, id: number): Promise<AdminGrantRow | undefined> {
+  const [row] = await db.select().from(adminGrants).where(eq(adminGrants.id, id)).for('update');
+  return row;
+}
+
+export async function decideAdminGrant(
+  db: Queryable,
+  id: number,
+  decision: { status: 'approved' | 'declined' | 'cancelled'; decidedBy: number | null },
+): Promise<void> {
+  await db
+    .update(adminGrants)
+    .set({
+      status: decision.status,
+      decidedBy: decision.decidedBy,
+      decidedAt: sql`now()`,
+      ...(decision.status === 'approved' ? { effectiveAt: sql`now()` } : {}),
+    })
+    .where(eq(adminGrants.id, id));
+}
+
+/** Cancels what a trashed user was still waiting for. */
+export async function cancelPendingGrantsOf(db: Queryable, userId: number): Promise<number[]> {
+  const found = await db
+    .update(adminGrants)
+    .set({ status: 'cancelled', decidedAt: sql`now()` })
+    .where(and(eq(adminGrants.userId, userId), eq(adminGrants.status, 'pending')))
+    .returning({ id: adminGrants.id });
+  return found.map((r) => r.id);
+}
+
+/** Moves a user to admin once a grant is approved. */
+export async function makeAdmin(db: Queryable, userId: number): Promise<void> {
+  await db.update(users).set({ categoryId: ADMIN_CATEGORY_ID, updatedAt: sql`now()` }).where(eq(users.id, userId));
+}
+
+/**
+ * Who asked for and who approved every admin right ever given (not the pending, declined or
+ * cancelled): the edges the two-person rule follows. A few rows, one per admin ever made.
+ */
+export function givenGrantEdges(db: Queryable): Promise<{ userId: number; requestedBy: number | null; decidedBy: number | null }[]> {
+  return db
+    .select({ userId: adminGrants.userId, requestedBy: adminGrants.requestedBy, decidedBy: adminGrants.decidedBy })
+    .from(adminGrants)
+    .where(eq(adminGrants.status, 'approved'));
+}
+
+/**
+ * The user's latest given grant, when it was asked in the web and took effect within the cooling-off
+ * days (by the database's clock), with the instant the period ends.
+ */
+export async function coolingOffUntil(db: Queryable, userId: number, days: number): Promise<Date | null> {
+  const [latest] = await db
+    .select({ kind: adminGrants.kind, until: sql<Date | string>`${adminGrants.effectiveAt} + make_interval(days => ${days}::int)`, cooling: sql<boolean>`${adminGrants.effectiveAt} + make_interval(days => ${days}::int) > now()` })
+    .from(adminGrants)
+    .where(and(eq(adminGrants.userId, userId), eq(adminGrants.status, 'approved')))
+    .orderBy(desc(adminGrants.id))
+    .limit(1);
+  if (!latest || !latest.cooling || (latest.kind !== 'new_user' && latest.kind !== 'promotion')) return null;
+  return new Date(latest.until);
+}
+
+const requester = alias(users, 'requester');
+const decider = alias(users, 'decider');
+
+/** Grants with the names the screens show: the pending ones, or those decided since `since`. */
+export function adminGrantsWithNames(db: Queryable, filter: { pending: true } | { decidedSince: Date } | { id: number }) {
+  const where =
+    'pending' in filter
+      ? and(eq(adminGrants.status, 'pending'), isNull(users.deletedAt))
+      : 'id' in filter
+        ? eq(adminGrants.id, filter.id)
+        : and(inArray(adminGrants.kind, ['new_user', 'promotion']), sql`${adminGrants.status} <> 'pending'`, gte(adminGrants.decidedAt, filter.decidedSince));
+  return db
+    .select({
+      id: adminGrants.id,
+      userId: adminGrants.userId,
+      userName: users.name,
+      userEmail: users.email,
+      userPhone: users.phoneNumber,
+      kind: adminGrants.kind,
+      status: adminGrants.status,
+      requestedById: adminGrants.requestedBy,
+      requestedBy: requester.name,
+      requestedAt: adminGrants.requestedAt,
+      decidedBy: decider.name,
+      decidedAt: adminGrants.decidedAt,
+    })
+    .from(adminGrants)
+    .innerJoin(users, eq(users.id, adminGrants.userId))
+    .leftJoin(requester, eq(requester.id, adminGrants.requestedBy))
+    .leftJoin(decider, eq(decider.id, adminGrants.decidedBy))
+    .where(where)
+    .orderBy(desc(adminGrants.id));
+}
+
+/** How many grants wait, and how many steps each kind of step took: the metrics and their alerts. */
+export async function adminGrantCounts(db: Queryable): Promise<{ status: string; n: number }[]> {
+  return db
+    .select({ status: adminGrants.status, n: sql<number>`count(*)::int` })
+    .from(adminGrants)
+    .where(inArray(adminGrants.kind, ['new_user', 'promotion']))
+    .groupBy(adminGrants.status);
 }

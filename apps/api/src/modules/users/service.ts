@@ -8,6 +8,7 @@ import {
   localPhone,
   successTexts,
   userTexts,
+  adminGrantTexts,
   type User,
   type UserForm,
   type SortOf,
@@ -37,7 +38,9 @@ import { getSetting } from '../settings/service.ts';
 import { fill } from '../../customer-texts/format.ts';
 import { queueSms } from '../sms/service.ts';
 import type { SessionUser } from '@betdesk/contract';
+import { recordOperatorGrant, requestAdminGrant } from './admin-grants.ts';
 import {
+  cancelPendingGrantsOf,
   countLiveUsers,
   findCategories,
   findLiveUserByEmail,
@@ -65,9 +68,19 @@ export const NewUser = z.object({
 });
 export type NewUser = z.input<typeof NewUser>;
 
-/** Creates a user; refuses an email another live user already has (422 on email). */
+export { adminCoolingOffUntil, adminGrantFigures, adminGrantsOverview, adminsTied, coolingOffEnd } from './admin-grants.ts';
+
+/**
+ * Creates a user; refuses an email another live user already has (422 on email). An admin made here
+ * is an admin at once: this is the operator's path (the first boot, `npm run create-user`, the demo
+ * seed), outside the web's two-person rule. The web registers a would-be admin as staff and asks
+ * for their rights (storeUser), so it never passes an admin with an actor.
+ */
 export async function createUser(db: Queryable, input: NewUser, actorUserId: number | null): Promise<number> {
   const user = NewUser.parse(input);
+  if (user.category_id === ADMIN_CATEGORY_ID && actorUserId !== null) {
+    throw new Error('Admin rights asked in the web wait for a second admin: use requestAdminGrant');
+  }
   if (await findLiveUserByEmail(db, user.email)) {
     throw fieldError('email', refusalTexts.userEmailTaken);
   }
@@ -83,6 +96,7 @@ export async function createUser(db: Queryable, input: NewUser, actorUserId: num
   await audit(db, 'user.create', id, { actorUserId }, {
     after: { name: user.name, email: user.email, phone_number: user.phone_number, category_id: user.category_id },
   });
+  if (user.category_id === ADMIN_CATEGORY_ID) await recordOperatorGrant(db, id);
   return id;
 }
 
@@ -114,22 +128,33 @@ type UserFormValues = z.output<typeof UserForm>;
 
 /**
  * The register/update modal. A new user gets a random temporary password by SMS (outbox, sent
- * after commit); an update keeps the password. The last admin cannot be made staff.
+ * after commit); an update keeps the password. The last admin cannot be made staff. Admin rights
+ * are asked, not given (decision 056): a new admin is registered as staff, a user moved to admin
+ * keeps their category, and the grant waits for a second admin's approval.
  */
 export async function storeUser(
   deps: AppDeps,
   actor: Actor,
   form: UserFormValues,
   requestId: string,
-): Promise<{ info: string; message?: string; popup?: boolean; user_id: number }> {
+): Promise<{ info: string; message?: string; popup?: boolean; user_id: number; admin_grant_id?: number }> {
+  const asksAdmin = form.category_id === ADMIN_CATEGORY_ID;
   if (!form.user_id) {
-    const userId = await deps.db.transaction(async (tx) => {
+    const { userId, grantId } = await deps.db.transaction(async (tx) => {
       const password = temporaryPassword();
       const id = await createUser(
         tx,
-        { name: form.name, email: form.email, phone_number: form.phone_number, password, category_id: form.category_id, gender: form.gender },
+        {
+          name: form.name,
+          email: form.email,
+          phone_number: form.phone_number,
+          password,
+          category_id: asksAdmin ? AGENT_CATEGORY_ID : form.category_id,
+          gender: form.gender,
+        },
         actor.userId,
       );
+      const grant = asksAdmin ? await requestAdminGrant(tx, actor, id, 'new_user', requestId) : null;
       const template = await getSetting(tx, 'temporary_password_sms');
       await queueSms(tx, {
         intent: 'user.temporary-password',
@@ -138,18 +163,19 @@ export async function storeUser(
         body: fill(template, { name: form.name, email: form.email, password }),
         createdBy: actor.userId,
       });
-      return id;
+      return { userId: id, grantId: grant?.id };
     });
     await deps.jobs.nudge(QUEUES.smsDispatch);
     return {
-      info: successTexts.userRegistered,
+      info: grantId ? adminGrantTexts.registeredPending : successTexts.userRegistered,
       message: userTexts.temporaryPasswordSent(localPhone(form.phone_number)),
       popup: true,
       user_id: userId,
+      ...(grantId ? { admin_grant_id: grantId } : {}),
     };
   }
   const userId = form.user_id;
-  await deps.db.transaction(async (tx) => {
+  const asked = await deps.db.transaction(async (tx) => {
     const liveAdmins = await lockLiveAdmins(tx);
     const before = await lockLiveUser(tx, userId);
     if (!before) throw notFound(refusalTexts.userNotFound);
@@ -158,17 +184,21 @@ export async function storeUser(
     if (before.categoryId === ADMIN_CATEGORY_ID && form.category_id !== ADMIN_CATEGORY_ID && liveAdmins <= 1) {
       throw fieldError('category_id', userTexts.cannotDemoteLastAdmin);
     }
+    // Moving a user to admin asks for the rights; until a second admin approves, they keep theirs.
+    const promotes = asksAdmin && before.categoryId !== ADMIN_CATEGORY_ID;
     const after = {
       name: form.name,
       email: form.email,
       phoneNumber: form.phone_number,
       gender: form.gender,
-      categoryId: form.category_id,
+      categoryId: promotes ? before.categoryId : form.category_id,
     };
     await updateUser(tx, userId, after);
     await audit(tx, 'user.update', userId, byStaff(actor, requestId), { before, after });
+    return promotes ? requestAdminGrant(tx, actor, userId, 'promotion', requestId) : null;
   });
-  return { info: successTexts.userUpdated, user_id: userId };
+  if (!asked) return { info: successTexts.userUpdated, user_id: userId };
+  return { info: asked.created ? adminGrantTexts.updatedPending : adminGrantTexts.alreadyPending, user_id: userId, admin_grant_id: asked.id };
 }
 
 /** Trashes a user: their sessions end and their clients become unassigned. */
@@ -183,7 +213,11 @@ export async function deleteUser(deps: AppDeps, actor: Actor, id: number, reques
     }
     await trashUser(tx, id);
     const unassigned = await unassignAllOf(tx, id);
-    await audit(tx, 'user.delete', id, byStaff(actor, requestId), { before: { ...user, client_ids: unassigned } });
+    const cancelledGrants = await cancelPendingGrantsOf(tx, id);
+    await audit(tx, 'user.delete', id, byStaff(actor, requestId), {
+      before: { ...user, client_ids: unassigned },
+      ...(cancelledGrants.length > 0 ? { after: { cancelled_admin_grant_ids: cancelledGrants } } : {}),
+    });
   });
   return { info: userTexts.userDeleted };
 }

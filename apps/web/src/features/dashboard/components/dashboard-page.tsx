@@ -15,6 +15,7 @@ import { useMoneyCheck } from '../api/get-money-check.ts';
 import { useBackupHealth } from '../api/get-backup-health.ts';
 import { useTaxStatus } from '../api/get-tax-status.ts';
 import { IncomeChart } from './income-chart.tsx';
+import { AdminGrantAlerts } from './admin-grant-alerts.tsx';
 import { PrivacyAlerts } from './privacy-alerts.tsx';
 
 // The bet form (and its validation) loads when a bet is started, not with the dashboard.
@@ -92,6 +93,7 @@ export function DashboardPage() {
       )}
       <SmsGatewayAlert enabled={isAdmin} backlog linkToLog />
       <PrivacyAlerts enabled={isAdmin} />
+      <AdminGrantAlerts enabled={isAdmin} />
       {money.length > 0 && (
         <>
           <FigureBoxes figures={money} />

@@ -1,6 +1,6 @@
 import { Select, TextInput } from '@mantine/core';
 import { Controller } from 'react-hook-form';
-import { UserForm, localPhone, type User, type UserCategory } from '@betdesk/contract';
+import { ADMIN_CATEGORY_ID, UserForm, localPhone, type User, type UserCategory } from '@betdesk/contract';
 import { FormModal } from '@/components/form-modal/index.ts';
 import { useStoreUser } from '../api/mutations.ts';
 
@@ -67,6 +67,7 @@ export function UserFormModal({ opened, onClose, user, categories }: UserFormMod
                 value={field.value ? String(field.value) : null}
                 onChange={(value) => field.onChange(value ? Number(value) : null)}
                 error={errorOf('category_id')}
+                description={field.value === ADMIN_CATEGORY_ID && user?.category_id !== ADMIN_CATEGORY_ID ? "Admin rights wait for another admin's approval with their code" : undefined}
                 data-testid="user-category"
               />
             )}

@@ -12,6 +12,7 @@ import { isHttpError } from '@/lib/http.ts';
 import { auditPathFor } from '@/config/paths.ts';
 import { useDeleteUser } from '../api/mutations.ts';
 import { useUsers } from '../api/get-users.ts';
+import { AdminGrantsCard } from './admin-grants-card.tsx';
 import { UserFormModal } from './user-form-modal.tsx';
 
 /** /users (My Users): the staff table with edit, view assigned clients and trash. */
@@ -85,6 +86,7 @@ export function UsersPage() {
           </Button>
         </Group>
       </Group>
+      <AdminGrantsCard />
       <Card withBorder>
         <DataTable
           columns={columns}
