@@ -185,7 +185,7 @@ describe('automatic renewal by M-Pesa Ratiba', () => {
     await fake.settled();
     expect(await orderOf(queued!.id)).toMatchObject({ status: 'active' });
 
-    expect(await screen(t, '2', phone)).toMatch(/renews itself\n1 Stop automatic renewal Daily 2 Odds SMS\n0 Back$/);
+    expect(await screen(t, '2', phone)).toMatch(/renews automatically\n1 Stop automatic renewal Daily 2 Odds SMS\n0 Back$/);
     expect(await screen(t, '2*1', phone)).toMatch(/^END Automatic renewal is stopped\. Also cancel it in the M-Pesa app or \*334#/);
     expect(await orderOf(queued!.id)).toMatchObject({ status: 'stopped' });
     expect(await smsTo(p, 'auto-renew.stopped')).toHaveLength(1);
