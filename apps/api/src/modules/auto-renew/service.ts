@@ -23,7 +23,7 @@ import { AppError, fieldError, notFound } from '../../http/errors.ts';
 import { darajaFor, DarajaError } from '../../integrations/mpesa/daraja.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { customerDate } from '../../customer-texts/format.ts';
-import { customerText } from '../../customer-texts/texts.ts';
+import { customerText, customerTextFor } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
 import { accountLink, packageLink } from '../portal/links.ts';
 import { getSetting } from '../settings/service.ts';
@@ -284,7 +284,7 @@ export async function stop(
       intent: 'auto-renew.stopped',
       dedupeKey: `auto-renew-stopped:${order.id}`,
       to: order.phone,
-      body: await customerText(tx, 'sms.auto_renew_stopped', await languageOf(tx, order.phone), { package: name }),
+      body: await customerTextFor(tx, order.phone, 'sms.auto_renew_stopped', { package: name }),
       createdBy: r.actorUserId,
       subscriberId: order.subscriberId,
       smsClass: 'transactional',
