@@ -25,7 +25,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { customerDate } from '../../customer-texts/format.ts';
 import { customerText, customerTextFor } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
-import { accountLink, packageLink } from '../portal/links.ts';
+import { accountLink, packageLink } from '../../customer-texts/links.ts';
 import { getSetting } from '../settings/service.ts';
 import { languageOf, queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';

@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
-import { packageLink } from '../portal/links.ts';
+import { packageLink } from '../../customer-texts/links.ts';
 import { getSetting } from '../settings/service.ts';
 import { queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';

@@ -92,7 +92,7 @@ export function short(text: string, max = LABEL_MAX): string {
   const head = text.slice(0, max + 1);
   const end = head.lastIndexOf(' ');
   if (end <= 0) return text.slice(0, max);
-  return head.slice(0, end).replace(/[\s,;:(\-]+$/, '');
+  return head.slice(0, end).replace(/[\s,;:(-]+$/, '');
 }
 
 /** A category's name where it fits whole, else its code (D2, BTTS), which is on every price SMS. */

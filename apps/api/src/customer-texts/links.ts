@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../config.ts';
 
 /*
  * The addresses customer texts link to: always a portal page (server-rendered under /portal), the
