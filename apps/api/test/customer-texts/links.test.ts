@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '@betdesk/contract';
+import { addDays, smsEncoding, smsParts } from '@betdesk/contract';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { smsMessages, standingOrders, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import { customerTexts, LANGUAGES, type CustomerTextId, type Language } from '../../src/customer-texts/catalogue.ts';
@@ -135,6 +135,9 @@ describe('the links in customer texts', () => {
         const text = await flow.run(language);
         const links = linksIn(text);
         expect(links, text).toHaveLength(1);
+        // Still an SMS a business pays for sensibly: GSM-7, at most two parts with the link in it.
+        expect(smsEncoding(text)).toBe('GSM-7');
+        expect(smsParts(text), text).toBeLessThanOrEqual(2);
         const { path, res } = await open(links[0]!);
         expect(path, text).toMatch(/^\/portal(\/|$)/);
         expect(res.statusCode, `${links[0]} -> ${path}`).toBe(200);
