@@ -29,6 +29,8 @@ export const StandingOrder = z.object({
   /** KES. */
   amount: z.number(),
   frequency: z.enum(AUTO_RENEW_FREQUENCIES),
+  /** The Nairobi day (YYYY-MM-DD) of its last payment: Ratiba needs an end, a year after the start. */
+  end_date: z.string(),
 });
 export type StandingOrder = z.infer<typeof StandingOrder>;
 

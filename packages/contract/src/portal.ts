@@ -68,7 +68,17 @@ export const PortalSubscription = z.object({
   auto_renew: z
     .union([
       z.object({ standing_order: StandingOrder }),
-      z.object({ offer: z.object({ amount: z.number(), frequency: z.enum(AUTO_RENEW_FREQUENCIES), start_date: z.string() }) }),
+      z.object({
+        offer: z.object({
+          amount: z.number(),
+          frequency: z.enum(AUTO_RENEW_FREQUENCIES),
+          start_date: z.string(),
+          /** The last payment's day if it is turned on now (a year after the start). */
+          end_date: z.string(),
+          /** The Nairobi day the subscriber's last standing order for it was declined, or null: the portal says so beside the offer. */
+          declined_on: z.string().nullable(),
+        }),
+      }),
     ])
     .nullable(),
 });

@@ -32,7 +32,7 @@ export const editableTexts = {
   ),
   tips_credit_sms: editable(
     'KES {amount} received ({receipt}) and kept as credit on your account. {prices}',
-    'Tumepokea KES {amount} ({receipt}) na tumeiweka kama salio kwenye akaunti yako. {prices}',
+    'Tumepokea KES {amount} ({receipt}) na tumeziweka kama salio kwenye akaunti yako. {prices}',
     'SMS to a payer whose payment matched no package price; {amount}, {receipt} and {prices} are filled in',
   ),
   tips_prices_sms: editable(
@@ -47,7 +47,7 @@ export const editableTexts = {
   ),
   sms_help_reply: editable(
     'Betdesk tips: send a category code (e.g. D2) for prices, STOP to stop messages, START to receive them again.',
-    'Betdesk tips: tuma nambari ya aina ya tips (mfano D2) upate bei, STOP kusitisha ujumbe, START kuupokea tena.',
+    'Betdesk tips: tuma msimbo wa aina ya tips (mfano D2) upate bei, STOP kusitisha ujumbe, START kuupokea tena.',
     'Reply to HELP or any text the system does not understand',
   ),
   sms_stop_reply: editable(
@@ -111,12 +111,12 @@ export const customerTexts = {
   'ussd.package_label': ussd('{medium} {days} days {price}', '{medium} siku {days} {price}'),
   'ussd.subscriptions_header': ussd('My subscriptions:', 'Usajili wangu:'),
   'ussd.subscription_line': ussd('{category} {medium} to {date}', '{category} {medium} hadi {date}'),
-  'ussd.subscription_auto_line': ussd('{category} {medium} to {date}, renews itself', '{category} {medium} hadi {date}, hujilipia'),
+  'ussd.subscription_auto_line': ussd('{category} {medium} to {date}, renews automatically', '{category} {medium} hadi {date}, inalipiwa kiotomatiki'),
   'ussd.auto_renew_start': ussd('Renew {category} automatically', 'Lipia {category} kiotomatiki'),
   'ussd.auto_renew_stop': ussd('Stop automatic renewal {category}', 'Sitisha kulipia kiotomatiki {category}'),
   'ussd.auto_renew_started': ussd(
-    'Check your phone: approve automatic renewal of KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}} with your M-Pesa PIN.',
-    'Angalia simu yako: kubali kulipia kiotomatiki KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}} kwa PIN yako ya M-Pesa.',
+    'Check your phone: approve automatic renewal of KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}} until {end} with your M-Pesa PIN.',
+    'Angalia simu yako: kubali kulipia kiotomatiki KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}} hadi {end} kwa PIN yako ya M-Pesa.',
   ),
   'ussd.auto_renew_stopped': ussd(
     'Automatic renewal is stopped. Also cancel it in the M-Pesa app or *334# (M-Pesa Ratiba).',
@@ -159,7 +159,7 @@ export const customerTexts = {
   'ussd.language_set': ussd('Done: we will write to you in English.', 'Sawa: tutakuandikia kwa Kiswahili.'),
   'ussd.erased_refused': ussd(
     "This number's data was erased at its owner's request: it can no longer use this service.",
-    'Data ya nambari hii ilifutwa kwa ombi la mwenyewe: haiwezi tena kutumia huduma hii.',
+    'Data ya nambari hii ilifutwa kwa ombi la mwenye nambari: haiwezi tena kutumia huduma hii.',
   ),
 
   // SMS of a failed payment request's one reminder (issue 30).
@@ -169,8 +169,13 @@ export const customerTexts = {
   ),
   // Automatic renewal by M-Pesa Ratiba (issue 30, decision 042).
   'sms.auto_renew_on': sms(
-    'Automatic renewal is on: {package}, KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}} by M-Pesa Ratiba, next on {date}. To stop it, use My account on {link} and also cancel it in the M-Pesa app or *334#.',
-    'Kulipia kiotomatiki kumewashwa: {package}, KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}} kwa M-Pesa Ratiba, malipo yajayo {date}. Kusitisha, tumia Akaunti yangu kwenye {link} na pia ughairi kwenye programu ya M-Pesa au *334#.',
+    'Automatic renewal is on: {package}, KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}} until {end} by M-Pesa Ratiba, next on {date}. To stop it, use My account on {link} and also cancel it in the M-Pesa app or *334#.',
+    'Kulipia kiotomatiki kumewashwa: {package}, KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}} hadi {end} kwa M-Pesa Ratiba, malipo yajayo {date}. Kusitisha, tumia Akaunti yangu kwenye {link} na pia ughairi kwenye programu ya M-Pesa au *334#.',
+  ),
+  // A standing order the subscriber (or M-Pesa) declined: nothing is taken, and it can be turned on again.
+  'sms.auto_renew_declined': sms(
+    'Your automatic renewal of {package} was declined in M-Pesa: no money will be taken automatically. To turn it on again, use My account on {link}.',
+    'Ombi lako la kulipia {package} kiotomatiki limekataliwa kwenye M-Pesa: hakuna pesa itakayokatwa kiotomatiki. Kuwasha tena, tumia Akaunti yangu kwenye {link}.',
   ),
   'sms.auto_renew_stopped': sms(
     'Automatic renewal of {package} is stopped. M-Pesa may still hold the standing order: cancel it in the M-Pesa app or *334# (M-Pesa Ratiba) so no more money is taken.',
@@ -185,14 +190,14 @@ export const customerTexts = {
   // SMS of money going back (issue 29).
   'sms.refund_sent': sms(
     'Refund: KES {amount} of your payment {receipt} has been returned to your M-Pesa (M-Pesa receipt {refundReceipt}). {business}',
-    'Marejesho: KES {amount} ya malipo yako {receipt} yamerudishwa kwenye M-Pesa yako (risiti ya M-Pesa {refundReceipt}). {business}',
+    'Marejesho: KES {amount} za malipo yako {receipt} zimerudishwa kwenye M-Pesa yako (risiti ya M-Pesa {refundReceipt}). {business}',
   ),
 
   // Portal notices.
   // A sale's KRA tax invoice on the purchase page and My subscriptions (issue 28).
   'portal.invoice_sent': {
-    en: 'KRA tax invoice {number}, KRA receipt {kraReceipt}. Scan the code or open the link to check it with KRA.',
-    sw: 'Ankara ya kodi ya KRA {number}, risiti ya KRA {kraReceipt}. Piga picha msimbo au fungua kiungo uithibitishe kwa KRA.',
+    en: 'KRA tax invoice {number}, KRA receipt {kraReceipt}. Scan the QR code or open the link to check it with KRA.',
+    sw: 'Ankara ya kodi ya KRA {number}, risiti ya KRA {kraReceipt}. Skani msimbo wa QR au fungua kiungo uithibitishe kwa KRA.',
     channel: 'portal',
   },
   'portal.invoice_pending': {
@@ -204,7 +209,7 @@ export const customerTexts = {
   'portal.language_set': { en: 'Done: we will write to you in English.', sw: 'Sawa: tutakuandikia kwa Kiswahili.', channel: 'portal' },
   'portal.erased_refused': {
     en: "This number's data was erased at its owner's request: it can no longer sign in here.",
-    sw: 'Data ya nambari hii ilifutwa kwa ombi la mwenyewe: haiwezi tena kuingia hapa.',
+    sw: 'Data ya nambari hii ilifutwa kwa ombi la mwenye nambari: haiwezi tena kuingia hapa.',
     channel: 'portal',
   },
 

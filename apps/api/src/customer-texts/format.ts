@@ -69,17 +69,44 @@ export function placeholdersOf(template: string): string[] {
   return [...names];
 }
 
-const dateTime = new Intl.DateTimeFormat('en-KE', {
+/** Month abbreviations per language: Kiswahili's own (Mac, Mei, Ago, Okt, Des), never English in a Kiswahili text. */
+const MONTHS: Record<Language, readonly string[]> = {
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  sw: ['Jan', 'Feb', 'Mac', 'Apr', 'Mei', 'Jun', 'Jul', 'Ago', 'Sep', 'Okt', 'Nov', 'Des'],
+};
+
+const nairobi = new Intl.DateTimeFormat('en-GB', {
   timeZone: BUSINESS_TIME_ZONE,
-  day: 'numeric',
-  month: 'short',
   year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
+  hourCycle: 'h23',
 });
 
+type DateInput = Date | string;
+
+/** A Nairobi day alone (YYYY-MM-DD) is that day, whatever the server's zone. */
+const toDate = (value: DateInput): Date => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00+03:00`) : new Date(value));
+
+function nairobiParts(value: DateInput) {
+  const parts: Record<string, string> = {};
+  for (const part of nairobi.formatToParts(toDate(value))) parts[part.type] = part.value;
+  return { day: Number(parts.day), month: Number(parts.month) - 1, year: parts.year!, time: `${parts.hour}:${parts.minute}` };
+}
+
 /**
- * A time in an SMS, Nairobi time ("27 Nov 2026, 14:00"), the same in both languages: the short
- * month names read the same in Kiswahili, and the form stays GSM-7 (no narrow no-break space).
+ * A day in a customer text (SMS, USSD, portal), Nairobi time, one form per language: "8 Dec 2026"
+ * in English, "8 Des 2026" in Kiswahili. GSM-7 only (no narrow no-break space from ICU).
  */
-export const smsDateTime = (date: Date): string => dateTime.format(date);
+export function customerDate(value: DateInput, language: Language): string {
+  const p = nairobiParts(value);
+  return `${p.day} ${MONTHS[language][p.month]} ${p.year}`;
+}
+
+/** A time in a customer text: "8 Dec 2026, 23:26" in English, "8 Des 2026, saa 23:26" in Kiswahili. */
+export function customerDateTime(value: DateInput, language: Language): string {
+  const p = nairobiParts(value);
+  return `${p.day} ${MONTHS[language][p.month]} ${p.year}, ${language === 'sw' ? 'saa ' : ''}${p.time}`;
+}

@@ -37,7 +37,7 @@ Lazima uwe na miaka 18 au zaidi. Kubeti ni uraibu: usibeti pesa ambazo huwezi ku
 Kifurushi kinakupa tips za aina moja kwa siku zilizoandikwa, kwa SMS au kwenye tovuti hii. Kinaanza mara tu malipo yako ya M-Pesa yanapofika; ukilipa tena, siku zinaongezwa kwa zile ulizobaki nazo. Tips ni maoni yetu, si ahadi kwamba beti itashinda: rekodi yetu kamili, kila tiketi na jinsi ilivyoisha, iko kwenye ukurasa wa Rekodi.
 
 # Kulipa
-Unalipa kwa M-Pesa: kwenye ukurasa wa kifurushi, kwa menyu ya USSD, au kwa Lipa na M-Pesa, Pay Bill, ukitumia nambari ya aina ya tips kama nambari ya akaunti. Pesa isiyolingana na kifurushi chochote inawekwa kama salio kwenye akaunti yako.
+Unalipa kwa M-Pesa: kwenye ukurasa wa kifurushi, kwa menyu ya USSD, au kwa Lipa na M-Pesa, Pay Bill, ukitumia msimbo wa aina ya tips kama nambari ya akaunti. Pesa isiyolingana na kifurushi chochote inawekwa kama salio kwenye akaunti yako.
 
 # Kusitisha SMS
 Jibu STOP kwa ujumbe wetu wowote, au tumia Akaunti yangu, kusitisha SMS zetu. Risiti na nambari za kuingia zitaendelea kukufikia.
@@ -178,11 +178,11 @@ export const portalTexts = {
   'portal.pay.ussd': portal('Dial {code} on any phone to buy tips, see your subscriptions or stop SMS.', 'Piga {code} kwenye simu yoyote kununua tips, kuona usajili wako au kusitisha SMS.'),
   'portal.pay.paybill': portal(
     'M-Pesa: Lipa na M-Pesa, Pay Bill, business number {paybill}. Account number: the code of the tips you want.',
-    'M-Pesa: Lipa na M-Pesa, Pay Bill, nambari ya biashara {paybill}. Nambari ya akaunti: nambari ya tips unazotaka.',
+    'M-Pesa: Lipa na M-Pesa, Pay Bill, nambari ya biashara {paybill}. Nambari ya akaunti: msimbo wa tips unazotaka.',
   ),
   'portal.pay.paybill_unknown': portal(
     "M-Pesa: Lipa na M-Pesa, Pay Bill (ask {support} for the business number). Account number: the code of the tips you want.",
-    'M-Pesa: Lipa na M-Pesa, Pay Bill (uliza {support} nambari ya biashara). Nambari ya akaunti: nambari ya tips unazotaka.',
+    'M-Pesa: Lipa na M-Pesa, Pay Bill (uliza {support} nambari ya biashara). Nambari ya akaunti: msimbo wa tips unazotaka.',
   ),
   'portal.pay.codes': portal('Account numbers', 'Nambari za akaunti'),
   'portal.pay.package': portal(
@@ -195,6 +195,11 @@ export const portalTexts = {
   ),
 
   // Home.
+  // The defaults of the `portal_description` settings (one per language): the home page's line and its description for search engines.
+  'portal.home.description': portal(
+    'Premium football betting tips by SMS and on the web, paid by M-Pesa.',
+    'Tips bora za kubeti mpira kwa SMS na kwenye tovuti, unalipa kwa M-Pesa.',
+  ),
   'portal.home.title': portal('Free betting tips today', 'Tips za bure za kubeti leo'),
   'portal.home.free': portal("Today's free tips", 'Tips za bure za leo'),
   'portal.home.free_none': portal('No free tips yet today. Check back later.', 'Bado hakuna tips za bure leo. Rudi baadaye.'),
@@ -329,15 +334,22 @@ export const portalTexts = {
   ),
   'portal.auto_renew.title': portal('Automatic renewal', 'Kulipia kiotomatiki'),
   'portal.auto_renew.offer': portal(
-    'Renew automatically by M-Pesa Ratiba: KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}}, from {date}. You approve it once with your M-Pesa PIN.',
-    'Lipia kiotomatiki kwa M-Pesa Ratiba: KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}}, kuanzia {date}. Unakubali mara moja kwa PIN yako ya M-Pesa.',
+    'Renew automatically by M-Pesa Ratiba: KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}}, from {date} until {end}. You approve it once with your M-Pesa PIN.',
+    'Lipia kiotomatiki kwa M-Pesa Ratiba: KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}}, kuanzia {date} hadi {end}. Unakubali mara moja kwa PIN yako ya M-Pesa.',
   ),
   'portal.auto_renew.turn_on': portal('Turn on automatic renewal', 'Washa kulipia kiotomatiki'),
   'portal.auto_renew.status': portal(
     'Automatic renewal: {status, select, requested {being set up} pending {waiting for your M-Pesa PIN} active {on} other {off}}',
     'Kulipia kiotomatiki: {status, select, requested {kunaandaliwa} pending {kunasubiri PIN yako ya M-Pesa} active {kumewashwa} other {kumezimwa}}',
   ),
-  'portal.auto_renew.next': portal('Next payment: KES {amount} on {date} ({frequency, select, daily {every day} weekly {every week} other {every month}}).', 'Malipo yajayo: KES {amount} tarehe {date} ({frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}}).'),
+  'portal.auto_renew.next': portal(
+    'Next payment: KES {amount} on {date} ({frequency, select, daily {every day} weekly {every week} other {every month}} until {end}).',
+    'Malipo yajayo: KES {amount} tarehe {date} ({frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}} hadi {end}).',
+  ),
+  'portal.auto_renew.declined': portal(
+    'Your automatic renewal was declined in M-Pesa on {date}: no money will be taken. You can turn it on again.',
+    'Ombi lako la kulipia kiotomatiki lilikataliwa kwenye M-Pesa tarehe {date}: hakuna pesa itakayokatwa. Unaweza kuwasha tena.',
+  ),
   'portal.auto_renew.how_to_stop': portal(
     'Stop it here in one step. M-Pesa gives us no way to cancel the standing order itself, so also cancel it in the M-Pesa app (M-Pesa Ratiba) or by dialling *334#.',
     'Sitisha hapa kwa hatua moja. M-Pesa haituruhusu kughairi agizo lenyewe, kwa hivyo pia ughairi kwenye programu ya M-Pesa (M-Pesa Ratiba) au kwa kupiga *334#.',
@@ -358,6 +370,7 @@ export const portalTexts = {
     'Active until {date}, {days, plural, one {# day} other {# days}} left',
     'Unaendelea hadi {date}, zimebaki siku {days}',
   ),
+  'portal.account.renews': portal('Active until {date}, renews automatically on {next}', 'Unaendelea hadi {date}, unalipiwa kiotomatiki tarehe {next}'),
   'portal.account.expired': portal('Expired on {date}', 'Uliisha {date}'),
   'portal.account.renew': portal('Renew', 'Lipia tena'),
   'portal.account.none': portal('You have no subscription yet.', 'Bado huna usajili.'),

@@ -84,7 +84,9 @@ describe('automatic renewal by M-Pesa Ratiba', () => {
     const p = await weeklySubscriber();
     const me = (await portal(p, 'GET', '/api/portal/me')).json();
     const start = nairobiDayOf(p.subscription.expiresAt);
-    expect(me.subscriptions[0].auto_renew).toEqual({ offer: { amount: 100, frequency: 'weekly', start_date: start } });
+    expect(me.subscriptions[0].auto_renew).toEqual({
+      offer: { amount: 100, frequency: 'weekly', start_date: start, end_date: addDays(start, 365), declined_on: null },
+    });
 
     const res = await turnOn(p);
     expect(res.statusCode).toBe(200);
@@ -173,7 +175,9 @@ describe('automatic renewal by M-Pesa Ratiba', () => {
     const p = await weeklySubscriber();
     const phone = `+${p.phone}`;
     expect(await screen(t, '2', phone)).toMatch(/^CON My subscriptions:\nDaily 2 Odds SMS to .*\n1 Renew Daily 2 Odds SMS automatically\n0 Back$/);
-    expect(await screen(t, '2*1', phone)).toBe('END Check your phone: approve automatic renewal of KES 100 every week with your M-Pesa PIN.');
+    expect(await screen(t, '2*1', phone)).toMatch(
+      /^END Check your phone: approve automatic renewal of KES 100 every week until \d{1,2} [A-Z][a-z]{2} \d{4} with your M-Pesa PIN\.$/,
+    );
     // The PIN prompt waits for the session to end: the job sends the standing order afterwards.
     const [queued] = await t.deps.db.select().from(standingOrders).where(eq(standingOrders.subscriberId, p.subscriberId));
     expect(queued).toMatchObject({ status: 'requested', frequency: 'weekly' });
@@ -181,7 +185,7 @@ describe('automatic renewal by M-Pesa Ratiba', () => {
     await fake.settled();
     expect(await orderOf(queued!.id)).toMatchObject({ status: 'active' });
 
-    expect(await screen(t, '2', phone)).toMatch(/renews itself\n1 Stop automatic renewal Daily 2 Odds SMS\n0 Back$/);
+    expect(await screen(t, '2', phone)).toMatch(/renews automatically\n1 Stop automatic renewal Daily 2 Odds SMS\n0 Back$/);
     expect(await screen(t, '2*1', phone)).toMatch(/^END Automatic renewal is stopped\. Also cancel it in the M-Pesa app or \*334#/);
     expect(await orderOf(queued!.id)).toMatchObject({ status: 'stopped' });
     expect(await smsTo(p, 'auto-renew.stopped')).toHaveLength(1);

@@ -90,7 +90,7 @@ function worstFacts(language: Language, flags: { optedOut: boolean; consented: b
     categories: async () => labels,
     packages: async () => labels.map((l) => ({ ...l, label: `Web 365 days KES 99,999.99` })),
     packageOnSale: async () => ({ category: LONG, medium: 'SMS', days: 365, price: 'KES 99,999.99', phone: '0711 222 333' }),
-    subscriptions: async () => labels.map(() => ({ category: LONG, medium: 'SMS', date: '30 Sep 2026' })),
+    subscriptions: async () => labels.map(() => ({ category: LONG, code: 'X'.repeat(20), medium: 'SMS', date: '30 Sep 2026' })),
     consented: async () => flags.consented,
     consentWording: async () => customerTexts.marketing_consent_wording[language].repeat(3),
   };
@@ -126,7 +126,14 @@ describe('USSD screens', () => {
   });
 
   it('ends every session within 182 characters in both languages, with the longest values', () => {
-    const worst: Record<string, string> = { price: 'KES 99,999.99', category: LONG.slice(0, 28), medium: 'SMS', categories: `${LONG.slice(0, 20)}, ${LONG.slice(0, 20)}` };
+    const worst: Record<string, string> = {
+      price: 'KES 99,999.99',
+      category: LONG.slice(0, 28),
+      medium: 'SMS',
+      categories: `${LONG.slice(0, 20)}, ${LONG.slice(0, 20)}`,
+      amount: '99999',
+      end: '30 Sep 2027',
+    };
     for (const id of ids.filter((i) => customerTexts[i].channel === 'ussd')) {
       for (const language of LANGUAGES) {
         const values = Object.fromEntries(placeholdersOf(customerTexts[id][language]).map((p) => [p, worst[p] ?? LONG.slice(0, 40)]));

@@ -83,7 +83,7 @@ describe('A language per phone', () => {
       }),
     );
     expect(await lastSmsTo(phone, 'tips.receipt')).toBe(
-      'Asante Subscriber 254711300003. Tumepokea KES 500.00 (TKR1234567). Tips zako za Daily 2 Odds SMS zinaendelea hadi 3 Dec 2026, 12:00.',
+      'Asante Subscriber 254711300003. Tumepokea KES 500.00 (TKR1234567). Tips zako za Daily 2 Odds SMS zinaendelea hadi 3 Des 2026, saa 12:00.',
     );
 
     const res = await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone }, remoteAddress: '10.8.8.8' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDate, nairobiDayOf, presetRange } from '@betdesk/contract';
+import { nairobiDayOf, presetRange } from '@betdesk/contract';
+import { customerDate } from '../../src/customer-texts/format.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 import { playedTicket } from '../tips-record/played.ts';
@@ -50,7 +51,7 @@ describe('the public track record page', () => {
     const body = (await get('/portal/record?period=last-month')).body;
     const [all, d2] = cards(body);
     expect(all).toContain('1 settled ticket');
-    expect(d2).toContain(`Last month, ${formatDate(range.from)} to ${formatDate(range.to)}`);
+    expect(d2).toContain(`Last month, ${customerDate(range.from!, 'en')} to ${customerDate(range.to!, 'en')}`);
     expect(body).toContain('aria-current="page">Last month</a>');
     // O15 played nothing last month: no card of its own.
     expect(cards(body)).toHaveLength(2);

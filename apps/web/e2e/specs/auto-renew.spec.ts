@@ -52,7 +52,8 @@ test.describe('Automatic renewal on the portal', () => {
 
     // The paid purchase offers automatic renewal for the package's price, weekly.
     await page.reload();
-    await expect(page.getByText(/Renew automatically by M-Pesa Ratiba: KES 150 every week/)).toBeVisible();
+    // It says until when the standing order runs (Ratiba needs an end: a year after the start).
+    await expect(page.getByText(/Renew automatically by M-Pesa Ratiba: KES 150 every week, from \d{1,2} \w{3} \d{4} until \d{1,2} \w{3} \d{4}\./)).toBeVisible();
     await page.getByRole('button', { name: 'Turn on automatic renewal' }).click();
     await expect(page).toHaveURL(/\/portal\/account\?done=auto-renew-on$/);
     await expect(page.getByText('Check your phone and enter your M-Pesa PIN to approve automatic renewal.')).toBeVisible();
@@ -65,9 +66,52 @@ test.describe('Automatic renewal on the portal', () => {
         return page.getByText('Automatic renewal: on').count();
       })
       .toBe(1);
-    await expect(page.getByText(/Next payment: KES 150 on .* \(every week\)\./)).toBeVisible();
+    await expect(page.getByText(/Next payment: KES 150 on \d{1,2} \w{3} \d{4} \(every week until \d{1,2} \w{3} \d{4}\)\./)).toBeVisible();
+    // No "renew by M-Pesa" reminder will come for it: the page says when it renews instead.
+    await expect(page.getByText(/Active until .*, renews automatically on \d{1,2} \w{3} \d{4}/)).toBeVisible();
     await expect(page.getByText(/also cancel it in the M-Pesa app \(M-Pesa Ratiba\) or by dialling \*334#/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Stop automatic renewal' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+
+  test('a Kiswahili reader who declines the standing order is told by SMS and on My account', async ({ page, request, daraja, gateway }) => {
+    await setUp(request);
+    await page.goto('/portal/packages');
+    await page.getByRole('link', { name: 'Pay with M-Pesa' }).first().click();
+    await page.getByRole('button', { name: 'Pay with M-Pesa' }).click();
+    await page.getByLabel('Phone number').fill('0712 345 679');
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    let code = '';
+    await expect
+      .poll(() => {
+        code = gateway.accepted.find((m) => m.number === '+254712345679' && /sign-in code/.test(m.message))?.message.match(/\b(\d{6})\b/)?.[1] ?? '';
+        return code;
+      })
+      .toMatch(/^\d{6}$/);
+    await page.getByLabel(/6-digit code/).fill(code);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // Signed in, the language switch is kept with the phone: its SMS are in Kiswahili too.
+    await page.getByRole('button', { name: 'Soma kwa Kiswahili' }).click();
+    daraja.outcomes.push({ resultCode: 0, callback: true, receipt: 'SPE3000002' });
+    await page.getByRole('button', { name: 'Lipa kwa M-Pesa' }).click();
+    await expect(page.getByText('Imelipwa', { exact: true })).toBeVisible({ timeout: 15_000 });
+    await page.reload();
+    await expect(page.getByText(/KES 150 kila wiki, kuanzia \d{1,2} \w{3} \d{4} hadi \d{1,2} \w{3} \d{4}\./)).toBeVisible();
+
+    // The punter says no on their phone.
+    daraja.ratibaOutcomes.push({ resultCode: 1032, callback: true });
+    await page.getByRole('button', { name: 'Washa kulipia kiotomatiki' }).click();
+    await expect(page).toHaveURL(/\/portal\/account\?done=auto-renew-on$/);
+    await expect
+      .poll(async () => {
+        await page.goto('/portal/account');
+        return page.getByText(/Ombi lako la kulipia kiotomatiki lilikataliwa kwenye M-Pesa tarehe \d{1,2} \w{3} \d{4}: hakuna pesa itakayokatwa\./).count();
+      })
+      .toBe(1);
+    await expect(page.getByRole('button', { name: 'Washa kulipia kiotomatiki' })).toBeVisible();
+    await expect
+      .poll(() => gateway.accepted.find((m) => m.number === '+254712345679' && m.message.startsWith('Ombi lako la kulipia'))?.message ?? '')
+      .toMatch(/limekataliwa kwenye M-Pesa: hakuna pesa itakayokatwa kiotomatiki\. Kuwasha tena, tumia Akaunti yangu kwenye \S+\/portal\/account\.$/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   });
 });

@@ -39,6 +39,25 @@ test.describe('Settings', () => {
     );
   });
 
+  test("an admin words the portal's description in Kiswahili, and a Kiswahili reader sees it on the home page", async ({ page }) => {
+    await signIn(page, admin);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect(page.getByTestId('setting-value-portal_description_sw')).toHaveText(
+      'Tips bora za kubeti mpira kwa SMS na kwenye tovuti, unalipa kwa M-Pesa.',
+    );
+    await page.getByTestId('edit-setting-portal_description_sw').click();
+    const modal = page.getByRole('dialog', { name: 'Portal description sw' });
+    await modal.getByTestId('setting-input').fill('Tips za mpira kila siku, unalipa kwa M-Pesa.');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await expect(modal.getByTestId('form-success')).toHaveText('Setting saved successfully');
+
+    await page.goto('/portal');
+    await expect(page.getByText('Premium football betting tips by SMS and on the web, paid by M-Pesa.')).toBeVisible();
+    await page.getByRole('button', { name: 'Soma kwa Kiswahili' }).click();
+    await expect(page.getByText('Tips za mpira kila siku, unalipa kwa M-Pesa.')).toBeVisible();
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', 'Tips za mpira kila siku, unalipa kwa M-Pesa.');
+  });
+
   test('staff do not see Settings and the server refuses them', async ({ page }) => {
     await signIn(page, staff);
     await expect(page.getByRole('link', { name: 'Settings' })).toHaveCount(0);

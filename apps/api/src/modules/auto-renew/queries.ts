@@ -67,6 +67,17 @@ export async function liveOrderFor(db: Queryable, subscriberId: number, packageI
   return found ?? null;
 }
 
+/** The newest standing order of a subscriber for a package, whatever its status (a declined one is told on the portal). */
+export async function latestOrderFor(db: Queryable, subscriberId: number, packageId: number): Promise<StandingOrderRecord | null> {
+  const [found] = await db
+    .select()
+    .from(standingOrders)
+    .where(and(eq(standingOrders.subscriberId, subscriberId), eq(standingOrders.packageId, packageId)))
+    .orderBy(desc(standingOrders.id))
+    .limit(1);
+  return found ?? null;
+}
+
 /** Inserts a standing order unless a live one exists for the same subscriber and package (then null). */
 export async function insertOrder(db: Queryable, values: NewStandingOrder): Promise<StandingOrderRecord | null> {
   const [row] = await db.insert(standingOrders).values(values).onConflictDoNothing().returning();

@@ -9,7 +9,6 @@
 import {
   addDays,
   centsToKes,
-  formatDate,
   nairobiDayOf,
   refusalTexts,
   wholeShillingsUp,
@@ -23,15 +22,19 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError, fieldError, notFound } from '../../http/errors.ts';
 import { darajaFor, DarajaError } from '../../integrations/mpesa/daraja.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { customerTextFor } from '../../customer-texts/texts.ts';
+import { customerDate } from '../../customer-texts/format.ts';
+import { customerText, customerTextFor } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
+import { accountLink, packageLink } from '../../customer-texts/links.ts';
 import { getSetting } from '../settings/service.ts';
-import { queueSms } from '../sms/service.ts';
+import { languageOf, queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 const RATIBA_FREQUENCY: Record<AutoRenewFrequency, '2' | '3' | '4'> = { daily: '2', weekly: '3', monthly: '4' };
 /** How long a standing order runs before the subscriber would turn it on again (Ratiba needs an EndDate). */
 const ORDER_YEARS = 1;
+/** The last payment's day of a standing order starting on `start`. */
+const endDay = (start: string) => addDays(start, 365 * ORDER_YEARS);
 /** A standing order asked for on the USSD menu is sent once the session has surely ended. */
 const USSD_SESSION_MS = 30_000;
 
@@ -62,7 +65,7 @@ async function requireRatiba(deps: AppDeps): Promise<void> {
 }
 
 export function wireOrder(o: q.StandingOrderRecord): StandingOrder {
-  return { id: o.id, status: o.status, next_date: o.nextDate, amount: centsToKes(o.amountCents), frequency: o.frequency };
+  return { id: o.id, status: o.status, next_date: o.nextDate, amount: centsToKes(o.amountCents), frequency: o.frequency, end_date: o.endDate };
 }
 
 function rowOf(o: q.StandingOrderRecord, packageName: string): StandingOrderRow {
@@ -80,18 +83,22 @@ function rowOf(o: q.StandingOrderRecord, packageName: string): StandingOrderRow 
 /** What a subscription line shows: its live standing order, or the offer to turn one on (null: neither). */
 export type AutoRenewView =
   | { order: StandingOrder; subscriptionId: number }
-  | { offer: { amount: number; frequency: AutoRenewFrequency; date: string }; subscriptionId: number };
+  | { offer: { amount: number; frequency: AutoRenewFrequency; date: string; endDate: string; declinedOn: string | null }; subscriptionId: number };
 
 /** The automatic renewal of one of the subscriber's subscriptions, as portal and USSD show it; null when Ratiba is off or it is not offered. */
 export async function autoRenewView(deps: AppDeps, subscriberId: number, subscriptionId: number): Promise<AutoRenewView | null> {
   if (!(await ratibaOn(deps))) return null;
   const sub = await q.subscriptionWithPackage(deps.db, subscriberId, subscriptionId);
   if (!sub) return null;
-  const live = await q.liveOrderFor(deps.db, subscriberId, sub.packageId);
-  if (live) return { order: wireOrder(live), subscriptionId };
+  // One live order at most per subscriber and package (its unique index): the newest is the live one, if any.
+  const latest = await q.latestOrderFor(deps.db, subscriberId, sub.packageId);
+  if (latest && (q.LIVE as readonly string[]).includes(latest.status)) return { order: wireOrder(latest), subscriptionId };
   const frequency = frequencyOf(sub.durationDays);
   if (!frequency || !sub.onSale || sub.priceCents === null) return null;
-  return { offer: { amount: centsToKes(wholeShillingsUp(sub.priceCents)), frequency, date: startDay(sub.latestExpiry) }, subscriptionId };
+  const date = startDay(sub.latestExpiry);
+  // A declined order is said beside the offer to turn it on again (its SMS told the punter too).
+  const declinedOn = latest?.status === 'declined' ? nairobiDayOf(latest.decidedAt ?? latest.createdAt) : null;
+  return { offer: { amount: centsToKes(wholeShillingsUp(sub.priceCents)), frequency, date, endDate: endDay(date), declinedOn }, subscriptionId };
 }
 
 /** The automatic renewal to offer after a purchase: of the subscription the payment bought. */
@@ -134,7 +141,7 @@ export async function turnOn(
       frequency,
       accountReference: sub.code,
       startDate: start,
-      endDate: addDays(start, 365 * ORDER_YEARS),
+      endDate: endDay(start),
       nextDate: start,
       status: 'requested',
     });
@@ -203,7 +210,9 @@ function readCallback(body: unknown): { responseRefId: string; code: string; des
 
 /**
  * The subscriber approved (code 0) or declined the standing order. Only a pending order moves, so a
- * repeated callback changes nothing and sends nothing twice. An approval is confirmed by SMS.
+ * repeated callback changes nothing and sends nothing twice. Either answer is told by SMS in the
+ * subscriber's language: an approval with its amount, next day and end, a decline with how to
+ * turn it on again (nothing will be taken, and the cover ends as it was).
  */
 export async function receiveRatibaCallback(deps: AppDeps, body: unknown, requestId: string | null): Promise<void> {
   const answer = readCallback(body);
@@ -223,18 +232,25 @@ export async function receiveRatibaCallback(deps: AppDeps, body: unknown, reques
       before: { status: 'pending' },
       after: { status: moved.status, result_code: answer.code },
     });
-    if (!approved) return false;
+    const language = await languageOf(tx, order.phone);
+    const intent = approved ? 'auto-renew.on' : 'auto-renew.declined';
     const id = await queueSms(tx, {
-      intent: 'auto-renew.on',
-      dedupeKey: `auto-renew-on:${order.id}`,
+      intent,
+      dedupeKey: `${approved ? 'auto-renew-on' : 'auto-renew-declined'}:${order.id}`,
       to: order.phone,
-      body: await customerTextFor(tx, order.phone, 'sms.auto_renew_on', {
-        package: await q.packageName(tx, order.packageId),
-        amount: centsToKes(order.amountCents).toFixed(0),
-        frequency: order.frequency,
-        date: formatDate(`${order.nextDate}T09:00:00+03:00`),
-        link: portalLink(deps),
-      }),
+      body: approved
+        ? await customerText(tx, 'sms.auto_renew_on', language, {
+            package: await q.packageName(tx, order.packageId),
+            amount: centsToKes(order.amountCents).toFixed(0),
+            frequency: order.frequency,
+            date: customerDate(order.nextDate, language),
+            end: customerDate(order.endDate, language),
+            link: accountLink(deps.config),
+          })
+        : await customerText(tx, 'sms.auto_renew_declined', language, {
+            package: await q.packageName(tx, order.packageId),
+            link: accountLink(deps.config),
+          }),
       createdBy: null,
       subscriberId: order.subscriberId,
       smsClass: 'transactional',
@@ -243,11 +259,6 @@ export async function receiveRatibaCallback(deps: AppDeps, body: unknown, reques
   });
   if (queued) await deps.jobs.nudge(QUEUES.smsDispatch);
 }
-
-const portalLink = (deps: AppDeps) => {
-  const base = deps.config.mpesa.api?.callbackBaseUrl;
-  return base ? `${base}/portal/account` : 'the portal';
-};
 
 /**
  * Stops automatic renewal in one step (the subscriber on the portal or USSD, or staff), confirmed
@@ -358,17 +369,19 @@ export async function runAutoRenewal(deps: AppDeps, now = new Date()) {
     while (next < today) next = nextDay(next, order.frequency);
     const told = await deps.db.transaction(async (tx) => {
       if (!(await q.markMissed(tx, order.id, order.nextDate, next))) return false;
+      const language = await languageOf(tx, order.phone);
       await queueSms(tx, {
         intent: 'auto-renew.missed',
         dedupeKey: `auto-renew-missed:${order.id}:${order.nextDate}`,
         to: order.phone,
-        body: await customerTextFor(tx, order.phone, 'sms.auto_renew_missed', {
+        body: await customerText(tx, 'sms.auto_renew_missed', language, {
           package: await q.packageName(tx, order.packageId),
           amount: centsToKes(order.amountCents).toFixed(0),
-          date: formatDate(`${order.nextDate}T09:00:00+03:00`),
+          date: customerDate(order.nextDate, language),
           paybill: deps.config.mpesa.api?.shortcode ?? '',
           account: order.accountReference,
-          link: portalLink(deps),
+          // The package's page: paid by hand there (STK push) this once.
+          link: packageLink(deps.config, order.packageId),
         }),
         createdBy: null,
         subscriberId: order.subscriberId,

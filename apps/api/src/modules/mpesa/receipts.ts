@@ -1,7 +1,7 @@
 import { kesFixed } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
-import { fill, smsDateTime } from '../../customer-texts/format.ts';
+import { customerDateTime, fill } from '../../customer-texts/format.ts';
 import { customerText, fixedText } from '../../customer-texts/texts.ts';
 import { getSettings, settingsColumn } from '../settings/service.ts';
 import { queueSmsInTheirLanguage, ridingSmsInTheirLanguage, type RidingSms } from '../sms/service.ts';
@@ -101,7 +101,7 @@ export async function queueTipsReceipt(
       amount: kesFixed(r.amountCents),
       receipt: payer.receipt,
       package: r.packageName,
-      expiry: smsDateTime(r.expiresAt),
+      expiry: customerDateTime(r.expiresAt, language),
     }, language);
     return number === null ? receiptText : `${receiptText} ${fixedText('sms.receipt_invoice_line', language, { number: String(number) })}`;
   };

@@ -1,6 +1,4 @@
 import {
-  formatDate,
-  formatDateTime,
   formatKesShort,
   type PortalMe,
   type PortalPackage,
@@ -13,7 +11,7 @@ import {
 } from '@betdesk/contract';
 import { type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
-import type { TextValues } from '../../customer-texts/format.ts';
+import { customerDate, customerDateTime, type TextValues } from '../../customer-texts/format.ts';
 import type { CategoryRecord } from '../tips-record/service.ts';
 import type { WinningsPart } from '../tips-winnings/service.ts';
 import { html, trusted, type Html } from './html.ts';
@@ -40,11 +38,15 @@ export interface Shell {
   licence: string;
 }
 
-/** The page's words in the reader's language, from the one catalogue. */
-export const say =
-  (shell: { language: Language }) =>
-  (id: CustomerTextId, values: TextValues = {}): string =>
-    fixedText(id, shell.language, values);
+/**
+ * The page's words in the reader's language, from the one catalogue, and its dates in the one form
+ * of that language ("8 Des 2026, saa 23:26"; customer-texts/format.ts).
+ */
+export const say = (shell: { language: Language }) =>
+  Object.assign((id: CustomerTextId, values: TextValues = {}): string => fixedText(id, shell.language, values), {
+    date: (value: string | Date) => customerDate(value, shell.language),
+    dateTime: (value: string | Date) => customerDateTime(value, shell.language),
+  });
 
 interface PageOptions {
   title: string;
@@ -117,7 +119,7 @@ type Say = ReturnType<typeof say>;
 const mediumLabel = (t: Say, m: 'sms' | 'web') => t(m === 'sms' ? 'portal.medium.sms' : 'portal.medium.web');
 
 function postMeta(t: Say, p: PortalTeaser): Html {
-  return html`<p class="meta">${p.post_category} · ${p.bet_categories.join(', ')} · ${t('portal.post.match_day', { date: formatDate(p.match_date) })}</p>`;
+  return html`<p class="meta">${p.post_category} · ${p.bet_categories.join(', ')} · ${t('portal.post.match_day', { date: t.date(p.match_date) })}</p>`;
 }
 
 /** On its own page a post's title is the page's heading (h1); in a list each is a linked h3. */
@@ -182,7 +184,7 @@ const percent = (n: number | null) => (n === null ? '-' : `${n.toFixed(1)} %`);
 
 /** What a record covers, said beside its rates: the period and how many tickets settled. */
 function recordCoverage(t: Say, r: CategoryRecord['record'], periodLabel: string): string {
-  const days = r.from && r.to ? (r.from === r.to ? `, ${formatDate(r.from)}` : `, ${t('portal.record.range', { from: formatDate(r.from), to: formatDate(r.to) })}`) : '';
+  const days = r.from && r.to ? (r.from === r.to ? `, ${t.date(r.from)}` : `, ${t('portal.record.range', { from: t.date(r.from), to: t.date(r.to) })}`) : '';
   const pending = r.pending > 0 ? `, ${t('portal.record.pending', { count: r.pending })}` : '';
   return `${periodLabel}${days} · ${t('portal.record.settled', { count: r.settled })}${pending}`;
 }
@@ -245,8 +247,8 @@ export function profitChart(t: Say, curve: CategoryRecord['record']['profit_curv
   const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   const last = curve.at(-1)!;
   const summary = t('portal.record.chart_summary', {
-    from: formatDate(curve[0]!.match_date),
-    to: formatDate(last.match_date),
+    from: t.date(curve[0]!.match_date),
+    to: t.date(last.match_date),
     units: signed(last.profit_units, 2),
     count: settled,
   });
@@ -264,9 +266,9 @@ const resultText = (t: Say, r: string) => t(`portal.result.${r}` as CustomerText
 const pickLabel = (s: { market: string; pick: string }) => (s.pick.toLowerCase().includes(s.market.toLowerCase()) ? s.pick : `${s.market}: ${s.pick}`);
 
 export function ticketCard(t: Say, ticket: PublicTicket): Html {
-  return html`<article class="card" data-ticket="${ticket.id}"><h3>${t('portal.record.ticket', { category: `${ticket.bet_category} (${ticket.code})`, date: formatDate(ticket.match_date) })}</h3>
+  return html`<article class="card" data-ticket="${ticket.id}"><h3>${t('portal.record.ticket', { category: `${ticket.bet_category} (${ticket.code})`, date: t.date(ticket.match_date) })}</h3>
 <ul class="legs">${ticket.selections.map(
-    (s) => html`<li><strong>${s.home} - ${s.away}</strong> <span class="meta">${s.competition}, ${formatDateTime(s.kickoff)}</span><br>
+    (s) => html`<li><strong>${s.home} - ${s.away}</strong> <span class="meta">${s.competition}, ${t.dateTime(s.kickoff)}</span><br>
 ${t('portal.record.pick')}: ${pickLabel(s)} · ${t('portal.record.odds')} ${s.odds.toFixed(2)} · <span class="${resultClass(s.result)}">${s.result ? resultText(t, s.result) : '-'}</span></li>`,
   )}</ul>
 <p><span class="${resultClass(ticket.status)}">${t('portal.record.ticket_total', {
@@ -455,7 +457,7 @@ ${pager(t, { page: c.page, last, href: (n) => `/portal/tips?page=${n}` })}`,
 export function postPage(shell: Shell, c: { post: PortalPost } | { teaser: PortalTeaser }): string {
   const t = say(shell);
   if ('post' in c) {
-    const description = t('portal.post.description', { title: c.post.title, categories: c.post.bet_categories.join(', '), date: formatDate(c.post.match_date) });
+    const description = t('portal.post.description', { title: c.post.title, categories: c.post.bet_categories.join(', '), date: t.date(c.post.match_date) });
     return page(shell, { title: c.post.title, description }, postCard(t, c.post, 'h1'));
   }
   return page(
@@ -475,7 +477,7 @@ export function accountPage(shell: Shell, me: PortalMe, notice?: string): string
 ${me.subscriptions.length > 0
     ? me.subscriptions.map(
         (s) => html`<article class="card row"><div><h3>${s.bet_category} (${s.bet_category_code}), ${mediumLabel(t, s.medium)}</h3>
-<p class="meta">${s.active ? t('portal.account.active', { date: formatDateTime(s.expires_at), days: s.days_left }) : t('portal.account.expired', { date: formatDateTime(s.expires_at) })}</p>
+<p class="meta">${coverLine(t, s)}</p>
 ${invoiceBlock(s.invoice, shell.language)}
 ${autoRenewBlock(t, s.auto_renew, s.subscription_id)}</div>
 <a class="btn${s.active ? ' secondary' : ''}" href="/portal/packages?category=${s.bet_category_code}&amp;medium=${s.medium}">${t('portal.account.renew')}</a></article>`,
@@ -493,6 +495,17 @@ ${me.receives_sms
 <p class="meta">${t('portal.account.offers_note')}</p>
 </div>`,
   );
+}
+
+/**
+ * How long a subscription runs: until when and how many days are left, or, renewed by an active
+ * standing order, when it renews (no reminder SMS comes for it: the run pays by itself).
+ */
+function coverLine(t: Say, s: PortalSubscription): string {
+  if (!s.active) return t('portal.account.expired', { date: t.dateTime(s.expires_at) });
+  const order = s.auto_renew && 'standing_order' in s.auto_renew ? s.auto_renew.standing_order : null;
+  if (order?.status === 'active') return t('portal.account.renews', { date: t.dateTime(s.expires_at), next: t.date(order.next_date) });
+  return t('portal.account.active', { date: t.dateTime(s.expires_at), days: s.days_left });
 }
 
 export function smsConfirmPage(shell: Shell, receive: boolean): string {
@@ -518,14 +531,15 @@ export const purchaseStatusText = (t: Say, status: PortalPurchase['status']): st
 function autoRenewBlock(t: Say, autoRenew: PortalSubscription['auto_renew'], subscriptionId: number): Html | string {
   if (!autoRenew) return '';
   if ('offer' in autoRenew) {
-    const { amount, frequency, start_date } = autoRenew.offer;
-    return html`<div class="auto-renew" data-auto-renew="offer"><p class="meta">${t('portal.auto_renew.offer', { amount: String(amount), frequency, date: formatDate(`${start_date}T09:00:00+03:00`) })}</p>
+    const { amount, frequency, start_date, end_date, declined_on } = autoRenew.offer;
+    return html`<div class="auto-renew" data-auto-renew="offer">${declined_on ? html`<p class="warn" role="status" data-declined>${t('portal.auto_renew.declined', { date: t.date(declined_on) })}</p>` : ''}
+<p class="meta">${t('portal.auto_renew.offer', { amount: String(amount), frequency, date: t.date(start_date), end: t.date(end_date) })}</p>
 <form method="post" action="/portal/auto-renew"><input type="hidden" name="subscription_id" value="${subscriptionId}">
 <button class="btn secondary" type="submit">${t('portal.auto_renew.turn_on')}</button></form></div>`;
   }
   const o = autoRenew.standing_order;
   return html`<div class="auto-renew" data-auto-renew="${o.status}"><p class="status" role="status">${t('portal.auto_renew.status', { status: o.status })}</p>
-<p class="meta">${t('portal.auto_renew.next', { amount: String(o.amount), frequency: o.frequency, date: formatDate(`${o.next_date}T09:00:00+03:00`) })}</p>
+<p class="meta">${t('portal.auto_renew.next', { amount: String(o.amount), frequency: o.frequency, date: t.date(o.next_date), end: t.date(o.end_date) })}</p>
 <p class="meta">${t('portal.auto_renew.how_to_stop')}</p>
 <form method="post" action="/portal/auto-renew/stop"><input type="hidden" name="id" value="${o.id}">
 <button class="btn secondary" type="submit">${t('portal.auto_renew.stop')}</button></form></div>`;
@@ -558,7 +572,7 @@ ${pending ? html`<p class="meta">${t('portal.purchase.enter_pin')} <a href="/por
 /** The line under the status: the new expiry, or why it did not go through. */
 export function purchaseDetail(t: Say, p: PortalPurchase): string {
   if (p.status === 'paid') {
-    const runs = p.expires_at ? ` ${t('portal.purchase.runs_until', { date: formatDateTime(p.expires_at) })}` : '';
+    const runs = p.expires_at ? ` ${t('portal.purchase.runs_until', { date: t.dateTime(p.expires_at) })}` : '';
     return `${t('portal.purchase.receipt', { receipt: p.receipt ?? '' })}${runs}`.trim();
   }
   if (p.status === 'pending') return t('portal.purchase.waiting');

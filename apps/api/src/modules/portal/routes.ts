@@ -220,10 +220,10 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/portal',
     hidden,
     htmlPage(async (request, reply) => {
-      const facts = await portal.publicFacts(deps);
+      const description = await portal.portalDescription(deps.db, await languageOfPage(request));
       const content = await portal.homeContent(deps.db);
       const pay = await portal.payFacts(deps, content.packages);
-      return send(request, reply, pages.homePage(await shellOf(request), { description: facts.description, ...content, pay }));
+      return send(request, reply, pages.homePage(await shellOf(request), { description, ...content, pay }));
     }),
   );
 

@@ -155,7 +155,8 @@ async function withInvoices(deps: AppDeps, subscriberId: number, found: Awaited<
 export function autoRenewOfView(view: AutoRenewView | null): PortalSubscription['auto_renew'] {
   if (!view) return null;
   if ('order' in view) return { standing_order: view.order };
-  return { offer: { amount: view.offer.amount, frequency: view.offer.frequency, start_date: view.offer.date } };
+  const { amount, frequency, date, endDate, declinedOn } = view.offer;
+  return { offer: { amount, frequency, start_date: date, end_date: endDate, declined_on: declinedOn } };
 }
 
 /** The signed-in subscriber turns on automatic renewal of one of their subscriptions (404 when not theirs or Ratiba is off). */
@@ -240,18 +241,18 @@ export async function packageById(db: Queryable, id: number) {
 /** What the public pages show: the business, today's free tips, Winnings & Results, the packages. */
 export async function publicFacts(deps: AppDeps) {
   const { db } = deps;
-  const [business, support, description] = await Promise.all([
-    getSetting(db, 'portal_business_name'),
-    getSetting(db, 'portal_support_phone'),
-    getSetting(db, 'portal_description'),
-  ]);
+  const [business, support] = await Promise.all([getSetting(db, 'portal_business_name'), getSetting(db, 'portal_support_phone')]);
   return {
     business,
     support,
-    description,
     paybill: deps.config.mpesa.shortcode ?? deps.config.mpesa.tillNumber ?? null,
     stkAvailable: deps.config.mpesa.api !== null,
   };
+}
+
+/** The home page's line and search description, in the reader's language (`portal_description`, `portal_description_sw`). */
+export async function portalDescription(db: Queryable, language: Language): Promise<string> {
+  return String(await getSetting(db, language === 'en' ? 'portal_description' : 'portal_description_sw'));
 }
 
 export async function homeContent(db: Queryable) {

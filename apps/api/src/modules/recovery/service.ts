@@ -5,6 +5,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
+import { packageLink } from '../../customer-texts/links.ts';
 import { getSetting } from '../settings/service.ts';
 import { queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';
@@ -86,7 +87,6 @@ export async function runRecovery(deps: AppDeps, now = new Date()) {
       continue;
     }
     const queued = await deps.db.transaction(async (tx) => {
-      const link = deps.config.mpesa.api?.callbackBaseUrl ?? '';
       const id = await queueSms(tx, {
         intent: 'payment.recovery-reminder',
         dedupeKey: `payment-recovery:${due.id}`,
@@ -94,7 +94,8 @@ export async function runRecovery(deps: AppDeps, now = new Date()) {
         body: await customerTextFor(tx, facts.phone, 'sms.recovery_reminder', {
           amount: centsToKes(facts.amountCents).toFixed(0),
           package: facts.packageName,
-          link: link ? `${link}/` : 'the portal',
+          // The package's portal page, where it is paid again (the site's root is the staff app).
+          link: packageLink(deps.config, due.packageId),
           paybill: deps.config.mpesa.api?.shortcode ?? '',
           account: facts.accountReference,
         }),

@@ -132,8 +132,12 @@ export const settingDefaults = {
     description: 'The support phone shown on the help page and at the foot of every portal page',
   },
   portal_description: {
-    value: 'Premium football betting tips by SMS and on the web, paid by M-Pesa.',
-    description: "The portal home page's description for search engines",
+    value: portalTexts['portal.home.description'].en,
+    description: "The portal home page's line under the business name and its description for search engines (English)",
+  },
+  portal_description_sw: {
+    value: portalTexts['portal.home.description'].sw,
+    description: "The portal home page's line under the business name and its description for search engines (Kiswahili)",
   },
   ...textSettings('portal_code_sms'),
   portal_ussd_code: {

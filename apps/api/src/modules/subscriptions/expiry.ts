@@ -1,15 +1,16 @@
 import type { Db } from '../../db/client.ts';
-import { smsDateTime } from '../../customer-texts/format.ts';
-import { customerTextFor } from '../../customer-texts/texts.ts';
-import { queueSms } from '../sms/service.ts';
+import { customerDateTime } from '../../customer-texts/format.ts';
+import { customerText } from '../../customer-texts/texts.ts';
+import { languageOf, queueSms } from '../sms/service.ts';
 import { markExpiredSubscriptionsLapsed, markSubscriptionReminded, subscriptionsDueReminder } from './queries.ts';
 
 export const REMINDER_INTENT = 'subscription.reminder';
 
 /**
  * The expiry job. Subscriptions whose expiry has passed are marked lapsed; a subscription that
- * expires within a day, and is not followed by a renewal of the same thing, gets one reminder SMS
- * (the `subscription_reminder_sms` text in the person's language; deduplicated per subscription). Returns the counts.
+ * expires within a day, and is not followed by a renewal of the same thing nor renewed by an active
+ * standing order, gets one reminder SMS (the `subscription_reminder_sms` text in the person's
+ * language; deduplicated per subscription). Returns the counts.
  */
 export async function runSubscriptionExpiry(db: Db): Promise<{ lapsed: number; reminded: number }> {
   const lapsed = await markExpiredSubscriptionsLapsed(db);
@@ -18,10 +19,11 @@ export async function runSubscriptionExpiry(db: Db): Promise<{ lapsed: number; r
     const due = await subscriptionsDueReminder(tx);
     let queued = 0;
     for (const sub of due) {
-      const body = await customerTextFor(tx, sub.phone, 'subscription_reminder_sms', {
+      const language = await languageOf(tx, sub.phone);
+      const body = await customerText(tx, 'subscription_reminder_sms', language, {
         name: sub.name,
         package: sub.package,
-        expiry: smsDateTime(new Date(sub.expires_at)),
+        expiry: customerDateTime(sub.expires_at, language),
       });
       const id = await queueSms(tx, {
         intent: REMINDER_INTENT,

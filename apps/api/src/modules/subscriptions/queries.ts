@@ -1,9 +1,9 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { centsToKes, nairobiDayOf, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortDirection, type SortOf } from '@betdesk/contract';
+import { BUSINESS_TIME_ZONE, centsToKes, nairobiDayOf, RECENT_SUBSCRIPTION_DAYS, type Bet4meSubscription, type SortDirection, type SortOf } from '@betdesk/contract';
 import { iso, rows } from '../../db/rows.ts';
 import { exactCount, inDays, orderSql, pageRows, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
-import { bet4mePlans, clients, pricePackages, subscriptions, tipsSubscribers, type TipsMedium } from '../../db/schema/index.ts';
+import { bet4mePlans, clients, pricePackages, standingOrders, subscriptions, tipsSubscribers, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { asPlaceholders, fixedRows, type FixedStatement } from '../../db/fixed-statements.ts';
 
@@ -114,7 +114,10 @@ export interface ReminderDue {
 
 /**
  * Up to 500 subscriptions that expire within a day, are not yet reminded, have a phone to remind, and
- * are not followed by a renewal of the same thing; locked (skipping those another run holds).
+ * are not followed by a renewal of the same thing nor renewed by an active standing order (M-Pesa
+ * Ratiba, decision 042: the run pays by itself, and "renew by M-Pesa" would invite a second
+ * payment); locked (skipping those another run holds). A standing order stopped before the
+ * expiry lets the reminder go on a later run: the subscription is not marked reminded.
  */
 export function subscriptionsDueReminder(tx: Queryable): Promise<ReminderDue[]> {
   return rows<ReminderDue>(
@@ -135,6 +138,12 @@ export function subscriptionsDueReminder(tx: Queryable): Promise<ReminderDue[]> 
                 and (later.client_id = s.client_id
                      or (later.subscriber_id = s.subscriber_id and later.bet_category_id = s.bet_category_id
                          and later.medium = s.medium)))
+           and not exists (
+             select 1 from ${standingOrders} o
+               join ${pricePackages} op on op.id = o.package_id
+              where o.subscriber_id = s.subscriber_id and o.status = 'active'
+                and op.bet_category_id = s.bet_category_id and op.medium = s.medium
+                and o.end_date >= (s.expires_at at time zone ${BUSINESS_TIME_ZONE})::date)
          order by s.expires_at
          limit 500
            for update of s skip locked`,

@@ -51,7 +51,9 @@ export interface MenuFacts {
    * One per running subscription; `autoRenew` when M-Pesa Ratiba is on and the package may renew
    * automatically: its live standing order (`orderId`) or the offer (`subscriptionId`).
    */
-  subscriptions(): Promise<{ category: string; medium: string; date: string; autoRenew?: { orderId: number } | { subscriptionId: number } | null }[]>;
+  subscriptions(): Promise<
+    { category: string; code: string; medium: string; date: string; autoRenew?: { orderId: number } | { subscriptionId: number } | null }[]
+  >;
   /** Whether the phone has given marketing consent (and not withdrawn it). */
   consented(): Promise<boolean>;
   /** What a person agrees to when they give marketing consent (the setting, in their language). */
@@ -80,8 +82,21 @@ type State =
 
 type Step = { state: State } | { action: MenuAction } | null;
 
-/** A label cut to fit a list line. */
-export const short = (text: string, max = LABEL_MAX) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}.` : text);
+/**
+ * A text cut to fit a line, at a word: "Both Teams To Score Over 2.5" never becomes "Both Teams To
+ * S." (a reader cannot tell what a cut word was). Only a first word longer than the line itself is
+ * cut inside, as the last resort of a screen that must fit.
+ */
+export function short(text: string, max = LABEL_MAX): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max + 1);
+  const end = head.lastIndexOf(' ');
+  if (end <= 0) return text.slice(0, max);
+  return head.slice(0, end).replace(/[\s,;:(-]+$/, '');
+}
+
+/** A category's name where it fits whole, else its code (D2, BTTS), which is on every price SMS. */
+export const nameOrCode = (name: string, code: string, max: number) => (name.length <= max ? name : code);
 
 /**
  * Items cut into pages that fit one screen under `header`, numbered 1..n across pages, with room
@@ -133,7 +148,7 @@ async function subscriptionsScreen(facts: MenuFacts, w: MenuWords): Promise<{ li
   const found = await facts.subscriptions();
   const lines = found.map((s) =>
     w.say(s.autoRenew && 'orderId' in s.autoRenew ? 'ussd.subscription_auto_line' : 'ussd.subscription_line', {
-      category: short(s.category, 20),
+      category: nameOrCode(s.category, s.code, 20),
       medium: s.medium,
       date: s.date,
     }),
@@ -141,7 +156,7 @@ async function subscriptionsScreen(facts: MenuFacts, w: MenuWords): Promise<{ li
   const choices: MenuAction[] = [];
   for (const { autoRenew, ...s } of found) {
     if (!autoRenew) continue;
-    const category = `${short(s.category, 16)} ${s.medium}`;
+    const category = `${nameOrCode(s.category, s.code, 16)} ${s.medium}`;
     const on = 'orderId' in autoRenew;
     choices.push(on ? { do: 'auto-renew-stop', orderId: autoRenew.orderId } : { do: 'auto-renew', subscriptionId: autoRenew.subscriptionId });
     lines.push(`${choices.length} ${w.say(on ? 'ussd.auto_renew_stop' : 'ussd.auto_renew_start', { category })}`);

@@ -12,17 +12,17 @@ export async function subscriberIdByPhone(db: Queryable, phone: string): Promise
 export async function runningSubscriptions(
   db: Queryable,
   subscriberId: number,
-): Promise<{ category: string; medium: 'sms' | 'web'; expires_at: string; subscription_id: string | number }[]> {
+): Promise<{ category: string; code: string; medium: 'sms' | 'web'; expires_at: string; subscription_id: string | number }[]> {
   return rows(
     db,
-    sql`select bc.name as category, sub.medium, max(sub.expires_at) as expires_at,
+    sql`select bc.name as category, bc.code, sub.medium, max(sub.expires_at) as expires_at,
                (array_agg(sub.id order by sub.expires_at desc, sub.id desc))[1] as subscription_id
           from ${subscriptions} sub
           join ${betCategories} bc on bc.id = sub.bet_category_id
          where sub.subscriber_id = ${subscriberId}
            and sub.expires_at > now()
            and sub.reversed_at is null
-         group by bc.name, sub.medium
+         group by bc.name, bc.code, sub.medium
          order by max(sub.expires_at), bc.name, sub.medium`,
   );
 }

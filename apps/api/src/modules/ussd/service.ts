@@ -1,4 +1,4 @@
-import { compactKes, formatDate, localPhone, nairobiDayOf, normaliseKenyanPhone, UssdSessionEnd, UssdStep } from '@betdesk/contract';
+import { compactKes, localPhone, nairobiDayOf, normaliseKenyanPhone, UssdSessionEnd, UssdStep } from '@betdesk/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -8,7 +8,7 @@ import { setOwnSmsChoice } from '../self-service/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { hasConsent, isErasedPhone, isOptedOut, languageOf, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
-import { fill } from '../../customer-texts/format.ts';
+import { customerDate, fill } from '../../customer-texts/format.ts';
 import { customerTemplate, customerText, fixedText } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
 import { autoRenewView, stop as stopAutoRenew, turnOn as turnOnAutoRenew } from '../auto-renew/service.ts';
@@ -65,7 +65,7 @@ function factsFor(deps: AppDeps, phone: string): MenuFacts {
         (await q.runningSubscriptions(db, id)).map(async (s) => {
           const view = await autoRenewView(deps, id, Number(s.subscription_id));
           const autoRenew = !view ? null : 'order' in view ? { orderId: view.order.id } : { subscriptionId: view.subscriptionId };
-          return { category: s.category, medium: mediumName(s.medium), date: formatDate(s.expires_at), autoRenew };
+          return { category: s.category, code: s.code, medium: mediumName(s.medium), date: customerDate(s.expires_at, await language()), autoRenew };
         }),
       );
     }),
@@ -114,7 +114,7 @@ async function act(deps: AppDeps, action: MenuAction, s: SessionOf): Promise<Scr
       // Queued: Ratiba's PIN prompt comes once the session has ended (the auto-renewal job sends it).
       const subscriberId = (await q.subscriberIdByPhone(deps.db, s.phone))!;
       const { standing_order: o } = await turnOnAutoRenew(deps, { subscriberId, phone: s.phone, subscriptionId: action.subscriptionId, via: 'ussd', requestId: s.requestId });
-      return `END ${s.w.say('ussd.auto_renew_started', { amount: String(o.amount), frequency: o.frequency })}`;
+      return `END ${s.w.say('ussd.auto_renew_started', { amount: String(o.amount), frequency: o.frequency, end: customerDate(o.end_date, s.w.language) })}`;
     }
     case 'auto-renew-stop': {
       const subscriberId = (await q.subscriberIdByPhone(deps.db, s.phone))!;

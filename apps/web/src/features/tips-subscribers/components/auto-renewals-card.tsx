@@ -9,7 +9,7 @@ const LIVE = new Set(['requested', 'pending', 'active']);
 
 /**
  * The subscriber's automatic renewals (M-Pesa Ratiba standing orders): status, next date, amount,
- * and Stop for a live one. Nothing at all while Ratiba is off (the API answers 404).
+ * until when it runs, and Stop for a live one. Nothing at all while Ratiba is off (the API answers 404).
  */
 export function AutoRenewalsCard({ subscriberId }: { subscriberId: number }) {
   const { data } = useAutoRenewals(subscriberId);
@@ -20,6 +20,7 @@ export function AutoRenewalsCard({ subscriberId }: { subscriberId: number }) {
     { key: 'status', header: 'Status', render: (o) => <StatusBadge status={o.status} />, width: WIDTH.status, fit: true },
     { key: 'next_date', header: 'Next date', render: (o) => (LIVE.has(o.status) ? formatDate(o.next_date) : ''), width: WIDTH.date, fit: true },
     { key: 'amount', header: 'Amount', render: (o) => `${formatMoney(o.amount)} ${o.frequency}`, fit: true },
+    { key: 'end_date', header: 'Until', render: (o) => formatDate(o.end_date), width: WIDTH.date, fit: true },
     { key: 'missed_date', header: 'Last missed', render: (o) => (o.missed_date ? formatDate(o.missed_date) : ''), width: WIDTH.date, fit: true },
     {
       key: 'actions',
