@@ -321,8 +321,17 @@ describe('sending and the answer', () => {
     const payment = await unclaimedPayment();
     fake.refundOutcomes.push({ resultCode: 0, callback: 'timeout', receipt: 'RFTIME0001' });
     const id = await askAndApprove({ payment_id: payment.id, amount: 250, reason: 'wrong_account', method: 'reversal' });
+    // The time-out reaches us after the job's run (held, then delivered): delivered during the run, it
+    // could make the refund unknown before the run's own status queries, which would settle it at once.
+    const held: { url: string; body: unknown }[] = [];
+    const deliver = fake.deliver;
+    fake.deliver = async (url, body) => {
+      held.push({ url, body });
+    };
     await runRefundSending(t.deps);
     await fake.settled();
+    fake.deliver = deliver;
+    for (const h of held) await deliver(h.url, h.body);
     expect((await refundRow(id)).status).toBe('unknown');
     await runRefundSending(t.deps);
     await fake.settled();
