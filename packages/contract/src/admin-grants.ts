@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalCodeForm } from './approval-code.ts';
 import { endpoint } from './endpoint.ts';
 
 // Admin rights asked in the web and given by a second admin (decision 056). A file of its own: the
@@ -36,9 +37,7 @@ export const listAdminGrants = endpoint({
   response: z.object({ pending: z.array(AdminGrant), recent: z.array(AdminGrant), recent_days: z.number() }),
 });
 
-export const ApproveAdminGrantForm = z.object({
-  code: z.string({ message: 'Enter the code from your authenticator app' }).trim().min(1, 'Enter the code from your authenticator app'),
-});
+export const ApproveAdminGrantForm = ApprovalCodeForm;
 
 export const approveAdminGrant = endpoint({
   method: 'POST',

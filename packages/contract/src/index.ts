@@ -8,6 +8,7 @@ export * from './endpoint.ts';
 export * from './text.ts';
 export * from './auth.ts';
 export * from './two-factor.ts';
+export * from './approval-code.ts';
 export * from './clients.ts';
 export * from './users.ts';
 export * from './bets.ts';

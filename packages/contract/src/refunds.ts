@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalCodeForm } from './approval-code.ts';
 import { csvExport, endpoint } from './endpoint.ts';
 import { providerBody } from './text.ts';
 import { Id, PageQuery } from './common.ts';
@@ -117,9 +118,7 @@ export const createRefund = endpoint({
 });
 
 /** The approver's fresh code from their authenticator app. */
-export const ApproveRefundForm = z.object({
-  code: z.string({ message: 'Enter the code from your authenticator app' }).trim().min(1, 'Enter the code from your authenticator app'),
-});
+export const ApproveRefundForm = ApprovalCodeForm;
 
 export const approveRefund = endpoint({
   method: 'POST',
