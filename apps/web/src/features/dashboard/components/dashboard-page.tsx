@@ -15,10 +15,10 @@ import { useMoneyCheck } from '../api/get-money-check.ts';
 import { useBackupHealth } from '../api/get-backup-health.ts';
 import { useTaxStatus } from '../api/get-tax-status.ts';
 import { IncomeChart } from './income-chart.tsx';
-import { AdminGrantAlerts } from './admin-grant-alerts.tsx';
-import { PrivacyAlerts } from './privacy-alerts.tsx';
 
 // The bet form (and its validation) loads when a bet is started, not with the dashboard.
+// The admin's alerts load in their own chunk, for admins only.
+const AdminAlerts = lazy(() => import('./admin-alerts.tsx'));
 const NewBetModal = lazy(() => import('@/components/new-bet-modal.tsx').then((m) => ({ default: m.NewBetModal })));
 
 /** /dashboard: figures (admin), counts, income chart (admin), recent payments and the top active clients. */
@@ -92,8 +92,11 @@ export function DashboardPage() {
         </Alert>
       )}
       <SmsGatewayAlert enabled={isAdmin} backlog linkToLog />
-      <PrivacyAlerts enabled={isAdmin} />
-      <AdminGrantAlerts enabled={isAdmin} />
+      {isAdmin && (
+        <Suspense fallback={null}>
+          <AdminAlerts />
+        </Suspense>
+      )}
       {money.length > 0 && (
         <>
           <FigureBoxes figures={money} />

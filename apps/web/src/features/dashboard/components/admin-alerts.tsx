@@ -1,0 +1,17 @@
+import { AdminGrantAlerts } from './admin-grant-alerts.tsx';
+import { PrivacyAlerts } from './privacy-alerts.tsx';
+
+/**
+ * The admin-only alerts of the dashboard, in one chunk of their own: the dashboard page loads it
+ * only for an admin, so each new alert adds nothing to the first load every staff member pays
+ * (the /dashboard budget in apps/web/build/route-sizes.ts). An alert added here must not import
+ * from dashboard-page.tsx: that would make the page a shared chunk.
+ */
+export default function AdminAlerts() {
+  return (
+    <>
+      <PrivacyAlerts enabled />
+      <AdminGrantAlerts enabled />
+    </>
+  );
+}
