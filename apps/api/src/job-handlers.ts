@@ -47,8 +47,8 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
     {
       queue: QUEUES.subscriptionExpiry,
       cron: '*/10 * * * *',
-      run: async () => {
-        const { reminded } = await runSubscriptionExpiry(deps.db);
+      run: async (signal) => {
+        const { reminded } = await runSubscriptionExpiry(deps.db, { signal });
         if (reminded > 0) await deps.jobs.nudge(QUEUES.smsDispatch);
       },
     },

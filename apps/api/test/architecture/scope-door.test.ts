@@ -96,6 +96,7 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'clients/queries.ts#findLiveClientByPhone',
       'bonuses/queries.ts#bonusesStillPaidByPayment',
       'subscriptions/queries.ts#subscriptionsDueReminder',
+      'subscriptions/queries.ts#markExpiredSubscriptionsLapsed',
       'subscriptions/queries.ts#stackedSubscriptionInsert',
       'subscriptions/queries.ts#lockSubscriptionsBoughtWith',
       'subscriptions/queries.ts#lockSubscription',

@@ -42,3 +42,13 @@ export const smsSendBookings = pgTable('sms_send_bookings', {
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   answeredAt: timestamp('answered_at', { withTimezone: true }),
 });
+
+/**
+ * A job that must not run in two processes at once holds its lease (src/db/leases.ts, decision 064):
+ * taken when free or lapsed, renewed while the holder works, free again at `until`.
+ */
+export const jobLeases = pgTable('job_leases', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  until: timestamp('until', { withTimezone: true }).notNull(),
+});

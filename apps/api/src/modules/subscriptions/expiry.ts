@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { releaseLease, takeLease } from '../../db/leases.ts';
 import { customerDateTime } from '../../customer-texts/format.ts';
 import { customerText } from '../../customer-texts/texts.ts';
 import { languageOf, queueSms } from '../sms/service.ts';
@@ -6,14 +7,58 @@ import { markExpiredSubscriptionsLapsed, markSubscriptionReminded, subscriptions
 
 export const REMINDER_INTENT = 'subscription.reminder';
 
+/** The expiry job's lease (src/db/leases.ts): one process runs it at a time. */
+export const EXPIRY_LEASE = 'subscription-expiry';
+/** Subscriptions marked lapsed per transaction. */
+export const LAPSE_BATCH = 5_000;
+/** How long the lease lasts without a renewal; each batch renews it. */
+const LEASE_SECONDS = 120;
+
+export interface ExpiryOptions {
+  /** Stops between batches (shutdown): what was marked stays marked, the rest waits for the next run. */
+  signal?: AbortSignal;
+  batchSize?: number;
+  /** The lease holder (tests stand in for a second process). */
+  holder?: string;
+}
+
+export interface ExpiryRun {
+  lapsed: number;
+  reminded: number;
+  /** True when another process holds the lease and this run did nothing. */
+  skipped: boolean;
+}
+
 /**
- * The expiry job. Subscriptions whose expiry has passed are marked lapsed; a subscription that
+ * The expiry job (decision 064). Subscriptions whose expiry has passed are marked lapsed, in batches
+ * of `LAPSE_BATCH`, each its own transaction, so that an imported history of millions is caught up
+ * once, a batch at a time, and a process stopped midway keeps what it marked; a subscription that
  * expires within a day, and is not followed by a renewal of the same thing nor renewed by an active
  * standing order, gets one reminder SMS (the `subscription_reminder_sms` text in the person's
- * language; deduplicated per subscription). Returns the counts.
+ * language; deduplicated per subscription). One process runs it at a time: another one's run that
+ * finds the lease held does nothing. Returns the counts.
  */
-export async function runSubscriptionExpiry(db: Db): Promise<{ lapsed: number; reminded: number }> {
-  const lapsed = await markExpiredSubscriptionsLapsed(db);
+export async function runSubscriptionExpiry(db: Db, options: ExpiryOptions = {}): Promise<ExpiryRun> {
+  const batchSize = options.batchSize ?? LAPSE_BATCH;
+  const holder = options.holder;
+  if (!(await takeLease(db, EXPIRY_LEASE, LEASE_SECONDS, holder))) return { lapsed: 0, reminded: 0, skipped: true };
+  try {
+    return { ...(await expireAndRemind(db, batchSize, options.signal, holder)), skipped: false };
+  } finally {
+    await releaseLease(db, EXPIRY_LEASE, holder);
+  }
+}
+
+async function expireAndRemind(db: Db, batchSize: number, signal: AbortSignal | undefined, holder: string | undefined) {
+  let lapsed = 0;
+  for (;;) {
+    const marked = await markExpiredSubscriptionsLapsed(db, batchSize);
+    lapsed += marked;
+    if (marked < batchSize || signal?.aborted) break;
+    // A lease lost (this process stalled past its end and another took it) stops this run.
+    if (!(await takeLease(db, EXPIRY_LEASE, LEASE_SECONDS, holder))) return { lapsed, reminded: 0 };
+  }
+  if (signal?.aborted) return { lapsed, reminded: 0 };
 
   const reminded = await db.transaction(async (tx) => {
     const due = await subscriptionsDueReminder(tx);

@@ -93,13 +93,27 @@ export async function setSubscriptionPriceAndExpiry(tx: Queryable, id: number, a
 // ---- The expiry job -------------------------------------------------------------------------
 
 /** Marks lapsed every subscription whose expiry has passed; returns how many. */
-export async function markExpiredSubscriptionsLapsed(db: Queryable): Promise<number> {
-  const lapsed = await db
-    .update(subscriptions)
-    .set({ lapsedAt: sql`now()` })
-    .where(sql`${subscriptions.lapsedAt} is null and ${subscriptions.expiresAt} <= now()`)
-    .returning({ id: subscriptions.id });
-  return lapsed.length;
+/**
+ * Marks up to `limit` expired subscriptions lapsed, the oldest expiry first, in the caller's
+ * statement (its own transaction when `db` is the pool): how many it marked. Rows another run holds
+ * are skipped, not waited for; no id comes back (decision 064: an imported history has millions).
+ */
+export async function markExpiredSubscriptionsLapsed(db: Queryable, limit: number): Promise<number> {
+  const [marked] = await rows<{ n: number }>(
+    db,
+    sql`
+    with due as (
+      select id from subscriptions
+      where lapsed_at is null and expires_at <= now()
+      order by expires_at
+      limit ${limit}
+      for update skip locked
+    ), marked as (
+      update subscriptions s set lapsed_at = now() from due where s.id = due.id returning 1
+    )
+    select count(*)::int as n from marked`,
+  );
+  return Number(marked?.n ?? 0);
 }
 
 export interface ReminderDue {
