@@ -4,7 +4,7 @@
  * does not share the API's event loop. Started by `fork`; tells its parent its address over IPC and
  * closes when the parent disconnects. It queues its jobs (the nudges after a payment's commit) in
  * pg-boss as an API process of the cluster does, with no worker taking them; BENCH_JOBS=none makes
- * the nudges no-ops, as the bench did before (issue 33).
+ * the nudges no-ops, as the bench did before (decision 052).
  */
 import { bootApi } from './run.ts';
 

@@ -1,5 +1,5 @@
 /**
- * CPU time, read from Linux's /proc, for the ingestion scenario (issue 33): a rate moves with whatever
+ * CPU time, read from Linux's /proc, for the ingestion scenario (decision 044): a rate moves with whatever
  * else the machine does, the CPU a confirmation costs much less. Elsewhere than Linux both answer null
  * and the figures leave it out.
  */

@@ -16,12 +16,12 @@
  * subscription, bonuses) is debited; manual subscriptions and manual bonus payments post nothing.
  * The rows go in with triggers off, as an import would; the day summaries are rebuilt at the end.
  *
- * --shape picks the business's shape (issue 33: a bench that passes only on its own data proves little):
+ * --shape picks the business's shape (decision 045: a bench that passes only on its own data proves little):
  *   reference    (default) the shape every earlier figure was measured on: the big staff member holds every
  *                20th client, 19 others share 13 in 20 and the rest are unassigned; 1 % of the bets open
  *                (20,000 at scale 1); payments mostly tips deposits (78 %), 3 % unclaimed; a small name pool
  *                in which "Gor" matches no one.
- *   interleaved  issue 33's independent dataset: 20 staff members share every client, each every 20th id;
+ *   interleaved  an independent dataset's shape (decision 045): 20 staff members share every client, each every 20th id;
  *                the newest 5,000 bets open; tips deposits and Bet4Me payments half and half, 5 % unclaimed;
  *                a pool of Kenyan names in which "Gor" matches many clients and payers (Gordon, Goretti, Agoro…).
  *   block        as interleaved, but each staff member holds one block of consecutive ids (the big one the
@@ -71,7 +71,7 @@ export const SHAPES = {
 export type ShapeName = keyof typeof SHAPES;
 
 
-/** Row counts at --scale 1 (issue 9). */
+/** Row counts at --scale 1 (docs/performance.md). */
 const FULL = {
   clients: 200_000,
   bets: 2_000_000,
@@ -716,7 +716,7 @@ export async function generate(options: GenerateOptions): Promise<void> {
     await refreshSummariesAfterBulkLoad(database);
     // Once more: the first VACUUM left the row versions that the owners' update replaced on bonuses
     // (not yet removable then), so a staff member's count of unpaid bonuses read the heap for every
-    // row instead of the index alone (issue 33).
+    // row instead of the index alone (decision 045).
     log('VACUUM');
     await client.query('vacuum');
     log(`done in ${((Date.now() - started) / 60_000).toFixed(1)} min`);

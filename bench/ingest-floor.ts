@@ -1,5 +1,5 @@
 /**
- * The floor under C2B ingestion (issue 33): the bare SQL of the least a tips purchase must write on
+ * The floor under C2B ingestion (decision 044): the bare SQL of the least a tips purchase must write on
  * Betdesk's own schema, run by pgbench at the ingestion scenario's concurrency against the same
  * database, right after the product's run. One transaction per purchase, as the product does: the
  * payment stored claimed, the subscription it buys, the receipt SMS queued, and the ledger lines

@@ -4,7 +4,7 @@
  * after the commit, which a confirmation alone sends at once), for a tips package bought from a
  * known subscriber's phone (the common case) and for a payment nobody matches. Run against a bench
  * database (npm run bench:generate). Prints each statement's first words, so that a change to the
- * ingestion path can say how many round trips it saved (issue 33).
+ * ingestion path can say how many round trips it saved (decisions 044-051).
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';

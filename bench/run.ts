@@ -1,6 +1,6 @@
 /**
  * npm run bench -- --scale S [--generate] [--only pattern] [--out file.md]: the reference-scale suite
- * of issue 9 against the PostgreSQL database of DATABASE_URL.
+ * of docs/performance.md against the PostgreSQL database of DATABASE_URL.
  *
  *   --generate            drop and recreate the database, fill it at --scale (bench/generate.ts) and
  *                         refresh the summaries (as `npm run db:refresh-summaries` does)
@@ -69,7 +69,7 @@ import { cpuMeter, localPostmaster, splitCores, type CpuEach } from './cpu.ts';
 import { measureTaxBacklog } from './tax-backlog.ts';
 
 /**
- * The targets of issue 19, for the admin and for a staff member alike (they replace issue 9's
+ * The read targets (docs/performance.md), for the admin and for a staff member alike (they replace the first ones'
  * 30 ms / 10× floor / 300 ms: the floor ratio is still shown, not judged).
  */
 export const TARGETS = {
@@ -78,9 +78,9 @@ export const TARGETS = {
   bigPageP95Ms: 400,
   dashboardP95Ms: 50,
   dashboardBytes: 50_000,
-  /** The track record of one category over two years (issue 23). */
+  /** The track record of one category over two years (decision 020). */
   recordP95Ms: 50,
-  /** Each retention figure over a year, and the cohort grid of 24 months (issue 30). */
+  /** Each retention figure over a year, and the cohort grid of 24 months (decision 043). */
   retentionP95Ms: 300,
   cohortsP95Ms: 500,
   maxBodyBytes: 2_000_000,
@@ -91,9 +91,9 @@ export const TARGETS = {
   ingestPerSecond: 500,
   ingestP99Ms: 100,
   ingestConcurrency: 20,
-  /** The product's ingestion rate over the bare-SQL floor's, in the same run (issue 33). */
+  /** The product's ingestion rate over the bare-SQL floor's, in the same run (decision 044). */
   ingestFloorRatio: 0.7,
-  /** Issue 28: a day's backlog of invoices drains at this rate or more. */
+  /** Decision 035: a day's backlog of invoices drains at this rate or more. */
   taxBacklogPerSecond: 200,
 } as const;
 
@@ -684,7 +684,7 @@ function report(head: string[], reads: ReadResult[], exports: ExportResult[], ot
   const lines = ['## Reference-scale bench (`npm run bench`)', '', ...head, `- ${baseline}`, ''];
   if (reads.length) {
     lines.push(
-      `Reads: p50/p95 of sequential requests; floor = the same page in bare SQL (p50); ratio = p50 / floor p50. Targets (issue 19): perPage 50 p95 ≤ ${TARGETS.listP95Ms} ms, a search ≤ ${TARGETS.searchP95Ms} ms; perPage 2000 and unpaged lists p95 ≤ ${TARGETS.bigPageP95Ms} ms; dashboard p95 ≤ ${TARGETS.dashboardP95Ms} ms and ≤ ${TARGETS.dashboardBytes / 1000} kB; track record p95 ≤ ${TARGETS.recordP95Ms} ms; retention figures over a year p95 ≤ ${TARGETS.retentionP95Ms} ms, cohort grid of 24 months ≤ ${TARGETS.cohortsP95Ms} ms; no body > ${TARGETS.maxBodyBytes / 1_000_000} MB.`,
+      `Reads: p50/p95 of sequential requests; floor = the same page in bare SQL (p50); ratio = p50 / floor p50. Targets: perPage 50 p95 ≤ ${TARGETS.listP95Ms} ms, a search ≤ ${TARGETS.searchP95Ms} ms; perPage 2000 and unpaged lists p95 ≤ ${TARGETS.bigPageP95Ms} ms; dashboard p95 ≤ ${TARGETS.dashboardP95Ms} ms and ≤ ${TARGETS.dashboardBytes / 1000} kB; track record p95 ≤ ${TARGETS.recordP95Ms} ms; retention figures over a year p95 ≤ ${TARGETS.retentionP95Ms} ms, cohort grid of 24 months ≤ ${TARGETS.cohortsP95Ms} ms; no body > ${TARGETS.maxBodyBytes / 1_000_000} MB.`,
       '',
       '| scenario | as | perPage | n | p50 ms | p95 ms | rows | body | floor ms | ratio | target |',
       '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',

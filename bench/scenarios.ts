@@ -1,5 +1,5 @@
 /**
- * The read scenarios of `npm run bench` (issue 9): every list, search and sub-list of spec section 7,
+ * The read scenarios of `npm run bench` (docs/performance.md): every list, search and sub-list of spec section 7,
  * the dashboard and the CSV exports, each with the bare-SQL floor of the same page — the same rows
  * fetched by a hand-written query an index serves, without totals — measured in the same run.
  *
@@ -103,7 +103,7 @@ export interface ReadScenario {
   /** Unique label: the path plus what distinguishes it (a search). */
   name: string;
   endpoint: Endpoint;
-  /** Takes page/perPage (the spec's paged lists, and the formerly unbounded ones of issue 9). */
+  /** Takes page/perPage (the spec's paged lists, and the formerly unbounded ones, decision 015). */
   paged: boolean;
   kind: 'list' | 'search' | 'dashboard' | 'record' | 'retention' | 'cohorts';
   /** Reads one client's rows: a staff user with no client asks for someone else's (404 expected). */
@@ -168,7 +168,7 @@ const lastYear = () => {
   const y = Number(thisMonth.slice(0, 4));
   return { from: `${y - 1}${thisMonth.slice(4)}`, to: new Date(Date.parse(thisMonth) - 86_400_000).toISOString().slice(0, 10) };
 };
-/** Reports → Retention (issue 30), admins only: each figure over a year by month, each split, the 24-month cohort grid. */
+/** Reports → Retention (decision 043), admins only: each figure over a year by month, each split, the 24-month cohort grid. */
 const retentionScenarios: ReadScenario[] = [
   ...([undefined, 'category', 'medium', 'channel'] as const).map(
     (split): ReadScenario => ({
@@ -560,7 +560,7 @@ export const readScenarios: ReadScenario[] = [
     floor: (ctx) => `select c.id, c.name, c.phone, a.user_id from clients c left join client_assignments a on a.client_id = c.id
                       where c.deleted_at is null and c.name ilike ${like(ctx.f.surname)} order by c.name, c.id limit ${ctx.limit}`,
   },
-  // Issue 28: the Tax screen's lists (admins) over what the tax backlog scenario queued.
+  // Decision 035: the Tax screen's lists (admins) over what the tax backlog scenario queued.
   {
     name: 'GET /api/tax/invoices',
     endpoint: taxInvoices,

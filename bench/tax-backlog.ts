@@ -1,5 +1,5 @@
 /**
- * Issue 28's scale check: a day of KRA being down leaves a backlog of invoices queued; when KRA is
+ * The tax backlog's scale check (decision 035): a day of KRA being down leaves a backlog of invoices queued; when KRA is
  * back, the invoice job drains it. This queues `count` invoices straight in SQL (numbers after the
  * branch's counter, as sales would have taken them), points the device at the fake OSCU, runs the
  * job's own function (transmitDueInvoices, as the worker does) until nothing is due, and reports the

@@ -1,5 +1,5 @@
 /**
- * The subscriber portal's page-weight budget (issue 22): every portal page works without
+ * The subscriber portal's page-weight budget (decision 021): every portal page works without
  * JavaScript and loads at most 50 kB of gzip JavaScript. Its pages are rendered by the API and load
  * only the scripts under apps/api/src/modules/portal/assets (the browser test checks that no page
  * loads any other); this sums their gzip size.

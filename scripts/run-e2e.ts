@@ -30,9 +30,9 @@ async function main(): Promise<number> {
     return 0;
   }
   if (run('node', ['--import', 'tsx', 'scripts/build-web-if-changed.ts']) !== 0) return 1;
-  // The first-load budget of issue 13: the /login route's JavaScript stays under 200 kB of gzip.
+  // The first-load budget (decision 016): the /login route's JavaScript stays under 200 kB of gzip.
   if (run('node', ['--import', 'tsx', 'apps/web/build/route-sizes.ts', '--check']) !== 0) return 1;
-  // The subscriber portal's budget of issue 22: at most 50 kB of gzip JavaScript on any portal page.
+  // The subscriber portal's budget (decision 021): at most 50 kB of gzip JavaScript on any portal page.
   if (run('node', ['--import', 'tsx', 'scripts/portal-weight.ts', '--check']) !== 0) return 1;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-'));

@@ -86,7 +86,7 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       tz: deps.config.backup.timezone,
     },
     {
-      // Approved refunds leave once; unanswered ones are asked about by Transaction Status (issue 29).
+      // Approved refunds leave once; unanswered ones are asked about by Transaction Status (decisions 036, 055).
       queue: QUEUES.refundSending,
       cron: EVERY_MINUTE,
       run: async () => {

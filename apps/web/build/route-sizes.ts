@@ -22,18 +22,18 @@ export interface ManifestChunk {
 }
 export type Manifest = Record<string, ManifestChunk>;
 
-/** Gzip JavaScript allowed for the first screen of a route (issue 13: /login and /dashboard). */
+/** Gzip JavaScript allowed for the first screen of a route (decision 016: /login and /dashboard). */
 export const FIRST_LOAD_BUDGET_BYTES = 200 * 1024;
 
 /**
- * A route's own budget where the first-load one does not fit. The post form (issue 20 item 12)
+ * A route's own budget where the first-load one does not fit. The post form (decision 019)
  * draws its fields first and fetches the rich-text editor (about 157 kB gzip of Tiptap and
  * ProseMirror) in its own chunk: the budget fails the check if the editor is imported statically again.
  */
 export const routeBudgets: Record<string, number> = {
   '/tips/posts/add': 280 * 1024,
   // The dashboard reached 200.8 kB on 2026-11-27 with the tax-invoicing banner, the masked phone and
-  // the accessible theme (issues 27, 28): 5 kB of room, not more. Splitting the dashboard's admin
+  // the accessible theme (decisions 033, 035): 5 kB of room, not more. Splitting the dashboard's admin
   // panels into their own chunk is the way back under 200 kB (docs/performance.md).
   '/dashboard': 205 * 1024,
 };

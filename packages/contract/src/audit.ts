@@ -63,13 +63,13 @@ export function auditActionName(action: string): string {
 
 /**
  * Reads of personal data, grouped under the audit screen's "sensitive" filter (Data Protection
- * Act, issue 24): a client's betting-platform passwords revealed, everything held about a phone
+ * Act, decision 025): a client's betting-platform passwords revealed, everything held about a phone
  * exported.
  */
 export const SENSITIVE_AUDIT_ACTIONS = [
   'client.passwords-reveal',
   'privacy.export',
-  // Money leaving the business (issue 29): every step of a refund and the initiator that sends it.
+  // Money leaving the business (decision 036): every step of a refund and the initiator that sends it.
   'refund.request',
   'refund.approve',
   'refund.cancel',

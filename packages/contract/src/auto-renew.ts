@@ -4,7 +4,7 @@ import { endpoint } from './endpoint.ts';
 import { providerBody } from './text.ts';
 
 /*
- * Automatic renewal by M-Pesa Ratiba (issue 30, decision 042): a standing order the subscriber
+ * Automatic renewal by M-Pesa Ratiba (decision 042): a standing order the subscriber
  * approves once with their PIN; its payments arrive as ordinary paybill confirmations. Off unless
  * the `mpesa_ratiba_enabled` setting is on (Safaricom enables Ratiba per paybill).
  */

@@ -11,7 +11,7 @@ export const DASHBOARD_ACTIVE_CLIENTS = 10;
 export const RecentPayment = z.object({
   name: z.string(),
   phone: z.string().nullable(),
-  /** M-Pesa's masked number when no phone is known, as /mpesa shows it (issue 27, item 12). */
+  /** M-Pesa's masked number when no phone is known, as /mpesa shows it (decision 008). */
   sender_msisdn: z.string().nullable(),
   transaction_reference: z.string(),
   time: z.string(),

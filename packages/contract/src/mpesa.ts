@@ -36,7 +36,7 @@ export const MpesaTransaction = z.object({
   unclaimed_reason: z.string().nullable(),
   /** Money received that needs a look before it is claimed (e.g. paid to a shortcode that is not ours). */
   warning: z.string().nullable(),
-  /** KES M-Pesa confirmed refunds returned of it (issue 29); 0 when none. */
+  /** KES M-Pesa confirmed refunds returned of it (decision 036); 0 when none. */
   refunded_amount: z.number(),
   /** The KRA tax invoice of the sale this payment made (lists only; none for a payment that bought nothing). */
   invoice: InvoiceRef.nullable().optional(),
@@ -162,7 +162,7 @@ export const TipsDeposit = z.object({
   transaction_reference: z.string().nullable(),
   transaction_timestamp: z.string(),
   status: z.enum(MPESA_PAYMENT_STATUSES),
-  /** What M-Pesa confirmed went back to the payer (refunds, issue 29). */
+  /** What M-Pesa confirmed went back to the payer (refunds, decision 036). */
   refunded_amount: z.number(),
 });
 export type TipsDeposit = z.infer<typeof TipsDeposit>;

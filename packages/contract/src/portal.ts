@@ -10,7 +10,7 @@ import { InvoiceRef } from './tax.ts';
 import { AUTO_RENEW_FREQUENCIES, StandingOrder } from './auto-renew.ts';
 
 /*
- * The subscriber portal (issue 22): punters sign in with their phone and an SMS code, read the web
+ * The subscriber portal (decision 021): punters sign in with their phone and an SMS code, read the web
  * tips they paid for and buy packages by STK push. Its endpoints answer a portal session (its own
  * cookie), never a staff token; a staff session never opens them and a portal cookie opens nothing
  * of the back office.

@@ -189,7 +189,7 @@ export const MoneyCheck = z.object({
   ran_at: z.string(),
   ok: z.boolean(),
   failures: z.array(z.object({ check: z.string(), count: z.number(), examples: z.array(z.string()) })),
-  /** Refunds sent to M-Pesa whose end is not known yet, listed until they resolve (issue 29). */
+  /** Refunds sent to M-Pesa whose end is not known yet, listed until they resolve (decision 055). */
   unconfirmed_refunds: z.array(z.string()).default([]),
 });
 export type MoneyCheck = z.infer<typeof MoneyCheck>;

@@ -6,7 +6,7 @@ import { Id, PageQuery } from './common.ts';
 import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.ts';
 import { SORT_DIRECTIONS } from './lists.ts';
 
-/** Why money goes back (issue 29); `other` needs a note. */
+/** Why money goes back (decision 036); `other` needs a note. */
 export const REFUND_REASONS = ['wrong_amount', 'paid_twice', 'wrong_account', 'policy', 'other'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 

@@ -139,7 +139,7 @@ export const IncomeFigures = z.object({
   total: Kes,
   /** How many payments. */
   count: z.number(),
-  /** Money returned to payers by refunds M-Pesa confirmed, on the day they were done (issue 29). */
+  /** Money returned to payers by refunds M-Pesa confirmed, on the day they were done (decision 036). */
   refunded: Kes,
   /** Received less refunded. */
   net: Kes,

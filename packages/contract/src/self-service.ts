@@ -5,7 +5,7 @@ import { Id, Kes, Notice, PageQuery } from './common.ts';
 import { SmsPhoneSearch } from './sms.ts';
 
 /**
- * Self-service tips (issue 10): texts people send us (Africa's Talking incoming messages), opt-outs
+ * Self-service tips (decision 011): texts people send us (Africa's Talking incoming messages), opt-outs
  * and promotional broadcasts.
  */
 

@@ -5,7 +5,7 @@ import { BusinessDay } from './lists.ts';
 import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.ts';
 
 /**
- * The tips track record (issue 23): a bet category's ticket of a day is a list of selections with
+ * The tips track record (decision 020): a bet category's ticket of a day is a list of selections with
  * decimal odds; results are entered per selection and the record is computed from them.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 
 /**
- * The USSD menu (issue 22): Africa's Talking posts each step of a session form-encoded and shows
+ * The USSD menu (decision 022): Africa's Talking posts each step of a session form-encoded and shows
  * the plain-text answer, which starts `CON ` (wait for input) or `END ` (close the session).
  */
 

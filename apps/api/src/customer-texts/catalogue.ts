@@ -162,12 +162,12 @@ export const customerTexts = {
     'Data ya nambari hii ilifutwa kwa ombi la mwenye nambari: haiwezi tena kutumia huduma hii.',
   ),
 
-  // SMS of a failed payment request's one reminder (issue 30).
+  // SMS of a failed payment request's one reminder (decision 037).
   'sms.recovery_reminder': sms(
     'Your M-Pesa payment of KES {amount} for {package} did not go through. Pay again from {link} (sign in with the code we text you) or by paybill {paybill}, account {account}.',
     'Malipo yako ya M-Pesa ya KES {amount} kwa {package} hayakukamilika. Lipa tena kupitia {link} (ingia kwa nambari tutakayokutumia) au paybill {paybill}, akaunti {account}.',
   ),
-  // Automatic renewal by M-Pesa Ratiba (issue 30, decision 042).
+  // Automatic renewal by M-Pesa Ratiba (decision 042).
   'sms.auto_renew_on': sms(
     'Automatic renewal is on: {package}, KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}} until {end} by M-Pesa Ratiba, next on {date}. To stop it, use My account on {link} and also cancel it in the M-Pesa app or *334#.',
     'Kulipia kiotomatiki kumewashwa: {package}, KES {amount} {frequency, select, daily {kila siku} weekly {kila wiki} other {kila mwezi}} hadi {end} kwa M-Pesa Ratiba, malipo yajayo {date}. Kusitisha, tumia Akaunti yangu kwenye {link} na pia ughairi kwenye programu ya M-Pesa au *334#.',
@@ -185,16 +185,16 @@ export const customerTexts = {
     'Your automatic renewal of {package} (KES {amount}) did not come on {date}, maybe too little M-Pesa balance. Pay by hand: paybill {paybill}, account {account}, or on {link}.',
     'Malipo ya kiotomatiki ya {package} (KES {amount}) hayakufika {date}, huenda salio la M-Pesa halikutosha. Lipa mwenyewe: paybill {paybill}, akaunti {account}, au kwenye {link}.',
   ),
-  // The receipt's short invoice line, with the `receipt_sms_invoice_line` setting on (issue 28).
+  // The receipt's short invoice line, with the `receipt_sms_invoice_line` setting on (decision 035).
   'sms.receipt_invoice_line': sms('Invoice {number}.', 'Ankara {number}.'),
-  // SMS of money going back (issue 29).
+  // SMS of money going back (decision 036).
   'sms.refund_sent': sms(
     'Refund: KES {amount} of your payment {receipt} has been returned to your M-Pesa (M-Pesa receipt {refundReceipt}). {business}',
     'Marejesho: KES {amount} za malipo yako {receipt} zimerudishwa kwenye M-Pesa yako (risiti ya M-Pesa {refundReceipt}). {business}',
   ),
 
   // Portal notices.
-  // A sale's KRA tax invoice on the purchase page and My subscriptions (issue 28).
+  // A sale's KRA tax invoice on the purchase page and My subscriptions (decision 035).
   'portal.invoice_sent': {
     en: 'KRA tax invoice {number}, KRA receipt {kraReceipt}. Scan the QR code or open the link to check it with KRA.',
     sw: 'Ankara ya kodi ya KRA {number}, risiti ya KRA {kraReceipt}. Skani msimbo wa QR au fungua kiungo uithibitishe kwa KRA.',

@@ -1,7 +1,7 @@
 import type { CatalogueText } from './catalogue-text.ts';
 
 /*
- * The portal's page texts (issue 31): every word a punter reads on /portal, in English and
+ * The portal's page texts (decision 040): every word a punter reads on /portal, in English and
  * Kiswahili. Markup, figures and separators (" · ", "−") stay in the pages; only words live here.
  * Like every catalogue text they are GSM-7 (three dots, never the ellipsis character).
  */

@@ -18,7 +18,7 @@ import { lockEmbeddedDatabase } from './pglite-lock.ts';
 
 /**
  * Without drizzle's relational queries (`db.query.*`): nothing used them, and each transaction built
- * one for every table of the schema (issue 33's profile of a C2B purchase).
+ * one for every table of the schema (decision 047's profile of a C2B purchase).
  */
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = PgTransaction<PgQueryResultHKT>;

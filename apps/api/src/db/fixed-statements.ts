@@ -6,7 +6,7 @@ import type { Queryable } from './client.ts';
  * A statement of a hot path whose text depends only on its `shape`: `build` writes it with a
  * `sql.placeholder` for every value, once per shape and process; each run fills the placeholders
  * from `values` (decision 049). Building a composed statement's text was a fifth of the API's CPU
- * per C2B confirmation (issue 33).
+ * per C2B confirmation (decision 049).
  */
 export interface FixedStatement {
   /** Names the text: two statements of the same shape must build the same text. */

@@ -27,7 +27,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     /**
      * A provider's server calls it (Daraja, Africa's Talking), never a browser: its small JSON answer
      * goes out without the browser's security headers and without compression, which cost a C2B
-     * confirmation more CPU than the answer is worth (issue 33).
+     * confirmation more CPU than the answer is worth (decision 048).
      */
     callback?: true;
   } = {},

@@ -76,7 +76,7 @@ export async function startJobs(
   for (const handler of handlers) {
     // 'short': at most one job per queue waits (nudges collapse into it), and a nudge during a run
     // queues the next one. A time-slot singleton dropped such a nudge and left the work to the cron
-    // (a sign-in code 26-86 s late, issue 27). updateQueue moves queues created before this.
+    // (a sign-in code 26-86 s late, decision 034). updateQueue moves queues created before this.
     const queue = { name: handler.queue, policy: 'short' as const, retryLimit: 5, retryBackoff: true };
     await boss.createQueue(handler.queue, queue);
     await boss.updateQueue(handler.queue, queue);
@@ -113,7 +113,7 @@ export async function startJobs(
  * (so the job it leaves was queued after the caller's commit, or was still waiting then), and
  * callers share sends: a queue sends at once when it has not sent for `gapMs`, else once more
  * `gapMs` after its last send began, for everyone who asked meanwhile. Under a burst of payments
- * that is a few sends a second per queue instead of two per payment (issue 33: each send is a
+ * that is a few sends a second per queue instead of two per payment (decision 052: each send is a
  * statement and a commit of its own); a nudge waits at most `gapMs` longer.
  */
 export function coalescedSends<Q extends string>(send: (queue: Q) => Promise<unknown>, gapMs: number): (queue: Q) => Promise<void> {

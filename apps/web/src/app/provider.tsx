@@ -31,7 +31,7 @@ export const theme = createTheme({
   primaryColor: 'blue',
   // Text in a colour (links, light badges and buttons, "c=red") and white on filled buttons use
   // shade 9: Mantine's default 6 (#228be6 blue) reads at 3.6:1 on white, and 8 at 4.5:1 on a light
-  // badge's tint, under WCAG AA's 4.5:1 (issue 27, item 16; decision 033).
+  // badge's tint, under WCAG AA's 4.5:1 (decision 033).
   primaryShade: { light: 9, dark: 8 },
   colors: {
     red: darkestShade('red', '#b02525'),

@@ -168,7 +168,7 @@ describe('a 401 anywhere', () => {
   });
 });
 
-describe('signing in again after the session ended (issue 14 item 11)', () => {
+describe('signing in again after the session ended (decision 003)', () => {
   it('returns to the screen the user was on, with its query, after a 401', async () => {
     window.history.replaceState(null, '', '/mpesa/unclaimed?page=3');
     signedIn();

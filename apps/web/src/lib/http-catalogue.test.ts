@@ -68,7 +68,7 @@ describe('describeResponse (spec 8 error catalogue)', () => {
     });
   });
 
-  it("adds the server's message to a popup when it says more than the info (issue 14 item 4)", () => {
+  it("adds the server's message to a popup when it says more than the info", () => {
     const body = {
       info: 'User registered successfully',
       message: 'A temporary password has been sent by SMS to 0712345678.',

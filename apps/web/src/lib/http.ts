@@ -186,7 +186,7 @@ export async function request<T>(
   }
 
   console.error(`[http] ${method} ${path} -> ${response.status}`, body);
-  // A list the user may not read says why instead of "No records found." (issue 14 item 5).
+  // A list the user may not read says why instead of "No records found.".
   if (response.status === 403 && method === 'GET') {
     refusalStore.set({ screen: window.location.pathname, text: description.text ?? 'You are not authorized to see this.' });
   }

@@ -57,7 +57,7 @@ export const queryKeys = {
    * The claim dialog's questions about one payment (who it might be, what it would buy).
    * Deliberately outside `mpesa.all`: a claim refreshes the payment lists, and if the same refresh
    * re-asked these questions the server would answer 409 "already claimed" right after the green
-   * "claimed" (issue 27, item 11). The dialog closes on success and they go with it.
+   * "claimed". The dialog closes on success and they go with it.
    */
   claimQuestions: {
     all: ['mpesa-claim-questions'] as const,

@@ -33,7 +33,7 @@ export const clients = pgTable(
     index('clients_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('clients_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
     // A staff member's search by name or phone: the owner and the trigrams meet inside the index
-    // (btree_gin), so the other staff members' matches are never read (issue 33).
+    // (btree_gin), so the other staff members' matches are never read (decision 045).
     index('clients_owner_name_phone_trgm_idx').using('gin', t.assignedUserId, sql`${t.name} gin_trgm_ops`, sql`${t.phone} gin_trgm_ops`),
     index('clients_created_at_idx').on(t.createdAt),
     index('clients_live_created_idx').on(t.createdAt, t.id).where(sql`${t.deletedAt} is null`),

@@ -81,7 +81,7 @@ export const mpesaPayments = pgTable(
     // The tips deposits waiting to be claimed (unclaimed, to nobody, account naming a category): few among
     // millions, so that counting them reads this small index instead of every payment of each prefix.
     // The account and the day are in it as well, so that the count is an index-only scan: with 5 % of
-    // 2,000,000 payments unclaimed, visiting each one's heap page cost 12,000 pages (issue 33, migration 0039).
+    // 2,000,000 payments unclaimed, visiting each one's heap page cost 12,000 pages (decision 045, migration 0039).
     index('mpesa_payments_waiting_account_idx')
       .using('btree', sql`upper(regexp_replace(coalesce(${t.billRefNumber}, ''), '[\\s-]+', '', 'g')) text_pattern_ops`, t.billRefNumber, t.paidAt)
       .where(sql`${t.status} = 'unclaimed' and ${t.clientId} is null and ${t.subscriberId} is null`),
@@ -144,7 +144,7 @@ export const subscriptions = pgTable(
     // Active clients: the running Bet4Me subscriptions, read without visiting the table.
     index('subscriptions_client_running_idx').on(t.expiresAt, t.clientId).where(sql`${t.clientId} is not null`),
     // A staff member's running Bet4Me subscriptions (the dashboard's active clients): a range of the
-    // owner's, read off the index alone, however many have ended (issue 33).
+    // owner's, read off the index alone, however many have ended (decision 045).
     index('subscriptions_owner_running_idx').on(t.assignedUserId, t.expiresAt, t.createdAt, t.id, t.clientId).where(sql`${t.clientId} is not null`),
     index('subscriptions_owner_created_idx').on(t.assignedUserId, t.createdAt, t.id).where(sql`${t.assignedUserId} is not null`),
     index('subscriptions_owner_amount_idx').on(t.assignedUserId, t.amountCents, t.id).where(sql`${t.assignedUserId} is not null`),

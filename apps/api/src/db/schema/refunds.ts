@@ -5,7 +5,7 @@ import { users } from './users.ts';
 import { mpesaPayments, subscriptions } from './money.ts';
 
 /**
- * Money going back to a payer (issue 29): asked by one admin, approved by another, sent to M-Pesa
+ * Money going back to a payer (decisions 036, 055): asked by one admin, approved by another, sent to M-Pesa
  * once (Reversal or B2C), and done or failed only by M-Pesa's result. Every shilling out names the
  * payment it came in with.
  */

@@ -17,7 +17,7 @@ export const summaryDays = pgTable(
   (t) => [
     primaryKey({ columns: [t.key, t.day] }),
     // A sum over a key's days (the dashboards' totals: up to ~15,000 days × keys at reference scale)
-    // reads the index alone, not the table's pages (issue 33).
+    // reads the index alone, not the table's pages (decision 045).
     index('summary_days_sums_idx').on(t.key, t.day, t.n, t.amountCents),
   ],
 );

@@ -4,7 +4,7 @@ import { users } from './users.ts';
 import { betCategories } from './tips-core.ts';
 
 /**
- * What a bet category offers for one day (issue 23): one ticket per category and match date. The
+ * What a bet category offers for one day (decision 020): one ticket per category and match date. The
  * record reads the tickets of a category over a range of match dates, hence the unique index.
  */
 export const tipTickets = pgTable(

@@ -57,7 +57,7 @@ export const tipsPosts = pgTable(
     matchDate: date('match_date', { mode: 'string' }).notNull(),
     /** Sanitized HTML. */
     content: text('content').notNull(),
-    /** Show the ticket of each of its bet categories for its match date (issue 23). */
+    /** Show the ticket of each of its bet categories for its match date (decision 020). */
     attachTicket: boolean('attach_ticket').notNull().default(false),
     createdBy: integer('created_by').references(() => users.id),
     updatedBy: integer('updated_by').references(() => users.id),

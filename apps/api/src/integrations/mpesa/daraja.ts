@@ -54,7 +54,7 @@ export interface PullPage {
   responseCode: string;
 }
 
-/** What Reversal, B2C and Transaction Status need beyond the app's keys: the initiator (issue 29). */
+/** What Reversal, B2C and Transaction Status need beyond the app's keys: the initiator (decision 036). */
 export interface Initiator {
   name: string;
   /** The initiator password encrypted with M-Pesa's certificate (securityCredential()). */

@@ -1,5 +1,5 @@
 /**
- * Automatic renewal by M-Pesa Ratiba (issue 30, decision 042). A subscriber turns it on for a
+ * Automatic renewal by M-Pesa Ratiba (decision 042). A subscriber turns it on for a
  * daily, weekly or monthly package; Betdesk asks Ratiba for a standing order of the package's price
  * to the paybill, with the package's account code as reference, starting the day the cover ends;
  * the subscriber approves it once with their PIN (the callback). Its runs arrive as ordinary C2B

@@ -64,7 +64,7 @@ export function countBets(db: Queryable, where: ScopedWhere): Promise<ListCount>
  * matches and whose client does not. The limit inside the lateral keeps it a loop over the clients
  * (bets_closed_client_idx, off the index alone) that the cap stops: joined, PostgreSQL hashed the
  * matching clients and read every closed bet to find theirs. A staff member's text half is a range
- * of bets_owner_description_trgm_idx: the owner and the trigrams meet inside the index (issue 33).
+ * of bets_owner_description_trgm_idx: the owner and the trigrams meet inside the index (decision 045).
  */
 export function countBetsSearched(db: Queryable, scope: Scope, where: ScopedWhere, text: string): Promise<ListCount> {
   const { ids: clientIds, test: clientMatches } = matchingClients(scope, text);
@@ -154,7 +154,7 @@ const describes = (text: string) => sql`b.description ilike ${containing(text)}`
 const NARROW_SEARCH = 200;
 
 /**
- * Whether a search is narrow (issue 33). Walking the newest-first index and testing each bet stops
+ * Whether a search is narrow (decision 045). Walking the newest-first index and testing each bet stops
  * after a page when matches are dense ("Gor" among Kenyan names: 12 ms), but reads every bet when
  * they are rare (a surname of 1 in 20,000: 2.5 s at a tenth of the reference scale, every closed bet
  * read). Both probes stop at NARROW_SEARCH + 1 rows.

@@ -113,7 +113,7 @@ async function adminTotals(db: Queryable, actor: Actor, closedIn: DayRange = {})
  * disjoint parts (bets of the matching clients, client by client; then bets found by their text
  * alone): one OR over both made PostgreSQL gather every bet of every matching client before the cap
  * could stop it (a common surname at reference scale, 142 ms), and for a staff member intersect every
- * bet of the owner with every bet naming "Gor" (issue 33).
+ * bet of the owner with every bet naming "Gor" (decision 045).
  */
 function countOf(deps: AppDeps, actor: Actor, status: 'open' | 'closed', f: BetFilter, where: ScopedWhere, summary: () => Promise<number>) {
   const scope = scopeOf(actor);
@@ -126,7 +126,7 @@ function countOf(deps: AppDeps, actor: Actor, status: 'open' | 'closed', f: BetF
 /**
  * Whether an admin's search is narrow (q.isNarrowSearch). A staff member's search always reads the
  * matching clients as an array (q.betsListWhere), so it skips the probe: at reference scale its text
- * half intersected every bet of the owner with every bet naming "Gor" (issue 33).
+ * half intersected every bet of the owner with every bet naming "Gor" (decision 045).
  */
 function narrowForAdmin(deps: AppDeps, actor: Actor, status: 'open' | 'closed', search: string | undefined): Promise<boolean> {
   return actor.role === 'admin' ? q.isNarrowSearch(deps.db, 'all', status, search) : Promise.resolve(false);

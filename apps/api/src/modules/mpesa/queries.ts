@@ -27,7 +27,7 @@ interface PaymentRow {
   id: number;
   amount_cents: string | null;
   sender_name: string | null;
-  /** The phone M-Pesa gave, or the matched client's or subscriber's (issue 14: show what Betdesk knows). */
+  /** The phone M-Pesa gave, or the matched client's or subscriber's (show what Betdesk knows, decision 016). */
   sender_phone: string | null;
   given_phone: string | null;
   msisdn: string | null;
@@ -174,7 +174,7 @@ const normalisedAccountSql = sql`upper(regexp_replace(coalesce(p.bill_ref_number
 /**
  * The account starts with `code` (upper-cased), as the range `[code, code with its last character
  * moved one on)` in text_pattern_ops' byte order: the index's own column is compared, so counting the
- * waiting deposits is an index-only scan that never recomputes the expression (issue 33: the `like`
+ * waiting deposits is an index-only scan that never recomputes the expression (decision 045: the `like`
  * form rechecked it row by row, 22 ms for 4,000 rows at a tenth of the reference scale; 2 ms now).
  */
 function accountStartsWith(code: string): SQL {

@@ -37,7 +37,7 @@ import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
 import * as q from './queries.ts';
 
-/** A code works for 10 minutes and allows 5 wrong tries (issue 22). */
+/** A code works for 10 minutes and allows 5 wrong tries (decision 021). */
 export const CODE_TTL_MINUTES = 10;
 export const CODE_TRIES = 5;
 /** A portal session lasts 30 days: punters come back daily on the same phone. */

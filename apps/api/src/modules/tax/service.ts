@@ -305,7 +305,7 @@ async function insertCreditNote(
 }
 
 /**
- * Issues the credit note of a refund, in the refund's transaction (issue 29 calls this): against
+ * Issues the credit note of a refund, in the refund's transaction (the refunds module calls this, decision 036): against
  * the payment's invoices, newest first, for the amount returned. Money returned beyond what was
  * invoiced (an unspent balance) was never a sale and gets no credit note. Returns the credit
  * notes' ids (none when the payment bought nothing).

@@ -134,7 +134,7 @@ export async function storeTicket(
     }
     // Once a leg has kicked off the ticket's place in the record is fixed: any change would be a
     // new publication after kick-off, which takes a ticket out of the record, so a tipster could
-    // withdraw a ticket that is going badly by adding a later leg (issue 27).
+    // withdraw a ticket that is going badly by adding a later leg.
     const started = before.filter((old) => old.kickoffAt.getTime() <= now).sort((a, b) => a.kickoffAt.getTime() - b.kickoffAt.getTime());
     if (started.length > 0) {
       throw conflict(`${kickedOffText(started[0]!)}: the ticket is fixed in the record and can no longer be changed`, 'ticket_started');

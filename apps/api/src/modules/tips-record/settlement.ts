@@ -1,7 +1,7 @@
 import type { SelectionResult, TicketStatus, TrackRecord } from '@betdesk/contract';
 
 /**
- * The settlement and record formulas of issue 23, pure so that a unit test pins each one. A ticket
+ * The settlement and record formulas of decision 020, pure so that a unit test pins each one. A ticket
  * is an accumulator staked at 1 unit; each leg multiplies the return as bookmakers settle it.
  */
 

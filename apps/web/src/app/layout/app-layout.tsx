@@ -16,7 +16,7 @@ function isTyping(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-/** "/" jumps to the search box of the list on screen (issue 14, keyboard). */
+/** "/" jumps to the search box of the list on screen (keyboard). */
 function useSearchShortcut() {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -79,7 +79,7 @@ export function focusFirstField(root: HTMLElement | null): void {
 /**
  * Marks the form's first field as the one Mantine's focus trap starts on. A modal that mounts
  * already open (the dashboard loads New Bet's code on the click) has no opening transition, so
- * onEnterTransitionEnd never comes and the trap would take the × (issue 27, item 14).
+ * onEnterTransitionEnd never comes and the trap would take the × (decision 033).
  */
 function markFirstField(form: HTMLFormElement | null): void {
   form?.querySelector<HTMLElement>(FIELDS)?.setAttribute('data-autofocus', '');

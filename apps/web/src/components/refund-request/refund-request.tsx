@@ -196,7 +196,7 @@ export function RefundButton({ payment, onClick }: { payment: RefundablePayment;
 
 /**
  * The refund request form of a payment: what is left of it, Reversal or B2C, and what it bought
- * (issue 29). Kept by the screen, not the row, so that it stays open when the table redraws.
+ * (decision 036). Kept by the screen, not the row, so that it stays open when the table redraws.
  */
 export function RefundRequestModal({ payment, onClose }: { payment: RefundablePayment | null; onClose: () => void }) {
   const preview = useRefundPreview(payment?.id ?? null);

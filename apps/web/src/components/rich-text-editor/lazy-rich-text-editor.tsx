@@ -9,7 +9,7 @@ const EDITOR_HEIGHT_PX = 290;
 
 /**
  * The rich-text editor, fetched when a form first shows it: Tiptap, ProseMirror and the toolbar
- * are most of a post form's weight (issue 20 item 12), so the screen draws first and the editor
+ * are most of a post form's weight (decision 019), so the screen draws first and the editor
  * follows in its own chunk. Until then its place holds the label and a loader.
  */
 export function RichTextEditor(props: RichTextEditorProps) {

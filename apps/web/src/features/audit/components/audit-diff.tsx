@@ -34,7 +34,7 @@ export function showValue(key: string, value: Json): string {
 /**
  * Before and after as a readable diff: one line per field in plain words, changed fields marked,
  * unchanged ones dimmed. Values that are not objects are shown as a single line. The stored
- * entry keeps the database's terms (cents, UTC); only the screen translates (issue 27, item 15).
+ * entry keeps the database's terms (cents, UTC); only the screen translates (decision 018).
  */
 export function AuditDiff({ before, after }: { before: Json; after: Json }) {
   const b = isRecord(before) ? before : before == null ? {} : { value: before };

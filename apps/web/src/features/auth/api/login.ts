@@ -6,7 +6,7 @@ export type CredentialErrors = Partial<Record<keyof Credentials, string>>;
 
 /**
  * The form's own checks: the contract's Credentials rules (required, lengths) with its words. The
- * login screen is the first load (issue 13), so it checks two fields by hand instead of loading the
+ * login screen is the first load (decision 016), so it checks two fields by hand instead of loading the
  * schema and form libraries; the server checks the Credentials schema and its 422 shows under the fields.
  */
 export function checkCredentials(credentials: Credentials): CredentialErrors {

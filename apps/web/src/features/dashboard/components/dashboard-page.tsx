@@ -100,7 +100,7 @@ export function DashboardPage() {
       {money.length > 0 && (
         <>
           <FigureBoxes figures={money} />
-          {/* Issue 14 item 1: why these differ from the subscription screens' income. */}
+          {/* Decision 027: why these differ from the subscription screens' income. */}
           <Text size="sm" c="dimmed" data-testid="income-reconcile">
             Money received by M-Pesa. Subscriptions sold (paid by M-Pesa or recorded by staff, by the day they are
             sold) are on <Anchor component={Link} to="/subscriptions" size="sm">Bet4Me subscriptions</Anchor> and{' '}

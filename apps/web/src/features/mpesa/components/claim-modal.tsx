@@ -138,7 +138,7 @@ function ClaimConfirm({ transaction, candidate, claiming, error, onBack, onConfi
   const preview = useClaimPreview(transaction.id, candidate);
   // The "Claim to …" button that was pressed is gone: keep the keyboard in the dialog, on the
   // question (a group named by it, so it is read out first), one Tab from Back and "Yes, claim it"
-  // (issue 27, item 14).
+  // (decision 033).
   const questionId = useId();
   const confirmation = useRef<HTMLDivElement>(null);
   useEffect(() => confirmation.current?.focus(), []);
