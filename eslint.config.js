@@ -29,7 +29,7 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // Every query key comes from the one factory (lib/query-keys.ts, issue 32 item 4).
+      // Every query key comes from the one factory (lib/query-keys.ts; ARCHITECTURE.md, "The web app").
       'no-restricted-syntax': [
         'error',
         {
