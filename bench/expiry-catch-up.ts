@@ -34,6 +34,6 @@ const run = await runSubscriptionExpiry(db);
 const runMs = performance.now() - start;
 const left = await due();
 console.log(
-  JSON.stringify({ due_before: before, first_batch: first, first_batch_ms: Math.round(batchMs), run_lapsed: run.lapsed, run_s: +(runMs / 1000).toFixed(1), left }),
+  JSON.stringify({ due_before: before, first_batch: first.marked, first_batch_ms: Math.round(batchMs), run_lapsed: run.lapsed, run_s: +(runMs / 1000).toFixed(1), left }),
 );
 await database.close();

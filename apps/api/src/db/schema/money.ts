@@ -132,7 +132,7 @@ export const subscriptions = pgTable(
     index('subscriptions_subscriber_idx').on(t.subscriberId, t.expiresAt),
     index('subscriptions_expires_idx').on(t.expiresAt),
     // The expiry job's batches (decision 064): only the subscriptions not yet marked lapsed.
-    index('subscriptions_lapse_due_idx').on(t.expiresAt).where(sql`${t.lapsedAt} is null`),
+    index('subscriptions_lapse_due_idx').on(t.expiresAt, t.id).where(sql`${t.lapsedAt} is null`),
     index('subscriptions_created_idx').on(t.createdAt),
     // The income-by-source report reads what staff recorded by hand: few rows among millions.
     index('subscriptions_manual_created_idx').on(t.createdAt).where(sql`${t.source} = 'manual'`),

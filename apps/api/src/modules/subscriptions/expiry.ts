@@ -3,7 +3,7 @@ import { releaseLease, takeLease } from '../../db/leases.ts';
 import { customerDateTime } from '../../customer-texts/format.ts';
 import { customerText } from '../../customer-texts/texts.ts';
 import { languageOf, queueSms } from '../sms/service.ts';
-import { markExpiredSubscriptionsLapsed, markSubscriptionReminded, subscriptionsDueReminder } from './queries.ts';
+import { markExpiredSubscriptionsLapsed, markSubscriptionReminded, subscriptionsDueReminder, type LapseCursor } from './queries.ts';
 
 export const REMINDER_INTENT = 'subscription.reminder';
 
@@ -51,10 +51,12 @@ export async function runSubscriptionExpiry(db: Db, options: ExpiryOptions = {})
 
 async function expireAndRemind(db: Db, batchSize: number, signal: AbortSignal | undefined, holder: string | undefined) {
   let lapsed = 0;
+  let after: LapseCursor | null = null;
   for (;;) {
-    const marked = await markExpiredSubscriptionsLapsed(db, batchSize);
-    lapsed += marked;
-    if (marked < batchSize || signal?.aborted) break;
+    const batch = await markExpiredSubscriptionsLapsed(db, batchSize, after);
+    lapsed += batch.marked;
+    after = batch.last;
+    if (!after || batch.marked < batchSize || signal?.aborted) break;
     // A lease lost (this process stalled past its end and another took it) stops this run.
     if (!(await takeLease(db, EXPIRY_LEASE, LEASE_SECONDS, holder))) return { lapsed, reminded: 0 };
   }

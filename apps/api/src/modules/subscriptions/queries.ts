@@ -93,27 +93,46 @@ export async function setSubscriptionPriceAndExpiry(tx: Queryable, id: number, a
 // ---- The expiry job -------------------------------------------------------------------------
 
 /** Marks lapsed every subscription whose expiry has passed; returns how many. */
+/** Where a run of the expiry job has got to: the last subscription it marked, by (expiry, id). */
+export interface LapseCursor {
+  /** The expiry as PostgreSQL's text, so no microsecond is lost on the way through Node. */
+  expiresAt: string;
+  id: number;
+}
+
 /**
- * Marks up to `limit` expired subscriptions lapsed, the oldest expiry first, in the caller's
- * statement (its own transaction when `db` is the pool): how many it marked. Rows another run holds
- * are skipped, not waited for; no id comes back (decision 064: an imported history has millions).
+ * Marks up to `limit` expired subscriptions lapsed, by expiry then id, after `after` (where the
+ * run's previous batch ended: each batch starts where the last one stopped instead of walking again
+ * over the index entries it just marked), in the caller's statement (its own transaction when `db`
+ * is the pool). Rows another run holds are skipped, not waited for (the next run finds them). Only
+ * the count and the last key come back, never the ids (decision 064: an imported history has
+ * millions).
  */
-export async function markExpiredSubscriptionsLapsed(db: Queryable, limit: number): Promise<number> {
-  const [marked] = await rows<{ n: number }>(
+export async function markExpiredSubscriptionsLapsed(
+  db: Queryable,
+  limit: number,
+  after: LapseCursor | null = null,
+): Promise<{ marked: number; last: LapseCursor | null }> {
+  const from = after ? sql`and (expires_at, id) > (${after.expiresAt}::timestamptz, ${after.id})` : sql``;
+  const [batch] = await rows<{ marked: number; last_expires_at: string | null; last_id: string | number | null }>(
     db,
     sql`
     with due as (
-      select id from subscriptions
-      where lapsed_at is null and expires_at <= now()
-      order by expires_at
+      select id, expires_at from subscriptions
+      where lapsed_at is null and expires_at <= now() ${from}
+      order by expires_at, id
       limit ${limit}
       for update skip locked
     ), marked as (
       update subscriptions s set lapsed_at = now() from due where s.id = due.id returning 1
+    ), last as (
+      select expires_at::text as expires_at, id from due order by expires_at desc, id desc limit 1
     )
-    select count(*)::int as n from marked`,
+    select (select count(*)::int from marked) as marked, last.expires_at as last_expires_at, last.id as last_id
+    from (select 1) one left join last on true`,
   );
-  return Number(marked?.n ?? 0);
+  const last = batch?.last_expires_at ? { expiresAt: batch.last_expires_at, id: Number(batch.last_id) } : null;
+  return { marked: Number(batch?.marked ?? 0), last };
 }
 
 export interface ReminderDue {
