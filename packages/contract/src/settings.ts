@@ -16,6 +16,13 @@ export const Setting = z.object({
   updated_by_name: z.string().nullable(),
   /** The value is (part of) an SMS text: its editor shows the encoding and parts as the admin types. */
   sms: z.boolean(),
+  /**
+   * The setting is a safeguard for customers (responsible gambling, decision 065): on by default,
+   * and turning it off needs a reason, kept beside the value and in the audit log.
+   */
+  safeguard: z.boolean(),
+  /** Why a safeguard stands off, as the admin who turned it off wrote it; null while it is on. */
+  reason: z.string().nullable(),
 });
 export type Setting = z.infer<typeof Setting>;
 
@@ -25,12 +32,15 @@ export const SettingForm = z.object({
   value: z.union([z.number(), z.boolean(), z.string().max(10_000, 'The value may not be longer than 10,000 characters')], {
     message: 'The value is required',
   }),
+  /** Required when a safeguard is turned off (at least 10 characters); ignored otherwise. */
+  reason: z.string().trim().max(500, 'The reason may not be longer than 500 characters').optional(),
 });
 export type SettingForm = z.input<typeof SettingForm>;
 
 export const settingTexts = {
   saved: 'Setting saved successfully',
   unknownKey: 'There is no such setting',
+  safeguardReasonRequired: 'Say why this safeguard is turned off (at least 10 characters): it is kept with the setting and in the audit log',
 } as const;
 
 export const listSettings = endpoint({

@@ -26,7 +26,7 @@ describe('GET /api/settings', () => {
     expect(rate).toMatchObject({ value: 30, updated_by_name: null });
     expect(rate.description).toMatch(/bonus/);
     expect(typeof rate.updated_at).toBe('string');
-    expect(Object.keys(rate).sort()).toEqual(['description', 'key', 'sms', 'updated_at', 'updated_by_name', 'value']);
+    expect(Object.keys(rate).sort()).toEqual(['description', 'key', 'reason', 'safeguard', 'sms', 'updated_at', 'updated_by_name', 'value']);
   });
 
   it('marks the settings that are SMS texts, for the composer', async () => {
@@ -104,5 +104,46 @@ describe('POST /api/settings/update', () => {
     expect(closed.json()).toMatchObject({ bonus: 400 });
     const [bonus] = await t.deps.db.select().from(bonuses).where(eq(bonuses.betId, betId));
     expect(bonus).toMatchObject({ amountCents: 40_000, ratePercent: 40 });
+  });
+});
+
+describe('safeguards for customers (decision 065)', () => {
+  const shown = async (key: string) => (await list(p.admin)).json().settings.find((s: { key: string }) => s.key === key);
+
+  it('are on by default and marked as safeguards', async () => {
+    for (const key of ['rg_self_exclusion', 'rg_under_18_block', 'rg_age_gate', 'rg_promotion_rules']) {
+      expect(await shown(key)).toMatchObject({ value: true, safeguard: true, reason: null });
+    }
+    expect(await shown('mpesa_validate_account')).toMatchObject({ safeguard: false });
+  });
+
+  it('are turned off only with a reason of 10 characters or more, named on `reason`, and nothing is written without one', async () => {
+    for (const reason of [undefined, '', '  too short ']) {
+      const res = await update(p.admin, { key: 'rg_promotion_rules', value: false, ...(reason === undefined ? {} : { reason }) });
+      expect(res.statusCode).toBe(422);
+      expect(Object.keys(res.json().errors)).toEqual(['reason']);
+      expect(res.json().errors.reason[0]).toMatch(/at least 10 characters/);
+    }
+    expect(await getSetting(t.deps.db, 'rg_promotion_rules')).toBe(true);
+  });
+
+  it('keep the reason beside the value and in the audit log, and clear it when turned on again', async () => {
+    const reason = 'Counsel says tips adverts are not gambling adverts (letter of 1 Dec)';
+    expect((await update(p.admin, { key: 'rg_promotion_rules', value: false, reason })).statusCode).toBe(200);
+    expect(await shown('rg_promotion_rules')).toMatchObject({ value: false, reason, updated_by_name: 'Grace Admin' });
+    const rows = await t.deps.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'setting.update'), eq(auditLog.entityId, 'rg_promotion_rules')));
+    expect(rows.map((r) => r.after)).toEqual([{ value: false, reason }]);
+
+    expect((await update(p.admin, { key: 'rg_promotion_rules', value: true, reason: 'ignored when on' })).statusCode).toBe(200);
+    expect(await shown('rg_promotion_rules')).toMatchObject({ value: true, reason: null });
+  });
+
+  it('cannot be changed by staff', async () => {
+    const res = await update(p.staff, { key: 'rg_self_exclusion', value: false, reason: 'I would like to sell more' });
+    expect(res.statusCode).toBe(403);
+    expect(await getSetting(t.deps.db, 'rg_self_exclusion')).toBe(true);
   });
 });

@@ -8,6 +8,8 @@ export const settings = pgTable('settings', {
   description: text('description').notNull(),
   updatedBy: integer('updated_by').references(() => users.id),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Why the value stands as it does: the reason an admin gave for turning a safeguard off (decision 065). */
+  reason: text('reason'),
 });
 
 /** Who changed money, permissions or content, when, and from what to what. */

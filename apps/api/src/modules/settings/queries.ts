@@ -8,6 +8,7 @@ export interface SettingRow {
   description: string;
   updated_at: string;
   updated_by_name: string | null;
+  reason: string | null;
 }
 
 export async function listSettings(db: Queryable): Promise<SettingRow[]> {
@@ -18,6 +19,7 @@ export async function listSettings(db: Queryable): Promise<SettingRow[]> {
       description: settings.description,
       updatedAt: settings.updatedAt,
       updatedByName: users.name,
+      reason: settings.reason,
     })
     .from(settings)
     .leftJoin(users, eq(users.id, settings.updatedBy))
@@ -28,6 +30,7 @@ export async function listSettings(db: Queryable): Promise<SettingRow[]> {
     description: s.description,
     updated_at: s.updatedAt.toISOString(),
     updated_by_name: s.updatedByName,
+    reason: s.reason,
   }));
 }
 
@@ -37,10 +40,11 @@ export async function lockSetting(db: Queryable, key: string): Promise<unknown> 
   return row?.value;
 }
 
-export async function saveSetting(db: Queryable, key: string, value: unknown, userId: number): Promise<void> {
+/** Writes a value and the reason it stands (a safeguard turned off), or clears the reason with null. */
+export async function saveSetting(db: Queryable, key: string, value: unknown, userId: number, reason: string | null = null): Promise<void> {
   await db
     .update(settings)
-    .set({ value, updatedBy: userId, updatedAt: sql`now()` })
+    .set({ value, updatedBy: userId, updatedAt: sql`now()`, reason })
     .where(eq(settings.key, key));
 }
 

@@ -199,7 +199,35 @@ export const settingDefaults = {
     value: 24,
     description: 'Hours after sending that a refund still unknown (its status queries unanswered) is shown to admins to check on the M-Pesa statement and mark (0: at once)',
   },
+  rg_self_exclusion: {
+    value: true,
+    description:
+      'Self-exclusion (Gambling Control Act 2025): a person who excluded themselves gets no promotional SMS, reminder or renewal and no new sale until it ends (turning it off needs a reason)',
+  },
+  rg_under_18_block: {
+    value: true,
+    description: 'A person staff mark as under 18 is refused every sale; what they pay is kept for a refund (turning it off needs a reason)',
+  },
+  rg_age_gate: {
+    value: true,
+    description:
+      "A first purchase needs an 18+ declaration: a tick on the portal, a confirm screen on USSD, a reply of 18 after a paybill payment from a new phone (turning it off needs a reason)",
+  },
+  rg_promotion_rules: {
+    value: true,
+    description:
+      'Promotional SMS end with the responsible-gambling lines and are refused when they hold a banned claim (income, guaranteed, sure win ...) (turning it off needs a reason)',
+  },
 } satisfies Record<string, { value: unknown; description: string }>;
+
+/**
+ * Safeguards for customers (decision 065): switches that are on by default, and that an admin turns
+ * off only with a reason of at least SAFEGUARD_REASON_MIN characters, kept beside the value (shown on
+ * the Settings screen) and in the audit log. A module that adds a safeguard adds its key here.
+ */
+export const safeguardKeys = ['rg_self_exclusion', 'rg_under_18_block', 'rg_age_gate', 'rg_promotion_rules'] as const satisfies readonly (keyof typeof settingDefaults)[];
+export const SAFEGUARD_REASON_MIN = 10;
+const isSafeguard = (key: string) => (safeguardKeys as readonly string[]).includes(key);
 
 export type SettingKey = keyof typeof settingDefaults;
 type SettingValue<K extends SettingKey> = (typeof settingDefaults)[K]['value'];
@@ -384,7 +412,15 @@ export async function listSettings(db: Queryable): Promise<Setting[]> {
   return found
     .filter((s): s is q.SettingRow & { key: SettingKey } => isSettingKey(s.key))
     .sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key))
-    .map((s) => ({ ...s, value: s.value as WireValue, sms: isSmsText(s.key) }));
+    .map((s) => ({ ...s, value: s.value as WireValue, sms: isSmsText(s.key), safeguard: isSafeguard(s.key) }));
+}
+
+/** The reason kept with a safeguard turned off, or a 422 on `reason` when it is missing or short; null otherwise. */
+function safeguardReason(key: SettingKey, value: unknown, reason: string | undefined): string | null {
+  if (!isSafeguard(key) || value !== false) return null;
+  const text = reason?.trim() ?? '';
+  if (text.length < SAFEGUARD_REASON_MIN) throw fieldError('reason', settingTexts.safeguardReasonRequired);
+  return text;
 }
 
 /** Changes one setting after checking its value; audited with before and after. */
@@ -392,15 +428,16 @@ export const updateSetting: StaffFormAction<typeof SettingForm> = async (deps, a
   if (!isSettingKey(form.key)) throw fieldError('key', settingTexts.unknownKey);
   const key = form.key;
   const value = checkSettingValue(key, form.value);
+  const reason = safeguardReason(key, value, form.reason);
   await deps.db.transaction(async (tx) => {
     const before = await q.lockSetting(tx, key);
     if (before === undefined) {
       await ensureSettingDefaults(tx);
     }
-    await q.saveSetting(tx, key, value, actor.userId);
+    await q.saveSetting(tx, key, value, actor.userId, reason);
     await audit(tx, 'setting.update', key, byStaff(actor, requestId), {
       before: { value: before === undefined ? settingDefaults[key].value : before },
-      after: { value },
+      after: reason === null ? { value } : { value, reason },
     });
   });
   return { info: settingTexts.saved };

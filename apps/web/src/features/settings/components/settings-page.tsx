@@ -17,8 +17,8 @@ function labelOf(key: string): string {
 /** A page of text (the portal's terms, privacy notice) shows its start in the table; Edit shows it all. */
 const SHOWN_MAX = 280;
 
-function shownValue(value: Setting['value']): string {
-  if (typeof value === 'boolean') return value ? 'On' : 'Off';
+function shownValue(value: Setting['value'], reason: string | null = null): string {
+  if (typeof value === 'boolean') return value ? 'On' : reason ? `Off: ${reason}` : 'Off';
   if (value === '') return '(empty: not shown)';
   const text = String(value);
   return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX).trimEnd()}…` : text;
@@ -46,7 +46,7 @@ const columns = (edit: (setting: Setting) => void): DataTableColumn<Setting>[] =
     width: 320,
     render: (s) => (
       <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid={`setting-value-${s.key}`}>
-        {shownValue(s.value)}
+        {shownValue(s.value, s.reason)}
       </Text>
     ),
   },
@@ -114,21 +114,36 @@ export function SettingsPage() {
         onClose={() => setEditing(null)}
         title={editing ? labelOf(editing.key) : 'Edit setting'}
         schema={updateSettingInputSchema}
-        defaultValues={{ key: editing?.key ?? '', value: editing?.value ?? '' }}
+        defaultValues={{ key: editing?.key ?? '', value: editing?.value ?? '', reason: editing?.reason ?? '' }}
         submit={update.mutateAsync}
         data-testid="setting-modal"
       >
         {({ form, errorOf }) => {
           const kind = typeof editing?.value;
           if (kind === 'boolean') {
+            const off = form.watch('value') === false;
             return (
-              <Switch
-                label={editing?.description}
-                checked={form.watch('value') === true}
-                onChange={(event) => form.setValue('value', event.currentTarget.checked)}
-                error={errorOf('value')}
-                data-testid="setting-input"
-              />
+              <>
+                <Switch
+                  label={editing?.description}
+                  checked={!off}
+                  onChange={(event) => form.setValue('value', event.currentTarget.checked)}
+                  error={errorOf('value')}
+                  data-testid="setting-input"
+                />
+                {editing?.safeguard && off && (
+                  <Textarea
+                    label="Why is this safeguard off?"
+                    description="At least 10 characters. Kept with the setting and in the audit log."
+                    required
+                    autosize
+                    minRows={2}
+                    error={errorOf('reason')}
+                    {...form.register('reason')}
+                    data-testid="setting-reason"
+                  />
+                )}
+              </>
             );
           }
           if (kind === 'number') {
