@@ -1,33 +1,13 @@
-import type { Queryable } from '../db/client.ts';
-import { getSetting } from '../modules/settings/service.ts';
-import { languageOf } from '../modules/sms/service.ts';
-import { customerTexts, isEditableText, type CustomerTextId, type Language } from './catalogue.ts';
+import { customerTexts, type CustomerTextId, type Language } from './catalogue.ts';
 import { fill, type TextValues } from './format.ts';
 
 /** The setting that holds an editable text in one language: the id itself in English, `<id>_sw` in Kiswahili. */
 export const settingKeyOf = (id: string, language: Language) => (language === 'en' ? id : `${id}_sw`);
 
 /**
- * A customer text in one language, filled: the business's own wording (Settings) for an editable
- * text, the catalogue's otherwise.
+ * A fixed (non-editable) text, for code that already knows the language and needs no database. A
+ * text that reads the business's wording or the person's language is `customerText` /
+ * `customerTextFor` in modules/sms/customer-texts.ts: the catalogue imports no module.
  */
-export async function customerText(db: Queryable, id: CustomerTextId, language: Language, values: TextValues = {}): Promise<string> {
-  return fill(await customerTemplate(db, id, language), values, language);
-}
-
-/** A customer text in one language before it is filled (for a caller that must drop a clause first). */
-export async function customerTemplate(db: Queryable, id: CustomerTextId, language: Language): Promise<string> {
-  const template = isEditableText(id)
-    ? await getSetting(db, settingKeyOf(id, language) as Parameters<typeof getSetting>[1])
-    : customerTexts[id][language];
-  return String(template);
-}
-
-/** A customer text for the person with this phone, in their language. */
-export async function customerTextFor(db: Queryable, phone: string, id: CustomerTextId, values: TextValues = {}): Promise<string> {
-  return customerText(db, id, await languageOf(db, phone), values);
-}
-
-/** A fixed (non-editable) text, for code that already knows the language and needs no database. */
 export const fixedText = (id: CustomerTextId, language: Language, values: TextValues = {}): string =>
   fill(customerTexts[id][language], values, language);

@@ -34,6 +34,11 @@ export interface PortalSession {
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
+    /**
+     * Who the request's token belongs to now, asked again (a long-lived stream re-checks its
+     * session); null when the token is gone or was never given.
+     */
+    actorNow: () => Promise<Actor | null>;
     portal: PortalSession | null;
   }
 }

@@ -7,10 +7,12 @@ import type { Actor } from './actor.ts';
  */
 export function installAuthHook(app: FastifyInstance, actorForToken: (token: string) => Promise<Actor | null>): void {
   app.decorateRequest('actor', null);
+  app.decorateRequest('actorNow', null as unknown as () => Promise<Actor | null>);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
     const header = request.headers.authorization;
-    const match = header?.match(/^Bearer\s+([A-Za-z0-9_-]{20,200})$/);
-    request.actor = match?.[1] ? await actorForToken(match[1]) : null;
+    const token = header?.match(/^Bearer\s+([A-Za-z0-9_-]{20,200})$/)?.[1];
+    request.actorNow = token ? () => actorForToken(token) : async () => null;
+    request.actor = await request.actorNow();
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backArrows, circles, layerOf, sourceGraph } from './layers.ts';
+import { backArrows, circles, layerOf, modulesTiedBothWays, sourceGraph } from './layers.ts';
 
 // Issue 32, item 1: the wiring sits at the top (src/job-handlers.ts beside app.ts and worker.ts),
 // the job queue is a toolkit under the modules, and no file imports its way back to itself.
@@ -19,6 +19,10 @@ describe('the layers of apps/api/src (ARCHITECTURE.md, decision 028)', () => {
     expect(circles(graph)).toEqual([]);
   });
 
+  it('has no two modules importing each other', () => {
+    expect(modulesTiedBothWays(graph)).toEqual([]);
+  });
+
   it('finds a circle and an upward import when there is one (the checks can fail)', () => {
     const made = new Map([
       ['src/modules/a/service.ts', ['src/modules/b/service.ts']],
@@ -32,5 +36,16 @@ describe('the layers of apps/api/src (ARCHITECTURE.md, decision 028)', () => {
       'src/jobs/jobs.ts -> src/modules/a/service.ts',
     ]);
     expect(() => layerOf('src/somewhere-new.ts')).toThrow(/no layer/);
+  });
+
+  it('finds two modules tied both ways through different files (the check can fail)', () => {
+    const made = new Map([
+      ['src/modules/clients/routes.ts', ['src/modules/bets/service.ts']],
+      ['src/modules/bets/service.ts', ['src/modules/clients/service.ts']],
+      ['src/modules/clients/service.ts', []],
+      ['src/modules/bets/routes.ts', ['src/modules/bets/service.ts']],
+    ]);
+    expect(circles(made)).toEqual([]);
+    expect(modulesTiedBothWays(made)).toEqual(['modules/bets <-> modules/clients']);
   });
 });

@@ -12,9 +12,10 @@ export const layers: { name: string; matches: (file: string) => boolean }[] = [
     name: 'top',
     matches: (f) => ['src/main.ts', 'src/worker.ts', 'src/process-start.ts', 'src/server.ts', 'src/app.ts', 'src/bootstrap.ts', 'src/job-handlers.ts'].includes(f) || f.startsWith('src/seed/'),
   },
-  { name: 'modules', matches: (f) => f.startsWith('src/modules/') || f.startsWith('src/customer-texts/') },
+  { name: 'modules', matches: (f) => f.startsWith('src/modules/') },
   { name: 'toolkits', matches: (f) => f.startsWith('src/http/') || f.startsWith('src/jobs/') || f.startsWith('src/integrations/') || f === 'src/deps.ts' },
-  { name: 'ground', matches: (f) => f.startsWith('src/db/') || f.startsWith('src/lib/') || f === 'src/config.ts' },
+  // The customer-texts catalogue is ground: every module reads it, it reads no module (decision 057).
+  { name: 'ground', matches: (f) => f.startsWith('src/db/') || f.startsWith('src/lib/') || f.startsWith('src/customer-texts/') || f === 'src/config.ts' },
 ];
 
 export function layerOf(file: string): number {
@@ -82,4 +83,25 @@ export function circles(graph: Map<string, string[]>): string[][] {
   };
   for (const file of [...graph.keys()].sort()) if (!index.has(file)) visit(file);
   return found;
+}
+
+/** The module a file belongs to: `modules/<name>` for a business module, else its top folder or file. */
+export function moduleOf(file: string): string {
+  return file.match(/^src\/(modules\/[^/]+|[^/]+)(?:\/|$)/)?.[1] ?? file;
+}
+
+/**
+ * Pairs of modules that import each other (each through any of its files), as `a <-> b` sorted: a
+ * tie the file-level circle check cannot see when the two imports run through different files.
+ */
+export function modulesTiedBothWays(graph: Map<string, string[]>): string[] {
+  const imports = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const [from, to] = [moduleOf(file), moduleOf(target)];
+      if (from !== to) imports.set(from, (imports.get(from) ?? new Set()).add(to));
+    }
+  }
+  const pairs = [...imports].flatMap(([a, targets]) => [...targets].filter((b) => a < b && imports.get(b)?.has(a)).map((b) => `${a} <-> ${b}`));
+  return pairs.sort();
 }

@@ -20,9 +20,9 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from '../../lib/passw
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { sessionUserById, userForSignIn } from '../users/service.ts';
+import { secondFactorOf } from '../second-factor/service.ts';
 import * as q from './queries.ts';
 import {
-  acceptStepUpCode as acceptCode,
   clearSecondFactor,
   mustEnrolSecondFactor,
   openSignInChallenge,
@@ -67,7 +67,7 @@ export async function signIn(
     throw new AppError(422, errorTexts.wrongCredentials, { errors: { email: [errorTexts.wrongCredentials] } });
   }
 
-  if ((await q.secondFactorOf(db, user.id))?.enabledAt) {
+  if ((await secondFactorOf(db, user.id))?.enabledAt) {
     return { two_factor_required: true, challenge: await openSignInChallenge(deps, user.id) };
   }
   const token = await db.transaction((tx) => startSession(deps, tx, user.id, origin));
@@ -216,10 +216,3 @@ export async function resetPasswordByEmail(
   });
 }
 
-/**
- * A fresh code from the user's authenticator for an action that asks again inside a session
- * (approving a refund); each 30-second code is taken once, in the caller's transaction.
- */
-export function acceptStepUpCode(deps: AppDeps, tx: Queryable, userId: number, code: string): Promise<'accepted' | 'wrong' | 'none'> {
-  return acceptCode(deps, tx, userId, code);
-}

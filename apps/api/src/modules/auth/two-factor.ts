@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
+import { generateSecret, generateURI } from 'otplib';
 import {
   RECOVERY_CODE_COUNT,
   errorTexts,
@@ -12,30 +12,21 @@ import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { AppError, conflict, fieldError, tooManyRequests } from '../../http/errors.ts';
-import { decryptSecret, encryptSecret, newToken, sha256Hex } from '../../lib/crypto.ts';
+import { encryptSecret, newToken, sha256Hex } from '../../lib/crypto.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
+import * as secondFactor from '../second-factor/service.ts';
 import * as q from './queries.ts';
 
 /** The second step of a sign-in must be finished within this many minutes of the password. */
 const CHALLENGE_TTL_MINUTES = 5;
 /** Wrong codes one challenge takes before it is closed (the user signs in again with the password). */
 const MAX_FAILURES_PER_CHALLENGE = 5;
-/** One 30-second step either side: a phone clock a little off still works. */
-const TOTP_TOLERANCE_SECONDS = 30;
 const ISSUER = 'Betdesk';
 
 const wrongCode = 'This code is not right. Check the time on your phone, or use a recovery code.';
 const challengeGone = 'This sign-in has expired. Sign in again with your password.';
-
-/** TOTP check of a 6-digit code against the sealed secret; the accepted time step, or null. */
-async function acceptedTimeStep(deps: AppDeps, secretSealed: string, code: string): Promise<number | null> {
-  if (!/^\d{6}$/.test(code)) return null;
-  const secret = decryptSecret(deps.config.secretsKey, secretSealed);
-  const result = await verify({ secret, token: code, epochTolerance: TOTP_TOLERANCE_SECONDS });
-  return result.valid && 'timeStep' in result ? result.timeStep : null;
-}
 
 /** Recovery codes read like `k7pq-x3mf-2d`: case, spaces and dashes do not matter when typed. */
 function normaliseRecoveryCode(code: string): string {
@@ -49,12 +40,12 @@ function newRecoveryCode(): string {
 }
 
 export async function twoFactorStatusOf(deps: AppDeps, actor: Actor) {
-  const factor = await q.secondFactorOf(deps.db, actor.userId);
+  const factor = await secondFactor.secondFactorOf(deps.db, actor.userId);
   const enabled = Boolean(factor?.enabledAt);
   return {
     enabled,
     required: deps.config.requireAdmin2fa && actor.role === 'admin',
-    recovery_codes_left: enabled ? await q.countUnusedRecoveryCodes(deps.db, actor.userId) : 0,
+    recovery_codes_left: enabled ? await secondFactor.countUnusedRecoveryCodes(deps.db, actor.userId) : 0,
   };
 }
 
@@ -70,7 +61,7 @@ export async function setUpSecondFactor(
   email: string,
 ): Promise<{ secret: string; otpauth_url: string }> {
   const secret = generateSecret();
-  const saved = await q.savePendingSecret(deps.db, actor.userId, encryptSecret(deps.config.secretsKey, secret));
+  const saved = await secondFactor.savePendingSecret(deps.db, actor.userId, encryptSecret(deps.config.secretsKey, secret));
   if (!saved) throw conflict(refusalTexts.twoFactorAlreadyOnEnrol, 'two_factor_enabled');
   return { secret, otpauth_url: generateURI({ issuer: ISSUER, label: email, secret }) };
 }
@@ -82,17 +73,17 @@ export async function enableSecondFactor(
   code: string,
   requestId: string,
 ): Promise<{ recovery_codes: string[] }> {
-  const factor = await q.secondFactorOf(deps.db, actor.userId);
+  const factor = await secondFactor.secondFactorOf(deps.db, actor.userId);
   if (!factor) throw conflict(refusalTexts.twoFactorNotStarted, 'two_factor_not_set_up');
   if (factor.enabledAt) throw conflict(refusalTexts.twoFactorAlreadyOn, 'two_factor_enabled');
-  const step = await acceptedTimeStep(deps, factor.secretSealed, code);
+  const step = await secondFactor.acceptedTimeStep(deps, factor.secretSealed, code);
   if (step === null) throw fieldError('code', wrongCode);
 
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const enabled = await deps.db.transaction(async (tx) => {
-    if (!(await q.markSecondFactorEnabled(tx, actor.userId))) return false;
-    await q.takeTimeStep(tx, actor.userId, step);
-    await q.replaceRecoveryCodes(tx, actor.userId, codes.map((c) => sha256Hex(normaliseRecoveryCode(c))));
+    if (!(await secondFactor.markSecondFactorEnabled(tx, actor.userId))) return false;
+    await secondFactor.takeTimeStep(tx, actor.userId, step);
+    await secondFactor.replaceRecoveryCodes(tx, actor.userId, codes.map((c) => sha256Hex(normaliseRecoveryCode(c))));
     await audit(tx, 'user.2fa-enable', actor.userId, byStaff(actor, requestId));
     return true;
   });
@@ -111,28 +102,16 @@ export async function disableSecondFactor(
     throw fieldError('password', refusalTexts.passwordWrong);
   }
   await deps.db.transaction(async (tx) => {
-    if (await q.deleteSecondFactor(tx, actor.userId)) {
+    if (await secondFactor.deleteSecondFactor(tx, actor.userId)) {
       await audit(tx, 'user.2fa-disable', actor.userId, byStaff(actor, requestId));
     }
   });
   return { info: 'Two-factor sign-in is off.' };
 }
 
-/**
- * A step-up inside a session (approving a refund): the user's current TOTP code, each 30-second
- * code taken once, in the caller's transaction. Recovery codes are for signing in only.
- * 'none': the user has no second factor on.
- */
-export async function acceptStepUpCode(deps: AppDeps, tx: Queryable, userId: number, code: string): Promise<'accepted' | 'wrong' | 'none'> {
-  const factor = await q.secondFactorOf(tx, userId);
-  if (!factor?.enabledAt) return 'none';
-  const step = await acceptedTimeStep(deps, factor.secretSealed, code.trim());
-  return step !== null && (await q.takeTimeStep(tx, userId, step)) ? 'accepted' : 'wrong';
-}
-
 /** Clears a lost second factor (`npm run reset-password -- --clear-2fa`), in the caller's transaction. */
 export async function clearSecondFactor(tx: Queryable, userId: number): Promise<boolean> {
-  const cleared = await q.deleteSecondFactor(tx, userId);
+  const cleared = await secondFactor.deleteSecondFactor(tx, userId);
   if (cleared) {
     await audit(tx, 'user.2fa-clear', userId, { actorUserId: null, requestId: 'cli:reset-password' });
   }
@@ -180,13 +159,13 @@ export async function verifySignInChallenge(
       return { kind: 'limited' };
     }
 
-    const factor = await q.secondFactorOf(tx, challenge.userId);
+    const factor = await secondFactor.secondFactorOf(tx, challenge.userId);
     if (!factor?.enabledAt) return { kind: 'gone' };
-    const step = await acceptedTimeStep(deps, factor.secretSealed, input.code);
-    let accepted = step !== null && (await q.takeTimeStep(tx, challenge.userId, step));
+    const step = await secondFactor.acceptedTimeStep(deps, factor.secretSealed, input.code);
+    let accepted = step !== null && (await secondFactor.takeTimeStep(tx, challenge.userId, step));
     let usedRecoveryCode = false;
     if (!accepted && step === null) {
-      usedRecoveryCode = await q.useRecoveryCode(tx, challenge.userId, sha256Hex(normaliseRecoveryCode(input.code)));
+      usedRecoveryCode = await secondFactor.useRecoveryCode(tx, challenge.userId, sha256Hex(normaliseRecoveryCode(input.code)));
       accepted = usedRecoveryCode;
     }
     await q.recordAttempt(tx, challenge.email, origin.ip, accepted);
@@ -198,7 +177,7 @@ export async function verifySignInChallenge(
     token = await startSession(tx, challenge.userId);
     if (usedRecoveryCode) {
       await audit(tx, 'user.2fa-recovery-code', challenge.userId, { actorUserId: challenge.userId }, {
-        after: { codes_left: await q.countUnusedRecoveryCodes(tx, challenge.userId) },
+        after: { codes_left: await secondFactor.countUnusedRecoveryCodes(tx, challenge.userId) },
       });
     }
     return { kind: 'signed-in', userId: challenge.userId, usedRecoveryCode };

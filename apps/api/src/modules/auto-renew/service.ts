@@ -23,11 +23,10 @@ import { AppError, fieldError, notFound } from '../../http/errors.ts';
 import { darajaFor, DarajaError } from '../../integrations/mpesa/daraja.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { customerDate } from '../../customer-texts/format.ts';
-import { customerText, customerTextFor } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
 import { accountLink, packageLink } from '../../customer-texts/links.ts';
 import { getSetting } from '../settings/service.ts';
-import { languageOf, queueSms } from '../sms/service.ts';
+import { customerText, customerTextFor, languageOf, queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 const RATIBA_FREQUENCY: Record<AutoRenewFrequency, '2' | '3' | '4'> = { daily: '2', weekly: '3', monthly: '4' };

@@ -1,15 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import {
   activeClients,
-  clientBets,
-  clientBonuses,
-  clientPaidBonuses,
   clientSmsMessages,
   clientSubscriptions,
   exportActiveClients,
-  exportClientBets,
-  exportClientBonuses,
-  exportClientPaidBonuses,
   exportClients,
   exportClientSubscriptions,
   listClients,
@@ -22,8 +16,6 @@ import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { pageOf } from '../../db/list.ts';
 import { route } from '../../http/route.ts';
-import { betsCsv, betsOfClient } from '../bets/service.ts';
-import { bonusesCsv, bonusesOfClient, bonusPaymentsCsv, bonusPaymentsOfClient } from '../bonuses/service.ts';
 import { subscriptionsCsv, subscriptionsOfClient } from '../subscriptions/service.ts';
 import { withSubscriptionInvoices } from '../tax/service.ts';
 import * as clients from './service.ts';
@@ -38,26 +30,12 @@ export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, clientSmsMessages, ({ actor, query }) => clients.clientMessages(deps.db, actor, query));
   route(app, storeClient, ({ actor, body, request }) => clients.storeClient(deps, actor, body, request.id));
 
-  // A client's sub-lists: the client is looked up in the actor's scope first (404 otherwise).
+  // A client's sub-lists: the client is looked up in the actor's scope first (404 otherwise). Its
+  // bets and bonuses are listed by the bets and bonuses modules (their routes), which know clients.
   route(app, clientSubscriptions, async ({ actor, query }) => {
     const client = await clients.requireClient(db, actor, query.client_id);
     const { list, totalRecords } = await subscriptionsOfClient(db, client.id, pageOf(query));
     return { total_records: totalRecords, list: await withSubscriptionInvoices(deps, list), client };
-  });
-  route(app, clientBets, async ({ actor, query }) => {
-    const client = await clients.requireClient(db, actor, query.client_id);
-    const { list, totalRecords } = await betsOfClient(db, client.id, pageOf(query));
-    return { total_records: totalRecords, list, client };
-  });
-  route(app, clientBonuses, async ({ actor, query }) => {
-    const client = await clients.requireClient(db, actor, query.client_id);
-    const { list, totalRecords } = await bonusesOfClient(db, actor, client.id, pageOf(query));
-    return { total_records: totalRecords, list, client };
-  });
-  route(app, clientPaidBonuses, async ({ actor, query }) => {
-    const client = await clients.requireClient(db, actor, query.client_id);
-    const { list, totalRecords } = await bonusPaymentsOfClient(db, actor, client.id, pageOf(query));
-    return { total_records: totalRecords, list, client };
   });
 
   csvRoute(app, exportClients, async ({ actor, query }) => clients.clientsCsv(deps, actor, query));
@@ -67,17 +45,5 @@ export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   csvRoute(app, exportClientSubscriptions, async ({ actor, query }) => {
     await clients.requireClient(db, actor, query.client_id);
     return subscriptionsCsv(deps, { clientId: query.client_id });
-  });
-  csvRoute(app, exportClientBets, async ({ actor, query }) => {
-    await clients.requireClient(db, actor, query.client_id);
-    return betsCsv(deps, actor, { clientId: query.client_id });
-  });
-  csvRoute(app, exportClientBonuses, async ({ actor, query }) => {
-    await clients.requireClient(db, actor, query.client_id);
-    return bonusesCsv(deps, actor, { clientId: query.client_id });
-  });
-  csvRoute(app, exportClientPaidBonuses, async ({ actor, query }) => {
-    await clients.requireClient(db, actor, query.client_id);
-    return bonusPaymentsCsv(deps, actor, { clientId: query.client_id });
   });
 }

@@ -4,7 +4,6 @@ import { LIVE_READY_EVENT, liveEvents } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { requireAccess } from '../../http/guard.ts';
-import { actorForToken } from '../auth/service.ts';
 import { openEventBus, type EventBus } from './bus.ts';
 import { visibleTo } from './service.ts';
 
@@ -33,7 +32,6 @@ export function eventRoutes(app: FastifyInstance, deps: AppDeps): void {
       bus ??= openEventBus(deps.database);
       const events = await bus;
       let viewer: Actor = request.actor!;
-      const token = request.headers.authorization!.replace(/^Bearer\s+/, '');
       reply.hijack();
       const out = reply.raw;
       out.writeHead(200, {
@@ -51,7 +49,8 @@ export function eventRoutes(app: FastifyInstance, deps: AppDeps): void {
         }
       });
       const heartbeat = setInterval(() => {
-        void actorForToken(deps, token)
+        void request
+          .actorNow()
           .then((still) => {
             if (!still) return out.end();
             viewer = still;

@@ -2,9 +2,9 @@ import { kesFixed } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { customerDateTime, fill } from '../../customer-texts/format.ts';
-import { customerText, fixedText } from '../../customer-texts/texts.ts';
+import { fixedText } from '../../customer-texts/texts.ts';
 import { getSettings, settingsColumn } from '../settings/service.ts';
-import { queueSmsInTheirLanguage, ridingSmsInTheirLanguage, type RidingSms } from '../sms/service.ts';
+import { customerText, queueSmsInTheirLanguage, type RidingSms, ridingSmsInTheirLanguage } from '../sms/service.ts';
 import { saleInvoiceNumber } from '../tax/service.ts';
 import * as q from './queries.ts';
 

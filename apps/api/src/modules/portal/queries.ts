@@ -81,16 +81,6 @@ export async function revokeSession(db: Queryable, sessionId: number): Promise<v
   await db.update(portalSessions).set({ revokedAt: sql`now()` }).where(eq(portalSessions.id, sessionId));
 }
 
-export async function lastSignIn(db: Queryable, phone: string): Promise<Date | null> {
-  const [row] = await db
-    .select({ at: portalSessions.createdAt })
-    .from(portalSessions)
-    .where(eq(portalSessions.phone, phone))
-    .orderBy(desc(portalSessions.createdAt))
-    .limit(1);
-  return row?.at ?? null;
-}
-
 // ---- who is signed in ---------------------------------------------------------------------------
 
 export async function subscriberByPhone(db: Queryable, phone: string): Promise<{ id: number; name: string } | null> {

@@ -28,8 +28,8 @@ import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { customerTexts, isLanguage, type Language } from '../../customer-texts/catalogue.ts';
 import { fill } from '../../customer-texts/format.ts';
-import { customerText, customerTextFor, fixedText } from '../../customer-texts/texts.ts';
-import { chosenLanguage, hasConsent, isErasedPhone, recordConsent, isOptedOut, languageOf, optIn, optOut, queueSms, setLanguage } from '../sms/service.ts';
+import { fixedText } from '../../customer-texts/texts.ts';
+import { chosenLanguage, customerText, customerTextFor, hasConsent, isErasedPhone, isOptedOut, languageOf, optIn, optOut, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
 import { categoryById, publicTickets, trackRecord } from '../tips-record/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { invoicesOfPayments, invoicesOfSubscriptions } from '../tax/service.ts';
@@ -116,12 +116,6 @@ export async function sessionForToken(db: Queryable, token: string): Promise<Por
 
 export async function signOut(db: Queryable, session: PortalSession): Promise<void> {
   await q.revokeSession(db, session.sessionId);
-}
-
-/** When a phone last signed in to the portal (the subscriber's page in the back office). */
-export async function lastPortalSignIn(db: Queryable, phone: string): Promise<string | null> {
-  const at = await q.lastSignIn(db, phone);
-  return at ? new Date(at).toISOString() : null;
 }
 
 export async function me(deps: AppDeps, session: PortalSession): Promise<PortalMe> {

@@ -17,8 +17,7 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { customerTextFor } from '../../customer-texts/texts.ts';
-import { consentState, isErasedHash, recordConsent } from '../sms/service.ts';
+import { consentState, customerTextFor, isErasedHash, recordConsent } from '../sms/service.ts';
 import { erasePhone, type ErasedCounts } from './erase.ts';
 import * as q from './queries.ts';
 

@@ -1,5 +1,4 @@
 import { addDays, centsToKes, defaultRange, nairobiDayOf, nairobiRange, type RecoveryFigures, type RecoveryQuery } from '@betdesk/contract';
-import { customerTextFor } from '../../customer-texts/texts.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
@@ -7,7 +6,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { packageLink } from '../../customer-texts/links.ts';
 import { getSetting } from '../settings/service.ts';
-import { queueSms } from '../sms/service.ts';
+import { customerTextFor, queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 const MINUTE_MS = 60 * 1000;

@@ -1,11 +1,10 @@
 import { kesFixed, type RefundStatus } from '@betdesk/contract';
-import { customerTextFor } from '../../customer-texts/texts.ts';
 import type { Queryable } from '../../db/client.ts';
 import { audit } from '../audit/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
 import { addRefunded, lockPaymentForRefund } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { queueSms } from '../sms/service.ts';
+import { customerTextFor, queueSms } from '../sms/service.ts';
 import { reverseSubscriptionsOfPayment, shortenSubscriptionForRefund } from '../subscriptions/service.ts';
 import { queueCreditNote } from '../tax/service.ts';
 import * as q from './queries.ts';

@@ -23,7 +23,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { pageOf } from '../../db/list.ts';
 import { csvDateTime, queryBatches, type CsvTable } from '../../http/csv.ts';
 import { audit, byStaff } from '../audit/service.ts';
-import { acceptStepUpCode } from '../auth/service.ts';
+import { acceptStepUpCode } from '../second-factor/service.ts';
 import { getPaymentForRefund, lockPaymentForRefund } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { adminCoolingOffUntil, adminsTied, coolingOffEnd } from '../users/service.ts';

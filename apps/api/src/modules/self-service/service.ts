@@ -18,8 +18,7 @@ import { requireClientFacts } from '../clients/service.ts';
 import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.ts';
 import { LANGUAGE_NAMES, type Language } from '../../customer-texts/catalogue.ts';
 import type { TextValues } from '../../customer-texts/format.ts';
-import { customerText } from '../../customer-texts/texts.ts';
-import { isErasedPhone, languageOf, optIn, optOut, optOutState, recordConsent, queueSms, phoneSearchDigits, setLanguage } from '../sms/service.ts';
+import { customerText, isErasedPhone, languageOf, optIn, optOut, optOutState, phoneSearchDigits, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
 import { subscriberById, subscribePayer } from '../tips-subscribers/service.ts';
 import * as q from './queries.ts';
 

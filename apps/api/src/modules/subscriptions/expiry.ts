@@ -1,8 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { releaseLease, takeLease } from '../../db/leases.ts';
 import { customerDateTime } from '../../customer-texts/format.ts';
-import { customerText } from '../../customer-texts/texts.ts';
-import { languageOf, queueSms } from '../sms/service.ts';
+import { customerText, languageOf, queueSms } from '../sms/service.ts';
 import { markExpiredSubscriptionsLapsed, markSubscriptionReminded, subscriptionsDueReminder, type LapseCursor } from './queries.ts';
 
 export const REMINDER_INTENT = 'subscription.reminder';

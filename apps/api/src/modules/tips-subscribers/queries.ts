@@ -1,9 +1,9 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { SortOf, SubscriberRow } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
 import { cappedCount, nameOrPhoneContains, orderSql, pageOf, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
-import { subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
+import { portalSessions, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 
@@ -82,4 +82,15 @@ export async function findOrCreateByPhone(
     .from(tipsSubscribers)
     .where(eq(tipsSubscribers.phone, s.phone));
   return { id: existing!.id, created: false };
+}
+
+/** When a phone last signed in to the portal (its newest session), null when never. */
+export async function lastPortalSignIn(db: Queryable, phone: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: portalSessions.createdAt })
+    .from(portalSessions)
+    .where(eq(portalSessions.phone, phone))
+    .orderBy(desc(portalSessions.createdAt))
+    .limit(1);
+  return row?.at ?? null;
 }

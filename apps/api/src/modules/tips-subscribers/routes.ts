@@ -10,7 +10,6 @@ import {
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
-import { lastPortalSignIn } from '../portal/service.ts';
 import { languageOf } from '../sms/service.ts';
 import { withSubscriptionInvoices } from '../tax/service.ts';
 import * as subscribers from './service.ts';
@@ -26,7 +25,7 @@ export function tipsSubscribersRoutes(app: FastifyInstance, deps: AppDeps): void
       subscriber: {
         ...subscriber,
         subscriptions: await withSubscriptionInvoices(deps, subscriber.subscriptions),
-        last_portal_sign_in: await lastPortalSignIn(deps.db, subscriber.phone),
+        last_portal_sign_in: await subscribers.lastPortalSignIn(deps.db, subscriber.phone),
         language: await languageOf(deps.db, subscriber.phone),
       },
     };

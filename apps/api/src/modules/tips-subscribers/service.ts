@@ -161,3 +161,9 @@ export async function subscribePayer(
   }
   return subscriber.id;
 }
+
+/** When the subscriber's phone last signed in to the portal (their page in the back office). */
+export async function lastPortalSignIn(db: Queryable, phone: string): Promise<string | null> {
+  const at = await q.lastPortalSignIn(db, phone);
+  return at ? new Date(at).toISOString() : null;
+}

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { audit, byStaff } from '../audit/service.ts';
-import { acceptStepUpCode } from '../auth/service.ts';
+import { acceptStepUpCode } from '../second-factor/service.ts';
 import { adminCoolingOffUntil, adminsTied, coolingOffEnd, shownGrant } from './admin-grants.ts';
 import { decideAdminGrant, lockAdminGrant, lockLiveUser, makeAdmin } from './queries.ts';
 
