@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
 import { startFakeDaraja, type FakeDaraja } from '../../api/src/integrations/mpesa/fake-daraja.ts';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../api/src/integrations/sms/fake-africastalking.ts';
 
@@ -57,6 +57,41 @@ async function freePort(): Promise<number> {
 }
 
 /** With E2E_SCREENSHOTS=<dir>: the page at 1366 and 375 px wide, for a person to look at. */
+/** The headers of an admin's API calls (signed in through the login route, as the web app does). */
+export async function adminHeaders(request: APIRequestContext, who: { email: string; password: string } = admin) {
+  const login = await request.post('/api/auth/login', { data: who });
+  return { authorization: `Bearer ${(await login.json()).token as string}`, 'x-requested-with': 'XMLHttpRequest' };
+}
+
+/**
+ * A paybill payment from a masked phone (`simulate:payment`), claimed by an admin to the first active
+ * tips subscriber through the API: the set-up of a test about a claimed payment's row.
+ */
+export async function claimedPayment(
+  request: APIRequestContext,
+  payment: { receiptPrefix: string; amount: number; name: string },
+): Promise<{ headers: Awaited<ReturnType<typeof adminHeaders>>; receipt: string; transaction: { id: number }; subscriber: { id: number; name: string } }> {
+  const headers = await adminHeaders(request);
+  const { subscribers } = await (await request.get('/api/tips/subscribers/active?perPage=50', { headers })).json();
+  const subscriber = subscribers[0] as { id: number; name: string };
+  const receipt = `${payment.receiptPrefix}${Date.now().toString().slice(-(10 - payment.receiptPrefix.length))}`;
+  simulatePayment(['--amount', String(payment.amount), '--account', 'HELLO', '--msisdn-mode', 'masked', '--name', payment.name, '--receipt', receipt]);
+  const found = await (await request.get(`/api/mpesa-transactions/search?search=${receipt}`, { headers })).json();
+  const transaction = found.transactions[0] as { id: number };
+  const claim = await request.post('/api/mpesa-transactions/claim', { headers, data: { transaction_id: transaction.id, subscriber_id: subscriber.id } });
+  expect(claim.status()).toBe(200);
+  return { headers, receipt, transaction, subscriber };
+}
+
+/** An admin opens M-Pesa Transactions and searches a receipt, whose row says claimed. */
+export async function claimedRowOnPaymentsScreen(page: Page, receipt: string): Promise<void> {
+  await signIn(page, admin);
+  await page.goto('/mpesa');
+  await page.getByPlaceholder('Sender name, phone or ref, then Enter').fill(receipt);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^claimed$/i);
+}
+
 export async function shot(page: Page, name: string): Promise<void> {
   if (!process.env.E2E_SCREENSHOTS) return;
   for (const width of [1366, 375]) {

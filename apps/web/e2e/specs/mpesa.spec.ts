@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { admin, signIn, simulatePayment } from '../support.ts';
+import { admin, claimedPayment, claimedRowOnPaymentsScreen, signIn, simulatePayment } from '../support.ts';
 
 const shot = (page: Page, name: string) =>
   process.env.E2E_SCREENSHOTS ? page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name}.png`, fullPage: true }) : null;
@@ -71,25 +71,8 @@ test.describe('M-Pesa payments', () => {
   });
 
   test('unclaiming a payment asks first: cancel keeps it claimed, confirm unclaims it', async ({ page, request }) => {
-    const login = await request.post('/api/auth/login', { data: admin });
-    const headers = { authorization: `Bearer ${(await login.json()).token as string}`, 'x-requested-with': 'XMLHttpRequest' };
-    const { subscribers } = await (await request.get('/api/tips/subscribers/active?perPage=50', { headers })).json();
-    const subscriber = subscribers[0] as { id: number; name: string };
-    const receipt = `SU2E${Date.now().toString().slice(-6)}`;
-    simulatePayment(['--amount', '130', '--account', 'HELLO', '--msisdn-mode', 'masked', '--name', 'Brian Otieno', '--receipt', receipt]);
-    const found = await (await request.get(`/api/mpesa-transactions/search?search=${receipt}`, { headers })).json();
-    const transaction = found.transactions[0] as { id: number };
-    const claim = await request.post('/api/mpesa-transactions/claim', {
-      headers,
-      data: { transaction_id: transaction.id, subscriber_id: subscriber.id },
-    });
-    expect(claim.status()).toBe(200);
-
-    await signIn(page, admin);
-    await page.goto('/mpesa');
-    await page.getByPlaceholder('Sender name, phone or ref, then Enter').fill(receipt);
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^claimed$/i);
+    const { headers, receipt, subscriber } = await claimedPayment(request, { receiptPrefix: 'SU2E', amount: 130, name: 'Brian Otieno' });
+    await claimedRowOnPaymentsScreen(page, receipt);
 
     await page.getByTestId(`unclaim-${receipt}`).click();
     await expect(page.getByText('Are you sure you want to do this!')).toBeVisible();

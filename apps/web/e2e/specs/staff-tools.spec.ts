@@ -1,10 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { admin, shot, signIn, simulatePayment } from '../support.ts';
-
-async function adminHeaders(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login', { data: admin });
-  return { authorization: `Bearer ${(await login.json()).token as string}`, 'x-requested-with': 'XMLHttpRequest' };
-}
+import { expect, test } from '@playwright/test';
+import { admin, claimedPayment, claimedRowOnPaymentsScreen, shot, signIn, simulatePayment } from '../support.ts';
 
 test.describe('Staff tools', () => {
   test('a simulated payment appears on an open dashboard without a reload, with a toast for the admin', async ({ page }) => {
@@ -23,24 +18,8 @@ test.describe('Staff tools', () => {
   });
 
   test('the audit screen shows a claim with its before and after, reached from the payment\'s History link', async ({ page, request }) => {
-    const headers = await adminHeaders(request);
-    const { subscribers } = await (await request.get('/api/tips/subscribers/active?perPage=50', { headers })).json();
-    const subscriber = subscribers[0] as { id: number; name: string };
-    const receipt = `SAU${Date.now().toString().slice(-7)}`;
-    simulatePayment(['--amount', '140', '--account', 'HELLO', '--msisdn-mode', 'masked', '--name', 'Grace Audit', '--receipt', receipt]);
-    const found = await (await request.get(`/api/mpesa-transactions/search?search=${receipt}`, { headers })).json();
-    const transaction = found.transactions[0] as { id: number };
-    const claim = await request.post('/api/mpesa-transactions/claim', {
-      headers,
-      data: { transaction_id: transaction.id, subscriber_id: subscriber.id },
-    });
-    expect(claim.status()).toBe(200);
-
-    await signIn(page, admin);
-    await page.goto('/mpesa');
-    await page.getByPlaceholder('Sender name, phone or ref, then Enter').fill(receipt);
-    await page.keyboard.press('Enter');
-    await expect(page.getByTestId(`status-${receipt}`)).toHaveText(/^claimed$/i);
+    const { receipt, transaction, subscriber } = await claimedPayment(request, { receiptPrefix: 'SAU', amount: 140, name: 'Grace Audit' });
+    await claimedRowOnPaymentsScreen(page, receipt);
     await page.getByTestId(`history-mpesa_payment-${transaction.id}`).click();
 
     await expect(page).toHaveURL(new RegExp(`/audit\\?entity=mpesa_payment&entity_id=${transaction.id}$`));

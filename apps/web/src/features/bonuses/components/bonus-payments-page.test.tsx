@@ -1,31 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { jsonResponse, renderWithProviders } from '@/testing/test-utils.tsx';
+import { answerRequests, jsonResponse, renderAt } from '@/testing/test-utils.tsx';
 import { BonusPaymentsPage } from './bonus-payments-page.tsx';
 
-const fetchMock = vi.fn<typeof fetch>();
+const fetchMock = answerRequests(
+  () => jsonResponse(200, { total_bonus: 600, paid_bonus: 100, pending_bonus: 500, total_records: 0, bonuses: [] }),
+  { tableHeight: 560 },
+);
 
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(560);
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async () =>
-    jsonResponse(200, { total_bonus: 600, paid_bonus: 100, pending_bonus: 500, total_records: 0, bonuses: [] }),
-  );
-  vi.stubGlobal('fetch', fetchMock);
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-const open = (url: string) =>
-  renderWithProviders(
-    <MemoryRouter initialEntries={[url]}>
-      <BonusPaymentsPage />
-    </MemoryRouter>,
-  );
+const open = (url: string) => renderAt(url, <BonusPaymentsPage />);
 
 describe('Bonus Payments totals', () => {
   it('says the boxes cover the chosen days, paid being what was paid in them', async () => {

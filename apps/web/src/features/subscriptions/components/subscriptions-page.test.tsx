@@ -1,28 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { jsonResponse, renderWithProviders } from '@/testing/test-utils.tsx';
+import { answerRequests, jsonResponse, renderAt } from '@/testing/test-utils.tsx';
 import { SubscriptionsPage } from './subscriptions-page.tsx';
 
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(560);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () => jsonResponse(200, { total_income: 1003500, total_income_today: 0, total_records: 0, subscriptions: [] })),
-  );
+answerRequests(() => jsonResponse(200, { total_income: 1003500, total_income_today: 0, total_records: 0, subscriptions: [] }), {
+  tableHeight: 560,
 });
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
-
-const open = (url: string) =>
-  renderWithProviders(
-    <MemoryRouter initialEntries={[url]}>
-      <SubscriptionsPage which="recent" />
-    </MemoryRouter>,
-  );
+const open = (url: string) => renderAt(url, <SubscriptionsPage which="recent" />);
 
 describe('Subscriptions title and income label', () => {
   it('names the chosen days, never "all time" or "the last 30 days", when days are chosen', async () => {
