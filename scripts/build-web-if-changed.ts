@@ -51,8 +51,16 @@ function main(): number {
     console.log('The web app is built and unchanged: not rebuilding (npm run build forces it).');
     return 0;
   }
-  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) return result.status ?? 1;
+  console.log('Building the web app (its sources changed since the last build; the first build takes a few minutes)...');
+  // The build's own lines (one per asset) are shown only when it fails; its warnings always.
+  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  if (result.status !== 0) {
+    process.stdout.write(output);
+    return result.status ?? 1;
+  }
+  const warnings = output.split('\n').filter((line) => /\bwarn|\(!\)|error/i.test(line));
+  if (warnings.length > 0) console.warn(warnings.join('\n'));
   writeFileSync(hashFile, `${hash}\n`);
   return 0;
 }
