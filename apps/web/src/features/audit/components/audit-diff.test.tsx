@@ -20,4 +20,16 @@ describe('An audit entry as staff read it', () => {
     expect(row('Client ID')).toHaveTextContent('7');
     expect(diff).not.toHaveTextContent(/amount_cents|starts_at|350000|2026-11-26T/);
   });
+
+  it('shows names and sentences, not codes: a camel-case field, a reason code in words with the code in its tooltip', () => {
+    renderWithProviders(
+      <AuditDiff before={{ clientId: 322, status: 'awaiting_approval' }} after={{ clientId: 323, reason: 'paid_twice', status: 'awaiting_approval' }} />,
+    );
+    const diff = screen.getByTestId('audit-diff');
+    const row = (label: string) => within(diff).getByText(label, { exact: true }).closest('tr') as HTMLElement;
+    expect(row('Client ID')).toHaveTextContent('322 → 323');
+    expect(within(row('Reason')).getByText('Paid twice')).toHaveAttribute('title', 'paid_twice');
+    expect(row('Status')).toHaveTextContent('Awaiting approval');
+    expect(diff).not.toHaveTextContent(/ClientId|paid_twice|awaiting_approval/);
+  });
 });

@@ -5,6 +5,8 @@ export interface ChartSeries {
   label: string;
   /** A Mantine colour variable, e.g. 'var(--mantine-color-teal-6)'. */
   color: string;
+  /** More for who wants it (the codes behind a word), in the legend's tooltip. */
+  hint?: string;
 }
 
 export interface ChartBar {
@@ -54,7 +56,15 @@ export function BarChart({
         {series.map((s) => (
           <Group key={s.key} gap={6} wrap="nowrap">
             <Box w={12} h={12} style={{ background: s.color, borderRadius: 2 }} />
-            <Text size="xs">{s.label}</Text>
+            {s.hint ? (
+              <Tooltip label={s.hint} withArrow multiline maw={280}>
+                <Text size="xs" tabIndex={0} style={{ textDecoration: 'underline dotted' }}>
+                  {s.label}
+                </Text>
+              </Tooltip>
+            ) : (
+              <Text size="xs">{s.label}</Text>
+            )}
           </Group>
         ))}
         <Text size="xs" c="dimmed" ml="auto">

@@ -57,6 +57,10 @@ describe('Reports → Retention', () => {
     const grid = await screen.findByTestId('cohort-table');
     expect(await within(grid).findByText('33.3%')).toBeInTheDocument();
     expect(await screen.findByTestId('recovery-amount')).toHaveTextContent('100.00');
+    // The legend speaks in words; M-Pesa's codes are in its tooltip only.
+    const figures = screen.getByTestId('recovery-figures');
+    expect(within(figures).getByText('Phone not answered or busy: tried again once')).toBeInTheDocument();
+    expect(figures).not.toHaveTextContent(/\(1037|1032\)/);
   });
 
   it('splits every figure by the choice: the rates, the cohort grid and the recovery figures', async () => {

@@ -181,8 +181,18 @@ const RECOVERY_COLUMNS: DataTableColumn<RecoveryRow>[] = [
 ];
 
 const RECOVERY_SERIES: ChartSeries[] = [
-  { key: 'retry', label: 'Try again once (1037, 1001)', color: 'var(--mantine-color-blue-6)' },
-  { key: 'remind', label: 'Remind (1, 1032)', color: 'var(--mantine-color-teal-6)' },
+  {
+    key: 'retry',
+    label: 'Phone not answered or busy: tried again once',
+    hint: "M-Pesa's result codes 1037 (not reached) and 1001 (another session open)",
+    color: 'var(--mantine-color-blue-6)',
+  },
+  {
+    key: 'remind',
+    label: 'Too little money or cancelled: reminded once',
+    hint: "M-Pesa's result codes 1 (insufficient balance) and 1032 (cancelled by the payer)",
+    color: 'var(--mantine-color-teal-6)',
+  },
   { key: 'never', label: 'Never retried', color: 'var(--mantine-color-gray-6)' },
 ];
 
