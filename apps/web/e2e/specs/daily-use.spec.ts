@@ -119,13 +119,13 @@ test.describe('Daily use', () => {
 
   test('after the session ends, signing in again returns to the page the user was on', async ({ page, request }) => {
     await signIn(page, staff);
-    await page.goto('/mpesa/unclaimed');
+    await page.goto('/clients/active');
     await expect(page.getByRole('heading').first()).toBeVisible();
     // The session ends on the server (as when it expires): the next request is a 401.
     const token = await page.evaluate(() => localStorage.getItem('token'));
     const out = await request.post('/api/auth/logout', { headers: { authorization: `Bearer ${token}` } });
     expect(out.ok()).toBe(true);
-    await page.goto('/mpesa/unclaimed?search=QX');
+    await page.goto('/clients/active?search=QX');
     await expect(page).toHaveURL(/\/login$/);
     // One "You need to log in first." for the failed requests, not one per request.
     await page.waitForTimeout(1000);
@@ -133,7 +133,7 @@ test.describe('Daily use', () => {
     await page.getByLabel('Email').fill(staff.email);
     await page.getByLabel('Password').fill(staff.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page).toHaveURL(/\/mpesa\/unclaimed\?search=QX$/);
+    await expect(page).toHaveURL(/\/clients\/active\?search=QX$/);
   });
 
   test('registering a user says the temporary password went by SMS, in a popup not over the form', async ({ page }) => {

@@ -283,7 +283,7 @@ base('staff see neither the Refunds screen nor a Refund action', async ({ page }
   await signIn(page, staff);
   await expect(page.getByRole('link', { name: 'Refunds' })).toHaveCount(0);
   await page.goto('/refunds');
-  await expect(page.getByTestId('table-refused')).toBeVisible();
+  await expect(page.getByTestId('screen-refused')).toBeVisible();
   await expect(page.getByTestId('refunds-count')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await page.goto('/mpesa');

@@ -63,5 +63,9 @@ test.describe('Settings', () => {
     await expect(page.getByRole('link', { name: 'Settings' })).toHaveCount(0);
     await page.goto('/settings');
     await expect(page.getByText('You are not authorized to perform that action.').first()).toBeVisible();
+    // The refusal alone: no table, filter or export drawn around it.
+    await expect(page.getByRole('heading', { name: 'This screen is for admins' })).toBeVisible();
+    await expect(page.getByTestId('settings-table')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /Export CSV/ })).toHaveCount(0);
   });
 });

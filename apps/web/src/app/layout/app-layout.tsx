@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { AppShell } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Outlet, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
+import { ScreenForRole } from '../role-gate.tsx';
 import { goBackStore } from '@/lib/feedback.tsx';
 import { useStore } from '@/lib/store.ts';
 import { useLiveUpdates } from '../live-updates.ts';
@@ -61,7 +62,7 @@ export function AppLayout() {
         <Sidebar onNavigate={navbar.close} />
       </AppShell.Navbar>
       <AppShell.Main>
-        <Outlet />
+        <ScreenForRole />
       </AppShell.Main>
       <AppShell.Footer>
         <Footer />

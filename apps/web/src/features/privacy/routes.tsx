@@ -3,5 +3,5 @@ import { paths } from '@/config/paths.ts';
 import { screen } from '@/lib/screen.tsx';
 
 export const routes: RouteObject[] = [
-  { id: 'privacy', handle: { title: 'Privacy' }, path: paths.privacy, lazy: screen(() => import('./components/privacy-page.tsx'), (m) => <m.PrivacyPage />) },
+  { id: 'privacy', handle: { title: 'Privacy', access: 'manage:privacy' }, path: paths.privacy, lazy: screen(() => import('./components/privacy-page.tsx'), (m) => <m.PrivacyPage />) },
 ];
