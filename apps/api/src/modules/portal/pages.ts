@@ -192,14 +192,16 @@ function recordCoverage(t: Say, r: CategoryRecord['record'], periodLabel: string
 const categoryName = (t: Say, c: CategoryRecord) => (c.code === null ? t('portal.record.all_categories') : `${c.bet_category} (${c.code})`);
 
 /** A category's record as figures computed from the entered results (never typed by staff). */
-export function recordCard(t: Say, c: CategoryRecord, periodLabel: string, link?: string): Html {
+/** A category's record as a card; its heading is an h2 where the card sits right under the page's h1 (the record page). */
+export function recordCard(t: Say, c: CategoryRecord, periodLabel: string, link?: string, heading: 'h2' | 'h3' = 'h3'): Html {
   const r = c.record;
   const streak =
     r.current_streak === 0
       ? '-'
       : t(r.current_streak > 0 ? 'portal.record.run_won' : 'portal.record.run_lost', { count: Math.abs(r.current_streak) });
   const name = categoryName(t, c);
-  return html`<section class="card record"><h3>${link ? html`<a href="${link}">${name}</a>` : name}</h3>
+  const title = link ? html`<a href="${link}">${name}</a>` : name;
+  return html`<section class="card record">${heading === 'h2' ? html`<h2>${title}</h2>` : html`<h3>${title}</h3>`}
 <p class="meta">${recordCoverage(t, r, periodLabel)}</p>
 ${r.settled === 0
     ? html`<p>${t('portal.record.none_settled')}</p>`
@@ -319,7 +321,7 @@ export function recordPage(
         ? html`<a href="/portal/record?period=${p}" aria-current="page">${periodLabel(p)}</a>`
         : html`<a href="/portal/record?period=${p}">${periodLabel(p)}</a>`,
     )}</nav>
-${c.records.map((r) => recordCard(t, r, label, `${href({ code: r.code })}#tickets`))}
+${c.records.map((r) => recordCard(t, r, label, `${href({ code: r.code })}#tickets`, 'h2'))}
 ${c.records.length === 1 ? html`<p>${t('portal.record.no_category')}</p>` : ''}
 <h2 id="tickets">${chosenName}: ${t('portal.record.tickets')}</h2>
 <p class="meta" data-coverage>${recordCoverage(t, c.chosen.record, label)}</p>

@@ -71,6 +71,11 @@ export interface DataTableProps<Row> {
    * being the first guess. Costs a layout per row on scroll; one-line lists leave it out.
    */
   estimatedRowHeight?: number;
+  /**
+   * What the rows are ("Settings", "Subscriptions"), naming the table's scrolling region for a screen
+   * reader; a screen with two tables gives each its own (two regions of one name confuse). Default "Rows".
+   */
+  label?: string;
   'data-testid'?: string;
 }
 
@@ -96,6 +101,7 @@ export function DataTable<Row>({
   height = 560,
   rowHeight = ROW_HEIGHT,
   estimatedRowHeight,
+  label = 'Rows',
   'data-testid': testId = 'data-table',
 }: DataTableProps<Row>) {
   const cards = useMediaQuery(CARD_LAYOUT_QUERY, false, { getInitialValueInEffect: false }) ?? false;
@@ -130,13 +136,14 @@ export function DataTable<Row>({
         {rows.length === 0 ? (
           <EmptyBody columns={columns} sorting={sorting} cards={cards} loading={loading} emptyText={emptyText} />
         ) : cards ? (
-          <CardBody columns={columns} rows={rows} rowKey={rowKey} height={height} />
+          <CardBody columns={columns} rows={rows} rowKey={rowKey} height={height} label={label} />
         ) : (
           <TableBody
             columns={columns}
             rows={rows}
             rowKey={rowKey}
             height={height}
+            label={label}
             rowHeight={estimatedRowHeight ?? rowHeight}
             measured={estimatedRowHeight !== undefined}
             sorting={sorting}
@@ -181,6 +188,8 @@ interface BodyProps<Row> {
   rows: readonly Row[];
   rowKey: (row: Row, index: number) => string | number;
   height: number;
+  /** The scrolling region's name (DataTableProps.label). */
+  label: string;
 }
 
 function TableBody<Row>({
@@ -188,6 +197,7 @@ function TableBody<Row>({
   rows,
   rowKey,
   height,
+  label,
   rowHeight,
   measured,
   sorting,
@@ -212,7 +222,7 @@ function TableBody<Row>({
   const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
   return (
     // Focusable, so a keyboard scrolls the rows even when no row holds a link or button.
-    <div ref={scrollRef} className={classes.scroller} style={{ maxHeight: height }} tabIndex={0} role="region" aria-label="Rows" data-testid="table-scroller">
+    <div ref={scrollRef} className={classes.scroller} style={{ maxHeight: height }} tabIndex={0} role="region" aria-label={label} data-testid="table-scroller">
       <table
         ref={tableRef}
         className={classes.table}
@@ -250,7 +260,7 @@ function TableBody<Row>({
   );
 }
 
-function CardBody<Row>({ columns, rows, rowKey, height }: BodyProps<Row>) {
+function CardBody<Row>({ columns, rows, rowKey, height, label }: BodyProps<Row>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -268,7 +278,7 @@ function CardBody<Row>({ columns, rows, rowKey, height }: BodyProps<Row>) {
       style={{ maxHeight: height }}
       tabIndex={0}
       role="region"
-      aria-label="Rows"
+      aria-label={label}
       data-testid="table-scroller"
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

@@ -34,7 +34,7 @@ export function PersonMessages({ person }: { person: Person }) {
   });
   return (
     <Card withBorder>
-      <Title order={4} mb="sm">
+      <Title order={2} size="h4" mb="sm">
         Messages
       </Title>
       <DataTable

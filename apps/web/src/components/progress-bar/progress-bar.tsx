@@ -1,7 +1,11 @@
 import { useProgress } from '@/lib/progress.ts';
 import classes from './progress-bar.module.css';
 
-/** The thin bar at the top of the window: blue while requests run, red after a failure. */
+/**
+ * The thin bar at the top of the window: blue while requests run, red after a failure. A sight cue
+ * only, hidden from screen readers (it sits outside the page's landmarks): each screen announces its
+ * own loading (a named status spinner) and a failure comes as a toast.
+ */
 export function ProgressBar() {
   const status = useProgress();
   return (
@@ -9,10 +13,7 @@ export function ProgressBar() {
       className={classes.bar}
       data-state={status}
       data-testid="progress-bar"
-      role="progressbar"
-      aria-label={status === 'failed' ? 'Last request failed' : 'Loading'}
-      aria-busy={status === 'loading'}
-      aria-hidden={status === 'idle'}
+      aria-hidden
     >
       <div className={classes.fill} />
     </div>

@@ -49,7 +49,7 @@ export function SmsOptOut({ person }: { person: Person }) {
     <Card withBorder data-testid="sms-opt-out">
       <Group justify="space-between" mb="sm">
         <Group gap="sm">
-          <Title order={4}>SMS opt-out</Title>
+          <Title order={2} size="h4">SMS opt-out</Title>
           {opt && <StateBadge state={opt} />}
         </Group>
         {mayManage && opt && (

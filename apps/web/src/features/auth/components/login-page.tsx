@@ -57,7 +57,7 @@ export function LoginPage() {
   });
 
   return (
-    <Center mih="100vh" p="md" bg="gray.1">
+    <Center component="main" mih="100vh" p="md" bg="gray.1">
       <Paper withBorder shadow="sm" radius="md" p="xl" w={400} maw="100%">
         {challenge ? (
           <SecondFactorForm

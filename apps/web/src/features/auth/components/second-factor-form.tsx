@@ -43,7 +43,7 @@ export function SecondFactorForm({ challenge, onRestart }: SecondFactorFormProps
     <form onSubmit={(event) => void submit(event)} noValidate data-testid="second-factor-form">
       <Stack gap="md">
         <div>
-          <Title order={3} ta="center">
+          <Title order={2} size="h3" ta="center">
             Two-factor sign-in
           </Title>
           <Text c="dimmed" ta="center" size="sm" mt={4}>

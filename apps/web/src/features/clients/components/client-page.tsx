@@ -74,7 +74,7 @@ export function ClientPage() {
 
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card withBorder>
-          <Title order={4} mb="sm">
+          <Title order={2} size="h4" mb="sm">
             Profile
           </Title>
           <Table variant="vertical" withRowBorders={false}>
@@ -101,7 +101,7 @@ export function ClientPage() {
         </Card>
         <Stack>
           <Card withBorder>
-            <Title order={4} mb="sm">
+            <Title order={2} size="h4" mb="sm">
               Activity
             </Title>
             <Group gap="xl">
@@ -112,7 +112,7 @@ export function ClientPage() {
             </Group>
           </Card>
           <Card withBorder>
-            <Title order={4} mb="sm">
+            <Title order={2} size="h4" mb="sm">
               Bet passwords
             </Title>
             {passwords.length === 0 ? (

@@ -113,7 +113,7 @@ export function DashboardPage() {
       {isAdmin && chart.data && <IncomeChart days={chart.data.days} />}
       <SimpleGrid cols={{ base: 1, xl: 2 }}>
         <Card withBorder>
-          <Title order={4} mb="sm">
+          <Title order={2} size="h4" mb="sm">
             Recent payments
           </Title>
           <ShortTable
@@ -133,7 +133,7 @@ export function DashboardPage() {
         </Card>
         <Card withBorder>
           <Group justify="space-between" mb="sm">
-            <Title order={4}>Active clients</Title>
+            <Title order={2} size="h4">Active clients</Title>
             <Group gap="sm">
               {data && (
                 <Text size="sm" c="dimmed" data-testid="dashboard-active-clients-count">

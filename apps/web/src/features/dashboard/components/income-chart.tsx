@@ -11,7 +11,7 @@ export function IncomeChart({ days }: { days: { day: string; amount: number }[] 
   return (
     <Card withBorder data-testid="income-chart">
       <Group justify="space-between" mb="sm">
-        <Title order={4}>M-Pesa received, last {days.length} days</Title>
+        <Title order={2} size="h4">M-Pesa received, last {days.length} days</Title>
         <Text fw={600}>{formatMoney(total)}</Text>
       </Group>
       <div className={classes.bars} style={{ height: HEIGHT }}>

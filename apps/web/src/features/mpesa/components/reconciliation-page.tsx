@@ -57,7 +57,7 @@ function PullCard() {
   return (
     <Card withBorder data-testid="pull-status">
       <Group justify="space-between" mb="xs">
-        <Title order={4}>Pull Transactions</Title>
+        <Title order={2} size="h4">Pull Transactions</Title>
         <Button size="xs" variant="light" disabled={!s?.pull_configured} loading={pull.isPending} onClick={() => pull.mutate()}>
           Pull now
         </Button>
@@ -93,7 +93,7 @@ function MoneyCheckCard() {
   return (
     <Card withBorder data-testid="money-check">
       <Group justify="space-between" mb="xs">
-        <Title order={4}>Money check</Title>
+        <Title order={2} size="h4">Money check</Title>
         <Button size="xs" variant="light" loading={run.isPending} onClick={() => run.mutate()}>
           Check now
         </Button>
@@ -189,7 +189,7 @@ function StatementCard() {
   const summary = uploaded ?? latest.data ?? null;
   return (
     <Card withBorder>
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         Statement from the M-Pesa portal
       </Title>
       <Group align="flex-end" mb="md">
@@ -278,7 +278,7 @@ function DaysCard() {
 
   return (
     <Card withBorder>
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         Daily money check
       </Title>
       <Group align="flex-end" mb="sm">
@@ -301,7 +301,7 @@ function DaysCard() {
       {pick && (
         <Stack mt="md" data-testid="figure-rows">
           <Group justify="space-between">
-            <Title order={5}>
+            <Title order={3} size="h5">
               {figureLabels[pick.figure]} on {pick.day}
             </Title>
             <Button size="compact-xs" variant="subtle" onClick={() => setPick(null)}>

@@ -59,7 +59,7 @@ function PersonPanel() {
       {phone && subject.data && (
         <Card withBorder data-testid="privacy-subject">
           <Group justify="space-between" mb="sm">
-            <Title order={4}>{phone}</Title>
+            <Title order={2} size="h4">{phone}</Title>
             {subject.data.erased && <Badge color="gray">Erased</Badge>}
           </Group>
           <Table striped>
@@ -84,7 +84,7 @@ function PersonPanel() {
       )}
       {phone && consent.data && (
         <Card withBorder data-testid="privacy-consent">
-          <Title order={4} mb="xs">
+          <Title order={2} size="h4" mb="xs">
             Marketing consent
           </Title>
           <Text size="sm">

@@ -12,7 +12,7 @@ export function DevicesCard() {
   return (
     <Card withBorder padding="lg" data-testid="devices-card">
       <Stack gap="sm">
-        <Title order={4}>Signed-in devices</Title>
+        <Title order={2} size="h4">Signed-in devices</Title>
         <Text size="sm" c="dimmed">
           Where your account is signed in now. End a session you do not recognise, then change your password.
         </Text>

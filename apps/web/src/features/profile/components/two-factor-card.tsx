@@ -17,7 +17,7 @@ export function TwoFactorCard() {
     <Card withBorder padding="lg" data-testid="two-factor-card">
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
-          <Title order={4}>Two-factor sign-in</Title>
+          <Title order={2} size="h4">Two-factor sign-in</Title>
           {state && (
             <Badge color={state.enabled ? 'green' : 'gray'} data-testid="two-factor-state">
               {state.enabled ? 'On' : 'Off'}

@@ -42,7 +42,7 @@ export function ReportCard<Row>({
       {controls}
       {figures && <FigureBoxes figures={figures} />}
       <Card withBorder>
-        <Title order={4} mb="sm">
+        <Title order={2} size="h4" mb="sm">
           {title}
         </Title>
         {chart}

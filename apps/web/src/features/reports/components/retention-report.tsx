@@ -144,7 +144,7 @@ function CohortGrid({ filter, split }: { filter: ReportFilter; split: 'all' | Re
   return (
     <Card withBorder data-testid="cohort-grid">
       <Group justify="space-between" mb="sm">
-        <Title order={4}>Cohorts</Title>
+        <Title order={2} size="h4">Cohorts</Title>
         <SegmentedControl
           value={by}
           onChange={(v) => setBy(v as typeof by)}
@@ -207,7 +207,7 @@ function RecoveryFigures({ filter, split }: { filter: ReportFilter; split: 'all'
   return (
     <Card withBorder data-testid="recovery-figures">
       <Group justify="space-between" mb="sm">
-        <Title order={4}>Recovery of failed payments</Title>
+        <Title order={2} size="h4">Recovery of failed payments</Title>
         <Button
           variant="light"
           onClick={() => {

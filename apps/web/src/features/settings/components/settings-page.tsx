@@ -92,10 +92,11 @@ export function SettingsPage() {
           rowKey={(s) => s.key}
           loading={settings.isFetching}
           emptyText={settings.isError ? 'The settings could not be loaded.' : 'No settings.'}
+          label="Settings"
           data-testid="settings-table"
         />
       </Card>
-      <Title order={3}>Portal</Title>
+      <Title order={2} size="h3">Portal</Title>
       <Text size="sm" c="dimmed">
         The subscriber portal at /portal. Which post categories are free tips is set on the Catalogue screen.
       </Text>
@@ -106,6 +107,7 @@ export function SettingsPage() {
           rowKey={(s) => s.key}
           loading={settings.isFetching}
           emptyText={settings.isError ? 'The settings could not be loaded.' : 'No settings.'}
+          label="Portal settings"
           data-testid="portal-settings-table"
         />
       </Card>

@@ -34,7 +34,7 @@ function DeviceSettings() {
     <Card withBorder>
       <Stack gap="sm">
         <Group justify="space-between">
-          <Title order={3}>eTIMS device</Title>
+          <Title order={2} size="h3">eTIMS device</Title>
           {data && (
             <Badge color={data.invoicing_on ? 'teal' : 'yellow'} data-testid="invoicing-state">
               {data.invoicing_on ? 'Invoicing on' : 'Invoicing off'}
@@ -69,7 +69,7 @@ function MonthSummary() {
     <Card withBorder>
       <Stack gap="sm">
         <Group justify="space-between">
-          <Title order={3}>Monthly summary</Title>
+          <Title order={2} size="h3">Monthly summary</Title>
           <TextInput type="month" aria-label="Month" value={month} onChange={(e) => e.currentTarget.value && setMonth(e.currentTarget.value)} data-testid="tax-month" />
         </Group>
         <Table.ScrollContainer minWidth={520}>
@@ -159,7 +159,7 @@ export function TaxPage() {
       <Card withBorder>
         <Stack gap="sm">
           <Group justify="space-between" wrap="wrap">
-            <Title order={3}>Invoices and credit notes</Title>
+            <Title order={2} size="h3">Invoices and credit notes</Title>
             <Group>
               <Select
                 aria-label="Status"

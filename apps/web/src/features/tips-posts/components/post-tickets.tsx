@@ -13,7 +13,7 @@ export function PostTickets({ tickets }: { tickets: Ticket[] }) {
         {tickets.map((ticket) => (
           <Stack key={ticket.id} gap="xs">
             <Group justify="space-between">
-              <Title order={4}>
+              <Title order={2} size="h4">
                 {ticket.bet_category} ({ticket.code}) · total @{formatOdds(ticket.combined_odds)}
               </Title>
               <Badge color={ticket.status === 'won' ? 'green' : ticket.status === 'lost' ? 'red' : 'gray'}>{ticket.status}</Badge>

@@ -125,7 +125,7 @@ export function EnterResultsPage() {
       <Card withBorder>
         <AwaitingResults />
       </Card>
-      <Title order={3}>Latest tickets</Title>
+      <Title order={2} size="h3">Latest tickets</Title>
       <Text size="sm" c="dimmed">
         {canCorrect ? 'Change a result to correct it; the correction is audited.' : 'Only an admin can correct an entered result.'}
       </Text>

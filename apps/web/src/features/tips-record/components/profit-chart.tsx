@@ -27,7 +27,7 @@ export function ProfitChart({ curve }: { curve: TrackRecord['profit_curve'] }) {
   return (
     <Card withBorder data-testid="profit-chart">
       <Group justify="space-between" mb="sm">
-        <Title order={4}>Cumulative profit (units)</Title>
+        <Title order={2} size="h4">Cumulative profit (units)</Title>
         <Text fw={600} c={last && last.profit_units < 0 ? 'red' : 'green'} data-testid="profit-chart-last">
           {last ? signedUnits(last.profit_units) : '0.00'}
         </Text>

@@ -43,13 +43,13 @@ export function AutoRenewalsCard({ subscriberId }: { subscriberId: number }) {
   ];
   return (
     <Card withBorder data-testid="subscriber-auto-renewals">
-      <Title order={4} mb="sm">
+      <Title order={2} size="h4" mb="sm">
         Automatic renewal (M-Pesa Ratiba)
       </Title>
       {data.standing_orders.length === 0 ? (
         <Text c="dimmed">Not turned on.</Text>
       ) : (
-        <DataTable columns={columns} rows={data.standing_orders} rowKey={(o) => o.id} />
+        <DataTable columns={columns} rows={data.standing_orders} rowKey={(o) => o.id} label="Automatic renewals" />
       )}
       <Text size="xs" c="dimmed" mt="xs">
         Stopping here tells the subscriber by SMS; M-Pesa offers no way to cancel the standing order itself, so they also cancel it in the M-Pesa app or *334#.

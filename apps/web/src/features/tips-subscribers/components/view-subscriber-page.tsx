@@ -72,10 +72,10 @@ export function ViewSubscriberPage() {
         </SimpleGrid>
       </Card>
       <Card withBorder>
-        <Title order={4} mb="sm">
+        <Title order={2} size="h4" mb="sm">
           Subscriptions
         </Title>
-        <DataTable columns={columns} rows={subscriber.subscriptions} rowKey={(s) => s.id} data-testid="subscriber-subscriptions" />
+        <DataTable columns={columns} rows={subscriber.subscriptions} rowKey={(s) => s.id} label="Subscriptions" data-testid="subscriber-subscriptions" />
       </Card>
       <AutoRenewalsCard subscriberId={subscriber.id} />
       <SmsOptOut person={{ subscriberId: subscriber.id }} />
