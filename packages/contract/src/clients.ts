@@ -190,9 +190,9 @@ export const clientBets = endpoint({
   method: 'GET',
   path: '/api/clients/bets',
   tag: 'clients',
-  summary: "A client's bets, newest first, paged",
+  summary: "A client's bets, newest first, paged; `status=open` for the ones still waiting for their profit",
   access: 'manage:clients',
-  query: ClientPageQuery,
+  query: ClientPageQuery.extend({ status: z.enum(['open', 'closed'], { message: 'The status must be open or closed' }).optional() }),
   response: z.object({ total_records: z.number(), list: z.array(Bet), client: Client }),
 });
 

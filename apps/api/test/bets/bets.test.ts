@@ -203,3 +203,32 @@ describe('a search counts each matching bet once', () => {
     expect(await search(p.otherStaff, 'open')).toBe(0);
   });
 });
+
+describe("a client's open bets on their page (GET /api/clients/bets?status=open)", () => {
+  it('lists only the bets still waiting for their profit, and a closed one leaves the list', async () => {
+    const client = await addClient(t.deps.db, { name: 'Open Page Client', staffId: p.staffId });
+    for (const description of ['Gor Mahia v AFC, home win', 'Tusker v Ulinzi, BTTS']) {
+      expect((await openBet(p.staff, { client_id: client, name: 'Open Page Client', stake: 100, description })).statusCode).toBe(200);
+    }
+    const list = async (status?: string) =>
+      (await t.as(p.staff, { method: 'GET', url: `/api/clients/bets?client_id=${client}${status ? `&status=${status}` : ''}` })).json() as {
+        total_records: number;
+        list: { bet_id: number; description: string; status: string }[];
+      };
+    const open = await list('open');
+    expect(open.total_records).toBe(2);
+    expect(open.list.every((b) => b.status === 'open')).toBe(true);
+    const first = open.list[0]!;
+    expect((await enterProfit(p.staff, { bet_id: first.bet_id, name: 'Open Page Client', stake: 100, profit: -100 })).statusCode).toBe(200);
+    expect((await list('open')).list.map((b) => b.bet_id)).toEqual(open.list.slice(1).map((b) => b.bet_id));
+    expect((await list('closed')).list.map((b) => b.bet_id)).toEqual([first.bet_id]);
+    expect((await list()).total_records).toBe(2);
+  });
+
+  it('names the status when it is neither open nor closed, and keeps staff to their own clients', async () => {
+    const bad = await t.as(p.staff, { method: 'GET', url: `/api/clients/bets?client_id=${mine}&status=won` });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(['status']);
+    expect((await t.as(p.staff, { method: 'GET', url: `/api/clients/bets?client_id=${theirs}&status=open` })).statusCode).toBe(404);
+  });
+});

@@ -1,5 +1,6 @@
-import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { Anchor, Paper, SimpleGrid, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 
 export interface Figure {
   label: string;
@@ -8,6 +9,8 @@ export interface Figure {
   testId?: string;
   /** What the figure counts, in a line under it (e.g. "all M-Pesa payments received"). */
   hint?: ReactNode;
+  /** The list the figure counts: the figure is a link to it. */
+  to?: string;
 }
 
 /** A row of summary boxes (totals, counts) above a table or on the dashboard. */
@@ -20,9 +23,15 @@ export function FigureBoxes({ figures }: { figures: Figure[] }) {
             {f.label}
           </Text>
           {/* An amount reads as one figure: it never wraps mid-number. */}
-          <Text fz={24} fw={700} c={f.color} style={{ whiteSpace: 'nowrap' }}>
-            {f.value}
-          </Text>
+          {f.to ? (
+            <Anchor component={Link} to={f.to} fz={24} fw={700} c={f.color} style={{ whiteSpace: 'nowrap', display: 'block' }} aria-label={`${f.label}: ${String(f.value)}, open the list`}>
+              {f.value}
+            </Anchor>
+          ) : (
+            <Text fz={24} fw={700} c={f.color} style={{ whiteSpace: 'nowrap' }}>
+              {f.value}
+            </Text>
+          )}
           {f.hint && (
             <Text size="xs" c="dimmed" mt={2}>
               {f.hint}

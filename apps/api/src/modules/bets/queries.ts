@@ -207,3 +207,7 @@ export const closedBetsOrder = (query: { sort?: SortOf<'closedBets'> | undefined
 
 export const newestFirst = sql`b.opened_at desc, b.id desc`;
 
+/** A condition on a client's bets (alias b) of one status, for their page's open bets. */
+export function betStatusIs(status: 'open' | 'closed'): SQL {
+  return sql`b.status = ${status}`;
+}

@@ -19,7 +19,7 @@ export function betRoutes(app: FastifyInstance, deps: AppDeps): void {
   // A client's bets (their page): the client is looked up in the actor's scope first (404 otherwise).
   route(app, clientBets, async ({ actor, query }) => {
     const client = await requireClient(deps.db, actor, query.client_id);
-    const { list, totalRecords } = await bets.betsOfClient(deps.db, client.id, pageOf(query));
+    const { list, totalRecords } = await bets.betsOfClient(deps.db, client.id, pageOf(query), query.status);
     return { total_records: totalRecords, list, client };
   });
   csvRoute(app, exportClientBets, async ({ actor, query }) => {

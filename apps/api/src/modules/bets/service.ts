@@ -162,8 +162,9 @@ export async function countOpenBets(db: Queryable, actor: Actor): Promise<number
 }
 
 /** A client's bets (the client page's sub-list); the caller has checked the scope. */
-export async function betsOfClient(db: Queryable, clientId: number, page: Page | null) {
-  const where = clientRowsWhere('b', clientId);
+/** A client's bets, newest first; only those of `status` when given (their page's open bets, with Enter Profit). */
+export async function betsOfClient(db: Queryable, clientId: number, page: Page | null, status?: 'open' | 'closed') {
+  const where = status ? clientRowsWhere('b', clientId, q.betStatusIs(status)) : clientRowsWhere('b', clientId);
   return rowsAndCount(page, q.findBets(db, where, q.newestFirst, page), () => q.countBetsExactly(db, where));
 }
 

@@ -82,7 +82,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
       },
       {
         title: 'BET4ME SECTION',
-        entries: [['My Clients', ['Active /clients/active', 'All /clients']]],
+        entries: [['My Clients', ['Active /clients/active', 'All /clients', 'Open bets /bets/open']]],
       },
     ]);
   });

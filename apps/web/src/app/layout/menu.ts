@@ -33,6 +33,8 @@ export interface MenuLink {
   label: string;
   to: string;
   permission: Permission;
+  /** Hidden from a role that holds this permission too (it reaches the same screen by another entry). */
+  unlessCan?: Permission;
 }
 
 export interface MenuEntry {
@@ -51,8 +53,18 @@ export interface MenuSection {
 }
 
 /** An entry with sub-entries; each sub-entry needs the entry's permission unless it names its own. */
-function withLinks(label: string, icon: Icon, permission: Permission, links: [label: string, to: string, permission?: Permission][]): MenuEntry {
-  return { label, icon, permission, links: links.map(([text, to, own]) => ({ label: text, to, permission: own ?? permission })) };
+function withLinks(
+  label: string,
+  icon: Icon,
+  permission: Permission,
+  links: [label: string, to: string, permission?: Permission, unlessCan?: Permission][],
+): MenuEntry {
+  return {
+    label,
+    icon,
+    permission,
+    links: links.map(([text, to, own, unlessCan]) => ({ label: text, to, permission: own ?? permission, ...(unlessCan ? { unlessCan } : {}) })),
+  };
 }
 
 export const menu: MenuSection[] = [
@@ -90,6 +102,8 @@ export const menu: MenuSection[] = [
       withLinks('My Clients', IconUserCheck, 'manage:clients', [
         ['Active', paths.clients.active],
         ['All', paths.clients.all],
+        // Staff enter profits from here; admins reach the same list under Bet History.
+        ['Open bets', paths.bets.open, 'manage:bets', 'view:money-totals'],
       ]),
       // Bet and bonus screens are open to staff (their own clients), but the spec shows these
       // menu entries to admins only; the matrix's admin-only money totals are what they add.
@@ -138,7 +152,9 @@ export function menuFor(role: Role, sections: readonly MenuSection[] = menu): Me
       entries: section.entries
         .filter((entry) => can(role, entry.permission))
         .map((entry) =>
-          entry.links ? { ...entry, links: entry.links.filter((link) => can(role, link.permission)) } : entry,
+          entry.links
+            ? { ...entry, links: entry.links.filter((link) => can(role, link.permission) && !(link.unlessCan && can(role, link.unlessCan))) }
+            : entry,
         )
         .filter((entry) => entry.to !== undefined || (entry.links?.length ?? 0) > 0),
     }))

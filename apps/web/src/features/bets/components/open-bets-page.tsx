@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { EnterProfit, type Bet } from '@betdesk/contract';
+import { Button, Card, Stack, Title } from '@mantine/core';
+import type { Bet } from '@betdesk/contract';
 import { DataTable, useTableState } from '@/components/data-table/index.ts';
 import { FigureBoxes } from '@/components/figure-boxes.tsx';
-import { FormModal, MoneyField } from '@/components/form-modal/index.ts';
-import { formatCount, formatMoney } from '@/lib/format.ts';
-import { useEnterProfit } from '../api/enter-profit.ts';
+import { EnterProfitModal } from '@/components/enter-profit-modal.tsx';
+import { formatCount } from '@/lib/format.ts';
 import { useOpenBets } from '../api/get-open-bets.ts';
 import { betColumns } from './bet-columns.tsx';
 
@@ -56,42 +55,5 @@ export function OpenBetsPage() {
       </Card>
       <EnterProfitModal bet={closing} onClose={() => setClosing(null)} />
     </Stack>
-  );
-}
-
-function EnterProfitModal({ bet, onClose }: { bet: Bet | null; onClose: () => void }) {
-  const save = useEnterProfit();
-  return (
-    <FormModal
-      opened={bet !== null}
-      onClose={onClose}
-      title="Enter Profit"
-      schema={EnterProfit}
-      defaultValues={{ bet_id: bet?.bet_id ?? 0, name: bet?.name ?? '', stake: bet?.stake, profit: '' }}
-      submit={save.mutateAsync}
-      submitLabel="Save profit"
-      data-testid="enter-profit-modal"
-    >
-      {({ form, errorOf }) => (
-        <>
-          <TextInput label="Client" readOnly value={bet?.name ?? ''} />
-          <Group grow>
-            <TextInput label="Stake" readOnly value={formatMoney(bet?.stake)} />
-          </Group>
-          <Text size="sm" c="dimmed">
-            {bet?.description}
-          </Text>
-          <MoneyField
-            form={form}
-            errorOf={errorOf}
-            name="profit"
-            label="Profit (KES)"
-            description="Negative for a lost bet (at most the stake)."
-            required
-            data-testid="bet-profit"
-          />
-        </>
-      )}
-    </FormModal>
   );
 }

@@ -1,9 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { Anchor, Avatar, Badge, Box, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { BonusPaymentForm, ClientMessage, localPhone, smsPages, type Client, type CustomerLanguage } from '@betdesk/contract';
+import { BonusPaymentForm, ClientMessage, localPhone, smsPages, type Bet, type Client, type CustomerLanguage } from '@betdesk/contract';
 import { LoadState } from '@/components/load-state.tsx';
 import { FormModal, MoneyField } from '@/components/form-modal/index.ts';
+import { EnterProfitModal } from '@/components/enter-profit-modal.tsx';
 import { NewBetModal } from '@/components/new-bet-modal.tsx';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
 import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
@@ -14,6 +15,7 @@ import { LanguageChoice } from '@/components/language-choice.tsx';
 import { useSession } from '@/lib/auth.ts';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useClient } from '../api/get-client.ts';
+import { useClientOpenBets } from '../api/get-client-open-bets.ts';
 import { useRecordBonusPayment } from '../api/record-bonus-payment.ts';
 import { useSendMessage } from '../api/send-message.ts';
 import { useSetClientLanguage } from '../api/set-client-language.ts';
@@ -132,6 +134,7 @@ export function ClientPage() {
           </Card>
         </Stack>
       </SimpleGrid>
+      <ClientOpenBets clientId={client.id} />
       <SmsOptOut person={{ clientId: client.id }} />
       <PersonMessages person={{ clientId: client.id }} />
 
@@ -140,6 +143,49 @@ export function ClientPage() {
       <BonusPaymentModal client={client} opened={dialog === 'bonus-payment'} onClose={() => setDialog(null)} />
       <ClientFormModal opened={dialog === 'edit'} onClose={() => setDialog(null)} client={shown.data} />
     </Stack>
+  );
+}
+
+/** The client's open bets, each with Enter Profit: staff close a client's bets from their page. */
+function ClientOpenBets({ clientId }: { clientId: number }) {
+  const open = useClientOpenBets(clientId);
+  const [closing, setClosing] = useState<Bet | null>(null);
+  const bets = open.data?.list ?? [];
+  return (
+    <Card withBorder data-testid="client-open-bets">
+      <Title order={2} size="h4" mb="sm">
+        Open bets
+      </Title>
+      {open.isError ? (
+        <Text c="red" size="sm">The open bets could not be loaded.</Text>
+      ) : bets.length === 0 ? (
+        <Text c="dimmed" size="sm">{open.isLoading ? 'Loading…' : 'No open bets.'}</Text>
+      ) : (
+        <Stack gap="xs">
+          {bets.map((b) => (
+            <Group key={b.bet_id} justify="space-between" wrap="nowrap" data-testid="client-open-bet">
+              <div>
+                <Text size="sm" fw={500}>
+                  {b.description}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  Stake {formatMoney(b.stake)}, opened {formatDateTime(b.opened_on)}
+                </Text>
+              </div>
+              <Button size="xs" onClick={() => setClosing(b)} data-testid="enter-profit">
+                Enter Profit
+              </Button>
+            </Group>
+          ))}
+          {(open.data?.total_records ?? 0) > bets.length && (
+            <Anchor component={Link} to={`/clients/${clientId}/bets`} size="sm">
+              All {open.data?.total_records} open bets
+            </Anchor>
+          )}
+        </Stack>
+      )}
+      <EnterProfitModal bet={closing} onClose={() => setClosing(null)} />
+    </Card>
   );
 }
 

@@ -5,6 +5,7 @@ import { DASHBOARD_ACTIVE_CLIENTS, localPhone } from '@betdesk/contract';
 import { WIDTH } from '@/components/data-table/column-widths.ts';
 import { ShortTable } from '@/components/data-table/short-table.tsx';
 import { FigureBoxes, type Figure } from '@/components/figure-boxes.tsx';
+import { paths } from '@/config/paths.ts';
 import type { NewBetClient } from '@/components/new-bet-modal.tsx';
 import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
 import { useSession } from '@/lib/auth.ts';
@@ -52,9 +53,10 @@ export function DashboardPage() {
       ]
     : [];
   const counts: Figure[] = [
-    { label: 'Active clients', value: data?.total_active_clients ?? '…', testId: 'active-clients-count' },
-    { label: 'Open bets', value: data?.total_open_bets ?? '…', testId: 'open-bets-count' },
-    { label: 'Unpaid bonuses', value: data?.total_pending_bonus ?? '…', color: 'red', testId: 'unpaid-bonus-count' },
+    // Every count links to its list (staff reach Enter Profit from Open bets).
+    { label: 'Active clients', value: data?.total_active_clients ?? '…', testId: 'active-clients-count', to: paths.clients.active },
+    { label: 'Open bets', value: data?.total_open_bets ?? '…', testId: 'open-bets-count', to: paths.bets.open },
+    { label: 'Unpaid bonuses', value: data?.total_pending_bonus ?? '…', color: 'red', testId: 'unpaid-bonus-count', to: paths.bonuses.unpaid },
   ];
 
   return (
