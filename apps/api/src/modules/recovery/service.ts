@@ -1,5 +1,5 @@
 import { addDays, centsToKes, defaultRange, nairobiDayOf, nairobiRange, type RecoveryFigures, type RecoveryQuery } from '@betdesk/contract';
-import { customerTextFor } from '../../customer-texts/texts.ts';
+import { promotionalTextFor } from '../../customer-texts/texts.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
@@ -91,7 +91,7 @@ export async function runRecovery(deps: AppDeps, now = new Date()) {
         intent: 'payment.recovery-reminder',
         dedupeKey: `payment-recovery:${due.id}`,
         to: facts.phone,
-        body: await customerTextFor(tx, facts.phone, 'sms.recovery_reminder', {
+        body: await promotionalTextFor(tx, facts.phone, 'sms.recovery_reminder', {
           amount: centsToKes(facts.amountCents).toFixed(0),
           package: facts.packageName,
           // The package's portal page, where it is paid again (the site's root is the staff app).
