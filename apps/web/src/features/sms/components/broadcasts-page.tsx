@@ -61,8 +61,9 @@ const languageOptions = [
  * opt-outs, parts, cost, whether the window holds it); Send queues it once per form: the key sent with
  * it makes a double click or a retry a no-op. A broadcast costing more than the setting
  * `broadcast_cost_confirm_kes` asks first, with the figure, and sends the confirmed cost. The
- * responsible-gambling lines of its language are added at the end and counted (decision 061); a text
- * holding a banned claim is refused, the preview naming the words.
+ * responsible-gambling lines of its language are added at the end and counted (decision 061); the
+ * preview names the banned claims a text holds, and Send is refused by the server (the refusal is
+ * kept for Reports → Promotions blocked), the words shown under the message.
  */
 export function BroadcastsPage() {
   const table = useTableState();
@@ -156,7 +157,8 @@ export function BroadcastsPage() {
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <Select
-              label="Language of the message"
+              label="Language"
+              description="The responsible-gambling lines are added in it"
               data={languageOptions}
               value={form.language}
               allowDeselect={false}
@@ -259,7 +261,7 @@ export function BroadcastsPage() {
               Preview
             </Button>
             <Button
-              disabled={!preview.data || preview.data.recipients === 0 || preview.data.blocked.length > 0 || confirming}
+              disabled={!preview.data || preview.data.recipients === 0 || confirming}
               loading={send.isPending && !confirming}
               onClick={() => (preview.data?.needs_confirmation ? setConfirming(true) : sendNow())}
             >
