@@ -135,13 +135,26 @@ describe.each(BANNED_CLAIMS.map((c) => [`${c.word} (${c.language})`, c] as const
   });
 });
 
+describe('other texts a customer reads', () => {
+  it("refuses the portal's description holding a banned claim; a receipt template too, since any may carry an offer", async () => {
+    const portal = await saveSetting('portal_description_sw', 'Tips za uhakika: mapato ya kila siku.');
+    expect(portal.statusCode).toBe(422);
+    expect(portal.json().errors.value[0]).toContain('"mapato"');
+    const receipt = await saveSetting('tips_receipt_sms', `${editableTexts.tips_receipt_sms.en} Your salary starts today!`);
+    expect(receipt.statusCode).toBe(422);
+    expect(receipt.json().errors.value[0]).toContain('"salary"');
+    expect((await saveSetting('portal_description', 'Daily football tips, checked by our analysts.')).statusCode).toBe(200);
+  });
+});
+
 describe('Reports → Promotions blocked', () => {
   it('lists each refused send and save with its words and rule, newest first, and counts per rule', async () => {
     const res = await t.as(admin, { method: 'GET', url: '/api/reports/promotions-blocked' });
     expect(res.statusCode).toBe(200);
     const report = res.json();
-    expect(report.total).toBe(1 + 2 * BANNED_CLAIMS.length);
-    expect(report.rows[0]).toMatchObject({ source: 'template', target: 'subscription_reminder_sms_sw', language: 'sw', created_by: expect.any(String) });
+    expect(report.total).toBe(1 + 2 * BANNED_CLAIMS.length + 2);
+    expect(report.rows[0]).toMatchObject({ source: 'template', target: 'tips_receipt_sms', language: 'en', created_by: expect.any(String) });
+    expect(report.rows[1]).toMatchObject({ source: 'template', target: 'portal_description_sw', language: 'sw' });
     expect(report.rows.at(-1)).toMatchObject({
       source: 'broadcast',
       target: 'category-active',

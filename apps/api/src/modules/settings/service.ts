@@ -423,12 +423,16 @@ export async function listSettings(db: Queryable): Promise<Setting[]> {
     .map((s) => ({ ...s, value: s.value as WireValue, sms: isSmsText(s.key), safeguard: isSafeguard(s.key), ...appended(s.key) }));
 }
 
+/** Texts of the portal that advertise it (its home page line and search description). */
+const PORTAL_ADVERT_TEXTS = new Set<SettingKey>(['portal_description', 'portal_description_sw']);
+
 /**
- * A customer SMS template holding a banned claim is refused while `rg_promotion_rules` is on (422 on
- * `value` naming the words), and the refusal kept (decision 061): any of them may carry an offer.
+ * A customer SMS template (or the portal's description) holding a banned claim is refused while
+ * `rg_promotion_rules` is on (422 on `value` naming the words), and the refusal kept (decision 061):
+ * any of them may carry an offer.
  */
 async function refuseBannedClaims(deps: { db: Queryable }, key: SettingKey, value: unknown, userId: number): Promise<void> {
-  if (!isCustomerSms(key) || typeof value !== 'string') return;
+  if (!(isCustomerSms(key) || PORTAL_ADVERT_TEXTS.has(key)) || typeof value !== 'string') return;
   const claims = bannedClaimsIn(value);
   if (claims.length === 0 || !(await getSetting(deps.db, 'rg_promotion_rules'))) return;
   await refuse(deps.db, { source: 'template', target: key, language: languageOfKey(key), body: value, claims, createdBy: userId }, 'value');
