@@ -123,6 +123,7 @@ export default tseslint.config(
             rateBuckets: 'sms',
             smsInbound: 'self-service',
             broadcasts: 'broadcasts',
+            promotionRefusals: 'advert-rules',
             erasedPhones: 'privacy',
             privacyRequests: 'privacy',
             dataBreaches: 'privacy',

@@ -17,6 +17,7 @@ import { refundRoutes } from './modules/refunds/routes.ts';
 import { taxRoutes } from './modules/tax/routes.ts';
 import { betRoutes } from './modules/bets/routes.ts';
 import { bonusRoutes } from './modules/bonuses/routes.ts';
+import { advertRuleRoutes } from './modules/advert-rules/routes.ts';
 import { broadcastRoutes } from './modules/broadcasts/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
@@ -104,6 +105,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   catalogueRoutes(app, deps);
   auditRoutes(app, deps);
   reportRoutes(app, deps);
+  advertRuleRoutes(app, deps);
   privacyRoutes(app, deps);
   eventRoutes(app, deps);
   portalRoutes(app, deps);

@@ -3,6 +3,7 @@ import { endpoint } from './endpoint.ts';
 import { providerBody, providerFields } from './text.ts';
 import { Id, Kes, Notice, PageQuery } from './common.ts';
 import { SmsPhoneSearch } from './sms.ts';
+import { BannedClaimFound } from './advert-rules.ts';
 
 /**
  * Self-service tips (decision 011): texts people send us (Africa's Talking incoming messages), opt-outs
@@ -180,6 +181,8 @@ export const BroadcastAudience = z
       z.coerce.number({ message: 'Days must be a number' }).int('Whole days').min(1, 'At least 1 day').max(3650, 'At most 3650 days').optional(),
     ),
     message: z.string({ message: 'The message is required' }).trim().min(1, 'The message is required').max(918, 'At most 918 characters (6 SMS)'),
+    /** The message's language: its responsible-gambling lines are written in it (decision 061); the business's default when absent. */
+    language: z.enum(['en', 'sw'], { message: 'The language must be en or sw' }).optional(),
   })
   .superRefine((b, ctx) => {
     if (b.segment.startsWith('category') && b.bet_category_id === undefined) {
@@ -197,8 +200,15 @@ export const BroadcastPreview = z.object({
   opted_out: z.number(),
   /** People left out because they have not given marketing consent (Data Protection Act). */
   no_consent: z.number(),
-  /** The text as it leaves (with the opt-out text) and its real parts per recipient. */
+  /** The text as it leaves (with the responsible-gambling lines and the opt-out text) and its real parts per recipient. */
   message: z.string(),
+  /**
+   * The banned claims the text holds (decision 061): while any is listed, Send is refused (422 on
+   * `message`). Empty with the setting `rg_promotion_rules` off.
+   */
+  blocked: z.array(BannedClaimFound),
+  /** The responsible-gambling lines added at the end in the message's language ('' with `rg_promotion_rules` off). */
+  appended: z.string(),
   parts: z.number(),
   estimated_parts: z.number(),
   estimated_cost: Kes,
@@ -229,6 +239,10 @@ export const Broadcast = z.object({
   recipients: z.number(),
   created_by: z.string().nullable(),
   created_on: z.string(),
+  /** The language of its responsible-gambling lines; null for a broadcast sent before them. */
+  language: z.enum(['en', 'sw']).nullable(),
+  /** The advert approval reference of its campaign (decision 061), as the sender typed it. */
+  approval_reference: z.string().nullable(),
   counts: z.object({
     queued: z.number(),
     held: z.number(),
@@ -244,7 +258,7 @@ export const sendBroadcast = endpoint({
   path: '/api/broadcasts/send',
   tag: 'broadcasts',
   summary:
-    'Queue a broadcast once: the same idempotency key (a double click, a retry) returns the first one; over the cost limit, 409 `broadcast-cost` with the figure unless `confirmed_cost` covers it',
+    'Queue a broadcast once: the same idempotency key (a double click, a retry) returns the first one; over the cost limit, 409 `broadcast-cost` with the figure unless `confirmed_cost` covers it; a text holding a banned claim is 422 on `message` naming the words',
   access: 'send:broadcasts',
   body: z.intersection(
     BroadcastAudience,
@@ -255,6 +269,11 @@ export const sendBroadcast = endpoint({
        * `broadcast_cost_confirm_kes` is refused with 409 `broadcast-cost` unless this covers it).
        */
       confirmed_cost: z.number({ message: 'The confirmed cost must be a number of KES' }).min(0, 'The confirmed cost may not be negative').optional(),
+      /** The advert approval reference of the campaign (decision 061), kept with the broadcast and shown in its record. */
+      approval_reference: z.preprocess(
+        (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+        z.string({ message: 'The approval reference must be text' }).trim().max(100, 'At most 100 characters').optional(),
+      ),
     }),
   ),
   response: Notice.extend({ broadcast: Broadcast }),

@@ -23,6 +23,11 @@ export const Setting = z.object({
   safeguard: z.boolean(),
   /** Why a safeguard stands off, as the admin who turned it off wrote it; null while it is on. */
   reason: z.string().nullable(),
+  /**
+   * What the system adds at the end of this text when it leaves (a promotional template's
+   * responsible-gambling lines, decision 061), counted with it by the editor; absent: nothing.
+   */
+  appended: z.string().optional(),
 });
 export type Setting = z.infer<typeof Setting>;
 

@@ -162,6 +162,10 @@ export const customerTexts = {
     'Data ya nambari hii ilifutwa kwa ombi la mwenye nambari: haiwezi tena kutumia huduma hii.',
   ),
 
+  // The lines every promotional SMS ends with while `rg_promotion_rules` is on (Gambling Control Act
+  // 2025: an advert states that gambling is addictive, tells people to play responsibly and bars
+  // under-18s; decision 061).
+  'sms.responsible_gambling': sms('18+. Gambling is addictive. Play responsibly.', '18+. Kamari ni uraibu. Cheza kwa uwajibikaji.'),
   // SMS of a failed payment request's one reminder (decision 037).
   'sms.recovery_reminder': sms(
     'Your M-Pesa payment of KES {amount} for {package} did not go through. Pay again from {link} (sign in with the code we text you) or by paybill {paybill}, account {account}.',

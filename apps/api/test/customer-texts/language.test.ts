@@ -92,7 +92,7 @@ describe('A language per phone', () => {
 
     await t.deps.db.execute(sql`update subscriptions set expires_at = now() + interval '12 hours' where subscriber_id = ${subscriberId}`);
     await runSubscriptionExpiry(t.deps.db);
-    expect(await lastSmsTo(phone, 'subscription.reminder')).toMatch(/^Habari Subscriber 254711300003, usajili wako wa .+ unaisha .+\. Lipia tena kwa M-Pesa uendelee kupokea\.$/);
+    expect(await lastSmsTo(phone, 'subscription.reminder')).toMatch(/^Habari Subscriber 254711300003, usajili wako wa .+ unaisha .+\. Lipia tena kwa M-Pesa uendelee kupokea\. 18\+\. Kamari ni uraibu\. Cheza kwa uwajibikaji\.$/);
 
     expect(await screen(t, '1*1*1*1', `+${phone}`)).toBe('END Tunakutumia SMS ya jinsi ya kulipa KES 500 kwa M-Pesa.');
     expect(await lastSmsTo(phone, 'ussd.pay-instructions')).toBe(

@@ -88,6 +88,8 @@ describe('recovering failed payment requests', () => {
     expect(sent[0]).toMatchObject({ smsClass: 'transactional' });
     expect(sent[0]!.body).toContain('KES 100');
     expect(sent[0]!.body).toContain('Daily 2 Odds SMS weekly');
+    // A reminder to buy is promotional: it ends with the responsible-gambling lines (decision 061).
+    expect(sent[0]!.body).toMatch(/ 18\+\. Gambling is addictive\. Play responsibly\.$/);
     expect(pushesTo(f.phone)).toBe(1); // a reminder, not a push
   });
 

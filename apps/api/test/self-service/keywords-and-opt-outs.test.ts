@@ -251,7 +251,8 @@ describe('Broadcasts', () => {
     const preview = await t.as(admin, { method: 'POST', url: '/api/broadcasts/preview', payload: audience });
     expect(preview.statusCode).toBe(200);
     expect(preview.json()).toMatchObject({ recipients: 1, opted_out: 1, parts: 1, estimated_parts: 1, estimated_cost: 0.8 });
-    expect(preview.json().message).toBe('Bet4Me: double bonus week STOP*456*9*5#');
+    // The responsible-gambling lines come before the opt-out line (decision 061).
+    expect(preview.json().message).toBe('Bet4Me: double bonus week 18+. Gambling is addictive. Play responsibly. STOP*456*9*5#');
 
     const send = () => t.as(admin, { method: 'POST', url: '/api/broadcasts/send', payload: { ...audience, idempotency_key: 'broadcast-key-0001' } });
     const [first, second] = [await send(), await send()];

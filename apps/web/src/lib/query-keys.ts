@@ -97,6 +97,7 @@ export const queryKeys = {
     all: ['reports'] as const,
     report: (name: string, filter: unknown) => ['reports', name, filter] as const,
     staff: (query: unknown) => ['reports', 'staff', query] as const,
+    promotions: (query: unknown) => ['reports', 'promotions', query] as const,
     retention: (filter: unknown) => ['reports', 'retention', filter] as const,
     cohorts: (filter: unknown) => ['reports', 'cohorts', filter] as const,
     recovery: (query: unknown) => ['reports', 'recovery', query] as const,

@@ -86,6 +86,10 @@ export const broadcasts = pgTable('broadcasts', {
   recipients: integer('recipients').notNull(),
   createdBy: integer('created_by').references(() => users.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The language of its responsible-gambling lines (decision 061); null before them. */
+  language: text('language', { enum: ['en', 'sw'] }),
+  /** The advert approval reference of its campaign, as the sender typed it (decision 061). */
+  approvalReference: text('approval_reference'),
 });
 
 /** The languages customer texts are written in (apps/api/src/customer-texts). */

@@ -97,6 +97,8 @@ interface BroadcastRow {
   recipients: number;
   created_by: string | null;
   created_at: string;
+  language: 'en' | 'sw' | null;
+  approval_reference: string | null;
   queued: number;
   held: number;
   sent: number;
@@ -111,7 +113,7 @@ async function broadcastsWhere(db: Queryable, where: SQL, page: { limit: number;
     db,
     {
       query: sql`select b.id, b.segment, bc.name as bet_category, b.lapsed_days, b.body, b.recipients, u.name as created_by,
-                        b.created_at, d.*, count(*) over() as total_records
+                        b.created_at, b.language, b.approval_reference, d.*, count(*) over() as total_records
                    from ${broadcasts} b
                    left join ${betCategories} bc on bc.id = b.bet_category_id
                    left join ${users} u on u.id = b.created_by
@@ -142,6 +144,8 @@ async function broadcastsWhere(db: Queryable, where: SQL, page: { limit: number;
         recipients: Number(r.recipients),
         created_by: r.created_by,
         created_on: new Date(r.created_at).toISOString(),
+        language: r.language,
+        approval_reference: r.approval_reference,
         counts: { queued: r.queued, held: r.held, sent: r.sent, delivered: r.delivered, failed: r.failed },
       }),
     ),

@@ -7,6 +7,7 @@ import { AppError, fieldError } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import * as q from './queries.ts';
+import { checkAdvert, refuse } from '../advert-rules/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { queueSmsFanout, promotionalWindow, windowAt, withOptOutText } from '../sms/service.ts';
 
@@ -14,11 +15,25 @@ export const BROADCAST_INTENT = 'broadcast';
 
 type Audience = z.output<typeof BroadcastAudience>;
 
-/** Who would receive it (after opt-outs, Do Not Disturb included: a broadcast is promotional), its parts and estimated cost, and whether it would be held. */
+/**
+ * A broadcast's text as it leaves before the opt-out line: with the responsible-gambling lines in its
+ * language while `rg_promotion_rules` is on, and the banned claims it holds (decision 061).
+ */
+async function advertOf(db: Queryable, audience: Pick<Audience, 'message' | 'language'>) {
+  const language = audience.language ?? (await getSetting(db, 'customer_language_default'));
+  return { language, ...checkAdvert(audience.message, language, await getSetting(db, 'rg_promotion_rules')) };
+}
+
+/**
+ * Who would receive it (after opt-outs, Do Not Disturb included: a broadcast is promotional), the text
+ * as it leaves (responsible-gambling lines and opt-out text added), its parts and estimated cost
+ * counted on that text, the banned claims that would refuse it, and whether it would be held.
+ */
 export async function previewBroadcast(deps: AppDeps, audience: Audience, now = new Date()) {
   const counted = await q.countAudience(deps.db, q.recipientsOf(audience).query);
   const recipients = counted.everyone - counted.optedOut - counted.noConsent;
-  const message = await withOptOutText(deps.db, audience.message);
+  const advert = await advertOf(deps.db, audience);
+  const message = await withOptOutText(deps.db, advert.body);
   const parts = smsParts(message);
   const { costCents, limitCents } = await broadcastCost(deps.db, recipients, parts);
   const window = windowAt(now, await promotionalWindow(deps.db));
@@ -27,6 +42,8 @@ export async function previewBroadcast(deps: AppDeps, audience: Audience, now = 
     opted_out: counted.optedOut,
     no_consent: counted.noConsent,
     message,
+    blocked: advert.blocked,
+    appended: advert.appended,
     parts,
     estimated_parts: parts * recipients,
     estimated_cost: centsToKes(costCents),
@@ -62,31 +79,38 @@ async function requireConfirmedCost(db: Queryable, queued: number, body: string,
  * Queues a broadcast once per idempotency key: the broadcast row is inserted first (unique key), so
  * a double click or a retried request finds it and queues nothing. Its messages are promotional:
  * opted-out phones and people without marketing consent are left out by the fan-out, and outside
- * the window they wait for it.
+ * the window they wait for it. A text holding a banned claim is refused (422 on `message`) and the
+ * refusal kept (decision 061); one that passes leaves with its responsible-gambling lines.
  */
 export async function sendBroadcast(
   deps: AppDeps,
   actor: Actor,
-  body: Audience & { idempotency_key: string; confirmed_cost?: number },
+  body: Audience & { idempotency_key: string; confirmed_cost?: number; approval_reference?: string | undefined },
   requestId: string,
   now = new Date(),
 ): Promise<{ info: string; broadcast: Broadcast }> {
+  const advert = await advertOf(deps.db, body);
+  if (advert.blocked.length > 0) {
+    await refuse(deps.db, { source: 'broadcast', target: body.segment, language: advert.language, body: body.message, claims: advert.blocked, createdBy: actor.userId }, 'message');
+  }
   const result = await deps.db.transaction(async (tx) => {
     const created = await q.insertBroadcastOnce(tx, {
       idempotencyKey: body.idempotency_key,
       segment: body.segment,
       betCategoryId: body.segment.startsWith('category') ? body.bet_category_id! : null,
       lapsedDays: body.segment === 'category-lapsed' ? body.lapsed_days! : null,
-      body: body.message,
+      body: advert.body,
       recipients: 0,
       createdBy: actor.userId,
+      language: advert.language,
+      approvalReference: body.approval_reference ?? null,
     });
     if (created === null) return { id: await q.broadcastIdByKey(tx, body.idempotency_key), queued: 0, again: true };
     const { query, are } = q.recipientsOf(body);
     const queued = await queueSmsFanout(tx, {
       intent: BROADCAST_INTENT,
       dedupeKeyPrefix: `${BROADCAST_INTENT}:${created}`,
-      body: body.message,
+      body: advert.body,
       recipients: query,
       recipientsAre: are,
       createdBy: actor.userId,
@@ -95,10 +119,18 @@ export async function sendBroadcast(
       now,
     });
     if (queued === 0) throw fieldError('segment', smsSelfServiceTexts.noRecipients);
-    await requireConfirmedCost(tx, queued, body.message, body.confirmed_cost);
+    await requireConfirmedCost(tx, queued, advert.body, body.confirmed_cost);
     await q.setBroadcastRecipients(tx, created, queued);
     await audit(tx, 'broadcast.send', created, byStaff(actor, requestId), {
-      after: { segment: body.segment, bet_category_id: body.bet_category_id ?? null, lapsed_days: body.lapsed_days ?? null, message: body.message, recipients: queued },
+      after: {
+        segment: body.segment,
+        bet_category_id: body.bet_category_id ?? null,
+        lapsed_days: body.lapsed_days ?? null,
+        message: advert.body,
+        language: advert.language,
+        approval_reference: body.approval_reference ?? null,
+        recipients: queued,
+      },
     });
     return { id: created, queued, again: false };
   });

@@ -6,7 +6,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { packageLink } from '../../customer-texts/links.ts';
 import { getSetting } from '../settings/service.ts';
-import { customerTextFor, queueSms } from '../sms/service.ts';
+import { promotionalTextFor, queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 const MINUTE_MS = 60 * 1000;
@@ -90,7 +90,7 @@ export async function runRecovery(deps: AppDeps, now = new Date()) {
         intent: 'payment.recovery-reminder',
         dedupeKey: `payment-recovery:${due.id}`,
         to: facts.phone,
-        body: await customerTextFor(tx, facts.phone, 'sms.recovery_reminder', {
+        body: await promotionalTextFor(tx, facts.phone, 'sms.recovery_reminder', {
           amount: centsToKes(facts.amountCents).toFixed(0),
           package: facts.packageName,
           // The package's portal page, where it is paid again (the site's root is the staff app).

@@ -6,6 +6,7 @@ import { audit, byStaff } from '../audit/service.ts';
 import { editableTexts, isEditableText, isLanguage, LANGUAGES, type EditableTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { placeholdersOf } from '../../customer-texts/format.ts';
 import { portalTexts, TRUST_PAGE_VALUES, trustPageDefaults } from '../../customer-texts/portal.ts';
+import { bannedClaimsIn, refuse, responsibleGamblingLines } from '../advert-rules/service.ts';
 import * as q from './queries.ts';
 
 /**
@@ -405,14 +406,36 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
 /** Settings whose text leaves by SMS: a customer text, the temporary password, the opt-out line promotional SMS end with. */
 const isSmsText = (key: SettingKey) => isCustomerSms(key) || key === 'temporary_password_sms' || key === 'sms_opt_out_text';
 
+/** The editable texts that are promotional (decision 061): they leave with the responsible-gambling lines. */
+const PROMOTIONAL_TEMPLATES: readonly EditableTextId[] = ['subscription_reminder_sms'];
+const languageOfKey = (key: string): Language => (key.endsWith('_sw') ? 'sw' : 'en');
+
 /** Every setting with its description, in the order of the defaults. */
 export async function listSettings(db: Queryable): Promise<Setting[]> {
   const order = Object.keys(settingDefaults);
   const found = await q.listSettings(db);
+  const rulesOn = found.find((s) => s.key === 'rg_promotion_rules')?.value ?? settingDefaults.rg_promotion_rules.value;
+  const appended = (key: SettingKey) =>
+    rulesOn === true && (PROMOTIONAL_TEMPLATES as readonly string[]).includes(key.replace(/_sw$/, '')) ? { appended: responsibleGamblingLines(languageOfKey(key)) } : {};
   return found
     .filter((s): s is q.SettingRow & { key: SettingKey } => isSettingKey(s.key))
     .sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key))
-    .map((s) => ({ ...s, value: s.value as WireValue, sms: isSmsText(s.key), safeguard: isSafeguard(s.key) }));
+    .map((s) => ({ ...s, value: s.value as WireValue, sms: isSmsText(s.key), safeguard: isSafeguard(s.key), ...appended(s.key) }));
+}
+
+/** Texts of the portal that advertise it (its home page line and search description). */
+const PORTAL_ADVERT_TEXTS = new Set<SettingKey>(['portal_description', 'portal_description_sw']);
+
+/**
+ * A customer SMS template (or the portal's description) holding a banned claim is refused while
+ * `rg_promotion_rules` is on (422 on `value` naming the words), and the refusal kept (decision 061):
+ * any of them may carry an offer.
+ */
+async function refuseBannedClaims(deps: { db: Queryable }, key: SettingKey, value: unknown, userId: number): Promise<void> {
+  if (!(isCustomerSms(key) || PORTAL_ADVERT_TEXTS.has(key)) || typeof value !== 'string') return;
+  const claims = bannedClaimsIn(value);
+  if (claims.length === 0 || !(await getSetting(deps.db, 'rg_promotion_rules'))) return;
+  await refuse(deps.db, { source: 'template', target: key, language: languageOfKey(key), body: value, claims, createdBy: userId }, 'value');
 }
 
 /** The reason kept with a safeguard turned off, or a 422 on `reason` when it is missing or short; null otherwise. */
@@ -429,6 +452,7 @@ export const updateSetting: StaffFormAction<typeof SettingForm> = async (deps, a
   const key = form.key;
   const value = checkSettingValue(key, form.value);
   const reason = safeguardReason(key, value, form.reason);
+  await refuseBannedClaims(deps, key, value, actor.userId);
   await deps.db.transaction(async (tx) => {
     const before = await q.lockSetting(tx, key);
     if (before === undefined) {

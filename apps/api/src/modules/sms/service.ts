@@ -37,7 +37,7 @@ export { dispatchQueuedSms, queueSms, queueSmsFanout, queueSmsInTheirLanguage, r
 export type { RidingSms, SmsToQueue } from './outbox.ts';
 export { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 export { chosenLanguage, forgetLanguage, languageOf, setLanguage, type LanguageSource } from './languages.ts';
-export { customerTemplate, customerText, customerTextFor } from './customer-texts.ts';
+export { customerTemplate, customerText, customerTextFor, promotionalText, promotionalTextFor } from './customer-texts.ts';
 
 /**
  * Who may be written to, as SQL conditions on a phone expression, for other modules' recipient

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { releaseLease, takeLease } from '../../db/leases.ts';
 import { customerDateTime } from '../../customer-texts/format.ts';
-import { customerText, languageOf, queueSms } from '../sms/service.ts';
+import { languageOf, promotionalText, queueSms } from '../sms/service.ts';
 import { markExpiredSubscriptionsLapsed, markSubscriptionReminded, subscriptionsDueReminder, type LapseCursor } from './queries.ts';
 
 export const REMINDER_INTENT = 'subscription.reminder';
@@ -34,8 +34,9 @@ export interface ExpiryRun {
  * once, a batch at a time, and a process stopped midway keeps what it marked; a subscription that
  * expires within a day, and is not followed by a renewal of the same thing nor renewed by an active
  * standing order, gets one reminder SMS (the `subscription_reminder_sms` text in the person's
- * language; deduplicated per subscription). One process runs it at a time: another one's run that
- * finds the lease held does nothing. Returns the counts.
+ * language, with the responsible-gambling lines of decision 061; deduplicated per subscription).
+ * One process runs it at a time: another one's run that finds the lease held does nothing. Returns
+ * the counts.
  */
 export async function runSubscriptionExpiry(db: Db, options: ExpiryOptions = {}): Promise<ExpiryRun> {
   const batchSize = options.batchSize ?? LAPSE_BATCH;
@@ -66,7 +67,7 @@ async function expireAndRemind(db: Db, batchSize: number, signal: AbortSignal | 
     let queued = 0;
     for (const sub of due) {
       const language = await languageOf(tx, sub.phone);
-      const body = await customerText(tx, 'subscription_reminder_sms', language, {
+      const body = await promotionalText(tx, 'subscription_reminder_sms', language, {
         name: sub.name,
         package: sub.package,
         expiry: customerDateTime(sub.expires_at, language),

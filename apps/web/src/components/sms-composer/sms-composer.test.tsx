@@ -36,6 +36,14 @@ function Composer({ start, recipients }: { start: string; recipients?: number | 
 }
 
 describe('SmsComposer', () => {
+  it('counts the responsible-gambling lines and the opt-out text the server adds at the end (decision 061)', () => {
+    const lines = '18+. Gambling is addictive. Play responsibly.';
+    // 110 characters alone and with the opt-out line: one part; with the lines too: 170, two parts.
+    renderWithProviders(<SmsComposer text={'a'.repeat(110)} onReplaceLookalikes={() => {}} optOutText="STOP*456*9*5#" appendedText={lines} />);
+    expect(screen.getByRole('status')).toHaveTextContent('GSM-7: 2 SMS parts');
+    expect(screen.getByTestId('sms-composer-appended')).toHaveTextContent(lines);
+  });
+
   it('counts as one types, in a polite live region, without asking the server for a single text', async () => {
     renderWithProviders(<Composer start="" />);
     const count = screen.getByRole('status');

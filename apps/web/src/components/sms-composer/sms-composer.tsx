@@ -21,6 +21,11 @@ export interface SmsComposerProps {
   /** The opt-out line the server adds at the end of a promotional SMS: counted with the text. */
   optOutText?: string;
   /**
+   * The responsible-gambling lines the server adds at the end of a promotional SMS before the opt-out
+   * line (decision 061): counted with the text.
+   */
+  appendedText?: string;
+  /**
    * A fan-out (SMS tips, broadcasts): how many people receive it, so the cost is shown; null while
    * not known yet (`recipientsHint` says how to know it).
    */
@@ -55,8 +60,9 @@ function useFanOutCost(text: string, count: SmsCount, recipients: number | null 
  * contract's one function (the one the server stores per message). The characters that make the
  * text Unicode are listed, and one button replaces the look-alikes (curly quotes, dashes ...).
  */
-export function SmsComposer({ text, onReplaceLookalikes, optOutText, recipients, recipientsHint, 'data-testid': testId }: SmsComposerProps) {
-  const sent = optOutText && text.trim() !== '' ? withOptOutLine(text, optOutText) : text;
+export function SmsComposer({ text, onReplaceLookalikes, optOutText, appendedText, recipients, recipientsHint, 'data-testid': testId }: SmsComposerProps) {
+  const withLines = appendedText && text.trim() !== '' && !text.includes(appendedText) ? `${text.trimEnd()} ${appendedText}` : text;
+  const sent = optOutText && text.trim() !== '' ? withOptOutLine(withLines, optOutText) : withLines;
   const count = smsCount(sent);
   const fanOut = recipients !== undefined;
   const cost = useFanOutCost(sent, count, recipients);
@@ -85,6 +91,11 @@ export function SmsComposer({ text, onReplaceLookalikes, optOutText, recipients,
           {plural(count.characters_left, 'character', 'characters')} left in this part ({count.per_part} a part)
         </Text>
       </Group>
+      {appendedText && (
+        <Text size="xs" c="dimmed" data-testid="sms-composer-appended">
+          Counted with the responsible-gambling lines added at the end: “{appendedText}”.
+        </Text>
+      )}
       {optOutText && <Text size="xs" c="dimmed">Counted with the opt-out text added at the end: “{optOutText}”.</Text>}
       {count.unicode_characters.length > 0 && (
         <Alert color="yellow" variant="light" p="xs" data-testid="sms-composer-unicode">

@@ -2,12 +2,14 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import {
   exportIncomeBySourceReport,
   exportIncomeReport,
+  exportPromotionsBlockedReport,
   exportRetentionReport,
   exportSalesReport,
   exportStaffReport,
   exportSubscribersReport,
   incomeBySourceReport,
   incomeReport,
+  promotionsBlockedReport,
   salesReport,
   staffReport,
   subscribersReport,
@@ -53,6 +55,19 @@ export function useStaffReport(filter: ReportFilter, enabled = true) {
   );
 }
 
+/** GET /api/reports/promotions-blocked: promotional texts refused for a banned claim over the range (decision 061). */
+export function usePromotionsBlockedReport(filter: ReportFilter, enabled = true) {
+  const query = { from: filter.from, to: filter.to };
+  return useQuery(
+    queryOptions({
+      queryKey: queryKeys.reports.promotions(query),
+      queryFn: () => callEndpoint(promotionsBlockedReport, { query }),
+      placeholderData: keepPreviousData,
+      enabled,
+    }),
+  );
+}
+
 /** Where each report's CSV is streamed from (the same filter). */
 export const exportPaths: Record<ReportName, string> = {
   income: exportIncomeReport.path,
@@ -61,4 +76,5 @@ export const exportPaths: Record<ReportName, string> = {
   subscribers: exportSubscribersReport.path,
   retention: exportRetentionReport.path,
   staff: exportStaffReport.path,
+  promotions: exportPromotionsBlockedReport.path,
 };

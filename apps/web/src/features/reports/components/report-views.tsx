@@ -1,8 +1,19 @@
 import { Text } from '@mantine/core';
-import { INCOME_SOURCE_LABELS, type ReportGroup, type ReportName, type SalesLine, type StaffLine, type SubscriberLine } from '@betdesk/contract';
+import {
+  BROADCAST_SEGMENT_LABELS,
+  INCOME_SOURCE_LABELS,
+  PROMOTION_REFUSAL_SOURCE_LABELS,
+  type BroadcastSegment,
+  type PromotionRefusal,
+  type ReportGroup,
+  type ReportName,
+  type SalesLine,
+  type StaffLine,
+  type SubscriberLine,
+} from '@betdesk/contract';
 import type { DataTableColumn } from '@/components/data-table/index.ts';
-import { formatMoney } from '@/lib/format.ts';
-import { exportPaths, useReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
+import { formatDateTime, formatMoney } from '@/lib/format.ts';
+import { exportPaths, usePromotionsBlockedReport, useReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
 import { BarChart, type ChartBar, type ChartSeries } from './bar-chart.tsx';
 import { ReportCard } from './report-card.tsx';
 
@@ -77,7 +88,7 @@ function periodLines<L>(rows: readonly { period: string; from: string; to: strin
 
 const csv = (name: ReportName, filter: ReportFilter) => ({
   path: exportPaths[name],
-  query: name === 'staff' ? { from: filter.from ?? '', to: filter.to ?? '' } : { from: filter.from ?? '', to: filter.to ?? '', group: filter.group ?? 'day' },
+  query: name === 'staff' || name === 'promotions' ? { from: filter.from ?? '', to: filter.to ?? '' } : { from: filter.from ?? '', to: filter.to ?? '', group: filter.group ?? 'day' },
   filename: `report-${name}-${filter.from}-to-${filter.to}.csv`,
 });
 
@@ -286,6 +297,69 @@ export function StaffReport({ filter }: { filter: ReportFilter }) {
       }
       chart={<BarChart grouped series={STAFF_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: r.name, values: r }))} format={formatMoney} />}
       table={{ columns, rows: data?.rows ?? [], rowKey: (r) => r.user_id ?? 0, exportCsv: csv('staff', filter), emptyText: 'No Bet4Me activity in this range', 'data-testid': 'staff-table' }}
+    />
+  );
+}
+
+// ---- promotions blocked (decision 061) ------------------------------------------------------------
+
+const REFUSAL_SERIES: ChartSeries[] = [{ key: 'refusals', label: 'Refusals', color: 'var(--mantine-color-red-6)' }];
+/** A rule as the chart names it: the words before its source. */
+const ruleLabel = (rule: string) => rule.replace(/\s*\(.*\)\s*$/, '').split(':')[0]!;
+
+export function PromotionsBlockedReport({ filter }: { filter: ReportFilter }) {
+  const report = usePromotionsBlockedReport(filter);
+  const data = report.data;
+  const columns: DataTableColumn<PromotionRefusal>[] = [
+    { key: 'created_on', header: 'Refused On', width: 150, fit: true, render: (r) => formatDateTime(r.created_on) },
+    {
+      key: 'source',
+      header: 'What',
+      width: 200,
+      render: (r) =>
+        `${PROMOTION_REFUSAL_SOURCE_LABELS[r.source]}: ${r.source === 'broadcast' ? (BROADCAST_SEGMENT_LABELS[r.target as BroadcastSegment] ?? r.target) : r.target}`,
+    },
+    { key: 'words', header: 'Words', width: 180, render: (r) => r.blocked.map((b) => `"${b.word}"`).join(', ') },
+    { key: 'rules', header: 'Why', minWidth: 220, render: (r) => [...new Set(r.blocked.map((b) => ruleLabel(b.rule)))].join('; ') },
+    {
+      key: 'message',
+      header: 'Message',
+      minWidth: 220,
+      render: (r) => (
+        <Text size="sm" lineClamp={2} title={r.message}>
+          {r.message}
+        </Text>
+      ),
+    },
+    { key: 'created_by', header: 'By', width: 140, render: (r) => r.created_by ?? '' },
+  ];
+  return (
+    <ReportCard
+      title="Promotions blocked, by rule"
+      name="promotions"
+      query={report}
+      figures={data && [{ label: 'Refused', value: data.total.toLocaleString('en-KE') }]}
+      chart={
+        <BarChart
+          grouped
+          series={REFUSAL_SERIES}
+          bars={(data?.by_rule ?? []).map((r) => ({ label: ruleLabel(r.rule), values: r }))}
+          format={(v) => v.toLocaleString('en-KE')}
+        />
+      }
+      note={
+        <Text size="sm" c="dimmed" mb="xs">
+          Broadcasts and SMS templates refused because they made a claim gambling promotion may not make (setting rg_promotion_rules).
+        </Text>
+      }
+      table={{
+        columns,
+        rows: data?.rows ?? [],
+        rowKey: (r) => r.id,
+        exportCsv: csv('promotions', filter),
+        emptyText: 'No promotion was blocked in this range',
+        'data-testid': 'promotions-table',
+      }}
     />
   );
 }

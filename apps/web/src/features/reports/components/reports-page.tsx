@@ -15,7 +15,7 @@ import {
 } from '@betdesk/contract';
 import type { ReportFilter } from '../api/get-reports.ts';
 import { RetentionReport } from './retention-report.tsx';
-import { IncomeReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
+import { IncomeReport, PromotionsBlockedReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
 
 const TAB_LABELS: Record<ReportName, string> = {
   income: 'Income',
@@ -24,7 +24,11 @@ const TAB_LABELS: Record<ReportName, string> = {
   subscribers: 'Subscribers',
   retention: 'Retention',
   staff: 'Bet4Me staff',
+  promotions: 'Promotions blocked',
 };
+
+/** Reports over a range without periods: no grouping to choose. */
+const UNGROUPED: readonly ReportName[] = ['staff', 'promotions'];
 
 const GROUP_LABELS: Record<ReportGroup, string> = { day: 'Day', week: 'Week', month: 'Month' };
 
@@ -53,7 +57,7 @@ function presets(today: string): { label: string; from: string; to: string; grou
   ];
 }
 
-/** /reports (admin): income, income by source, sales by category, subscribers and Bet4Me staff. */
+/** /reports (admin): income, income by source, sales by category, subscribers, Bet4Me staff and promotions blocked. */
 export function ReportsPage() {
   const [params, setParams] = useSearchParams();
   const state = stateOf(params);
@@ -86,6 +90,7 @@ export function ReportsPage() {
     subscribers: <SubscribersReport filter={filter} />,
     retention: <RetentionReport filter={filter} />,
     staff: <StaffReport filter={filter} />,
+    promotions: <PromotionsBlockedReport filter={filter} />,
   };
 
   return (
@@ -114,7 +119,7 @@ export function ReportsPage() {
             <Button type="submit" disabled={!!draftError}>
               Apply
             </Button>
-            {state.report !== 'staff' && (
+            {!UNGROUPED.includes(state.report) && (
               <Stack gap={4}>
                 <Text size="sm" fw={500}>
                   Group by
@@ -147,7 +152,7 @@ export function ReportsPage() {
           </Group>
           <Text size="xs" c="dimmed">
             Days are Africa/Nairobi days; weeks start on Monday. {state.from} to {state.to}
-            {state.report === 'staff' ? '' : `, by ${state.group}`}.
+            {UNGROUPED.includes(state.report) ? '' : `, by ${state.group}`}.
           </Text>
         </Stack>
       </Card>

@@ -177,6 +177,7 @@ export function SettingsPage() {
               {editing?.sms && (
                 <SmsComposer
                   text={typeof value === 'string' ? value : ''}
+                  appendedText={editing.appended}
                   onReplaceLookalikes={(fixed) => form.setValue('value', fixed, { shouldDirty: true })}
                 />
               )}

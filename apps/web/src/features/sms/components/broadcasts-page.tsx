@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, List, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   BROADCAST_SEGMENT_LABELS,
@@ -40,6 +40,7 @@ const columns: DataTableColumn<Broadcast>[] = [
       </Text>
     ),
   },
+  { key: 'approval_reference', header: 'Approval Ref.', width: 140, render: (b) => b.approval_reference ?? '' },
   { key: 'recipients', header: 'Recipients', align: 'right', width: 90, fit: true },
   { key: 'queued', header: 'Queued', align: 'right', width: 70, fit: true, render: (b) => b.counts.queued },
   { key: 'held', header: 'Held', align: 'right', width: 70, fit: true, render: (b) => b.counts.held },
@@ -48,13 +49,21 @@ const columns: DataTableColumn<Broadcast>[] = [
   { key: 'failed', header: 'Failed', align: 'right', width: 70, fit: true, render: (b) => b.counts.failed },
 ];
 
-const emptyForm = { segment: '', bet_category_id: '', lapsed_days: '' as number | string, message: '' };
+const emptyForm = { segment: '', bet_category_id: '', lapsed_days: '' as number | string, message: '', language: 'en' as 'en' | 'sw', approval_reference: '' };
+
+const languageOptions = [
+  { value: 'en', label: 'English' },
+  { value: 'sw', label: 'Kiswahili' },
+];
 
 /**
  * /sms/broadcasts (admins): one promotional text to a segment. Preview first (recipients after
  * opt-outs, parts, cost, whether the window holds it); Send queues it once per form: the key sent with
  * it makes a double click or a retry a no-op. A broadcast costing more than the setting
- * `broadcast_cost_confirm_kes` asks first, with the figure, and sends the confirmed cost.
+ * `broadcast_cost_confirm_kes` asks first, with the figure, and sends the confirmed cost. The
+ * responsible-gambling lines of its language are added at the end and counted (decision 061); the
+ * preview names the banned claims a text holds, and Send is refused by the server (the refusal is
+ * kept for Reports → Promotions blocked), the words shown under the message.
  */
 export function BroadcastsPage() {
   const table = useTableState();
@@ -69,6 +78,8 @@ export function BroadcastsPage() {
   // The recipients of the last preview stay known while the audience does: the composer's cost follows the text.
   const [counted, setCounted] = useState<{ audience: string; recipients: number } | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // The lines the server adds in a language (the preview says them): the composer counts them as the text changes.
+  const [appended, setAppended] = useState<Partial<Record<'en' | 'sw', string>>>({});
   const audienceKey = `${form.segment}|${form.bet_category_id}|${form.lapsed_days}`;
 
   const change = (patch: Partial<typeof emptyForm>) => {
@@ -82,13 +93,19 @@ export function BroadcastsPage() {
   const audience = (): BroadcastAudience => ({
     segment: form.segment as BroadcastSegment,
     message: form.message,
+    language: form.language,
     ...(form.bet_category_id ? { bet_category_id: Number(form.bet_category_id) } : {}),
     ...(form.lapsed_days !== '' ? { lapsed_days: Number(form.lapsed_days) } : {}),
   });
   /** Sends once per form; over the cost limit with the figure the sender confirmed (the server checks it again). */
   const sendNow = (confirmedCost?: number) =>
     send.mutate(
-      { ...audience(), idempotency_key: key, ...(confirmedCost !== undefined ? { confirmed_cost: confirmedCost } : {}) },
+      {
+        ...audience(),
+        idempotency_key: key,
+        ...(form.approval_reference.trim() ? { approval_reference: form.approval_reference.trim() } : {}),
+        ...(confirmedCost !== undefined ? { confirmed_cost: confirmedCost } : {}),
+      },
       {
         onSuccess: (result) => {
           setNotice(`${result.info}: ${result.broadcast.recipients} recipients`);
@@ -138,6 +155,27 @@ export function BroadcastsPage() {
               />
             )}
           </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Select
+              label="Language"
+              description="The responsible-gambling lines are added in it"
+              data={languageOptions}
+              value={form.language}
+              allowDeselect={false}
+              onChange={(v) => change({ language: v === 'sw' ? 'sw' : 'en' })}
+              error={errorOf('language')}
+              data-testid="broadcast-language"
+            />
+            <TextInput
+              label="Advert approval reference"
+              description="The regulator's approval of this campaign, kept with the broadcast"
+              value={form.approval_reference}
+              onChange={(e) => change({ approval_reference: e.currentTarget.value })}
+              error={errorOf('approval_reference')}
+              maxLength={100}
+              data-testid="broadcast-approval-reference"
+            />
+          </SimpleGrid>
           <Textarea
             label="Message"
             autosize
@@ -145,16 +183,32 @@ export function BroadcastsPage() {
             value={form.message}
             onChange={(e) => change({ message: e.currentTarget.value })}
             error={errorOf('message')}
-            description="The opt-out text is added at the end. Promotional messages go only inside the promotional window."
+            description="The responsible-gambling lines and the opt-out text are added at the end. Promotional messages go only inside the promotional window."
           />
           <SmsComposer
             text={form.message}
             onReplaceLookalikes={(message) => change({ message })}
             optOutText={optOutText.data}
+            appendedText={appended[form.language] || undefined}
             recipients={counted?.audience === audienceKey ? counted.recipients : null}
             recipientsHint="Preview to count the recipients and the cost."
           />
           {isHttpError(failure) && !failure.errors && <Alert color="red">{failure.info}</Alert>}
+          {preview.data && preview.data.blocked.length > 0 && (
+            <Alert color="red" title="This text cannot be sent" data-testid="broadcast-blocked">
+              <Text size="sm">It makes a claim gambling promotion may not make. Reword it:</Text>
+              <List size="sm">
+                {preview.data.blocked.map((b) => (
+                  <List.Item key={b.word}>
+                    <Text span fw={600}>
+                      “{b.word}”
+                    </Text>
+                    : {b.rule}
+                  </List.Item>
+                ))}
+              </List>
+            </Alert>
+          )}
           {preview.data && (
             <Alert color="blue" data-testid="broadcast-preview">
               <Text size="sm">
@@ -196,7 +250,12 @@ export function BroadcastsPage() {
               variant="light"
               loading={preview.isPending}
               onClick={() =>
-                preview.mutate(audience(), { onSuccess: (p) => setCounted({ audience: audienceKey, recipients: p.recipients }) })
+                preview.mutate(audience(), {
+                  onSuccess: (p) => {
+                    setCounted({ audience: audienceKey, recipients: p.recipients });
+                    setAppended((a) => ({ ...a, [form.language]: p.appended }));
+                  },
+                })
               }
             >
               Preview
