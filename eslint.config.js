@@ -127,6 +127,8 @@ export default tseslint.config(
             privacyRequests: 'privacy',
             dataBreaches: 'privacy',
             retentionRuns: 'privacy',
+            complianceItems: 'compliance',
+            ageDeclarations: 'compliance',
             settings: 'settings',
             portalCodes: 'portal',
             portalSessions: 'portal',
