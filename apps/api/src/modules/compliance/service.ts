@@ -17,6 +17,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { audit, byStaff } from '../audit/service.ts';
+import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
 
 /** What an item is and how its dates are read: the calendar's definitions (decision 060). */
@@ -170,6 +171,15 @@ export async function updateComplianceItem(
 /** Records the phone's 18+ declaration if it has none (its first channel and time are kept). */
 export async function declareAdult(db: Queryable, phone: string, channel: AgeDeclarationChannel): Promise<boolean> {
   return q.recordAgeDeclaration(db, phone, channel);
+}
+
+/**
+ * Whether a purchase from this phone must first ask its 18+ declaration: the age gate
+ * (`rg_age_gate`) is on and the phone has never declared (decision 060).
+ */
+export async function mustDeclareAge(db: Queryable, phone: string): Promise<boolean> {
+  if (!(await getSetting(db, 'rg_age_gate'))) return false;
+  return (await q.ageDeclarationOf(db, phone)) === null;
 }
 
 /** The phone's 18+ declaration, or null: its channel and time. */
