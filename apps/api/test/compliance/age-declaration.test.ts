@@ -149,3 +149,13 @@ describe('with the age gate off (rg_age_gate)', () => {
     expect(await screen(t, '1*1*1*1', '+254711000504')).toMatch(/^CON Betting tips are for adults only/);
   });
 });
+
+describe('the declaration in the data-protection export and erasure', () => {
+  it('lists the declaration in the subject export, and an erasure removes it', async () => {
+    const subject = await t.as(admin, { method: 'GET', url: '/api/privacy/subject?phone=0711000502' });
+    expect(subject.json().age_declaration).toEqual([expect.objectContaining({ channel: 'portal' })]);
+    const erased = await t.as(admin, { method: 'POST', url: '/api/privacy/erase', payload: { phone: '0711000502', reason: 'Asked by phone on 2 Dec' } });
+    expect(erased.statusCode).toBe(200);
+    expect(await declarationOf('254711000502')).toBeNull();
+  });
+});
