@@ -128,6 +128,8 @@ export default tseslint.config(
             privacyRequests: 'privacy',
             dataBreaches: 'privacy',
             retentionRuns: 'privacy',
+            complianceItems: 'compliance',
+            ageDeclarations: 'compliance',
             settings: 'settings',
             portalCodes: 'portal',
             portalSessions: 'portal',

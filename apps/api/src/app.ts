@@ -29,6 +29,7 @@ import { installMetrics } from './modules/metrics/service.ts';
 import { mpesaRoutes } from './modules/mpesa/routes.ts';
 import { portalRoutes, portalUnavailablePage } from './modules/portal/routes.ts';
 import { privacyRoutes } from './modules/privacy/routes.ts';
+import { complianceRoutes } from './modules/compliance/routes.ts';
 import { reconciliationRoutes } from './modules/reconciliation/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 import { selfServiceRoutes } from './modules/self-service/routes.ts';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   reportRoutes(app, deps);
   advertRuleRoutes(app, deps);
   privacyRoutes(app, deps);
+  complianceRoutes(app, deps);
   eventRoutes(app, deps);
   portalRoutes(app, deps);
   backupRoutes(app, deps);

@@ -41,6 +41,8 @@ export const AUDIT_ENTITY_NAMES = {
   tax_invoice: 'Tax invoice',
   secrets_key: 'Secrets key',
   backup: 'Backup',
+  compliance_item: 'Compliance item',
+  age_declaration: '18+ declaration',
 } as const satisfies Record<string, string>;
 
 /** The entities Betdesk audits, for the filter's choices (the API accepts any name). */

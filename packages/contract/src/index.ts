@@ -49,3 +49,4 @@ export * from './tax.ts';
 export * from './retention.ts';
 export * from './auto-renew.ts';
 export * from './advert-rules.ts';
+export * from './compliance.ts';

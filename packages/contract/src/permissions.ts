@@ -48,6 +48,7 @@ export const permissionMatrix = {
   'manage:backups': ['admin'],
   'manage:refunds': ['admin'],
   'manage:tax': ['admin'],
+  'manage:compliance': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissionMatrix;

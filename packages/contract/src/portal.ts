@@ -29,6 +29,7 @@ export const portalTexts = {
   signInNeeded: 'Sign in with your phone number to continue.',
   notYours: 'Subscribe to read this tip.',
   noPackage: 'Choose one of the listed packages',
+  ageRequired: 'Tick that you are 18 or older to buy.',
   paymentRequested: 'Check your phone and enter your M-Pesa PIN',
   smsStopped: 'You will receive no more tips or offers by SMS.',
   smsRestarted: 'You will receive our tips and offers by SMS again.',
@@ -246,7 +247,11 @@ export const portalPurchase = endpoint({
   tag: 'portal',
   summary: "Buy or renew a package: an STK push to the signed-in phone (503 with the paybill instructions when M-Pesa's API is not configured)",
   access: 'portal',
-  body: z.object({ package_id: z.coerce.number({ message: portalTexts.noPackage }).int().min(1, portalTexts.noPackage).max(2_147_483_647) }),
+  body: z.object({
+    package_id: z.coerce.number({ message: portalTexts.noPackage }).int().min(1, portalTexts.noPackage).max(2_147_483_647),
+    /** The 18+ declaration's tick (decision 060): asked before a phone's first purchase while the age gate is on. */
+    adult: z.union([z.boolean(), z.enum(['1', 'on', 'true'])]).optional(),
+  }),
   response: Notice.extend({ payment_request_id: z.number() }),
 });
 

@@ -49,6 +49,7 @@ export const PRIVACY_SUBJECT_SECTIONS = [
   { key: 'ledger', label: 'Ledger entries', about: 'Every movement of money on your account with us (payments in, purchases, bonuses paid).' },
   { key: 'opt_outs', label: 'Opt-outs', about: 'Each time you stopped or restarted our messages.' },
   { key: 'consents', label: 'Marketing consents', about: 'Each time you agreed to or refused our offers, with the exact wording you were shown.' },
+  { key: 'age_declaration', label: '18+ declaration', about: 'When and how you declared that you are 18 or older, before your first purchase.' },
   { key: 'requests', label: 'Their requests', about: 'The requests you made to us about your data, and what we did.' },
   { key: 'audit', label: 'Audit rows about them', about: 'Changes our staff made to your records: what changed and when.' },
 ] as const;
@@ -81,6 +82,7 @@ export const PrivacySubject = z.object({
   ledger: Rows,
   opt_outs: Rows,
   consents: Rows,
+  age_declaration: Rows,
   requests: Rows,
   audit: Rows,
 });

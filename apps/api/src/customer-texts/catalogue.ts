@@ -130,6 +130,10 @@ export const customerTexts = {
     '{category} {medium}, {days} days: {price}.\nPay by M-Pesa from {phone}?\n1 Pay',
     '{category} {medium}, siku {days}: {price}.\nLipa kwa M-Pesa kutoka {phone}?\n1 Lipa',
   ),
+  'ussd.age_question': ussd(
+    'Betting tips are for adults only. Are you 18 years old or older?\n1 Yes, I am 18 or older',
+    'Tips za kubeti ni za watu wazima pekee. Una umri wa miaka 18 au zaidi?\n1 Ndiyo, nina miaka 18 au zaidi',
+  ),
   'ussd.sms_start_question': ussd('Receive our tips and offers by SMS again?\n1 Yes, start SMS', 'Upokee tena tips na ofa zetu kwa SMS?\n1 Ndiyo, anzisha SMS'),
   'ussd.sms_stop_question': ussd(
     'Stop all tips and offers by SMS? Payment receipts still come.\n1 Yes, stop SMS',

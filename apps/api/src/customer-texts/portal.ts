@@ -231,6 +231,11 @@ export const portalTexts = {
   'portal.package.web': portal('Read every tip posted in this category on this site.', 'Soma kila tip ya aina hii kwenye tovuti hii.'),
   'portal.package.sms': portal('Receive the tips of this category by SMS.', 'Pokea tips za aina hii kwa SMS.'),
   'portal.package.request_to': portal('The payment request goes to {phone}.', 'Ombi la malipo litatumwa kwa {phone}.'),
+  'portal.package.age_declaration': portal(
+    'I am 18 years old or older. Betting tips are for adults only; gambling is addictive, play responsibly.',
+    'Nina umri wa miaka 18 au zaidi. Tips za kubeti ni za watu wazima pekee; kamari ni uraibu, cheza kwa uwajibikaji.',
+  ),
+  'portal.package.age_required': portal('Tick that you are 18 or older to buy.', 'Weka alama kwamba una miaka 18 au zaidi ili ununue.'),
   'portal.package.sign_in_first': portal('You sign in with your phone number first.', 'Kwanza utaingia kwa nambari yako ya simu.'),
   'portal.package.recent': portal('Recent tips in {category}', 'Tips za karibuni za {category}'),
 

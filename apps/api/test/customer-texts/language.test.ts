@@ -94,7 +94,7 @@ describe('A language per phone', () => {
     await runSubscriptionExpiry(t.deps.db);
     expect(await lastSmsTo(phone, 'subscription.reminder')).toMatch(/^Habari Subscriber 254711300003, usajili wako wa .+ unaisha .+\. Lipia tena kwa M-Pesa uendelee kupokea\. 18\+\. Kamari ni uraibu\. Cheza kwa uwajibikaji\.$/);
 
-    expect(await screen(t, '1*1*1*1', `+${phone}`)).toBe('END Tunakutumia SMS ya jinsi ya kulipa KES 500 kwa M-Pesa.');
+    expect(await screen(t, '1*1*1*1*1', `+${phone}`)).toBe('END Tunakutumia SMS ya jinsi ya kulipa KES 500 kwa M-Pesa.');
     expect(await lastSmsTo(phone, 'ussd.pay-instructions')).toBe(
       'Kulipia Daily 2 Odds SMS, siku 7: M-Pesa > Lipa na M-Pesa > Pay Bill, nambari ya biashara 600984, nambari ya akaunti D2, kiasi KES 500.',
     );

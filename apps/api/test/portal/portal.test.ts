@@ -256,7 +256,7 @@ describe('buying a package', () => {
   it('an STK purchase activates once when both the STK callback and the C2B confirmation arrive', async () => {
     const cookie = await signIn('0711000030');
     fake.outcomes.push({ resultCode: 0, callback: true, receipt: 'SPO3000001' });
-    const bought = await asPortal(cookie, { method: 'POST', url: '/api/portal/purchase', payload: { package_id: ref.d2WebWeek } });
+    const bought = await asPortal(cookie, { method: 'POST', url: '/api/portal/purchase', payload: { package_id: ref.d2WebWeek, adult: true } });
     expect(bought.statusCode).toBe(200);
     const id = bought.json().payment_request_id as number;
     expect(fake.pushes.at(-1)).toMatchObject({ PartyA: '254711000030', Amount: 400, AccountReference: 'D2' });
@@ -286,7 +286,7 @@ describe('buying a package', () => {
   it('shows a cancelled purchase with its reason', async () => {
     const cookie = await signIn('0711000032');
     fake.outcomes.push({ resultCode: 1032, callback: true });
-    const bought = await asPortal(cookie, { method: 'POST', url: '/api/portal/purchase', payload: { package_id: ref.d2WebWeek } });
+    const bought = await asPortal(cookie, { method: 'POST', url: '/api/portal/purchase', payload: { package_id: ref.d2WebWeek, adult: true } });
     await fake.settled();
     const status = await asPortal(cookie, { method: 'GET', url: `/api/portal/purchase/${bought.json().payment_request_id}` });
     expect(status.json().purchase).toMatchObject({ status: 'cancelled', reason: expect.any(String), expires_at: null });

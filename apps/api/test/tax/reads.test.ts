@@ -140,7 +140,7 @@ describe('the portal', () => {
     await ref.person('subscriber', 'Reads Portal', e164);
     const cookie = await portalSignIn(local);
     daraja.outcomes.push({ resultCode: 0, callback: true, receipt: 'SRD2800001' });
-    const bought = await asPortal(cookie, 'POST', '/api/portal/purchase', { package_id: ref.d2Web.id });
+    const bought = await asPortal(cookie, 'POST', '/api/portal/purchase', { package_id: ref.d2Web.id, adult: true });
     expect(bought.statusCode, bought.body).toBe(200);
     const id = bought.json().payment_request_id as number;
     await daraja.settled();

@@ -47,7 +47,7 @@ describe('every USSD request is answered with a screen', () => {
 describe('the payment SMS without a paybill number', () => {
   it('leaves the business number out instead of reading "business number our paybill"', async () => {
     const sessionId = newSession();
-    expect(await screen(t, '1*1*1*1', '+254711000401', sessionId)).toBe('END We are sending you an SMS with how to pay KES 500 by M-Pesa.');
+    expect(await screen(t, '1*1*1*1*1', '+254711000401', sessionId)).toBe('END We are sending you an SMS with how to pay KES 500 by M-Pesa.');
     const sent = await t.deps.db
       .select({ body: smsMessages.body })
       .from(smsMessages)

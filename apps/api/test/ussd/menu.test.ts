@@ -142,9 +142,9 @@ describe('USSD menu', () => {
   it('sends the paybill instructions by SMS when M-Pesa is not configured, once per session', async () => {
     const sessionId = newSession();
     nudged.length = 0;
-    const end = await screen(t, '1*1*1*1', '+254711000101', sessionId);
+    const end = await screen(t, '1*1*1*1*1', '+254711000101', sessionId);
     expect(end).toBe('END We are sending you an SMS with how to pay KES 500 by M-Pesa.');
-    expect(await screen(t, '1*1*1*1', '+254711000101', sessionId)).toBe(end);
+    expect(await screen(t, '1*1*1*1*1', '+254711000101', sessionId)).toBe(end);
     const sent = await messagesTo('254711000101');
     expect(sent).toEqual([
       {

@@ -40,10 +40,10 @@ describe('Buying tips on the USSD menu with M-Pesa configured', () => {
     );
     nudged.length = 0;
     const pushesBefore = fake.pushes.length;
-    const end = await screen(t, '1*1*1*1', `+${phone}`, sessionId);
+    const end = await screen(t, '1*1*1*1*1', `+${phone}`, sessionId);
     expect(end).toBe('END Enter your M-Pesa PIN when asked to pay KES 100 for Daily 2 Odds SMS.');
     // Africa's Talking may post the same step again: still one purchase.
-    expect(await screen(t, '1*1*1*1', `+${phone}`, sessionId)).toBe(end);
+    expect(await screen(t, '1*1*1*1*1', `+${phone}`, sessionId)).toBe(end);
     expect(await purchaseOf(sessionId)).toMatchObject([{ status: 'queued', phone, packageId: ref.d2Sms.id, stkRequestId: null }]);
     expect(nudged).toContain('ussd-purchases');
     expect(fake.pushes).toHaveLength(pushesBefore); // nothing left the server during the session
@@ -71,7 +71,7 @@ describe('Buying tips on the USSD menu with M-Pesa configured', () => {
 
   it('drops a purchase that waited too long for the job', async () => {
     const sessionId = newSession();
-    await screen(t, '1*1*2*1', '+254711000202', sessionId);
+    await screen(t, '1*1*2*1*1', '+254711000202', sessionId);
     await t.deps.db.execute(sql`update ussd_purchases set created_at = now() - interval '10 minutes' where session_id = ${sessionId}`);
     const pushesBefore = fake.pushes.length;
     expect(await sendQueuedUssdPurchases(t.deps)).toBe(0);
@@ -82,7 +82,7 @@ describe('Buying tips on the USSD menu with M-Pesa configured', () => {
   it('texts the paybill instructions when M-Pesa cannot be reached', async () => {
     const phone = '254711000203';
     const sessionId = newSession();
-    await screen(t, '1*1*3*1', `+${phone}`, sessionId);
+    await screen(t, '1*1*3*1*1', `+${phone}`, sessionId);
     await fake.close();
     expect(await sendQueuedUssdPurchases(t.deps)).toBe(0);
     const [purchase] = await purchaseOf(sessionId);

@@ -47,6 +47,7 @@ test.describe('Automatic renewal on the portal', () => {
     await page.getByLabel(/6-digit code/).fill(code);
     await page.getByRole('button', { name: 'Sign in' }).click();
     daraja.outcomes.push({ resultCode: 0, callback: true, receipt: 'SPE3000001' });
+    await page.getByLabel(/I am 18 years old or older/).check(); // the first purchase's 18+ declaration (decision 060)
     await page.getByRole('button', { name: 'Pay with M-Pesa' }).click();
     await expect(page.getByText('Paid', { exact: true })).toBeVisible({ timeout: 15_000 });
 
@@ -93,6 +94,7 @@ test.describe('Automatic renewal on the portal', () => {
     // Signed in, the language switch is kept with the phone: its SMS are in Kiswahili too.
     await page.getByRole('button', { name: 'Soma kwa Kiswahili' }).click();
     daraja.outcomes.push({ resultCode: 0, callback: true, receipt: 'SPE3000002' });
+    await page.getByLabel(/Nina umri wa miaka 18 au zaidi/).check();
     await page.getByRole('button', { name: 'Lipa kwa M-Pesa' }).click();
     await expect(page.getByText('Imelipwa', { exact: true })).toBeVisible({ timeout: 15_000 });
     await page.reload();

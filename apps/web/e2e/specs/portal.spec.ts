@@ -101,6 +101,10 @@ test.describe('Subscriber portal', () => {
     // Back on the package page, signed in: the STK push goes to this phone.
     await expect(page.getByText('The payment request goes to 0712345678.')).toBeVisible();
     daraja.outcomes.push({ resultCode: 0, callback: true, receipt: 'SPE2200001' });
+    // The first purchase asks the 18+ declaration (decision 060): the browser keeps the form until it is ticked.
+    await page.getByRole('button', { name: 'Pay with M-Pesa' }).click();
+    await expect(page).toHaveURL(/\/portal\/packages\/\d+/);
+    await page.getByLabel(/I am 18 years old or older/).check();
     await page.getByRole('button', { name: 'Pay with M-Pesa' }).click();
     await expect(page).toHaveURL(/\/portal\/purchases\/\d+$/);
     expect(daraja.pushes.at(-1)).toMatchObject({ PartyA: '254712345678', Amount: 150, AccountReference: 'D2' });

@@ -141,7 +141,7 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 export async function request<T>(
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   input: { query?: QueryParams; body?: unknown } = {},
   options: RequestOptions = {},
@@ -149,7 +149,7 @@ export async function request<T>(
   const failure = options.failure ?? 'present';
   const headers = buildHeaders();
   let payload: BodyInit | undefined;
-  if (method === 'POST' && input.body !== undefined) {
+  if ((method === 'POST' || method === 'PUT') && input.body !== undefined) {
     if (options.file) {
       payload = toFormData(input.body as QueryParams);
     } else {

@@ -69,6 +69,10 @@ export const queryKeys = {
     request: (id: number) => ['payment-requests', id] as const,
     options: (payer: unknown) => ['payment-requests', 'options', payer] as const,
   },
+  compliance: {
+    all: ['compliance'] as const,
+    calendar: () => ['compliance', 'calendar'] as const,
+  },
   privacy: {
     all: ['privacy'] as const,
     alerts: () => ['privacy', 'alerts'] as const,

@@ -19,3 +19,4 @@ export * from './tax.ts';
 export * from './recovery.ts';
 export * from './auto-renew.ts';
 export * from './advert-rules.ts';
+export * from './compliance.ts';

@@ -93,6 +93,7 @@ export const AUDIT_ACTIONS = {
   'privacy.request.done': 'privacy_request',
   'breach.record': 'data_breach',
   'breach.notified': 'data_breach',
+  'compliance.update': 'compliance_item',
 
   'tax.settings': 'tax_device',
   'tax.initialise': 'tax_device',

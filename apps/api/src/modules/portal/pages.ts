@@ -345,7 +345,7 @@ ${packages.length > 0 ? groupedPackages(t, packages, 'h2') : html`<p>${t('portal
 
 export function packagePage(
   shell: Shell,
-  c: { package: PortalPackage; teasers: PortalTeaser[]; stkAvailable: boolean; paybill: string },
+  c: { package: PortalPackage; teasers: PortalTeaser[]; stkAvailable: boolean; paybill: string; asksAge: boolean },
 ): string {
   const t = say(shell);
   const p = c.package;
@@ -357,6 +357,7 @@ export function packagePage(
 <p>${t(p.medium === 'web' ? 'portal.package.web' : 'portal.package.sms')}</p>
 ${c.stkAvailable
     ? html`<form method="post" action="/portal/buy"><input type="hidden" name="package_id" value="${p.id}">
+${c.asksAge ? html`<p><label><input type="checkbox" name="adult" value="1" required> ${t('portal.package.age_declaration')}</label></p>` : ''}
 <button class="btn" type="submit">${t('portal.package.pay')}</button></form>
 <p class="meta">${shell.phone ? t('portal.package.request_to', { phone: shell.phone }) : t('portal.package.sign_in_first')}</p>`
     : ''}

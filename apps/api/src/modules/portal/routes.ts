@@ -92,6 +92,7 @@ const noticeIds: Record<string, CustomerTextId> = {
   'This package is not on sale.': 'portal.notice.package_gone',
   'This tip does not exist.': 'portal.notice.no_tip',
   'No such purchase.': 'portal.notice.no_purchase',
+  [portalTexts.ageRequired]: 'portal.package.age_required',
 };
 const inLanguage = (text: string | undefined, language: Language): string | undefined => {
   if (text === undefined) return undefined;
@@ -153,7 +154,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   route(app, portalPackages, async () => portal.packages(deps.db));
-  route(app, portalPurchase, async ({ body, request }) => portal.purchase(deps, session(request), body.package_id, request.id));
+  route(app, portalPurchase, async ({ body, request }) => portal.purchase(deps, session(request), body.package_id, request.id, body.adult !== undefined && body.adult !== false));
   route(app, portalPurchaseStatus, async ({ request }) => ({ purchase: (await portal.purchaseStatus(deps, session(request), pathId(request))).purchase }));
   route(app, portalAutoRenew, async ({ body, request }) => portal.turnOnAutoRenewal(deps, session(request), body.subscription_id, request.id));
   route(app, portalStopAutoRenew, async ({ request }) => portal.stopAutoRenewal(deps, session(request), pathId(request), request.id));
@@ -280,7 +281,8 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         { code: found.package.bet_category_code, priceCents: kesToCents(found.package.price) },
         await languageOfPage(request),
       );
-      return send(request, reply, pages.packagePage(await shellOf(request), { ...found, stkAvailable: facts.stkAvailable, paybill }));
+      const asksAge = await portal.asksAgeDeclaration(deps, request.portal);
+      return send(request, reply, pages.packagePage(await shellOf(request), { ...found, stkAvailable: facts.stkAvailable, paybill, asksAge }));
     }),
   );
 
@@ -503,11 +505,12 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/portal/buy',
     hidden,
     htmlPage(async (request, reply) => {
-      const packageId = Id.safeParse((request.body as { package_id?: string } | undefined)?.package_id);
+      const form = request.body as { package_id?: string; adult?: string } | undefined;
+      const packageId = Id.safeParse(form?.package_id);
       if (!packageId.success) throw notFound(refusalTexts.packageNotOnSale);
       if (!request.portal) return signInFirst(reply, `/portal/packages/${packageId.data}`);
       try {
-        const { payment_request_id } = await portal.purchase(deps, request.portal, packageId.data, request.id);
+        const { payment_request_id } = await portal.purchase(deps, request.portal, packageId.data, request.id, form?.adult === '1');
         return reply.redirect(`/portal/purchases/${payment_request_id}`, 303);
       } catch (error) {
         if (!(error instanceof AppError) || error.options.code !== 'paybill') throw error;

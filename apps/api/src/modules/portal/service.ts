@@ -23,6 +23,7 @@ import { AppError, fieldError, notFound, tooManyRequests } from '../../http/erro
 import { newToken, sha256Hex } from '../../lib/crypto.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
+import { declareAdult, mustDeclareAge } from '../compliance/service.ts';
 import { autoRenewAfterPurchase, autoRenewView, stop as stopAutoRenew, turnOn as turnOnAutoRenew, wireOrder, type AutoRenewView } from '../auto-renew/service.ts';
 import { requestPackagePayment } from '../mpesa/service.ts';
 import { getSetting } from '../settings/service.ts';
@@ -262,9 +263,15 @@ export const freeTips = (db: Queryable) => q.freePosts(db, nairobiDayOf(new Date
  * payment (mpesa). Audited as the subscriber's own purchase. Without M-Pesa's API: 503 with the
  * paybill instructions.
  */
-export async function purchase(deps: AppDeps, session: PortalSession, packageId: number, requestId: string) {
+export async function purchase(deps: AppDeps, session: PortalSession, packageId: number, requestId: string, adult = false) {
   const chosen = await packageForSale(deps.db, packageId);
   if (!chosen) throw fieldError('package_id', portalTexts.noPackage);
+  // The 18+ declaration before the phone's first purchase (decision 060): the tick is the
+  // declaration, kept even when the payment then goes by paybill.
+  if (await mustDeclareAge(deps.db, session.phone)) {
+    if (!adult) throw fieldError('adult', portalTexts.ageRequired);
+    await declareAdult(deps.db, session.phone, 'portal');
+  }
   if (deps.config.mpesa.api === null) {
     throw new AppError(503, await paybillInstructions(deps, chosen), { code: 'paybill' });
   }
@@ -398,4 +405,9 @@ export async function setOffersConsent(deps: AppDeps, session: PortalSession, gi
       after: { channel: 'portal', by: 'subscriber (portal)' },
     });
   });
+}
+
+/** Whether the package page asks the signed-in phone for its 18+ declaration (decision 060). */
+export async function asksAgeDeclaration(deps: AppDeps, session: PortalSession | null): Promise<boolean> {
+  return session !== null && (await mustDeclareAge(deps.db, session.phone));
 }

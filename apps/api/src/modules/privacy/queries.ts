@@ -77,6 +77,7 @@ export async function subjectRecords(db: Queryable, person: Person) {
         from ledger_entries where client_id in (${C}) or subscriber_id in (${S}) order by created_at, id`),
     opt_outs: await q(sql`select action, scope, source, reason, created_at from sms_opt_out_events where phone = ${phone} order by id`),
     consents: await q(sql`select given, channel, wording, note, at from marketing_consent_events where phone = ${phone} order by id`),
+    age_declaration: await q(sql`select channel, declared_at from age_declarations where phone = ${phone}`),
     requests: await q(sql`select id, kind, note, received_at, due_at, done_at, outcome from privacy_requests where phone = ${phone} order by id`),
     audit: await q(sql`
       select action, entity, entity_id, before, after, at from audit_log
@@ -217,12 +218,14 @@ export async function eraseClients(tx: Queryable, clientIds: number[]): Promise<
   );
 }
 
-/** The phone's opt-outs and consents go, events and current state alike. */
+/** The phone's opt-outs, consents and 18+ declaration go, events and current state alike. */
 export async function dropOptOutsAndConsents(tx: Queryable, phone: string) {
   await tx.execute(sql`delete from sms_opt_out_events where phone = ${phone}`);
   await tx.execute(sql`delete from sms_opt_outs where phone = ${phone}`);
   await tx.execute(sql`delete from marketing_consent_events where phone = ${phone}`);
   await tx.execute(sql`delete from marketing_consents where phone = ${phone}`);
+  // The 18+ declaration (decision 060): an erased phone buys nothing again, so none is kept.
+  await tx.execute(sql`delete from age_declarations where phone = ${phone}`);
 }
 
 /** Their portal sessions end now and no sign-in of theirs is kept. */

@@ -83,6 +83,7 @@ export async function subjectOf(deps: AppDeps, actor: Actor, phone: string, requ
     ledger: plain(held.ledger),
     opt_outs: plain(held.opt_outs),
     consents: plain(held.consents),
+    age_declaration: plain(held.age_declaration),
     requests: plain(held.requests),
     audit: plain(held.audit),
   };

@@ -54,6 +54,8 @@ export interface MenuFacts {
   subscriptions(): Promise<
     { category: string; code: string; medium: string; date: string; autoRenew?: { orderId: number } | { subscriptionId: number } | null }[]
   >;
+  /** Whether a purchase must first ask the phone's 18+ declaration (the age gate on, never declared: decision 060). */
+  asksAge(): Promise<boolean>;
   /** Whether the phone has given marketing consent (and not withdrawn it). */
   consented(): Promise<boolean>;
   /** What a person agrees to when they give marketing consent (the setting, in their language). */
@@ -62,7 +64,7 @@ export interface MenuFacts {
 
 /** What the final input asks to be done; each ends the session with the END text it returns. */
 export type MenuAction =
-  | { do: 'buy'; packageId: number }
+  | { do: 'buy'; packageId: number; declaresAdult: boolean }
   | { do: 'todays-tips' }
   | { do: 'sms'; receive: boolean }
   | { do: 'offers'; given: boolean }
@@ -75,6 +77,7 @@ type State =
   | { at: 'categories'; page: number }
   | { at: 'packages'; categoryId: number; page: number }
   | { at: 'confirm'; packageId: number }
+  | { at: 'age'; packageId: number }
   | { at: 'subscriptions'; page: number }
   | { at: 'sms' }
   | { at: 'offers' }
@@ -186,7 +189,10 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       return { state: 'nextPage' in got ? { ...state, page: got.nextPage } : { at: 'confirm', packageId: got.chosen.id } };
     }
     case 'confirm':
-      return input === '1' ? { action: { do: 'buy', packageId: state.packageId } } : null;
+      if (input !== '1') return null;
+      return (await facts.asksAge()) ? { state: { at: 'age', packageId: state.packageId } } : { action: { do: 'buy', packageId: state.packageId, declaresAdult: false } };
+    case 'age':
+      return input === '1' ? { action: { do: 'buy', packageId: state.packageId, declaresAdult: true } } : null;
     case 'subscriptions': {
       const { lines, choices } = await subscriptionsScreen(facts, w);
       if (/^\d{1,2}$/.test(input) && Number(input) >= 1 && Number(input) <= choices.length) return { action: choices[Number(input) - 1]! };
@@ -236,6 +242,8 @@ async function render(state: State, facts: MenuFacts, categoryName: (id: number)
       if (p === null) return `END ${w.say('ussd.package_gone')}`;
       return `CON ${w.say('ussd.confirm', { ...p, category: short(p.category) })}\n${w.back}`;
     }
+    case 'age':
+      return `CON ${w.say('ussd.age_question')}\n${w.back}`;
     case 'subscriptions': {
       const { lines, choices } = await subscriptionsScreen(facts, w);
       if (lines.length === 0) return `END ${w.say('ussd.subscriptions_none')}`;

@@ -11,6 +11,7 @@ import type { Language } from '../../customer-texts/catalogue.ts';
 import { customerDate, fill } from '../../customer-texts/format.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
+import { declareAdult, mustDeclareAge } from '../compliance/service.ts';
 import { autoRenewView, stop as stopAutoRenew, turnOn as turnOnAutoRenew } from '../auto-renew/service.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { categoriesForSale, packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
@@ -56,6 +57,7 @@ function factsFor(deps: AppDeps, phone: string): MenuFacts {
       if (!p) return null;
       return { category: p.category, medium: mediumName(p.medium), days: p.durationDays, price: compactKes(p.priceCents), phone: localPhone(phone) };
     },
+    asksAge: once(() => mustDeclareAge(db, phone)),
     consented: once(() => hasConsent(db, phone)),
     consentWording: once(async () => customerText(db, 'marketing_consent_wording', await language())),
     subscriptions: once(async () => {
@@ -98,7 +100,7 @@ type SessionOf = { phone: string; sessionId: string; requestId: string; w: MenuW
 async function act(deps: AppDeps, action: MenuAction, s: SessionOf): Promise<Screen> {
   switch (action.do) {
     case 'buy':
-      return buy(deps, action.packageId, s);
+      return buy(deps, action.packageId, action.declaresAdult, s);
     case 'todays-tips':
       return todaysTips(deps, s);
     case 'sms': {
@@ -169,11 +171,13 @@ async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForS
  * once the session has ended (the PIN prompt is itself a USSD push and would clash with an open
  * session); without, the paybill instructions go by SMS. Once per session either way.
  */
-async function buy(deps: AppDeps, packageId: number, s: SessionOf): Promise<Screen> {
+async function buy(deps: AppDeps, packageId: number, declaresAdult: boolean, s: SessionOf): Promise<Screen> {
   const stk = deps.config.mpesa.api !== null;
   const pkg = await deps.db.transaction(async (tx) => {
     const found = await packageForSale(tx, packageId);
     if (!found) return null;
+    // The 18+ confirm screen's yes (decision 060), recorded with the purchase it came before.
+    if (declaresAdult) await declareAdult(tx, s.phone, 'ussd');
     const id = await q.insertPurchase(tx, { sessionId: s.sessionId, phone: s.phone, packageId, status: stk ? 'queued' : 'instructed' });
     if (id !== null && !stk) await queuePayInstructions(tx, deps, found, s.phone, `session:${s.sessionId}`);
     return found;

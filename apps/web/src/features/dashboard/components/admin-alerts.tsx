@@ -1,4 +1,5 @@
 import { AdminGrantAlerts } from './admin-grant-alerts.tsx';
+import { ComplianceCalendar } from './compliance-calendar.tsx';
 import { PrivacyAlerts } from './privacy-alerts.tsx';
 
 /**
@@ -12,6 +13,7 @@ export default function AdminAlerts() {
     <>
       <PrivacyAlerts enabled />
       <AdminGrantAlerts enabled />
+      <ComplianceCalendar enabled />
     </>
   );
 }

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { BusinessDay } from './lists.ts';
+
+
+
+// The compliance calendar on the admin dashboard (decision 060): what the business must hold to keep
+// its paybill and sender ids (the ODPC certificate, the data-protection officer, each sender id's
+// registration per operator, the paybill's name) and the counsel's view on licensing. A file of its
+// own: the dashboard's alert chunk reads it without loading other screens' schemas.
+
+/** The ODPC registration certificate runs 24 months from its issue; the reminder starts 60 days before. */
+export const ODPC_VALID_MONTHS = 24;
+export const COMPLIANCE_REMINDER_DAYS = 60;
+
+/** The mobile operators a sender id is registered with, one registration each. */
+export const SENDER_ID_OPERATORS = ['safaricom', 'airtel', 'telkom'] as const;
+export type SenderIdOperator = (typeof SENDER_ID_OPERATORS)[number];
+export const SENDER_ID_OPERATOR_NAMES: Record<SenderIdOperator, string> = { safaricom: 'Safaricom', airtel: 'Airtel', telkom: 'Telkom' };
+
+/**
+ * How an item's end is known: `computed` from its date (the ODPC certificate), `entered` by the admin
+ * (a sender id's registration, a counsel's view to review), or `none`.
+ */
+export const COMPLIANCE_EXPIRY_KINDS = ['computed', 'entered', 'none'] as const;
+
+/** missing: not recorded; due: its end is within the reminder days; overdue: its end has passed. */
+export const COMPLIANCE_STATUSES = ['missing', 'ok', 'due', 'overdue'] as const;
+export type ComplianceStatus = (typeof COMPLIANCE_STATUSES)[number];
+
+/** An item's key: one of the fixed items, or `sender_id.<SENDER>.<operator>`. */
+export const ComplianceKey = z
+  .string()
+  .regex(/^(odpc_registration|dpo|paybill_name|counsel_tips|counsel_bet4me|sender_id\.[A-Za-z0-9 _-]{1,11}\.(safaricom|airtel|telkom))$/, 'No such compliance item');
+
+export const ComplianceItem = z.object({
+  key: z.string(),
+  label: z.string(),
+  value_label: z.string(),
+  date_label: z.string().nullable(),
+  date_required: z.boolean(),
+  expiry: z.enum(COMPLIANCE_EXPIRY_KINDS),
+  expiry_label: z.string().nullable(),
+  value: z.string().nullable(),
+  issued_on: z.string().nullable(),
+  expires_on: z.string().nullable(),
+  remind_from: z.string().nullable(),
+  note: z.string().nullable(),
+  status: z.enum(COMPLIANCE_STATUSES),
+  updated_by: z.string().nullable(),
+  updated_at: z.string().nullable(),
+});
+export type ComplianceItem = z.infer<typeof ComplianceItem>;
+
+export const complianceCalendar = endpoint({
+  method: 'GET',
+  path: '/api/compliance/calendar',
+  tag: 'compliance',
+  summary: 'The compliance calendar: each item with its dates and status; missing, due and overdue ones are the dashboard alert (admin)',
+  access: 'manage:compliance',
+  response: z.object({ today: z.string(), alerts: z.number(), items: z.array(ComplianceItem) }),
+});
+
+const OptionalDay = z.union([BusinessDay, z.literal('').transform(() => null), z.null()]).optional();
+
+export const ComplianceItemForm = z.object({
+  value: z.string().trim().min(1, 'Enter what is recorded').max(2000),
+  issued_on: OptionalDay,
+  expires_on: OptionalDay,
+  note: z.string().trim().max(2000).nullable().optional(),
+});
+export type ComplianceItemForm = z.input<typeof ComplianceItemForm>;
+
+export const updateComplianceItem = endpoint({
+  method: 'PUT',
+  path: '/api/compliance/items/:key',
+  tag: 'compliance',
+  summary: 'Records a compliance item (admin, audited): what it is, its date, its end where the admin enters one',
+  access: 'manage:compliance',
+  body: ComplianceItemForm,
+  response: z.object({ info: z.string(), item: ComplianceItem }),
+});
+
+export const complianceTexts = {
+  saved: 'Compliance item saved.',
+  noSuchItem: 'No such compliance item',
+  dateRequired: 'Enter the date',
+  dateInFuture: 'This date is in the future',
+  expiryComputed: 'This end is worked out from the date: leave it empty',
+  expiryNotKept: 'This item has no end date',
+  expiryBeforeDate: 'The end is before the date',
+} as const;
+
+/** `day` (YYYY-MM-DD) plus whole months, the day clamped to the month's last (2024-02-29 + 24 months = 2026-02-28). */
+export function addMonths(day: string, months: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(y, m - 1 + months, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  first.setUTCDate(Math.min(d, last));
+  return first.toISOString().slice(0, 10);
+}
