@@ -85,7 +85,8 @@ describe('the expiry reminder of a subscriber on automatic renewal', () => {
     await runSubscriptionExpiry(t.deps.db);
     const sent = await smsTo(p.phone, 'subscription.reminder');
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.body).toMatch(/Renew by M-Pesa to keep receiving it\.$/);
+    // A promotional text: the responsible-gambling lines follow the wording (decision 061).
+    expect(sent[0]!.body).toMatch(/Renew by M-Pesa to keep receiving it\. 18\+\. Gambling is addictive\. Play responsibly\.$/);
   });
 
   it('is still sent to a subscriber whose standing order is only waiting for the PIN or was declined', async () => {

@@ -65,6 +65,7 @@ describe("a client's language", () => {
       .from(smsMessages)
       .where(and(eq(smsMessages.recipient, phone), eq(smsMessages.intent, 'subscription.reminder')))
       .orderBy(desc(smsMessages.id));
-    expect(reminder?.body).toMatch(/^Habari Juma Client, usajili wako wa .+ unaisha .+\. Lipia tena kwa M-Pesa uendelee kupokea\.$/);
+    // The responsible-gambling lines follow, in Kiswahili too (decision 061).
+    expect(reminder?.body).toMatch(/^Habari Juma Client, usajili wako wa .+ unaisha .+\. Lipia tena kwa M-Pesa uendelee kupokea\. 18\+\. Kamari ni uraibu\. Cheza kwa uwajibikaji\.$/);
   });
 });
