@@ -48,6 +48,8 @@ test.describe('Daily use', () => {
     await page.getByTestId('sms-tips-send').click();
     const progress = page.getByTestId('sms-tips-progress-D2');
     await expect(progress).toContainText(`of ${expected.recipients.toLocaleString('en-KE')} handed to the gateway`);
+    // Issue 53 item 5: the answer to "Send N SMS" is where the user is looking, not far above it.
+    await expect(page.getByTestId('sms-tips-progress')).toBeInViewport();
     await shot(page, 'sms-tips-progress');
   });
 

@@ -117,6 +117,8 @@ test.describe('Tips track record', () => {
     await editor.pressSequentially('Our ticket of the day.');
     await page.getByRole('button', { name: 'Save Post' }).click();
     await expect(page).toHaveURL(/\/tips\/posts\/view\/\d+$/);
+    // Issue 53 item 5: publishing says so, in a toast on the screen the user lands on.
+    await expect(page.locator('.mantine-Notification-root').filter({ hasText: 'Post published' })).toBeInViewport();
     const attached = page.getByTestId('post-tickets');
     await expect(attached).toContainText('Gor Mahia - AFC Leopards');
     await expect(attached).toContainText('Won');

@@ -164,6 +164,28 @@ describe('DataTable', () => {
     expect(tableMinWidth(columns)).toBe(2 * MIN_COLUMN_WIDTH);
   });
 
+  it('sizes a figure column to its figures, and wraps the longest headers before the table outgrows its box (issue 53)', () => {
+    const figures: DataTableColumn<Client>[] = [
+      { key: 'name', header: 'Name' },
+      ...[1, 2, 3, 4, 5].map((k): DataTableColumn<Client> => ({ key: `f${k}`, header: 'Net revenue retention', align: 'right', width: 60, render: (r) => `KES ${r.id},000.00` })),
+    ];
+    // jsdom has no layout: a header is 150 px on one line and 40 wrapped, a figure 60 px.
+    vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
+      const th = this.closest('th');
+      const width = th ? (th.hasAttribute('data-measure-min') ? 40 : 150) : this.closest('td') ? 60 : 0;
+      return { width, height: 40, top: 0, left: 0, right: width, bottom: 40, x: 0, y: 0, toJSON: () => ({}) } as DOMRect;
+    });
+    renderWithProviders(<DataTable columns={figures} rows={clients(2)} rowKey={(r) => r.id} />);
+    const headers = screen.getAllByRole('columnheader');
+    // Figure columns are `fit` by default: measured, never cut at their first guess of 60 px.
+    expect(headers.slice(1).every((th) => th.hasAttribute('data-fit'))).toBe(true);
+    // On one line: 105 + 5 × 166 = 935 px in an 800 px box; two headers wrap (76 px each): 755 px.
+    expect(headers.filter((th) => th.hasAttribute('data-wrap'))).toHaveLength(2);
+    expect(screen.getByTestId('table')).toHaveStyle({ minWidth: '755px' });
+    expect(headers[1]).toHaveStyle({ width: '76px' });
+    expect(headers[5]).toHaveStyle({ width: '166px' });
+  });
+
   it('makes a header clickable exactly when the list can be sorted by its field, and shows the order', async () => {
     const onSort = vi.fn();
     const sorting: DataTableSorting = { sorts: ['name'], sort: 'name', dir: 'asc', onSort };

@@ -25,7 +25,8 @@ export interface DataTableColumn<Row> {
   minWidth?: number;
   /**
    * The column is as wide as its widest content (codes, dates, amounts, phones, badges, buttons):
-   * never wrapped, never cut. Default: true for an actions column (no header), else false.
+   * never wrapped, never cut. Default: true for an actions column (no header) and for a figure
+   * column (`align: 'right'`: amounts, counts, rates), else false.
    */
   fit?: boolean;
   align?: 'left' | 'center' | 'right';
@@ -49,6 +50,8 @@ export interface DataTableSorting {
 }
 
 export const MIN_COLUMN_WIDTH = 105;
+/** Narrowest a text column without a width of its own gets when the figures need the room. */
+export const SQUEEZED_TEXT_WIDTH = 80;
 export const ROW_HEIGHT = 40;
 /** Under this width (Mantine's `sm`) each row is a card. */
 export const CARD_LAYOUT_QUERY = '(max-width: 47.99em)';
@@ -65,7 +68,7 @@ export function tableMinWidth<Row>(columns: readonly DataTableColumn<Row>[]): nu
 }
 
 export function fitsContent<Row>(column: DataTableColumn<Row>): boolean {
-  return column.fit ?? cardRole(column) === 'actions';
+  return column.fit ?? (cardRole(column) === 'actions' || column.align === 'right');
 }
 
 export function cellValue<Row>(column: DataTableColumn<Row>, row: Row, index: number): ReactNode {
@@ -193,52 +196,99 @@ export function HeaderRow<Row>({ columns, sorting }: { columns: readonly DataTab
 }
 
 /** Left and right padding of a cell (data-table.module.css). */
-const CELL_PADDING_PX = 20;
+const CELL_PADDING_PX = 16;
+
+interface FitMeasures {
+  columnsKey: string;
+  /** Widest content of each `fit` column's cells seen so far, padding included. */
+  cells: Map<number, number>;
+  /** Each `fit` header on one line (max) and wrapped at its spaces (min), padding included. */
+  heads: Map<number, { max: number; min: number }>;
+}
 
 /**
  * Sizes each `fit` column to its widest content seen so far. The table keeps `table-layout: fixed`
  * (a scroll frame lays out no column widths), so the widths are measured after each render and
  * written on the header cells before paint; they only grow while the same columns are shown, so a
  * column never jumps narrower as the virtualized rows change under it. Text columns share the rest.
+ * When the columns on one line are wider than the table's box, the headers wider than their
+ * figures wrap at their spaces ("Net revenue / retention"), the widest saving first, until the
+ * table fits, then the text columns without a width of their own give up room down to
+ * SQUEEZED_TEXT_WIDTH: a figure is never cut, nor pushed past the box's edge while that can help.
  */
 export function useFitColumns<Row>(tableRef: RefObject<HTMLTableElement | null>, columns: readonly DataTableColumn<Row>[]): void {
-  const widest = useRef<{ columnsKey: string; widths: Map<number, number> }>({ columnsKey: '', widths: new Map() });
+  const seen = useRef<FitMeasures>({ columnsKey: '', cells: new Map(), heads: new Map() });
   const columnsKey = columns.map((c) => `${c.key}:${fitsContent(c) ? 1 : 0}`).join('|');
   useLayoutEffect(() => {
     const table = tableRef.current;
     if (!table) return;
-    if (widest.current.columnsKey !== columnsKey) widest.current = { columnsKey, widths: new Map() };
-    const widths = widest.current.widths;
+    if (seen.current.columnsKey !== columnsKey) seen.current = { columnsKey, cells: new Map(), heads: new Map() };
+    const { cells, heads } = seen.current;
     const headers = table.tHead?.rows[0]?.cells;
     if (!headers) return;
-    const measured = new Map<number, number>();
-    const see = (index: number, content: Element | null) => {
-      if (!content) return;
-      const width = Math.ceil(content.getBoundingClientRect().width) + CELL_PADDING_PX;
-      if (width > (measured.get(index) ?? 0)) measured.set(index, width);
-    };
-    columns.forEach((column, index) => {
-      if (fitsContent(column)) see(index, headers[index]?.firstElementChild ?? null);
-    });
+    const widthOf = (content: Element | null | undefined) => (content ? Math.ceil(content.getBoundingClientRect().width) + CELL_PADDING_PX : 0);
+
+    // Headers once per set of columns (their text does not change): on one line, then wrapped.
+    const unmeasured = columns.flatMap((column, index) => (fitsContent(column) && !heads.has(index) ? [index] : []));
+    if (unmeasured.length > 0) {
+      const max = unmeasured.map((index) => widthOf(headers[index]?.firstElementChild));
+      unmeasured.forEach((index) => headers[index]?.setAttribute('data-measure-min', ''));
+      const min = unmeasured.map((index) => widthOf(headers[index]?.firstElementChild));
+      unmeasured.forEach((index) => headers[index]?.removeAttribute('data-measure-min'));
+      unmeasured.forEach((index, k) => {
+        // A table not laid out yet (a hidden tab) measures nothing: measure again next time.
+        if ((max[k] ?? 0) > CELL_PADDING_PX) heads.set(index, { max: max[k] ?? 0, min: Math.min(min[k] ?? 0, max[k] ?? 0) });
+      });
+    }
     for (const row of Array.from(table.tBodies[0]?.rows ?? [])) {
       if (row.cells.length !== columns.length) continue;
       columns.forEach((column, index) => {
-        if (fitsContent(column)) see(index, row.cells[index]?.firstElementChild ?? null);
+        if (!fitsContent(column)) return;
+        const width = widthOf(row.cells[index]?.firstElementChild);
+        if (width > (cells.get(index) ?? 0)) cells.set(index, width);
       });
     }
-    let minWidth = 0;
+
+    let textWidth = 0;
+    /** What the text columns without a width of their own can give up: each down to SQUEEZED_TEXT_WIDTH. */
+    let textSlack = 0;
+    const wide = new Map<number, number>();
+    const narrow = new Map<number, number>();
     columns.forEach((column, index) => {
       if (!fitsContent(column)) {
-        minWidth += column.minWidth ?? (typeof column.width === 'number' ? column.width : MIN_COLUMN_WIDTH);
+        textWidth += column.minWidth ?? (typeof column.width === 'number' ? column.width : MIN_COLUMN_WIDTH);
+        if (column.minWidth === undefined && column.width === undefined) textSlack += MIN_COLUMN_WIDTH - SQUEEZED_TEXT_WIDTH;
         return;
       }
-      const width = Math.max(widths.get(index) ?? 0, measured.get(index) ?? 0);
-      widths.set(index, width);
-      minWidth += width;
-      const header = headers[index];
-      if (header && width > 0 && header.style.width !== `${width}px`) header.style.width = `${width}px`;
+      const cell = cells.get(index) ?? CELL_PADDING_PX;
+      const head = heads.get(index);
+      wide.set(index, Math.max(cell, head?.max ?? 0));
+      narrow.set(index, Math.max(cell, head?.min ?? 0));
     });
-    if (table.style.minWidth !== `${minWidth}px`) table.style.minWidth = `${minWidth}px`;
+    const box = table.parentElement?.clientWidth ?? 0;
+    let total = textWidth + [...wide.values()].reduce((a, b) => a + b, 0);
+    const wrapped = new Set<number>();
+    if (box > 0 && total > box) {
+      const savings = [...wide.keys()]
+        .map((index) => ({ index, saving: (wide.get(index) ?? 0) - (narrow.get(index) ?? 0) }))
+        .filter((s) => s.saving > 0)
+        .sort((a, b) => b.saving - a.saving);
+      for (const { index, saving } of savings) {
+        if (total <= box) break;
+        wrapped.add(index);
+        total -= saving;
+      }
+      // Still too wide: the names and descriptions give up some of their room (they wrap or end in "…").
+      if (total > box) total -= Math.min(textSlack, total - box);
+    }
+    wide.forEach((width, index) => {
+      const header = headers[index];
+      if (!header) return;
+      const px = `${wrapped.has(index) ? (narrow.get(index) ?? width) : width}px`;
+      if (header.style.width !== px) header.style.width = px;
+      if (wrapped.has(index) !== header.hasAttribute('data-wrap')) header.toggleAttribute('data-wrap', wrapped.has(index));
+    });
+    if (table.style.minWidth !== `${total}px`) table.style.minWidth = `${total}px`;
   });
 }
 

@@ -1,11 +1,12 @@
 import { Card, Stack, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { LoadState } from '@/components/load-state.tsx';
+import { showToast } from '@/lib/feedback.tsx';
 import { useAddPost } from '../api/add-post.ts';
 import { usePostForm } from '../api/get-post-form.ts';
 import { emptyPost, PostForm } from './post-form.tsx';
 
-/** /tips/posts/add: write a web tip post; saving goes to its view. */
+/** /tips/posts/add: write a web tip post; saving publishes it, goes to its view and says so in a toast. */
 export function AddPostPage() {
   const choices = usePostForm();
   const add = useAddPost();
@@ -22,6 +23,8 @@ export function AddPostPage() {
             onSubmit={async (body) => {
               const { post } = await add.mutateAsync(body);
               await navigate(`/tips/posts/view/${post.id}`);
+              // The view that opens says nothing of its own: the toast says the post is out.
+              showToast('success', 'Post published');
             }}
           />
         ) : (

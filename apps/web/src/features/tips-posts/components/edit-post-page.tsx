@@ -1,6 +1,7 @@
 import { Card, Stack, Title } from '@mantine/core';
 import { useNavigate, useParams } from 'react-router';
 import { LoadState } from '@/components/load-state.tsx';
+import { showToast } from '@/lib/feedback.tsx';
 import { usePostForEditing } from '../api/get-post-for-editing.ts';
 import { useUpdatePost } from '../api/update-post.ts';
 import { PostForm } from './post-form.tsx';
@@ -32,6 +33,7 @@ export function EditPostPage() {
             onSubmit={async (body) => {
               await update.mutateAsync({ ...body, post_id: postId });
               await navigate(`/tips/posts/view/${postId}`);
+              showToast('success', 'Post saved');
             }}
           />
         ) : (

@@ -1,4 +1,5 @@
 import { Alert, Button, Group, List, Modal, Progress, Stack, Text } from '@mantine/core';
+import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { betCategoryLabel, type SmsTipsEstimate } from '@betdesk/contract';
@@ -61,8 +62,15 @@ export function ConfirmSmsTips({
   );
 }
 
-/** After a save: how far each sent tip has gone, refreshed every 2 s until nothing is queued. */
+/**
+ * After a save: how far each sent tip has gone, refreshed every 2 s until nothing is queued. It
+ * scrolls itself into view when it appears, so the answer to "Send N SMS" is never off screen.
+ */
 export function SmsTipsProgress({ categories }: { categories: number[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   const tips = useQuery({
     queryKey: queryKeys.tips.smsTipsProgress(),
     queryFn: getSmsTips,
@@ -73,7 +81,7 @@ export function SmsTipsProgress({ categories }: { categories: number[] }) {
   });
   const shown = tips.data?.posts.filter((tip) => categories.includes(tip.bet_category_id)) ?? [];
   return (
-    <Alert color="blue" title="Sending SMS tips" data-testid="sms-tips-progress">
+    <Alert ref={box} color="blue" title="Sending SMS tips" role="status" data-testid="sms-tips-progress">
       <Stack gap="xs">
         {shown.map((tip) => {
           const { queued, sent, delivered, failed } = tip.delivery;

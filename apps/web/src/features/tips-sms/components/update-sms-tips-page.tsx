@@ -63,8 +63,6 @@ function SmsTipsForm({ tips, matchDate, tickets }: { tips: SmsTipForEditing[]; m
   };
   return (
     <Stack>
-      {/* Above the texts: the progress shows where the user is looking after the confirmation. */}
-      {sending && <SmsTipsProgress categories={sending} />}
       {tips.map((tip) => {
         const text = texts[tip.bet_category_id] ?? '';
         const setText = (value: string) => setTexts((all) => ({ ...all, [tip.bet_category_id]: value }));
@@ -99,6 +97,8 @@ function SmsTipsForm({ tips, matchDate, tickets }: { tips: SmsTipForEditing[]; m
           </Paper>
         );
       })}
+      {/* By the Save button, where the user is looking after the confirmation (and scrolled into view). */}
+      {sending && <SmsTipsProgress categories={sending} />}
       <Group justify="flex-end">
         <Button
           onClick={() => void submit()}
