@@ -125,5 +125,4 @@ export async function checkProviderHealth(db: Queryable, providers: SmsProviders
   }
 }
 
-export type { CircuitRow } from './queries/circuits.ts';
 export const providerCircuits = (db: Queryable) => q.allCircuits(db);

@@ -1,5 +1,6 @@
 import { AdminGrantAlerts } from './admin-grant-alerts.tsx';
 import { PrivacyAlerts } from './privacy-alerts.tsx';
+import { SmsProviderAlerts } from './sms-provider-alerts.tsx';
 
 /**
  * The admin-only alerts of the dashboard, in one chunk of their own: the dashboard page loads it
@@ -12,6 +13,7 @@ export default function AdminAlerts() {
     <>
       <PrivacyAlerts enabled />
       <AdminGrantAlerts enabled />
+      <SmsProviderAlerts enabled />
     </>
   );
 }
