@@ -40,6 +40,10 @@ export interface FakeAdvanta {
   refuseNextCalls(code: number, times?: number): void;
   /** Sendbulk calls are never answered while set (the client times out after hand-over). */
   hold: boolean;
+  /** Called with each sendbulk call's number (from 1) and its mobiles; 'hold' never answers it. */
+  onCall: ((seq: number, mobiles: string[]) => 'hold' | void) | null;
+  /** The mobiles of calls held unanswered. */
+  heldMobiles: string[];
   /** Delivery descriptions getdlr answers (and `push` sends) by message id. */
   dlrs: Map<string, string>;
   /** Posts a delivery report to the callback as Advanta does (JSON). */
@@ -70,6 +74,8 @@ export async function startFakeAdvanta(options: FakeAdvantaOptions = {}): Promis
       for (let i = 0; i < times; i += 1) refusals.push(code);
     },
     hold: false,
+    onCall: null,
+    heldMobiles: [],
     dlrs: new Map(),
     async push(callbackUrl, messageId, description) {
       const response = await fetch(callbackUrl, {
@@ -92,11 +98,12 @@ export async function startFakeAdvanta(options: FakeAdvantaOptions = {}): Promis
 
   function sendbulk(res: ServerResponse, body: { smslist?: Record<string, unknown>[] }): void {
     fake.calls += 1;
-    if (fake.hold) {
+    const list = Array.isArray(body.smslist) ? body.smslist : [];
+    if (fake.hold || fake.onCall?.(fake.calls, list.map((m) => String(m.mobile ?? ''))) === 'hold') {
+      fake.heldMobiles.push(...list.map((m) => String(m.mobile ?? '')));
       held.add(res);
       return;
     }
-    const list = Array.isArray(body.smslist) ? body.smslist : [];
     if (list.length === 0 || !authorised(list[0]!)) return codeAnswer(res, 1006);
     if (list.length > 1000) return codeAnswer(res, 1012);
     const refusal = refusals.shift();
