@@ -46,6 +46,13 @@ export const EnvSchema = z.object({
   AT_SENDER_ID: z.string().min(1).max(11, 'must be at most 11 characters').optional(),
   AT_SENDER_ID_PROMO: z.string().min(1).max(11, 'must be at most 11 characters').optional(),
   AT_BASE_URL: z.url().optional(),
+  // The second aggregator (decision 062): the Advanta family's API, or its in-process fake (demo).
+  SMS_FAILOVER_PROVIDER: z.enum(['advanta', 'advanta-fake']).optional(),
+  ADVANTA_BASE_URL: z.url().default('https://quicksms.advantasms.com'),
+  ADVANTA_API_KEY: z.string().min(1).optional(),
+  ADVANTA_PARTNER_ID: z.string().min(1).optional(),
+  ADVANTA_SENDER_ID: z.string().min(1).max(11, 'must be at most 11 characters').optional(),
+  ADVANTA_SENDER_ID_PROMO: z.string().min(1).max(11, 'must be at most 11 characters').optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   MPESA_BASE_URL: z.url().default('https://sandbox.safaricom.co.ke'),
   MPESA_CONSUMER_KEY: z.string().min(1).optional(),
@@ -149,6 +156,10 @@ export type MpesaConfig = {
 };
 
 /** The SMS gateway and the queue's pace. `africasTalking` is set when SMS_PROVIDER=africastalking. */
+export type SmsFailoverConfig =
+  | { kind: 'advanta'; baseUrl: string; apiKey: string; partnerId: string; senderId: string; promoSenderId: string | undefined }
+  | { kind: 'advanta-fake'; senderId: string; promoSenderId: string | undefined };
+
 export type SmsConfig = {
   provider: 'log' | 'africastalking';
   logBalance: number;
@@ -164,6 +175,8 @@ export type SmsConfig = {
     promoSenderId: string | undefined;
     baseUrl: string;
   } | null;
+  /** The second aggregator the outbox fails over to (SMS_FAILOVER_PROVIDER, decision 062); null: none. */
+  failover: SmsFailoverConfig | null;
 };
 
 export class ConfigError extends Error {}
@@ -243,6 +256,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  SECRETS_KEY and WEBHOOK_SECRET must be set when NODE_ENV=production',
     );
   }
+  if (e.SMS_FAILOVER_PROVIDER === 'advanta' && (!e.ADVANTA_API_KEY || !e.ADVANTA_PARTNER_ID || !e.ADVANTA_SENDER_ID)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  ADVANTA_API_KEY, ADVANTA_PARTNER_ID and ADVANTA_SENDER_ID must be set when SMS_FAILOVER_PROVIDER=advanta',
+    );
+  }
   if (e.SMS_PROVIDER === 'africastalking' && (!e.AT_USERNAME || !e.AT_API_KEY)) {
     throw new ConfigError('Invalid configuration:\n  AT_USERNAME and AT_API_KEY must be set when SMS_PROVIDER=africastalking');
   }
@@ -285,6 +303,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
                 (e.AT_USERNAME === 'sandbox' ? 'https://api.sandbox.africastalking.com' : 'https://api.africastalking.com'),
             }
           : null,
+      failover:
+        e.SMS_FAILOVER_PROVIDER === 'advanta'
+          ? {
+              kind: 'advanta' as const,
+              baseUrl: e.ADVANTA_BASE_URL,
+              apiKey: e.ADVANTA_API_KEY!,
+              partnerId: e.ADVANTA_PARTNER_ID!,
+              senderId: e.ADVANTA_SENDER_ID!,
+              promoSenderId: e.ADVANTA_SENDER_ID_PROMO,
+            }
+          : e.SMS_FAILOVER_PROVIDER === 'advanta-fake'
+            ? { kind: 'advanta-fake' as const, senderId: e.ADVANTA_SENDER_ID ?? 'BETDESK', promoSenderId: e.ADVANTA_SENDER_ID_PROMO ?? 'BETDESK-OFR' }
+            : null,
     },
     production,
     mpesa: {

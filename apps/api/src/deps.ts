@@ -10,4 +10,6 @@ export interface AppDeps {
   db: Db;
   jobs: Jobs;
   sms: SmsGateway;
+  /** The second aggregator (SMS_FAILOVER_PROVIDER, decision 062); absent or null: none. */
+  smsFailover?: SmsGateway | null;
 }

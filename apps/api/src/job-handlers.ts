@@ -1,6 +1,6 @@
 import type { AppDeps } from './deps.ts';
 import { compactSummaries } from './db/summaries.ts';
-import { dispatchQueuedSms } from './modules/sms/service.ts';
+import { dispatchQueuedSms, pullDeliveryReports, smsProvidersOf } from './modules/sms/service.ts';
 import { recheckPendingRequests } from './modules/mpesa/service.ts';
 import { runRetention } from './modules/privacy/service.ts';
 import { runMoneyCheck, runPull } from './modules/reconciliation/service.ts';
@@ -36,12 +36,15 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       pollSeconds: 0.5,
       run: async (signal) => {
         const { batchSize, sendRate } = deps.config.sms;
-        const report = await dispatchQueuedSms(deps.database, deps.sms, { batchSize, sendRate, signal });
+        const report = await dispatchQueuedSms(deps.database, smsProvidersOf(deps), { batchSize, sendRate, signal });
         // Work left, also when stopped by SIGTERM: the next job is taken by another worker, or by
         // this one's successor, instead of waiting for the cron.
         if (report.more) await deps.jobs.nudge(QUEUES.smsDispatch);
       },
     },
+    // Sent messages without a delivery report after `sms_dlr_pull_minutes` are asked of their
+    // provider where it offers it (Advanta's getdlr, decision 062).
+    runs(QUEUES.smsDeliveryPull, EVERY_MINUTE, () => pullDeliveryReports(deps.db, smsProvidersOf(deps))),
     // STK pushes whose callback did not come within MPESA_STK_TIMEOUT_SECONDS are asked by STK query.
     runs(QUEUES.stkRecheck, EVERY_MINUTE, () => recheckPendingRequests(deps)),
     {

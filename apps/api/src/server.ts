@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { buildApp } from './app.ts';
-import { createSmsGateway } from './integrations/sms/index.ts';
+import { createFailoverGateway, createSmsGateway } from './integrations/sms/index.ts';
 import { noJobs, startJobs, type Jobs } from './jobs/jobs.ts';
 import { jobHandlers } from './job-handlers.ts';
 import { bootstrap, type BootReport } from './bootstrap.ts';
@@ -25,6 +25,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     database,
     db: database.db,
     sms: createSmsGateway(config, logger),
+    smsFailover: createFailoverGateway(config, logger),
     get jobs() {
       return jobsRef.current;
     },

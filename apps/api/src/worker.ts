@@ -7,7 +7,7 @@ import pino from 'pino';
 import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { loggerOptions } from './http/logger.ts';
-import { createSmsGateway } from './integrations/sms/index.ts';
+import { createFailoverGateway, createSmsGateway } from './integrations/sms/index.ts';
 import { jobHandlers } from './job-handlers.ts';
 import { noJobs, QUEUES, startJobs, type Jobs } from './jobs/jobs.ts';
 import { readConfigOrExit, waitForDatabaseOrExit } from './process-start.ts';
@@ -29,6 +29,7 @@ const deps: AppDeps = {
     return jobsRef.current;
   },
   sms: createSmsGateway(config, logger),
+  smsFailover: createFailoverGateway(config, logger),
 };
 const jobs = await startJobs(database, jobHandlers(deps), logger, {
   work: true,

@@ -17,6 +17,8 @@ export const LiveEvent = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('payment.claimed'), payment_id: z.number(), status: z.string() }),
   z.object({ type: z.literal('sms.status'), status: z.string(), count: z.number() }),
+  /** An SMS provider's circuit opened or closed (decision 062): the dashboard and the SMS screen show it. */
+  z.object({ type: z.literal('sms.provider'), provider: z.string(), state: z.string(), reason: z.string().nullable() }),
   z.object({ type: z.literal('bet.opened'), bet_id: z.number(), client_id: z.number() }),
   z.object({ type: z.literal('bet.closed'), bet_id: z.number(), client_id: z.number() }),
 ]);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { csvExport, endpoint } from './endpoint.ts';
 import { providerBody, providerFields } from './text.ts';
 import { Id, Kes, Notice, PageQuery } from './common.ts';
 import { ListCounts, listQuery } from './lists.ts';
@@ -46,6 +46,8 @@ export const SmsMessage = z.object({
   sms_class: z.enum(['transactional', 'service', 'promotional']),
   /** A promotional message waiting for the promotional window: when it will go. */
   held_until: z.string().nullable(),
+  /** The SMS provider it was handed to (africastalking, advanta ...), null before (decision 062). */
+  provider: z.string().nullable(),
 });
 export type SmsMessage = z.infer<typeof SmsMessage>;
 
@@ -78,6 +80,10 @@ export const SmsLogQuery = listQuery('smsLog').and(
   z.object({
     status: z.preprocess((v) => (v === '' ? undefined : v), SmsStatus.optional()),
     search: SmsPhoneSearch,
+    provider: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'Choose a provider from the list').optional(),
+    ),
   }),
 );
 export type SmsLogQuery = z.input<typeof SmsLogQuery>;
@@ -284,8 +290,10 @@ export const SmsEstimate = z.object({
   characters_left: z.number(),
   unicode_characters: z.array(z.string()),
   recipients: z.number(),
-  /** The setting `sms_cost_per_part_cents`, in KES. */
+  /** The price of a part at the provider carrying SMS now (`sms_cost_per_part_cents`, or the second provider's), in KES. */
   price_per_part: Kes,
+  /** The provider SMS go through now (decision 062). */
+  provider: z.string().optional(),
   /** recipients × parts × price per part, in KES. */
   cost: Kes,
 });
@@ -300,4 +308,93 @@ export const smsEstimate = endpoint({
   access: 'write:sms',
   body: SmsEstimateRequest,
   response: SmsEstimate,
+});
+
+// ---- SMS providers and failover (decision 062) ------------------------------------------------
+
+export const SmsProviderState = z.object({
+  provider: z.string(),
+  /** Primary (SMS_PROVIDER) or the second aggregator (SMS_FAILOVER_PROVIDER). */
+  role: z.enum(['primary', 'secondary']),
+  /** closed: in use; open: not used (reason says why) until its probe; half-open: one probe batch goes. */
+  state: z.enum(['closed', 'open', 'half-open']),
+  reason: z.string().nullable(),
+  since: z.string().nullable(),
+  probe_on: z.string().nullable(),
+  balance: Kes.nullable(),
+  balance_on: z.string().nullable(),
+  sends: z.number(),
+  failures: z.number(),
+  /** The price of one part at this provider (settings), KES. */
+  price_per_part: Kes,
+});
+export type SmsProviderState = z.infer<typeof SmsProviderState>;
+
+export const smsProviders = endpoint({
+  method: 'GET',
+  path: '/api/sms/providers',
+  tag: 'sms',
+  summary: "Each SMS provider's circuit (closed, open, half-open) and why, its balance, sends and failures",
+  access: 'view:sms-log',
+  response: z.object({ providers: z.array(SmsProviderState) }),
+});
+
+/** Advanta's delivery report as it posts it to the callback URL. */
+export const AdvantaDeliveryReport = z.object({
+  messageid: z.union([z.string(), z.number()]).transform(String).pipe(z.string().min(1, 'The messageid is required').max(100)),
+  description: z.string({ message: 'The description is required' }).min(1, 'The description is required').max(100),
+  timeTaken: z.string().max(40).optional(),
+  timestamp: z.string().max(40).optional(),
+});
+
+export const smsAdvantaDeliveryReport = endpoint({
+  method: 'POST',
+  path: '/api/hooks/sms/advanta/delivery/:secret',
+  tag: 'hooks',
+  summary: 'Advanta (second SMS provider) delivery report: settles the message it carried; unknown ids are acknowledged',
+  access: 'public',
+  body: providerBody(),
+  response: z.object({ message: z.string() }),
+});
+
+export const SmsCostQuery = z.object({
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month is YYYY-MM, e.g. 2026-11')
+    .optional(),
+});
+
+export const SmsCostLine = z.object({
+  provider: z.string(),
+  sms_class: z.enum(['transactional', 'service', 'promotional']),
+  messages: z.number(),
+  parts: z.number(),
+  /** What the provider charged where it said, else parts × its price per part (settings), KES. */
+  cost: Kes,
+});
+export type SmsCostLine = z.infer<typeof SmsCostLine>;
+
+export const SmsCostReport = z.object({
+  month: z.string(),
+  rows: z.array(SmsCostLine),
+  total: z.object({ messages: z.number(), parts: z.number(), cost: Kes }),
+});
+export type SmsCostReport = z.infer<typeof SmsCostReport>;
+
+export const smsCostReport = endpoint({
+  method: 'GET',
+  path: '/api/sms/cost-report',
+  tag: 'sms',
+  summary: "A month's SMS cost per provider and kind of text (transactional, service, promotional): messages handed over, parts, cost",
+  access: 'view:sms-log',
+  query: SmsCostQuery,
+  response: SmsCostReport,
+});
+
+export const exportSmsCostReport = csvExport({
+  path: '/api/sms/cost-report/export',
+  tag: 'sms',
+  summary: 'CSV of the monthly SMS cost per provider and kind of text',
+  access: 'view:sms-log',
+  query: SmsCostQuery,
 });

@@ -5,6 +5,7 @@ import type { Database } from '../db/client.ts';
 /** The queues of the product, by name. Handlers are registered by the domains that own them. */
 export const QUEUES = {
   smsDispatch: 'sms-dispatch',
+  smsDeliveryPull: 'sms-delivery-pull',
   stkRecheck: 'mpesa-stk-recheck',
   subscriptionExpiry: 'subscription-expiry',
   mpesaPull: 'mpesa-pull',

@@ -12,6 +12,7 @@ const staleAfter: Record<LiveEventType, (readonly string[])[]> = {
   'payment.received': [dashboard.all, mpesa.all, subscriptions.all, tips.all, clients.all, reports.all],
   'payment.claimed': [dashboard.all, mpesa.all, subscriptions.all, tips.all, clients.all, bonuses.all, reports.all],
   'sms.status': [sms.all],
+  'sms.provider': [sms.all, dashboard.all],
   'bet.opened': [dashboard.all, bets.all, clients.all],
   'bet.closed': [dashboard.all, bets.all, clients.all, bonuses.all, reports.all],
 };

@@ -46,6 +46,7 @@ export const paths = {
     log: '/sms',
     inbox: '/sms/inbox',
     broadcasts: '/sms/broadcasts',
+    costs: '/sms/costs',
   },
   settings: '/settings',
   backups: '/backups',

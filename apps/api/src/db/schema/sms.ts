@@ -72,6 +72,10 @@ export const smsMessages = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** The SMS provider the message was claimed for and handed to (decision 062); null until claimed. */
+    provider: text('provider'),
+    /** When the provider was last asked for this sent message's delivery report (getdlr, decision 062). */
+    dlrAskedAt: timestamp('dlr_asked_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -88,6 +92,8 @@ export const smsMessages = pgTable(
     index('sms_status_created_idx').on(t.status, t.createdAt, t.id),
     index('sms_failure_cause_idx').on(t.failureCause, t.id).where(sql`${t.failureCause} is not null`),
     index('sms_broadcast_idx').on(t.broadcastId, t.status).where(sql`${t.broadcastId} is not null`),
+    index('sms_provider_created_idx').on(t.provider, t.createdAt, t.id).where(sql`${t.provider} is not null`),
+    index('sms_dlr_due_idx').on(t.provider, t.sentAt).where(sql`${t.status} = 'sent'`),
     index('sms_resent_from_idx').on(t.resentFromId).where(sql`${t.resentFromId} is not null`),
     // View SMS tips counts each tip version's messages by status: the version is the second part
     // of an SMS tip's dedupe key (`sms-tip:<version id>:<phone>`), so this is an index-only count.
@@ -96,3 +102,25 @@ export const smsMessages = pgTable(
       .where(sql`${t.intent} = 'tips.sms-tip'`),
   ],
 );
+
+export const SMS_CIRCUIT_STATES = ['closed', 'open', 'half-open'] as const;
+export type SmsCircuitState = (typeof SMS_CIRCUIT_STATES)[number];
+
+/**
+ * Each SMS provider's health, shared by every dispatcher (decision 062): closed (used), open (not
+ * used until `probe_at`, with the reason), half-open (one probe batch may go). Also its last
+ * polled balance and the sends and failures the metrics count.
+ */
+export const smsProviderCircuits = pgTable('sms_provider_circuits', {
+  provider: text('provider').primaryKey(),
+  state: text('state', { enum: SMS_CIRCUIT_STATES }).notNull().default('closed'),
+  reason: text('reason'),
+  consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+  openedAt: timestamp('opened_at', { withTimezone: true }),
+  probeAt: timestamp('probe_at', { withTimezone: true }),
+  balanceCents: bigint('balance_cents', { mode: 'number' }),
+  balanceAt: timestamp('balance_at', { withTimezone: true }),
+  sendsTotal: bigint('sends_total', { mode: 'number' }).notNull().default(0),
+  failuresTotal: bigint('failures_total', { mode: 'number' }).notNull().default(0),
+  changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -87,8 +87,15 @@ export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGatewa
     if (batch.length > 1) form.set('enqueue', '1');
     const all = (outcome: { status: 'retry' | 'unconfirmed' | 'failed'; reason: string; cause?: string }): SendOutcome[] =>
       batch.map((sms) => ({ id: sms.id, ...outcome }) as SendOutcome);
+    // Refused before accepting anything: another provider may carry the batch (decision 062).
     const refused = (found: { cause: string; final: boolean; reason: string }): SendOutcome[] =>
-      all({ status: found.final ? 'failed' : 'retry', reason: found.reason, cause: found.cause });
+      batch.map((sms) => ({
+        id: sms.id,
+        status: found.final ? 'failed' : 'retry',
+        reason: found.reason,
+        cause: found.cause,
+        refused: { opensCircuit: true },
+      }));
 
     let response: Response;
     try {
@@ -102,7 +109,7 @@ export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGatewa
       const code = errorCode(error);
       if (code && NOT_SENT_CODES.has(code)) {
         options.logger.warn({ code }, "Africa's Talking could not be reached");
-        return all({ status: 'retry', reason: `Gateway unreachable (${code})` });
+        return batch.map((sms) => ({ id: sms.id, status: 'retry', reason: `Gateway unreachable (${code})`, refused: { opensCircuit: false } }));
       }
       options.logger.error({ code, recipients: batch.length }, "Africa's Talking request ended without an answer");
       return all({ status: 'unconfirmed', reason: `No answer from the gateway (${code ?? 'connection lost'})` });
@@ -119,7 +126,13 @@ export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGatewa
       options.logger.warn({ status: response.status, text }, "Africa's Talking answered with an error");
       const found = wholeCallCause(text, from);
       if (found) return refused(found);
-      return all({ status: 'retry', reason: `Gateway error (HTTP ${response.status})`, cause: `HTTP ${response.status}` });
+      return batch.map((sms) => ({
+        id: sms.id,
+        status: 'retry',
+        reason: `Gateway error (HTTP ${response.status})`,
+        cause: `HTTP ${response.status}`,
+        refused: { opensCircuit: false },
+      }));
     }
 
     const payload = (await response.json().catch(() => null)) as {
@@ -149,6 +162,7 @@ export function africasTalkingGateway(options: AfricasTalkingOptions): SmsGatewa
 
   return {
     name: 'africastalking',
+    carriesPromotional: true,
     async send(batch) {
       const outcomes: SendOutcome[] = [];
       for (const [body, group] of requestsOf(batch)) outcomes.push(...(await sendOneText(body, group)));

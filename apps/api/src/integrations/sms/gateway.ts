@@ -28,8 +28,8 @@ export type SendOutcome =
       parts?: number;
       providerStatus?: string;
     }
-  | { id: number; status: 'failed'; reason: string; providerStatus?: string; cause?: string }
-  | { id: number; status: 'retry'; reason: string; cause?: string }
+  | { id: number; status: 'failed'; reason: string; providerStatus?: string; cause?: string; refused?: Refusal }
+  | { id: number; status: 'retry'; reason: string; cause?: string; refused?: Refusal }
   | { id: number; status: 'unconfirmed'; reason: string };
 
 /**
@@ -37,6 +37,22 @@ export type SendOutcome =
  * the phone gets no more promotional messages (decision 018).
  */
 export const DND_CAUSE = 'DoNotDisturbRejection';
+
+/**
+ * The provider refused the request before accepting any of it (decision 062): it was unreachable
+ * (connection refused, DNS), answered an error, or refused the whole call for a cause of its own
+ * (credentials, balance, sender id). Such a batch may go through another provider; one the provider
+ * may have accepted (a timeout after hand-over: `unconfirmed`) never does.
+ * `opensCircuit`: the cause will not clear by trying again soon (credentials, balance, sender id).
+ */
+export interface Refusal {
+  opensCircuit: boolean;
+}
+
+/** A delivery report asked of the provider (getdlr): its word and whether it is final. */
+export interface PulledReport {
+  status: string;
+}
 
 export interface SmsBalance {
   amount: number;
@@ -47,4 +63,8 @@ export interface SmsGateway {
   readonly name: string;
   send(batch: OutgoingSms[]): Promise<SendOutcome[]>;
   balance(): Promise<SmsBalance | null>;
+  /** Whether a promotional sender id is registered here (a promotional text goes only where it is). */
+  readonly carriesPromotional?: boolean;
+  /** Asks for a sent message's delivery report (Advanta's getdlr); null while the provider has none. */
+  deliveryReport?(providerMessageId: string): Promise<PulledReport | null>;
 }

@@ -10,6 +10,7 @@ import { utilityBalanceGauge } from '../refunds/service.ts';
 import { lateInvoices, taxInvoicingOn } from '../tax/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { adminGrantFigures } from '../users/service.ts';
+import { providerStates, smsProvidersOf } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 /** Outbox states worth watching: the ones a message passes through, not the millions sent. */
@@ -58,6 +59,43 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     async collect() {
       const found = await q.outboxCounts(db, OUTBOX_STATUSES);
       for (const r of found) this.set({ status: r.status }, r.n);
+    },
+  });
+  // Each SMS provider's circuit (decision 062): 1 closed (in use), 0 open or half-open; and the
+  // messages it took and refused, from the circuits' own counts.
+  let providerRead: ReturnType<typeof providerStates> | null = null;
+  const providerFigures = () =>
+    (providerRead ??= providerStates(db, smsProvidersOf(deps)).finally(() => {
+      providerRead = null;
+    }));
+  new Gauge({
+    name: 'betdesk_sms_provider_up',
+    help: 'Whether each SMS provider is in use: 1 its circuit is closed, 0 open or half-open (the reason is on the SMS screen)',
+    labelNames: ['provider', 'role'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const p of (await providerFigures()).providers) this.set({ provider: p.provider, role: p.role }, p.state === 'closed' ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'betdesk_sms_provider_sends_total',
+    help: 'Messages each SMS provider accepted',
+    labelNames: ['provider'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const p of (await providerFigures()).providers) this.inc({ provider: p.provider }, p.sends);
+    },
+  });
+  new Counter({
+    name: 'betdesk_sms_provider_failures_total',
+    help: 'Messages each SMS provider did not accept (refused, failed, unconfirmed or to retry)',
+    labelNames: ['provider'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const p of (await providerFigures()).providers) this.inc({ provider: p.provider }, p.failures);
     },
   });
   // Counts that only grow are counters (promtool: a *_total is a counter), read from the database

@@ -87,7 +87,42 @@ export const settingDefaults = {
   },
   sms_cost_per_part_cents: {
     value: 80,
-    description: "Estimated cost of one SMS part in cents (KES 0.80): the SMS composers' cost, the broadcast preview and its confirmation",
+    description:
+      "Price of one SMS part at the primary provider (Africa's Talking) in cents (KES 0.80): the SMS composers' cost, the broadcast preview and its confirmation, the cost report",
+  },
+  // The second aggregator and each provider's circuit (decision 062).
+  sms_failover_cost_per_part_cents: {
+    value: 60,
+    description:
+      'Price of one SMS part at the second provider (SMS_FAILOVER_PROVIDER, Advanta) in cents: the composers\' cost while SMS go through it, and the cost report',
+  },
+  sms_circuit_failures: {
+    value: 5,
+    description: 'Consecutive transient failures (unreachable, gateway errors) of an SMS provider that open its circuit: SMS go through the other provider',
+  },
+  sms_circuit_probe_seconds: {
+    value: 120,
+    description: 'Seconds an open SMS provider circuit waits before one probe batch is tried through it (it closes when the probe is taken)',
+  },
+  sms_circuit_delivered_percent: {
+    value: 50,
+    description: "An SMS provider's circuit opens when the delivered share of its last 15 minutes' delivery reports is below this percentage",
+  },
+  sms_circuit_min_reports: {
+    value: 50,
+    description: "Delivery reports of the last 15 minutes a provider needs before its delivered share can open its circuit",
+  },
+  sms_low_balance_kes: {
+    value: 200,
+    description: "An SMS provider's polled balance below this many KES opens its circuit before sends fail",
+  },
+  sms_dlr_pull_minutes: {
+    value: 30,
+    description: 'Minutes after sending a message with no delivery report is asked of its provider (getdlr), where the provider offers it',
+  },
+  sms_promotional_waits_for_primary: {
+    value: false,
+    description: 'On: promotional SMS wait for the primary provider while it is down instead of going through the second one',
   },
   broadcast_cost_confirm_kes: {
     value: 1_000,
@@ -292,6 +327,13 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   sms_promotional_window_start_hour: { min: 0, max: 23 },
   sms_promotional_window_end_hour: { min: 1, max: 24 },
   sms_retry_hours: { min: 1, max: 168, unit: 'hours' },
+  sms_failover_cost_per_part_cents: { min: 0, max: 10_000 },
+  sms_circuit_failures: { min: 1, max: 100 },
+  sms_circuit_probe_seconds: { min: 10, max: 3600, unit: 'seconds' },
+  sms_circuit_delivered_percent: { min: 0, max: 100, unit: '%' },
+  sms_circuit_min_reports: { min: 1, max: 100_000 },
+  sms_low_balance_kes: { min: 0, max: 1_000_000, unit: 'KES' },
+  sms_dlr_pull_minutes: { min: 5, max: 1440, unit: 'minutes' },
   privacy_request_days: { min: 1, max: 30, unit: 'days' },
   privacy_retention_years: { min: 1, max: 20, unit: 'years' },
   sms_text_retention_days: { min: 30, max: 3650, unit: 'days' },

@@ -10,6 +10,7 @@ import { smsParts } from '@betdesk/contract';
 import { announce } from '../events/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { optOut } from './opt-outs.ts';
+import { checkProviderHealth, recordProviderResult, usableProviders, type SmsProviders } from './circuit.ts';
 import { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 import * as q from './queries/outbox.ts';
 
@@ -250,15 +251,18 @@ export function requestSizes(batchSize: number, sendRate: number): { single: num
  */
 export async function dispatchQueuedSms(
   database: Database,
-  gateway: SmsGateway,
+  gateways: SmsGateway | SmsProviders,
   options: DispatchOptions = {},
 ): Promise<DispatchReport> {
+  const providers: SmsProviders = 'send' in gateways ? { primary: gateways, secondary: null } : gateways;
   const retryForMs = options.retryForMs ?? (await getSetting(database.db, 'sms_retry_hours')) * 3_600_000;
   const o = { ...DISPATCH_DEFAULTS, ...options, retryForMs };
   const report: DispatchReport = { sent: 0, failed: 0, retried: 0, unconfirmed: 0, batches: 0, more: false };
   const started = Date.now();
   await q.releaseExpiredClaims(database);
   const window = await promotionalWindow(database.db);
+  if (providers.secondary) await checkProviderHealth(database.db, providers, o.now());
+  const promotionalWaits = providers.secondary ? await getSetting(database.db, 'sms_promotional_waits_for_primary') : false;
   for (;;) {
     if (options.signal?.aborted) {
       report.more = true;
@@ -272,9 +276,20 @@ export async function dispatchQueuedSms(
     const token = randomUUID();
     const now = o.now();
     const due = { now, promotionalOpen: windowAt(now, window).open };
+    // The provider is chosen per batch, at claim time (decision 062): the primary while its circuit
+    // is closed, else the second aggregator; an open circuit past its delay gets one probe batch.
+    const usable = await usableProviders(database.db, providers, now, o.claimMs);
+    const choice = usable[0];
+    if (!choice) return report; // every provider is down: the queue waits for a probe
+    const route: q.ClaimRoute = {
+      provider: choice.gateway.name,
+      promotional: choice.primary || (choice.gateway.carriesPromotional !== false && !promotionalWaits),
+      transactionalFirst: !choice.primary,
+    };
+    const sizes = choice.probe ? { single: 1, bulk: 1 } : requestSizes(o.batchSize, o.sendRate);
     // A request never carries more than one second's worth of the rate: the gateway sees at most
     // SMS_SEND_RATE messages in any second, not a paced average of larger bursts.
-    const claimed = await q.claimBatch(database, token, requestSizes(o.batchSize, o.sendRate), o.claimMs, due);
+    const claimed = await q.claimBatch(database, token, sizes, o.claimMs, due, route);
     if (claimed === 0) return report;
     // One pace for every dispatcher of every process: the batch waits for room in the rate.
     const booking = await waitForGatewayRoom(database, claimed, o.sendRate, o.claimMs);
@@ -285,7 +300,7 @@ export async function dispatchQueuedSms(
     }
     report.batches += 1;
 
-    const outcomes = await gateway
+    const outcomes = await choice.gateway
       .send(batch.map(({ id, recipient, body, promotional }) => ({ id, recipient, body, promotional })))
       .catch(
         (error: unknown): SendOutcome[] =>
@@ -297,10 +312,22 @@ export async function dispatchQueuedSms(
       (sms): SendOutcome =>
         byId.get(sms.id) ?? { id: sms.id, status: 'unconfirmed', reason: 'The gateway gave no outcome' },
     );
-    await recordOutcomes(database, token, batch, decided, o, report);
+    if (providers.secondary) await recordProviderResult(database.db, choice.gateway.name, decided, now);
+    // Refused before acceptance with another provider to take it: back to the queue at once, for
+    // the next claim to route (decision 062). An unconfirmed message never is.
+    const rerouted = providers.secondary ? decided.map(reroutable) : decided;
+    await recordOutcomes(database, token, batch, rerouted, o, report);
     await optOutRefused(database, batch, decided);
-    if (decided.every((outcome) => outcome.status === 'retry')) return report; // gateway trouble: back off
+    if (rerouted.every((outcome) => outcome.status === 'retry' && !(outcome as { again?: boolean }).again)) return report; // gateway trouble: back off
   }
+}
+
+/** A refusal before acceptance becomes a retry due now, to go through whichever provider is up. */
+function reroutable(outcome: SendOutcome): SendOutcome {
+  if ((outcome.status === 'retry' || outcome.status === 'failed') && outcome.refused) {
+    return { id: outcome.id, status: 'retry', reason: outcome.reason, cause: outcome.cause ?? outcome.reason, again: true } as SendOutcome;
+  }
+  return outcome;
 }
 
 /**
@@ -416,6 +443,11 @@ async function recordOutcomes(
       failure = lastError = outcome.reason;
     } else if (outcome.status === 'unconfirmed') {
       report.unconfirmed += 1;
+      lastError = outcome.reason;
+    } else if ((outcome as { again?: boolean }).again && waited < o.retryForMs) {
+      // refused before acceptance, another provider may take it now (decision 062)
+      report.retried += 1;
+      status = 'queued';
       lastError = outcome.reason;
     } else if (attempts >= o.maxAttempts || waited >= o.retryForMs) {
       report.failed += 1;

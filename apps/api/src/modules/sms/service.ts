@@ -35,6 +35,9 @@ export { consentState, hasConsent, isErasedHash, isErasedPhone, isSomeHashErased
 export { isOptedOut, optIn, optOut, optOutState } from './opt-outs.ts';
 export { dispatchQueuedSms, queueSms, queueSmsFanout, queueSmsInTheirLanguage, ridingSms, ridingSmsInTheirLanguage, smsInOrderRider } from './outbox.ts';
 export type { RidingSms, SmsToQueue } from './outbox.ts';
+export { pullDeliveryReports, recordAdvantaReport } from './provider-reports.ts';
+export { checkProviderHealth, providerCircuits, smsProvidersOf, type SmsProviders } from './circuit.ts';
+export { providerStates } from './providers.ts';
 export { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 export { chosenLanguage, forgetLanguage, languageOf, setLanguage, type LanguageSource } from './languages.ts';
 export { customerTemplate, customerText, customerTextFor, promotionalText, promotionalTextFor } from './customer-texts.ts';
@@ -109,7 +112,12 @@ export function phoneSearchDigits(search: string): string | undefined {
 /** The SMS log: one page of messages, newest first, and how many there are of each status. */
 export async function smsLogPage(db: Queryable, query: z.output<typeof SmsLogQuery>) {
   const phoneContains = phoneSearchDigits(query.search);
-  return q.findLogMessages(db, { status: query.status, phoneContains, days: dayRangeOf(query) }, pageOf(query), query.dir ?? 'desc');
+  return q.findLogMessages(
+    db,
+    { status: query.status, phoneContains, provider: query.provider, days: dayRangeOf(query) },
+    pageOf(query),
+    query.dir ?? 'desc',
+  );
 }
 
 export async function smsMessageDetail(db: Queryable, id: number) {

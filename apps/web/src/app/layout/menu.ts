@@ -131,6 +131,7 @@ export const menu: MenuSection[] = [
         ['Assign clients', paths.users.assignClients, 'assign:clients'],
       ]),
       { label: 'SMS Log', icon: IconMessage, permission: 'view:sms-log', to: paths.sms.log },
+      { label: 'SMS Costs', icon: IconMessage, permission: 'view:sms-log', to: paths.sms.costs },
       { label: 'SMS Inbox', icon: IconInbox, permission: 'view:sms-inbox', to: paths.sms.inbox },
       { label: 'Broadcasts', icon: IconSpeakerphone, permission: 'send:broadcasts', to: paths.sms.broadcasts },
       { label: 'Settings', icon: IconSettings, permission: 'manage:settings', to: paths.settings },

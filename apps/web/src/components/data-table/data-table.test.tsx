@@ -164,7 +164,7 @@ describe('DataTable', () => {
     expect(tableMinWidth(columns)).toBe(2 * MIN_COLUMN_WIDTH);
   });
 
-  it('sizes a figure column to its figures, and wraps the longest headers before the table outgrows its box (issue 53)', () => {
+  it('sizes a figure column to its figures, and wraps the longest headers before the table outgrows its box', () => {
     const figures: DataTableColumn<Client>[] = [
       { key: 'name', header: 'Name' },
       ...[1, 2, 3, 4, 5].map((k): DataTableColumn<Client> => ({ key: `f${k}`, header: 'Net revenue retention', align: 'right', width: 60, render: (r) => `KES ${r.id},000.00` })),

@@ -27,6 +27,8 @@ export interface MessageFilter {
   days?: DayRange;
   /** Digits some part of the recipient's number contains. */
   phoneContains?: string | undefined;
+  /** The provider it was handed to (decision 062). */
+  provider?: string | undefined;
   /** A person's messages: linked to them, or sent to their phone. */
   person?: { clientId: number; phone: string } | { subscriberId: number; phone: string };
 }
@@ -35,6 +37,7 @@ function whereOf(filter: MessageFilter): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filter.status) conditions.push(sql`m.status = ${filter.status}`);
   if (filter.phoneContains) conditions.push(sql`m.recipient like ${`%${filter.phoneContains}%`}`);
+  if (filter.provider) conditions.push(sql`m.provider = ${filter.provider}`);
   if (filter.days) conditions.push(inDays(sql`m.created_at`, filter.days));
   const person = filter.person;
   if (person && 'clientId' in person) {
@@ -128,6 +131,7 @@ function toMessage(r: Row): SmsMessage {
       r.status === 'queued' && r.sms_class === 'promotional' && new Date(r.next_attempt_at as string) > new Date()
         ? iso(r.next_attempt_at)
         : null,
+    provider: textOrNull(r.provider),
   };
 }
 
@@ -169,7 +173,7 @@ export async function findLogMessages(
 /** How many messages of each status the days (and phone search) hold: the filter buttons' counts. */
 async function countByStatus(db: Queryable, filter: MessageFilter): Promise<{ byStatus: Record<SmsStatus, number>; capped: boolean }> {
   const counts = Object.fromEntries(SMS_STATUSES.map((s) => [s, 0])) as Record<SmsStatus, number>;
-  if (!filter.phoneContains) {
+  if (!filter.phoneContains && !filter.provider) {
     for (const r of await summedByKey(db, 'sms:', filter.days)) {
       const key = parseSummaryKey(r.key);
       if (key?.kind === 'sms' && key.status in counts) counts[key.status as SmsStatus] = r.n;
@@ -180,7 +184,7 @@ async function countByStatus(db: Queryable, filter: MessageFilter): Promise<{ by
     db,
     sql`select status, count(*) as n
           from (select m.status from sms_messages m
-                 where ${whereOf({ phoneContains: filter.phoneContains, days: filter.days })} limit ${COUNT_CAP + 1}) m
+                 where ${whereOf({ phoneContains: filter.phoneContains, provider: filter.provider, days: filter.days })} limit ${COUNT_CAP + 1}) m
          group by status`,
   );
   let seen = 0;
@@ -227,12 +231,24 @@ export type DeliveryOutcome = 'delivered' | 'failed' | 'in-progress';
 export async function applyDeliveryReport(
   db: Queryable,
   report: { providerMessageId: string; outcome: DeliveryOutcome; providerStatus: string; networkCode: string | null; failureReason: string | null },
+  /** The provider the report came from (decision 062): its ids are its own; null: Africa's Talking's (or an older message's). */
+  provider: string | null = null,
 ): Promise<boolean> {
+  return (await applyProviderReport(db, report, provider)).known;
+}
+
+/** `applyDeliveryReport`, also answering the recipient of a message this report settled as failed. */
+export async function applyProviderReport(
+  db: Queryable,
+  report: { providerMessageId: string; outcome: DeliveryOutcome; providerStatus: string; networkCode: string | null; failureReason: string | null },
+  provider: string | null,
+): Promise<{ known: boolean; failedRecipient: string | null }> {
   const status = report.outcome === 'in-progress' ? null : report.outcome;
-  const [found] = await rows<{ known: number }>(
+  const ofProvider = provider ? sql`provider = ${provider}` : sql`(provider is null or provider = 'africastalking' or provider = 'log')`;
+  const [found] = await rows<{ known: number; failed_recipient: string | null }>(
     db,
     sql`with target as (
-          select id from sms_messages where provider_message_id = ${report.providerMessageId}
+          select id from sms_messages where provider_message_id = ${report.providerMessageId} and ${ofProvider}
         ), updated as (
           update sms_messages m
              set status = coalesce(${status}::text, m.status),
@@ -246,11 +262,29 @@ export async function applyDeliveryReport(
                  updated_at = now()
             from target
            where m.id = target.id and m.status = 'sent'
-          returning m.id)
+          returning m.id, m.recipient, m.status)
         -- a data-modifying CTE runs whether or not it is read
-        select (select count(*) from target)::int as known`,
+        select (select count(*) from target)::int as known,
+               (select recipient from updated where status = 'failed' limit 1) as failed_recipient`,
   );
-  return Number(found?.known ?? 0) > 0;
+  return { known: Number(found?.known ?? 0) > 0, failedRecipient: found?.failed_recipient ?? null };
+}
+
+/** Sent messages of the provider with no delivery report this long after sending (getdlr asks for them), oldest first. */
+export async function reportsDue(db: Queryable, provider: string, olderThan: Date, limit: number): Promise<{ id: number; provider_message_id: string }[]> {
+  const found = await rows<{ id: number; provider_message_id: string }>(
+    db,
+    sql`update sms_messages m set dlr_asked_at = now()
+          from (select id from sms_messages
+                 where status = 'sent' and provider = ${provider} and provider_message_id is not null
+                   and sent_at < ${olderThan.toISOString()}::timestamptz
+                   and (dlr_asked_at is null or dlr_asked_at < ${olderThan.toISOString()}::timestamptz)
+                 order by sent_at limit ${limit}
+                 for update skip locked) due
+         where m.id = due.id
+        returning m.id, m.provider_message_id`,
+  );
+  return found.map((r) => ({ id: Number(r.id), provider_message_id: String(r.provider_message_id) }));
 }
 
 /** A message as stored, locked until the transaction ends (an admin's resend decides on it). */
@@ -266,4 +300,32 @@ export function resendsOf(tx: Queryable, id: number): Promise<{ id: number; stat
     .from(smsMessages)
     .where(eq(smsMessages.resentFromId, id))
     .orderBy(asc(smsMessages.id));
+}
+
+/** A month's messages handed to a provider, per provider and class: their parts and the cost the provider gave (cents). */
+export async function costByProvider(
+  db: Queryable,
+  /** YYYY-MM, a month of Africa/Nairobi days. */
+  month: string,
+): Promise<{ provider: string; sms_class: string; messages: number; parts: number; known_cents: number; unpriced_parts: number }[]> {
+  const found = await rows<Record<string, unknown>>(
+    db,
+    sql`select provider, sms_class, count(*)::int as messages, coalesce(sum(parts), 0)::bigint as parts,
+               coalesce(sum(cost_cents), 0)::bigint as known_cents,
+               coalesce(sum(parts) filter (where cost_cents is null), 0)::bigint as unpriced_parts
+          from sms_messages
+         where provider is not null and handed_at is not null and status in ('sent', 'delivered', 'failed', 'unconfirmed')
+           and created_at >= (${`${month}-01`}::date)::timestamp at time zone 'Africa/Nairobi'
+           and created_at < ((${`${month}-01`}::date + interval '1 month')::date)::timestamp at time zone 'Africa/Nairobi'
+           and not (status = 'failed' and sent_at is null)
+         group by provider, sms_class order by provider, sms_class`,
+  );
+  return found.map((r) => ({
+    provider: String(r.provider),
+    sms_class: String(r.sms_class),
+    messages: Number(r.messages),
+    parts: Number(r.parts),
+    known_cents: Number(r.known_cents),
+    unpriced_parts: Number(r.unpriced_parts),
+  }));
 }

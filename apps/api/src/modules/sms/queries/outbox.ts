@@ -104,6 +104,8 @@ export async function releaseExpiredClaims(database: Database): Promise<void> {
     `update sms_messages
         set status = case when handed_at is null then 'queued' else 'unconfirmed' end,
             claim_token = case when handed_at is null then null else claim_token end,
+            -- never handed over: the next claim chooses the provider again; handed: it stays (decision 062)
+            provider = case when handed_at is null then null else provider end,
             last_error = case when handed_at is null then last_error
                               else 'The dispatcher stopped while the gateway had this message; it was not resent' end,
             updated_at = now()
@@ -121,33 +123,45 @@ export async function claimBatch(
   batchSize: { single: number; bulk: number },
   claimMs: number,
   due: { now: Date; promotionalOpen: boolean },
+  route: ClaimRoute = { provider: null, promotional: true, transactionalFirst: false },
 ): Promise<number> {
+  // The second provider takes transactional texts first (sign-in codes, receipts), and promotional
+  // ones only when its promotional sender id is registered and they need not wait (decision 062).
+  const order = route.transactionalFirst ? `(sms_class <> 'transactional'), priority, id` : `priority, id`;
   const { rows: claimed } = await database.executeSql(
     `with head as (
-       select body, priority from sms_messages
+       select body, priority, sms_class from sms_messages
         where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
-        order by priority, id limit 1
+        order by ${order} limit 1
         for update skip locked
      ), picked as (
-       select id, priority from sms_messages
+       select id, priority, sms_class from sms_messages
         where status = 'queued' and next_attempt_at <= $4 and ($5 or sms_class <> 'promotional')
           and body = (select body from head)
-        order by priority, id limit $1
+        order by ${order} limit $1
         for update skip locked
      ), taken as (
        -- A bulk text takes fewer (requestSizes: a tenth of the rate stays for one-off messages);
        -- LIMIT cannot read the head, so the rows beyond are locked, not taken, and freed at commit.
-       select id from (select id, row_number() over (order by priority, id) as n from picked) numbered
+       select id from (select id, row_number() over (order by ${order}) as n from picked) numbered
         where n <= (case when (select priority from head) = ${SMS_PRIORITY.single} then $1::int else $6::int end)
      )
      update sms_messages m
         set status = 'sending', attempts = m.attempts + 1, claim_token = $2,
-            claimed_until = now() + make_interval(secs => $3), handed_at = null, updated_at = now()
+            claimed_until = now() + make_interval(secs => $3), handed_at = null, provider = $7::text, updated_at = now()
        from taken where m.id = taken.id
      returning m.id`,
-    [batchSize.single, token, claimMs / 1000, due.now.toISOString(), due.promotionalOpen, batchSize.bulk],
+    [batchSize.single, token, claimMs / 1000, due.now.toISOString(), due.promotionalOpen && route.promotional, batchSize.bulk, route.provider],
   );
   return claimed.length;
+}
+
+/** Which provider a claim is for (recorded on each message) and what it may take. */
+export interface ClaimRoute {
+  provider: string | null;
+  /** Promotional texts may be taken (their window aside). */
+  promotional: boolean;
+  transactionalFirst: boolean;
 }
 
 export interface HandedSms {
@@ -223,6 +237,7 @@ export async function recordBatchOutcomes(
             body = case when m.intent = any($11::text[]) and o.status <> 'queued'
                         then ($12::text[])[array_position($11::text[], m.intent)] else m.body end,
             handed_at = case when o.status = 'queued' then null else m.handed_at end,
+            provider = case when o.status = 'queued' then null else m.provider end,
             claim_token = null, claimed_until = null, updated_at = now()
        from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::float8[], $13::text[])
             as o(id, status, provider_id, provider_status, cost, parts, last_error, failure, retry_in, cause)

@@ -1,6 +1,7 @@
 import { AdminGrantAlerts } from './admin-grant-alerts.tsx';
 import { ComplianceCalendar } from './compliance-calendar.tsx';
 import { PrivacyAlerts } from './privacy-alerts.tsx';
+import { SmsProviderAlerts } from './sms-provider-alerts.tsx';
 
 /**
  * The admin-only alerts of the dashboard, in one chunk of their own: the dashboard page loads it
@@ -14,6 +15,7 @@ export default function AdminAlerts() {
       <PrivacyAlerts enabled />
       <AdminGrantAlerts enabled />
       <ComplianceCalendar enabled />
+      <SmsProviderAlerts enabled />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Button, Card, Chip, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Chip, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { SMS_STATUSES, type SmsMessage, type SmsStatus } from '@betdesk/contract';
 import { DataTable, useTableState, WIDTH, type DataTableColumn } from '@/components/data-table/index.ts';
@@ -10,6 +10,9 @@ import { SmsMessageDrawer } from './sms-message-drawer.tsx';
 import { SmsStatusBadge, statusLabels } from '@/components/sms-status-badge.tsx';
 import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
 import { ResendByCause } from './resend-by-cause.tsx';
+import { SmsProvidersCard } from './sms-providers-card.tsx';
+import { providerLabel } from '@/components/sms-provider-label.ts';
+import { useSmsProviders } from '../api/get-sms-providers.ts';
 
 function recipient(m: SmsMessage) {
   if (!m.name) return '';
@@ -28,7 +31,9 @@ export function SmsLogPage() {
   const table = useTableState('smsLog');
   const [status, setStatus] = useState<SmsStatus | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
-  const log = useSmsLog({ status, query: table.query });
+  const [provider, setProvider] = useState<string | null>(null);
+  const log = useSmsLog({ status, provider, query: table.query });
+  const providers = useSmsProviders().data?.providers ?? [];
   const counts = log.data?.status_counts;
   const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : null;
 
@@ -66,6 +71,7 @@ export function SmsLogPage() {
           <SmsStatusBadge status={m.status} />
         ),
     },
+    { key: 'provider', header: 'Provider', render: (m) => (m.provider ? providerLabel(m.provider) : ''), width: 130, fit: true },
     { key: 'cost', header: 'Cost', align: 'right', render: (m) => (m.cost === null ? '' : formatMoney(m.cost)), width: 100, fit: true },
     {
       key: 'view',
@@ -83,6 +89,7 @@ export function SmsLogPage() {
     <Stack>
       <Title order={1} size="h2">SMS Log</Title>
       <SmsGatewayAlert enabled backlog />
+      <SmsProvidersCard />
       <DateRangeNote from={table.from} to={table.to} />
       <Card withBorder>
         <ResendByCause />
@@ -103,6 +110,22 @@ export function SmsLogPage() {
             ))}
           </Group>
         </Chip.Group>
+        {providers.length > 1 && (
+          <Select
+            label="Provider"
+            placeholder="Every provider"
+            clearable
+            w={240}
+            mb="md"
+            value={provider}
+            onChange={(value) => {
+              setProvider(value);
+              table.setPage(1);
+            }}
+            data={providers.map((p) => ({ value: p.provider, label: providerLabel(p.provider) }))}
+            data-testid="sms-provider-filter"
+          />
+        )}
         <DataTable
           columns={columns}
           rows={log.data?.messages ?? []}
