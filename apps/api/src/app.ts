@@ -28,6 +28,7 @@ import { installMetrics } from './modules/metrics/service.ts';
 import { mpesaRoutes } from './modules/mpesa/routes.ts';
 import { portalRoutes, portalUnavailablePage } from './modules/portal/routes.ts';
 import { privacyRoutes } from './modules/privacy/routes.ts';
+import { exclusionRoutes } from './modules/exclusions/routes.ts';
 import { reconciliationRoutes } from './modules/reconciliation/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 import { selfServiceRoutes } from './modules/self-service/routes.ts';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   auditRoutes(app, deps);
   reportRoutes(app, deps);
   privacyRoutes(app, deps);
+  exclusionRoutes(app, deps);
   eventRoutes(app, deps);
   portalRoutes(app, deps);
   backupRoutes(app, deps);

@@ -48,3 +48,4 @@ export * from './refunds.ts';
 export * from './tax.ts';
 export * from './retention.ts';
 export * from './auto-renew.ts';
+export * from './exclusions.ts';

@@ -48,6 +48,8 @@ export const permissionMatrix = {
   'manage:backups': ['admin'],
   'manage:refunds': ['admin'],
   'manage:tax': ['admin'],
+  'view:exclusions': ['admin'],
+  'record:exclusions': ['admin', 'staff'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissionMatrix;

@@ -18,3 +18,4 @@ export * from './refunds.ts';
 export * from './tax.ts';
 export * from './recovery.ts';
 export * from './auto-renew.ts';
+export * from './exclusions.ts';

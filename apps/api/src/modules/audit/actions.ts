@@ -93,6 +93,8 @@ export const AUDIT_ACTIONS = {
   'privacy.request.done': 'privacy_request',
   'breach.record': 'data_breach',
   'breach.notified': 'data_breach',
+  'exclusion.record': 'self_exclusion',
+  'under-18.mark': 'under_18_mark',
 
   'tax.settings': 'tax_device',
   'tax.initialise': 'tax_device',

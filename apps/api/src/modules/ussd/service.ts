@@ -8,6 +8,7 @@ import { setOwnSmsChoice } from '../self-service/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { hasConsent, isErasedPhone, isOptedOut, languageOf, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
+import { excludeByUssd } from '../exclusions/service.ts';
 import { customerDate, fill } from '../../customer-texts/format.ts';
 import { customerTemplate, customerText, fixedText } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
@@ -121,6 +122,8 @@ async function act(deps: AppDeps, action: MenuAction, s: SessionOf): Promise<Scr
       await stopAutoRenew(deps, { orderId: action.orderId, subscriberId, actorUserId: null, requestId: s.requestId });
       return `END ${s.w.say('ussd.auto_renew_stopped')}`;
     }
+    case 'exclude':
+      return `END ${await excludeByUssd(deps, s.phone, action.period, s.requestId, s.w.language)}`;
     case 'language':
       await deps.db.transaction((tx) => setLanguage(tx, { phone: s.phone, language: action.language, source: 'ussd', by: null }));
       // Answered in the language just chosen.
