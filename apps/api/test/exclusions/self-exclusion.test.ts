@@ -134,6 +134,23 @@ describe('self-exclusion', () => {
     expect(sub!.expiresAt.getTime()).toBeGreaterThan(Date.now());
   });
 
+  it("on the portal's My account page, by its form, which says it cannot be ended early", async () => {
+    const p = await punter();
+    const page = (await portal(p, 'GET', '/portal/account')).body;
+    expect(page).toContain('action="/portal/exclusion"');
+    expect(page).toContain('cannot be ended early');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/portal/exclusion',
+      headers: { cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'period=forever&understood=yes',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('You are excluded for good');
+    const [row] = await t.deps.db.select().from(selfExclusions).where(eq(selfExclusions.phone, p.phone));
+    expect(row).toMatchObject({ period: 'forever', channel: 'portal' });
+  });
+
   it('by SMS keyword (EXCLUDE 30, JIEPUSHE MILELE) does the same; without a period it says how', async () => {
     const p = await punter();
     const order = await activeOrder(p);
@@ -172,7 +189,7 @@ describe('self-exclusion', () => {
     expect(register.statusCode).toBe(200);
     expect(register.json().total_records).toBe(1);
     expect(register.json().counts.running).toBeGreaterThanOrEqual(4);
-    expect(register.json().counts.by_channel).toMatchObject({ portal: 1, ussd: 1, staff: 1 });
+    expect(register.json().counts.by_channel).toMatchObject({ portal: 2, ussd: 1, staff: 1, sms: 2 });
     expect((await t.as(admin, { method: 'POST', url: '/api/exclusions', payload: { phone: p.local, period: '45' } })).statusCode).toBe(422);
   });
 

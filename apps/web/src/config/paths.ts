@@ -53,6 +53,7 @@ export const paths = {
   refunds: '/refunds',
   audit: '/audit',
   privacy: '/privacy',
+  exclusions: '/exclusions',
   reports: '/reports',
   catalogue: '/catalogue',
   users: {

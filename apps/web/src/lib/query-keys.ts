@@ -69,6 +69,10 @@ export const queryKeys = {
     request: (id: number) => ['payment-requests', id] as const,
     options: (payer: unknown) => ['payment-requests', 'options', payer] as const,
   },
+  exclusions: {
+    all: ['exclusions'] as const,
+    register: (page: number, perPage: number, search: string) => ['exclusions', 'register', page, perPage, search] as const,
+  },
   privacy: {
     all: ['privacy'] as const,
     alerts: () => ['privacy', 'alerts'] as const,

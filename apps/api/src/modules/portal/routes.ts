@@ -21,6 +21,7 @@ import {
   portalRecord,
   portalRequestCode,
   portalSms,
+  portalExclusion,
   portalTexts,
   portalTips,
   portalVerify,
@@ -38,6 +39,7 @@ import { categoryByCode, publicTickets, recordOfCategoryCode, recordsByCategory 
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import * as pages from './pages.ts';
+import { excludeFromPortal } from '../exclusions/service.ts';
 import * as portal from './service.ts';
 
 const NO_SUCH_PAGE = fixedText('portal.not_found.text', 'en');
@@ -471,6 +473,19 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       const given = (request.body as { offers?: string } | undefined)?.offers === 'yes';
       await portal.setOffersConsent(deps, request.portal, given, request.id);
       return reply.redirect(`/portal/account?done=${given ? 'offers-on' : 'offers-off'}`, 303);
+    }),
+  );
+
+  /** Self-exclusion from My account (decision 059): a form, so it works without JavaScript. */
+  app.post(
+    '/portal/exclusion',
+    hidden,
+    htmlPage(async (request, reply) => {
+      if (!request.portal) return signInFirst(reply, '/portal/account');
+      const period = portalExclusion.body!.shape.period.safeParse((request.body as { period?: string } | undefined)?.period);
+      if (!period.success) return reply.redirect('/portal/account#exclusion', 303);
+      const { info } = await excludeFromPortal(deps, request.portal, period.data, request.id);
+      return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps, request.portal), info));
     }),
   );
 

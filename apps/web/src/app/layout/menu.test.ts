@@ -54,6 +54,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Reports', '/reports'],
           ['Audit Log', '/audit'],
           ['Privacy', '/privacy'],
+          ['Self-exclusion', '/exclusions'],
         ],
       },
     ]);

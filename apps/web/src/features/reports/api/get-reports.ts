@@ -4,7 +4,9 @@ import {
   exportIncomeReport,
   exportRetentionReport,
   exportSalesReport,
+  exportSaferGamblingReport,
   exportStaffReport,
+  saferGamblingReport,
   exportSubscribersReport,
   incomeBySourceReport,
   incomeReport,
@@ -53,6 +55,19 @@ export function useStaffReport(filter: ReportFilter, enabled = true) {
   );
 }
 
+/** GET /api/reports/safer-gambling: per month, exclusions started and ended and sales refused (decision 059). */
+export function useSaferGamblingReport(filter: ReportFilter, enabled = true) {
+  const query = { from: filter.from, to: filter.to };
+  return useQuery(
+    queryOptions({
+      queryKey: queryKeys.reports.report('safer-gambling', query),
+      queryFn: () => callEndpoint(saferGamblingReport, { query }),
+      placeholderData: keepPreviousData,
+      enabled,
+    }),
+  );
+}
+
 /** Where each report's CSV is streamed from (the same filter). */
 export const exportPaths: Record<ReportName, string> = {
   income: exportIncomeReport.path,
@@ -61,4 +76,5 @@ export const exportPaths: Record<ReportName, string> = {
   subscribers: exportSubscribersReport.path,
   retention: exportRetentionReport.path,
   staff: exportStaffReport.path,
+  'safer-gambling': exportSaferGamblingReport.path,
 };

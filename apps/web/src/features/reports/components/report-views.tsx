@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { INCOME_SOURCE_LABELS, type ReportGroup, type ReportName, type SalesLine, type StaffLine, type SubscriberLine } from '@betdesk/contract';
 import type { DataTableColumn } from '@/components/data-table/index.ts';
 import { formatMoney } from '@/lib/format.ts';
-import { exportPaths, useReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
+import { exportPaths, useReport, useSaferGamblingReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
 import { BarChart, type ChartBar, type ChartSeries } from './bar-chart.tsx';
 import { ReportCard } from './report-card.tsx';
 
@@ -77,7 +77,7 @@ function periodLines<L>(rows: readonly { period: string; from: string; to: strin
 
 const csv = (name: ReportName, filter: ReportFilter) => ({
   path: exportPaths[name],
-  query: name === 'staff' ? { from: filter.from ?? '', to: filter.to ?? '' } : { from: filter.from ?? '', to: filter.to ?? '', group: filter.group ?? 'day' },
+  query: name === 'staff' || name === 'safer-gambling' ? { from: filter.from ?? '', to: filter.to ?? '' } : { from: filter.from ?? '', to: filter.to ?? '', group: filter.group ?? 'day' },
   filename: `report-${name}-${filter.from}-to-${filter.to}.csv`,
 });
 
@@ -286,6 +286,46 @@ export function StaffReport({ filter }: { filter: ReportFilter }) {
       }
       chart={<BarChart grouped series={STAFF_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: r.name, values: r }))} format={formatMoney} />}
       table={{ columns, rows: data?.rows ?? [], rowKey: (r) => r.user_id ?? 0, exportCsv: csv('staff', filter), emptyText: 'No Bet4Me activity in this range', 'data-testid': 'staff-table' }}
+    />
+  );
+}
+
+// ---- safer gambling (decision 059) --------------------------------------------------------------
+
+const SAFER_SERIES: ChartSeries[] = [
+  { key: 'exclusions_started', label: 'Exclusions started', color: 'var(--mantine-color-red-6)' },
+  { key: 'exclusions_ended', label: 'Exclusions ended', color: 'var(--mantine-color-gray-6)' },
+  { key: 'sales_refused_excluded', label: 'Sales refused (excluded)', color: 'var(--mantine-color-orange-5)' },
+  { key: 'sales_refused_under_18', label: 'Sales refused (under 18)', color: 'var(--mantine-color-grape-5)' },
+];
+
+export function SaferGamblingReport({ filter }: { filter: ReportFilter }) {
+  const report = useSaferGamblingReport(filter);
+  const data = report.data;
+  type Row = NonNullable<typeof data>['rows'][number];
+  const columns: DataTableColumn<Row>[] = [
+    { key: 'month', header: 'Month', width: 110 },
+    count<Row>('exclusions_started', 'Exclusions started', 150),
+    count<Row>('exclusions_ended', 'Exclusions ended', 150),
+    count<Row>('sales_refused_excluded', 'Sales refused: excluded', 190),
+    count<Row>('sales_refused_under_18', 'Sales refused: under 18', 190),
+  ];
+  const n = (v: number) => v.toLocaleString('en-KE');
+  return (
+    <ReportCard
+      title="Safer gambling, by month"
+      name="safer-gambling"
+      query={report}
+      figures={
+        data && [
+          { label: 'Exclusions started', value: n(data.total.exclusions_started), testId: 'safer-started' },
+          { label: 'Exclusions ended', value: n(data.total.exclusions_ended) },
+          { label: 'Sales refused: excluded', value: n(data.total.sales_refused_excluded) },
+          { label: 'Sales refused: under 18', value: n(data.total.sales_refused_under_18) },
+        ]
+      }
+      chart={<BarChart grouped series={SAFER_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: r.month, values: r }))} format={n} />}
+      table={{ columns, rows: data?.rows ?? [], rowKey: (r) => r.month, exportCsv: csv('safer-gambling', filter), emptyText: 'No month in this range', 'data-testid': 'safer-gambling-table' }}
     />
   );
 }

@@ -15,7 +15,7 @@ import {
 } from '@betdesk/contract';
 import type { ReportFilter } from '../api/get-reports.ts';
 import { RetentionReport } from './retention-report.tsx';
-import { IncomeReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
+import { IncomeReport, SaferGamblingReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
 
 const TAB_LABELS: Record<ReportName, string> = {
   income: 'Income',
@@ -24,6 +24,7 @@ const TAB_LABELS: Record<ReportName, string> = {
   subscribers: 'Subscribers',
   retention: 'Retention',
   staff: 'Bet4Me staff',
+  'safer-gambling': 'Safer gambling',
 };
 
 const GROUP_LABELS: Record<ReportGroup, string> = { day: 'Day', week: 'Week', month: 'Month' };
@@ -86,6 +87,7 @@ export function ReportsPage() {
     subscribers: <SubscribersReport filter={filter} />,
     retention: <RetentionReport filter={filter} />,
     staff: <StaffReport filter={filter} />,
+    'safer-gambling': <SaferGamblingReport filter={filter} />,
   };
 
   return (
@@ -114,7 +116,7 @@ export function ReportsPage() {
             <Button type="submit" disabled={!!draftError}>
               Apply
             </Button>
-            {state.report !== 'staff' && (
+            {state.report !== 'staff' && state.report !== 'safer-gambling' && (
               <Stack gap={4}>
                 <Text size="sm" fw={500}>
                   Group by
