@@ -49,6 +49,11 @@ export const PRIVACY_SUBJECT_SECTIONS = [
   { key: 'ledger', label: 'Ledger entries', about: 'Every movement of money on your account with us (payments in, purchases, bonuses paid).' },
   { key: 'opt_outs', label: 'Opt-outs', about: 'Each time you stopped or restarted our messages.' },
   { key: 'consents', label: 'Marketing consents', about: 'Each time you agreed to or refused our offers, with the exact wording you were shown.' },
+  {
+    key: 'exclusions',
+    label: 'Self-exclusions and under-18 marks',
+    about: 'Each time you excluded yourself from gambling with us (when, until when, how you asked), and whether staff marked you as under 18. An erased person keeps these as a fingerprint of the number only.',
+  },
   { key: 'requests', label: 'Their requests', about: 'The requests you made to us about your data, and what we did.' },
   { key: 'audit', label: 'Audit rows about them', about: 'Changes our staff made to your records: what changed and when.' },
 ] as const;
@@ -81,6 +86,7 @@ export const PrivacySubject = z.object({
   ledger: Rows,
   opt_outs: Rows,
   consents: Rows,
+  exclusions: Rows,
   requests: Rows,
   audit: Rows,
 });

@@ -296,3 +296,23 @@ describe('the safer-gambling report', () => {
 
 // Keep the roles honest: ADMIN is the admin category.
 void ADMIN;
+
+describe("the person's data", () => {
+  it('exports their exclusions and under-18 mark; erasure keeps the exclusion by the number\'s hash', async () => {
+    phoneNo += 1;
+    const phone = `254${phoneNo}`;
+    await t.as(admin, { method: 'POST', url: '/api/exclusions', payload: { phone, period: 'forever', note: 'In person' } });
+    await t.as(admin, { method: 'POST', url: '/api/exclusions/under-18', payload: { phone, note: 'ID seen' } });
+    const subject = await t.as(admin, { method: 'GET', url: `/api/privacy/subject?phone=${phone}` });
+    expect(subject.statusCode).toBe(200);
+    expect(subject.json().exclusions).toEqual([
+      expect.objectContaining({ kind: 'self_exclusion', period: 'forever', channel: 'staff', phone }),
+      expect.objectContaining({ kind: 'under_18_mark', note: 'ID seen', phone }),
+    ]);
+    expect((await t.as(admin, { method: 'POST', url: '/api/privacy/erase', payload: { phone, reason: 'Asked to be forgotten' } })).statusCode).toBe(200);
+    const [row] = await t.deps.db.select().from(selfExclusions).where(eq(selfExclusions.phoneHash, sha256Hex(phone)));
+    expect(row).toMatchObject({ phone: null, note: null, period: 'forever' });
+    const after = await t.as(admin, { method: 'GET', url: `/api/privacy/subject?phone=${phone}` });
+    expect(after.json().exclusions).toEqual([expect.objectContaining({ kind: 'self_exclusion', phone: null }), expect.objectContaining({ kind: 'under_18_mark', phone: null })]);
+  });
+});
