@@ -114,6 +114,16 @@ async function expectExcluded(p: Punter, orderId: number) {
   expect((await portal(p, 'POST', '/api/portal/purchase', { package_id: ref.d2Sms.id })).statusCode).toBe(409);
   const [sub] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, p.subscriberId));
   expect((await portal(p, 'POST', '/api/portal/auto-renew', { subscription_id: sub!.id })).statusCode).toBe(409);
+  const pushes = fake.pushes.length;
+  const buyForm = await t.app.inject({
+    method: 'POST',
+    url: '/portal/buy',
+    headers: { cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `package_id=${ref.d2Sms.id}`,
+  });
+  expect(buyForm.body).toContain('Nothing can be sold to this number');
+  expect(await screen(t, `1*1*1*1`, `+${p.phone}`)).toMatch(/^END Nothing can be sold to this number/);
+  expect(fake.pushes.length).toBe(pushes);
   // The kept payment is refundable through the two-person refund.
   const refund = await t.as(admin, { method: 'POST', url: '/api/refunds', payload: { payment_id: kept.id, amount: 100, reason: 'policy', note: 'Self-excluded payer', method: 'reversal' } });
   expect(refund.statusCode).toBe(200);

@@ -156,10 +156,15 @@ export async function markUnder18(deps: AppDeps, actor: Actor, body: { phone: st
  * the safer-gambling report. Money that arrives anyway is kept (`keepRefusedPayment`).
  */
 export async function refuseBlockedSale(db: Queryable, phone: string, channel: string): Promise<void> {
+  const block = await saleRefused(db, phone, channel);
+  if (block) throw conflict(block === 'under_18' ? refusalTexts.saleBlockedUnder18 : refusalTexts.saleBlockedExcluded, `sale-blocked-${block}`);
+}
+
+/** `refuseBlockedSale` for a screen that answers in the customer's words: why it is refused (counted), or null. */
+export async function saleRefused(db: Queryable, phone: string, channel: string): Promise<SaleBlock | null> {
   const block = await saleBlockOf(db, phone);
-  if (!block) return;
-  await q.insertRefusedSale(db, { paymentId: null, phoneHash: sha256Hex(phone), reason: block, channel });
-  throw conflict(block === 'under_18' ? refusalTexts.saleBlockedUnder18 : refusalTexts.saleBlockedExcluded, `sale-blocked-${block}`);
+  if (block) await q.insertRefusedSale(db, { paymentId: null, phoneHash: sha256Hex(phone), reason: block, channel });
+  return block;
 }
 
 /** The warning a payment kept from a blocked payer carries on the payments screen (an admin refunds it). */

@@ -39,7 +39,7 @@ import { categoryByCode, publicTickets, recordOfCategoryCode, recordsByCategory 
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import * as pages from './pages.ts';
-import { excludeFromPortal } from '../exclusions/service.ts';
+import { excludeFromPortal, saleRefused } from '../exclusions/service.ts';
 import * as portal from './service.ts';
 
 const NO_SUCH_PAGE = fixedText('portal.not_found.text', 'en');
@@ -521,6 +521,11 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       const packageId = Id.safeParse((request.body as { package_id?: string } | undefined)?.package_id);
       if (!packageId.success) throw notFound(refusalTexts.packageNotOnSale);
       if (!request.portal) return signInFirst(reply, `/portal/packages/${packageId.data}`);
+      // No sale to a self-excluded or under-18 person (decision 059): said on My account, in their words.
+      if (await saleRefused(deps.db, request.portal.phone, 'portal')) {
+        const notice = fixedText('portal.sale_refused', await languageOfPage(request));
+        return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps, request.portal), notice));
+      }
       try {
         const { payment_request_id } = await portal.purchase(deps, request.portal, packageId.data, request.id);
         return reply.redirect(`/portal/purchases/${payment_request_id}`, 303);

@@ -8,7 +8,7 @@ import { setOwnSmsChoice } from '../self-service/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { hasConsent, isErasedPhone, isOptedOut, languageOf, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
-import { excludeByUssd } from '../exclusions/service.ts';
+import { excludeByUssd, saleRefused } from '../exclusions/service.ts';
 import { customerDate, fill } from '../../customer-texts/format.ts';
 import { customerTemplate, customerText, fixedText } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
@@ -173,6 +173,8 @@ async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForS
  * session); without, the paybill instructions go by SMS. Once per session either way.
  */
 async function buy(deps: AppDeps, packageId: number, s: SessionOf): Promise<Screen> {
+  // No sale to a self-excluded or under-18 person (decision 059), not even the paybill instructions.
+  if (await saleRefused(deps.db, s.phone, 'ussd')) return `END ${s.w.say('ussd.sale_refused')}`;
   const stk = deps.config.mpesa.api !== null;
   const pkg = await deps.db.transaction(async (tx) => {
     const found = await packageForSale(tx, packageId);
