@@ -153,6 +153,9 @@ export default tseslint.config(
             ussdPurchases: 'ussd',
             paymentRecoveries: 'recovery',
             standingOrders: 'auto-renew',
+            selfExclusions: 'exclusions',
+            under18Marks: 'exclusions',
+            refusedSales: 'exclusions',
           },
           // Writes that cross on purpose, each with its reason. Anything else is an error.
           allow: [

@@ -30,6 +30,7 @@ import { mpesaRoutes } from './modules/mpesa/routes.ts';
 import { portalRoutes, portalUnavailablePage } from './modules/portal/routes.ts';
 import { privacyRoutes } from './modules/privacy/routes.ts';
 import { complianceRoutes } from './modules/compliance/routes.ts';
+import { exclusionRoutes } from './modules/exclusions/routes.ts';
 import { reconciliationRoutes } from './modules/reconciliation/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 import { selfServiceRoutes } from './modules/self-service/routes.ts';
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   advertRuleRoutes(app, deps);
   privacyRoutes(app, deps);
   complianceRoutes(app, deps);
+  exclusionRoutes(app, deps);
   eventRoutes(app, deps);
   portalRoutes(app, deps);
   backupRoutes(app, deps);

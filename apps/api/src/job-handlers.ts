@@ -13,6 +13,7 @@ import { transmitDueInvoices } from './modules/tax/service.ts';
 import { runRecovery } from './modules/recovery/service.ts';
 import { runAutoRenewal } from './modules/auto-renew/service.ts';
 import { summariseMarked } from './modules/reports/service.ts';
+import { tellEndedExclusions } from './modules/exclusions/service.ts';
 
 const EVERY_MINUTE = '* * * * *';
 
@@ -72,6 +73,8 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
     // Automatic renewal (decision 042): standing orders asked for on USSD are sent; a due day
     // with no payment is told once, from the reminder hour of the next day.
     runs(QUEUES.autoRenewal, EVERY_MINUTE, () => runAutoRenewal(deps)),
+    // Self-exclusions that ended are told once; nothing restarts by itself (decision 059).
+    runs(QUEUES.exclusionEnds, '*/10 * * * *', () => tellEndedExclusions(deps)),
     // Purchases confirmed on the USSD menu: the STK push leaves once the session has ended.
     runs(QUEUES.ussdPurchases, EVERY_MINUTE, () => sendQueuedUssdPurchases(deps)),
     {

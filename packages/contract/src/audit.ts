@@ -35,6 +35,8 @@ export const AUDIT_ENTITY_NAMES = {
   privacy_subject: 'Person (privacy request)',
   privacy_request: 'Privacy request',
   data_breach: 'Data breach',
+  self_exclusion: 'Self-exclusion',
+  under_18_mark: 'Under-18 mark',
   refund: 'Refund',
   standing_order: 'Automatic renewal (Ratiba)',
   tax_device: 'Tax device (eTIMS)',

@@ -50,3 +50,4 @@ export * from './retention.ts';
 export * from './auto-renew.ts';
 export * from './advert-rules.ts';
 export * from './compliance.ts';
+export * from './exclusions.ts';

@@ -49,6 +49,8 @@ export const permissionMatrix = {
   'manage:refunds': ['admin'],
   'manage:tax': ['admin'],
   'manage:compliance': ['admin'],
+  'view:exclusions': ['admin'],
+  'record:exclusions': ['admin', 'staff'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissionMatrix;

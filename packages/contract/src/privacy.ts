@@ -50,6 +50,11 @@ export const PRIVACY_SUBJECT_SECTIONS = [
   { key: 'opt_outs', label: 'Opt-outs', about: 'Each time you stopped or restarted our messages.' },
   { key: 'consents', label: 'Marketing consents', about: 'Each time you agreed to or refused our offers, with the exact wording you were shown.' },
   { key: 'age_declaration', label: '18+ declaration', about: 'When and how you declared that you are 18 or older, before your first purchase.' },
+  {
+    key: 'exclusions',
+    label: 'Self-exclusions and under-18 marks',
+    about: 'Each time you excluded yourself from gambling with us (when, until when, how you asked), and whether staff marked you as under 18. An erased person keeps these as a fingerprint of the number only.',
+  },
   { key: 'requests', label: 'Their requests', about: 'The requests you made to us about your data, and what we did.' },
   { key: 'audit', label: 'Audit rows about them', about: 'Changes our staff made to your records: what changed and when.' },
 ] as const;
@@ -83,6 +88,7 @@ export const PrivacySubject = z.object({
   opt_outs: Rows,
   consents: Rows,
   age_declaration: Rows,
+  exclusions: Rows,
   requests: Rows,
   audit: Rows,
 });

@@ -66,5 +66,11 @@ export const refusalTexts = {
   userNotFound: 'This user was not found.',
   userRequired: 'Select a user',
   passwordWrong: 'The password is not right.',
+  saleBlockedExcluded: 'This person has excluded themselves from gambling: nothing can be sold to them until the exclusion ends.',
+  saleBlockedUnder18: 'This person is marked as under 18: nothing can be sold to them.',
+  betBlockedExcluded: "This client has excluded themselves from gambling: no new bet can be opened for them until the exclusion ends (open bets run to their result).",
+  betBlockedUnder18: 'This client is marked as under 18: no bet can be opened for them.',
+  autoRenewExcluded: 'This person has excluded themselves from gambling: automatic renewal cannot be turned on.',
+  exclusionErased: "This phone's owner was erased at their request: nothing more can be recorded for it",
   winningsNoScripts: 'The content may not contain scripts',
 } as const;

@@ -337,5 +337,5 @@ export const exportStaffReport = csvExport({
 });
 
 /** The reports of /reports, in the order of its tabs. */
-export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'retention', 'staff', 'promotions'] as const;
+export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'retention', 'staff', 'promotions', 'safer-gambling'] as const;
 export type ReportName = (typeof REPORTS)[number];

@@ -100,8 +100,8 @@ export const customerTexts = {
 
   // USSD screens and their parts (a screen is at most 182 characters, `CON `/`END ` included).
   'ussd.main': ussd(
-    '{welcome}\n1 Buy tips\n2 My subscriptions\n3 Today\'s tips\n4 {optedOut, select, yes {Start SMS} other {Stop SMS}}\n5 Offers by SMS\n6 Lugha / Language',
-    '{welcome}\n1 Nunua tips\n2 Usajili wangu\n3 Tips za leo\n4 {optedOut, select, yes {Anzisha SMS} other {Sitisha SMS}}\n5 Ofa kwa SMS\n6 Lugha / Language',
+    '{welcome}\n1 Buy tips\n2 My subscriptions\n3 Today\'s tips\n4 {optedOut, select, yes {Start SMS} other {Stop SMS}}\n5 Offers by SMS\n6 Lugha / Language\n7 Self-exclusion',
+    '{welcome}\n1 Nunua tips\n2 Usajili wangu\n3 Tips za leo\n4 {optedOut, select, yes {Anzisha SMS} other {Sitisha SMS}}\n5 Ofa kwa SMS\n6 Lugha / Language\n7 Jiepushe',
   ),
   'ussd.invalid': ussd('Invalid choice.', 'Chaguo si sahihi.'),
   'ussd.more': ussd('More', 'Zaidi'),
@@ -200,6 +200,47 @@ export const customerTexts = {
     'Refund: KES {amount} of your payment {receipt} has been returned to your M-Pesa (M-Pesa receipt {refundReceipt}). {business}',
     'Marejesho: KES {amount} za malipo yako {receipt} zimerudishwa kwenye M-Pesa yako (risiti ya M-Pesa {refundReceipt}). {business}',
   ),
+
+  // Self-exclusion and the under-18 mark (decision 059). Keywords: EXCLUDE or JIEPUSHE, then 30, 90,
+  // 180 or FOREVER (Kiswahili: MILELE, or DAIMA).
+  'sms.exclusion_started': sms(
+    'You are excluded from Betdesk {period, select, forever {for good} other {until {end}}}: no tips sales, offers or reminders. What you already paid for still arrives. It cannot be ended early.',
+    'Umejiepusha na Betdesk {period, select, forever {milele} other {hadi {end}}}: hakuna mauzo ya tips, ofa wala vikumbusho. Ulicholipia bado kitafika. Haiwezi kusitishwa mapema.',
+  ),
+  'sms.exclusion_ended': sms(
+    'Your self-exclusion from Betdesk ended. Nothing restarts by itself: offers and automatic renewal stay off until you turn them on.',
+    'Muda wako wa kujiepusha na Betdesk umekwisha. Hakuna kinachoanza chenyewe: ofa na kulipia kiotomatiki vimezimwa hadi uviwashe.',
+  ),
+  'sms.exclusion_how': sms(
+    'To exclude yourself from Betdesk text EXCLUDE 30, EXCLUDE 90, EXCLUDE 180 or EXCLUDE FOREVER (days). It cannot be ended early.',
+    'Kujiepusha na Betdesk tuma JIEPUSHE 30, JIEPUSHE 90, JIEPUSHE 180 au JIEPUSHE MILELE (siku). Haiwezi kusitishwa mapema.',
+  ),
+  'sms.sale_refused': sms(
+    'We received KES {amount} ({receipt}) but {reason, select, under_18 {cannot sell to a person under 18} other {cannot sell to you while you are excluded}}. The money is kept and will be refunded to your M-Pesa.',
+    'Tumepokea KES {amount} ({receipt}) lakini {reason, select, under_18 {hatuwezi kumuuzia mtu aliye chini ya miaka 18} other {hatuwezi kukuuzia ukiwa umejiepusha}}. Tumeziweka na zitarudishwa kwenye M-Pesa yako.',
+  ),
+  'ussd.exclusion_menu': ussd(
+    'Self-exclusion: no sales, offers or reminders. It cannot be ended early.\n1 30 days\n2 90 days\n3 180 days\n4 For good',
+    'Kujiepusha: hakuna mauzo, ofa wala vikumbusho. Haiwezi kusitishwa mapema.\n1 Siku 30\n2 Siku 90\n3 Siku 180\n4 Milele',
+  ),
+  'ussd.exclusion_done': ussd(
+    'You are excluded {period, select, forever {for good} other {until {end}}}. We sent you an SMS.',
+    'Umejiepusha {period, select, forever {milele} other {hadi {end}}}. Tumekutumia SMS.',
+  ),
+  'ussd.sale_refused': ussd(
+    'Nothing can be sold to this number (self-exclusion or age).',
+    'Hakuna kinachoweza kuuzwa kwa nambari hii (kujiepusha au umri).',
+  ),
+  'portal.exclusion_done': {
+    en: 'You are excluded {period, select, forever {for good} other {until {end}}}. We sent you an SMS. It cannot be ended early.',
+    sw: 'Umejiepusha {period, select, forever {milele} other {hadi {end}}}. Tumekutumia SMS. Haiwezi kusitishwa mapema.',
+    channel: 'portal',
+  },
+  'portal.sale_refused': {
+    en: 'Nothing can be sold to this number: it is self-excluded or marked as under 18.',
+    sw: 'Hakuna kinachoweza kuuzwa kwa nambari hii: imejiepusha au imewekwa kuwa chini ya miaka 18.',
+    channel: 'portal',
+  },
 
   // Portal notices.
   // A sale's KRA tax invoice on the purchase page and My subscriptions (decision 035).

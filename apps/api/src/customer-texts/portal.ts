@@ -386,6 +386,17 @@ export const portalTexts = {
   'portal.account.stopped': portal('You have stopped our SMS: you receive only receipts and sign-in codes.', 'Umesitisha SMS zetu: unapokea risiti na nambari za kuingia pekee.'),
   'portal.account.restart': portal('Restart SMS', 'Anzisha SMS tena'),
   'portal.account.offers': portal('Offers', 'Ofa'),
+  // Self-exclusion (decision 059).
+  'portal.account.exclusion': portal('Take a break: self-exclusion', 'Pumzika: jiepushe'),
+  'portal.account.exclusion_text': portal(
+    'Exclude yourself from Betdesk: no tips sales, offers or reminders, and automatic renewal stops. What you already paid for still arrives. Nobody can end it early, not even us.',
+    'Jiepushe na Betdesk: hakuna mauzo ya tips, ofa wala vikumbusho, na kulipia kiotomatiki kunasitishwa. Ulicholipia bado kitafika. Hakuna anayeweza kuisitisha mapema, hata sisi.',
+  ),
+  'portal.account.exclusion_period': portal('For how long', 'Kwa muda gani'),
+  'portal.account.exclusion_days': portal('{days} days', 'Siku {days}'),
+  'portal.account.exclusion_forever': portal('For good', 'Milele'),
+  'portal.account.exclusion_confirm': portal('I understand it cannot be ended early', 'Naelewa kwamba haiwezi kusitishwa mapema'),
+  'portal.account.exclusion_button': portal('Exclude me', 'Niepushe'),
   'portal.account.save': portal('Save', 'Hifadhi'),
   'portal.account.offers_note': portal(
     'Without this, we send you only what you pay for, receipts and sign-in codes.',

@@ -19,6 +19,7 @@ export const QUEUES = {
   paymentRecovery: 'payment-recovery',
   autoRenewal: 'auto-renewal',
   retentionSummaries: 'retention-summaries',
+  exclusionEnds: 'exclusion-ends',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

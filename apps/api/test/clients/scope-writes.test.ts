@@ -60,6 +60,8 @@ const NOT_CLIENT_OWNED_WRITES: Record<string, string> = {
   'POST /api/auth/2fa/enable': "the caller's own second factor",
   'POST /api/auth/2fa/disable': "the caller's own second factor",
   'POST /api/privacy/consent': 'tips subscribers, whom every staff member serves',
+  'POST /api/exclusions': "a person by phone, at their own request: any staff member records it, and it only protects them (decision 059)",
+  'POST /api/exclusions/under-18': 'a person by phone: the mark only blocks sales to them (decision 059)',
   'POST /api/sms/estimate': 'a cost estimate of a text: writes nothing',
   'POST /api/tips/subscribers/store': 'tips subscribers',
   'POST /api/tips/subscribers/send-sms': 'tips subscribers',

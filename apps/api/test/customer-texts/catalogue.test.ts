@@ -145,6 +145,6 @@ describe('USSD screens', () => {
 
   it('shows the main menu in Kiswahili with the language choice on it', async () => {
     const out = await walk('', worstFacts('sw', { optedOut: false, consented: false }));
-    expect('screen' in out && out.screen).toMatch(/^CON .*\n1 Nunua tips\n2 Usajili wangu\n3 Tips za leo\n4 Sitisha SMS\n5 Ofa kwa SMS\n6 Lugha \/ Language$/);
+    expect('screen' in out && out.screen).toMatch(/^CON .*\n1 Nunua tips\n2 Usajili wangu\n3 Tips za leo\n4 Sitisha SMS\n5 Ofa kwa SMS\n6 Lugha \/ Language\n7 Jiepushe$/);
   });
 });

@@ -8,6 +8,7 @@ import { routes as dashboardRoutes } from '@/features/dashboard/routes.tsx';
 import { notFoundRoute } from '@/features/errors/routes.tsx';
 import { routes as mpesaRoutes } from '@/features/mpesa/routes.tsx';
 import { routes as privacyRoutes } from '@/features/privacy/routes.tsx';
+import { routes as exclusionRoutes } from '@/features/exclusions/routes.tsx';
 import { routes as reportsRoutes } from '@/features/reports/routes.tsx';
 import { routes as profileRoutes } from '@/features/profile/routes.tsx';
 import { routes as subscriptionsRoutes } from '@/features/subscriptions/routes.tsx';
@@ -60,5 +61,6 @@ export const sessionRoutes: RouteObject[] = [
   ...auditRoutes,
   ...reportsRoutes,
   ...privacyRoutes,
+  ...exclusionRoutes,
   notFoundRoute,
 ];

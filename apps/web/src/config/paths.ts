@@ -54,6 +54,7 @@ export const paths = {
   refunds: '/refunds',
   audit: '/audit',
   privacy: '/privacy',
+  exclusions: '/exclusions',
   reports: '/reports',
   catalogue: '/catalogue',
   users: {

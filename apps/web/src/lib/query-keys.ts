@@ -73,6 +73,10 @@ export const queryKeys = {
     all: ['compliance'] as const,
     calendar: () => ['compliance', 'calendar'] as const,
   },
+  exclusions: {
+    all: ['exclusions'] as const,
+    register: (page: number, perPage: number, search: string) => ['exclusions', 'register', page, perPage, search] as const,
+  },
   privacy: {
     all: ['privacy'] as const,
     alerts: () => ['privacy', 'alerts'] as const,

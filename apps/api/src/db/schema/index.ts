@@ -20,3 +20,4 @@ export * from './recovery.ts';
 export * from './auto-renew.ts';
 export * from './advert-rules.ts';
 export * from './compliance.ts';
+export * from './exclusions.ts';

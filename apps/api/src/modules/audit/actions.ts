@@ -94,6 +94,8 @@ export const AUDIT_ACTIONS = {
   'breach.record': 'data_breach',
   'breach.notified': 'data_breach',
   'compliance.update': 'compliance_item',
+  'exclusion.record': 'self_exclusion',
+  'under-18.mark': 'under_18_mark',
 
   'tax.settings': 'tax_device',
   'tax.initialise': 'tax_device',

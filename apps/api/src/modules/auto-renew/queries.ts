@@ -1,5 +1,5 @@
-import { and, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { betCategories, pricePackages, standingOrders, subscriptions } from '../../db/schema/index.ts';
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { betCategories, pricePackages, standingOrders, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
 
@@ -65,6 +65,19 @@ export async function liveOrderFor(db: Queryable, subscriberId: number, packageI
     .from(standingOrders)
     .where(and(eq(standingOrders.subscriberId, subscriberId), eq(standingOrders.packageId, packageId), inArray(standingOrders.status, [...LIVE])));
   return found ?? null;
+}
+
+/** Every live standing order paid from this phone or held by a subscriber with it (a self-exclusion stops them). */
+export async function liveOrdersOfPhone(db: Queryable, phone: string): Promise<StandingOrderRecord[]> {
+  return db
+    .select()
+    .from(standingOrders)
+    .where(
+      and(
+        inArray(standingOrders.status, [...LIVE]),
+        or(eq(standingOrders.phone, phone), inArray(standingOrders.subscriberId, db.select({ id: tipsSubscribers.id }).from(tipsSubscribers).where(eq(tipsSubscribers.phone, phone)))),
+      ),
+    );
 }
 
 /** The newest standing order of a subscriber for a package, whatever its status (a declined one is told on the portal). */

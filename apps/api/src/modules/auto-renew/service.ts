@@ -19,7 +19,8 @@ import {
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
-import { AppError, fieldError, notFound } from '../../http/errors.ts';
+import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
+import { saleBlockOf } from '../../db/sale-blocks.ts';
 import { darajaFor, DarajaError } from '../../integrations/mpesa/daraja.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { customerDate } from '../../customer-texts/format.ts';
@@ -120,6 +121,8 @@ export async function turnOn(
   r: { subscriberId: number; phone: string; subscriptionId: number; via: 'portal' | 'ussd'; requestId: string | null },
 ): Promise<{ standing_order: StandingOrder }> {
   await requireRatiba(deps);
+  // A self-excluded or under-18 person can make no new standing order (decision 059).
+  if (await saleBlockOf(deps.db, r.phone)) throw conflict(refusalTexts.autoRenewExcluded);
   const sub = await q.subscriptionWithPackage(deps.db, r.subscriberId, r.subscriptionId);
   if (!sub) throw notFound(refusalTexts.autoRenewSubscriptionNotFound);
   const frequency = frequencyOf(sub.durationDays);
@@ -292,6 +295,31 @@ export async function stop(
   });
   if (stopped) await deps.jobs.nudge(QUEUES.smsDispatch);
   return { order: stopped ?? (await q.orderById(deps.db, order.id))!, packageName: name };
+}
+
+/**
+ * A self-exclusion stops every live standing order of the person's phone (decision 059), in the
+ * exclusion's transaction, audited and told as any stop; none starts again by itself when it ends.
+ * Whatever the Ratiba setting: an order made while it was on must stop all the same.
+ */
+export async function stopOrdersOfExcludedPhone(tx: Queryable, phone: string, by: { actorUserId: number | null; requestId?: string | null | undefined }): Promise<number> {
+  let stopped = 0;
+  for (const order of await q.liveOrdersOfPhone(tx, phone)) {
+    const moved = await q.moveOrder(tx, order.id, q.LIVE, { status: 'stopped', stoppedAt: new Date(), stoppedBy: by.actorUserId });
+    if (!moved) continue;
+    stopped += 1;
+    await audit(tx, 'auto-renew.stop', order.id, by, { before: { status: order.status }, after: { status: 'stopped', by: 'self-exclusion' } });
+    await queueSms(tx, {
+      intent: 'auto-renew.stopped',
+      dedupeKey: `auto-renew-stopped:${order.id}`,
+      to: order.phone,
+      body: await customerTextFor(tx, order.phone, 'sms.auto_renew_stopped', { package: await q.packageName(tx, order.packageId) }),
+      createdBy: by.actorUserId,
+      subscriberId: order.subscriberId,
+      smsClass: 'transactional',
+    });
+  }
+  return stopped;
 }
 
 /** The back office's stop: the subscriber's page. */

@@ -18,7 +18,8 @@ import type { Queryable } from '../../db/client.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
 import { dayRangeOf, pageOf, rowsAndCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
-import { fieldError, invalid, notFound } from '../../http/errors.ts';
+import { conflict, fieldError, invalid, notFound } from '../../http/errors.ts';
+import { saleBlockOf } from '../../db/sale-blocks.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { clientRowsWhere, scopeOf, type ScopedWhere } from '../../db/scope.ts';
 import { assignedUserOf, requireClientFacts } from '../clients/service.ts';
@@ -42,6 +43,9 @@ export async function openBet(
   const betId = await deps.db.transaction(async (tx) => {
     const client = await requireClientFacts(tx, actor, input.client_id);
     if (!client.active) throw invalid({ client_id: [betTexts.clientNotActive] }, betTexts.clientNotActive);
+    // No new bet for a self-excluded or under-18 client; their open bets run to their result (decision 059).
+    const block = client.phone ? await saleBlockOf(tx, client.phone) : null;
+    if (block) throw conflict(block === 'under_18' ? refusalTexts.betBlockedUnder18 : refusalTexts.betBlockedExcluded, `sale-blocked-${block}`);
     const stakeCents = kesToCents(input.stake);
     if (client.maximumStakeCents !== null && stakeCents > client.maximumStakeCents) {
       throw fieldError('stake', betTexts.stakeAboveMaximum(formatCents(client.maximumStakeCents)));

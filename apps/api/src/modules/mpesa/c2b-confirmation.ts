@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import { withPreparedStatements, type Queryable } from '../../db/client.ts';
 import { retryingLostRaces } from '../../db/conflicts.ts';
 import { standingOrderColumn, standingOrderRun, type StandingOrderPaying } from '../auto-renew/service.ts';
+import { keepRefusedPayment, refusedPaymentWarning } from '../exclusions/service.ts';
 import { postWithLedgerEntry } from '../ledger/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
@@ -26,9 +27,11 @@ import {
   normaliseAccount,
   paidByErasedPerson,
   paidByErasedPersonSql,
+  payerBlockedSql,
   senderPhoneHash,
   type KnownSubscriber,
 } from './matching.ts';
+import type { SaleBlock } from '../../db/schema/index.ts';
 import * as q from './queries.ts';
 import { readSaleLookup, saleLookupFor, type Settlement, type SettlementOutcome } from './settle.ts';
 
@@ -115,6 +118,8 @@ async function adoptReceiptOrNameCategory(
   clientOfSender: number | null | undefined;
   /** Whether the payer is an erased person (`paidByErasedPerson`). */
   payerErased: boolean | undefined;
+  /** Why no sale may be made to the payer (self-excluded, under 18), or null (decision 059). */
+  payerBlocked: SaleBlock | null;
   /** The sender's subscriber's standing order paying this account and amount, when there is one subscriber. */
   orderOfSender: { order: StandingOrderPaying | null } | undefined;
   /** What the payment may buy from the sender's one subscriber (`Settlement.looked`). */
@@ -131,6 +136,8 @@ async function adoptReceiptOrNameCategory(
     phoneHash,
     (id, namedCategoryId) => ({ order: standingOrderColumn.column(id, paying), sale: saleLookupFor(id, namedCategoryId, paying.amountCents) }),
     paidByErasedPersonSql(f),
+    // The sale check rides in the same read: no statement more per payment (decision 059).
+    payerBlockedSql(f),
   );
   const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
   // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match,
@@ -144,6 +151,7 @@ async function adoptReceiptOrNameCategory(
     subscriberOfSender: ofSender === undefined ? undefined : only && { id: only.id, name: only.name, phone: only.phone },
     clientOfSender: found.clientOfSender,
     payerErased: found.payerErased,
+    payerBlocked: found.payerBlocked,
     orderOfSender: only && also ? { order: standingOrderColumn.read(also.order) } : undefined,
     saleOfSender:
       only && also ? { subscriberId: only.id, betCategoryId: found.category?.id ?? null, amountCents: paying.amountCents, found: readSaleLookup(also.sale) } : undefined,
@@ -220,17 +228,20 @@ async function storeAndSettle(
   // The tips category the account names: read once, for the match and for a new payer.
   let category: NamedCategory | undefined;
   let payerErased: boolean | undefined;
+  let payerBlocked: SaleBlock | null = null;
   if (!rejectReason && !warning) {
     const first = await adoptReceiptOrNameCategory(tx, f);
     if (first.adopted !== null) return { stored: false, paymentId: first.adopted, status: null, outcome: null, notice: null };
     category = first.category;
     payerErased = first.payerErased;
+    payerBlocked = first.payerBlocked;
     if (typeof rules === 'object') settleError = rules.failed;
     // The payee is looked up before the row is written, so that a matched payment is stored claimed
     // with its settlement (in a savepoint, or on the webhook's path in the whole transaction): one
     // write of the row (its indexes, the day summaries) instead of a write and an update. A repeat
     // writes nothing and settles nothing. After a failure of the rules (`failed`), nothing is matched.
-    const match = settleError === undefined ? await matchPayment(tx, f, category, first.subscriberOfSender, first.clientOfSender) : null;
+    // Money from a self-excluded or under-18 payer buys nothing: it is kept unclaimed for a refund (below).
+    const match = settleError === undefined && !payerBlocked ? await matchPayment(tx, f, category, first.subscriberOfSender, first.clientOfSender) : null;
     if (match) {
       // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).
       const run =
@@ -281,7 +292,7 @@ async function storeAndSettle(
     }
   }
   // A payment its rules could not settle is kept unclaimed with the reason, for an admin (decision 054).
-  const unsettled = settleError !== undefined ? notSettledWarning(settleError) : null;
+  const unsettled = settleError !== undefined ? notSettledWarning(settleError) : payerBlocked ? refusedPaymentWarning(payerBlocked) : null;
   const row = await q.insertPaymentOnce(tx, unsettled ? { ...values, warning: unsettled } : values);
   if (!row) return repeat;
   if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null, notice: null };
@@ -292,6 +303,24 @@ async function storeAndSettle(
   }
   if (settleError !== undefined) {
     return { stored: true, paymentId: row.id, status: 'unclaimed', outcome: null, settleError, warning: unsettled, notice: notice(row.id, 'unclaimed') };
+  }
+  if (payerBlocked) {
+    const smsQueued = await keepRefusedPayment(tx, {
+      paymentId: row.id,
+      phone: f.senderPhone,
+      phoneHash: senderPhoneHash(f) ?? '',
+      block: payerBlocked,
+      amountCents: f.amountCents!,
+      receipt: f.transId,
+    });
+    return {
+      stored: true,
+      paymentId: row.id,
+      status: 'unclaimed',
+      outcome: smsQueued ? { bonusPaidCents: 0, subscriptionId: null, activatedSms: null, smsQueued: true } : null,
+      warning: unsettled,
+      notice: notice(row.id, 'unclaimed'),
+    };
   }
   const settled = await settleNewPayer(tx, row.id, f, category, requestId, payerErased, rules);
   return {

@@ -1,5 +1,6 @@
 import { normaliseKenyanPhone } from '@betdesk/contract';
 import type { SQL } from 'drizzle-orm';
+import { saleBlockSql } from '../../db/sale-blocks.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { anyHashErasedSql, isSomeHashErased } from '../sms/service.ts';
@@ -162,6 +163,14 @@ export async function paidByErasedPerson(db: Queryable, who: WhoPaid): Promise<b
 /** `paidByErasedPerson` as SQL, to read with another look-up (a confirmation's first read). */
 export function paidByErasedPersonSql(who: WhoPaid): SQL {
   return anyHashErasedSql(payerPhoneHashes(who));
+}
+
+/**
+ * SQL text: why no sale may be made to the payer (any phone the payment names is self-excluded or
+ * marked under 18: decision 059), or null. Read in the confirmation's first read.
+ */
+export function payerBlockedSql(who: WhoPaid): SQL {
+  return saleBlockSql(payerPhoneHashes(who));
 }
 
 /** The hashes of every phone a payment names: the sender's (plain or as M-Pesa hashed it) and one written in the account. */

@@ -17,6 +17,7 @@ import type { Actor } from '../../http/actor.ts';
 import { AppError, fieldError, notFound } from '../../http/errors.ts';
 import { darajaFor, DarajaError } from '../../integrations/mpesa/daraja.ts';
 import { audit } from '../audit/service.ts';
+import { refuseBlockedSale } from '../exclusions/service.ts';
 import { pendingBonusCents } from '../bonuses/service.ts';
 import { requireClient } from '../clients/service.ts';
 import * as q from './queries.ts';
@@ -201,6 +202,8 @@ async function pushStk(
   const actor = { userId: p.actorUserId };
   const requestId = p.requestId;
   const amountCents = kesToCents(chosen.item.amount);
+  // No sale to a self-excluded or under-18 person (decision 059); a bonus owed may still be paid.
+  if (chosen.purpose !== 'bonus') await refuseBlockedSale(deps.db, p.phone, p.origin ?? 'staff');
 
   const rowId = await deps.db.transaction(async (tx) => {
     const inserted = await q.insertPaymentRequest(tx, {

@@ -15,7 +15,7 @@ import { rows } from '../../db/rows.ts';
 import { asPlaceholders, type FixedStatement } from '../../db/fixed-statements.ts';
 import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageOf, pageRows, type ListCount, type Page, type ListRequest } from '../../db/list.ts';
 import { summed, type DayRange, type SummaryPrefix } from '../../db/summaries.ts';
-import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, refunds, stkRequests, subscriptions, tipsSubscribers, type TipsMedium } from '../../db/schema/index.ts';
+import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, refunds, stkRequests, subscriptions, tipsSubscribers, type SaleBlock, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { scopedWhere, type Scope } from '../../db/scope.ts';
@@ -468,6 +468,8 @@ export async function receiptlessStkPaymentAndCategory(
   perSender?: (subscriberId: SQL, namedCategoryId: SQL) => Record<string, SQL>,
   /** SQL true when the payer is an erased person (read with the rest, for a payment nobody matches). */
   payerErased?: SQL,
+  /** SQL text: why no sale may be made to the payer (self-excluded, under 18), null when one may (src/db/sale-blocks.ts). */
+  payerBlocked?: SQL,
 ): Promise<{
   waitingId: number | null;
   category: { id: number; code: string } | null;
@@ -476,6 +478,8 @@ export async function receiptlessStkPaymentAndCategory(
   clientOfSender: number | null | undefined;
   /** Whether `payerErased` held; undefined when it was not given. */
   payerErased: boolean | undefined;
+  /** What `payerBlocked` answered. */
+  payerBlocked: SaleBlock | null;
 }> {
   const stk = waiting
     ? sql`(select id from ${mpesaPayments}
@@ -500,10 +504,11 @@ export async function receiptlessStkPaymentAndCategory(
     of_sender: unknown;
     clients_of_sender: unknown;
     payer_erased: boolean | null;
+    payer_blocked: SaleBlock | null;
   }>(
     tx,
     sql`select ${stk} as waiting_id, c.id, c.code, ${ofSender} as of_sender, ${clientsOfSender} as clients_of_sender,
-               ${payerErased ?? sql`null::boolean`} as payer_erased
+               ${payerErased ?? sql`null::boolean`} as payer_erased, ${payerBlocked ?? sql`null::text`} as payer_blocked
           from (select 1) one
           left join lateral (select id, code from ${betCategories}
                               where ${account} <> '' and ${account} like upper(code) || '%'
@@ -520,6 +525,7 @@ export async function receiptlessStkPaymentAndCategory(
         : undefined,
     clientOfSender: senderHash && found ? onlyIdOf(found.clients_of_sender) : undefined,
     payerErased: payerErased && found ? found.payer_erased === true : undefined,
+    payerBlocked: found?.payer_blocked ?? null,
   };
 }
 

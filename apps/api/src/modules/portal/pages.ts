@@ -496,6 +496,14 @@ ${me.receives_sms
 <label><input type="checkbox" name="offers" value="yes"${me.offers_consent ? trusted(' checked') : ''}> ${me.offers_wording}</label>
 <p><button class="btn secondary" type="submit">${t('portal.account.save')}</button></p></form>
 <p class="meta">${t('portal.account.offers_note')}</p>
+</div>
+<h2 id="exclusion">${t('portal.account.exclusion')}</h2><div class="card">
+<p>${t('portal.account.exclusion_text')}</p>
+<form method="post" action="/portal/exclusion"><fieldset><legend>${t('portal.account.exclusion_period')}</legend>
+${(['30', '90', '180'] as const).map((days) => html`<label><input type="radio" name="period" value="${days}" required> ${t('portal.account.exclusion_days', { days })}</label> `)}
+<label><input type="radio" name="period" value="forever"> ${t('portal.account.exclusion_forever')}</label></fieldset>
+<p><label><input type="checkbox" name="understood" value="yes" required> ${t('portal.account.exclusion_confirm')}</label></p>
+<p><button class="btn danger" type="submit" data-testid="exclude-me">${t('portal.account.exclusion_button')}</button></p></form>
 </div>`,
   );
 }

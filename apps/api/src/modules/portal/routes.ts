@@ -21,6 +21,7 @@ import {
   portalRecord,
   portalRequestCode,
   portalSms,
+  portalExclusion,
   portalTexts,
   portalTips,
   portalVerify,
@@ -38,6 +39,7 @@ import { categoryByCode, publicTickets, recordOfCategoryCode, recordsByCategory 
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import * as pages from './pages.ts';
+import { excludeFromPortal, saleRefused } from '../exclusions/service.ts';
 import * as portal from './service.ts';
 
 const NO_SUCH_PAGE = fixedText('portal.not_found.text', 'en');
@@ -476,6 +478,19 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     }),
   );
 
+  /** Self-exclusion from My account (decision 059): a form, so it works without JavaScript. */
+  app.post(
+    '/portal/exclusion',
+    hidden,
+    htmlPage(async (request, reply) => {
+      if (!request.portal) return signInFirst(reply, '/portal/account');
+      const period = portalExclusion.body!.shape.period.safeParse((request.body as { period?: string } | undefined)?.period);
+      if (!period.success) return reply.redirect('/portal/account#exclusion', 303);
+      const { info } = await excludeFromPortal(deps, request.portal, period.data, request.id);
+      return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps, request.portal), info));
+    }),
+  );
+
   /** Automatic renewal from My account or a paid purchase's page: forms, so they work without JavaScript. */
   app.post(
     '/portal/auto-renew',
@@ -509,6 +524,11 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       const packageId = Id.safeParse(form?.package_id);
       if (!packageId.success) throw notFound(refusalTexts.packageNotOnSale);
       if (!request.portal) return signInFirst(reply, `/portal/packages/${packageId.data}`);
+      // No sale to a self-excluded or under-18 person (decision 059): said on My account, in their words.
+      if (await saleRefused(deps.db, request.portal.phone, 'portal')) {
+        const notice = fixedText('portal.sale_refused', await languageOfPage(request));
+        return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps, request.portal), notice));
+      }
       try {
         const { payment_request_id } = await portal.purchase(deps, request.portal, packageId.data, request.id, form?.adult === '1');
         return reply.redirect(`/portal/purchases/${payment_request_id}`, 303);

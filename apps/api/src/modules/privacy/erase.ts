@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
+import { forgetExcludedPhone } from '../exclusions/service.ts';
 import { forgetLanguage } from '../sms/service.ts';
 import * as q from './queries.ts';
 
@@ -60,6 +61,8 @@ export async function erasePhone(tx: Queryable, phone: string, reason: 'request'
   await q.dropOptOutsAndConsents(tx, phone);
   await q.dropPortalSignIns(tx, phone);
   await forgetLanguage(tx, phone);
+  // A self-exclusion and an under-18 mark outlive the person: kept by the number's hash (decision 059).
+  await forgetExcludedPhone(tx, phone);
   await q.rememberErasedPhone(tx, phone, hash, reason);
 
   return {

@@ -18,6 +18,7 @@ import { sha256Hex } from '../../lib/crypto.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { consentState, customerTextFor, isErasedHash, recordConsent } from '../sms/service.ts';
+import { exclusionsForExport } from '../exclusions/service.ts';
 import { erasePhone, type ErasedCounts } from './erase.ts';
 import * as q from './queries.ts';
 
@@ -53,6 +54,26 @@ function plain(list: Record<string, unknown>[]): Record<string, unknown>[] {
  * sessions without their hashes. Each export is audited (a sensitive action, readable on the
  * audit screen).
  */
+/** A person's self-exclusions and under-18 mark as rows of their export (decision 059). */
+async function exclusionRecords(db: Queryable, phone: string): Promise<Record<string, unknown>[]> {
+  const { exclusions, marks } = await exclusionsForExport(db, phone);
+  return [
+    ...exclusions.map((x) => ({
+      kind: 'self_exclusion',
+      id: x.id,
+      phone: x.phone,
+      period: x.period,
+      channel: x.channel,
+      starts_at: x.startsAt,
+      ends_at: x.endsAt,
+      recorded_by: x.recordedBy,
+      note: x.note,
+      end_told_at: x.endToldAt,
+    })),
+    ...marks.map((m) => ({ kind: 'under_18_mark', phone: m.phone, note: m.note, marked_by: m.markedBy, marked_at: m.markedAt })),
+  ];
+}
+
 export async function subjectOf(deps: AppDeps, actor: Actor, phone: string, requestId: string): Promise<PrivacySubject> {
   const db = deps.db;
   const hash = sha256Hex(phone);
@@ -84,6 +105,7 @@ export async function subjectOf(deps: AppDeps, actor: Actor, phone: string, requ
     opt_outs: plain(held.opt_outs),
     consents: plain(held.consents),
     age_declaration: plain(held.age_declaration),
+    exclusions: plain(await exclusionRecords(db, phone)),
     requests: plain(held.requests),
     audit: plain(held.audit),
   };

@@ -3,6 +3,7 @@ import {
   normaliseKenyanPhone,
   SmsOptOutNotice,
   smsSelfServiceTexts,
+  type ExclusionPeriodValue,
   type OptOutState,
   type PageQuery,
   refusalTexts,
@@ -15,6 +16,7 @@ import { fieldError } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, type AuditBy } from '../audit/service.ts';
 import { requireClientFacts } from '../clients/service.ts';
+import { EXCLUSION_KEYWORDS, excludeBySms, periodOfKeyword } from '../exclusions/service.ts';
 import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.ts';
 import { LANGUAGE_NAMES, type Language } from '../../customer-texts/catalogue.ts';
 import type { TextValues } from '../../customer-texts/format.ts';
@@ -32,6 +34,7 @@ type Understood =
   | { keyword: 'YES' }
   | { keyword: 'CODE'; category: { id: number; code: string; name: string } }
   | { keyword: 'LANGUAGE'; language: Language }
+  | { keyword: 'EXCLUDE'; word: string; period: ExclusionPeriodValue | null }
   | { keyword: 'HELP' };
 
 /** The words that choose a language by SMS (as a punter would type them). */
@@ -45,6 +48,8 @@ async function understand(db: Queryable, text: string): Promise<Understood> {
     // An unknown code after STOP still means stop: never keep texting someone who asked us not to.
     return category ? { keyword: 'STOP <code>', category } : { keyword: 'STOP' };
   }
+  // EXCLUDE or JIEPUSHE, then 30, 90, 180 or FOREVER/MILELE/DAIMA (decision 059).
+  if ((EXCLUSION_KEYWORDS as readonly string[]).includes(words[0]!)) return { keyword: 'EXCLUDE', word: words[0]!, period: periodOfKeyword(words[1]) };
   if (words.length === 1 && words[0] === 'START') return { keyword: 'START' };
   if (words.length === 1 && words[0] === 'YES') return { keyword: 'YES' };
   if (words.length === 1 && Object.hasOwn(LANGUAGE_KEYWORDS, words[0]!)) return { keyword: 'LANGUAGE', language: LANGUAGE_KEYWORDS[words[0]!]! };
@@ -59,6 +64,7 @@ function keywordLabel(u: Understood): string {
   if (u.keyword === 'CODE') return u.category.code;
   if (u.keyword === 'STOP <code>') return `STOP ${u.category.code}`;
   if (u.keyword === 'LANGUAGE') return u.language === 'sw' ? 'KISWAHILI' : 'ENGLISH';
+  if (u.keyword === 'EXCLUDE') return u.word;
   return u.keyword;
 }
 
@@ -110,7 +116,7 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
     // A language keyword is answered in the language just chosen; every other reply in the phone's.
     const language = understood.keyword === 'LANGUAGE' ? understood.language : await languageOf(tx, phone);
     const say = (textId: Parameters<typeof customerText>[1], values?: TextValues) => customerText(tx, textId, language, values);
-    let reply: string;
+    let reply: string | null;
     let action: string;
     let wantsStk: { betCategoryId: number } | null = null;
     if (understood.keyword === 'STOP') {
@@ -151,11 +157,14 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
       const changed = await setLanguage(tx, { phone, language, source: 'sms', by: null });
       reply = await say('sms_language_reply');
       action = `${changed ? 'Language set to' : 'Language kept:'} ${LANGUAGE_NAMES[language]}; confirmation sent`;
+    } else if (understood.keyword === 'EXCLUDE') {
+      // The exclusion's own SMS confirms it; a text without a period is told how.
+      ({ reply, action } = await excludeBySms(tx, phone, understood.period));
     } else {
       reply = await say('sms_help_reply');
       action = 'Kept for staff; help reply sent';
     }
-    await queueSms(tx, {
+    if (reply !== null) await queueSms(tx, {
       intent: KEYWORD_REPLY_INTENT,
       dedupeKey: `${KEYWORD_REPLY_INTENT}:${id}`,
       to: phone,

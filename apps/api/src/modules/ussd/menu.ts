@@ -5,6 +5,7 @@
  * which shows that screen again with a short error when it was the last input. Every word is the
  * catalogue's, in the phone's language; `6 Lugha / Language` on the first screen changes it.
  */
+import type { ExclusionPeriodValue } from '@betdesk/contract';
 import type { CustomerTextId, Language } from '../../customer-texts/catalogue.ts';
 import type { TextValues } from '../../customer-texts/format.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
@@ -70,7 +71,8 @@ export type MenuAction =
   | { do: 'offers'; given: boolean }
   | { do: 'language'; language: Language }
   | { do: 'auto-renew'; subscriptionId: number }
-  | { do: 'auto-renew-stop'; orderId: number };
+  | { do: 'auto-renew-stop'; orderId: number }
+  | { do: 'exclude'; period: ExclusionPeriodValue };
 
 type State =
   | { at: 'main' }
@@ -81,7 +83,8 @@ type State =
   | { at: 'subscriptions'; page: number }
   | { at: 'sms' }
   | { at: 'offers' }
-  | { at: 'language' };
+  | { at: 'language' }
+  | { at: 'exclusion' };
 
 type Step = { state: State } | { action: MenuAction } | null;
 
@@ -176,6 +179,7 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       if (input === '4') return { state: { at: 'sms' } };
       if (input === '5') return { state: { at: 'offers' } };
       if (input === '6') return { state: { at: 'language' } };
+      if (input === '7') return { state: { at: 'exclusion' } };
       return null;
     case 'categories': {
       const got = listInput(input, await facts.categories(), w.say('ussd.categories_header'), state.page, w);
@@ -208,6 +212,11 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       if (input === '1') return { action: { do: 'language', language: 'en' } };
       if (input === '2') return { action: { do: 'language', language: 'sw' } };
       return null;
+    case 'exclusion': {
+      // Self-exclusion (decision 059): 1-4 are 30, 90, 180 days and for good.
+      const period = (['30', '90', '180', 'forever'] as const)[Number(input) - 1];
+      return /^[1-4]$/.test(input) && period ? { action: { do: 'exclude', period } } : null;
+    }
   }
 }
 
@@ -262,6 +271,8 @@ async function render(state: State, facts: MenuFacts, categoryName: (id: number)
         : `CON ${offersQuestion(await facts.consentWording(), w)}${agree(w)}`;
     case 'language':
       return `CON ${w.say('ussd.language_question')}\n${w.back}`;
+    case 'exclusion':
+      return `CON ${w.say('ussd.exclusion_menu')}\n${w.back}`;
   }
 }
 

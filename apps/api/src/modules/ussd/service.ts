@@ -8,6 +8,7 @@ import { setOwnSmsChoice } from '../self-service/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { customerTemplate, customerText, hasConsent, isErasedPhone, isOptedOut, languageOf, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
+import { excludeByUssd, saleRefused } from '../exclusions/service.ts';
 import { customerDate, fill } from '../../customer-texts/format.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
@@ -123,6 +124,8 @@ async function act(deps: AppDeps, action: MenuAction, s: SessionOf): Promise<Scr
       await stopAutoRenew(deps, { orderId: action.orderId, subscriberId, actorUserId: null, requestId: s.requestId });
       return `END ${s.w.say('ussd.auto_renew_stopped')}`;
     }
+    case 'exclude':
+      return `END ${await excludeByUssd(deps, s.phone, action.period, s.requestId, s.w.language)}`;
     case 'language':
       await deps.db.transaction((tx) => setLanguage(tx, { phone: s.phone, language: action.language, source: 'ussd', by: null }));
       // Answered in the language just chosen.
@@ -172,6 +175,8 @@ async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForS
  * session); without, the paybill instructions go by SMS. Once per session either way.
  */
 async function buy(deps: AppDeps, packageId: number, declaresAdult: boolean, s: SessionOf): Promise<Screen> {
+  // No sale to a self-excluded or under-18 person (decision 059), not even the paybill instructions.
+  if (await saleRefused(deps.db, s.phone, 'ussd')) return `END ${s.w.say('ussd.sale_refused')}`;
   const stk = deps.config.mpesa.api !== null;
   const pkg = await deps.db.transaction(async (tx) => {
     const found = await packageForSale(tx, packageId);

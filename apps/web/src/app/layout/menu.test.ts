@@ -45,6 +45,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Mpesa Transactions', ['Transactions /mpesa', 'Unclaimed /mpesa/unclaimed', 'Reconciliation /mpesa/reconciliation', 'Refunds /refunds']],
           ['Users', ['My Users /users', 'Assign clients /users/assign-clients']],
           ['SMS Log', '/sms'],
+          ['SMS Costs', '/sms/costs'],
           ['SMS Inbox', '/sms/inbox'],
           ['Broadcasts', '/sms/broadcasts'],
           ['Settings', '/settings'],
@@ -54,6 +55,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Reports', '/reports'],
           ['Audit Log', '/audit'],
           ['Privacy', '/privacy'],
+          ['Self-exclusion', '/exclusions'],
         ],
       },
     ]);

@@ -6,6 +6,7 @@ import {
   IconCoins,
   IconFileSearch,
   IconShieldLock,
+  IconHandStop,
   IconGift,
   IconHistory,
   IconInbox,
@@ -141,6 +142,7 @@ export const menu: MenuSection[] = [
       { label: 'Reports', icon: IconChartBar, permission: 'view:reports', to: paths.reports },
       { label: 'Audit Log', icon: IconFileSearch, permission: 'view:audit', to: paths.audit },
       { label: 'Privacy', icon: IconShieldLock, permission: 'manage:privacy', to: paths.privacy },
+      { label: 'Self-exclusion', icon: IconHandStop, permission: 'view:exclusions', to: paths.exclusions },
     ],
   },
 ];

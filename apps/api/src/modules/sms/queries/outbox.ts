@@ -3,8 +3,19 @@ import type { Database, Queryable } from '../../../db/client.ts';
 import { rows } from '../../../db/rows.ts';
 import { phoneLanguages, smsMessages, SMS_PRIORITY, type SmsClass } from '../../../db/schema/index.ts';
 import type { Language } from '../../../customer-texts/catalogue.ts';
+import { excludedPhoneSql } from '../../../db/sale-blocks.ts';
 import { consentedSql, erasedSql } from './consent.ts';
 import { optedOutSql } from './opt-outs.ts';
+
+/**
+ * Messages a self-excluded person does not get, besides every promotional one (decision 059): the
+ * renewal reminder, the failed payment's recovery reminder and the missed standing order's reminder,
+ * whatever their class or consent.
+ */
+export const EXCLUDED_PERSON_SPARED_INTENTS: readonly string[] = ['subscription.reminder', 'payment.recovery-reminder', 'auto-renew.missed'];
+
+/** Whether a self-excluded person is spared this message (`excludedPhoneSql` guards it). */
+const sparesExcluded = (smsClass: SmsClass, intent: string) => smsClass === 'promotional' || EXCLUDED_PERSON_SPARED_INTENTS.includes(intent);
 
 /** One text to many recipients, as the fan-out queues it (the service has settled text and time). */
 export interface FanoutRows {
@@ -42,6 +53,7 @@ export async function insertFanout(db: Queryable, f: FanoutRows): Promise<number
            where not ${optedOutSql(sql`r.phone`, f.betCategoryId, f.smsClass === 'promotional')}
              and not ${erasedSql(sql`r.phone`)}
              ${f.smsClass === 'promotional' ? sql`and ${consentedSql(sql`r.phone`)}` : sql``}
+             ${sparesExcluded(f.smsClass, f.intent) ? sql`and not ${excludedPhoneSql(sql`r.phone`)}` : sql``}
           on conflict (dedupe_key) do nothing
           returning 1)
         select count(*)::int as queued from inserted`,
@@ -316,6 +328,7 @@ function queuedSmsSelect(row: QueuedRow): SQL {
   const guards = [sql`not ${erasedSql(phone)}`];
   if (row.smsClass !== 'transactional') guards.push(sql`not ${optedOutSql(phone, row.betCategoryId, row.smsClass === 'promotional')}`);
   if (row.smsClass === 'promotional') guards.push(consentedSql(phone));
+  if (sparesExcluded(row.smsClass, row.intent)) guards.push(sql`not ${excludedPhoneSql(phone)}`);
   const t = row.text;
   const chosen = 'body' in t ? null : sql`(select coalesce((select language from ${phoneLanguages} where phone = ${row.recipient}), ${t.fallback}) as language)`;
   const pick = (of: (v: { body: string; parts: number }) => string | number, cast: SQL) =>

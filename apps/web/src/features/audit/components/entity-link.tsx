@@ -29,6 +29,8 @@ const LIST_PAGES: Record<string, string> = {
   tip_selection: paths.tips.results,
   privacy_request: paths.privacy,
   data_breach: paths.privacy,
+  self_exclusion: paths.exclusions,
+  under_18_mark: paths.exclusions,
   sms_message: paths.sms.log,
   setting: paths.settings,
   bet_category: paths.catalogue,

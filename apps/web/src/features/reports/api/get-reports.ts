@@ -5,7 +5,9 @@ import {
   exportPromotionsBlockedReport,
   exportRetentionReport,
   exportSalesReport,
+  exportSaferGamblingReport,
   exportStaffReport,
+  saferGamblingReport,
   exportSubscribersReport,
   incomeBySourceReport,
   incomeReport,
@@ -68,6 +70,19 @@ export function usePromotionsBlockedReport(filter: ReportFilter, enabled = true)
   );
 }
 
+/** GET /api/reports/safer-gambling: per month, exclusions started and ended and sales refused (decision 059). */
+export function useSaferGamblingReport(filter: ReportFilter, enabled = true) {
+  const query = { from: filter.from, to: filter.to };
+  return useQuery(
+    queryOptions({
+      queryKey: queryKeys.reports.report('safer-gambling', query),
+      queryFn: () => callEndpoint(saferGamblingReport, { query }),
+      placeholderData: keepPreviousData,
+      enabled,
+    }),
+  );
+}
+
 /** Where each report's CSV is streamed from (the same filter). */
 export const exportPaths: Record<ReportName, string> = {
   income: exportIncomeReport.path,
@@ -77,4 +92,5 @@ export const exportPaths: Record<ReportName, string> = {
   retention: exportRetentionReport.path,
   staff: exportStaffReport.path,
   promotions: exportPromotionsBlockedReport.path,
+  'safer-gambling': exportSaferGamblingReport.path,
 };

@@ -13,7 +13,7 @@ import {
 } from '@betdesk/contract';
 import type { DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
-import { exportPaths, usePromotionsBlockedReport, useReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
+import { exportPaths, usePromotionsBlockedReport, useReport, useSaferGamblingReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
 import { BarChart, type ChartBar, type ChartSeries } from './bar-chart.tsx';
 import { ReportCard } from './report-card.tsx';
 
@@ -88,7 +88,7 @@ function periodLines<L>(rows: readonly { period: string; from: string; to: strin
 
 const csv = (name: ReportName, filter: ReportFilter) => ({
   path: exportPaths[name],
-  query: name === 'staff' || name === 'promotions' ? { from: filter.from ?? '', to: filter.to ?? '' } : { from: filter.from ?? '', to: filter.to ?? '', group: filter.group ?? 'day' },
+  query: name === 'staff' || name === 'promotions' || name === 'safer-gambling' ? { from: filter.from ?? '', to: filter.to ?? '' } : { from: filter.from ?? '', to: filter.to ?? '', group: filter.group ?? 'day' },
   filename: `report-${name}-${filter.from}-to-${filter.to}.csv`,
 });
 
@@ -360,6 +360,46 @@ export function PromotionsBlockedReport({ filter }: { filter: ReportFilter }) {
         emptyText: 'No promotion was blocked in this range',
         'data-testid': 'promotions-table',
       }}
+    />
+  );
+}
+
+// ---- safer gambling (decision 059) --------------------------------------------------------------
+
+const SAFER_SERIES: ChartSeries[] = [
+  { key: 'exclusions_started', label: 'Exclusions started', color: 'var(--mantine-color-red-6)' },
+  { key: 'exclusions_ended', label: 'Exclusions ended', color: 'var(--mantine-color-gray-6)' },
+  { key: 'sales_refused_excluded', label: 'Sales refused (excluded)', color: 'var(--mantine-color-orange-5)' },
+  { key: 'sales_refused_under_18', label: 'Sales refused (under 18)', color: 'var(--mantine-color-grape-5)' },
+];
+
+export function SaferGamblingReport({ filter }: { filter: ReportFilter }) {
+  const report = useSaferGamblingReport(filter);
+  const data = report.data;
+  type Row = NonNullable<typeof data>['rows'][number];
+  const columns: DataTableColumn<Row>[] = [
+    { key: 'month', header: 'Month', width: 110 },
+    count<Row>('exclusions_started', 'Exclusions started', 150),
+    count<Row>('exclusions_ended', 'Exclusions ended', 150),
+    count<Row>('sales_refused_excluded', 'Sales refused: excluded', 190),
+    count<Row>('sales_refused_under_18', 'Sales refused: under 18', 190),
+  ];
+  const n = (v: number) => v.toLocaleString('en-KE');
+  return (
+    <ReportCard
+      title="Safer gambling, by month"
+      name="safer-gambling"
+      query={report}
+      figures={
+        data && [
+          { label: 'Exclusions started', value: n(data.total.exclusions_started), testId: 'safer-started' },
+          { label: 'Exclusions ended', value: n(data.total.exclusions_ended) },
+          { label: 'Sales refused: excluded', value: n(data.total.sales_refused_excluded) },
+          { label: 'Sales refused: under 18', value: n(data.total.sales_refused_under_18) },
+        ]
+      }
+      chart={<BarChart grouped series={SAFER_SERIES} bars={(data?.rows ?? []).map((r) => ({ label: r.month, values: r }))} format={n} />}
+      table={{ columns, rows: data?.rows ?? [], rowKey: (r) => r.month, exportCsv: csv('safer-gambling', filter), emptyText: 'No month in this range', 'data-testid': 'safer-gambling-table' }}
     />
   );
 }

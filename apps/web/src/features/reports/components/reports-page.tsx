@@ -15,7 +15,7 @@ import {
 } from '@betdesk/contract';
 import type { ReportFilter } from '../api/get-reports.ts';
 import { RetentionReport } from './retention-report.tsx';
-import { IncomeReport, PromotionsBlockedReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
+import { IncomeReport, PromotionsBlockedReport, SaferGamblingReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
 
 const TAB_LABELS: Record<ReportName, string> = {
   income: 'Income',
@@ -25,10 +25,11 @@ const TAB_LABELS: Record<ReportName, string> = {
   retention: 'Retention',
   staff: 'Bet4Me staff',
   promotions: 'Promotions blocked',
+  'safer-gambling': 'Safer gambling',
 };
 
 /** Reports over a range without periods: no grouping to choose. */
-const UNGROUPED: readonly ReportName[] = ['staff', 'promotions'];
+const UNGROUPED: readonly ReportName[] = ['staff', 'promotions', 'safer-gambling'];
 
 const GROUP_LABELS: Record<ReportGroup, string> = { day: 'Day', week: 'Week', month: 'Month' };
 
@@ -91,6 +92,7 @@ export function ReportsPage() {
     retention: <RetentionReport filter={filter} />,
     staff: <StaffReport filter={filter} />,
     promotions: <PromotionsBlockedReport filter={filter} />,
+    'safer-gambling': <SaferGamblingReport filter={filter} />,
   };
 
   return (
