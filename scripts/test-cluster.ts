@@ -434,7 +434,7 @@ http {
 
     // A CSV export streams its rows through a server-side cursor: through PgBouncer too.
     const csv = await fetch(`${proxy}/api/mpesa-transactions/export`, { headers: auth });
-    const csvLines = csv.ok ? (await csv.text()).split('\n').filter((line) => line.includes('CLU')).length : -1;
+    const csvLines = csv.ok ? (await csv.text()).split('\n').filter((line) => /\bCLU\d{7}\b/.test(line)).length : -1;
     check(csvLines === PAYMENTS, `the payments' CSV export streams every payment (${csvLines}/${PAYMENTS})`);
 
     if (!pooled) {
