@@ -10,6 +10,8 @@
  *   SMS_BATCH_SIZE     recipients per gateway request (default 1000)
  *   SMS_SEND_RATE      messages per second (default 10000, the configuration's maximum)
  *   BENCH_TIMEOUT_S    the run gives up after this long (default 900)
+ *   BENCH_THROUGH_JOBS 1: drain through pg-boss as the worker does (the sms-dispatch handler, each run
+ *                      nudging the next while work is left) and count the job rows it left (decision 072)
  *
  * Then sign-in codes while a broadcast drains (runSignInDuringBroadcast): BENCH_SIGNIN_CODES codes
  * (default 40; 0 skips it) queued one by one while a BENCH_BROADCAST-message broadcast (2000) drains
@@ -26,6 +28,7 @@ import { africasTalkingGateway } from '../apps/api/src/integrations/sms/africast
 import { startFakeAfricasTalking } from '../apps/api/src/integrations/sms/fake-africastalking.ts';
 import type { SmsGateway } from '../apps/api/src/integrations/sms/gateway.ts';
 import { dispatchQueuedSms, queueSms, queueSmsFanout } from '../apps/api/src/modules/sms/outbox.ts';
+import { QUEUES, startJobs, type JobHandler, type Jobs } from '../apps/api/src/jobs/jobs.ts';
 
 const TIP = 'D2 tips today: Gor Mahia vs AFC Leopards, Over 1.5 goals @1.45. Good luck! Betdesk';
 
@@ -36,6 +39,8 @@ export interface SmsFanoutOptions {
   batchSize: number;
   sendRate: number;
   timeoutMs: number;
+  /** Drain through pg-boss's sms-dispatch queue, as the worker does, and count its job rows. */
+  throughJobs?: boolean;
 }
 
 export interface SmsFanoutResult {
@@ -120,11 +125,48 @@ export async function runSmsFanout(options: SmsFanoutOptions): Promise<SmsFanout
       logger: pino({ level: 'silent' }),
     });
     t = Date.now();
-    let report = await dispatchQueuedSms(database, gateway, { batchSize, sendRate, maxRunMs: timeoutMs });
-    const totals = { sent: report.sent, failed: report.failed, retried: report.retried, unconfirmed: report.unconfirmed };
-    while (report.more) {
-      report = await dispatchQueuedSms(database, gateway, { batchSize, sendRate, maxRunMs: timeoutMs });
+    const totals = { sent: 0, failed: 0, retried: 0, unconfirmed: 0 };
+    const add = (report: typeof totals) => {
       for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += report[key];
+    };
+    let jobFigures: [string, string][] = [];
+    if (options.throughJobs) {
+      // The worker's sms-dispatch handler (job-handlers.ts): a run drains for up to its time bound
+      // (the outbox's default) and nudges the next while work is left.
+      const jobsRef: { current: Jobs | null } = { current: null };
+      const handler: JobHandler = {
+        queue: QUEUES.smsDispatch,
+        pollSeconds: 0.5,
+        run: async (signal) => {
+          const report = await dispatchQueuedSms(database, gateway, { batchSize, sendRate, signal });
+          add(report);
+          if (report.more) await jobsRef.current?.nudge(QUEUES.smsDispatch);
+        },
+      };
+      jobsRef.current = await startJobs(database, [handler], pino({ level: 'silent' }) as never, { work: true, stopTimeoutMs: 10_000 });
+      await jobsRef.current.nudge(QUEUES.smsDispatch);
+      for (;;) {
+        const { rows } = await database.executeSql(`select count(*)::int as n from sms_messages where status in ('queued', 'sending')`);
+        if (Number(rows[0]!.n) === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      await jobsRef.current.stop();
+      const jobRows = await database.executeSql(
+        `select (select count(*)::int from pgboss.job) as job, (select count(*)::int from pgboss.job where name = 'sms-dispatch') as dispatch,
+                (select count(*)::int from pgboss.archive) as archive`,
+      );
+      const r = jobRows.rows[0]!;
+      jobFigures = [
+        ["pg-boss job rows after the drain (all queues / sms-dispatch)", `${r.job} / ${r.dispatch}`],
+        ["pg-boss archive rows after the drain", String(r.archive)],
+      ];
+    } else {
+      let report = await dispatchQueuedSms(database, gateway, { batchSize, sendRate, maxRunMs: timeoutMs });
+      add(report);
+      while (report.more) {
+        report = await dispatchQueuedSms(database, gateway, { batchSize, sendRate, maxRunMs: timeoutMs });
+        add(report);
+      }
     }
     const drain = Date.now() - t;
 
@@ -146,6 +188,7 @@ export async function runSmsFanout(options: SmsFanoutOptions): Promise<SmsFanout
       ['Sent / failed / retried / unconfirmed', `${totals.sent} / ${totals.failed} / ${totals.retried} / ${totals.unconfirmed}`],
       ['Rows by status', JSON.stringify(byStatus)],
       ['Duplicates received by the gateway', String(duplicates)],
+      ...jobFigures,
     ];
     const complete = queued === subscribers && totals.sent === subscribers && received.length === subscribers;
     return {
@@ -306,6 +349,7 @@ async function main(): Promise<number> {
       batchSize: Number(process.env.SMS_BATCH_SIZE ?? 1000),
       sendRate: Number(process.env.SMS_SEND_RATE ?? 10_000),
       timeoutMs,
+      throughJobs: process.env.BENCH_THROUGH_JOBS === '1',
     });
     printFigures('SMS tips blast bench', result.figures);
     if (!result.ok) {

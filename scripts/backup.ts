@@ -4,9 +4,9 @@
  * On the embedded database a running server is asked to make it (it holds the data directory).
  */
 import { kesFixed } from '@betdesk/contract';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, describeDatabase, loadConfig, settingsEnvironment } from '../apps/api/src/config.ts';
+import { databaseOptions, ConfigError, describeDatabase, loadConfig, settingsEnvironment } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { backupThroughServer } from '../apps/api/src/modules/backups/control.ts';
 import { assertBetdeskDatabase, assertEmbeddedDatabaseExists, BackupError, runBackup, type MadeBackup } from '../apps/api/src/modules/backups/service.ts';
@@ -33,7 +33,7 @@ async function main(): Promise<number> {
   let made: MadeBackup | null = null;
   if (!config.databaseUrl) made = await backupThroughServer(config.dataDir, outDir);
   if (!made) {
-    const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+    const database = await openDatabase(databaseOptions(config));
     try {
       await assertBetdeskDatabase(database, config);
       await database.migrate();

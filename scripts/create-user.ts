@@ -2,10 +2,9 @@
  * npm run create-user -- --email E --password P --name N --phone 07XXXXXXXX --category 1|2
  * Creates a user on the configured database (stop the server first when on the embedded PGlite).
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
-import { ConfigError, loadConfig } from '../apps/api/src/config.ts';
+import { databaseOptions, ConfigError, loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { EmbeddedDatabaseBusyError } from '../apps/api/src/db/pglite-lock.ts';
 import { AppError } from '../apps/api/src/http/errors.ts';
@@ -40,7 +39,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+  const database = await openDatabase(databaseOptions(config));
   try {
     await database.migrate();
     await ensureSettingDefaults(database.db);

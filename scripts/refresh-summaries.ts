@@ -4,14 +4,13 @@
  * straight into the tables with triggers off: an import from the old system, a restore, the bench
  * generator. Writers wait while it runs. Stop the server first when on the embedded PGlite.
  */
-import { join } from 'node:path';
-import { loadConfig } from '../apps/api/src/config.ts';
+import { databaseOptions, loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { refreshSummaries } from '../apps/api/src/db/summaries.ts';
 import { rebuildRetentionSummaries } from '../apps/api/src/modules/reports/service.ts';
 
 const config = loadConfig();
-const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+const database = await openDatabase(databaseOptions(config));
 try {
   await database.migrate();
   const started = Date.now();

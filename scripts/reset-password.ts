@@ -8,10 +8,9 @@
  * A lost authenticator: removes the user's second factor and recovery codes (audited) and ends
  * their sessions; the password stays. They sign in with the password and enrol again.
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MIN_PASSWORD_LENGTH } from '@betdesk/contract';
-import { ConfigError, loadConfig } from '../apps/api/src/config.ts';
+import { databaseOptions, ConfigError, loadConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { EmbeddedDatabaseBusyError } from '../apps/api/src/db/pglite-lock.ts';
 import { temporaryPassword } from '../apps/api/src/lib/crypto.ts';
@@ -43,7 +42,7 @@ async function main(): Promise<number> {
   }
   const password = values.password ?? temporaryPassword(14);
   const config = loadConfig();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+  const database = await openDatabase(databaseOptions(config));
   try {
     await database.migrate();
     if (values['clear-2fa']) {

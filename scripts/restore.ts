@@ -44,7 +44,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const target = env.DATABASE_URL
-    ? ({ kind: 'postgres', url: env.DATABASE_URL } as const)
+    ? // A restore runs psql and session statements: PostgreSQL itself, not a pooler (decision 072).
+      ({ kind: 'postgres', url: env.DATABASE_DIRECT_URL || env.DATABASE_URL } as const)
     : ({ kind: 'pglite', dataDir: join(resolve(env.DATA_DIR || './data'), 'pglite') } as const);
   // Which database, by name and host (never a password): the one the restore loads into.
   const where = describeDatabase({ databaseUrl: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR || './data') });

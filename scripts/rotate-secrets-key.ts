@@ -10,9 +10,9 @@
  * Older backups keep needing the old key (their manifest names its fingerprint).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, secretsKeyFingerprint, settingsEnvironment } from '../apps/api/src/config.ts';
+import { databaseOptions, ConfigError, loadConfig, secretsKeyFingerprint, settingsEnvironment } from '../apps/api/src/config.ts';
 import { openDatabase, type Queryable } from '../apps/api/src/db/client.ts';
 import { EmbeddedDatabaseBusyError } from '../apps/api/src/db/pglite-lock.ts';
 import { resealEverySealedValue } from '../apps/api/src/db/sealed.ts';
@@ -49,7 +49,7 @@ async function main(): Promise<number> {
     console.error('The new key is the key in use: nothing to do.');
     return 2;
   }
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+  const database = await openDatabase(databaseOptions(config));
   try {
     await database.migrate();
     const counts = await database.db.transaction(async (tx) => {

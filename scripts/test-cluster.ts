@@ -14,19 +14,23 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { renderNginxSite } from '../deploy/render-nginx.ts';
+import { renderPgBouncer } from '../deploy/render-pgbouncer.ts';
 import { startFakeAfricasTalking } from '../apps/api/src/integrations/sms/fake-africastalking.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const webDist = join(root, 'apps/web/dist');
-const PAYMENTS = Number(process.env.CLUSTER_PAYMENTS ?? 2000);
-const SUBSCRIBING = Math.round(PAYMENTS / 10); // these buy a package: a receipt and the day's tip by SMS
+const DIRECT_PAYMENTS = Number(process.env.CLUSTER_PAYMENTS ?? 2000);
+/** Through PgBouncer the same checks on fewer payments: the pooler's path, not its speed, is tested. */
+const POOLED_PAYMENTS = Number(process.env.CLUSTER_POOLED_PAYMENTS ?? 600);
+/** PgBouncer's server connections in the pooled topology: fewer than the processes' pools together. */
+const POOLER_SIZE = 6;
 const CONCURRENCY = 20;
 const SEND_RATE = 25;
 const WEBHOOK_SECRET = `cluster-${randomBytes(12).toString('hex')}`;
@@ -103,20 +107,65 @@ function c2b(transId: string, amount: number, account: string, phone: string) {
   };
 }
 
-async function main(): Promise<number> {
-  const server = process.env.DATABASE_URL;
-  if (!server) {
-    console.error('npm run test:cluster needs DATABASE_URL (a PostgreSQL server; a fresh database is created on it).');
-    return 2;
-  }
-  if (spawnSync('nginx', ['-v']).status !== 0) {
-    console.error('npm run test:cluster needs nginx (apt-get install nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static).');
-    return 2;
-  }
-  if (!existsSync(join(webDist, 'index.html'))) {
-    if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' }).status !== 0) return 1;
-  }
+/**
+ * PgBouncer (Debian's) on a free port in transaction mode, from deploy/pgbouncer's template, in front
+ * of `server`'s database `dbName`. As root it drops to the postgres user, as Debian's unit does.
+ */
+async function startPgBouncer(work: string, dbName: string, server: URL): Promise<{ proc: Proc; url: string }> {
+  const dir = join(work, 'pgbouncer');
+  mkdirSync(dir, { recursive: true, mode: 0o777 });
+  chmodSync(work, 0o755);
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const user = decodeURIComponent(server.username || 'postgres');
+  writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`, { mode: 0o644 });
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    renderPgBouncer({
+      database: dbName,
+      server: `${server.hostname}:${server.port || '5432'}`,
+      port,
+      poolSize: POOLER_SIZE,
+      maxClientConn: 200,
+      authType: 'trust',
+      authFile: join(dir, 'userlist.txt'),
+      logfile: join(dir, 'pgbouncer.log'),
+      pidfile: join(dir, 'pgbouncer.pid'),
+      adminUser: user,
+    }),
+    { mode: 0o644 },
+  );
+  const args = process.getuid?.() === 0 ? ['-u', 'postgres', join(dir, 'pgbouncer.ini')] : [join(dir, 'pgbouncer.ini')];
+  const child = spawn('pgbouncer', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc: Proc = { name: 'pgbouncer', child, log: '' };
+  const keep = (chunk: Buffer) => {
+    proc.log = (proc.log + chunk.toString('utf8')).slice(-6000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const url = `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}/${dbName}`;
+  await waitFor(
+    'pgbouncer',
+    async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.end();
+      return true;
+    },
+    20_000,
+  );
+  return { proc, url };
+}
 
+/**
+ * One topology's run on a fresh database. `pgbouncer`: the processes' DATABASE_URL is a PgBouncer in
+ * transaction mode (deploy/pgbouncer's template, Debian's 1.18, so no named prepared statements) and
+ * DATABASE_DIRECT_URL is PostgreSQL itself (LISTEN, migrations).
+ */
+async function runTopology(topology: 'direct' | 'pgbouncer', server: string): Promise<void> {
+  const pooled = topology === 'pgbouncer';
+  const PAYMENTS = pooled ? POOLED_PAYMENTS : DIRECT_PAYMENTS;
+  const SUBSCRIBING = Math.round(PAYMENTS / 10); // these buy a package: a receipt and the day's tip by SMS
   const dbName = `betdesk_cluster_${randomBytes(4).toString('hex')}`;
   const adminDb = new pg.Client({ connectionString: server });
   await adminDb.connect();
@@ -130,6 +179,7 @@ async function main(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'betdesk-cluster-'));
   const procs: Proc[] = [];
   let nginx: ChildProcess | null = null;
+  let pgbouncer: Proc | null = null;
   const gateway = await startFakeAfricasTalking({ username: 'cluster', apiKey: 'cluster-key' });
   const sentAt: { at: number; recipients: number }[] = [];
   gateway.onCall = (call) => {
@@ -138,10 +188,21 @@ async function main(): Promise<number> {
 
   try {
     const [api1Port, api2Port, proxyPort] = [await freePort(), await freePort(), await freePort()];
+    // The pooled topology's PgBouncer, from the deployed template (deploy/pgbouncer).
+    let processesUrl = databaseUrl;
+    if (pooled) {
+      const started = await startPgBouncer(work, dbName, new URL(server));
+      pgbouncer = started.proc;
+      processesUrl = started.url;
+    }
     const common: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: processesUrl,
+      DATABASE_DIRECT_URL: databaseUrl,
+      DATABASE_PREPARED_STATEMENTS: pooled ? '0' : '1',
+      DATABASE_PROCESSES: '3',
+      DATABASE_POOLER_CONNECTIONS: String(POOLER_SIZE),
       DATA_DIR: join(work, 'data'),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -301,6 +362,16 @@ http {
       );
       return (performance.now() - started) / 1000;
     }
+    // What reaches PostgreSQL itself while the traffic flows: through PgBouncer, at most its pool,
+    // the processes' LISTEN connections and this test's own two.
+    let serverConnections = 0;
+    const sampling = setInterval(() => {
+      void db
+        .query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = $1 and backend_type = 'client backend'`, [dbName])
+        .then(({ rows }) => {
+          serverConnections = Math.max(serverConnections, rows[0]!.n);
+        }, () => undefined);
+    }, 250);
     const firstSeconds = await send(payments, Math.floor(PAYMENTS / 4));
     const firstAcknowledged = acknowledged;
     latencies.sort((a, b) => a - b);
@@ -310,7 +381,13 @@ http {
         `${(PAYMENTS / firstSeconds).toFixed(0)}/s, p99 ${p99.toFixed(0)} ms, ${retries} retried`,
     );
     const secondSeconds = await send(payments, null);
+    clearInterval(sampling);
     console.log(`the same ${PAYMENTS} again on the one process left: ${(PAYMENTS / secondSeconds).toFixed(0)}/s`);
+    console.log(`connections on PostgreSQL itself during the traffic: at most ${serverConnections}`);
+    if (pooled) {
+      const bound = POOLER_SIZE + 3 + 2;
+      check(serverConnections > 0 && serverConnections <= bound, `through PgBouncer, PostgreSQL saw at most its pool, the listeners and the test's own (${serverConnections} ≤ ${bound})`);
+    }
     check(firstAcknowledged === PAYMENTS && acknowledged === 2 * PAYMENTS, `every confirmation was acknowledged (${acknowledged}/${2 * PAYMENTS})`);
     const stored = (
       await db.query<{ n: string; distinct_ids: string }>(
@@ -355,15 +432,31 @@ http {
     console.log(`SMS: ${accepted} messages in ${sentAt.length} gateway calls; busiest second ${busiest} (SMS_SEND_RATE ${SEND_RATE}); drained ${seconds.toFixed(1)} s after the traffic`);
     check(busiest <= SEND_RATE, `the gateway never got more than SMS_SEND_RATE messages in a second (busiest ${busiest})`);
 
+    // A CSV export streams its rows through a server-side cursor: through PgBouncer too.
+    const csv = await fetch(`${proxy}/api/mpesa-transactions/export`, { headers: auth });
+    const csvLines = csv.ok ? (await csv.text()).split('\n').filter((line) => /\bCLU\d{7}\b/.test(line)).length : -1;
+    check(csvLines === PAYMENTS, `the payments' CSV export streams every payment (${csvLines}/${PAYMENTS})`);
+
+    if (!pooled) {
+      // The connection budget refuses a start that would take more than the server allows.
+      const greedy = startNode('over-budget', 'apps/api/src/main.ts', { ...apiEnv(await freePort()), DATABASE_PROCESSES: '500' });
+      const [code] = (await once(greedy.child, 'exit')) as [number | null];
+      check(
+        code === 1 && greedy.log.includes('Connection budget exceeded') && greedy.log.includes('DATABASE_POOL_SIZE'),
+        `an over-committed start (DATABASE_PROCESSES=500) is refused with the variables named (exit ${code})`,
+      );
+    }
+
     // SIGTERM: the surviving API process and the worker stop cleanly.
     const codes = await Promise.all([stop(api1), stop(worker)]);
     check(codes.every((c) => c === 0), `SIGTERM stops the API process and the worker with exit code 0 (${codes.join(', ')})`);
   } catch (error) {
     failures.push((error as Error).message);
     console.error(error);
-    for (const proc of procs) console.error(`--- ${proc.name} log ---\n${proc.log}`);
+    for (const proc of [...procs, ...(pgbouncer ? [pgbouncer] : [])]) console.error(`--- ${proc.name} log ---\n${proc.log}`);
   } finally {
     for (const proc of procs) await stop(proc, 'SIGKILL');
+    if (pgbouncer) await stop(pgbouncer, 'SIGINT');
     if (nginx && nginx.exitCode === null) {
       const exited = once(nginx, 'exit');
       nginx.kill('SIGQUIT');
@@ -376,6 +469,32 @@ http {
     await c.query(`drop database if exists ${dbName} with (force)`);
     await c.end();
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<number> {
+  const server = process.env.DATABASE_URL;
+  if (!server) {
+    console.error('npm run test:cluster needs DATABASE_URL (a PostgreSQL server; a fresh database is created on it).');
+    return 2;
+  }
+  if (spawnSync('nginx', ['-v']).status !== 0) {
+    console.error('npm run test:cluster needs nginx (apt-get install nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static).');
+    return 2;
+  }
+  if (spawnSync('pgbouncer', ['--version']).status !== 0) {
+    console.error('npm run test:cluster needs pgbouncer (apt-get install pgbouncer).');
+    return 2;
+  }
+  if (!existsSync(join(webDist, 'index.html'))) {
+    if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' }).status !== 0) return 1;
+  }
+
+  for (const topology of ['direct', 'pgbouncer'] as const) {
+    const started = Date.now();
+    console.log(`\n== topology: ${topology === 'direct' ? 'nginx -> two API processes + a worker -> PostgreSQL' : 'the same through PgBouncer (transaction mode) -> PostgreSQL'}`);
+    await runTopology(topology, server);
+    console.log(`topology ${topology}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
   console.log(failures.length ? `\n${failures.length} check(s) failed` : '\nThe cluster checks passed.');
   return failures.length ? 1 : 0;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** Every environment variable the product reads, parsed once. README's table mirrors this file. */
@@ -14,6 +14,18 @@ export const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
+  // Behind PgBouncer in transaction mode (decision 072): what needs a session of its own (LISTEN, the
+  // migrations' advisory lock, pg_dump) connects here, to PostgreSQL itself.
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  // 0 behind a pooler that cannot keep named prepared statements (PgBouncer before 1.21, Debian 12's 1.18).
+  DATABASE_PREPARED_STATEMENTS: flag.default(true),
+  // How many Betdesk processes (API and workers) share the server: the connection budget's multiplier.
+  DATABASE_PROCESSES: z.coerce.number().int().min(1).max(1000).default(1),
+  // What the pooler itself opens on the server (PgBouncer's default_pool_size; deploy/pgbouncer).
+  DATABASE_POOLER_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(20),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_EMAIL: z.email().default('admin@betdesk.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
@@ -83,6 +95,14 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** Where LISTEN, migrations and pg_dump connect: DATABASE_DIRECT_URL, else DATABASE_URL. */
+  databaseDirectUrl: string | undefined;
+  /** Whether the hot paths' statements are prepared by name (off behind PgBouncer before 1.21). */
+  databasePreparedStatements: boolean;
+  /** Betdesk processes sharing the PostgreSQL server (the connection budget, decision 072). */
+  databaseProcesses: number;
+  /** DATABASE_POOLER_CONNECTIONS: the pooler's own connections to the server, counted when pooled. */
+  databasePoolerConnections: number;
   /** Connections each process keeps to PostgreSQL (10; 20 measured no faster on 2 cores, docs/performance.md). */
   databasePoolSize: number;
   dataDir: string;
@@ -231,6 +251,17 @@ function unquote(value: string): string | null {
 }
 
 /** Which database the settings point at, for messages: host and name, never the password. */
+/** What every process and script opens the database with (decision 072: the direct URL, prepared statements). */
+export function databaseOptions(config: Pick<Config, 'databaseUrl' | 'databaseDirectUrl' | 'databasePoolSize' | 'databasePreparedStatements' | 'dataDir'>) {
+  return {
+    url: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    poolSize: config.databasePoolSize,
+    preparedStatements: config.databasePreparedStatements,
+    dataDir: join(config.dataDir, 'pglite'),
+  };
+}
+
 export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
   if (!config.databaseUrl) return `the embedded database in ${resolve(config.dataDir, 'pglite')}`;
   const url = new URL(config.databaseUrl);
@@ -275,7 +306,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    databaseProcesses: e.DATABASE_PROCESSES,
+    databasePoolerConnections: e.DATABASE_POOLER_CONNECTIONS,
     dataDir,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Config } from './config.ts';
+import { databaseOptions, type Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { buildApp } from './app.ts';
@@ -18,7 +17,7 @@ export interface Server {
 
 /** Boot order of ARCHITECTURE.md: config -> database + migrations -> jobs -> http. */
 export async function createServer(config: Config, logger: FastifyBaseLogger): Promise<Server> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite'), poolSize: config.databasePoolSize });
+  const database = await openDatabase(databaseOptions(config));
   const jobsRef: { current: Jobs } = { current: noJobs };
   const deps: AppDeps = {
     config,

@@ -2,8 +2,8 @@
  * npm run worker: job workers without the HTTP server, for running API and workers as separate
  * processes on one PostgreSQL database (ARCHITECTURE.md, scale path).
  */
-import { join } from 'node:path';
 import pino from 'pino';
+import { databaseOptions } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { loggerOptions } from './http/logger.ts';
@@ -15,8 +15,8 @@ import { readConfigOrExit, waitForDatabaseOrExit } from './process-start.ts';
 const config = readConfigOrExit();
 const logger = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
 // Started beside the API (docker compose, systemd), the worker may boot before PostgreSQL is up.
-await waitForDatabaseOrExit(config);
-const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pglite'), poolSize: config.databasePoolSize });
+await waitForDatabaseOrExit(config, { worker: true });
+const database = await openDatabase(databaseOptions(config));
 await database.migrate();
 // The handlers nudge their queues (an SMS run that stopped with work left asks for the next one):
 // they must reach this process's queue, so `jobs` is the real one once it has started.

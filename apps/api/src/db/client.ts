@@ -36,6 +36,11 @@ export interface Database {
   executeSql(text: string, values?: unknown[]): Promise<SqlResult>;
   /** The connection string when on PostgreSQL (pg-boss opens its own pool). */
   url: string | undefined;
+  /**
+   * PostgreSQL itself, for what needs a session of its own (LISTEN, the migrations' advisory lock,
+   * pg_dump): DATABASE_DIRECT_URL when a pooler in transaction mode stands at `url` (decision 072).
+   */
+  directUrl: string | undefined;
   /** The embedded database itself (backups dump it with PGlite's pg_dump); undefined on PostgreSQL. */
   pglite: PGlite | undefined;
   migrate(): Promise<void>;
@@ -64,6 +69,10 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Connections kept to PostgreSQL (DATABASE_POOL_SIZE, default 10). */
   poolSize?: number | undefined;
+  /** PostgreSQL itself when `url` is a pooler (DATABASE_DIRECT_URL); `url` when absent. */
+  directUrl?: string | undefined;
+  /** false: `withPreparedStatements` prepares nothing by name (a pooler that cannot keep them). */
+  preparedStatements?: boolean | undefined;
   /**
    * An embedded database that starts as this dump of a data directory (PGlite's `dumpDataDir`): the
    * tests start each file from one database migrated for the whole run.
@@ -72,7 +81,13 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir, options.startFrom);
+  return options.url
+    ? openPostgres(options.url, {
+        poolSize: options.poolSize ?? 10,
+        directUrl: options.directUrl ?? options.url,
+        preparedStatements: options.preparedStatements ?? true,
+      })
+    : openPglite(options.dataDir, options.startFrom);
 }
 
 /** The extensions the migrations create (pg_trgm: name searches; btree_gin: an owner inside a trigram index). */
@@ -93,6 +108,7 @@ async function openPglite(dataDir: string | undefined, startFrom?: Blob): Promis
     kind: 'pglite',
     db,
     url: undefined,
+    directUrl: undefined,
     pglite: client,
     async executeSql(text, values) {
       if (values && values.length > 0) {
@@ -186,8 +202,9 @@ class PreparingClient extends pg.Client {
 /** The advisory lock key every process takes while it applies migrations ("betd" in ASCII). */
 const MIGRATION_LOCK = 0x62657464;
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, Client: PreparingClient });
+async function openPostgres(url: string, options: { poolSize: number; directUrl: string; preparedStatements: boolean }): Promise<Database> {
+  const { poolSize, directUrl } = options;
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...(options.preparedStatements ? { Client: PreparingClient } : {}) });
   pool.on('error', () => {
     /* an idle client died; the pool replaces it on next use */
   });
@@ -196,6 +213,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     kind: 'postgres',
     db,
     url,
+    directUrl,
     pglite: undefined,
     async executeSql(text, values) {
       const result = await pool.query(text, values);
@@ -204,14 +222,16 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     },
     async migrate() {
       // Several processes may start at once (N API processes and a worker): one migrates at a time,
-      // the others wait on the lock and then find nothing left to apply.
-      const connection = await pool.connect();
+      // the others wait on the lock and then find nothing left to apply. The lock is a session's, so
+      // this connection goes to PostgreSQL itself, never through a pooler in transaction mode.
+      const connection = new pg.Client({ connectionString: directUrl });
+      await connection.connect();
       try {
         await connection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
         await migratePg(drizzlePg(connection), { migrationsFolder });
       } finally {
         await connection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-        connection.release();
+        await connection.end().catch(() => {});
       }
     },
     async *streamRows(query, batchRows) {
@@ -229,7 +249,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
         connection.release();
       }
     },
-    listen: (channel, onPayload) => listenPostgres(url, channel, onPayload),
+    listen: (channel, onPayload) => listenPostgres(directUrl, channel, onPayload),
     async close() {
       await pool.end();
     },

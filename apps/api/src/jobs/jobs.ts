@@ -57,6 +57,26 @@ export interface JobOptions {
 /** The least time between two sends of a queue's nudge from one process (`coalescedSends`). */
 const NUDGE_GAP_MS = 20;
 
+/**
+ * pg-boss's own pool, sized to what it runs at once: a working process fetches and completes for its
+ * queues (each worker one statement at a time, the handlers' own work on the product's pool) and runs
+ * the maintenance; a sending-only process only sends coalesced nudges.
+ */
+export function jobPoolSize(work: boolean): number {
+  return work ? 3 : 1;
+}
+
+/**
+ * How long pg-boss keeps finished jobs (decision 072): its job table holds at most a queue's waiting
+ * nudge and the last hour of runs (pg-boss's maintainer advises staying well under ~1M rows); failed
+ * jobs stay beside them a week for the failure alert; the archive is emptied after two days.
+ */
+export const JOB_RETENTION = {
+  archiveCompletedAfterSeconds: 3600,
+  archiveFailedAfterSeconds: 7 * 24 * 3600,
+  deleteAfterDays: 2,
+} as const;
+
 /** pg-boss on the product's own database: PostgreSQL directly, PGlite through executeSql. */
 export async function startJobs(
   database: Database,
@@ -68,8 +88,8 @@ export async function startJobs(
   const roles = options.work ? {} : { supervise: false, schedule: false };
   const boss = new PgBoss(
     database.url
-      ? { connectionString: database.url, max: 3, schema: 'pgboss', ...roles }
-      : { db: { executeSql: (text, values) => database.executeSql(text, values) }, schema: 'pgboss', ...roles },
+      ? { connectionString: database.url, max: jobPoolSize(options.work), schema: 'pgboss', ...JOB_RETENTION, ...roles }
+      : { db: { executeSql: (text, values) => database.executeSql(text, values) }, schema: 'pgboss', ...JOB_RETENTION, ...roles },
   );
   const stopping = new AbortController();
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));

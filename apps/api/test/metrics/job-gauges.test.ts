@@ -52,3 +52,15 @@ it("serves each scrape's own job figures, the first scrape too, with every queue
   expect(second).toMatch(/^betdesk_job_queue_depth\{queue="sms-dispatch"\} 0$/m);
   expect(second).toMatch(/^betdesk_job_oldest_queued_age_seconds\{queue="sms-dispatch"\} 0$/m);
 });
+
+it("counts pg-boss's job table by state and estimates its archive, for the job-table alert", async () => {
+  await addJobs('sms-dispatch', 'completed', 5);
+  await t.deps.database.executeSql(`create table pgboss.archive (id int)`);
+  await t.deps.database.executeSql(`insert into pgboss.archive select g from generate_series(1, 1000) g`);
+  await t.deps.database.executeSql(`analyze pgboss.archive`);
+  const body = await scrape();
+  expect(body).toMatch(/^betdesk_job_rows\{table="job",state="completed"\} 5$/m);
+  expect(body).toMatch(/^betdesk_job_rows\{table="job",state="failed"\} 4$/m);
+  expect(body).toMatch(/^betdesk_job_rows\{table="job",state="active"\} 0$/m);
+  expect(body).toMatch(/^betdesk_job_rows\{table="archive",state="all"\} 1000$/m);
+});

@@ -73,7 +73,7 @@ export type DumpConsumer = (dump: Readable) => Promise<{ sha256: string; bytes: 
  * `consume` as a stream; answers the manifest.
  */
 export async function dumpDatabase(database: Database, secretsFingerprint: string, consume: DumpConsumer): Promise<BackupManifest> {
-  const taken = database.pglite ? await dumpPglite(database.pglite, consume) : await dumpPostgres(database.url!, consume);
+  const taken = database.pglite ? await dumpPglite(database.pglite, consume) : await dumpPostgres(database.directUrl!, consume);
   return {
     format: BACKUP_FORMAT,
     created_at: new Date().toISOString(),

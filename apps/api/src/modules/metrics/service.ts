@@ -164,6 +164,28 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
   jobGauge('betdesk_job_queue_depth', 'Jobs waiting to run, by queue', 'depth');
   jobGauge('betdesk_job_failed', 'Jobs that failed for good (every retry spent), by queue, as pg-boss keeps them (7 days)', 'failed');
   jobGauge('betdesk_job_oldest_queued_age_seconds', 'Age of the oldest job that is due and not started, by queue', 'age');
+  // The size of pg-boss's tables (decision 072): its maintainer advises keeping the job table well
+  // under ~1M rows. The job table is counted by state (it holds an hour of runs); the archive, which
+  // may be large, is the planner's estimate (no scan per scrape).
+  new Gauge({
+    name: 'betdesk_job_rows',
+    help: "Rows of pg-boss's tables: the job table by state, and the archive (an estimate)",
+    labelNames: ['table', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const [{ exists } = { exists: false }] = (await deps.database.executeSql(`select to_regclass('pgboss.job') is not null as exists`))
+        .rows as { exists: boolean }[];
+      if (!exists) return;
+      const byState = await deps.database.executeSql(`select state::text as state, count(*)::int as n from pgboss.job group by state`);
+      for (const state of ['created', 'retry', 'active', 'completed', 'cancelled', 'failed']) this.set({ table: 'job', state }, 0);
+      for (const r of byState.rows) this.set({ table: 'job', state: String(r.state) }, Number(r.n));
+      const archive = await deps.database.executeSql(
+        `select greatest(coalesce((select reltuples from pg_class where oid = to_regclass('pgboss.archive')), 0), 0)::float8 as n`,
+      );
+      this.set({ table: 'archive', state: 'all' }, Number(archive.rows[0]?.n ?? 0));
+    },
+  });
   new Gauge({
     name: 'betdesk_tax_invoices_late',
     help: 'Tax invoices neither sent to KRA nor rejected after ETIMS_LATE_HOURS (alert when above 0)',
