@@ -71,7 +71,7 @@ export interface FixtureSearch {
  * The picker's search: a name part through feed_fixtures_search_trgm_idx (search_text is the
  * lower-cased teams and competition), a day through feed_fixtures_kickoff_idx; soonest first.
  */
-export async function searchFixtures(db: Queryable, filter: FixtureSearch, limit: number): Promise<FixtureRow[]> {
+export function searchFixturesQuery(db: Queryable, filter: FixtureSearch, limit: number) {
   const conditions: (SQL | undefined)[] = [
     filter.search ? sql`${feedFixtures.searchText} like ${`%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined,
     filter.league ? eq(feedFixtures.leagueId, filter.league) : undefined,
@@ -84,6 +84,10 @@ export async function searchFixtures(db: Queryable, filter: FixtureSearch, limit
     .where(and(...conditions))
     .orderBy(asc(feedFixtures.kickoffAt), asc(feedFixtures.externalId))
     .limit(limit);
+}
+
+export async function searchFixtures(db: Queryable, filter: FixtureSearch, limit: number): Promise<FixtureRow[]> {
+  return searchFixturesQuery(db, filter, limit);
 }
 
 export async function fixturesByIds(db: Queryable, provider: string, ids: string[]): Promise<FixtureRow[]> {
