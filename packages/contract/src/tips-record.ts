@@ -76,13 +76,14 @@ export const SelectionInput = z
     odds: Odds.optional(),
   })
   .superRefine((leg, ctx) => {
+    // Only absent fields: a field given but wrong already has its own message.
     const missing = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (!leg.pick && !leg.selection) missing(leg.fixture ? 'selection' : 'pick', 'Enter the pick');
+    if (leg.pick === undefined && leg.selection === undefined) missing(leg.fixture ? 'selection' : 'pick', 'Enter the pick');
     if (leg.fixture) return;
-    if (!leg.home) missing('home', 'Enter the home team');
-    if (!leg.away) missing('away', 'Enter the away team');
-    if (!leg.competition) missing('competition', 'Enter the competition');
-    if (!leg.kickoff) missing('kickoff', 'Enter the kick-off');
+    if (leg.home === undefined) missing('home', 'Enter the home team');
+    if (leg.away === undefined) missing('away', 'Enter the away team');
+    if (leg.competition === undefined) missing('competition', 'Enter the competition');
+    if (leg.kickoff === undefined) missing('kickoff', 'Enter the kick-off');
     if (leg.odds === undefined) missing('odds', 'Enter the odds');
   })
   .transform((leg) => ({ ...leg, pick: (leg.selection ?? leg.pick)! }));
