@@ -39,7 +39,10 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     stopTimeoutMs: Math.max(1000, (config.shutdownTimeoutSeconds - 2) * 1000),
   });
   // A feed just configured (or the demo's) has its fixtures for the picker now, not at the next sync.
-  if (deps.sportsFeed) await jobsRef.current.nudge(QUEUES.feedSync);
+  if (deps.sportsFeed) {
+    await jobsRef.current.nudge(QUEUES.feedSync);
+    await jobsRef.current.nudge(QUEUES.feedResults);
+  }
   // The embedded database is this process's alone: `npm run backup` asks it through a socket.
   const stopControl = database.kind === 'pglite' ? await startBackupControl(database, config) : async () => {};
   const app = await buildApp(deps, { logger });

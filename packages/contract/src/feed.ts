@@ -65,7 +65,7 @@ export const feedFixtures = endpoint({
   path: '/api/feed/fixtures',
   tag: 'feed',
   summary:
-    "Fixtures of the followed leagues from the local copy of the sports-data feed (no provider call): by team or competition name, league and match day, soonest first",
+    "Fixtures of the followed leagues from the local copy of the sports-data feed (no provider call): by team or competition name, league and match day (without a day: from three hours ago on), soonest first",
   access: 'manage:tips-content',
   query: FeedFixturesQuery,
   response: z.object({ fixtures: z.array(FeedFixture) }),

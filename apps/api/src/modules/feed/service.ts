@@ -121,8 +121,9 @@ export function storedFixtures(db: Queryable, provider: string, ids: string[]): 
 }
 
 export async function searchFixtures(db: Queryable, query: z.output<typeof FeedFixturesQuery>): Promise<FeedFixture[]> {
-  const from = query.date ? nairobiDayStart(query.date) : undefined;
-  const to = from ? new Date(from.getTime() + DAY) : undefined;
+  // Without a day the picker offers what can still be tipped: fixtures from three hours ago on.
+  const from = query.date ? nairobiDayStart(query.date) : new Date(Date.now() - 3 * 3_600_000);
+  const to = query.date ? new Date(from.getTime() + DAY) : undefined;
   const found = await q.searchFixtures(db, { search: query.search || undefined, league: query.league, from, to }, PICKER_LIMIT);
   return found.map(toFeedFixture);
 }
