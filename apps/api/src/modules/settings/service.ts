@@ -479,7 +479,7 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
   if (isTrustPage(key)) return checkTrustPage(text);
   if (key === 'feed_leagues') {
     const ids = text.split(',').map((id) => id.trim());
-    if (!ids.every((id) => /^\d{1,10}$/.test(id))) throw fieldError('value', 'Give league ids separated by commas, e.g. 39,140,135');
+    if (!ids.every((id) => /^\d{1,10}$/.test(id))) throw fieldError('value', refusalTexts.feedLeaguesInvalid);
     return ids.join(',');
   }
   if (key === 'customer_language_default') {

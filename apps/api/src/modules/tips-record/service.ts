@@ -196,7 +196,7 @@ async function legsToStore(deps: Pick<AppDeps, 'db' | 'sportsFeed'>, input: z.ou
     }
     return { ...match, ...ref, ...captured, oddsHundredths: typed, oddsSource: 'typed', verified: within };
   });
-  if (Object.keys(errors).length > 0) throw invalid(errors, 'The ticket was not stored: correct the legs marked.');
+  if (Object.keys(errors).length > 0) throw invalid(errors, refusalTexts.ticketLegsRefused);
   return wanted as q.StoredSelection[];
 }
 
