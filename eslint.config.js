@@ -137,6 +137,8 @@ export default tseslint.config(
             pricePackages: 'tips-prices',
             tipTickets: 'tips-record',
             tipSelections: 'tips-record',
+            feedFixtures: 'feed',
+            feedQuota: 'feed',
             tipsPosts: 'tips-posts',
             tipsPostBets: 'tips-posts',
             imageTypes: 'tips-posts',
