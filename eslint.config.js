@@ -137,6 +137,7 @@ export default tseslint.config(
             pricePackages: 'tips-prices',
             tipTickets: 'tips-record',
             tipSelections: 'tips-record',
+            tipTicketProofs: 'tips-record',
             feedFixtures: 'feed',
             feedQuota: 'feed',
             tipsPosts: 'tips-posts',

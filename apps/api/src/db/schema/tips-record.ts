@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { betCategories } from './tips-core.ts';
 
@@ -73,4 +73,25 @@ export const tipSelections = pgTable(
       sql`${t.result} is null or ${t.result} in ('won', 'lost', 'void', 'half_won', 'half_lost')`,
     ),
   ],
+);
+
+/**
+ * The public proof (decision 071): each publication of a ticket is one link of a single hash chain,
+ * `hash = sha256(prev_hash + "\n" + content)`, `content` the ticket as published (canonical JSON).
+ * Append-only: a later change of a ticket is a new link, so a reader who kept an earlier chain head
+ * can tell that nothing before it was rewritten.
+ */
+export const tipTicketProofs = pgTable(
+  'tip_ticket_proofs',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tipTickets.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull().unique('tip_ticket_proofs_hash_unique'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('tip_ticket_proofs_ticket_idx').on(t.ticketId, t.seq)],
 );

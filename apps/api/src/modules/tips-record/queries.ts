@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { SelectionResult } from '@betdesk/contract';
-import { betCategories, tipSelections, tipTickets } from '../../db/schema/index.ts';
+import { betCategories, tipSelections, tipTicketProofs, tipTickets } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
 
@@ -435,4 +435,55 @@ export async function publicTicketsPage(
 export async function betCategoryById(db: Queryable, id: number): Promise<{ id: number; name: string; code: string } | null> {
   const [found] = await db.select({ id: betCategories.id, name: betCategories.name, code: betCategories.code }).from(betCategories).where(eq(betCategories.id, id));
   return found ?? null;
+}
+
+/** The chain's first `prev_hash`: 64 zeros. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/**
+ * Appends a publication to the proof chain (decision 071): one chain for every process, so the
+ * head is read under a transaction-scoped advisory lock and the link written before it is released.
+ */
+export async function appendProof(tx: Queryable, ticketId: number, content: string, hashOf: (prev: string) => string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('betdesk-tip-proof-chain'))`);
+  const [head] = await tx.select({ hash: tipTicketProofs.hash }).from(tipTicketProofs).orderBy(desc(tipTicketProofs.seq)).limit(1);
+  const prevHash = head?.hash ?? GENESIS_HASH;
+  await tx.insert(tipTicketProofs).values({ ticketId, content, prevHash, hash: hashOf(prevHash) });
+}
+
+export interface ProofRow {
+  ticketId: number;
+  content: string;
+  prevHash: string;
+  hash: string;
+}
+
+/** The latest link of each of these tickets (tip_ticket_proofs_ticket_idx). */
+export async function latestProofs(db: Queryable, ticketIds: number[]): Promise<Map<number, ProofRow>> {
+  if (ticketIds.length === 0) return new Map();
+  const found = await db
+    .selectDistinctOn([tipTicketProofs.ticketId], {
+      ticketId: tipTicketProofs.ticketId,
+      content: tipTicketProofs.content,
+      prevHash: tipTicketProofs.prevHash,
+      hash: tipTicketProofs.hash,
+    })
+    .from(tipTicketProofs)
+    .where(inArray(tipTicketProofs.ticketId, ticketIds))
+    .orderBy(tipTicketProofs.ticketId, desc(tipTicketProofs.seq));
+  return new Map(found.map((p) => [p.ticketId, p]));
+}
+
+/** The chain's last hash, or null before the first publication. */
+export async function chainHead(db: Queryable): Promise<string | null> {
+  const [head] = await db.select({ hash: tipTicketProofs.hash }).from(tipTicketProofs).orderBy(desc(tipTicketProofs.seq)).limit(1);
+  return head?.hash ?? null;
+}
+
+/** The whole chain in order (the proof's CSV). */
+export async function proofChain(db: Queryable): Promise<(ProofRow & { seq: number })[]> {
+  return db
+    .select({ seq: tipTicketProofs.seq, ticketId: tipTicketProofs.ticketId, content: tipTicketProofs.content, prevHash: tipTicketProofs.prevHash, hash: tipTicketProofs.hash })
+    .from(tipTicketProofs)
+    .orderBy(asc(tipTicketProofs.seq));
 }

@@ -17,6 +17,7 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { releaseLease, takeLease } from '../../db/leases.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { conflict, fieldError, forbidden, invalid, type FieldErrors } from '../../http/errors.ts';
@@ -200,6 +201,50 @@ async function legsToStore(deps: Pick<AppDeps, 'db' | 'sportsFeed'>, input: z.ou
   return wanted as q.StoredSelection[];
 }
 
+/**
+ * What the proof chain keeps of a publication (decision 071): the ticket as published, in a fixed
+ * key order, so anyone can rebuild the text from the public record and check its hash.
+ */
+export function proofContent(t: Pick<Ticket, 'id' | 'code' | 'match_date' | 'published_at' | 'selections'>): string {
+  return JSON.stringify({
+    ticket: t.id,
+    code: t.code,
+    match_date: t.match_date,
+    published_at: t.published_at,
+    legs: t.selections.map((s) => ({
+      home: s.home,
+      away: s.away,
+      competition: s.competition,
+      kickoff: s.kickoff,
+      market: s.market,
+      pick: s.pick,
+      odds: s.odds.toFixed(2),
+      fixture: s.fixture ? `${s.fixture.provider}:${s.fixture.id}` : null,
+    })),
+  });
+}
+
+/** A link's hash: SHA-256 of the previous hash, a newline and the content (hex). */
+export const proofHash = (prev: string, content: string) => sha256Hex(`${prev}\n${content}`);
+
+/** The proof chain's head (null before the first publication). */
+export const proofChainHead = (db: Queryable) => q.chainHead(db);
+
+/** The whole chain, oldest first: what /portal/record.csv gives to anyone who wants to check it. */
+export async function proofChainCsv(db: Queryable): Promise<CsvTable<q.ProofRow & { seq: number }>> {
+  return {
+    filename: 'record-proof',
+    columns: [
+      { header: 'Link', value: (r) => r.seq },
+      { header: 'Ticket', value: (r) => r.ticketId },
+      { header: 'Previous hash', value: (r) => r.prevHash },
+      { header: 'Hash', value: (r) => r.hash },
+      { header: 'Content', value: (r) => r.content },
+    ],
+    rows: [await q.proofChain(db)],
+  };
+}
+
 const formatOddsValue = (hundredths: number) => (hundredths / 100).toFixed(2);
 
 /**
@@ -264,6 +309,8 @@ export async function storeTicket(
       await q.replaceSelections(tx, ticketId, [], wanted, null);
     }
     const ticket = toTicket((await q.ticketById(tx, ticketId))!, await q.selectionsOf(tx, [ticketId]));
+    const content = proofContent(ticket);
+    await q.appendProof(tx, ticketId, content, (prev) => proofHash(prev, content));
     await audit(tx, existing ? 'tip-ticket.replace' : 'tip-ticket.create', ticketId, byStaff(actor, requestId), {
       before: existing ? { selections: before.map(toSelection) } : null,
       after: { selections: ticket.selections, published_at: ticket.published_at },
@@ -454,8 +501,13 @@ export async function publicTickets(
     db,
     found.tickets.map((t) => Number(t.id)),
   );
+  const proofs = await q.latestProofs(
+    db,
+    found.tickets.map((t) => Number(t.id)),
+  );
   const tickets = found.tickets.map((t): PublicTicket => {
     const own = legs.filter((l) => l.ticketId === Number(t.id));
+    const proof = proofs.get(Number(t.id));
     const settlement = settleTicket(own.map((l) => ({ odds: odds(l.oddsHundredths), result: l.result })));
     return {
       id: Number(t.id),
@@ -470,6 +522,7 @@ export async function publicTickets(
         const { id: _id, ...rest } = toSelection(l);
         return rest;
       }),
+      proof: proof ? { hash: proof.hash, previous_hash: proof.prevHash, content: proof.content } : null,
     };
   });
   return { tickets, total: found.total };
