@@ -279,7 +279,7 @@ ${t('portal.record.pick')}: ${pickLabel(s)} · ${t('portal.record.odds')} ${s.od
     odds: ticket.combined_odds.toFixed(2),
     result: resultText(t, ticket.status),
     units: signed(ticket.profit_units, 2),
-  })}</span></p></article>`;
+  })}</span></p>${ticket.proof ? html`<p class="meta" data-proof="${ticket.proof.hash}">${t('portal.record.proof', { hash: ticket.proof.hash.slice(0, 16) })} <a href="/portal/record.csv">record.csv</a></p>` : ''}</article>`;
 }
 
 function pager(t: Say, c: { page: number; last: number; href: (page: number) => string }): Html {
