@@ -23,6 +23,7 @@ import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { eventRoutes } from './modules/events/routes.ts';
+import { feedRoutes } from './modules/feed/routes.ts';
 import { messageRoutes } from './modules/messages/routes.ts';
 import { readinessRoutes } from './modules/metrics/routes.ts';
 import { installMetrics } from './modules/metrics/service.ts';
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   complianceRoutes(app, deps);
   exclusionRoutes(app, deps);
   eventRoutes(app, deps);
+  feedRoutes(app, deps);
   portalRoutes(app, deps);
   backupRoutes(app, deps);
   refundRoutes(app, deps);

@@ -87,6 +87,10 @@ export const EnvSchema = z.object({
   ETIMS_BASE_URL: z.url().default('https://etims-api-sbx.kra.go.ke/etims-api'),
   ETIMS_FAKE: flag.default(false),
   ETIMS_LATE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(24),
+  // The sports-data feed (decision 070): API-Football, or its in-process fake (demo); unset: typed legs only.
+  SPORTS_FEED_PROVIDER: z.enum(['api-football', 'api-football-fake']).optional(),
+  API_FOOTBALL_KEY: z.string().min(1).optional(),
+  API_FOOTBALL_BASE_URL: z.url().default('https://v3.football.api-sports.io'),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(0),
 });
@@ -124,6 +128,8 @@ export type Config = {
   /** Bearer token of GET /metrics; the endpoint answers 404 when unset. */
   metricsToken: string | undefined;
   etims: EtimsConfig;
+  /** The sports-data feed (SPORTS_FEED_PROVIDER, decision 070); null: none, legs are typed. */
+  sportsFeed: SportsFeedConfig | null;
   /** Whether this process runs the job workers (JOBS=off: an API process beside `npm run worker`). */
   jobs: boolean;
   /** How long SIGTERM waits for requests in flight and running jobs before exiting. */
@@ -142,6 +148,9 @@ export type EtimsConfig = {
   fake: boolean;
   lateAfterHours: number;
 };
+
+/** API-Football (its key never logged), or the demo's in-process fake. */
+export type SportsFeedConfig = { kind: 'api-football'; baseUrl: string; apiKey: string } | { kind: 'api-football-fake' };
 
 /** Where backups go, when the scheduled one runs, and the key that encrypts them (optional). */
 export type BackupConfig = {
@@ -292,6 +301,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  ADVANTA_API_KEY, ADVANTA_PARTNER_ID and ADVANTA_SENDER_ID must be set when SMS_FAILOVER_PROVIDER=advanta',
     );
   }
+  if (e.SPORTS_FEED_PROVIDER === 'api-football' && !e.API_FOOTBALL_KEY) {
+    throw new ConfigError('Invalid configuration:\n  API_FOOTBALL_KEY must be set when SPORTS_FEED_PROVIDER=api-football');
+  }
   if (e.SMS_PROVIDER === 'africastalking' && (!e.AT_USERNAME || !e.AT_API_KEY)) {
     throw new ConfigError('Invalid configuration:\n  AT_USERNAME and AT_API_KEY must be set when SMS_PROVIDER=africastalking');
   }
@@ -380,6 +392,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metricsToken: e.METRICS_TOKEN,
     etims: { baseUrl: e.ETIMS_BASE_URL.replace(/\/+$/, ''), fake: e.ETIMS_FAKE, lateAfterHours: e.ETIMS_LATE_HOURS },
+    sportsFeed:
+      e.SPORTS_FEED_PROVIDER === 'api-football'
+        ? { kind: 'api-football', baseUrl: e.API_FOOTBALL_BASE_URL.replace(/\/+$/, ''), apiKey: e.API_FOOTBALL_KEY! }
+        : e.SPORTS_FEED_PROVIDER === 'api-football-fake'
+          ? { kind: 'api-football-fake' }
+          : null,
     jobs: e.JOBS === 'on',
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,

@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { Jobs } from './jobs/jobs.ts';
 import type { SmsGateway } from './integrations/sms/gateway.ts';
+import type { SportsFeed } from './integrations/sports-feed/feed.ts';
 
 /** What the routes and services of a running app share. Built once in main (or per test). */
 export interface AppDeps {
@@ -12,4 +13,6 @@ export interface AppDeps {
   sms: SmsGateway;
   /** The second aggregator (SMS_FAILOVER_PROVIDER, decision 062); absent or null: none. */
   smsFailover?: SmsGateway | null;
+  /** The sports-data feed (SPORTS_FEED_PROVIDER, decision 070); absent or null: none, legs are typed. */
+  sportsFeed?: SportsFeed | null;
 }

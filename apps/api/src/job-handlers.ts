@@ -14,6 +14,8 @@ import { runRecovery } from './modules/recovery/service.ts';
 import { runAutoRenewal } from './modules/auto-renew/service.ts';
 import { summariseMarked } from './modules/reports/service.ts';
 import { tellEndedExclusions } from './modules/exclusions/service.ts';
+import { syncFixtures } from './modules/feed/service.ts';
+import { proposeFeedResults, takeClosingOdds } from './modules/tips-record/service.ts';
 
 const EVERY_MINUTE = '* * * * *';
 
@@ -75,6 +77,11 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
     runs(QUEUES.autoRenewal, EVERY_MINUTE, () => runAutoRenewal(deps)),
     // Self-exclusions that ended are told once; nothing restarts by itself (decision 059).
     runs(QUEUES.exclusionEnds, '*/10 * * * *', () => tellEndedExclusions(deps)),
+    // The sports-data feed (decision 070), each a no-op without SPORTS_FEED_PROVIDER: the followed
+    // leagues' fixtures every three hours; closing odds at kick-off; results every ten minutes.
+    runs(QUEUES.feedSync, '11 */3 * * *', () => syncFixtures(deps)),
+    runs(QUEUES.feedClosingOdds, EVERY_MINUTE, () => takeClosingOdds(deps)),
+    runs(QUEUES.feedResults, '*/10 * * * *', () => proposeFeedResults(deps)),
     // Purchases confirmed on the USSD menu: the STK push leaves once the session has ended.
     runs(QUEUES.ussdPurchases, EVERY_MINUTE, () => sendQueuedUssdPurchases(deps)),
     {

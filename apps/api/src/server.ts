@@ -4,7 +4,8 @@ import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { buildApp } from './app.ts';
 import { createFailoverGateway, createSmsGateway } from './integrations/sms/index.ts';
-import { noJobs, startJobs, type Jobs } from './jobs/jobs.ts';
+import { createSportsFeed } from './integrations/sports-feed/index.ts';
+import { noJobs, QUEUES, startJobs, type Jobs } from './jobs/jobs.ts';
 import { jobHandlers } from './job-handlers.ts';
 import { bootstrap, type BootReport } from './bootstrap.ts';
 import { startBackupControl } from './modules/backups/service.ts';
@@ -25,6 +26,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     db: database.db,
     sms: createSmsGateway(config, logger),
     smsFailover: createFailoverGateway(config, logger),
+    sportsFeed: createSportsFeed(config),
     get jobs() {
       return jobsRef.current;
     },
@@ -35,6 +37,11 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     work: config.jobs,
     stopTimeoutMs: Math.max(1000, (config.shutdownTimeoutSeconds - 2) * 1000),
   });
+  // A feed just configured (or the demo's) has its fixtures for the picker now, not at the next sync.
+  if (deps.sportsFeed) {
+    await jobsRef.current.nudge(QUEUES.feedSync);
+    await jobsRef.current.nudge(QUEUES.feedResults);
+  }
   // The embedded database is this process's alone: `npm run backup` asks it through a socket.
   const stopControl = database.kind === 'pglite' ? await startBackupControl(database, config) : async () => {};
   const app = await buildApp(deps, { logger });

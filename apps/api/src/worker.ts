@@ -8,6 +8,7 @@ import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { loggerOptions } from './http/logger.ts';
 import { createFailoverGateway, createSmsGateway } from './integrations/sms/index.ts';
+import { createSportsFeed } from './integrations/sports-feed/index.ts';
 import { jobHandlers } from './job-handlers.ts';
 import { noJobs, QUEUES, startJobs, type Jobs } from './jobs/jobs.ts';
 import { readConfigOrExit, waitForDatabaseOrExit } from './process-start.ts';
@@ -30,6 +31,7 @@ const deps: AppDeps = {
   },
   sms: createSmsGateway(config, logger),
   smsFailover: createFailoverGateway(config, logger),
+  sportsFeed: createSportsFeed(config),
 };
 const jobs = await startJobs(database, jobHandlers(deps), logger, {
   work: true,

@@ -21,6 +21,7 @@ export * from './tips-posts.ts';
 export * from './tips-sms.ts';
 export * from './tips-winnings.ts';
 export * from './tips-record.ts';
+export * from './feed.ts';
 export * from './tips-prices.ts';
 export * from './tips-subscriptions.ts';
 export * from './tips-subscribers.ts';

@@ -214,6 +214,11 @@ export const PublicTicket = z.object({
   status: z.enum(TICKET_STATUSES.filter((s) => s !== 'pending') as ['won', 'lost', 'void']),
   profit_units: z.number(),
   selections: z.array(Selection.omit({ id: true })),
+  /**
+   * The ticket's last link of the proof chain (decision 071): `hash` = SHA-256 (hex) of
+   * `previous_hash`, a newline and `content` (the ticket as published); null: published before the chain.
+   */
+  proof: z.object({ hash: z.string(), previous_hash: z.string(), content: z.string() }).nullable(),
 });
 export type PublicTicket = z.infer<typeof PublicTicket>;
 
@@ -229,6 +234,8 @@ export const portalRecord = endpoint({
     totals: TrackRecord.extend({ bet_category: z.string(), code: z.string().nullable() }),
     tickets: z.array(PublicTicket),
     total_records: z.number(),
+    /** The proof chain's last hash (decision 071): keep it, and no earlier publication can be rewritten unseen. */
+    chain_head: z.string().nullable(),
   }),
 });
 

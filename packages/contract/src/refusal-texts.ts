@@ -73,4 +73,6 @@ export const refusalTexts = {
   autoRenewExcluded: 'This person has excluded themselves from gambling: automatic renewal cannot be turned on.',
   exclusionErased: "This phone's owner was erased at their request: nothing more can be recorded for it",
   winningsNoScripts: 'The content may not contain scripts',
+  feedLeaguesInvalid: 'Give league ids separated by commas, e.g. 39,140,135',
+  ticketLegsRefused: 'The ticket was not stored: correct the legs marked.',
 } as const;

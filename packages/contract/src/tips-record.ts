@@ -3,6 +3,7 @@ import { csvExport, endpoint } from './endpoint.ts';
 import { Id, PageQuery } from './common.ts';
 import { BusinessDay } from './lists.ts';
 import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.ts';
+import { FEED_PROVIDERS } from './feed.ts';
 
 /**
  * The tips track record (decision 020): a bet category's ticket of a day is a list of selections with
@@ -47,15 +48,45 @@ export const Odds = z.coerce
 const Text = (label: string, max: number) =>
   z.string({ message: `Enter the ${label}` }).trim().min(1, `Enter the ${label}`).max(max, `The ${label} is too long`);
 
-export const SelectionInput = z.object({
-  home: Text('home team', 80),
-  away: Text('away team', 80),
-  competition: Text('competition', 80),
-  kickoff: Kickoff,
-  market: Text('market', 40),
-  pick: Text('pick', 40),
-  odds: Odds,
+/** A fixture of the sports-data feed (decision 070): its provider and the provider's id. */
+export const FixtureRef = z.object({
+  provider: z.enum(FEED_PROVIDERS, { message: 'Choose the fixture from the feed' }),
+  id: z.string({ message: 'Choose the fixture from the feed' }).trim().regex(/^[0-9A-Za-z_-]{1,40}$/, 'Choose the fixture from the feed'),
 });
+export type FixtureRef = z.infer<typeof FixtureRef>;
+
+const optionalText = (label: string, max: number) => Text(label, max).optional();
+
+/**
+ * A leg as the form sends it: either a fixture of the feed (`fixture`, `market`, `selection`, odds
+ * optional: the feed prices it) whose teams, competition and kick-off come from the feed, or a
+ * typed match (home, away, competition, kick-off, market, pick, odds), kept as not verified.
+ */
+export const SelectionInput = z
+  .object({
+    fixture: FixtureRef.optional(),
+    home: optionalText('home team', 80),
+    away: optionalText('away team', 80),
+    competition: optionalText('competition', 80),
+    kickoff: Kickoff.optional(),
+    market: Text('market', 40),
+    pick: optionalText('pick', 40),
+    /** The pick of a fixture leg (`pick` is accepted too). */
+    selection: optionalText('pick', 40),
+    odds: Odds.optional(),
+  })
+  .superRefine((leg, ctx) => {
+    // Only absent fields: a field given but wrong already has its own message.
+    const missing = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (leg.pick === undefined && leg.selection === undefined) missing(leg.fixture ? 'selection' : 'pick', 'Enter the pick');
+    if (leg.fixture) return;
+    if (leg.home === undefined) missing('home', 'Enter the home team');
+    if (leg.away === undefined) missing('away', 'Enter the away team');
+    if (leg.competition === undefined) missing('competition', 'Enter the competition');
+    if (leg.kickoff === undefined) missing('kickoff', 'Enter the kick-off');
+    if (leg.odds === undefined) missing('odds', 'Enter the odds');
+  })
+  .transform((leg) => ({ ...leg, pick: (leg.selection ?? leg.pick)! }));
 export type SelectionInput = z.input<typeof SelectionInput>;
 
 export const TicketInput = z.object({
@@ -78,6 +109,18 @@ export const Selection = z.object({
   pick: z.string(),
   odds: z.number(),
   result: z.enum(SELECTION_RESULTS).nullable(),
+  /** The feed's fixture the leg is on; null: a typed match. */
+  fixture: FixtureRef.nullable(),
+  /** Where the odds come from: `typed`, `feed:<bookmaker>` or `feed:median`. */
+  odds_source: z.string(),
+  /** When the feed's price was taken at publishing; null: none was (typed match, feed down). */
+  odds_captured_at: z.string().nullable(),
+  /** The feed's price at kick-off; null until taken. */
+  closing_odds: z.number().nullable(),
+  /** Closing line value in percent (odds taken ÷ closing odds − 1), one decimal; null without closing odds. */
+  clv: z.number().nullable(),
+  /** The match and the price were checked against the feed when published. */
+  verified: z.boolean(),
 });
 export type Selection = z.infer<typeof Selection>;
 
@@ -130,6 +173,10 @@ export const AwaitingSelection = Selection.extend({
   bet_category: z.string(),
   code: z.string(),
   match_date: z.string(),
+  /** The result the feed proposes from the 90-minute score (decision 070); null: none (yet). */
+  proposed_result: z.enum(SELECTION_RESULTS).nullable(),
+  /** Why: `90-minute score 2-1`, `Postponed: void after 72 h`. */
+  proposal_basis: z.string().nullable(),
 });
 export type AwaitingSelection = z.infer<typeof AwaitingSelection>;
 
@@ -142,13 +189,32 @@ export const awaitingResults = endpoint({
   response: z.object({ selections: z.array(AwaitingSelection) }),
 });
 
+export const proposedResults = endpoint({
+  method: 'GET',
+  path: '/api/tips/tickets/proposed-results',
+  tag: 'tips-record',
+  summary: 'Legs without a result for which the feed proposes one (finished, or void after a postponement), oldest first',
+  access: 'manage:tips-content',
+  response: z.object({ selections: z.array(AwaitingSelection) }),
+});
+
 export const ResultsInput = z.object({
   results: z
     .array(
-      z.object({
-        selection_id: Id,
-        result: z.enum(SELECTION_RESULTS, { message: 'Choose won, lost, void, half won or half lost' }),
-      }),
+      z
+        .object({
+          selection_id: Id,
+          result: z.enum(SELECTION_RESULTS, { message: 'Choose won, lost, void, half won or half lost' }).optional(),
+          /** Take the result the feed proposed (decision 070). */
+          confirm_feed: z.literal(true).optional(),
+          /** Why a result differs from the feed's proposal (an admin's correction, audited). */
+          reason: z.string().trim().max(500, 'The reason is too long').optional(),
+        })
+        .superRefine((r, ctx) => {
+          if (r.result === undefined && !r.confirm_feed) {
+            ctx.addIssue({ code: 'custom', path: ['result'], message: 'Choose won, lost, void, half won or half lost' });
+          }
+        }),
       { message: 'Enter at least one result' },
     )
     .min(1, 'Enter at least one result'),
@@ -194,6 +260,10 @@ export const TrackRecord = z.object({
   to: z.string().nullable(),
   /** Cumulative profit in units after each match date with a settled ticket. */
   profit_curve: z.array(z.object({ match_date: z.string(), profit_units: z.number() })),
+  /** Mean closing line value of the legs with closing odds, percent with one decimal (decision 070); null: none. */
+  average_clv: z.number().nullable(),
+  /** Legs of the counted tickets whose match or price was not checked against the feed. */
+  unverified_legs: z.number(),
 });
 export type TrackRecord = z.infer<typeof TrackRecord>;
 

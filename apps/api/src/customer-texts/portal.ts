@@ -296,6 +296,12 @@ export const portalTexts = {
   'portal.record.match': portal('Match', 'Mechi'),
   'portal.record.pick': portal('Pick', 'Chaguo'),
   'portal.record.odds': portal('Odds', 'Odds'),
+  'portal.record.not_verified': portal('not verified against the sports-data feed', 'haijathibitishwa na takwimu za michezo'),
+  'portal.record.proof': portal(
+    'Proof: {hash} (SHA-256 of the previous hash and this ticket as published; the whole chain is in record.csv)',
+    'Uthibitisho: {hash} (SHA-256 ya hash iliyotangulia na tiketi hii ilivyochapishwa; mnyororo wote uko kwenye record.csv)',
+  ),
+  'portal.record.clv': portal('closing odds {odds}, CLV {clv} %', 'odds za mwisho {odds}, CLV {clv} %'),
   'portal.record.result': portal('Result', 'Matokeo'),
   'portal.record.ticket': portal('{category}, match day {date}', '{category}, siku ya mechi {date}'),
   'portal.record.ticket_total': portal('Combined odds {odds}: {result}, {units} units', 'Odds za jumla {odds}: {result}, uniti {units}'),

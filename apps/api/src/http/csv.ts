@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import type { SQL } from 'drizzle-orm';
 import { formatDateTime, localPhone, type Endpoint } from '@betdesk/contract';
@@ -99,14 +99,18 @@ export function csvRoute<Q extends z.ZodType, T>(
     handler: async (request, reply) => {
       const actor = request.actor;
       if (!actor) throw new Error(`${endpoint.path} needs a signed-in user`);
-      const csv = await table({ query: request.query as z.output<Q>, actor });
-      const lines = await openCsv(csv);
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csv.filename}-${day}.csv"`)
-        .header('cache-control', 'no-store')
-        .send(Readable.from(lines));
+      return sendCsv(reply, await table({ query: request.query as z.output<Q>, actor }));
     },
   });
+}
+
+/** Answers a CSV download of the table (a public page's own download, e.g. /portal/record.csv, too). */
+export async function sendCsv<T>(reply: FastifyReply, csv: CsvTable<T>): Promise<FastifyReply> {
+  const lines = await openCsv(csv);
+  const day = new Date().toISOString().slice(0, 10);
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${csv.filename}-${day}.csv"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(lines));
 }

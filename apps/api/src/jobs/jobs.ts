@@ -20,6 +20,9 @@ export const QUEUES = {
   autoRenewal: 'auto-renewal',
   retentionSummaries: 'retention-summaries',
   exclusionEnds: 'exclusion-ends',
+  feedSync: 'feed-sync',
+  feedClosingOdds: 'feed-closing-odds',
+  feedResults: 'feed-results',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

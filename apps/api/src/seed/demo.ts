@@ -6,6 +6,7 @@ import { createUser } from '../modules/users/service.ts';
 import { seedBet4meDemo } from './bet4me.ts';
 import { seedDemoPayments } from './payments.ts';
 import { seedTipsDemo } from './tips.ts';
+import { seedFeedDemo } from './feed.ts';
 
 /** Password of every demo staff account (demo data is for the embedded try-out only). */
 export const DEMO_STAFF_PASSWORD = 'betdesk-demo';
@@ -36,6 +37,7 @@ export async function seedDemo(deps: AppDeps): Promise<boolean> {
     await seedTipsDemo(tx, null);
     await seedBet4meDemo(tx, deps.config.secretsKey);
     await seedDemoPayments(tx, deps.config.mpesa.shortcode);
+    if (deps.config.sportsFeed?.kind === 'api-football-fake') await seedFeedDemo(tx);
     return true;
   });
 }

@@ -93,6 +93,8 @@ describe('the record', () => {
         { match_date: '2026-11-03', profit_units: 0.5 },
         { match_date: '2026-11-04', profit_units: 0.95 },
       ],
+      average_clv: null,
+      unverified_legs: 0,
     });
   });
 

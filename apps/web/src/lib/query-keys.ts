@@ -112,6 +112,7 @@ export const queryKeys = {
   },
   settings: {
     all: ['settings'] as const,
+    feed: () => ['settings', 'feed'] as const,
   },
   sms: {
     all: ['sms'] as const,
@@ -148,6 +149,8 @@ export const queryKeys = {
     tickets: ['tips', 'tickets'] as const,
     recentTickets: () => ['tips', 'tickets', 'recent'] as const,
     awaitingResults: () => ['tips', 'tickets', 'awaiting-results'] as const,
+    feed: ['tips', 'feed'] as const,
+    feedFixtures: (query: unknown) => ['tips', 'feed', 'fixtures', query] as const,
     dayTickets: (day: string) => ['tips', 'tickets', 'day', day] as const,
     record: ['tips', 'record'] as const,
     trackRecord: (query: unknown) => ['tips', 'record', query] as const,

@@ -12,6 +12,7 @@ export * from './summaries.ts';
 export * from './ussd.ts';
 export * from './privacy.ts';
 export * from './tips-record.ts';
+export * from './feed.ts';
 export * from './portal.ts';
 export * from './operations.ts';
 export * from './refunds.ts';

@@ -67,6 +67,7 @@ export const AUDIT_ACTIONS = {
   'tip-ticket.replace': 'tip_ticket',
   'tip-result.enter': 'tip_selection',
   'tip-result.correct': 'tip_selection',
+  'tip-result.override-feed': 'tip_selection',
   'winnings.update': 'winnings_content',
   'tips-subscriber.create': 'tips_subscriber',
   'tips-subscriber.language': 'tips_subscriber',

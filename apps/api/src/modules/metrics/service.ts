@@ -8,6 +8,7 @@ import { retentionFigures } from '../privacy/service.ts';
 import { UNCLAIMED_KEYS } from '../../db/money.ts';
 import { utilityBalanceGauge } from '../refunds/service.ts';
 import { lateInvoices, taxInvoicingOn } from '../tax/service.ts';
+import { feedState } from '../feed/service.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { adminGrantFigures } from '../users/service.ts';
 import { providerStates, smsProvidersOf } from '../sms/service.ts';
@@ -192,6 +193,18 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     registers: [registry],
     async collect() {
       this.set(await lateInvoices(deps));
+    },
+  });
+  new Gauge({
+    name: 'betdesk_feed_requests_remaining',
+    help: "Requests the sports-data feed said are left (decision 070), by window (day, minute); absent until it answered",
+    labelNames: ['window'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const state = await feedState(deps);
+      if (state.requests_remaining_day !== null) this.set({ window: 'day' }, state.requests_remaining_day);
+      if (state.requests_remaining_minute !== null) this.set({ window: 'minute' }, state.requests_remaining_minute);
     },
   });
   new Gauge({

@@ -271,13 +271,15 @@ export function ticketCard(t: Say, ticket: PublicTicket): Html {
   return html`<article class="card" data-ticket="${ticket.id}"><h3>${t('portal.record.ticket', { category: `${ticket.bet_category} (${ticket.code})`, date: t.date(ticket.match_date) })}</h3>
 <ul class="legs">${ticket.selections.map(
     (s) => html`<li><strong>${s.home} - ${s.away}</strong> <span class="meta">${s.competition}, ${t.dateTime(s.kickoff)}</span><br>
-${t('portal.record.pick')}: ${pickLabel(s)} · ${t('portal.record.odds')} ${s.odds.toFixed(2)} · <span class="${resultClass(s.result)}">${s.result ? resultText(t, s.result) : '-'}</span></li>`,
+${t('portal.record.pick')}: ${pickLabel(s)} · ${t('portal.record.odds')} ${s.odds.toFixed(2)} · <span class="${resultClass(s.result)}">${s.result ? resultText(t, s.result) : '-'}</span>${
+      s.closing_odds !== null && s.clv !== null ? html` <span class="meta">(${t('portal.record.clv', { odds: s.closing_odds.toFixed(2), clv: signed(s.clv, 1) })})</span>` : ''
+    }${s.verified ? '' : html` <span class="meta" data-unverified>· ${t('portal.record.not_verified')}</span>`}</li>`,
   )}</ul>
 <p><span class="${resultClass(ticket.status)}">${t('portal.record.ticket_total', {
     odds: ticket.combined_odds.toFixed(2),
     result: resultText(t, ticket.status),
     units: signed(ticket.profit_units, 2),
-  })}</span></p></article>`;
+  })}</span></p>${ticket.proof ? html`<p class="meta" data-proof="${ticket.proof.hash}">${t('portal.record.proof', { hash: ticket.proof.hash.slice(0, 16) })} <a href="/portal/record.csv">record.csv</a></p>` : ''}</article>`;
 }
 
 function pager(t: Say, c: { page: number; last: number; href: (page: number) => string }): Html {

@@ -35,12 +35,13 @@ import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { getSetting, settingDefaults } from '../settings/service.ts';
-import { categoryByCode, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
+import { categoryByCode, proofChainCsv, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import * as pages from './pages.ts';
 import { excludeFromPortal, saleRefused } from '../exclusions/service.ts';
 import * as portal from './service.ts';
+import { sendCsv } from '../../http/csv.ts';
 
 const NO_SUCH_PAGE = fixedText('portal.not_found.text', 'en');
 const portalScript = readFileSync(new URL('./assets/portal.js', import.meta.url), 'utf8');
@@ -229,6 +230,9 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       return send(request, reply, pages.homePage(await shellOf(request), { description, ...content, pay }));
     }),
   );
+
+  // The proof chain of every publication (decision 071), for anyone to check the record's hashes.
+  app.get('/portal/record.csv', hidden, async (_request, reply) => sendCsv(reply, await proofChainCsv(deps.db)));
 
   app.get(
     '/portal/record',

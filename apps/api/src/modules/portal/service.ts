@@ -31,7 +31,7 @@ import { customerTexts, isLanguage, type Language } from '../../customer-texts/c
 import { fill } from '../../customer-texts/format.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import { chosenLanguage, customerText, customerTextFor, hasConsent, isErasedPhone, isOptedOut, languageOf, optIn, optOut, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
-import { categoryById, publicTickets, trackRecord } from '../tips-record/service.ts';
+import { categoryById, proofChainHead, publicTickets, trackRecord } from '../tips-record/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { invoicesOfPayments, invoicesOfSubscriptions } from '../tax/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
@@ -361,6 +361,7 @@ export async function publicRecord(db: Queryable, query: PortalRecordQuery) {
     totals: { ...totals, bet_category: category?.name ?? 'All categories', code: category?.code ?? null },
     tickets: page.tickets,
     total_records: page.total,
+    chain_head: await proofChainHead(db),
   };
 }
 

@@ -254,6 +254,40 @@ export const settingDefaults = {
     description:
       'Promotional SMS end with the responsible-gambling lines and are refused when they hold a banned claim (income, guaranteed, sure win ...) (turning it off needs a reason)',
   },
+  // The sports-data feed (decision 070).
+  feed_leagues: {
+    value: '39,140,135',
+    description:
+      "League ids of the sports-data feed the business follows, comma-separated (API-Football: 39 Premier League, 140 La Liga, 135 Serie A): their fixtures are kept locally for the ticket screen's picker",
+  },
+  feed_sync_days_ahead: {
+    value: 7,
+    description: 'Days ahead whose fixtures the feed sync keeps locally (each followed league costs one request per sync)',
+  },
+  feed_odds_bookmaker: {
+    value: '',
+    description: "The bookmaker whose price is a leg's odds when a ticket is published (its name as the feed spells it, e.g. Bet365); empty: the median of the feed's bookmakers",
+  },
+  feed_odds_tolerance_percent: {
+    value: 5,
+    description: "How far above the feed's price typed odds may be, in percent; higher odds are refused or kept as unverified (next setting)",
+  },
+  feed_odds_refuse_above: {
+    value: true,
+    description: "Typed odds too far above the feed's price refuse the ticket (422 naming the leg's odds); off: the ticket is stored with those legs marked unverified",
+  },
+  feed_void_postponed_hours: {
+    value: 72,
+    description: 'Hours after a fixture was postponed (and not played) when the feed proposes its legs void',
+  },
+  feed_void_abandoned_hours: {
+    value: 36,
+    description: 'Hours after a fixture was abandoned or suspended (and not finished) when the feed proposes its legs void',
+  },
+  feed_void_cancelled_hours: {
+    value: 0,
+    description: 'Hours after a fixture was cancelled when the feed proposes its legs void (0: at once)',
+  },
 } satisfies Record<string, { value: unknown; description: string }>;
 
 /**
@@ -348,6 +382,11 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   retention_grace_days: { min: 0, max: 60, unit: 'days' },
   recovery_retry_delay_minutes: { min: 1, max: 1440, unit: 'minutes' },
   recovery_reminder_hour: { min: 0, max: 23 },
+  feed_sync_days_ahead: { min: 1, max: 14, unit: 'days' },
+  feed_odds_tolerance_percent: { min: 0, max: 100, unit: '%' },
+  feed_void_postponed_hours: { min: 0, max: 720, unit: 'hours' },
+  feed_void_abandoned_hours: { min: 0, max: 720, unit: 'hours' },
+  feed_void_cancelled_hours: { min: 0, max: 720, unit: 'hours' },
 };
 const DEFAULT_NUMBER_MAX = 1_000_000_000;
 const TEXT_MAX = 1000;
@@ -355,7 +394,7 @@ const TEXT_MAX = 1000;
 const PAGE_TEXT_MAX = 10_000;
 
 /** Texts the business may leave empty: the line is then not shown. */
-const optionalTexts = new Set<SettingKey>(['portal_ussd_code', 'portal_licence_line']);
+const optionalTexts = new Set<SettingKey>(['portal_ussd_code', 'portal_licence_line', 'feed_odds_bookmaker']);
 const isTrustPage = (key: SettingKey) => Object.hasOwn(trustPageDefaults, key.replace(/_sw$/, ''));
 
 /** A trust page may use any of the values the portal fills in, or none; never another. */
@@ -438,6 +477,11 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
   const max = isTrustPage(key) ? PAGE_TEXT_MAX : TEXT_MAX;
   if (text.length > max) throw fieldError('value', `The text may not be longer than ${max} characters`);
   if (isTrustPage(key)) return checkTrustPage(text);
+  if (key === 'feed_leagues') {
+    const ids = text.split(',').map((id) => id.trim());
+    if (!ids.every((id) => /^\d{1,10}$/.test(id))) throw fieldError('value', refusalTexts.feedLeaguesInvalid);
+    return ids.join(',');
+  }
   if (key === 'customer_language_default') {
     if (!isLanguage(text)) throw fieldError('value', `The language must be one of ${LANGUAGES.join(', ')}`);
     return text;

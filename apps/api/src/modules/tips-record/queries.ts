@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { SelectionResult } from '@betdesk/contract';
-import { betCategories, tipSelections, tipTickets } from '../../db/schema/index.ts';
+import { betCategories, tipSelections, tipTicketProofs, tipTickets } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
 
@@ -23,12 +23,22 @@ export interface StoredSelection {
   market: string;
   pick: string;
   oddsHundredths: number;
+  /** The feed's fixture (decision 070); null: a typed match. */
+  fixtureProvider: string | null;
+  fixtureId: string | null;
+  oddsSource: string;
+  oddsCapturedAt: Date | null;
+  feedOddsHundredths: number | null;
+  verified: boolean;
 }
 
 export interface SelectionRow extends StoredSelection {
   id: number;
   ticketId: number;
   result: SelectionResult | null;
+  closingOddsHundredths: number | null;
+  proposedResult: SelectionResult | null;
+  proposalBasis: string | null;
 }
 
 const ticketColumns = {
@@ -52,6 +62,15 @@ const selectionColumns = {
   pick: tipSelections.pick,
   oddsHundredths: tipSelections.oddsHundredths,
   result: sql<SelectionResult | null>`${tipSelections.result}`,
+  fixtureProvider: tipSelections.fixtureProvider,
+  fixtureId: tipSelections.fixtureId,
+  oddsSource: tipSelections.oddsSource,
+  oddsCapturedAt: tipSelections.oddsCapturedAt,
+  feedOddsHundredths: tipSelections.feedOddsHundredths,
+  verified: tipSelections.verified,
+  closingOddsHundredths: tipSelections.closingOddsHundredths,
+  proposedResult: sql<SelectionResult | null>`${tipSelections.proposedResult}`,
+  proposalBasis: tipSelections.proposalBasis,
 };
 
 export interface TicketFilter {
@@ -123,8 +142,10 @@ export async function selectionsOf(db: Queryable, ticketIds: number[]): Promise<
     .orderBy(asc(tipSelections.ticketId), asc(tipSelections.position));
 }
 
-/** The same leg: same match, kick-off, market, pick and odds. */
+/** The same leg: same fixture (or typed match), kick-off, market, pick and odds. */
 export const sameLeg = (a: StoredSelection, b: StoredSelection) =>
+  a.fixtureProvider === b.fixtureProvider &&
+  a.fixtureId === b.fixtureId &&
   a.home === b.home &&
   a.away === b.away &&
   a.competition === b.competition &&
@@ -172,7 +193,27 @@ export async function replaceSelections(
     if (p.keptId !== null) await db.update(tipSelections).set({ position: p.position }).where(eq(tipSelections.id, p.keptId));
   }
   const added = placed.filter((p) => p.keptId === null);
-  if (added.length > 0) await db.insert(tipSelections).values(added.map((p) => ({ ...p.s, ticketId, position: p.position })));
+  if (added.length > 0) {
+    await db.insert(tipSelections).values(
+      added.map((p) => ({
+        ticketId,
+        position: p.position,
+        home: p.s.home,
+        away: p.s.away,
+        competition: p.s.competition,
+        kickoffAt: p.s.kickoffAt,
+        market: p.s.market,
+        pick: p.s.pick,
+        oddsHundredths: p.s.oddsHundredths,
+        fixtureProvider: p.s.fixtureProvider,
+        fixtureId: p.s.fixtureId,
+        oddsSource: p.s.oddsSource,
+        oddsCapturedAt: p.s.oddsCapturedAt,
+        feedOddsHundredths: p.s.feedOddsHundredths,
+        verified: p.s.verified,
+      })),
+    );
+  }
   if (republish) {
     await db
       .update(tipTickets)
@@ -215,6 +256,80 @@ export async function selectionsForResult(db: Queryable, ids: number[]) {
     .for('update');
 }
 
+/** The legs of one category's ticket of a day (no lock: read before the store's transaction to reuse unchanged legs). */
+export async function selectionsOfDay(db: Queryable, betCategoryId: number, matchDate: string): Promise<SelectionRow[]> {
+  return db
+    .select(selectionColumns)
+    .from(tipSelections)
+    .innerJoin(tipTickets, eq(tipTickets.id, tipSelections.ticketId))
+    .where(and(eq(tipTickets.betCategoryId, betCategoryId), eq(tipTickets.matchDate, matchDate)))
+    .orderBy(asc(tipSelections.position));
+}
+
+export interface OpenFixtureLeg {
+  id: number;
+  fixtureProvider: string;
+  fixtureId: string;
+  kickoffAt: Date;
+  market: string;
+  pick: string;
+  closingOddsHundredths: number | null;
+  proposedResult: SelectionResult | null;
+}
+
+/**
+ * Legs on a feed fixture without a result whose kick-off is before `before` (tip_selections_open_fixture_idx):
+ * the fixtures the feed's jobs ask about, and nothing else.
+ */
+export async function openFixtureLegs(db: Queryable, before: Date): Promise<OpenFixtureLeg[]> {
+  return db
+    .select({
+      id: tipSelections.id,
+      fixtureProvider: sql<string>`${tipSelections.fixtureProvider}`,
+      fixtureId: sql<string>`${tipSelections.fixtureId}`,
+      kickoffAt: tipSelections.kickoffAt,
+      market: tipSelections.market,
+      pick: tipSelections.pick,
+      closingOddsHundredths: tipSelections.closingOddsHundredths,
+      proposedResult: sql<SelectionResult | null>`${tipSelections.proposedResult}`,
+    })
+    .from(tipSelections)
+    .where(and(sql`${tipSelections.fixtureId} is not null`, isNull(tipSelections.result), lte(tipSelections.kickoffAt, before)))
+    .orderBy(asc(tipSelections.kickoffAt), asc(tipSelections.id))
+    .limit(2000);
+}
+
+export async function setProposal(db: Queryable, id: number, result: SelectionResult, basis: string): Promise<void> {
+  await db
+    .update(tipSelections)
+    .set({ proposedResult: result, proposalBasis: basis, proposedAt: sql`now()` })
+    .where(and(eq(tipSelections.id, id), isNull(tipSelections.result)));
+}
+
+export async function setClosingOdds(db: Queryable, id: number, oddsHundredths: number): Promise<void> {
+  await db
+    .update(tipSelections)
+    .set({ closingOddsHundredths: oddsHundredths, closingCapturedAt: sql`now()` })
+    .where(and(eq(tipSelections.id, id), isNull(tipSelections.closingOddsHundredths)));
+}
+
+/** Legs without a result the feed proposes one for, oldest kick-off first. */
+export async function proposedSelections(db: Queryable) {
+  return db
+    .select({
+      ...selectionColumns,
+      betCategory: betCategories.name,
+      code: betCategories.code,
+      matchDate: tipTickets.matchDate,
+    })
+    .from(tipSelections)
+    .innerJoin(tipTickets, eq(tipTickets.id, tipSelections.ticketId))
+    .innerJoin(betCategories, eq(betCategories.id, tipTickets.betCategoryId))
+    .where(and(isNull(tipSelections.result), sql`${tipSelections.proposedResult} is not null`, lte(tipSelections.kickoffAt, sql`now()`)))
+    .orderBy(asc(tipSelections.kickoffAt), asc(tipSelections.id))
+    .limit(500);
+}
+
 export async function setResult(db: Queryable, id: number, result: SelectionResult, userId: number): Promise<void> {
   await db
     .update(tipSelections)
@@ -236,6 +351,8 @@ export interface RecordLegRow {
   pick: string;
   odds_hundredths: number;
   result: SelectionResult | null;
+  closing_odds_hundredths: number | null;
+  verified: boolean;
 }
 
 /**
@@ -254,7 +371,7 @@ export function recordLegsQuery(filter: TicketFilter): SQL {
   if (filter.to) conditions.push(sql`t.match_date <= ${filter.to}`);
   return sql`select t.id as ticket_id, bc.code, bc.name as bet_category, t.match_date::text as match_date,
                     t.published_at, s.home, s.away, s.competition, s.kickoff_at, s.market, s.pick,
-                    s.odds_hundredths, s.result
+                    s.odds_hundredths, s.result, s.closing_odds_hundredths, s.verified
                from ${tipTickets} t
                join ${betCategories} bc on bc.id = t.bet_category_id
                join ${tipSelections} s on s.ticket_id = t.id
@@ -318,4 +435,55 @@ export async function publicTicketsPage(
 export async function betCategoryById(db: Queryable, id: number): Promise<{ id: number; name: string; code: string } | null> {
   const [found] = await db.select({ id: betCategories.id, name: betCategories.name, code: betCategories.code }).from(betCategories).where(eq(betCategories.id, id));
   return found ?? null;
+}
+
+/** The chain's first `prev_hash`: 64 zeros. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/**
+ * Appends a publication to the proof chain (decision 071): one chain for every process, so the
+ * head is read under a transaction-scoped advisory lock and the link written before it is released.
+ */
+export async function appendProof(tx: Queryable, ticketId: number, content: string, hashOf: (prev: string) => string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('betdesk-tip-proof-chain'))`);
+  const [head] = await tx.select({ hash: tipTicketProofs.hash }).from(tipTicketProofs).orderBy(desc(tipTicketProofs.seq)).limit(1);
+  const prevHash = head?.hash ?? GENESIS_HASH;
+  await tx.insert(tipTicketProofs).values({ ticketId, content, prevHash, hash: hashOf(prevHash) });
+}
+
+export interface ProofRow {
+  ticketId: number;
+  content: string;
+  prevHash: string;
+  hash: string;
+}
+
+/** The latest link of each of these tickets (tip_ticket_proofs_ticket_idx). */
+export async function latestProofs(db: Queryable, ticketIds: number[]): Promise<Map<number, ProofRow>> {
+  if (ticketIds.length === 0) return new Map();
+  const found = await db
+    .selectDistinctOn([tipTicketProofs.ticketId], {
+      ticketId: tipTicketProofs.ticketId,
+      content: tipTicketProofs.content,
+      prevHash: tipTicketProofs.prevHash,
+      hash: tipTicketProofs.hash,
+    })
+    .from(tipTicketProofs)
+    .where(inArray(tipTicketProofs.ticketId, ticketIds))
+    .orderBy(tipTicketProofs.ticketId, desc(tipTicketProofs.seq));
+  return new Map(found.map((p) => [p.ticketId, p]));
+}
+
+/** The chain's last hash, or null before the first publication. */
+export async function chainHead(db: Queryable): Promise<string | null> {
+  const [head] = await db.select({ hash: tipTicketProofs.hash }).from(tipTicketProofs).orderBy(desc(tipTicketProofs.seq)).limit(1);
+  return head?.hash ?? null;
+}
+
+/** The whole chain in order (the proof's CSV). */
+export async function proofChain(db: Queryable): Promise<(ProofRow & { seq: number })[]> {
+  return db
+    .select({ seq: tipTicketProofs.seq, ticketId: tipTicketProofs.ticketId, content: tipTicketProofs.content, prevHash: tipTicketProofs.prevHash, hash: tipTicketProofs.hash })
+    .from(tipTicketProofs)
+    .orderBy(asc(tipTicketProofs.seq));
 }

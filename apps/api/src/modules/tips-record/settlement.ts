@@ -8,6 +8,10 @@ import type { SelectionResult, TicketStatus, TrackRecord } from '@betdesk/contra
 export interface Leg {
   odds: number;
   result: SelectionResult | null;
+  /** Closing line value in percent (decision 070); null or absent: no closing odds. */
+  clv?: number | null;
+  /** Checked against the feed when published; absent counts as verified (a bare leg of a unit test). */
+  verified?: boolean;
 }
 
 /**
@@ -76,7 +80,17 @@ export function computeRecord(
   let longestLoss = 0;
   let streak = 0;
   const curve: TrackRecord['profit_curve'] = [];
+  let clvSum = 0;
+  let clvLegs = 0;
+  let unverified = 0;
   for (const ticket of tickets) {
+    for (const leg of ticket.legs) {
+      if (leg.clv !== undefined && leg.clv !== null) {
+        clvSum += leg.clv;
+        clvLegs += 1;
+      }
+      if (leg.verified === false) unverified += 1;
+    }
     const { status, profit: ticketProfit } = settleTicket(ticket.legs);
     if (status === 'pending') continue;
     oddsSum += ticket.combined_odds;
@@ -116,5 +130,7 @@ export function computeRecord(
     from: period.from,
     to: period.to,
     profit_curve: curve.map((point) => ({ ...point, profit_units: round(point.profit_units, 2) })),
+    average_clv: clvLegs === 0 ? null : round(clvSum / clvLegs, 1),
+    unverified_legs: unverified,
   };
 }

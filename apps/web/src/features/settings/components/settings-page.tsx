@@ -7,6 +7,8 @@ import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { useSettings } from '../api/get-settings.ts';
 import { updateSettingInputSchema, useUpdateSetting } from '../api/update-setting.ts';
+import { useFeedState } from '../api/get-feed-state.ts';
+import { useSyncFixtures } from '../api/sync-feed-fixtures.ts';
 
 /** 'bonus_rate_percent' -> 'Bonus rate percent'. */
 function labelOf(key: string): string {
@@ -76,6 +78,39 @@ const columns = (edit: (setting: Setting) => void): DataTableColumn<Setting>[] =
 /** The subscriber portal's settings (business name, support phone ...) are a group of their own. */
 const isPortalSetting = (s: Setting) => s.key.startsWith('portal_');
 
+/** The sports-data feed (decision 070): its provider, the quota its last answer reported, a sync on demand. */
+function FeedCard() {
+  const state = useFeedState();
+  const sync = useSyncFixtures();
+  const s = state.data;
+  if (!s) return null;
+  return (
+    <Card withBorder data-testid="feed-state">
+      <Title order={2} size="h4">Sports-data feed</Title>
+      {s.provider === null ? (
+        <Text size="sm" c="dimmed">
+          No feed is configured (SPORTS_FEED_PROVIDER): ticket legs are typed and marked not verified.
+        </Text>
+      ) : (
+        <Stack gap={4} mt="xs">
+          <Text size="sm">
+            {s.provider} · {s.fixtures} fixtures kept · last sync {s.last_sync_at ? formatDateTime(s.last_sync_at) : 'never'}
+          </Text>
+          <Text size="sm" data-testid="feed-quota">
+            Requests left: {s.requests_remaining_day ?? '–'} today, {s.requests_remaining_minute ?? '–'} this minute
+            {s.backing_off_until && ` · waiting after too many requests until ${formatDateTime(s.backing_off_until)}`}
+          </Text>
+          <div>
+            <Button size="xs" variant="light" onClick={() => void sync.mutateAsync().catch(() => {})} loading={sync.isPending}>
+              Sync fixtures now
+            </Button>
+          </div>
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
 /** /settings (admin): the business constants of BUSINESS-RULES.md, each edited in a modal. */
 export function SettingsPage() {
   const settings = useSettings();
@@ -96,6 +131,7 @@ export function SettingsPage() {
           data-testid="settings-table"
         />
       </Card>
+      <FeedCard />
       <Title order={2} size="h3">Portal</Title>
       <Text size="sm" c="dimmed">
         The subscriber portal at /portal. Which post categories are free tips is set on the Catalogue screen.

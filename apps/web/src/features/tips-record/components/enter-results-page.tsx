@@ -17,6 +17,16 @@ function AwaitingResults() {
   const enter = useEnterResults();
   const [chosen, setChosen] = useState<Record<number, SelectionResult>>({});
   const picked = Object.entries(chosen).map(([id, result]) => ({ selection_id: Number(id), result }));
+  const proposed = awaiting.data?.selections.filter((s) => s.proposed_result !== null && chosen[s.id] === undefined) ?? [];
+
+  /** The feed's proposals taken as they are (decision 070): one click for one leg or for all. */
+  const confirm = async (ids: number[]) => {
+    try {
+      await enter.mutateAsync({ results: ids.map((selection_id) => ({ selection_id, confirm_feed: true as const })) });
+    } catch {
+      // The HTTP client shows the refusal.
+    }
+  };
 
   const save = async () => {
     try {
@@ -46,7 +56,18 @@ function AwaitingResults() {
               </Text>
               <Text size="xs" c="dimmed">
                 {s.competition} · {formatDateTime(s.kickoff)} · {s.market}: {s.pick} @{formatOdds(s.odds)}
+                {!s.verified && ' · not verified'}
               </Text>
+              {s.proposed_result && (
+                <Group gap="xs" mt={4}>
+                  <Text size="sm" data-testid={`proposal-${s.id}`}>
+                    Feed: <b>{RESULT_LABELS[s.proposed_result]}</b> ({s.proposal_basis})
+                  </Text>
+                  <Button size="compact-xs" variant="light" onClick={() => void confirm([s.id])} loading={enter.isPending} data-testid={`confirm-${s.id}`}>
+                    Confirm
+                  </Button>
+                </Group>
+              )}
             </div>
             <SegmentedControl
               size="xs"
@@ -61,6 +82,11 @@ function AwaitingResults() {
         </Paper>
       ))}
       <Group justify="flex-end">
+        {proposed.length > 1 && (
+          <Button variant="light" onClick={() => void confirm(proposed.map((s) => s.id))} loading={enter.isPending} data-testid="confirm-all">
+            Confirm {proposed.length} feed results
+          </Button>
+        )}
         <Button onClick={() => void save()} disabled={picked.length === 0} loading={enter.isPending} data-testid="results-save">
           Save {picked.length || ''} result{picked.length === 1 ? '' : 's'}
         </Button>
@@ -90,6 +116,12 @@ function RecentTicket({ ticket, canCorrect }: { ticket: Ticket; canCorrect: bool
         <Group key={s.id} justify="space-between" gap="xs" wrap="wrap">
           <Text size="sm">
             {matchName(s)} · {s.market}: {s.pick} @{formatOdds(s.odds)}
+            {s.clv !== null && ` · CLV ${s.clv > 0 ? '+' : ''}${s.clv.toFixed(1)}%`}{' '}
+            {!s.verified && (
+              <Badge size="xs" color="gray" variant="outline">
+                not verified
+              </Badge>
+            )}
           </Text>
           {canCorrect && s.result ? (
             <NativeSelect

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Grid, Group, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Grid, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { combinedOdds, formatOdds, ticketSmsText, type SmsTip, type Ticket } from '@betdesk/contract';
+import { combinedOdds, formatOdds, ticketSmsText, type FeedFixture, type FixtureRef, type SelectionInput, type SmsTip, type Ticket } from '@betdesk/contract';
 import { formatDateTime } from '@/lib/format.ts';
 import { isHttpError } from '@/lib/http.ts';
+import { useFeedFixtures } from '../api/get-feed-fixtures.ts';
 import { useStoreTicket } from '../api/store-ticket.ts';
 
 /** Each input's share of a 24-column row on a wide screen; two a row on a phone. */
@@ -17,15 +18,36 @@ const FIELDS = [
   { key: 'odds', label: 'Odds', wide: 2 },
 ] as const;
 type Field = (typeof FIELDS)[number]['key'];
-type Draft = Record<Field, string>;
+/** The fields a feed fixture fills in (decision 070): shown, not typed. */
+const FROM_FEED: readonly Field[] = ['home', 'away', 'competition', 'kickoff'];
+type Draft = Record<Field, string> & { fixture: FixtureRef | null };
 
-const EMPTY: Draft = { home: '', away: '', competition: '', kickoff: '', market: '', pick: '', odds: '' };
+const EMPTY: Draft = { home: '', away: '', competition: '', kickoff: '', market: '', pick: '', odds: '', fixture: null };
 
 /** An instant as the kick-off input shows it: Africa/Nairobi wall time (UTC+3 all year). */
 const nairobiLocal = (iso: string) => new Date(Date.parse(iso) + 3 * 3_600_000).toISOString().slice(0, 16);
 
 const draftsOf = (ticket: Ticket | undefined): Draft[] =>
-  ticket?.selections.map((s) => ({ ...s, kickoff: nairobiLocal(s.kickoff), odds: formatOdds(s.odds) })) ?? [];
+  ticket?.selections.map((s) => ({
+    home: s.home,
+    away: s.away,
+    competition: s.competition,
+    kickoff: nairobiLocal(s.kickoff),
+    market: s.market,
+    pick: s.pick,
+    // A fixture leg priced by the feed is sent again without odds, so it stays as it was.
+    odds: s.fixture && s.odds_source !== 'typed' ? '' : formatOdds(s.odds),
+    fixture: s.fixture,
+  })) ?? [];
+
+const fixtureKey = (f: FixtureRef) => `${f.provider}:${f.id}`;
+const fixtureLabel = (f: FeedFixture) => `${f.home} – ${f.away} · ${f.competition} · ${nairobiLocal(f.kickoff_at).slice(11)}`;
+
+/** A draft as the store endpoint takes it: a feed fixture leg, or a typed match. */
+function legOf(d: Draft): SelectionInput {
+  if (d.fixture) return { fixture: d.fixture, market: d.market, selection: d.pick, ...(d.odds.trim() === '' ? {} : { odds: Number(d.odds) }) };
+  return { home: d.home, away: d.away, competition: d.competition, kickoff: d.kickoff, market: d.market, pick: d.pick, odds: Number(d.odds) };
+}
 
 /**
  * A category's ticket of the day as selections with odds. Saving it stores the ticket (its
@@ -46,10 +68,27 @@ export function TicketEditor({
   const [saved, setSaved] = useState<Ticket | undefined>(ticket);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const store = useStoreTicket();
+  const fixtures = useFeedFixtures({});
+  const feedFixtures = fixtures.data?.fixtures ?? [];
+  const fixtureOptions = feedFixtures.map((f) => ({ value: fixtureKey(f), label: fixtureLabel(f) }));
   const testId = `ticket-${tip.code}`;
 
   const edit = (index: number, field: Field, value: string) =>
     setDrafts((all) => all.map((d, i) => (i === index ? { ...d, [field]: value } : d)));
+
+  /** Picking a fixture fills the match from the feed; clearing it makes the leg typed again. */
+  const pickFixture = (index: number, key: string | null) => {
+    const f = feedFixtures.find((x) => fixtureKey(x) === key);
+    setDrafts((all) =>
+      all.map((d, i) =>
+        i !== index
+          ? d
+          : f
+            ? { ...d, fixture: { provider: f.provider, id: f.id }, home: f.home, away: f.away, competition: f.competition, kickoff: nairobiLocal(f.kickoff_at) }
+            : { ...d, fixture: null },
+      ),
+    );
+  };
 
   const save = async () => {
     setErrors({});
@@ -57,7 +96,7 @@ export function TicketEditor({
       const answer = await store.mutateAsync({
         bet_category_id: tip.bet_category_id,
         match_date: matchDate,
-        selections: drafts.map((d) => ({ ...d, odds: Number(d.odds) })),
+        selections: drafts.map(legOf),
       });
       setSaved(answer.ticket);
       onSmsText(ticketSmsText(tip.code, matchDate, answer.ticket.selections));
@@ -69,11 +108,28 @@ export function TicketEditor({
   };
 
   const odds = drafts.map((d) => Number(d.odds)).filter((n) => n > 1);
+  const priced = drafts.every((d) => d.fixture || Number(d.odds) > 1);
   return (
     <Stack gap="xs" data-testid={testId}>
       {drafts.map((draft, index) => (
         <Group key={index} align="flex-start" wrap="nowrap" gap="xs" data-testid={`${testId}-leg-${index}`}>
           <Grid columns={24} gutter="xs" style={{ flex: 1 }}>
+            {fixtureOptions.length > 0 && (
+              <Grid.Col span={24}>
+                <Select
+                  size="xs"
+                  label="Fixture from the feed"
+                  placeholder="Search a team, or type the match below"
+                  searchable
+                  clearable
+                  data={fixtureOptions}
+                  value={draft.fixture ? fixtureKey(draft.fixture) : null}
+                  onChange={(key) => pickFixture(index, key)}
+                  error={errors[`selections.${index}.fixture`]}
+                  data-testid={`${testId}-leg-${index}-fixture`}
+                />
+              </Grid.Col>
+            )}
             {FIELDS.map(({ key, label, wide }) => (
               <Grid.Col key={key} span={{ base: key === 'kickoff' ? 24 : 12, sm: key === 'kickoff' ? 12 : 6, lg: wide }}>
                 <TextInput
@@ -83,12 +139,25 @@ export function TicketEditor({
                   step={key === 'kickoff' ? 1 : undefined}
                   inputMode={key === 'odds' ? 'decimal' : undefined}
                   value={draft[key]}
+                  readOnly={draft.fixture !== null && FROM_FEED.includes(key)}
+                  placeholder={draft.fixture !== null && key === 'odds' ? 'feed' : undefined}
                   onChange={(e) => edit(index, key, e.currentTarget.value)}
-                  error={errors[`selections.${index}.${key}`]}
+                  error={errors[`selections.${index}.${key}`] ?? (key === 'pick' ? errors[`selections.${index}.selection`] : undefined)}
                 />
               </Grid.Col>
             ))}
           </Grid>
+          {saved?.selections[index] && (
+            <Badge
+              mt={fixtureOptions.length > 0 ? 44 : 26}
+              size="xs"
+              variant="light"
+              color={saved.selections[index].verified ? 'teal' : 'gray'}
+              data-testid={`${testId}-leg-${index}-verified`}
+            >
+              {saved.selections[index].verified ? `verified @${formatOdds(saved.selections[index].odds)}` : 'not verified'}
+            </Badge>
+          )}
           <ActionIcon
             variant="subtle"
             color="red"
@@ -109,8 +178,10 @@ export function TicketEditor({
         <Text size="xs" c="dimmed" data-testid={`${testId}-status`}>
           {saved
             ? `Published ${formatDateTime(saved.published_at)}${saved.counts ? '' : ' (after kick-off: not in the record)'} · total @${formatOdds(saved.combined_odds)}`
-            : drafts.length > 0 && odds.length === drafts.length
-              ? `Not saved · total @${formatOdds(combinedOdds(odds))}`
+            : drafts.length > 0 && priced
+              ? odds.length === drafts.length
+                ? `Not saved · total @${formatOdds(combinedOdds(odds))}`
+                : 'Not saved · the feed prices the fixture legs when published'
               : 'Free text only: it does not count in the track record'}
         </Text>
         <Group gap="xs">
