@@ -59,6 +59,74 @@ export function DashboardPage() {
     { label: 'Unpaid bonuses', value: data?.total_pending_bonus ?? '…', color: 'red', testId: 'unpaid-bonus-count', to: paths.bonuses.unpaid },
   ];
 
+  const recentPayments = (
+    <Card withBorder key="payments">
+      <Title order={2} size="h4" mb="sm">
+        Recent payments
+      </Title>
+      <ShortTable
+        columns={[
+          { key: 'name', header: 'Subscriber', card: 'title' },
+          { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : p.sender_msisdn ? <Text span c="dimmed" title="Masked by M-Pesa">{p.sender_msisdn}</Text> : ''), width: WIDTH.phone, fit: true },
+          { key: 'transaction_reference', header: 'Ref', width: WIDTH.ref, fit: true },
+          { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time), width: WIDTH.dateTime, fit: true },
+          { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money, fit: true },
+        ]}
+        rows={data?.recent_payments ?? []}
+        rowKey={(p, i) => `${p.transaction_reference}-${i}`}
+        loading={board.isFetching}
+        emptyText="No payments yet."
+        data-testid="recent-payments-table"
+      />
+    </Card>
+  );
+  const activeClients = (
+    <Card withBorder key="clients">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">Active clients</Title>
+        <Group gap="sm">
+          {data && (
+            <Text size="sm" c="dimmed" data-testid="dashboard-active-clients-count">
+              {topClients.length < data.total_active_clients
+                ? `Top ${formatCount(topClients.length)} of ${formatCount(data.total_active_clients)}`
+                : `${formatCount(data.total_active_clients)} in all`}
+            </Text>
+          )}
+          <Anchor component={Link} to="/clients/active" size="sm" data-testid="all-active-clients">
+            All active clients
+          </Anchor>
+        </Group>
+      </Group>
+      <ShortTable
+        columns={[
+          { key: 'name', header: 'Client', card: 'title' },
+          { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone, fit: true },
+          { key: 'total_open_bets', header: 'Open bets', align: 'right', width: WIDTH.count, fit: true },
+          {
+            key: 'actions',
+            header: '',
+            width: 160,
+            render: (c) => (
+              <Group gap="xs" wrap="nowrap">
+                <Button size="xs" onClick={() => setBetFor({ id: c.client_id, name: c.name })} data-testid="new-bet">
+                  New Bet
+                </Button>
+                <Anchor component={Link} to={`/clients/${c.client_id}`} size="sm">
+                  More
+                </Anchor>
+              </Group>
+            ),
+          },
+        ]}
+        rows={topClients}
+        rowKey={(c) => c.client_id}
+        loading={board.isFetching}
+        emptyText="No active clients."
+        data-testid="dashboard-active-clients"
+      />
+    </Card>
+  );
+
   return (
     <Stack>
       <div>
@@ -111,73 +179,10 @@ export function DashboardPage() {
           </Text>
         </>
       )}
-      <FigureBoxes figures={counts} />
+      <FigureBoxes figures={counts} compact />
       {isAdmin && chart.data && <IncomeChart days={chart.data.days} />}
-      <SimpleGrid cols={{ base: 1, xl: 2 }}>
-        <Card withBorder>
-          <Title order={2} size="h4" mb="sm">
-            Recent payments
-          </Title>
-          <ShortTable
-            columns={[
-              { key: 'name', header: 'Subscriber', card: 'title' },
-              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : p.sender_msisdn ? <Text span c="dimmed" title="Masked by M-Pesa">{p.sender_msisdn}</Text> : ''), width: WIDTH.phone, fit: true },
-              { key: 'transaction_reference', header: 'Ref', width: WIDTH.ref, fit: true },
-              { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time), width: WIDTH.dateTime, fit: true },
-              { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money, fit: true },
-            ]}
-            rows={data?.recent_payments ?? []}
-            rowKey={(p, i) => `${p.transaction_reference}-${i}`}
-            loading={board.isFetching}
-            emptyText="No payments yet."
-            data-testid="recent-payments-table"
-          />
-        </Card>
-        <Card withBorder>
-          <Group justify="space-between" mb="sm">
-            <Title order={2} size="h4">Active clients</Title>
-            <Group gap="sm">
-              {data && (
-                <Text size="sm" c="dimmed" data-testid="dashboard-active-clients-count">
-                  {topClients.length < data.total_active_clients
-                    ? `Top ${formatCount(topClients.length)} of ${formatCount(data.total_active_clients)}`
-                    : `${formatCount(data.total_active_clients)} in all`}
-                </Text>
-              )}
-              <Anchor component={Link} to="/clients/active" size="sm" data-testid="all-active-clients">
-                All active clients
-              </Anchor>
-            </Group>
-          </Group>
-          <ShortTable
-            columns={[
-              { key: 'name', header: 'Client', card: 'title' },
-              { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone, fit: true },
-              { key: 'total_open_bets', header: 'Open bets', align: 'right', width: WIDTH.count, fit: true },
-              {
-                key: 'actions',
-                header: '',
-                width: 160,
-                render: (c) => (
-                  <Group gap="xs" wrap="nowrap">
-                    <Button size="xs" onClick={() => setBetFor({ id: c.client_id, name: c.name })} data-testid="new-bet">
-                      New Bet
-                    </Button>
-                    <Anchor component={Link} to={`/clients/${c.client_id}`} size="sm">
-                      More
-                    </Anchor>
-                  </Group>
-                ),
-              },
-            ]}
-            rows={topClients}
-            rowKey={(c) => c.client_id}
-            loading={board.isFetching}
-            emptyText="No active clients."
-            data-testid="dashboard-active-clients"
-          />
-        </Card>
-      </SimpleGrid>
+      {/* A staff member's clients come first: on a phone the first New Bet is on the first screen. */}
+      <SimpleGrid cols={{ base: 1, xl: 2 }}>{isAdmin ? [recentPayments, activeClients] : [activeClients, recentPayments]}</SimpleGrid>
       {betFor && (
         <Suspense fallback={null}>
           <NewBetModal client={betFor} onClose={() => setBetFor(null)} />
