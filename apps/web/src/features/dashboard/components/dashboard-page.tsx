@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { DASHBOARD_ACTIVE_CLIENTS, localPhone } from '@betdesk/contract';
 import { WIDTH } from '@/components/data-table/column-widths.ts';
@@ -7,18 +7,15 @@ import { ShortTable } from '@/components/data-table/short-table.tsx';
 import { FigureBoxes, type Figure } from '@/components/figure-boxes.tsx';
 import { paths } from '@/config/paths.ts';
 import type { NewBetClient } from '@/components/new-bet-modal.tsx';
-import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
 import { useSession } from '@/lib/auth.ts';
 import { formatCount, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { useIncomeChart } from '../api/get-income-chart.ts';
-import { useMoneyCheck } from '../api/get-money-check.ts';
-import { useBackupHealth } from '../api/get-backup-health.ts';
-import { useTaxStatus } from '../api/get-tax-status.ts';
 import { IncomeChart } from './income-chart.tsx';
 
 // The bet form (and its validation) loads when a bet is started, not with the dashboard.
-// The admin's alerts load in their own chunk, for admins only.
+// The admin's alerts (the money check, backups, tax, SMS banners among them) load in their own
+// chunk, for admins only.
 const AdminAlerts = lazy(() => import('./admin-alerts.tsx'));
 const NewBetModal = lazy(() => import('@/components/new-bet-modal.tsx').then((m) => ({ default: m.NewBetModal })));
 
@@ -27,9 +24,6 @@ export function DashboardPage() {
   const { isAdmin, user } = useSession();
   const board = useDashboard();
   const chart = useIncomeChart(isAdmin);
-  const moneyCheck = useMoneyCheck(isAdmin);
-  const backup = useBackupHealth(isAdmin);
-  const tax = useTaxStatus(isAdmin);
   const [betFor, setBetFor] = useState<NewBetClient | null>(null);
   const data = board.data;
   const topClients = (data?.active_clients ?? []).slice(0, DASHBOARD_ACTIVE_CLIENTS);
@@ -137,31 +131,6 @@ export function DashboardPage() {
           </Text>
         )}
       </div>
-      {moneyCheck.data && !moneyCheck.data.ok && (
-        <Alert color="red" title="The nightly money check failed" data-testid="money-check-banner">
-          {moneyCheck.data.failures.map((f) => f.check).join('; ')}.{' '}
-          <Anchor component={Link} to="/mpesa/reconciliation">
-            Open the reconciliation
-          </Anchor>
-        </Alert>
-      )}
-      {backup.data?.alert && (
-        <Alert color="red" title="Backups need attention" data-testid="backup-banner">
-          {backup.data.alert}{' '}
-          <Anchor component={Link} to="/backups">
-            Open Backups
-          </Anchor>
-        </Alert>
-      )}
-      {tax.data?.alert && (
-        <Alert color={tax.data.invoicing_on ? 'red' : 'yellow'} title="Tax invoices (KRA eTIMS)" data-testid="tax-banner">
-          {tax.data.alert}{' '}
-          <Anchor component={Link} to="/tax">
-            Open Tax
-          </Anchor>
-        </Alert>
-      )}
-      <SmsGatewayAlert enabled={isAdmin} backlog linkToLog />
       {isAdmin && (
         <Suspense fallback={null}>
           <AdminAlerts />
