@@ -12,7 +12,7 @@ test.use({ bypassCSP: true }); // axe-core is injected as a script tag
 
 async function apiGet(request: APIRequestContext, who: { email: string; password: string }) {
   const login = await request.post('/api/auth/login', { data: who });
-  const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+  const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}`, 'x-requested-with': 'XMLHttpRequest' };
   return async <T>(path: string): Promise<T> => {
     const res = await request.get(path, { headers });
     expect(res.ok(), path).toBe(true);
@@ -28,9 +28,9 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 test('an admin finds a payment by the first characters of its receipt and a client by a phone in +254 form', async ({ page, request }) => {
   const get = await apiGet(request, admin);
-  const { transactions } = await get<{ transactions: { transaction_reference: string | null }[] }>('/api/mpesa-transactions?perPage=5');
+  const { transactions } = await get<{ transactions: { transaction_reference: string | null }[] }>('/api/mpesa-transactions?perPage=50');
   const receipt = transactions.find((t) => t.transaction_reference)!.transaction_reference!;
-  const { clients } = await get<{ clients: { id: number; name: string; phone: string }[] }>('/api/clients?perPage=1');
+  const { clients } = await get<{ clients: { id: number; name: string; phone: string }[] }>('/api/clients?perPage=50');
   const client = clients[0]!;
 
   await signIn(page, admin);
@@ -54,10 +54,10 @@ test('an admin finds a payment by the first characters of its receipt and a clie
 
 test("a staff member finds their own client by name on a phone, and no payment", async ({ page, request }) => {
   const get = await apiGet(request, staff);
-  const { clients } = await get<{ clients: { id: number; name: string }[] }>('/api/clients?perPage=1');
+  const { clients } = await get<{ clients: { id: number; name: string }[] }>('/api/clients?perPage=50');
   const own = clients[0]!;
   const adminGet = await apiGet(request, admin);
-  const { transactions } = await adminGet<{ transactions: { transaction_reference: string | null }[] }>('/api/mpesa-transactions?perPage=5');
+  const { transactions } = await adminGet<{ transactions: { transaction_reference: string | null }[] }>('/api/mpesa-transactions?perPage=50');
   const receipt = transactions.find((t) => t.transaction_reference)!.transaction_reference!;
 
   await page.setViewportSize({ width: 375, height: 740 });
