@@ -7,6 +7,7 @@
  * for the staff user only where the permission matrix lets staff call it.
  */
 import {
+  search,
   cohortsReport,
   retentionReport,
   taxInvoices,
@@ -451,6 +452,21 @@ export const readScenarios: ReadScenario[] = [
     params: (f) => ({ search: f.receipt }),
     floor: (ctx) => paymentPage(`p.trans_id = '${ctx.f.receipt}'`)(ctx),
   },
+  // One search for anything (decision 067): each kind a bounded lookup, ≤ 100 ms p95 at reference scale.
+  // No floor: one answer is several lookups (receipts, people, bets, refunds, invoices).
+  ...(
+    [
+      ['receipt, first six characters', (f: Fixtures) => f.receipt.slice(0, 6)],
+      ['receipt', (f: Fixtures) => f.receipt],
+      ['phone, 07…', (f: Fixtures) => f.phone],
+      ['phone, +254…', (f: Fixtures) => `+254${f.phone.replace(/\D/g, '').replace(/^0/, '')}`],
+      ['surname', (f: Fixtures) => f.surname],
+      ['rare name', () => RARE_SURNAME],
+      ['a number', () => '1234'],
+    ] as const
+  ).map(
+    ([what, q]): ReadScenario => ({ name: `GET /api/search (${what})`, endpoint: search, paged: false, kind: 'search', params: (f) => ({ q: q(f) }), floor: null }),
+  ),
   { name: 'GET /api/mpesa-transactions/unclaimed', endpoint: unclaimedMpesaTransactions, paged: true, kind: 'list', floor: paymentPage(`p.status = 'unclaimed'`) },
 
   // Tips.

@@ -32,6 +32,7 @@ import { portalRoutes, portalUnavailablePage } from './modules/portal/routes.ts'
 import { privacyRoutes } from './modules/privacy/routes.ts';
 import { complianceRoutes } from './modules/compliance/routes.ts';
 import { exclusionRoutes } from './modules/exclusions/routes.ts';
+import { searchRoutes } from './modules/search/routes.ts';
 import { reconciliationRoutes } from './modules/reconciliation/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 import { selfServiceRoutes } from './modules/self-service/routes.ts';
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   privacyRoutes(app, deps);
   complianceRoutes(app, deps);
   exclusionRoutes(app, deps);
+  searchRoutes(app, deps);
   eventRoutes(app, deps);
   feedRoutes(app, deps);
   portalRoutes(app, deps);

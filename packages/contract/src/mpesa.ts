@@ -38,6 +38,11 @@ export const MpesaTransaction = z.object({
   warning: z.string().nullable(),
   /** KES M-Pesa confirmed refunds returned of it (decision 036); 0 when none. */
   refunded_amount: z.number(),
+  /**
+   * KES its refunds ask back that are not failed or cancelled (waiting for approval, sending,
+   * unknown or done): a new refund can ask at most amount minus this, so none is offered at 0 left.
+   */
+  refund_asked_amount: z.number(),
   /** The KRA tax invoice of the sale this payment made (lists only; none for a payment that bought nothing). */
   invoice: InvoiceRef.nullable().optional(),
 });
@@ -164,6 +169,8 @@ export const TipsDeposit = z.object({
   status: z.enum(MPESA_PAYMENT_STATUSES),
   /** What M-Pesa confirmed went back to the payer (refunds, decision 036). */
   refunded_amount: z.number(),
+  /** What its refunds not failed or cancelled ask back (as on MpesaTransaction). */
+  refund_asked_amount: z.number(),
 });
 export type TipsDeposit = z.infer<typeof TipsDeposit>;
 

@@ -51,6 +51,7 @@ export const permissionMatrix = {
   'manage:compliance': ['admin'],
   'view:exclusions': ['admin'],
   'record:exclusions': ['admin', 'staff'],
+  'use:search': ['admin', 'staff'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissionMatrix;

@@ -39,6 +39,8 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
   {
     reason: 'admin-only screens (permission matrix): the staff assignment form, the payments and deposits lists, the money check, tax, reports, refunds, broadcasts, the SMS inbox, data protection',
     functions: [
+      // The search's refund by number: asked only for an admin (manage:refunds, decision 067).
+      'search/queries.ts#refundFound',
       'clients/queries.ts#findAssignableClients',
       'clients/queries.ts#countLiveClientsAmong',
       'clients/queries.ts#countLiveClientsOf',

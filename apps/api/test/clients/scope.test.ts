@@ -52,6 +52,7 @@ const CLIENT_OWNED: Record<string, string> = {
   'GET /api/bonuses/paid': '',
   'GET /api/bonuses/paid/export': '',
   'GET /api/dashboard': '',
+  'GET /api/search': 'q=Scope',
   'GET /api/sms/opt-out/client': 'client_id={client}',
   'GET /api/sms/client-messages': 'client_id={client}',
   'GET /api/payment-requests/options': 'client_id={client}',

@@ -103,6 +103,12 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
   await shot(page, 'refund-request');
   await ask.getByRole('button', { name: 'Ask for the refund' }).click();
   await expect(ask.getByTestId('form-success')).toContainText('another admin must approve it');
+  // The form closes as every form does, and the row offers Refund again for the KES 60 left.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.getByTestId(`refund-${receipt}`).click();
+  await expect(ask.getByTestId('refund-left')).toContainText(/at most KES\s60\.00/);
+  await ask.getByRole('button', { name: 'Close' }).last().click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
   // The admin who asked cannot approve it: the server's 403 shows in the form.
   await page.goto('/refunds?status=awaiting_approval');
@@ -219,6 +225,15 @@ test("an admin marks the refunds M-Pesa's answers did not settle: one whose resu
   };
   const askShort = await api.post<{ refund: { id: number } }>('/api/refunds', { payment_id: await search(short), amount: 100, reason: 'paid_twice', method: 'b2c' });
   const askSilent = await api.post<{ refund: { id: number } }>('/api/refunds', { payment_id: await search(silent), amount: 150, reason: 'policy', method: 'b2c' });
+
+  // Both are asked back whole: neither row offers Refund any more (there would be KES 0.00 left).
+  await signIn(page, admin);
+  await page.goto(`/mpesa?search=${stamp}`);
+  await expect(page.getByTestId(`status-${short}`)).toBeVisible();
+  await expect(page.getByTestId(`status-${silent}`)).toBeVisible();
+  await expect(page.getByTestId(`refund-${short}`)).toHaveCount(0);
+  await expect(page.getByTestId(`refund-${silent}`)).toHaveCount(0);
+  await page.getByTestId('logout').click();
 
   // M-Pesa pays KES 1 of the first; the second's queue times out and so does every status query.
   daraja.refundOutcomes.push({ resultCode: 0, callback: 'result', paidKes: 1, receipt: 'RFSHORT001' });

@@ -33,4 +33,25 @@ test.describe("A staff member's day: the open bets a click away", () => {
     await expect(modal.getByTestId('form-success')).toBeVisible();
     await expect(page.getByTestId('client-open-bet').filter({ hasText: description })).toHaveCount(0);
   });
+
+  test("a staff member's first screen on a phone (375 x 740) shows their counts, their clients and New Bet", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signIn(page, staff);
+    const firstNewBet = page.getByTestId('dashboard-active-clients').getByTestId('new-bet').first();
+    await expect(firstNewBet).toBeVisible();
+    const bottomOf = async (testId: string) => {
+      const box = await page.getByTestId(testId).first().boundingBox();
+      expect(box, testId).not.toBeNull();
+      return box!.y + box!.height;
+    };
+    const newBet = (await firstNewBet.boundingBox())!;
+    expect(newBet.y + newBet.height).toBeLessThanOrEqual(740);
+    expect(await bottomOf('open-bets-count')).toBeLessThanOrEqual(740);
+    expect(await bottomOf('active-clients-count')).toBeLessThanOrEqual(740);
+    // The clients come before the recent payments.
+    const clientsAt = (await page.getByTestId('dashboard-active-clients').boundingBox())!.y;
+    const paymentsAt = (await page.getByTestId('recent-payments-table').boundingBox())!.y;
+    expect(clientsAt).toBeLessThan(paymentsAt);
+    await page.screenshot({ path: test.info().outputPath('staff-dashboard-375.png') });
+  });
 });

@@ -13,12 +13,18 @@ export interface Figure {
   to?: string;
 }
 
-/** A row of summary boxes (totals, counts) above a table or on the dashboard. */
-export function FigureBoxes({ figures }: { figures: Figure[] }) {
+/**
+ * A row of summary boxes (totals, counts) above a table or on the dashboard. `compact` keeps short
+ * counts side by side on a phone too (the staff dashboard's first screen on a phone).
+ */
+export function FigureBoxes({ figures, compact = false }: { figures: Figure[]; compact?: boolean }) {
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: Math.min(figures.length, 4) }}>
+    <SimpleGrid
+      cols={compact ? { base: figures.length } : { base: 1, xs: 2, md: Math.min(figures.length, 4) }}
+      spacing={compact ? { base: 'xs', sm: 'md' } : undefined}
+    >
       {figures.map((f) => (
-        <Paper key={f.label} withBorder p="md" radius="md" data-testid={f.testId}>
+        <Paper key={f.label} withBorder p={compact ? { base: 'xs', sm: 'md' } : 'md'} radius="md" data-testid={f.testId}>
           <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
             {f.label}
           </Text>

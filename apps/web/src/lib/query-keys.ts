@@ -101,6 +101,10 @@ export const queryKeys = {
     list: (query: unknown, status: unknown) => ['refunds', query, status] as const,
     preview: (paymentId: number | null) => ['refunds', 'preview', paymentId] as const,
   },
+  search: {
+    all: ['search'] as const,
+    results: (q: string) => ['search', q] as const,
+  },
   reports: {
     all: ['reports'] as const,
     report: (name: string, filter: unknown) => ['reports', name, filter] as const,

@@ -75,6 +75,8 @@ export const mpesaPayments = pgTable(
     // A phone typed in the search also finds payments whose MSISDN is its SHA-256 (hashed by M-Pesa).
     index('mpesa_payments_msisdn_idx').on(t.msisdn),
     index('mpesa_payments_trans_id_trgm_idx').using('gin', sql`${t.transId} gin_trgm_ops`),
+    /** The search's receipt prefix (decision 067, migration 0059). */
+    index('mpesa_payments_trans_id_prefix_idx').using('btree', sql`${t.transId} text_pattern_ops`),
     // The tips deposits list finds account numbers starting with a bet category code, normalised
     // as the matching rules read them (case-insensitive, spaces and dashes ignored); the list uses
     // exactly this expression (`normalisedAccountSql`) so that this index serves it.

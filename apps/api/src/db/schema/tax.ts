@@ -113,6 +113,8 @@ export const taxInvoices = pgTable(
     index('tax_invoices_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
     index('tax_invoices_payment_idx').on(t.paymentId),
     index('tax_invoices_original_idx').on(t.originalId),
+    /** The search's invoice number (decision 067, migration 0059). */
+    index('tax_invoices_number_idx').on(t.number),
     check('tax_invoices_credit_has_original', sql`(${t.kind} = 'invoice') = (${t.originalId} is null and ${t.cause} is null)`),
   ],
 );

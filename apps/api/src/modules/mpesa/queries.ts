@@ -43,6 +43,8 @@ interface PaymentRow {
   reject_reason: string | null;
   warning: string | null;
   refunded_cents: string | number;
+  /** What refunds not failed or cancelled ask back of it (the screens' rows only; the exports leave it out). */
+  refund_asked_cents?: string | number;
 }
 
 /** One payment as the screens read it. The MSISDN is shown as a phone only when it is one. */
@@ -64,6 +66,7 @@ function transactionOf(r: PaymentRow): MpesaTransaction {
     reject_reason: r.reject_reason,
     warning: r.warning ?? null,
     refunded_amount: centsToKes(r.refunded_cents),
+    refund_asked_amount: centsToKes(r.refund_asked_cents ?? r.refunded_cents),
     unclaimed_reason:
       r.status === 'unclaimed' && r.given_phone === null && (r.msisdn_kind === 'hashed' || r.msisdn_kind === 'masked')
         ? PAYER_NUMBER_HIDDEN
@@ -77,6 +80,15 @@ const paymentColumns = sql`
   coalesce(p.trans_id, p.raw->>'TransID') as reference, p.paid_at as at,
   p.bill_ref_number, p.status, p.client_id, c.name as client_name, p.subscriber_id, s.name as subscriber_name,
   p.reject_reason, p.warning, p.refunded_cents`;
+
+/**
+ * A screen's row also says what its refunds already ask back (waiting, sending, unknown or done), so
+ * that Refund is offered only where something is left: read for the page's rows only, each by the
+ * refunds' payment index, in the same statement.
+ */
+const rowColumns = sql`${paymentColumns},
+  (select coalesce(sum(r.amount_cents), 0) from ${refunds} r
+    where r.payment_id = p.id and r.status not in ('failed', 'cancelled')) as refund_asked_cents`;
 
 /** The page's payments (`p`, already limited) with the people they went to. */
 const withPeople = (page: SQL) => sql`
@@ -118,7 +130,7 @@ function paymentsWhere(f: PaymentFilter): SQL {
 
 function paymentsPage(f: PaymentFilter, page: Page): SQL {
   const order = orderSql('mpesaTransactions', paymentSorts, sql`p.id`, f);
-  return sql`select ${paymentColumns} ${withPeople(pageRows(mpesaPayments, 'p', paymentsWhere(f), order, page))} order by ${order}`;
+  return sql`select ${rowColumns} ${withPeople(pageRows(mpesaPayments, 'p', paymentsWhere(f), order, page))} order by ${order}`;
 }
 
 /** The summary keys of the payments a list shows: every payment, or the unclaimed ones. */
@@ -160,7 +172,7 @@ export async function paymentTotals(db: Queryable, range: DayRange = {}): Promis
 export async function paymentById(db: Queryable, id: number): Promise<MpesaTransaction | null> {
   const [found] = await rows<PaymentRow>(
     db,
-    sql`select ${paymentColumns} ${withPeople(sql`select * from ${mpesaPayments} where id = ${id}`)}`,
+    sql`select ${rowColumns} ${withPeople(sql`select * from ${mpesaPayments} where id = ${id}`)}`,
   );
   return found ? transactionOf(found) : null;
 }
@@ -211,6 +223,7 @@ function depositRow(r: PaymentRow): TipsDeposit {
     transaction_timestamp: iso(r.at),
     status: r.status,
     refunded_amount: centsToKes(r.refunded_cents),
+    refund_asked_amount: centsToKes(r.refund_asked_cents ?? r.refunded_cents),
   };
 }
 
@@ -219,7 +232,7 @@ const depositsWhere = (f: DepositFilter, waiting: SQL) => sql`(p.subscriber_id i
 
 function depositsPage(f: DepositFilter, waiting: SQL, page: Page): SQL {
   const order = orderSql('tipsDeposits', depositSorts, sql`p.id`, f);
-  return sql`select ${paymentColumns} ${withPeople(pageRows(mpesaPayments, 'p', depositsWhere(f, waiting), order, page))} order by ${order}`;
+  return sql`select ${rowColumns} ${withPeople(pageRows(mpesaPayments, 'p', depositsWhere(f, waiting), order, page))} order by ${order}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { Box, Burger, Button, Group, Text } from '@mantine/core';
 import { IconHome, IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useLogout } from '@/features/auth/api/logout.ts';
+import { SearchButton } from '@/features/search/components/search-button.tsx';
 import { APP_NAME } from '@/config/app.ts';
 import { paths } from '@/config/paths.ts';
 import { useUser } from '@/lib/auth.ts';
@@ -36,7 +37,7 @@ function LiveDot() {
   );
 }
 
-/** Home, My Profile and logout (spec 2), plus the burger that opens the sidebar on small screens. */
+/** Search (decision 067), Home, My Profile and logout (spec 2), plus the burger that opens the sidebar on small screens. */
 export function TopBar({ navbarOpened, onToggleNavbar }: TopBarProps) {
   const user = useUser();
   const signOut = useLogout();
@@ -56,6 +57,7 @@ export function TopBar({ navbarOpened, onToggleNavbar }: TopBarProps) {
         </Text>
       </Group>
       <Group gap="xs" wrap="nowrap">
+        <SearchButton />
         <LiveDot />
         {/* On a phone Home and My Profile are icons, so Logout keeps its place on screen. */}
         <Button component={Link} to={paths.dashboard} variant="subtle" leftSection={<IconHome size={16} />} aria-label="Home" px={{ base: 'xs', xs: 'md' }}>

@@ -23,6 +23,8 @@ export interface RefundablePayment {
   transaction_reference: string | null;
   amount: number | null;
   refunded_amount: number;
+  /** What its refunds not failed or cancelled already ask back: nothing more can be asked of that. */
+  refund_asked_amount: number;
   status: string;
 }
 
@@ -177,10 +179,14 @@ function RefundRequestForm({ preview, onClose }: { preview: RefundPreview; onClo
   );
 }
 
-/** Whether this user may ask for a refund of this payment: an admin, a received payment with money left. */
+/**
+ * Whether this user may ask for a refund of this payment: an admin, a received payment with money
+ * left once what its refunds already ask (not only what they returned) is taken off.
+ */
 export function useMayRefund(): (payment: RefundablePayment) => boolean {
   const mayRefund = can(useRole(), 'manage:refunds');
-  return (payment) => mayRefund && payment.status !== 'rejected' && payment.amount !== null && payment.refunded_amount < payment.amount;
+  return (payment) =>
+    mayRefund && payment.status !== 'rejected' && payment.amount !== null && Math.max(payment.refunded_amount, payment.refund_asked_amount) < payment.amount;
 }
 
 /** "Refund" on a payment row (admins only; the server refuses anyone else): the screen opens the form. */

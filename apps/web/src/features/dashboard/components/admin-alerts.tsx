@@ -1,3 +1,9 @@
+import { Alert, Anchor } from '@mantine/core';
+import { Link } from 'react-router';
+import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
+import { useBackupHealth } from '../api/get-backup-health.ts';
+import { useMoneyCheck } from '../api/get-money-check.ts';
+import { useTaxStatus } from '../api/get-tax-status.ts';
 import { AdminGrantAlerts } from './admin-grant-alerts.tsx';
 import { ComplianceCalendar } from './compliance-calendar.tsx';
 import { PrivacyAlerts } from './privacy-alerts.tsx';
@@ -10,8 +16,36 @@ import { SmsProviderAlerts } from './sms-provider-alerts.tsx';
  * from dashboard-page.tsx: that would make the page a shared chunk.
  */
 export default function AdminAlerts() {
+  const moneyCheck = useMoneyCheck(true);
+  const backup = useBackupHealth(true);
+  const tax = useTaxStatus(true);
   return (
     <>
+      {moneyCheck.data && !moneyCheck.data.ok && (
+        <Alert color="red" title="The nightly money check failed" data-testid="money-check-banner">
+          {moneyCheck.data.failures.map((f) => f.check).join('; ')}.{' '}
+          <Anchor component={Link} to="/mpesa/reconciliation">
+            Open the reconciliation
+          </Anchor>
+        </Alert>
+      )}
+      {backup.data?.alert && (
+        <Alert color="red" title="Backups need attention" data-testid="backup-banner">
+          {backup.data.alert}{' '}
+          <Anchor component={Link} to="/backups">
+            Open Backups
+          </Anchor>
+        </Alert>
+      )}
+      {tax.data?.alert && (
+        <Alert color={tax.data.invoicing_on ? 'red' : 'yellow'} title="Tax invoices (KRA eTIMS)" data-testid="tax-banner">
+          {tax.data.alert}{' '}
+          <Anchor component={Link} to="/tax">
+            Open Tax
+          </Anchor>
+        </Alert>
+      )}
+      <SmsGatewayAlert enabled backlog linkToLog />
       <PrivacyAlerts enabled />
       <AdminGrantAlerts enabled />
       <ComplianceCalendar enabled />

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { DASHBOARD_ACTIVE_CLIENTS, localPhone } from '@betdesk/contract';
 import { WIDTH } from '@/components/data-table/column-widths.ts';
@@ -7,18 +7,15 @@ import { ShortTable } from '@/components/data-table/short-table.tsx';
 import { FigureBoxes, type Figure } from '@/components/figure-boxes.tsx';
 import { paths } from '@/config/paths.ts';
 import type { NewBetClient } from '@/components/new-bet-modal.tsx';
-import { SmsGatewayAlert } from '@/components/sms-gateway-alert.tsx';
 import { useSession } from '@/lib/auth.ts';
 import { formatCount, formatDateTime, formatMoney } from '@/lib/format.ts';
 import { useDashboard } from '../api/get-dashboard.ts';
 import { useIncomeChart } from '../api/get-income-chart.ts';
-import { useMoneyCheck } from '../api/get-money-check.ts';
-import { useBackupHealth } from '../api/get-backup-health.ts';
-import { useTaxStatus } from '../api/get-tax-status.ts';
 import { IncomeChart } from './income-chart.tsx';
 
 // The bet form (and its validation) loads when a bet is started, not with the dashboard.
-// The admin's alerts load in their own chunk, for admins only.
+// The admin's alerts (the money check, backups, tax, SMS banners among them) load in their own
+// chunk, for admins only.
 const AdminAlerts = lazy(() => import('./admin-alerts.tsx'));
 const NewBetModal = lazy(() => import('@/components/new-bet-modal.tsx').then((m) => ({ default: m.NewBetModal })));
 
@@ -27,9 +24,6 @@ export function DashboardPage() {
   const { isAdmin, user } = useSession();
   const board = useDashboard();
   const chart = useIncomeChart(isAdmin);
-  const moneyCheck = useMoneyCheck(isAdmin);
-  const backup = useBackupHealth(isAdmin);
-  const tax = useTaxStatus(isAdmin);
   const [betFor, setBetFor] = useState<NewBetClient | null>(null);
   const data = board.data;
   const topClients = (data?.active_clients ?? []).slice(0, DASHBOARD_ACTIVE_CLIENTS);
@@ -59,6 +53,74 @@ export function DashboardPage() {
     { label: 'Unpaid bonuses', value: data?.total_pending_bonus ?? '…', color: 'red', testId: 'unpaid-bonus-count', to: paths.bonuses.unpaid },
   ];
 
+  const recentPayments = (
+    <Card withBorder key="payments">
+      <Title order={2} size="h4" mb="sm">
+        Recent payments
+      </Title>
+      <ShortTable
+        columns={[
+          { key: 'name', header: 'Subscriber', card: 'title' },
+          { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : p.sender_msisdn ? <Text span c="dimmed" title="Masked by M-Pesa">{p.sender_msisdn}</Text> : ''), width: WIDTH.phone, fit: true },
+          { key: 'transaction_reference', header: 'Ref', width: WIDTH.ref, fit: true },
+          { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time), width: WIDTH.dateTime, fit: true },
+          { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money, fit: true },
+        ]}
+        rows={data?.recent_payments ?? []}
+        rowKey={(p, i) => `${p.transaction_reference}-${i}`}
+        loading={board.isFetching}
+        emptyText="No payments yet."
+        data-testid="recent-payments-table"
+      />
+    </Card>
+  );
+  const activeClients = (
+    <Card withBorder key="clients">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">Active clients</Title>
+        <Group gap="sm">
+          {data && (
+            <Text size="sm" c="dimmed" data-testid="dashboard-active-clients-count">
+              {topClients.length < data.total_active_clients
+                ? `Top ${formatCount(topClients.length)} of ${formatCount(data.total_active_clients)}`
+                : `${formatCount(data.total_active_clients)} in all`}
+            </Text>
+          )}
+          <Anchor component={Link} to="/clients/active" size="sm" data-testid="all-active-clients">
+            All active clients
+          </Anchor>
+        </Group>
+      </Group>
+      <ShortTable
+        columns={[
+          { key: 'name', header: 'Client', card: 'title' },
+          { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone, fit: true },
+          { key: 'total_open_bets', header: 'Open bets', align: 'right', width: WIDTH.count, fit: true },
+          {
+            key: 'actions',
+            header: '',
+            width: 160,
+            render: (c) => (
+              <Group gap="xs" wrap="nowrap">
+                <Button size="xs" onClick={() => setBetFor({ id: c.client_id, name: c.name })} data-testid="new-bet">
+                  New Bet
+                </Button>
+                <Anchor component={Link} to={`/clients/${c.client_id}`} size="sm">
+                  More
+                </Anchor>
+              </Group>
+            ),
+          },
+        ]}
+        rows={topClients}
+        rowKey={(c) => c.client_id}
+        loading={board.isFetching}
+        emptyText="No active clients."
+        data-testid="dashboard-active-clients"
+      />
+    </Card>
+  );
+
   return (
     <Stack>
       <div>
@@ -69,31 +131,6 @@ export function DashboardPage() {
           </Text>
         )}
       </div>
-      {moneyCheck.data && !moneyCheck.data.ok && (
-        <Alert color="red" title="The nightly money check failed" data-testid="money-check-banner">
-          {moneyCheck.data.failures.map((f) => f.check).join('; ')}.{' '}
-          <Anchor component={Link} to="/mpesa/reconciliation">
-            Open the reconciliation
-          </Anchor>
-        </Alert>
-      )}
-      {backup.data?.alert && (
-        <Alert color="red" title="Backups need attention" data-testid="backup-banner">
-          {backup.data.alert}{' '}
-          <Anchor component={Link} to="/backups">
-            Open Backups
-          </Anchor>
-        </Alert>
-      )}
-      {tax.data?.alert && (
-        <Alert color={tax.data.invoicing_on ? 'red' : 'yellow'} title="Tax invoices (KRA eTIMS)" data-testid="tax-banner">
-          {tax.data.alert}{' '}
-          <Anchor component={Link} to="/tax">
-            Open Tax
-          </Anchor>
-        </Alert>
-      )}
-      <SmsGatewayAlert enabled={isAdmin} backlog linkToLog />
       {isAdmin && (
         <Suspense fallback={null}>
           <AdminAlerts />
@@ -111,73 +148,10 @@ export function DashboardPage() {
           </Text>
         </>
       )}
-      <FigureBoxes figures={counts} />
+      <FigureBoxes figures={counts} compact />
       {isAdmin && chart.data && <IncomeChart days={chart.data.days} />}
-      <SimpleGrid cols={{ base: 1, xl: 2 }}>
-        <Card withBorder>
-          <Title order={2} size="h4" mb="sm">
-            Recent payments
-          </Title>
-          <ShortTable
-            columns={[
-              { key: 'name', header: 'Subscriber', card: 'title' },
-              { key: 'phone', header: 'Phone', render: (p) => (p.phone ? localPhone(p.phone) : p.sender_msisdn ? <Text span c="dimmed" title="Masked by M-Pesa">{p.sender_msisdn}</Text> : ''), width: WIDTH.phone, fit: true },
-              { key: 'transaction_reference', header: 'Ref', width: WIDTH.ref, fit: true },
-              { key: 'time', header: 'Time', render: (p) => formatDateTime(p.time), width: WIDTH.dateTime, fit: true },
-              { key: 'amount', header: 'Amount', render: (p) => formatMoney(p.amount), align: 'right', width: WIDTH.money, fit: true },
-            ]}
-            rows={data?.recent_payments ?? []}
-            rowKey={(p, i) => `${p.transaction_reference}-${i}`}
-            loading={board.isFetching}
-            emptyText="No payments yet."
-            data-testid="recent-payments-table"
-          />
-        </Card>
-        <Card withBorder>
-          <Group justify="space-between" mb="sm">
-            <Title order={2} size="h4">Active clients</Title>
-            <Group gap="sm">
-              {data && (
-                <Text size="sm" c="dimmed" data-testid="dashboard-active-clients-count">
-                  {topClients.length < data.total_active_clients
-                    ? `Top ${formatCount(topClients.length)} of ${formatCount(data.total_active_clients)}`
-                    : `${formatCount(data.total_active_clients)} in all`}
-                </Text>
-              )}
-              <Anchor component={Link} to="/clients/active" size="sm" data-testid="all-active-clients">
-                All active clients
-              </Anchor>
-            </Group>
-          </Group>
-          <ShortTable
-            columns={[
-              { key: 'name', header: 'Client', card: 'title' },
-              { key: 'phone', header: 'Phone', render: (c) => localPhone(c.phone), width: WIDTH.phone, fit: true },
-              { key: 'total_open_bets', header: 'Open bets', align: 'right', width: WIDTH.count, fit: true },
-              {
-                key: 'actions',
-                header: '',
-                width: 160,
-                render: (c) => (
-                  <Group gap="xs" wrap="nowrap">
-                    <Button size="xs" onClick={() => setBetFor({ id: c.client_id, name: c.name })} data-testid="new-bet">
-                      New Bet
-                    </Button>
-                    <Anchor component={Link} to={`/clients/${c.client_id}`} size="sm">
-                      More
-                    </Anchor>
-                  </Group>
-                ),
-              },
-            ]}
-            rows={topClients}
-            rowKey={(c) => c.client_id}
-            loading={board.isFetching}
-            emptyText="No active clients."
-            data-testid="dashboard-active-clients"
-          />
-        </Card>
-      </SimpleGrid>
+      {/* A staff member's clients come first: on a phone the first New Bet is on the first screen. */}
+      <SimpleGrid cols={{ base: 1, xl: 2 }}>{isAdmin ? [recentPayments, activeClients] : [activeClients, recentPayments]}</SimpleGrid>
       {betFor && (
         <Suspense fallback={null}>
           <NewBetModal client={betFor} onClose={() => setBetFor(null)} />
