@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import { withPreparedStatements, type Queryable } from '../../db/client.ts';
 import { retryingLostRaces } from '../../db/conflicts.ts';
 import { standingOrderColumn, standingOrderRun, type StandingOrderPaying } from '../auto-renew/service.ts';
-import { ageHoldWarning, holdForAgeReply, undeclaredPhoneSql } from '../compliance/service.ts';
+import { ageHoldWarning, holdForAgeReply, mustDeclareAge, undeclaredPhoneSql } from '../compliance/service.ts';
 import { keepRefusedPayment, refusedPaymentWarning } from '../exclusions/service.ts';
 import { postWithLedgerEntry } from '../ledger/service.ts';
 import { getSetting } from '../settings/service.ts';
@@ -28,6 +28,7 @@ import {
   newTipsPayer,
   normaliseAccount,
   paidByErasedPerson,
+  phoneInside,
   paidByErasedPersonSql,
   payerBlockedSql,
   senderPhoneHash,
@@ -122,8 +123,8 @@ async function adoptReceiptOrNameCategory(
   payerErased: boolean | undefined;
   /** Why no sale may be made to the payer (self-excluded, under 18), or null (decision 059). */
   payerBlocked: SaleBlock | null;
-  /** Whether the sender must first declare they are 18 or older (decision 066). */
-  payerUndeclared: boolean;
+  /** The phone the payment most likely buys for, and whether it must first declare it is 18 or older (decision 066). */
+  buyer: AgeChecked | null;
   /** The sender's subscriber's standing order paying this account and amount, when there is one subscriber. */
   orderOfSender: { order: StandingOrderPaying | null } | undefined;
   /** What the payment may buy from the sender's one subscriber (`Settlement.looked`). */
@@ -132,6 +133,7 @@ async function adoptReceiptOrNameCategory(
   const phoneHash = senderPhoneHash(f);
   const waiting = phoneHash && f.amountCents !== null && f.transId ? { phoneHash, amountCents: f.amountCents } : null;
   const paying = { account: normaliseAccount(f.billRefNumber), amountCents: f.amountCents! };
+  const buyerPhone = likelyBuyerPhone(f);
   // For each subscriber of the sender's phone: their standing order paying this, and what the payment may buy.
   const found = await q.receiptlessStkPaymentAndCategory(
     tx,
@@ -142,8 +144,8 @@ async function adoptReceiptOrNameCategory(
     paidByErasedPersonSql(f),
     // The sale check rides in the same read: no statement more per payment (decision 059).
     payerBlockedSql(f),
-    // So does the 18+ declaration of the sender's phone (decision 066): a phone Daraja hides cannot be asked.
-    f.msisdnKind === 'plain' && f.senderPhone ? undeclaredPhoneSql(f.senderPhone) : undefined,
+    // So does the 18+ declaration of the phone it buys for (decision 066).
+    buyerPhone ? undeclaredPhoneSql(buyerPhone) : undefined,
   );
   const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
   // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match,
@@ -158,7 +160,7 @@ async function adoptReceiptOrNameCategory(
     clientOfSender: found.clientOfSender,
     payerErased: found.payerErased,
     payerBlocked: found.payerBlocked,
-    payerUndeclared: found.payerUndeclared,
+    buyer: buyerPhone ? { phone: buyerPhone, undeclared: found.payerUndeclared } : null,
     orderOfSender: only && also ? { order: standingOrderColumn.read(also.order) } : undefined,
     saleOfSender:
       only && also ? { subscriberId: only.id, betCategoryId: found.category?.id ?? null, amountCents: paying.amountCents, found: readSaleLookup(also.sale) } : undefined,
@@ -193,6 +195,26 @@ export async function sellHeldPayment(tx: Queryable, paymentId: number, requestI
   // Sold: the hold's warning goes (a failure of the rules left its own instead).
   if (outcome) await q.setPaymentWarning(tx, paymentId, null);
   return outcome;
+}
+
+/** A phone and whether a tips sale to it waits for its 18+ declaration. */
+type AgeChecked = { phone: string; undeclared: boolean };
+
+/**
+ * The phone a tips payment most likely buys for, as the match and a new payer read it first: one
+ * written in the account ("D2 0712345678"), else the sender's plain phone (a phone Daraja hides
+ * cannot be asked). Its declaration is read in the first read.
+ */
+function likelyBuyerPhone(f: C2bFields): string | null {
+  return phoneInside(normaliseAccount(f.billRefNumber)) ?? (f.msisdnKind === 'plain' ? f.senderPhone : null);
+}
+
+/**
+ * Whether a tips sale to this phone waits for its reply 18: what the first read found when it read
+ * this phone, else read now (a payment whose buyer is not the phone the first read guessed).
+ */
+async function waitsForAge(tx: Queryable, phone: string, checked: AgeChecked | null): Promise<boolean> {
+  return checked?.phone === phone ? checked.undeclared : mustDeclareAge(tx, phone);
 }
 
 type Stored = Receipt & { outcome: SettlementOutcome | null; notice: PaymentNotice | null };
@@ -266,16 +288,16 @@ async function storeAndSettle(
   let category: NamedCategory | undefined;
   let payerErased: boolean | undefined;
   let payerBlocked: SaleBlock | null = null;
-  let payerUndeclared = false;
+  let buyer: AgeChecked | null = null;
   // A tips sale to a phone that never declared it is 18 or older waits for its reply 18 (decision 066).
-  let ageHeld: { graceHours: number } | null = null;
+  let ageHeld: { phone: string; graceHours: number } | null = null;
   if (!rejectReason && !warning) {
     const first = await adoptReceiptOrNameCategory(tx, f);
     if (first.adopted !== null) return { stored: false, paymentId: first.adopted, status: null, outcome: null, notice: null };
     category = first.category;
     payerErased = first.payerErased;
     payerBlocked = first.payerBlocked;
-    payerUndeclared = first.payerUndeclared;
+    buyer = first.buyer;
     if (typeof rules === 'object') settleError = rules.failed;
     // The payee is looked up before the row is written, so that a matched payment is stored claimed
     // with its settlement (in a savepoint, or on the webhook's path in the whole transaction): one
@@ -283,7 +305,9 @@ async function storeAndSettle(
     // writes nothing and settles nothing. After a failure of the rules (`failed`), nothing is matched.
     // Money from a self-excluded or under-18 payer buys nothing: it is kept unclaimed for a refund (below).
     const found = settleError === undefined && !payerBlocked ? await matchPayment(tx, f, category, first.subscriberOfSender, first.clientOfSender) : null;
-    if (found && payerUndeclared && 'subscriberId' in found.payee) ageHeld = { graceHours: await getSetting(tx, 'age_declaration_grace_hours') };
+    if (found && 'subscriberId' in found.payee && found.payer && (await waitsForAge(tx, found.payer.phone, buyer))) {
+      ageHeld = { phone: found.payer.phone, graceHours: await getSetting(tx, 'age_declaration_grace_hours') };
+    }
     const match = ageHeld ? null : found;
     if (match) {
       // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).
@@ -366,11 +390,15 @@ async function storeAndSettle(
     };
   }
   // A new tips payer whose phone never declared is not subscribed until it replies 18 (decision 066).
-  if (ageHeld || (payerUndeclared && payerErased !== true && (await newTipsPayer(tx, f, category)))) {
-    const graceHours = ageHeld?.graceHours ?? (await getSetting(tx, 'age_declaration_grace_hours'));
+  const newPayer = ageHeld || payerErased === true ? null : await newTipsPayer(tx, f, category);
+  if (newPayer && (await waitsForAge(tx, newPayer.phone, buyer))) {
+    ageHeld = { phone: newPayer.phone, graceHours: await getSetting(tx, 'age_declaration_grace_hours') };
+    await q.setPaymentWarning(tx, row.id, ageHoldWarning(ageHeld.graceHours));
+  }
+  if (ageHeld) {
+    const { phone, graceHours } = ageHeld;
     const held = unsettled ?? ageHoldWarning(graceHours);
-    if (!ageHeld) await q.setPaymentWarning(tx, row.id, held);
-    const smsQueued = await holdForAgeReply(tx, { paymentId: row.id, phone: f.senderPhone!, amountCents: f.amountCents!, receipt: f.transId, graceHours });
+    const smsQueued = await holdForAgeReply(tx, { paymentId: row.id, phone, amountCents: f.amountCents!, receipt: f.transId, graceHours });
     return {
       stored: true,
       paymentId: row.id,
