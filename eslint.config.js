@@ -130,6 +130,7 @@ export default tseslint.config(
             retentionRuns: 'privacy',
             complianceItems: 'compliance',
             ageDeclarations: 'compliance',
+            ageHeldPayments: 'compliance',
             settings: 'settings',
             portalCodes: 'portal',
             portalSessions: 'portal',

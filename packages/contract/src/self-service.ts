@@ -198,6 +198,8 @@ export const BroadcastPreview = z.object({
   recipients: z.number(),
   /** Opted-out (or erased) phones left out of the segment. */
   opted_out: z.number(),
+  /** People left out because they excluded themselves from gambling (decision 059). */
+  self_excluded: z.number(),
   /** People left out because they have not given marketing consent (Data Protection Act). */
   no_consent: z.number(),
   /** The text as it leaves (with the responsible-gambling lines and the opt-out text) and its real parts per recipient. */

@@ -219,6 +219,20 @@ export const customerTexts = {
     'We received KES {amount} ({receipt}) but {reason, select, under_18 {cannot sell to a person under 18} other {cannot sell to you while you are excluded}}. The money is kept and will be refunded to your M-Pesa.',
     'Tumepokea KES {amount} ({receipt}) lakini {reason, select, under_18 {hatuwezi kumuuzia mtu aliye chini ya miaka 18} other {hatuwezi kukuuzia ukiwa umejiepusha}}. Tumeziweka na zitarudishwa kwenye M-Pesa yako.',
   ),
+  // The paybill's 18+ declaration (decision 066): a payment from a phone that never declared waits
+  // for a reply of 18 within age_declaration_grace_hours.
+  'sms.age_reply_asked': sms(
+    'We received KES {amount} ({receipt}). Before your tips start, confirm you are 18 or older: reply 18 to this number within {hours} hours. With no reply the money is refunded to your M-Pesa.',
+    'Tumepokea KES {amount} ({receipt}). Kabla tips zako hazijaanza, thibitisha kuwa una miaka 18 au zaidi: jibu 18 kwa nambari hii ndani ya saa {hours}. Usipojibu pesa zitarudishwa kwenye M-Pesa yako.',
+  ),
+  'sms.age_declared': sms(
+    'Thank you: you confirmed you are 18 or older.',
+    'Asante: umethibitisha kuwa una miaka 18 au zaidi.',
+  ),
+  'sms.age_reply_late': sms(
+    'Thank you: you confirmed you are 18 or older. Your payment {receipt} waited more than {hours} hours, so it will be refunded to your M-Pesa. Pay again to buy.',
+    'Asante: umethibitisha kuwa una miaka 18 au zaidi. Malipo yako {receipt} yalisubiri zaidi ya saa {hours}, kwa hiyo yatarudishwa kwenye M-Pesa yako. Lipa tena kununua.',
+  ),
   'ussd.exclusion_menu': ussd(
     'Self-exclusion: no sales, offers or reminders. It cannot be ended early.\n1 30 days\n2 90 days\n3 180 days\n4 For good',
     'Kujiepusha: hakuna mauzo, ofa wala vikumbusho. Haiwezi kusitishwa mapema.\n1 Siku 30\n2 Siku 90\n3 Siku 180\n4 Milele',

@@ -15,7 +15,7 @@ import { sha256Hex } from '../lib/crypto.ts';
  */
 
 /** SQL true when the boolean safeguard setting is on (on when the row is missing: on by default). */
-function safeguardOn(key: 'rg_self_exclusion' | 'rg_under_18_block'): SQL {
+export function safeguardOn(key: 'rg_self_exclusion' | 'rg_under_18_block' | 'rg_age_gate'): SQL {
   return sql`coalesce((select (st.value #>> '{}')::boolean from ${settings} st where st.key = ${key}), true)`;
 }
 
@@ -48,9 +48,10 @@ export function saleBlockSql(hashes: readonly string[]): SQL {
               end)`;
 }
 
-/** Why a sale to this phone is refused, or null (`saleBlockSql` on its own, one statement). */
-export async function saleBlockOf(db: Queryable, phone: string): Promise<SaleBlock | null> {
-  const [row] = await rows<{ block: SaleBlock | null }>(db, sql`select ${saleBlockSql([sha256Hex(phone)])} as block`);
+/** Why a sale to the person of these phones is refused, or null (`saleBlockSql` on its own, one statement). */
+export async function saleBlockOf(db: Queryable, ...phones: string[]): Promise<SaleBlock | null> {
+  const hashes = [...new Set(phones.map(sha256Hex))];
+  const [row] = await rows<{ block: SaleBlock | null }>(db, sql`select ${saleBlockSql(hashes)} as block`);
   return row?.block ?? null;
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../db/schema/index.ts';
 import type { Queryable } from '../db/client.ts';
 import { sha256Hex } from '../lib/crypto.ts';
+import { declareAdult } from '../modules/compliance/service.ts';
 import { activateSubscription } from '../modules/subscriptions/service.ts';
 import { addBundledImageType } from '../modules/tips-posts/service.ts';
 import { publishSmsTip } from '../modules/tips-sms/service.ts';
@@ -146,6 +147,8 @@ export async function seedTipsDemo(tx: Queryable, createdBy: number | null): Pro
     .values(people)
     .onConflictDoNothing({ target: tipsSubscribers.phone })
     .returning({ id: tipsSubscribers.id });
+  // Customers from before the age gate: counted as declared 18+, as migration 0058 counts them (decision 066).
+  for (const person of people) await declareAdult(tx, person.phone, 'before_gate');
 
   // Each subscriber buys one or two packages by hand; about a third of them have lapsed since.
   const lapsed: number[] = [];

@@ -5,7 +5,7 @@ import { mpesaPayments, smsMessages, standingOrders, subscriptions, tipsSubscrib
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { runAutoRenewal } from '../../src/modules/auto-renew/service.ts';
 import type { TestApp } from '../helpers.ts';
-import { c2b, confirm, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
+import { c2b, confirm, declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 import { screen } from '../ussd/fixtures.ts';
 
 let t: TestApp;
@@ -27,6 +27,7 @@ const ratiba = (on: boolean) => t.deps.db.execute(sql`update settings set value 
 async function weeklySubscriber() {
   phoneNo += 1;
   const phone = `254${phoneNo}`;
+  await declaredAdult(t, phone); // declared 18+ before the first payment (decision 066)
   expect((await confirm(t, c2b({ MSISDN: phone, BillRefNumber: 'D2', TransAmount: '100.00', BusinessShortCode: '174379' }))).statusCode).toBe(200);
   const [subscriber] = await t.deps.db.select().from(tipsSubscribers).where(eq(tipsSubscribers.phone, phone));
   const [sub] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, subscriber!.id));

@@ -4,7 +4,7 @@ import { auditLog, bet4mePlans, betCategories, postCategories, pricePackages, ti
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { people } from '../clients/fixtures.ts';
-import { c2b, confirm, paymentByReceipt, subscriptionsOfPayment } from '../mpesa/fixtures.ts';
+import { c2b, confirm, declaredAdult, paymentByReceipt, subscriptionsOfPayment } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let p: Awaited<ReturnType<typeof people>>;
@@ -198,6 +198,7 @@ describe('a business started from an empty catalogue', () => {
       .insert(tipsSubscribers)
       .values({ name: 'New Payer', phone, phoneHash: sha256Hex(phone) })
       .returning({ id: tipsSubscribers.id });
+    await declaredAdult(t, phone); // declared 18+ before paying (decision 066)
     const body = c2b({ BillRefNumber: 'sw1', MSISDN: phone, TransAmount: '250.00' });
     expect((await confirm(t, body)).statusCode).toBe(200);
     const payment = await paymentByReceipt(t, body.TransID as string);

@@ -7,7 +7,7 @@ import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { tellEndedExclusions } from '../../src/modules/exclusions/service.ts';
 import { queueSms } from '../../src/modules/sms/service.ts';
 import { ADMIN, giveMarketingConsent, type TestApp } from '../helpers.ts';
-import { c2b, confirm, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
+import { c2b, confirm, declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 import { screen } from '../ussd/fixtures.ts';
 
 // Issue 49, item 1 (self-exclusion) and the under-18 mark of item 2 (decision 059).
@@ -41,6 +41,8 @@ const pay = (phone: string, account = 'D2', amount = '100.00') => {
 async function punter() {
   phoneNo += 1;
   const phone = `254${phoneNo}`;
+  // Declared 18+ on the portal before the first paybill payment (decision 066).
+  await declaredAdult(t, phone);
   await pay(phone);
   const [subscriber] = await t.deps.db.select().from(tipsSubscribers).where(eq(tipsSubscribers.phone, phone));
   const local = `0${phone.slice(3)}`;
@@ -324,5 +326,39 @@ describe("the person's data", () => {
     expect(row).toMatchObject({ phone: null, note: null, period: 'forever' });
     const after = await t.as(admin, { method: 'GET', url: `/api/privacy/subject?phone=${phone}` });
     expect(after.json().exclusions).toEqual([expect.objectContaining({ kind: 'self_exclusion', phone: null }), expect.objectContaining({ kind: 'under_18_mark', phone: null })]);
+  });
+});
+
+describe('a sale asked before the exclusion', () => {
+  it('leaves excluded people out of the broadcast preview\'s count, by the rule the send uses (decision 066)', async () => {
+    const p = await punter();
+    const audience = { message: 'Offer of the week', segment: 'category-active', bet_category_id: ref.d2.id };
+    const before = (await t.as(admin, { method: 'POST', url: '/api/broadcasts/preview', payload: audience })).json();
+    expect((await portal(p, 'POST', '/api/portal/exclusion', { period: '30' })).statusCode).toBe(200);
+    const after = (await t.as(admin, { method: 'POST', url: '/api/broadcasts/preview', payload: audience })).json();
+    expect(after.self_excluded).toBe(before.self_excluded + 1);
+    expect(after.recipients).toBe(before.recipients - 1);
+    const sent = await t.as(admin, { method: 'POST', url: '/api/broadcasts/send', payload: { ...audience, idempotency_key: `excluded-preview-${p.phone}-0000` } });
+    expect(sent.statusCode).toBe(200);
+    const queued = await t.deps.db.select().from(smsMessages).where(eq(smsMessages.broadcastId, sent.json().broadcast.id));
+    expect(queued.map((m) => m.recipient)).not.toContain(p.phone);
+    expect(queued).toHaveLength(after.recipients);
+  });
+
+  it('keeps an STK payment asked before the exclusion and paid after it, and tells once (decision 066)', async () => {
+    const p = await punter();
+    fake.outcomes.push({ resultCode: 0, callback: true, hold: true });
+    const asked = await portal(p, 'POST', '/api/portal/purchase', { package_id: ref.d2Sms.id, adult: true });
+    expect(asked.statusCode).toBe(200);
+    await fake.settled();
+    const [checkout] = [...fake.heldCallbacks.keys()];
+    expect((await portal(p, 'POST', '/api/portal/exclusion', { period: '30' })).statusCode).toBe(200);
+    const subsBefore = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, p.subscriberId));
+    await fake.releaseCallback(checkout!);
+    const [kept] = await t.deps.db.select().from(mpesaPayments).where(and(eq(mpesaPayments.senderPhone, p.phone), eq(mpesaPayments.source, 'stk')));
+    expect(kept).toMatchObject({ status: 'unclaimed', subscriberId: null });
+    expect(kept!.warning).toMatch(/excluded themselves/);
+    expect(await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, p.subscriberId))).toHaveLength(subsBefore.length);
+    expect(await smsTo(p.phone, 'sale.refused')).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ import { PORTAL_COOKIE } from '@betdesk/contract';
 import { bet4mePlans, mpesaPayments, smsMessages, standingOrders, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import type { TestApp } from '../helpers.ts';
-import { c2b, closeDarajaWorld, confirm, darajaWorld, ledgerOf, SANDBOX_PASSKEY, SECRET, type Reference } from './fixtures.ts';
+import { declaredAdult, c2b, closeDarajaWorld, confirm, darajaWorld, ledgerOf, SANDBOX_PASSKEY, SECRET, type Reference } from './fixtures.ts';
 
 const SHORTCODE = '174379';
 const DAY = 86_400_000;
@@ -136,6 +136,8 @@ async function stranger(): Promise<Payer> {
 /** A tips subscriber whose approved M-Pesa Ratiba standing order runs: each run buys the order's package. */
 async function ratibaRun(): Promise<Payer> {
   const phone = nextPhone();
+  // A new phone that declared 18+ before paying (decision 066): its first payment subscribes it.
+  await declaredAdult(t, phone);
   expect((await confirm(t, paid(phone, '100.00', 'D2'))).statusCode).toBe(200);
   const [subscriber] = await t.deps.db.select().from(tipsSubscribers).where(eq(tipsSubscribers.phone, phone));
   const [first] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, subscriber!.id));

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { bet4mePlans, betCategories, clients, ledgerEntries, mpesaPayments, pricePackages, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
+import { ageDeclarations, bet4mePlans, betCategories, clients, ledgerEntries, mpesaPayments, pricePackages, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { balanceCents } from '../../src/modules/ledger/service.ts';
 import { startFakeDaraja, type FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
@@ -88,6 +88,15 @@ export async function ledgerSumOfPayment(t: TestApp, paymentId: number): Promise
   return Number(row?.total ?? 0);
 }
 
+/**
+ * The phone has declared it is 18 or older (decision 066): a paybill payment from it buys at once.
+ * A test of a first purchase from a new phone calls it for a person who ticked on the portal or
+ * confirmed on USSD before paying; the age gate's own tests leave it out.
+ */
+export async function declaredAdult(t: TestApp, ...phones: string[]): Promise<void> {
+  for (const phone of phones) await t.deps.db.insert(ageDeclarations).values({ phone, channel: 'before_gate' }).onConflictDoNothing();
+}
+
 /** The business's reference data and a few people, as a test starts from. */
 export async function seedPeople(t: TestApp) {
   const db = t.deps.db;
@@ -113,6 +122,8 @@ export async function seedPeople(t: TestApp) {
       return c!.id;
     }
     const [s] = await db.insert(tipsSubscribers).values({ name, phone, phoneHash: sha256Hex(phone) }).returning({ id: tipsSubscribers.id });
+    // A reference subscriber bought before: declared 18+, as migration 0058 counts such phones (decision 066).
+    await declaredAdult(t, phone);
     return s!.id;
   };
   return {

@@ -7,7 +7,7 @@ import { ERASED_PAYER_WARNING, paidByErasedPerson } from '../../src/modules/mpes
 import { setLanguage } from '../../src/modules/sms/service.ts';
 import { publishSmsTip } from '../../src/modules/tips-sms/service.ts';
 import type { TestApp } from '../helpers.ts';
-import { c2b as daraja, confirm, ledgerOf, paymentByReceipt, SANDBOX_PASSKEY, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
+import { c2b as daraja, confirm, declaredAdult, ledgerOf, paymentByReceipt, SANDBOX_PASSKEY, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
@@ -15,7 +15,11 @@ let ref: Reference;
 let admin: string;
 
 beforeAll(async () => {
+  // These new payers declared 18+ on the portal or USSD before paying (decision 066); a paybill
+  // payment from a phone that never declared is test/compliance/age-reply.test.ts.
+  const declaring = ['254711000001', '254711000002', '254711000003', '254711000005', '254711000006', '254711000007', '254711000008', '254711000015', '254711000020', '254711000021', '254711000022', '254711000023'];
   ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
+  await declaredAdult(t, ...declaring);
   await publishSmsTip(t.deps.db, { betCategoryId: ref.d2.id, content: 'Today D2: Arsenal & Chelsea GG', createdBy: null });
 });
 afterAll(() => closeDarajaWorld({ t, fake }));

@@ -4,7 +4,7 @@ import type { Broadcast, BroadcastAudience } from '@betdesk/contract';
 import { pageWithTotal, rows } from '../../db/rows.ts';
 import { betCategories, broadcasts, clients, smsMessages, subscriptions, tipsSubscribers, users } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
-import { consentedSql, erasedSql, optedOutSql } from '../sms/service.ts';
+import { consentedSql, erasedSql, optedOutSql, promotionSparedSql } from '../sms/service.ts';
 
 type Audience = z.output<typeof BroadcastAudience>;
 
@@ -54,19 +54,30 @@ export function recipientsOf(a: Audience): { query: SQL; are: 'subscribers' | 'c
 
 /**
  * How many people a recipients query holds, and how many of them are left out for opting out (Do
- * Not Disturb included: a broadcast is promotional) or for giving no marketing consent. Each person
- * is counted once, under the first reason that leaves them out.
+ * Not Disturb included: a broadcast is promotional), for a running self-exclusion (decision 059) or
+ * for giving no marketing consent: the fan-out's rules. Each person is counted once, under the
+ * first reason that leaves them out.
  */
-export async function countAudience(db: Queryable, recipients: SQL): Promise<{ everyone: number; optedOut: number; noConsent: number }> {
-  const [counted] = await rows<{ everyone: number; opted_out: number; no_consent: number }>(
+export async function countAudience(
+  db: Queryable,
+  recipients: SQL,
+): Promise<{ everyone: number; optedOut: number; selfExcluded: number; noConsent: number }> {
+  const out = sql`(${optedOutSql(sql`r.phone`, null, true)} or ${erasedSql(sql`r.phone`)})`;
+  const excluded = promotionSparedSql(sql`r.phone`);
+  const [counted] = await rows<{ everyone: number; opted_out: number; self_excluded: number; no_consent: number }>(
     db,
     sql`select count(*)::int as everyone,
-               count(*) filter (where ${optedOutSql(sql`r.phone`, null, true)} or ${erasedSql(sql`r.phone`)})::int as opted_out,
-               count(*) filter (where not ${optedOutSql(sql`r.phone`, null, true)} and not ${erasedSql(sql`r.phone`)}
-                                  and not ${consentedSql(sql`r.phone`)})::int as no_consent
+               count(*) filter (where ${out})::int as opted_out,
+               count(*) filter (where not ${out} and ${excluded})::int as self_excluded,
+               count(*) filter (where not ${out} and not ${excluded} and not ${consentedSql(sql`r.phone`)})::int as no_consent
           from (${recipients}) r`,
   );
-  return { everyone: counted?.everyone ?? 0, optedOut: counted?.opted_out ?? 0, noConsent: counted?.no_consent ?? 0 };
+  return {
+    everyone: counted?.everyone ?? 0,
+    optedOut: counted?.opted_out ?? 0,
+    selfExcluded: counted?.self_excluded ?? 0,
+    noConsent: counted?.no_consent ?? 0,
+  };
 }
 
 /** Writes the broadcast row under its idempotency key; null when that key was already used. */

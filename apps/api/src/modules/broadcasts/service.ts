@@ -31,7 +31,7 @@ async function advertOf(db: Queryable, audience: Pick<Audience, 'message' | 'lan
  */
 export async function previewBroadcast(deps: AppDeps, audience: Audience, now = new Date()) {
   const counted = await q.countAudience(deps.db, q.recipientsOf(audience).query);
-  const recipients = counted.everyone - counted.optedOut - counted.noConsent;
+  const recipients = counted.everyone - counted.optedOut - counted.selfExcluded - counted.noConsent;
   const advert = await advertOf(deps.db, audience);
   const message = await withOptOutText(deps.db, advert.body);
   const parts = smsParts(message);
@@ -40,6 +40,7 @@ export async function previewBroadcast(deps: AppDeps, audience: Audience, now = 
   return {
     recipients,
     opted_out: counted.optedOut,
+    self_excluded: counted.selfExcluded,
     no_consent: counted.noConsent,
     message,
     blocked: advert.blocked,

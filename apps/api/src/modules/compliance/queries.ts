@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { rows } from '../../db/rows.ts';
-import { ageDeclarations, complianceItems, type AgeDeclarationChannel } from '../../db/schema/index.ts';
+import { safeguardOn } from '../../db/sale-blocks.ts';
+import { ageDeclarations, ageHeldPayments, complianceItems, type AgeDeclarationChannel } from '../../db/schema/index.ts';
 
 /** A recorded compliance item with the name of the admin who last changed it. */
 export interface ComplianceRow {
@@ -53,4 +54,41 @@ export async function recordAgeDeclaration(db: Queryable, phone: string, channel
 export async function ageDeclarationOf(db: Queryable, phone: string) {
   const [row] = await db.select().from(ageDeclarations).where(eq(ageDeclarations.phone, phone));
   return row ?? null;
+}
+
+/**
+ * SQL true when a sale to this phone waits for its 18+ declaration: `rg_age_gate` on (on when the
+ * row is missing) and the phone never declared. A primary-key probe behind a settings lookup.
+ */
+export function undeclaredPhoneSql(phone: string): SQL {
+  return sql`(${safeguardOn('rg_age_gate')} and not exists (select 1 from ${ageDeclarations} d where d.phone = ${phone}))`;
+}
+
+export async function insertHeldPayment(tx: Queryable, paymentId: number, phone: string): Promise<void> {
+  await tx.insert(ageHeldPayments).values({ paymentId, phone }).onConflictDoNothing();
+}
+
+/** The phone's held payments not sold yet, oldest first, locked; `inGrace` when held less than `graceHours` ago. */
+export async function heldPaymentsOf(tx: Queryable, phone: string, graceHours: number): Promise<{ paymentId: number; inGrace: boolean }[]> {
+  const found = await rows<{ payment_id: number | string; in_grace: boolean }>(
+    tx,
+    sql`select payment_id, held_at > now() - make_interval(hours => ${graceHours}) as in_grace
+          from ${ageHeldPayments} where phone = ${phone} and sold_at is null and unsold_at is null
+         order by held_at, payment_id for update`,
+  );
+  return found.map((r) => ({ paymentId: Number(r.payment_id), inGrace: r.in_grace === true }));
+}
+
+export async function markHeldSold(tx: Queryable, paymentId: number): Promise<void> {
+  await tx
+    .update(ageHeldPayments)
+    .set({ soldAt: new Date() })
+    .where(and(eq(ageHeldPayments.paymentId, paymentId), isNull(ageHeldPayments.soldAt)));
+}
+
+export async function markHeldUnsold(tx: Queryable, paymentId: number): Promise<void> {
+  await tx
+    .update(ageHeldPayments)
+    .set({ unsoldAt: new Date() })
+    .where(and(eq(ageHeldPayments.paymentId, paymentId), isNull(ageHeldPayments.soldAt)));
 }

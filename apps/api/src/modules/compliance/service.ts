@@ -11,6 +11,7 @@ import {
   type ComplianceStatus,
 } from '@betdesk/contract';
 import type { Config } from '../../config.ts';
+import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import type { AgeDeclarationChannel } from '../../db/schema/index.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -18,6 +19,7 @@ import type { Actor } from '../../http/actor.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { customerTextFor, queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 /** What an item is and how its dates are read: the calendar's definitions (decision 060). */
@@ -185,4 +187,64 @@ export async function mustDeclareAge(db: Queryable, phone: string): Promise<bool
 /** The phone's 18+ declaration, or null: its channel and time. */
 export async function ageDeclarationOf(db: Queryable, phone: string) {
   return q.ageDeclarationOf(db, phone);
+}
+
+// ---- The paybill's reply 18 (decision 066) --------------------------------------------------------
+
+export const AGE_REPLY_INTENT = 'age.reply-asked';
+
+/**
+ * SQL true when a payment from this phone may not buy until the phone declares it is 18 or older
+ * (`rg_age_gate` on, no declaration): a column of the C2B confirmation's first read.
+ */
+export function undeclaredPhoneSql(phone: string): SQL {
+  return q.undeclaredPhoneSql(phone);
+}
+
+/** The warning a payment held for the payer's reply 18 carries on the payments screen, with its last hour. */
+export function ageHoldWarning(graceHours: number, heldAt = new Date()): string {
+  const until = new Date(heldAt.getTime() + graceHours * 3_600_000);
+  const shown = until.toLocaleString('en-GB', { timeZone: 'Africa/Nairobi', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  return `Kept, not sold yet: the payer was asked to reply 18 (18+ declaration) by ${shown} Nairobi. With no reply by then, refund it (Request refund)`;
+}
+
+/** The warning of a held payment whose reply 18 came after the grace: refunded, not sold. */
+export const AGE_REPLY_LATE_WARNING = 'Kept, not sold: the payer replied 18 after the grace (age_declaration_grace_hours). Refund it (Request refund)';
+
+/**
+ * A payment from a phone that never declared, stored unclaimed in `tx`: held for the phone's reply
+ * 18, and the receipt asks for it (once per payment). Answers whether the SMS was queued.
+ */
+export async function holdForAgeReply(
+  tx: Queryable,
+  p: { paymentId: number; phone: string; amountCents: number; receipt: string | null; graceHours: number },
+): Promise<boolean> {
+  await q.insertHeldPayment(tx, p.paymentId, p.phone);
+  const id = await queueSms(tx, {
+    intent: AGE_REPLY_INTENT,
+    dedupeKey: `${AGE_REPLY_INTENT}:${p.paymentId}`,
+    to: p.phone,
+    body: await customerTextFor(tx, p.phone, 'sms.age_reply_asked', {
+      amount: (p.amountCents / 100).toFixed(0),
+      receipt: p.receipt ?? '',
+      hours: p.graceHours,
+    }),
+    createdBy: null,
+  });
+  return id !== null;
+}
+
+/** The phone's held payments not sold yet, locked, and whether each is still within the grace. */
+export async function heldPaymentsOf(tx: Queryable, phone: string, graceHours: number) {
+  return q.heldPaymentsOf(tx, phone, graceHours);
+}
+
+/** A held payment was sold after the phone's reply 18. */
+export async function markHeldSold(tx: Queryable, paymentId: number): Promise<void> {
+  await q.markHeldSold(tx, paymentId);
+}
+
+/** A held payment whose reply 18 came too late (or whose payer is blocked since): it stays kept, for its refund. */
+export async function markHeldUnsold(tx: Queryable, paymentId: number): Promise<void> {
+  await q.markHeldUnsold(tx, paymentId);
 }

@@ -3,8 +3,10 @@ import type { AppDeps } from '../../deps.ts';
 import { withPreparedStatements, type Queryable } from '../../db/client.ts';
 import { retryingLostRaces } from '../../db/conflicts.ts';
 import { standingOrderColumn, standingOrderRun, type StandingOrderPaying } from '../auto-renew/service.ts';
+import { ageHoldWarning, holdForAgeReply, mustDeclareAge, undeclaredPhoneSql } from '../compliance/service.ts';
 import { keepRefusedPayment, refusedPaymentWarning } from '../exclusions/service.ts';
 import { postWithLedgerEntry } from '../ledger/service.ts';
+import { getSetting } from '../settings/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { parseC2b, type C2bFields } from './c2b-payload.ts';
 import {
@@ -26,6 +28,7 @@ import {
   newTipsPayer,
   normaliseAccount,
   paidByErasedPerson,
+  phoneInside,
   paidByErasedPersonSql,
   payerBlockedSql,
   senderPhoneHash,
@@ -120,6 +123,8 @@ async function adoptReceiptOrNameCategory(
   payerErased: boolean | undefined;
   /** Why no sale may be made to the payer (self-excluded, under 18), or null (decision 059). */
   payerBlocked: SaleBlock | null;
+  /** The phone the payment most likely buys for, and whether it must first declare it is 18 or older (decision 066). */
+  buyer: AgeChecked | null;
   /** The sender's subscriber's standing order paying this account and amount, when there is one subscriber. */
   orderOfSender: { order: StandingOrderPaying | null } | undefined;
   /** What the payment may buy from the sender's one subscriber (`Settlement.looked`). */
@@ -128,6 +133,7 @@ async function adoptReceiptOrNameCategory(
   const phoneHash = senderPhoneHash(f);
   const waiting = phoneHash && f.amountCents !== null && f.transId ? { phoneHash, amountCents: f.amountCents } : null;
   const paying = { account: normaliseAccount(f.billRefNumber), amountCents: f.amountCents! };
+  const buyerPhone = likelyBuyerPhone(f);
   // For each subscriber of the sender's phone: their standing order paying this, and what the payment may buy.
   const found = await q.receiptlessStkPaymentAndCategory(
     tx,
@@ -138,6 +144,8 @@ async function adoptReceiptOrNameCategory(
     paidByErasedPersonSql(f),
     // The sale check rides in the same read: no statement more per payment (decision 059).
     payerBlockedSql(f),
+    // So does the 18+ declaration of the phone it buys for (decision 066).
+    buyerPhone ? undeclaredPhoneSql(buyerPhone) : undefined,
   );
   const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
   // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match,
@@ -152,10 +160,61 @@ async function adoptReceiptOrNameCategory(
     clientOfSender: found.clientOfSender,
     payerErased: found.payerErased,
     payerBlocked: found.payerBlocked,
+    buyer: buyerPhone ? { phone: buyerPhone, undeclared: found.payerUndeclared } : null,
     orderOfSender: only && also ? { order: standingOrderColumn.read(also.order) } : undefined,
     saleOfSender:
       only && also ? { subscriberId: only.id, betCategoryId: found.category?.id ?? null, amountCents: paying.amountCents, found: readSaleLookup(also.sale) } : undefined,
   };
+}
+
+/**
+ * A payment held for its payer's reply 18 (decision 066), sold now that the phone declared: the
+ * rules run on the stored row as they would have on arrival (the subscriber it names, or a new
+ * tips payer subscribed), and its warning goes. A payment claimed, refunded or being refunded
+ * meanwhile is left as it is (null). Run in the reply's transaction.
+ */
+export async function sellHeldPayment(tx: Queryable, paymentId: number, requestId: string | null): Promise<SettlementOutcome | null> {
+  const p = await q.lockPayment(tx, paymentId);
+  if (!p || p.status !== 'unclaimed' || p.amountCents === null || p.refundedCents > 0 || (await q.hasLiveRefund(tx, paymentId))) return null;
+  const f: C2bFields = {
+    transId: p.transId,
+    transactionType: p.transactionType,
+    amountCents: p.amountCents,
+    billRefNumber: p.billRefNumber,
+    msisdn: p.msisdn,
+    msisdnKind: p.msisdnKind,
+    senderPhone: p.senderPhone,
+    senderName: p.senderName,
+    transTime: p.transTime,
+    businessShortCode: p.businessShortCode,
+  };
+  const category = await categoryNamedBy(tx, normaliseAccount(f.billRefNumber));
+  const match = (await matchPayment(tx, f, category)) ?? (await subscribeNewPayer(tx, paymentId, f, category, requestId));
+  if (!match || !('subscriberId' in match.payee)) return null;
+  const { outcome } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId));
+  // Sold: the hold's warning goes (a failure of the rules left its own instead).
+  if (outcome) await q.setPaymentWarning(tx, paymentId, null);
+  return outcome;
+}
+
+/** A phone and whether a tips sale to it waits for its 18+ declaration. */
+type AgeChecked = { phone: string; undeclared: boolean };
+
+/**
+ * The phone a tips payment most likely buys for, as the match and a new payer read it first: one
+ * written in the account ("D2 0712345678"), else the sender's plain phone (a phone Daraja hides
+ * cannot be asked). Its declaration is read in the first read.
+ */
+function likelyBuyerPhone(f: C2bFields): string | null {
+  return phoneInside(normaliseAccount(f.billRefNumber)) ?? (f.msisdnKind === 'plain' ? f.senderPhone : null);
+}
+
+/**
+ * Whether a tips sale to this phone waits for its reply 18: what the first read found when it read
+ * this phone, else read now (a payment whose buyer is not the phone the first read guessed).
+ */
+async function waitsForAge(tx: Queryable, phone: string, checked: AgeChecked | null): Promise<boolean> {
+  return checked?.phone === phone ? checked.undeclared : mustDeclareAge(tx, phone);
 }
 
 type Stored = Receipt & { outcome: SettlementOutcome | null; notice: PaymentNotice | null };
@@ -229,19 +288,27 @@ async function storeAndSettle(
   let category: NamedCategory | undefined;
   let payerErased: boolean | undefined;
   let payerBlocked: SaleBlock | null = null;
+  let buyer: AgeChecked | null = null;
+  // A tips sale to a phone that never declared it is 18 or older waits for its reply 18 (decision 066).
+  let ageHeld: { phone: string; graceHours: number } | null = null;
   if (!rejectReason && !warning) {
     const first = await adoptReceiptOrNameCategory(tx, f);
     if (first.adopted !== null) return { stored: false, paymentId: first.adopted, status: null, outcome: null, notice: null };
     category = first.category;
     payerErased = first.payerErased;
     payerBlocked = first.payerBlocked;
+    buyer = first.buyer;
     if (typeof rules === 'object') settleError = rules.failed;
     // The payee is looked up before the row is written, so that a matched payment is stored claimed
     // with its settlement (in a savepoint, or on the webhook's path in the whole transaction): one
     // write of the row (its indexes, the day summaries) instead of a write and an update. A repeat
     // writes nothing and settles nothing. After a failure of the rules (`failed`), nothing is matched.
     // Money from a self-excluded or under-18 payer buys nothing: it is kept unclaimed for a refund (below).
-    const match = settleError === undefined && !payerBlocked ? await matchPayment(tx, f, category, first.subscriberOfSender, first.clientOfSender) : null;
+    const found = settleError === undefined && !payerBlocked ? await matchPayment(tx, f, category, first.subscriberOfSender, first.clientOfSender) : null;
+    if (found && 'subscriberId' in found.payee && found.payer && (await waitsForAge(tx, found.payer.phone, buyer))) {
+      ageHeld = { phone: found.payer.phone, graceHours: await getSetting(tx, 'age_declaration_grace_hours') };
+    }
+    const match = ageHeld ? null : found;
     if (match) {
       // A run of the payer's M-Pesa Ratiba standing order buys that order's package (decision 042).
       const run =
@@ -292,7 +359,7 @@ async function storeAndSettle(
     }
   }
   // A payment its rules could not settle is kept unclaimed with the reason, for an admin (decision 054).
-  const unsettled = settleError !== undefined ? notSettledWarning(settleError) : payerBlocked ? refusedPaymentWarning(payerBlocked) : null;
+  const unsettled = settleError !== undefined ? notSettledWarning(settleError) : payerBlocked ? refusedPaymentWarning(payerBlocked) : ageHeld ? ageHoldWarning(ageHeld.graceHours) : null;
   const row = await q.insertPaymentOnce(tx, unsettled ? { ...values, warning: unsettled } : values);
   if (!row) return repeat;
   if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null, notice: null };
@@ -319,6 +386,25 @@ async function storeAndSettle(
       status: 'unclaimed',
       outcome: smsQueued ? { bonusPaidCents: 0, subscriptionId: null, activatedSms: null, smsQueued: true } : null,
       warning: unsettled,
+      notice: notice(row.id, 'unclaimed'),
+    };
+  }
+  // A new tips payer whose phone never declared is not subscribed until it replies 18 (decision 066).
+  const newPayer = ageHeld || payerErased === true ? null : await newTipsPayer(tx, f, category);
+  if (newPayer && (await waitsForAge(tx, newPayer.phone, buyer))) {
+    ageHeld = { phone: newPayer.phone, graceHours: await getSetting(tx, 'age_declaration_grace_hours') };
+    await q.setPaymentWarning(tx, row.id, ageHoldWarning(ageHeld.graceHours));
+  }
+  if (ageHeld) {
+    const { phone, graceHours } = ageHeld;
+    const held = unsettled ?? ageHoldWarning(graceHours);
+    const smsQueued = await holdForAgeReply(tx, { paymentId: row.id, phone, amountCents: f.amountCents!, receipt: f.transId, graceHours });
+    return {
+      stored: true,
+      paymentId: row.id,
+      status: 'unclaimed',
+      outcome: smsQueued ? { bonusPaidCents: 0, subscriptionId: null, activatedSms: null, smsQueued: true } : null,
+      warning: held,
       notice: notice(row.id, 'unclaimed'),
     };
   }

@@ -454,7 +454,7 @@ export async function markUnclaimed(tx: Queryable, paymentId: number) {
 }
 
 /** The warning a payment carries for the person who looks at it. */
-export async function setPaymentWarning(tx: Queryable, paymentId: number, warning: string) {
+export async function setPaymentWarning(tx: Queryable, paymentId: number, warning: string | null) {
   await tx.update(mpesaPayments).set({ warning }).where(eq(mpesaPayments.id, paymentId));
 }
 
@@ -483,6 +483,8 @@ export async function receiptlessStkPaymentAndCategory(
   payerErased?: SQL,
   /** SQL text: why no sale may be made to the payer (self-excluded, under 18), null when one may (src/db/sale-blocks.ts). */
   payerBlocked?: SQL,
+  /** SQL true when the sender must first declare they are 18 or older (decision 066). */
+  payerUndeclared?: SQL,
 ): Promise<{
   waitingId: number | null;
   category: { id: number; code: string } | null;
@@ -493,6 +495,8 @@ export async function receiptlessStkPaymentAndCategory(
   payerErased: boolean | undefined;
   /** What `payerBlocked` answered. */
   payerBlocked: SaleBlock | null;
+  /** Whether `payerUndeclared` held (false when it was not given). */
+  payerUndeclared: boolean;
 }> {
   const stk = waiting
     ? sql`(select id from ${mpesaPayments}
@@ -518,10 +522,12 @@ export async function receiptlessStkPaymentAndCategory(
     clients_of_sender: unknown;
     payer_erased: boolean | null;
     payer_blocked: SaleBlock | null;
+    payer_undeclared: boolean | null;
   }>(
     tx,
     sql`select ${stk} as waiting_id, c.id, c.code, ${ofSender} as of_sender, ${clientsOfSender} as clients_of_sender,
-               ${payerErased ?? sql`null::boolean`} as payer_erased, ${payerBlocked ?? sql`null::text`} as payer_blocked
+               ${payerErased ?? sql`null::boolean`} as payer_erased, ${payerBlocked ?? sql`null::text`} as payer_blocked,
+               ${payerUndeclared ?? sql`null::boolean`} as payer_undeclared
           from (select 1) one
           left join lateral (select id, code from ${betCategories}
                               where ${account} <> '' and ${account} like upper(code) || '%'
@@ -539,6 +545,7 @@ export async function receiptlessStkPaymentAndCategory(
     clientOfSender: senderHash && found ? onlyIdOf(found.clients_of_sender) : undefined,
     payerErased: payerErased && found ? found.payer_erased === true : undefined,
     payerBlocked: found?.payer_blocked ?? null,
+    payerUndeclared: found?.payer_undeclared === true,
   };
 }
 

@@ -52,6 +52,7 @@ export async function recentPayments(
 
 export { receiveC2bConfirmation, storeC2bConfirmation } from './c2b-confirmation.ts';
 export { receiveStkCallback } from './stk-callback.ts';
+export { afterAgeReplySales, sellPaymentsHeldForAge, type AgeReplySales } from './age-replies.ts';
 export { recheckPendingRequests } from './payment-requests.ts';
 export { addRefunded, getPaymentForRefund, lockPaymentForRefund } from './refunded.ts';
 

@@ -3,6 +3,9 @@
  * and, when the callback does not come, an STK query (stk-query.ts).
  */
 import type { Queryable } from '../../db/client.ts';
+import { saleBlockOf } from '../../db/sale-blocks.ts';
+import { sha256Hex } from '../../lib/crypto.ts';
+import { keepRefusedPayment, refusedPaymentWarning } from '../exclusions/service.ts';
 import { announcePayment, settleStored } from './ingest.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
 import * as q from './queries.ts';
@@ -54,28 +57,42 @@ export async function storeStkPayment(
     // waits unclaimed, this request says whose it is and what it buys: settled here, once.
     const existing = await q.lockPaymentByReceipt(tx, paid.receipt!);
     if (existing!.status !== 'unclaimed' || existing!.amountCents === null) return { paymentId: existing!.id, outcome: null };
-    const settled = await settleForRequest(tx, request, existing!.id, existing!.amountCents, requestId);
-    return { paymentId: existing!.id, outcome: settled };
+    const settled = await settleForRequest(tx, request, existing!.id, existing!.amountCents, requestId, paid);
+    return { paymentId: existing!.id, outcome: settled.outcome };
   }
-  const outcome = await settleForRequest(tx, request, row.id, paid.amountCents, requestId);
+  const { outcome, claimed } = await settleForRequest(tx, request, row.id, paid.amountCents, requestId, paid);
   await announcePayment(tx, {
     paymentId: row.id,
     amountCents: paid.amountCents,
     senderName: null,
     account: request.accountReference,
-    status: outcome ? 'claimed' : 'unclaimed',
+    status: claimed ? 'claimed' : 'unclaimed',
   });
   return { paymentId: row.id, outcome };
 }
 
-/** Claims a stored payment for what an STK request asked (its payee, its item). */
+/**
+ * Claims a stored payment for what an STK request asked (its payee, its item). A package or plan
+ * asked before its payer excluded themselves (or was marked under 18) and paid after is not sold:
+ * the one sale check of decision 059 is read again at settlement, and the money kept for a refund
+ * as any blocked payment is (the person told once).
+ */
 async function settleForRequest(
   tx: Queryable,
   request: StkRequestRow,
   paymentId: number,
   amountCents: number,
   requestId: string | null,
-): Promise<SettlementOutcome | null> {
+  paid: { receipt: string | null; phone: string },
+): Promise<{ outcome: SettlementOutcome | null; claimed: boolean }> {
+  if (request.purpose !== 'bonus') {
+    const block = await saleBlockOf(tx, request.phone, paid.phone);
+    if (block) {
+      await q.setPaymentWarning(tx, paymentId, refusedPaymentWarning(block));
+      const smsQueued = await keepRefusedPayment(tx, { paymentId, phone: paid.phone, phoneHash: sha256Hex(paid.phone), block, amountCents, receipt: paid.receipt });
+      return { outcome: smsQueued ? { bonusPaidCents: 0, subscriptionId: null, activatedSms: null, smsQueued: true } : null, claimed: false };
+    }
+  }
   const category = request.purpose === 'package' ? await categoryNamedBy(tx, normaliseAccount(request.accountReference)) : null;
   const { outcome } = await settleStored(tx, {
     paymentId,
@@ -88,5 +105,5 @@ async function settleForRequest(
     actorUserId: null,
     requestId,
   });
-  return outcome;
+  return { outcome, claimed: outcome !== null };
 }

@@ -16,8 +16,9 @@ import { fieldError } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, type AuditBy } from '../audit/service.ts';
 import { requireClientFacts } from '../clients/service.ts';
+import { declareAdult } from '../compliance/service.ts';
 import { EXCLUSION_KEYWORDS, excludeBySms, periodOfKeyword } from '../exclusions/service.ts';
-import { categoryPricesText, requestCheapestSmsPackage } from '../mpesa/service.ts';
+import { afterAgeReplySales, categoryPricesText, requestCheapestSmsPackage, sellPaymentsHeldForAge, type AgeReplySales } from '../mpesa/service.ts';
 import { LANGUAGE_NAMES, type Language } from '../../customer-texts/catalogue.ts';
 import type { TextValues } from '../../customer-texts/format.ts';
 import { customerText, isErasedPhone, languageOf, optIn, optOut, optOutState, phoneSearchDigits, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
@@ -35,6 +36,7 @@ type Understood =
   | { keyword: 'CODE'; category: { id: number; code: string; name: string } }
   | { keyword: 'LANGUAGE'; language: Language }
   | { keyword: 'EXCLUDE'; word: string; period: ExclusionPeriodValue | null }
+  | { keyword: '18' }
   | { keyword: 'HELP' };
 
 /** The words that choose a language by SMS (as a punter would type them). */
@@ -50,6 +52,8 @@ async function understand(db: Queryable, text: string): Promise<Understood> {
   }
   // EXCLUDE or JIEPUSHE, then 30, 90, 180 or FOREVER/MILELE/DAIMA (decision 059).
   if ((EXCLUSION_KEYWORDS as readonly string[]).includes(words[0]!)) return { keyword: 'EXCLUDE', word: words[0]!, period: periodOfKeyword(words[1]) };
+  // 18: the 18+ declaration a paybill receipt asked for (decision 066).
+  if (words.length === 1 && words[0] === '18') return { keyword: '18' };
   if (words.length === 1 && words[0] === 'START') return { keyword: 'START' };
   if (words.length === 1 && words[0] === 'YES') return { keyword: 'YES' };
   if (words.length === 1 && Object.hasOwn(LANGUAGE_KEYWORDS, words[0]!)) return { keyword: 'LANGUAGE', language: LANGUAGE_KEYWORDS[words[0]!]! };
@@ -94,7 +98,7 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
         keyword: '',
         action: "Ignored: the phone's owner was erased",
       });
-      return id === null ? null : { id, action: '', wantsStk: null, subscriberId: null, ignored: true };
+      return id === null ? null : { id, action: '', wantsStk: null, subscriberId: null, ignored: true, sales: null };
     }
     const understood = await understand(tx, sms.text);
     let people = await q.peopleByPhone(tx, phone);
@@ -119,6 +123,7 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
     let reply: string | null;
     let action: string;
     let wantsStk: { betCategoryId: number } | null = null;
+    let sales: AgeReplySales | null = null;
     if (understood.keyword === 'STOP') {
       await optOut(tx, { phone, scope: 'all', source: 'keyword', reason: `Texted "${sms.text.trim().slice(0, 100)}"` });
       await recordConsent(tx, { phone, given: false, channel: 'sms', wording: sms.text.trim().slice(0, 200), note: 'Texted STOP' });
@@ -157,6 +162,17 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
       const changed = await setLanguage(tx, { phone, language, source: 'sms', by: null });
       reply = await say('sms_language_reply');
       action = `${changed ? 'Language set to' : 'Language kept:'} ${LANGUAGE_NAMES[language]}; confirmation sent`;
+    } else if (understood.keyword === '18') {
+      // The declaration, then the payments held for it: sold (their receipts say so), or kept for a refund when late.
+      await declareAdult(tx, phone, 'sms');
+      sales = await sellPaymentsHeldForAge(tx, phone, requestId);
+      const late = sales.late.filter(Boolean).join(', ');
+      reply = late
+        ? await say('sms.age_reply_late', { receipt: late, hours: sales.graceHours })
+        : sales.sold.length > 0
+          ? null
+          : await say('sms.age_declared');
+      action = `Declared 18 or older; ${sales.sold.length} held payment(s) sold${sales.late.length > 0 ? `, ${sales.late.length} too late (kept for a refund)` : ''}`;
     } else if (understood.keyword === 'EXCLUDE') {
       // The exclusion's own SMS confirms it; a text without a period is told how.
       ({ reply, action } = await excludeBySms(tx, phone, understood.period));
@@ -174,10 +190,11 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
       clientId: people.subscriberId === null ? people.clientId : null,
     });
     await q.setInboundAction(tx, id, action);
-    return { id, action, wantsStk, subscriberId: people.subscriberId, ignored: false };
+    return { id, action, wantsStk, subscriberId: people.subscriberId, ignored: false, sales };
   });
   if (!stk || stk.ignored) return;
   await deps.jobs.nudge(QUEUES.smsDispatch);
+  if (stk.sales) await afterAgeReplySales(deps, stk.sales);
   if (stk.wantsStk && stk.subscriberId !== null) {
     const outcome = await requestCheapestSmsPackage(deps, {
       subscriberId: stk.subscriberId,

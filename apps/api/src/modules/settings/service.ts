@@ -249,6 +249,11 @@ export const settingDefaults = {
     description:
       "A first purchase needs an 18+ declaration: a tick on the portal, a confirm screen on USSD, a reply of 18 after a paybill payment from a new phone (turning it off needs a reason)",
   },
+  age_declaration_grace_hours: {
+    value: 72,
+    description:
+      'Hours a paybill payment from a phone that never declared it is 18 or older waits for its reply of 18 before it is kept for a refund instead of sold (with rg_age_gate on)',
+  },
   rg_promotion_rules: {
     value: true,
     description:
@@ -376,6 +381,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   portal_code_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
   refund_result_wait_minutes: { min: 1, max: 1440, unit: 'minutes' },
   refund_unknown_alert_hours: { min: 0, max: 720, unit: 'hours' },
+  age_declaration_grace_hours: { min: 1, max: 720, unit: 'hours' },
   // Never off: a new admin made through the web always waits a day at least (decision 056).
   admin_cooling_off_days: { min: 1, max: 90, unit: 'days' },
   broadcast_cost_confirm_kes: { min: 0, max: 100_000_000, unit: 'KES' },

@@ -23,6 +23,7 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { queueSms } from './outbox.ts';
+import { spareExcludedSql } from './queries/outbox.ts';
 import { setLanguage } from './languages.ts';
 import type { SmsBalance, SmsGateway } from '../../integrations/sms/gateway.ts';
 import * as q from './queries/messages.ts';
@@ -52,6 +53,11 @@ export function consentedSql(phone: SQL): SQL {
 
 export function erasedSql(phone: SQL): SQL {
   return consentQ.erasedSql(phone);
+}
+
+/** SQL true when a promotional fan-out leaves this phone out for a self-exclusion (the outbox's rule, decision 059). */
+export function promotionSparedSql(phone: SQL): SQL {
+  return spareExcludedSql(phone, 'promotional', 'broadcast');
 }
 
 /** SQL true when one of these phone hashes is an erased person's (to read with another look-up). */

@@ -17,6 +17,14 @@ export const EXCLUDED_PERSON_SPARED_INTENTS: readonly string[] = ['subscription.
 /** Whether a self-excluded person is spared this message (`excludedPhoneSql` guards it). */
 const sparesExcluded = (smsClass: SmsClass, intent: string) => smsClass === 'promotional' || EXCLUDED_PERSON_SPARED_INTENTS.includes(intent);
 
+/**
+ * SQL true when the fan-out leaves this phone out for its person's self-exclusion (decision 059):
+ * the rule the fan-out applies, also counted by a broadcast's preview.
+ */
+export function spareExcludedSql(phone: SQL, smsClass: SmsClass, intent: string): SQL {
+  return sparesExcluded(smsClass, intent) ? excludedPhoneSql(phone) : sql`false`;
+}
+
 /** One text to many recipients, as the fan-out queues it (the service has settled text and time). */
 export interface FanoutRows {
   intent: string;
@@ -53,7 +61,7 @@ export async function insertFanout(db: Queryable, f: FanoutRows): Promise<number
            where not ${optedOutSql(sql`r.phone`, f.betCategoryId, f.smsClass === 'promotional')}
              and not ${erasedSql(sql`r.phone`)}
              ${f.smsClass === 'promotional' ? sql`and ${consentedSql(sql`r.phone`)}` : sql``}
-             ${sparesExcluded(f.smsClass, f.intent) ? sql`and not ${excludedPhoneSql(sql`r.phone`)}` : sql``}
+             ${sparesExcluded(f.smsClass, f.intent) ? sql`and not ${spareExcludedSql(sql`r.phone`, f.smsClass, f.intent)}` : sql``}
           on conflict (dedupe_key) do nothing
           returning 1)
         select count(*)::int as queued from inserted`,

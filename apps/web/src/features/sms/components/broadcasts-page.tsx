@@ -213,7 +213,8 @@ export function BroadcastsPage() {
             <Alert color="blue" data-testid="broadcast-preview">
               <Text size="sm">
                 {preview.data.recipients} recipient{preview.data.recipients === 1 ? '' : 's'}; left out:{' '}
-                {preview.data.no_consent} without marketing consent, {preview.data.opted_out} opted out.{' '}
+                {preview.data.no_consent} without marketing consent, {preview.data.opted_out} opted out,{' '}
+                {preview.data.self_excluded} self-excluded.{' '}
                 {preview.data.parts} SMS part{preview.data.parts === 1 ? '' : 's'} each: about{' '}
                 {preview.data.estimated_parts} parts, {formatMoney(preview.data.estimated_cost)}.
               </Text>
