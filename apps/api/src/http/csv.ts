@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import type { SQL } from 'drizzle-orm';
 import { formatDateTime, localPhone, type Endpoint } from '@betdesk/contract';
@@ -76,6 +76,20 @@ async function openCsv<T>(table: CsvTable<T>): Promise<AsyncGenerator<string>> {
 }
 
 /**
+ * Sends a CSV table as a download: its first batch is read before the answer starts (see openCsv),
+ * then the rest streams. Every CSV of the API goes out through here.
+ */
+export async function sendCsv<T>(reply: FastifyReply, csv: CsvTable<T>): Promise<FastifyReply> {
+  const lines = await openCsv(csv);
+  const day = new Date().toISOString().slice(0, 10);
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${csv.filename}-${day}.csv"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(lines));
+}
+
+/**
  * Registers a CSV export of the contract: the permission guard and query validation of every route,
  * then the whole filtered result streamed from the database (no paging in the browser).
  */
@@ -99,14 +113,7 @@ export function csvRoute<Q extends z.ZodType, T>(
     handler: async (request, reply) => {
       const actor = request.actor;
       if (!actor) throw new Error(`${endpoint.path} needs a signed-in user`);
-      const csv = await table({ query: request.query as z.output<Q>, actor });
-      const lines = await openCsv(csv);
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${csv.filename}-${day}.csv"`)
-        .header('cache-control', 'no-store')
-        .send(Readable.from(lines));
+      return sendCsv(reply, await table({ query: request.query as z.output<Q>, actor }));
     },
   });
 }

@@ -69,7 +69,7 @@ describe('invoicing off', () => {
     expect(init.json()).toMatchObject({ queued: 1, settings: { invoicing_on: true } });
     expect((await invoicesOf(payment.id))[0]!.status).toBe('queued');
     expect(await transmitDueInvoices(t.deps)).toMatchObject({ sent: 1 });
-    expect((await api('GET', '/api/tax/status')).json()).toEqual({ invoicing_on: true, late_invoices: 0, alert: null });
+    expect((await api('GET', '/api/tax/status')).json()).toEqual({ invoicing_on: true, late_invoices: 0, alert: null, transmission_alert: null });
   });
 
   it('refuses a bad PIN naming the field, and staff on every tax route', async () => {
