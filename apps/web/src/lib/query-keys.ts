@@ -135,6 +135,7 @@ export const queryKeys = {
     invoices: (query: unknown) => ['tax', 'invoices', query] as const,
     settings: () => ['tax', 'settings'] as const,
     summary: (month: string) => ['tax', 'summary', month] as const,
+    transmissions: (query: unknown) => ['tax', 'transmissions', query] as const,
   },
   tips: {
     all: ['tips'] as const,
