@@ -74,7 +74,7 @@ describe('the money bridge', () => {
       sales_invoiced: [4, 700],
       invoices: [3, 1200],
       credit_notes: [1, 500],
-      credit_deposits: [3, 55],
+      credit_deposits: [1, 55],
       unclaimed: [1, 70],
       unsettled: [0, 0],
       refunded: [1, 500],
