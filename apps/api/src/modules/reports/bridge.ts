@@ -5,7 +5,7 @@ import { inDays } from '../../db/list.ts';
 import { rows } from '../../db/rows.ts';
 import { mpesaPayments, refunds, taxInvoices } from '../../db/schema/index.ts';
 import type { CsvTable } from '../../http/csv.ts';
-import { monthRange } from '../tax/returns.ts';
+import { monthRange } from '../tax/service.ts';
 
 /**
  * The money bridge of a month or a day (decision 068): every M-Pesa payment of the period (by its

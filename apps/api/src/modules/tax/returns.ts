@@ -10,19 +10,12 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
-import { invoiceViewOf, taxInvoicingOn } from './service.ts';
+import { invoiceViewOf, monthRange, taxInvoicingOn } from './service.ts';
 
 /**
  * The VAT return (decision 068): the month's sales schedule in the column order of KRA's VAT3 sales
  * section, and its summary per rate. Amounts are integer cents until they are written out.
  */
-
-/** The Nairobi days of a month, YYYY-MM. */
-export function monthRange(month: string): q.MonthRange {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
-}
 
 const dayOf = (v: string | Date) => nairobiDayOf(new Date(v));
 /** KRA's upload template writes dates as dd/mm/yyyy. */

@@ -643,6 +643,13 @@ export async function resendInvoice(deps: AppDeps, actor: Actor, id: number, req
   return { info: taxTexts.resent, invoice: invoiceView(updated) };
 }
 
+/** The Nairobi days of a month, YYYY-MM (the VAT return's and the money bridge's month). */
+export function monthRange(month: string): q.MonthRange {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
+}
+
 /** A month's figures per tax type, as an accountant files them. */
 export async function monthSummary(deps: AppDeps, month: string) {
   const [y, m] = month.split('-').map(Number) as [number, number];

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Card, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { DEFAULT_PAGE_SIZE, nairobiDayOf, type PageSize, type TaxInvoice, type Transmission } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
@@ -203,9 +204,14 @@ function Transmissions() {
 export function TaxPage() {
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState<PageSize>(DEFAULT_PAGE_SIZE);
-  const [range, setRange] = useState<{ from?: string | undefined; to?: string | undefined }>({});
+  // The money bridge links here with the period's days and a kind (decision 068).
+  const [params] = useSearchParams();
+  const day = (v: string | null) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
+  const [range, setRange] = useState<{ from?: string | undefined; to?: string | undefined }>({ from: day(params.get('from')), to: day(params.get('to')) });
   const [status, setStatus] = useState<TaxInvoice['status'] | undefined>(undefined);
-  const [kind, setKind] = useState<TaxInvoice['kind'] | undefined>(undefined);
+  const [kind, setKind] = useState<TaxInvoice['kind'] | undefined>(
+    params.get('kind') === 'invoice' || params.get('kind') === 'credit_note' ? (params.get('kind') as TaxInvoice['kind']) : undefined,
+  );
   const filters = { ...range, ...(status ? { status } : {}), ...(kind ? { kind } : {}) };
   const invoices = useTaxInvoices({ ...filters, page, perPage });
   const resend = useResendTaxInvoice();
