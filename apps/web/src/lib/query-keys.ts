@@ -47,6 +47,7 @@ export const queryKeys = {
     moneyCheck: () => ['dashboard', 'money-check'] as const,
     backupHealth: () => ['dashboard', 'backup-health'] as const,
     taxStatus: () => ['dashboard', 'tax-status'] as const,
+    taxTransmissions: () => ['dashboard', 'tax-transmissions'] as const,
   },
   mpesa: {
     all: ['mpesa-transactions'] as const,
