@@ -336,6 +336,62 @@ export const exportStaffReport = csvExport({
   query: ReportRangeQuery,
 });
 
-/** The reports of /reports, in the order of its tabs. */
-export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'retention', 'staff', 'promotions', 'safer-gambling'] as const;
+// ---- the money bridge (decision 068) -----------------------------------------------------------
+
+/** A month (YYYY-MM) or one Nairobi day (YYYY-MM-DD): one of the two. */
+export const MoneyBridgeQuery = z
+  .object({
+    month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Choose a month as YYYY-MM').optional(),
+    date: BusinessDay.optional(),
+  })
+  .refine((q) => (q.month === undefined) !== (q.date === undefined), { message: 'Give a month or a date, not both', path: ['month'] });
+
+export const MONEY_BRIDGE_LINES = [
+  'received',
+  'sales_invoiced',
+  'invoices',
+  'credit_notes',
+  'credit_deposits',
+  'unclaimed',
+  'unsettled',
+  'refunded',
+  'invoiced_next_month',
+] as const;
+
+export const MoneyBridgeLine = z.object({
+  line: z.enum(MONEY_BRIDGE_LINES),
+  label: z.string(),
+  count: z.number(),
+  amount: z.number(),
+  /** The screen that lists the line's rows. */
+  link: z.string(),
+});
+
+export const moneyBridgeReport = endpoint({
+  method: 'GET',
+  path: '/api/reports/money-bridge',
+  tag: 'reports',
+  summary:
+    "The period's money bridge: M-Pesa received = sales invoiced (invoices − credit notes) + credit deposits + unclaimed + unsettled refunds + refunded, each to the cent, by the payment's M-Pesa time",
+  access: 'view:reports',
+  query: MoneyBridgeQuery,
+  response: z.object({
+    from: z.string(),
+    to: z.string(),
+    lines: z.array(MoneyBridgeLine),
+    /** received − the five parts: 0 when the bridge holds. */
+    difference: z.number(),
+  }),
+});
+
+export const exportMoneyBridgeReport = csvExport({
+  path: '/api/reports/money-bridge/export',
+  tag: 'reports',
+  summary: 'CSV of the money bridge',
+  access: 'view:reports',
+  query: MoneyBridgeQuery,
+});
+
+/** The reports of /reports, in the order of its tabs (the web's TAB_LABELS and views name each). */
+export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'retention', 'staff', 'promotions', 'safer-gambling', 'money-bridge'] as const;
 export type ReportName = (typeof REPORTS)[number];

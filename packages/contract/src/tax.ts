@@ -155,18 +155,20 @@ export const TaxSummaryRow = z.object({
   net_tax: z.number(),
 });
 
+const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Choose a month as YYYY-MM');
+
 export const taxSummary = endpoint({
   method: 'GET',
   path: '/api/tax/summary',
   tag: 'tax',
   summary: 'A month of invoices per tax type: sales, tax, credit notes and net (what the accountant files)',
   access: 'manage:tax',
-  query: z.object({ month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Choose a month as YYYY-MM') }),
+  query: z.object({ month: Month }),
   response: z.object({ month: z.string(), rows: z.array(TaxSummaryRow) }),
 });
 
 export const TaxCheckRow = z.object({
-  problem: z.enum(['sale_without_invoice', 'invoice_without_sale', 'amount_differs', 'credit_note_without_reversal']),
+  problem: z.enum(['sale_without_invoice', 'invoice_rejected', 'invoice_without_sale', 'amount_differs', 'credit_note_without_reversal']),
   payment_id: z.number().nullable(),
   subscription_id: z.number().nullable(),
   invoice_id: z.number().nullable(),
@@ -195,7 +197,111 @@ export const taxStatus = endpoint({
   tag: 'tax',
   summary: "The dashboard's tax banner: whether invoicing is on, and invoices KRA has not accepted within the allowed delay",
   access: 'manage:tax',
-  response: z.object({ invoicing_on: z.boolean(), late_invoices: z.number(), alert: z.string().nullable() }),
+  response: z.object({
+    invoicing_on: z.boolean(),
+    late_invoices: z.number(),
+    alert: z.string().nullable(),
+    /** Documents KRA rejected, or not accepted within tax_transmission_alert_hours (the admin alerts' Tax line). */
+    transmission_alert: z.string().nullable(),
+  }),
+});
+
+/** One rate's totals of the VAT return: the schedule's lines of that rate summed, to the cent. */
+export const VatReturnSummaryRow = z.object({
+  rate: z.enum(TAX_TYPE_CODES),
+  count: z.number(),
+  /** Without VAT; credit notes count negative. */
+  taxable: z.number(),
+  vat: z.number(),
+  /** VAT-inclusive: taxable + vat. */
+  total: z.number(),
+});
+
+/**
+ * One line of the VAT return's sales schedule, in the column order of KRA's VAT3 sales section
+ * (docs/INTEGRATIONS.md, "The VAT return"): a credit note is negative and names its original.
+ */
+export const VatReturnLine = z.object({
+  rate: z.enum(TAX_TYPE_CODES),
+  buyer_pin: z.string().nullable(),
+  buyer_name: z.string().nullable(),
+  /** The control unit's invoice number (`<sdcId>/<receipt number>`), once KRA holds the document. */
+  cu_invoice_number: z.string().nullable(),
+  /** The invoice's own date (Africa/Nairobi), YYYY-MM-DD. */
+  invoice_date: z.string(),
+  invoice_number: z.string(),
+  description: z.string(),
+  taxable: z.number(),
+  vat: z.number(),
+  relevant_invoice_number: z.string().nullable(),
+  relevant_invoice_date: z.string().nullable(),
+  kind: z.enum(TAX_INVOICE_KIND_NAMES),
+  status: z.enum(TAX_INVOICE_STATUS_NAMES),
+  /** The day whose month the line belongs to (decision 068: the payment's M-Pesa time, else the document's). */
+  tax_point: z.string(),
+  invoice_id: z.number(),
+});
+export type VatReturnLine = z.infer<typeof VatReturnLine>;
+
+export const VAT_RETURN_FORMATS = ['json', 'csv', 'xlsx'] as const;
+
+export const vatReturn = endpoint({
+  method: 'GET',
+  path: '/api/tax/returns/vat',
+  tag: 'tax',
+  summary: "A month's VAT return: the sales schedule in KRA's column order and its summary per rate (format=csv or xlsx: the file to upload)",
+  access: 'manage:tax',
+  query: PageQuery.extend({ month: Month, format: z.enum(VAT_RETURN_FORMATS).default('json') }),
+  response: z.object({
+    month: z.string(),
+    summary: z.array(VatReturnSummaryRow),
+    lines: z.array(VatReturnLine),
+    total_lines: z.number(),
+  }),
+});
+
+export const TRANSMISSION_STATUSES = ['queued', 'retrying', 'rejected'] as const;
+
+/** A document KRA has not accepted yet: queued (never tried), retrying (KRA unreachable), rejected. */
+export const Transmission = z.object({
+  invoice_id: z.number(),
+  kind: z.enum(TAX_INVOICE_KIND_NAMES),
+  number: z.number(),
+  status: z.enum(TRANSMISSION_STATUSES),
+  amount: z.number(),
+  time: z.string(),
+  age_hours: z.number(),
+  attempts: z.number(),
+  /** KRA's code and message (rejected), or why the last send failed (retrying). */
+  reason: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+});
+export type Transmission = z.infer<typeof Transmission>;
+
+export const taxTransmissions = endpoint({
+  method: 'GET',
+  path: '/api/tax/transmissions',
+  tag: 'tax',
+  summary: 'Invoices and credit notes KRA has not accepted yet, oldest first, with their age and KRA’s reason',
+  access: 'manage:tax',
+  query: PageQuery.extend({ status: z.enum(TRANSMISSION_STATUSES).optional() }),
+  response: z.object({
+    transmissions: z.array(Transmission),
+    total_records: z.number(),
+    counts: z.object({ queued: z.number(), retrying: z.number(), rejected: z.number() }),
+    /** Older than the setting tax_transmission_alert_hours (the dashboard's alert). */
+    older_than_alert: z.number(),
+    alert_hours: z.number(),
+  }),
+});
+
+export const retryTaxInvoice = endpoint({
+  method: 'POST',
+  path: '/api/tax/invoices/:id/retry',
+  tag: 'tax',
+  summary: 'Send a document KRA has not accepted again now (idempotent: a queued one is only brought forward, an accepted one is left alone)',
+  access: 'manage:tax',
+  response: Notice.extend({ invoice: TaxInvoice }),
 });
 
 /** What a payment or subscription read carries about its invoice. */
@@ -211,6 +317,11 @@ export const taxTexts = {
   saved: 'Tax settings saved',
   initialised: 'Device initialised: invoicing is on',
   resent: 'Invoice queued again',
+  retried: 'Sending to KRA now',
+  alreadyAccepted: 'KRA already holds this document',
+  retryWhileOff: 'Invoicing is off: initialise the eTIMS device first',
+  transmissionAlert: (rejected: number, old: number, hours: number) =>
+    [rejected > 0 ? `${rejected} rejected by KRA` : null, old > 0 ? `${old} not accepted after ${hours} h` : null].filter(Boolean).join(', '),
   notRejected: 'Only a rejected invoice can be resent',
   notConfigured: 'Save the KRA PIN, branch and device serial first',
   invoicingOff: 'Tax invoicing is off: sales are recorded as awaiting invoice until the eTIMS device is initialised',

@@ -76,6 +76,20 @@ async function openCsv<T>(table: CsvTable<T>): Promise<AsyncGenerator<string>> {
 }
 
 /**
+ * Sends a CSV table as a download: its first batch is read before the answer starts (see openCsv),
+ * then the rest streams. Every CSV of the API goes out through here.
+ */
+export async function sendCsv<T>(reply: FastifyReply, csv: CsvTable<T>): Promise<FastifyReply> {
+  const lines = await openCsv(csv);
+  const day = new Date().toISOString().slice(0, 10);
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${csv.filename}-${day}.csv"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(lines));
+}
+
+/**
  * Registers a CSV export of the contract: the permission guard and query validation of every route,
  * then the whole filtered result streamed from the database (no paging in the browser).
  */

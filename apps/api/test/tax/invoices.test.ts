@@ -69,7 +69,7 @@ describe('invoicing off', () => {
     expect(init.json()).toMatchObject({ queued: 1, settings: { invoicing_on: true } });
     expect((await invoicesOf(payment.id))[0]!.status).toBe('queued');
     expect(await transmitDueInvoices(t.deps)).toMatchObject({ sent: 1 });
-    expect((await api('GET', '/api/tax/status')).json()).toEqual({ invoicing_on: true, late_invoices: 0, alert: null });
+    expect((await api('GET', '/api/tax/status')).json()).toEqual({ invoicing_on: true, late_invoices: 0, alert: null, transmission_alert: null });
   });
 
   it('refuses a bad PIN naming the field, and staff on every tax route', async () => {
@@ -266,5 +266,24 @@ describe('the books', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.body.split('\r\n')[0]).toContain('Original number');
     expect(csv.body.trim().split('\r\n')).toHaveLength(1 + (await t.deps.db.select().from(taxInvoices).where(and(eq(taxInvoices.kind, 'credit_note')))).length);
+  });
+
+  it('exports as an accountant reads it: ISO dates, the taxable value per line, credit notes negative so each column sums to the net', async () => {
+    const all = (await api('GET', '/api/tax/invoices?perPage=100')).json();
+    const csv = await api('GET', '/api/tax/invoices/export');
+    const [head, ...lines] = csv.body.trim().split('\r\n');
+    const columns = head!.split(',');
+    expect(columns.slice(0, 12)).toEqual(['Kind', 'Number', 'Original number', 'Date', 'Time', 'M-Pesa receipt', 'Buyer phone', 'Item', 'Taxable value', 'Tax', 'Amount', 'Tax type']);
+    const cells = lines.map((l) => l.split(','));
+    const col = (name: string) => cells.map((c) => c[columns.indexOf(name)]!);
+    expect(col('Date').every((d) => /^\d{4}-\d{2}-\d{2}$/.test(d))).toBe(true);
+    expect(col('Time').every((d) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/.test(d))).toBe(true);
+    const cents = (name: string) => col(name).reduce((n, v) => n + Math.round(Number(v) * 100), 0);
+    expect(cents('Amount')).toBe(Math.round(all.total_amount * 100));
+    expect(cents('Tax')).toBe(Math.round(all.total_tax * 100));
+    expect(cents('Taxable value')).toBe(Math.round(all.total_amount * 100) - Math.round(all.total_tax * 100));
+    const notes = cells.filter((c) => c[0] === 'Credit note');
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes.every((c) => Number(c[columns.indexOf('Amount')]) < 0)).toBe(true);
   });
 });

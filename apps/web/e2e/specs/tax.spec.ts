@@ -124,3 +124,50 @@ test.describe('Tax invoices', () => {
     await shot(page, 'portal-account-invoice');
   });
 });
+
+test.describe('The accountant', () => {
+  test('downloads November’s VAT return (CSV and Excel) from the Tax screen and sees the transmissions list', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const api = await adminApi(request);
+    await api.post('/api/tax/settings', { tin: 'P051234567X', branch_id: '00', device_serial: 'BETDESK-E2E', vat_registered: true });
+    const settings = await api.get<{ initialised: boolean }>('/api/tax/settings');
+    if (!settings.initialised) await api.post('/api/tax/initialise', {});
+    // A sale paid in November (M-Pesa's TransTime) and confirmed now: November's by the tax point.
+    const receipt = `NOV${Date.now().toString().slice(-7)}`;
+    const { packages } = await api.get<{ packages: { name: string; price: number }[] }>('/api/tips/prices/sms-tips');
+    const d2 = packages.find((p) => p.name.startsWith('Daily 2 Odds'))!;
+    const confirmed = await request.post(`/api/hooks/c2b/confirmation/${WEBHOOK_SECRET}`, {
+      data: {
+        TransactionType: 'Pay Bill', TransID: receipt, TransTime: '20261130235000', TransAmount: d2.price.toFixed(2),
+        BusinessShortCode: SHORTCODE, BillRefNumber: 'D2', InvoiceNumber: '', OrgAccountBalance: '', ThirdPartyTransID: '',
+        MSISDN: '254733555001', FirstName: 'NOVEMBER', MiddleName: '', LastName: 'PAYER',
+      },
+    });
+    expect(confirmed.ok()).toBe(true);
+    await expect
+      .poll(async () => (await api.get<{ summary: { count: number }[] }>('/api/tax/returns/vat?month=2026-11')).summary.reduce((n, s) => n + s.count, 0))
+      .toBeGreaterThan(0);
+
+    await signIn(page, admin);
+    await page.goto('/tax');
+    await expect(page.getByTestId('tax-transmissions')).toBeVisible();
+    await expect(page.getByTestId('transmission-counts')).toContainText(/\d+ queued · \d+ retrying · \d+ rejected · \d+ older than 24 h/);
+    await page.getByTestId('tax-month').fill('2026-11');
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('vat-return-csv').click()]);
+    expect(csv.suggestedFilename()).toBe('vat-return-2026-11.csv');
+    const text = await (await import('node:fs/promises')).readFile((await csv.path())!, 'utf8');
+    expect(text.split('\r\n')[0]).toMatch(/^PIN of Purchaser,Name of Purchaser,ETR Serial Number,Invoice Date,Invoice Number,/);
+    expect(text).toContain('Daily 2 Odds');
+
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByTestId('vat-return-xlsx').click()]);
+    expect(xlsx.suggestedFilename()).toBe('vat-return-2026-11.xlsx');
+    const bytes = await (await import('node:fs/promises')).readFile((await xlsx.path())!);
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    await page.getByTestId('tax-transmissions').scrollIntoViewIfNeeded();
+    await shot(page, 'tax-accountant');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(page.getByTestId('tax-transmissions')).toBeVisible();
+    await shot(page, 'tax-accountant-375');
+  });
+});

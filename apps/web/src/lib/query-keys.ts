@@ -47,6 +47,7 @@ export const queryKeys = {
     moneyCheck: () => ['dashboard', 'money-check'] as const,
     backupHealth: () => ['dashboard', 'backup-health'] as const,
     taxStatus: () => ['dashboard', 'tax-status'] as const,
+    taxTransmissions: () => ['dashboard', 'tax-transmissions'] as const,
   },
   mpesa: {
     all: ['mpesa-transactions'] as const,
@@ -140,6 +141,7 @@ export const queryKeys = {
     invoices: (query: unknown) => ['tax', 'invoices', query] as const,
     settings: () => ['tax', 'settings'] as const,
     summary: (month: string) => ['tax', 'summary', month] as const,
+    transmissions: (query: unknown) => ['tax', 'transmissions', query] as const,
   },
   tips: {
     all: ['tips'] as const,

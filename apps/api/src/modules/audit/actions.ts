@@ -101,6 +101,7 @@ export const AUDIT_ACTIONS = {
   'tax.settings': 'tax_device',
   'tax.initialise': 'tax_device',
   'tax.resend': 'tax_invoice',
+  'tax.retry': 'tax_invoice',
   'setting.update': 'setting',
   'secrets-key.rotate': 'secrets_key',
   'backup.create': 'backup',

@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { BUSINESS_TIME_ZONE, nairobiRange, type ReportGroup } from '@betdesk/contract';
+import { inDays } from '../../db/list.ts';
 import { rows } from '../../db/rows.ts';
-import { betCategories, bet4mePlans, bonusPayments, stkRequests, subscriptions, users, type StkOrigin } from '../../db/schema/index.ts';
+import { betCategories, bet4mePlans, bonusPayments, mpesaPayments, refunds, stkRequests, subscriptions, taxInvoices, users, type StkOrigin } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { HistoryRow } from './retention-formulas.ts';
 
@@ -462,4 +463,57 @@ export async function subscriberIdsAfter(db: Queryable, after: number, limit: nu
 /** Fresh planner statistics and visibility map after a rebuild (index-only reads of the payers). */
 export async function analyseRetentionSummaries(db: Queryable): Promise<void> {
   await db.execute(sql`vacuum analyze retention_covers, retention_intervals, retention_days, retention_ends, retention_payers, retention_payers_since, retention_cohorts`);
+}
+
+/** A refund handed to M-Pesa without a result yet, as the money check lists them. */
+const UNSETTLED_REFUND = sql`(r.status in ('unknown', 'held') or (r.status = 'sending' and r.sent_at is not null))`;
+
+export interface BridgeFigures {
+  payments: string;
+  received: string | null;
+  refunded: string | null;
+  refunded_n: string;
+  unsettled: string | null;
+  unsettled_n: string;
+  unclaimed: string | null;
+  unclaimed_n: string;
+  invoices: string | null;
+  invoices_n: string;
+  credit_notes: string | null;
+  credit_notes_n: string;
+  next_month: string | null;
+  next_month_n: string;
+  claimed_n: string;
+}
+
+/** The money bridge's figures of a period (modules/reports/bridge.ts): one statement over the period's payments. */
+export async function moneyBridgeFigures(db: Queryable, range: { from: string; to: string }): Promise<BridgeFigures> {
+  const [f] = await rows<BridgeFigures>(
+    db,
+    sql`with p as (
+          select id, status, amount_cents, refunded_cents from ${mpesaPayments}
+           where status <> 'rejected' and ${inDays(sql`paid_at`, range)}),
+        inv as (
+          select i.payment_id,
+                 sum(i.amount_cents) filter (where i.kind = 'invoice') as invoices, count(*) filter (where i.kind = 'invoice') as invoices_n,
+                 sum(i.amount_cents) filter (where i.kind = 'credit_note') as credit_notes, count(*) filter (where i.kind = 'credit_note') as credit_notes_n,
+                 sum(i.amount_cents) filter (where i.kind = 'invoice' and not ${inDays(sql`i.created_at`, { to: range.to })}) as next_month,
+                 count(*) filter (where i.kind = 'invoice' and not ${inDays(sql`i.created_at`, { to: range.to })}) as next_month_n
+            from ${taxInvoices} i where i.payment_id in (select id from p) group by i.payment_id),
+        rf as (
+          select r.payment_id, sum(r.amount_cents) as unsettled, count(*) as n
+            from ${refunds} r where ${UNSETTLED_REFUND} and r.payment_id in (select id from p) group by r.payment_id)
+        select count(*) as payments, sum(p.amount_cents) as received,
+               sum(p.refunded_cents) as refunded, count(*) filter (where p.refunded_cents > 0) as refunded_n,
+               sum(rf.unsettled) as unsettled, coalesce(sum(rf.n), 0) as unsettled_n,
+               sum(p.amount_cents - p.refunded_cents - coalesce(rf.unsettled, 0)) filter (where p.status = 'unclaimed') as unclaimed,
+               count(*) filter (where p.status = 'unclaimed') as unclaimed_n,
+               sum(inv.invoices) as invoices, coalesce(sum(inv.invoices_n), 0) as invoices_n,
+               sum(inv.credit_notes) as credit_notes, coalesce(sum(inv.credit_notes_n), 0) as credit_notes_n,
+               sum(inv.next_month) as next_month, coalesce(sum(inv.next_month_n), 0) as next_month_n,
+               count(*) filter (where p.status = 'claimed' and p.amount_cents - p.refunded_cents - coalesce(rf.unsettled, 0)
+                                      - coalesce(inv.invoices, 0) + coalesce(inv.credit_notes, 0) <> 0) as claimed_n
+          from p left join inv on inv.payment_id = p.id left join rf on rf.payment_id = p.id`,
+  );
+  return f!;
 }

@@ -6,6 +6,8 @@ import {
   exportRecoveryReport,
   exportRetentionReport,
   exportIncomeReport,
+  exportMoneyBridgeReport,
+  moneyBridgeReport,
   exportSalesReport,
   exportStaffReport,
   exportSubscribersReport,
@@ -20,6 +22,7 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { route } from '../../http/route.ts';
+import * as bridge from './bridge.ts';
 import * as money from './money.ts';
 import * as retention from './retention.ts';
 import * as subscribers from './subscribers.ts';
@@ -40,5 +43,7 @@ export function reportRoutes(app: FastifyInstance, deps: AppDeps): void {
   csvRoute(app, exportIncomeBySourceReport, ({ query }) => money.incomeBySourceCsv(deps.db, query));
   csvRoute(app, exportSalesReport, ({ query }) => money.salesCsv(deps.db, query));
   csvRoute(app, exportStaffReport, ({ query }) => money.staffCsv(deps.db, query));
+  route(app, moneyBridgeReport, ({ query }) => bridge.moneyBridge(deps.db, query));
+  csvRoute(app, exportMoneyBridgeReport, ({ query }) => bridge.moneyBridgeCsv(deps.db, query));
   csvRoute(app, exportSubscribersReport, ({ query }) => subscribers.subscribersCsv(deps.db, query));
 }

@@ -59,6 +59,10 @@ export const settingDefaults = {
     value: false,
     description: "A client's bonus payment is the business's income and gets a KRA tax invoice like a sale (on only if the accountant says so; off: bonus payments are not invoiced)",
   },
+  tax_transmission_alert_hours: {
+    value: 24,
+    description: 'Hours an invoice or credit note may wait for KRA to accept it before the dashboard alerts (a rejected one alerts at once)',
+  },
   receipt_sms_invoice_line: {
     value: false,
     description: 'The receipt SMS of a tips sale ends with its KRA tax invoice number ("Invoice 123"; its KRA QR is on the portal). About 15 more characters, which can make the SMS two parts (off: no line)',
@@ -363,6 +367,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   login_max_failures_per_ip: { min: 1, max: 100_000 },
   login_window_minutes: { min: 1, max: 1440, unit: 'minutes' },
   mpesa_pull_interval_hours: { min: 0, max: 24, unit: 'hours' },
+  tax_transmission_alert_hours: { min: 1, max: 720, unit: 'hours' },
   sms_promotional_window_start_hour: { min: 0, max: 23 },
   sms_promotional_window_end_hour: { min: 1, max: 24 },
   sms_retry_hours: { min: 1, max: 168, unit: 'hours' },

@@ -206,24 +206,24 @@ const saleOfDay = (day: string) => sql`${inDays(sql`s.created_at`, { from: day, 
 
 /**
  * What does not agree on a day: its sales (subscriptions bought with money, reversed ones included:
- * they were sales when made) without an invoice or with one of another amount, its invoices with
+ * they were sales when made) without an invoice, with one KRA rejected, or with one of another amount, its invoices with
  * no sale, and its credit notes for a reversal that did not happen. Sale and invoice are matched
  * by the subscription, whatever day each was written on.
  */
 export function dayCheckRows(db: Queryable, day: string) {
   return rows<{
-    problem: 'sale_without_invoice' | 'invoice_without_sale' | 'amount_differs' | 'credit_note_without_reversal';
+    problem: 'sale_without_invoice' | 'invoice_rejected' | 'invoice_without_sale' | 'amount_differs' | 'credit_note_without_reversal';
     payment_id: string | null;
     subscription_id: string | null;
     invoice_id: string | null;
     amount_cents: string;
   }>(
     db,
-    sql`select case when i.id is null then 'sale_without_invoice' else 'amount_differs' end as problem,
+    sql`select case when i.id is null then 'sale_without_invoice' when i.status = 'rejected' then 'invoice_rejected' else 'amount_differs' end as problem,
                coalesce(s.payment_id, i.payment_id) as payment_id, s.id as subscription_id, i.id as invoice_id, s.amount_cents
           from ${subscriptions} s
           left join ${taxInvoices} i on i.subscription_id = s.id and i.kind = 'invoice'
-         where ${saleOfDay(day)} and (i.id is null or ${invoicedNet(sql`i`)} <> s.amount_cents)
+         where ${saleOfDay(day)} and (i.id is null or i.status = 'rejected' or ${invoicedNet(sql`i`)} <> s.amount_cents)
         union all
         select 'invoice_without_sale', i.payment_id, i.subscription_id, i.id, i.amount_cents
           from ${taxInvoices} i
@@ -246,12 +246,13 @@ export function dayCheckRows(db: Queryable, day: string) {
   );
 }
 
-/** A day's sales, and the invoices of those sales, counted and summed. */
+/** A day's sales, and the invoices of those sales, counted and summed: one KRA rejected is not invoiced. */
 export async function dayTotals(db: Queryable, day: string) {
   const [t] = await rows<{ sales: string; sales_amount: string | null; invoices: string; invoices_amount: string | null }>(
     db,
     sql`select count(*) as sales, sum(s.amount_cents) as sales_amount,
-               count(i.id) as invoices, sum(${invoicedNet(sql`i`)}) as invoices_amount
+               count(i.id) filter (where i.status <> 'rejected') as invoices,
+               sum(${invoicedNet(sql`i`)}) filter (where i.status <> 'rejected') as invoices_amount
           from ${subscriptions} s
           left join ${taxInvoices} i on i.subscription_id = s.id and i.kind = 'invoice'
          where ${saleOfDay(day)}`,
@@ -451,4 +452,134 @@ export async function retryInvoiceLater(db: Queryable, id: number, reason: strin
     .update(taxInvoices)
     .set({ reason, nextAttemptAt: sql`now() + make_interval(secs => ${seconds})` })
     .where(eq(taxInvoices.id, id));
+}
+
+// ---- The VAT return and the transmissions (decision 068) ---------------------------------------
+
+/**
+ * The tax point of a document (decision 068, docs/BUSINESS-RULES.md "The tax point"): an invoice of
+ * an M-Pesa payment belongs to the moment the payer paid (`paid_at`, M-Pesa's TransTime), whenever
+ * the confirmation came or the invoice was written; a credit note, and an invoice without a payment
+ * (a bonus recorded as cash), to the moment it was issued. `p` is joined for invoices only.
+ */
+export const taxPointSql = sql`coalesce(p.paid_at, i.created_at)`;
+
+const returnFrom = sql`${taxInvoices} i
+          left join ${mpesaPayments} p on p.id = i.payment_id and i.kind = 'invoice'
+          left join ${taxInvoices} o on o.id = i.original_id`;
+
+/** A month of Nairobi days as the tax point reads it. */
+export interface MonthRange {
+  from: string;
+  to: string;
+}
+
+export interface VatReturnRow {
+  id: string;
+  kind: TaxInvoiceRow['kind'];
+  tax_type: TaxInvoiceRow['taxType'];
+  branch_id: string;
+  number: number;
+  item_name: string;
+  amount_cents: string;
+  tax_cents: string;
+  status: TaxInvoiceRow['status'];
+  created_at: string | Date;
+  kra_sdc_id: string | null;
+  kra_receipt_number: number | null;
+  tax_point: string | Date;
+  original_branch_id: string | null;
+  original_number: number | null;
+  original_created_at: string | Date | null;
+  original_sdc_id: string | null;
+  original_receipt_number: number | null;
+}
+
+/** The month's schedule, per rate then by tax point: a page of it, or all of it for the download (streamed). */
+export function vatReturnSql(range: MonthRange, page: Page | null): SQL {
+  return sql`select i.id, i.kind, i.tax_type, i.branch_id, i.number, i.item_name, i.amount_cents, i.tax_cents, i.status, i.created_at,
+                    i.kra_sdc_id, i.kra_receipt_number, ${taxPointSql} as tax_point,
+                    o.branch_id as original_branch_id, o.number as original_number, o.created_at as original_created_at,
+                    o.kra_sdc_id as original_sdc_id, o.kra_receipt_number as original_receipt_number
+               from ${returnFrom}
+              where ${inDays(taxPointSql, range)}
+              order by i.tax_type, ${taxPointSql}, i.id ${limitSql(page)}`;
+}
+
+export function vatReturnPage(db: Queryable, range: MonthRange, page: Page): Promise<VatReturnRow[]> {
+  return rows<VatReturnRow>(db, vatReturnSql(range, page));
+}
+
+/**
+ * The month's totals per rate, summed from the same lines as the schedule (a credit note negative):
+ * taxable = amount − tax per line, so that the summary equals the schedule to the cent.
+ */
+export async function vatReturnTotals(db: Queryable, range: MonthRange) {
+  const found = await rows<{ tax_type: TaxInvoiceRow['taxType']; n: string; amount: string; tax: string }>(
+    db,
+    sql`select i.tax_type, count(*) as n,
+               sum(case when i.kind = 'invoice' then i.amount_cents else -i.amount_cents end) as amount,
+               sum(case when i.kind = 'invoice' then i.tax_cents else -i.tax_cents end) as tax
+          from ${returnFrom}
+         where ${inDays(taxPointSql, range)}
+         group by i.tax_type order by i.tax_type`,
+  );
+  return found.map((r) => ({ taxType: r.tax_type, count: Number(r.n), amountCents: Number(r.amount), taxCents: Number(r.tax) }));
+}
+
+export type TransmissionStatus = 'queued' | 'retrying' | 'rejected';
+
+/** queued: waiting for its first send; retrying: sent and KRA was unreachable; rejected: KRA refused it. */
+const transmissionStatusSql = sql`case when i.status = 'rejected' then 'rejected' when i.attempts > 0 and i.reason is not null then 'retrying' else 'queued' end`;
+
+const notAccepted = sql`i.status in ('awaiting', 'queued', 'rejected')`;
+
+export interface TransmissionRow {
+  id: string;
+  kind: TaxInvoiceRow['kind'];
+  number: number;
+  status: TransmissionStatus;
+  amount_cents: string;
+  created_at: string | Date;
+  age_seconds: string;
+  attempts: number;
+  reason: string | null;
+  next_attempt_at: string | Date | null;
+}
+
+/** The documents KRA has not accepted, oldest first. */
+export function transmissionsPage(db: Queryable, status: TransmissionStatus | undefined, page: Page): Promise<TransmissionRow[]> {
+  return rows<TransmissionRow>(
+    db,
+    sql`select * from (
+          select i.id, i.kind, i.number, ${transmissionStatusSql} as status, i.amount_cents, i.created_at,
+                 extract(epoch from now() - i.created_at)::bigint as age_seconds, i.attempts, i.reason,
+                 case when i.status = 'queued' then i.next_attempt_at end as next_attempt_at
+            from ${taxInvoices} i where ${notAccepted}) t
+         where ${status ? sql`t.status = ${status}` : sql`true`}
+         order by t.created_at, t.id ${limitSql(page)}`,
+  );
+}
+
+/** How many documents KRA has not accepted, per transmission status, and how many are older than `hours`. */
+export async function transmissionCounts(db: Queryable, hours: number) {
+  const found = await rows<{ status: TransmissionStatus; n: string; old: string }>(
+    db,
+    sql`select ${transmissionStatusSql} as status, count(*) as n,
+               count(*) filter (where i.created_at < now() - make_interval(hours => ${hours})) as old
+          from ${taxInvoices} i where ${notAccepted}
+         group by 1`,
+  );
+  const counts = { queued: 0, retrying: 0, rejected: 0 };
+  let old = 0;
+  for (const r of found) {
+    counts[r.status] = Number(r.n);
+    old += Number(r.old);
+  }
+  return { counts, old };
+}
+
+/** Brings a queued document's next send forward to now (a retry of one that is waiting for its backoff). */
+export async function sendNow(tx: Queryable, id: number): Promise<void> {
+  await tx.update(taxInvoices).set({ nextAttemptAt: new Date() }).where(eq(taxInvoices.id, id));
 }

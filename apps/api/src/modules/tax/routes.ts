@@ -11,11 +11,15 @@ import {
   taxStatus,
   taxSummary,
   refusalTexts,
+  retryTaxInvoice,
+  taxTransmissions,
+  vatReturn,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import * as returns from './returns.ts';
 import * as tax from './service.ts';
 
 const idOf = (params: unknown): number => {
@@ -32,6 +36,12 @@ export function taxRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, taxInvoices, ({ query }) => tax.invoicesPage(deps, query));
   route(app, showTaxInvoice, ({ request }) => tax.invoiceDetail(deps, idOf(request.params)));
   route(app, resendTaxInvoice, ({ actor, request }) => tax.resendInvoice(deps, actor, idOf(request.params), request.id));
+  route(app, vatReturn, async ({ query, reply }) => {
+    if (query.format !== 'json') return returns.sendVatReturn(deps, reply, query.month, query.format) as never;
+    return returns.vatReturn(deps, query);
+  });
+  route(app, taxTransmissions, ({ query }) => returns.transmissions(deps, query));
+  route(app, retryTaxInvoice, ({ actor, request }) => returns.retryInvoice(deps, actor, idOf(request.params), request.id));
   route(app, taxSummary, ({ query }) => tax.monthSummary(deps, query.month));
   route(app, taxStatus, () => tax.taxStatus(deps));
   route(app, taxCheck, ({ query }) => tax.dayCheck(deps, query.date));

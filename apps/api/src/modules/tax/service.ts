@@ -9,7 +9,7 @@ import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { callOscu, OSCU_RESULT, OscuUnreachable, oscuDateTime, verificationUrl, type OscuDevice } from '../../integrations/etims/oscu.ts';
 import { sharedFakeOscu } from '../../integrations/etims/fake-oscu.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { csvDateTime, queryBatches, type CsvTable } from '../../http/csv.ts';
+import { queryBatches, type CsvTable } from '../../http/csv.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
@@ -549,6 +549,9 @@ function invoiceView(r: q.InvoiceListRow) {
   };
 }
 
+/** An invoice or credit note as the Tax screen's reads answer it. */
+export const invoiceViewOf = invoiceView;
+
 export async function invoicesPage(
   deps: AppDeps,
   query: q.InvoiceFilters & { page: number; perPage: number },
@@ -565,21 +568,28 @@ export async function invoicesPage(
   };
 }
 
-/** The Tax screen's CSV: the whole filtered list, streamed. */
+/**
+ * The Tax screen's CSV as an accountant reads it: the whole filtered list, streamed; ISO dates
+ * (Africa/Nairobi); a credit note's amount, taxable value and tax negative, so that each column
+ * sums to the net; the taxable value (without VAT) of each line beside its VAT-inclusive amount.
+ */
 export function invoicesCsv(deps: AppDeps, filters: q.InvoiceFilters): CsvTable<ReturnType<typeof invoiceView>> {
+  const signed = (r: ReturnType<typeof invoiceView>, kes: number) => (r.kind === 'invoice' ? kes : -kes);
   return {
     filename: 'tax-invoices',
     columns: [
       { header: 'Kind', value: (r) => (r.kind === 'invoice' ? 'Invoice' : 'Credit note') },
       { header: 'Number', value: (r) => r.number },
       { header: 'Original number', value: (r) => r.original_number },
-      { header: 'Time', value: (r) => csvDateTime(r.time) },
+      { header: 'Date', value: (r) => nairobiDayOf(new Date(r.time)) },
+      { header: 'Time', value: (r) => csvIsoTime(r.time) },
       { header: 'M-Pesa receipt', value: (r) => r.trans_id },
       { header: 'Buyer phone', value: (r) => r.buyer_phone },
       { header: 'Item', value: (r) => r.item },
-      { header: 'Amount', value: (r) => r.amount.toFixed(2) },
+      { header: 'Taxable value', value: (r) => ((signed(r, Math.round(r.amount * 100)) - signed(r, Math.round(r.tax * 100))) / 100).toFixed(2) },
+      { header: 'Tax', value: (r) => signed(r, r.tax).toFixed(2) },
+      { header: 'Amount', value: (r) => signed(r, r.amount).toFixed(2) },
       { header: 'Tax type', value: (r) => r.tax_type },
-      { header: 'Tax', value: (r) => r.tax.toFixed(2) },
       { header: 'Status', value: (r) => r.status },
       { header: 'KRA receipt number', value: (r) => r.kra_receipt_number },
       { header: 'Reason', value: (r) => r.reason },
@@ -587,6 +597,9 @@ export function invoicesCsv(deps: AppDeps, filters: q.InvoiceFilters): CsvTable<
     rows: queryBatches(deps.database, q.invoicesSql(filters, null), invoiceView),
   };
 }
+
+/** An instant as an accountant's spreadsheet sorts it: ISO 8601 in Nairobi time, 2026-11-05T14:30:00+03:00. */
+const csvIsoTime = (iso: string) => `${new Date(new Date(iso).getTime() + 3 * 3_600_000).toISOString().slice(0, 19)}+03:00`;
 
 async function qrOf(deps: AppDeps, device: q.TaxDeviceRow | null, signature: string | null, branchId: string) {
   if (!signature || !device?.tin) return null;
@@ -628,6 +641,13 @@ export async function resendInvoice(deps: AppDeps, actor: Actor, id: number, req
   });
   await deps.jobs.nudge(QUEUES.taxInvoices);
   return { info: taxTexts.resent, invoice: invoiceView(updated) };
+}
+
+/** The Nairobi days of a month, YYYY-MM (the VAT return's and the money bridge's month). */
+export function monthRange(month: string): q.MonthRange {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
 }
 
 /** A month's figures per tax type, as an accountant files them. */
@@ -738,12 +758,20 @@ export async function taxInvoicingOn(db: Queryable): Promise<boolean> {
   return invoicingOn(await q.deviceOf(db));
 }
 
-/** The dashboard's tax banner: invoicing off, or invoices late. */
+/** The transmissions' alert (decision 068): any document KRA rejected, or any waiting longer than the setting. */
+export async function transmissionAlert(db: Queryable): Promise<string | null> {
+  const hours = await getSetting(db, 'tax_transmission_alert_hours');
+  const { counts, old } = await q.transmissionCounts(db, hours);
+  return counts.rejected > 0 || old > 0 ? taxTexts.transmissionAlert(counts.rejected, old, hours) : null;
+}
+
+/** The dashboard's tax banner: invoicing off, invoices late, or documents KRA rejected or has not accepted in time. */
 export async function taxStatus(deps: AppDeps) {
-  const [on, late] = await Promise.all([taxInvoicingOn(deps.db), lateInvoices(deps)]);
+  const [on, late, transmissions] = await Promise.all([taxInvoicingOn(deps.db), lateInvoices(deps), transmissionAlert(deps.db)]);
   return {
     invoicing_on: on,
     late_invoices: late,
     alert: !on ? taxTexts.invoicingOff : late > 0 ? taxTexts.lateInvoices(late) : null,
+    transmission_alert: transmissions,
   };
 }

@@ -8,6 +8,7 @@ import { AdminGrantAlerts } from './admin-grant-alerts.tsx';
 import { ComplianceCalendar } from './compliance-calendar.tsx';
 import { PrivacyAlerts } from './privacy-alerts.tsx';
 import { SmsProviderAlerts } from './sms-provider-alerts.tsx';
+import { TaxTransmissionAlerts } from './tax-transmission-alerts.tsx';
 
 /**
  * The admin-only alerts of the dashboard, in one chunk of their own: the dashboard page loads it
@@ -50,6 +51,7 @@ export default function AdminAlerts() {
       <AdminGrantAlerts enabled />
       <ComplianceCalendar enabled />
       <SmsProviderAlerts enabled />
+      <TaxTransmissionAlerts enabled />
     </>
   );
 }

@@ -6,6 +6,7 @@ import {
   exportRetentionReport,
   exportSalesReport,
   exportSaferGamblingReport,
+  exportMoneyBridgeReport,
   exportStaffReport,
   saferGamblingReport,
   exportSubscribersReport,
@@ -93,4 +94,5 @@ export const exportPaths: Record<ReportName, string> = {
   staff: exportStaffReport.path,
   promotions: exportPromotionsBlockedReport.path,
   'safer-gambling': exportSaferGamblingReport.path,
+  'money-bridge': exportMoneyBridgeReport.path,
 };

@@ -14,6 +14,7 @@ import {
   type ReportName,
 } from '@betdesk/contract';
 import type { ReportFilter } from '../api/get-reports.ts';
+import { MoneyBridgeReport } from './money-bridge-report.tsx';
 import { RetentionReport } from './retention-report.tsx';
 import { IncomeReport, PromotionsBlockedReport, SaferGamblingReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
 
@@ -26,10 +27,11 @@ const TAB_LABELS: Record<ReportName, string> = {
   staff: 'Bet4Me staff',
   promotions: 'Promotions blocked',
   'safer-gambling': 'Safer gambling',
+  'money-bridge': 'Money bridge',
 };
 
 /** Reports over a range without periods: no grouping to choose. */
-const UNGROUPED: readonly ReportName[] = ['staff', 'promotions', 'safer-gambling'];
+const UNGROUPED: readonly ReportName[] = ['staff', 'promotions', 'safer-gambling', 'money-bridge'];
 
 const GROUP_LABELS: Record<ReportGroup, string> = { day: 'Day', week: 'Week', month: 'Month' };
 
@@ -93,6 +95,7 @@ export function ReportsPage() {
     staff: <StaffReport filter={filter} />,
     promotions: <PromotionsBlockedReport filter={filter} />,
     'safer-gambling': <SaferGamblingReport filter={filter} />,
+    'money-bridge': <MoneyBridgeReport month={state.to.slice(0, 7)} />,
   };
 
   return (

@@ -1,12 +1,16 @@
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Card, Checkbox, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { DEFAULT_PAGE_SIZE, nairobiDayOf, type PageSize, type TaxInvoice } from '@betdesk/contract';
+import { DEFAULT_PAGE_SIZE, nairobiDayOf, type PageSize, type TaxInvoice, type Transmission } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { isHttpError } from '@/lib/http.ts';
 import { useInitialiseTaxDevice, useSaveTaxSettings, useTaxSettings } from '../api/get-tax-settings.ts';
 import { useResendTaxInvoice, useTaxInvoices } from '../api/get-tax-invoices.ts';
 import { useTaxSummary } from '../api/get-tax-summary.ts';
+import { useTaxTransmissions } from '../api/get-tax-transmissions.ts';
+import { useRetryTaxInvoice } from '../api/retry-tax-invoice.ts';
+import { downloadVatReturn } from '../api/download-vat-return.ts';
 
 const STATUS_COLORS: Record<TaxInvoice['status'], string> = { awaiting: 'yellow', queued: 'blue', sent: 'teal', rejected: 'red' };
 
@@ -70,8 +74,20 @@ function MonthSummary() {
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={2} size="h3">Monthly summary</Title>
-          <TextInput type="month" aria-label="Month" value={month} onChange={(e) => e.currentTarget.value && setMonth(e.currentTarget.value)} data-testid="tax-month" />
+          <Group gap="xs">
+            <TextInput type="month" aria-label="Month" value={month} onChange={(e) => e.currentTarget.value && setMonth(e.currentTarget.value)} data-testid="tax-month" />
+            <Button variant="light" onClick={() => downloadVatReturn(month, 'csv').catch(() => {})} data-testid="vat-return-csv">
+              VAT return (CSV)
+            </Button>
+            <Button variant="light" onClick={() => downloadVatReturn(month, 'xlsx').catch(() => {})} data-testid="vat-return-xlsx">
+              VAT return (Excel)
+            </Button>
+          </Group>
         </Group>
+        <Text size="xs" c="dimmed">
+          The VAT return lists the month&apos;s sales schedule in KRA&apos;s VAT3 columns, one sheet per tax type in the Excel file. A
+          sale belongs to the month its M-Pesa payment was made, even when it was confirmed or invoiced later.
+        </Text>
         <Table.ScrollContainer minWidth={520}>
           <Table data-testid="tax-summary">
             <Table.Thead>
@@ -108,13 +124,94 @@ function MonthSummary() {
   );
 }
 
+const TRANSMISSION_COLORS: Record<Transmission['status'], string> = { queued: 'blue', retrying: 'orange', rejected: 'red' };
+
+/** Documents KRA has not accepted yet (decision 068): their age, KRA's reason, and a retry. */
+function Transmissions() {
+  const [status, setStatus] = useState<Transmission['status'] | undefined>(undefined);
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState<PageSize>(DEFAULT_PAGE_SIZE);
+  const list = useTaxTransmissions({ ...(status ? { status } : {}), page, perPage });
+  const retry = useRetryTaxInvoice();
+  const data = list.data;
+  const columns: DataTableColumn<Transmission>[] = [
+    { key: 'number', header: 'Number', width: 110, card: 'title', render: (x) => (x.kind === 'invoice' ? `${x.number}` : `CN ${x.number}`) },
+    { key: 'time', header: 'Issued', width: 160, render: (x) => formatDateTime(x.time) },
+    { key: 'age', header: 'Age', width: 90, align: 'right', render: (x) => (x.age_hours < 1 ? `${Math.round(x.age_hours * 60)} min` : `${Math.floor(x.age_hours)} h`) },
+    { key: 'amount', header: 'Amount', width: 110, align: 'right', render: (x) => formatMoney(x.kind === 'invoice' ? x.amount : -x.amount) },
+    {
+      key: 'status',
+      header: 'Status',
+      width: 110,
+      render: (x) => (
+        <Badge color={TRANSMISSION_COLORS[x.status]} variant="light" data-testid={`transmission-status-${x.invoice_id}`}>
+          {x.status}
+        </Badge>
+      ),
+    },
+    { key: 'reason', header: 'KRA’s reason', render: (x) => <Text size="sm" data-testid={`transmission-reason-${x.invoice_id}`}>{x.reason ?? '—'}</Text> },
+    {
+      key: 'retry',
+      header: '',
+      width: 100,
+      align: 'right',
+      render: (x) => (
+        <Button size="compact-sm" variant="light" onClick={() => retry.mutate(x.invoice_id)} loading={retry.isPending && retry.variables === x.invoice_id} data-testid={`transmission-retry-${x.invoice_id}`}>
+          Retry
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <Card withBorder data-testid="tax-transmissions">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} size="h4">Not yet accepted by KRA</Title>
+          <Select
+            aria-label="Transmission status"
+            placeholder="Queued, retrying and rejected"
+            clearable
+            data={[
+              { value: 'queued', label: `Queued (${data?.counts.queued ?? 0})` },
+              { value: 'retrying', label: `Retrying (${data?.counts.retrying ?? 0})` },
+              { value: 'rejected', label: `Rejected (${data?.counts.rejected ?? 0})` },
+            ]}
+            value={status ?? null}
+            onChange={(v) => { setStatus((v as Transmission['status'] | null) ?? undefined); setPage(1); }}
+            data-testid="transmission-status-filter"
+          />
+        </Group>
+        {data && (
+          <Text size="sm" data-testid="transmission-counts">
+            {data.counts.queued} queued · {data.counts.retrying} retrying · {data.counts.rejected} rejected · {data.older_than_alert} older than {data.alert_hours} h
+          </Text>
+        )}
+        <DataTable
+          columns={columns}
+          rows={data?.transmissions ?? []}
+          rowKey={(x) => x.invoice_id}
+          loading={list.isFetching}
+          emptyText="KRA has accepted every invoice and credit note."
+          paging={{ page, perPage, totalRecords: data?.total_records ?? 0, onPageChange: setPage, onPerPageChange: (p) => { setPerPage(p); setPage(1); } }}
+          data-testid="tax-transmissions-table"
+        />
+      </Stack>
+    </Card>
+  );
+}
+
 /** /tax (admin): the eTIMS device, invoices and credit notes with their KRA status, the month's summary (decision 035). */
 export function TaxPage() {
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState<PageSize>(DEFAULT_PAGE_SIZE);
-  const [range, setRange] = useState<{ from?: string | undefined; to?: string | undefined }>({});
+  // The money bridge links here with the period's days and a kind (decision 068).
+  const [params] = useSearchParams();
+  const day = (v: string | null) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
+  const [range, setRange] = useState<{ from?: string | undefined; to?: string | undefined }>({ from: day(params.get('from')), to: day(params.get('to')) });
   const [status, setStatus] = useState<TaxInvoice['status'] | undefined>(undefined);
-  const [kind, setKind] = useState<TaxInvoice['kind'] | undefined>(undefined);
+  const [kind, setKind] = useState<TaxInvoice['kind'] | undefined>(
+    params.get('kind') === 'invoice' || params.get('kind') === 'credit_note' ? (params.get('kind') as TaxInvoice['kind']) : undefined,
+  );
   const filters = { ...range, ...(status ? { status } : {}), ...(kind ? { kind } : {}) };
   const invoices = useTaxInvoices({ ...filters, page, perPage });
   const resend = useResendTaxInvoice();
@@ -130,11 +227,18 @@ export function TaxPage() {
     {
       key: 'status',
       header: 'Status',
-      width: 120,
+      width: 200,
       render: (i) => (
-        <Badge color={STATUS_COLORS[i.status]} variant="light" title={i.reason ?? undefined} data-testid={`tax-status-${i.id}`}>
-          {i.status}
-        </Badge>
+        <Stack gap={2} align="flex-start">
+          <Badge color={STATUS_COLORS[i.status]} variant="light" data-testid={`tax-status-${i.id}`}>
+            {i.status}
+          </Badge>
+          {i.reason && i.status !== 'sent' && (
+            <Text size="xs" c={i.status === 'rejected' ? 'red.8' : 'dimmed'} data-testid={`tax-reason-${i.id}`}>
+              {i.reason}
+            </Text>
+          )}
+        </Stack>
       ),
     },
     { key: 'kra_receipt_number', header: 'KRA receipt', width: 110, render: (i) => i.kra_receipt_number ?? '' },
@@ -156,6 +260,7 @@ export function TaxPage() {
     <Stack>
       <Title order={2}>Tax</Title>
       <DeviceSettings />
+      <Transmissions />
       <Card withBorder>
         <Stack gap="sm">
           <Group justify="space-between" wrap="wrap">
@@ -187,7 +292,7 @@ export function TaxPage() {
           )}
           {data?.invoices.some((i) => i.status === 'rejected') && (
             <Alert color="red" title="KRA refused some invoices">
-              Hover a rejected status for KRA&apos;s reason; correct the setting or item at fault, then resend.
+              KRA&apos;s reason is under each rejected status; correct the setting or item at fault, then resend.
             </Alert>
           )}
           <DataTable
