@@ -77,7 +77,8 @@ async function openCsv<T>(table: CsvTable<T>): Promise<AsyncGenerator<string>> {
 
 /**
  * Sends a CSV table as a download: its first batch is read before the answer starts (see openCsv),
- * then the rest streams. Every CSV of the API goes out through here.
+ * then the rest streams. Every CSV of the API goes out through here (a public page's own download,
+ * e.g. /portal/record.csv, too).
  */
 export async function sendCsv<T>(reply: FastifyReply, csv: CsvTable<T>): Promise<FastifyReply> {
   const lines = await openCsv(csv);
@@ -116,15 +117,4 @@ export function csvRoute<Q extends z.ZodType, T>(
       return sendCsv(reply, await table({ query: request.query as z.output<Q>, actor }));
     },
   });
-}
-
-/** Answers a CSV download of the table (a public page's own download, e.g. /portal/record.csv, too). */
-export async function sendCsv<T>(reply: FastifyReply, csv: CsvTable<T>): Promise<FastifyReply> {
-  const lines = await openCsv(csv);
-  const day = new Date().toISOString().slice(0, 10);
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${csv.filename}-${day}.csv"`)
-    .header('cache-control', 'no-store')
-    .send(Readable.from(lines));
 }
