@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { ReadRouting } from './db/replica.ts';
 import type { Jobs } from './jobs/jobs.ts';
 import type { SmsGateway } from './integrations/sms/gateway.ts';
 
@@ -12,4 +13,6 @@ export interface AppDeps {
   sms: SmsGateway;
   /** The second aggregator (SMS_FAILOVER_PROVIDER, decision 062); absent or null: none. */
   smsFailover?: SmsGateway | null;
+  /** DATABASE_REPLICA_URL's routing of reading work (decision 073); absent or null: everything on the primary. */
+  reads?: ReadRouting | null;
 }

@@ -11,6 +11,8 @@ export interface Actor {
   name: string;
   /** An admin who must enrol a second factor (REQUIRE_ADMIN_2FA) before any route but their own account's. */
   mustEnrolSecondFactor: boolean;
+  /** The primary's WAL position after the session's last write, when a replica is in use (decision 073). */
+  lastWriteLsn?: string | null;
 }
 
 /**
