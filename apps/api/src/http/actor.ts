@@ -1,5 +1,6 @@
 import type { Role } from '@betdesk/contract';
 import type { z } from 'zod';
+import type { Database } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 
 /** Who is making the request, decided once per request by the auth hook. */
@@ -42,5 +43,7 @@ declare module 'fastify' {
      */
     actorNow: () => Promise<Actor | null>;
     portal: PortalSession | null;
+    /** Where this request's reading work runs (decision 073, http/reads.ts): the replica or the primary, chosen once; null without a replica. */
+    readDatabase: (() => Promise<Database>) | null;
   }
 }

@@ -3,13 +3,6 @@ import type { Database } from '../db/client.ts';
 import type { ReadRouting } from '../db/replica.ts';
 import type { AppDeps } from '../deps.ts';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Where this request's reading work runs (decision 073): the replica or the primary, chosen once. */
-    readDatabase: (() => Promise<Database>) | null;
-  }
-}
-
 const METHODS_THAT_READ = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
