@@ -10,11 +10,16 @@
  * once; a session works through both processes; an SSE client behind the proxy hears a payment taken
  * by the other process; SMS are sent exactly once, by the worker; the gateway never gets more than
  * SMS_SEND_RATE messages in a second. It prints its figures (docs/performance.md).
+ *
+ * Three topologies: PostgreSQL directly; the same through PgBouncer (decision 072); and a primary
+ * with a streaming replica the test makes itself (decision 073), whose processes read their
+ * reports, exports and lists from the replica, read their own writes, and fall back to the primary
+ * when the replica stops.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +36,9 @@ const DIRECT_PAYMENTS = Number(process.env.CLUSTER_PAYMENTS ?? 2000);
 const POOLED_PAYMENTS = Number(process.env.CLUSTER_POOLED_PAYMENTS ?? 600);
 /** PgBouncer's server connections in the pooled topology: fewer than the processes' pools together. */
 const POOLER_SIZE = 6;
+/** With a replica, fewer still: the reads' routing is tested, not the C2B path again. */
+const REPLICA_PAYMENTS = Number(process.env.CLUSTER_REPLICA_PAYMENTS ?? 200);
+const PG_BIN = '/usr/lib/postgresql/15/bin';
 const CONCURRENCY = 20;
 const SEND_RATE = 25;
 const WEBHOOK_SECRET = `cluster-${randomBytes(12).toString('hex')}`;
@@ -157,14 +165,85 @@ async function startPgBouncer(work: string, dbName: string, server: URL): Promis
   return { proc, url };
 }
 
+interface Replicated {
+  primaryUrl: string;
+  replicaPort: number;
+  /** The replica's database `db`, as its superuser (trust). */
+  replicaUrl(db: string): string;
+  stopReplica(): void;
+  stop(): void;
+}
+
+/** PostgreSQL 15's tools as the postgres user (they refuse root). */
+function asPostgres(command: string, args: string[]): void {
+  const [bin, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', join(PG_BIN, command), ...args]] : [join(PG_BIN, command), args];
+  const done = spawnSync(bin, argv, { encoding: 'utf8' });
+  if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${done.stderr || done.stdout}`);
+}
+
+/**
+ * A primary (wal_level=replica, a replication line for 127.0.0.1) and a streaming replica made from
+ * it with `pg_basebackup -R`, each on a free port in a directory of the postgres user's.
+ */
+async function startReplicated(work: string): Promise<Replicated> {
+  const dir = join(work, 'pg');
+  mkdirSync(dir, { recursive: true });
+  chmodSync(work, 0o755);
+  if (process.getuid?.() === 0) {
+    const ids = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim();
+    const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim();
+    chownSync(dir, Number(ids), Number(gid));
+  }
+  const [primaryPort, replicaPort] = [await freePort(), await freePort()];
+  const primary = join(dir, 'primary');
+  const replica = join(dir, 'replica');
+  asPostgres('initdb', ['-D', primary, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  appendFileSync(
+    join(primary, 'postgresql.conf'),
+    [
+      `port = ${primaryPort}`,
+      `listen_addresses = '127.0.0.1'`,
+      `unix_socket_directories = '${dir}'`,
+      'wal_level = replica',
+      'max_wal_senders = 4',
+      'fsync = off',
+      'max_connections = 200',
+      '',
+    ].join('\n'),
+  );
+  appendFileSync(join(primary, 'pg_hba.conf'), 'host replication all 127.0.0.1/32 trust\n');
+  asPostgres('pg_ctl', ['-D', primary, '-l', join(dir, 'primary.log'), '-w', 'start']);
+  asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replica, '-R', '-X', 'stream']);
+  appendFileSync(join(replica, 'postgresql.conf'), `port = ${replicaPort}\nhot_standby = on\n`);
+  asPostgres('pg_ctl', ['-D', replica, '-l', join(dir, 'replica.log'), '-w', 'start']);
+  let replicaUp = true;
+  const stopReplica = () => {
+    if (replicaUp) asPostgres('pg_ctl', ['-D', replica, '-m', 'fast', '-w', 'stop']);
+    replicaUp = false;
+  };
+  return {
+    primaryUrl: `postgres://postgres@127.0.0.1:${primaryPort}/postgres`,
+    replicaPort,
+    replicaUrl: (db) => `postgres://postgres@127.0.0.1:${replicaPort}/${db}`,
+    stopReplica,
+    stop() {
+      try {
+        stopReplica();
+      } finally {
+        asPostgres('pg_ctl', ['-D', primary, '-m', 'fast', '-w', 'stop']);
+      }
+    },
+  };
+}
+
 /**
  * One topology's run on a fresh database. `pgbouncer`: the processes' DATABASE_URL is a PgBouncer in
  * transaction mode (deploy/pgbouncer's template, Debian's 1.18, so no named prepared statements) and
  * DATABASE_DIRECT_URL is PostgreSQL itself (LISTEN, migrations).
  */
-async function runTopology(topology: 'direct' | 'pgbouncer', server: string): Promise<void> {
+async function runTopology(topology: 'direct' | 'pgbouncer' | 'replica', server: string, replicated?: Replicated): Promise<void> {
   const pooled = topology === 'pgbouncer';
-  const PAYMENTS = pooled ? POOLED_PAYMENTS : DIRECT_PAYMENTS;
+  const PAYMENTS = pooled ? POOLED_PAYMENTS : replicated ? REPLICA_PAYMENTS : DIRECT_PAYMENTS;
   const SUBSCRIBING = Math.round(PAYMENTS / 10); // these buy a package: a receipt and the day's tip by SMS
   const dbName = `betdesk_cluster_${randomBytes(4).toString('hex')}`;
   const adminDb = new pg.Client({ connectionString: server });
@@ -203,6 +282,7 @@ async function runTopology(topology: 'direct' | 'pgbouncer', server: string): Pr
       DATABASE_PREPARED_STATEMENTS: pooled ? '0' : '1',
       DATABASE_PROCESSES: '3',
       DATABASE_POOLER_CONNECTIONS: String(POOLER_SIZE),
+      ...(replicated ? { DATABASE_REPLICA_URL: replicated.replicaUrl(dbName) } : {}),
       DATA_DIR: join(work, 'data'),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -437,7 +517,9 @@ http {
     const csvLines = csv.ok ? (await csv.text()).split('\n').filter((line) => /\bCLU\d{7}\b/.test(line)).length : -1;
     check(csvLines === PAYMENTS, `the payments' CSV export streams every payment (${csvLines}/${PAYMENTS})`);
 
-    if (!pooled) {
+    if (replicated) await replicaChecks(replicated, dbName, proxy, auth, PAYMENTS);
+
+    if (topology === 'direct') {
       // The connection budget refuses a start that would take more than the server allows.
       const greedy = startNode('over-budget', 'apps/api/src/main.ts', { ...apiEnv(await freePort()), DATABASE_PROCESSES: '500' });
       const [code] = (await once(greedy.child, 'exit')) as [number | null];
@@ -472,6 +554,85 @@ http {
   }
 }
 
+/** A GET through the proxy as `auth`; its status and body. */
+async function get(proxy: string, path: string, auth: Record<string, string>): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${proxy}${path}`, { headers: auth });
+  return { status: res.status, text: await res.text() };
+}
+
+/**
+ * The replica topology's own checks (decision 073): an export and a report served by the replica
+ * (their statements seen in the replica's pg_stat_activity), read-your-writes while the replica's
+ * replay is paused, and every read still answered once the replica is stopped.
+ */
+async function replicaChecks(replicated: Replicated, dbName: string, proxy: string, auth: Record<string, string>, payments: number): Promise<void> {
+  const onReplica = new pg.Client({ connectionString: replicated.replicaUrl(dbName) });
+  await onReplica.connect();
+  const seenOnReplica = async (pattern: string) =>
+    (
+      await onReplica.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and query ilike $2`,
+        [dbName, pattern],
+      )
+    ).rows[0]!.n;
+  try {
+    // The replica has everything the traffic wrote (it streams in milliseconds here).
+    await waitFor(
+      'the replica to have the payments',
+      async () => (await onReplica.query<{ n: number }>(`select count(*)::int as n from mpesa_payments where trans_id like 'CLU%'`)).rows[0]!.n === payments,
+      30_000,
+    );
+    const csv = await get(proxy, '/api/mpesa-transactions/export', auth);
+    const fromReplica = await seenOnReplica('%mpesa_payments%');
+    check(csv.status === 200 && fromReplica > 0, `the payments' export was streamed by the replica (${fromReplica} of its connections ran it)`);
+    const report = await get(proxy, '/api/reports/income?from=2026-11-01&to=2026-11-30', auth);
+    const auditOnReplica = await get(proxy, '/api/audit', auth);
+    check(report.status === 200 && auditOnReplica.status === 200, `a report and the audit log answer with the replica in use (${report.status}, ${auditOnReplica.status})`);
+
+    // Read-your-writes: with the replica's replay paused, a session that creates a client lists it
+    // at once (its reads go to the primary, on whichever process), while a session that wrote
+    // nothing still reads the replica, which does not have it yet.
+    const other = await fetch(`${proxy}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+    const otherAuth = { authorization: `Bearer ${((await other.json()) as { token: string }).token}` };
+    await onReplica.query('select pg_wal_replay_pause()');
+    const name = `Replica Reader ${randomBytes(3).toString('hex')}`;
+    const phone = `07${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const created = await fetch(`${proxy}/api/clients/store`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, phone, maximum_stake: 1000, passwords: [] }),
+    });
+    const search = `/api/clients?search=${encodeURIComponent(name)}`;
+    const reads = await Promise.all([1, 2, 3, 4].map(() => get(proxy, search, auth)));
+    const ownSees = reads.filter((r) => r.status === 200 && r.text.includes(name)).length;
+    check(created.status === 200 && ownSees === reads.length, `the writing session lists its new client at once, on both processes (${ownSees}/${reads.length})`);
+    const others = await get(proxy, search, otherAuth);
+    check(others.status === 200 && !others.text.includes(name), 'a session that wrote nothing reads the paused replica (it has not the client yet)');
+    await onReplica.query('select pg_wal_replay_resume()');
+    await waitFor('the replica to replay the client', async () => (await get(proxy, search, otherAuth)).text.includes(name), 30_000);
+    check(true, 'once the replica has replayed past the write, the other session lists the client too');
+
+    // The replica stops: reads fall back to the primary, nothing fails.
+    await onReplica.end().catch(() => undefined);
+    replicated.stopReplica();
+    await sleep(1500); // past each process's cached state of the replica
+    const after = await Promise.all([
+      get(proxy, '/api/mpesa-transactions/export', auth),
+      get(proxy, '/api/reports/income?from=2026-11-01&to=2026-11-30', auth),
+      get(proxy, '/api/audit', auth),
+      get(proxy, search, otherAuth),
+      get(proxy, '/api/mpesa-transactions/export', otherAuth),
+    ]);
+    const exported = after[0]!.text.split('\n').filter((line) => /\bCLU\d{7}\b/.test(line)).length;
+    check(
+      after.every((r) => r.status === 200) && exported === payments,
+      `with the replica stopped every read answers from the primary (${after.map((r) => r.status).join(', ')}; export ${exported}/${payments})`,
+    );
+  } finally {
+    await onReplica.end().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<number> {
   const server = process.env.DATABASE_URL;
   if (!server) {
@@ -490,10 +651,36 @@ async function main(): Promise<number> {
     if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' }).status !== 0) return 1;
   }
 
-  for (const topology of ['direct', 'pgbouncer'] as const) {
+  const only = process.env.CLUSTER_TOPOLOGIES?.split(',');
+  const titles = {
+    direct: 'nginx -> two API processes + a worker -> PostgreSQL',
+    pgbouncer: 'the same through PgBouncer (transaction mode) -> PostgreSQL',
+    replica: 'the same -> a primary made by the test, reading work on its streaming replica',
+  };
+  for (const topology of ['direct', 'pgbouncer', 'replica'] as const) {
+    if (only && !only.includes(topology)) continue;
     const started = Date.now();
-    console.log(`\n== topology: ${topology === 'direct' ? 'nginx -> two API processes + a worker -> PostgreSQL' : 'the same through PgBouncer (transaction mode) -> PostgreSQL'}`);
-    await runTopology(topology, server);
+    console.log(`\n== topology: ${titles[topology]}`);
+    if (topology === 'replica') {
+      const work = mkdtempSync(join(tmpdir(), 'betdesk-replica-'));
+      let replicated: Replicated | null = null;
+      try {
+        replicated = await startReplicated(work);
+        await runTopology(topology, replicated.primaryUrl, replicated);
+      } catch (error) {
+        failures.push((error as Error).message);
+        console.error(error);
+      } finally {
+        try {
+          replicated?.stop();
+        } catch (error) {
+          console.error(error);
+        }
+        rmSync(work, { recursive: true, force: true });
+      }
+    } else {
+      await runTopology(topology, server);
+    }
     console.log(`topology ${topology}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
   console.log(failures.length ? `\n${failures.length} check(s) failed` : '\nThe cluster checks passed.');

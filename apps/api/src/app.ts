@@ -10,7 +10,8 @@ import { route } from './http/route.ts';
 import { serveWebApp } from './http/web.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { autoRenewRoutes } from './modules/auto-renew/routes.ts';
-import { actorForToken } from './modules/auth/service.ts';
+import { actorForToken, noteSessionWrite } from './modules/auth/service.ts';
+import { installReadRouting } from './http/reads.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { backupRoutes } from './modules/backups/routes.ts';
 import { refundRoutes } from './modules/refunds/routes.ts';
@@ -68,6 +69,7 @@ export interface BuildOptions {
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = await createFastify(deps.config.trustProxy, options.logger);
   installAuthHook(app, (token) => actorForToken(deps, token));
+  installReadRouting(app, deps.reads, (sessionId, lsn) => noteSessionWrite(deps, sessionId, lsn));
   installErrorHandler(app, { unavailablePage: portalUnavailablePage });
   installMetrics(app, deps);
   readinessRoutes(app, deps);

@@ -26,6 +26,13 @@ export const EnvSchema = z.object({
   DATABASE_PROCESSES: z.coerce.number().int().min(1).max(1000).default(1),
   // What the pooler itself opens on the server (PgBouncer's default_pool_size; deploy/pgbouncer).
   DATABASE_POOLER_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(20),
+  // A streaming replica for reading work (decision 073): reports, exports, the audit log, big lists.
+  DATABASE_REPLICA_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  // A replica further behind than this is skipped: its reads go to the primary.
+  DATABASE_REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0).max(86_400).default(30),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_EMAIL: z.email().default('admin@betdesk.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
@@ -107,6 +114,10 @@ export type Config = {
   databaseProcesses: number;
   /** DATABASE_POOLER_CONNECTIONS: the pooler's own connections to the server, counted when pooled. */
   databasePoolerConnections: number;
+  /** DATABASE_REPLICA_URL: a streaming replica for reading work (decision 073); none when undefined. */
+  databaseReplicaUrl: string | undefined;
+  /** DATABASE_REPLICA_MAX_LAG_SECONDS: a replica further behind is skipped (30). */
+  databaseReplicaMaxLagSeconds: number;
   /** Connections each process keeps to PostgreSQL (10; 20 measured no faster on 2 cores, docs/performance.md). */
   databasePoolSize: number;
   dataDir: string;
@@ -271,6 +282,20 @@ export function databaseOptions(config: Pick<Config, 'databaseUrl' | 'databaseDi
   };
 }
 
+/**
+ * The replica's connection (decision 073): a pool of its own, at most half the primary's (it serves
+ * reading work only), no named statements. Undefined without DATABASE_REPLICA_URL or on PGlite.
+ */
+export function replicaDatabaseOptions(config: Pick<Config, 'databaseReplicaUrl' | 'databasePoolSize'>) {
+  if (!config.databaseReplicaUrl) return undefined;
+  return {
+    url: config.databaseReplicaUrl,
+    directUrl: config.databaseReplicaUrl,
+    poolSize: Math.max(2, Math.ceil(config.databasePoolSize / 2)),
+    preparedStatements: false,
+  };
+}
+
 export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
   if (!config.databaseUrl) return `the embedded database in ${resolve(config.dataDir, 'pglite')}`;
   const url = new URL(config.databaseUrl);
@@ -323,6 +348,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     databaseProcesses: e.DATABASE_PROCESSES,
     databasePoolerConnections: e.DATABASE_POOLER_CONNECTIONS,
+    databaseReplicaUrl: e.DATABASE_URL ? e.DATABASE_REPLICA_URL : undefined,
+    databaseReplicaMaxLagSeconds: e.DATABASE_REPLICA_MAX_LAG_SECONDS,
     dataDir,
     adminEmail: e.ADMIN_EMAIL.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,

@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { ReadRouting } from './db/replica.ts';
 import type { Jobs } from './jobs/jobs.ts';
 import type { SmsGateway } from './integrations/sms/gateway.ts';
 import type { SportsFeed } from './integrations/sports-feed/feed.ts';
@@ -15,4 +16,6 @@ export interface AppDeps {
   smsFailover?: SmsGateway | null;
   /** The sports-data feed (SPORTS_FEED_PROVIDER, decision 070); absent or null: none, legs are typed. */
   sportsFeed?: SportsFeed | null;
+  /** DATABASE_REPLICA_URL's routing of reading work (decision 073); absent or null: everything on the primary. */
+  reads?: ReadRouting | null;
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { databaseOptions, type Config } from './config.ts';
+import { databaseOptions, replicaDatabaseOptions, type Config } from './config.ts';
+import { ReadRouting } from './db/replica.ts';
 import { openDatabase } from './db/client.ts';
 import type { AppDeps } from './deps.ts';
 import { buildApp } from './app.ts';
@@ -20,7 +21,13 @@ export interface Server {
 export async function createServer(config: Config, logger: FastifyBaseLogger): Promise<Server> {
   const database = await openDatabase(databaseOptions(config));
   const jobsRef: { current: Jobs } = { current: noJobs };
+  // The replica's pool connects lazily: a replica down at boot is skipped, never waited for (decision 073).
+  const replicaOptions = replicaDatabaseOptions(config);
+  const reads = replicaOptions
+    ? new ReadRouting(database, await openDatabase(replicaOptions), { maxLagSeconds: config.databaseReplicaMaxLagSeconds })
+    : null;
   const deps: AppDeps = {
+    reads,
     config,
     database,
     db: database.db,
@@ -48,6 +55,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
   app.addHook('onClose', async () => {
     await stopControl();
     await jobsRef.current.stop();
+    await reads?.close();
     await database.close();
   });
   return { app, deps, boot };

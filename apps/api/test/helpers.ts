@@ -9,6 +9,7 @@ import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from '@betdesk/contract';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database, type Queryable } from '../src/db/client.ts';
 import type { AppDeps } from '../src/deps.ts';
+import type { ReadRouting } from '../src/db/replica.ts';
 import { buildApp } from '../src/app.ts';
 import { logGateway } from '../src/integrations/sms/log-gateway.ts';
 import { noJobs } from '../src/jobs/jobs.ts';
@@ -61,6 +62,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Extra routes registered before the app is ready (to exercise shared mechanisms). */
   routes?: (app: FastifyInstance) => void;
+  /** A read replica's routing over the test's database (decision 073; the replica faked). */
+  reads?: (database: Database) => ReadRouting;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -78,6 +81,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db: database.db,
     jobs: noJobs,
     sms: logGateway(pino({ level: 'silent' }), 1000),
+    reads: options.reads?.(database) ?? null,
   };
   const app = await buildApp(deps, { serveWeb: false });
   options.routes?.(app);

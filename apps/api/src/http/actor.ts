@@ -1,5 +1,6 @@
 import type { Role } from '@betdesk/contract';
 import type { z } from 'zod';
+import type { Database } from '../db/client.ts';
 import type { AppDeps } from '../deps.ts';
 
 /** Who is making the request, decided once per request by the auth hook. */
@@ -11,6 +12,8 @@ export interface Actor {
   name: string;
   /** An admin who must enrol a second factor (REQUIRE_ADMIN_2FA) before any route but their own account's. */
   mustEnrolSecondFactor: boolean;
+  /** The primary's WAL position after the session's last write, when a replica is in use (decision 073). */
+  lastWriteLsn?: string | null;
 }
 
 /**
@@ -40,5 +43,7 @@ declare module 'fastify' {
      */
     actorNow: () => Promise<Actor | null>;
     portal: PortalSession | null;
+    /** Where this request's reading work runs (decision 073, http/reads.ts): the replica or the primary, chosen once; null without a replica. */
+    readDatabase: (() => Promise<Database>) | null;
   }
 }

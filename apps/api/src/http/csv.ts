@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import type { SQL } from 'drizzle-orm';
 import { formatDateTime, localPhone, type Endpoint } from '@betdesk/contract';
 import type { Database } from '../db/client.ts';
+import { streamingDatabase, streamingFrom } from '../db/replica.ts';
 import type { Actor } from './actor.ts';
 import { requireAccess } from './guard.ts';
 
@@ -21,14 +22,14 @@ const BATCH_ROWS = 5000;
 
 /**
  * The rows of one ordered query, mapped: on PostgreSQL through a cursor, so that an export of
- * millions of rows streams with flat memory and no page loop.
+ * millions of rows streams with flat memory and no page loop. Inside a CSV route the rows come from
+ * the database the request's read routing chose (the replica, decision 073), decided when called.
  */
-export async function* queryBatches<R, T>(
-  database: Database,
-  query: SQL,
-  map: (row: R) => T,
-): AsyncGenerator<T[]> {
-  for await (const batch of database.streamRows(query, BATCH_ROWS)) yield (batch as R[]).map(map);
+export function queryBatches<R, T>(database: Database, query: SQL, map: (row: R) => T): AsyncGenerator<T[]> {
+  const source = streamingDatabase(database);
+  return (async function* batches() {
+    for await (const batch of source.streamRows(query, BATCH_ROWS)) yield (batch as R[]).map(map);
+  })();
 }
 
 /** A time as the screens show it: Africa/Nairobi, '05 Mar 2025, 14:30'. */
@@ -97,7 +98,7 @@ export async function sendCsv<T>(reply: FastifyReply, csv: CsvTable<T>): Promise
 export function csvRoute<Q extends z.ZodType, T>(
   app: FastifyInstance,
   endpoint: Endpoint<Q, z.ZodType, z.ZodType>,
-  table: (ctx: { query: z.output<Q>; actor: Actor }) => Promise<CsvTable<T>>,
+  table: (ctx: { query: z.output<Q>; actor: Actor; request: FastifyRequest }) => Promise<CsvTable<T>>,
 ): void {
   const schema: FastifySchema = {
     summary: endpoint.summary,
@@ -114,7 +115,9 @@ export function csvRoute<Q extends z.ZodType, T>(
     handler: async (request, reply) => {
       const actor = request.actor;
       if (!actor) throw new Error(`${endpoint.path} needs a signed-in user`);
-      return sendCsv(reply, await table({ query: request.query as z.output<Q>, actor }));
+      const work = () => table({ query: request.query as z.output<Q>, actor, request });
+      const csv = request.readDatabase ? await streamingFrom(await request.readDatabase(), work) : await work();
+      return sendCsv(reply, csv);
     },
   });
 }

@@ -83,6 +83,8 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
     /** Moved forward at most once a minute by the requests of the session (Signed-in devices). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The primary's WAL position after the session's last write: its reads stay there until a replica passes it (decision 073). */
+    lastWriteLsn: text('last_write_lsn'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

@@ -53,6 +53,7 @@ export async function findLiveSession(db: Queryable, tokenHash: string) {
       categoryId: users.categoryId,
       name: users.name,
       lastSeenAt: sessions.lastSeenAt,
+      lastWriteLsn: sessions.lastWriteLsn,
       hasSecondFactor: sql<boolean>`${userSecondFactors.enabledAt} is not null`,
     })
     .from(sessions)
@@ -103,6 +104,11 @@ export async function liveUserByEmail(db: Queryable, email: string): Promise<{ i
 }
 
 /** Moves the session's last seen time forward; the caller does it at most once a minute. */
+/** The session's last write was at or before `lsn` (the primary's WAL position after it, decision 073). */
+export async function markSessionWrite(db: Queryable, sessionId: number, lsn: string): Promise<void> {
+  await db.update(sessions).set({ lastWriteLsn: lsn }).where(eq(sessions.id, sessionId));
+}
+
 export async function touchSession(db: Queryable, sessionId: number): Promise<void> {
   await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, sessionId));
 }

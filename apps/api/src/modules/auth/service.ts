@@ -107,7 +107,13 @@ export async function actorForToken(deps: AppDeps, token: string): Promise<Actor
     role,
     name: row.name,
     mustEnrolSecondFactor: mustEnrolSecondFactor(deps, role, row.hasSecondFactor),
+    lastWriteLsn: row.lastWriteLsn,
   };
+}
+
+/** A session has just written: its reads stay on the primary until the replica has replayed this far (decision 073). */
+export async function noteSessionWrite(deps: AppDeps, sessionId: number, lsn: string): Promise<void> {
+  await q.markSessionWrite(deps.db, sessionId, lsn);
 }
 
 /** "Chrome 131 on Windows", from the user agent a session signed in with. */

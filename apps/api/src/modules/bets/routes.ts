@@ -3,6 +3,7 @@ import { clientBets, closedBets, enterProfit, exportClientBets, exportClosedBets
 import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { pageOf } from '../../db/list.ts';
+import { readDeps } from '../../http/reads.ts';
 import { route } from '../../http/route.ts';
 import { requireClient } from '../clients/service.ts';
 import * as bets from './service.ts';
@@ -10,9 +11,9 @@ import * as bets from './service.ts';
 export function betRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, openBet, ({ actor, body, request }) => bets.openBet(deps, actor, body, request.id));
   route(app, enterProfit, ({ actor, body, request }) => bets.enterProfit(deps, actor, body, request.id));
-  route(app, openBets, ({ actor, query }) => bets.openBets(deps, actor, query));
-  route(app, closedBets, ({ actor, query }) => bets.closedBets(deps, actor, query));
-  route(app, searchClosedBets, ({ actor, query }) => bets.closedBets(deps, actor, query));
+  route(app, openBets, async ({ actor, query, request }) => bets.openBets(await readDeps(deps, request), actor, query));
+  route(app, closedBets, async ({ actor, query, request }) => bets.closedBets(await readDeps(deps, request), actor, query));
+  route(app, searchClosedBets, async ({ actor, query, request }) => bets.closedBets(await readDeps(deps, request), actor, query));
   csvRoute(app, exportOpenBets, async ({ actor, query }) => bets.betsCsv(deps, actor, { status: 'open', ...query }));
   csvRoute(app, exportClosedBets, async ({ actor, query }) => bets.betsCsv(deps, actor, { status: 'closed', ...query }));
 

@@ -15,6 +15,7 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { pageOf } from '../../db/list.ts';
+import { readDeps } from '../../http/reads.ts';
 import { route } from '../../http/route.ts';
 import { subscriptionsCsv, subscriptionsOfClient } from '../subscriptions/service.ts';
 import { withSubscriptionInvoices } from '../tax/service.ts';
@@ -23,8 +24,8 @@ import * as clients from './service.ts';
 export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db } = deps;
   route(app, activeClients, ({ actor, query }) => clients.activeClients(deps, actor, query));
-  route(app, listClients, ({ actor, query }) => clients.listClients(deps, actor, query));
-  route(app, searchClients, ({ actor, query }) => clients.listClients(deps, actor, query));
+  route(app, listClients, async ({ actor, query, request }) => clients.listClients(await readDeps(deps, request), actor, query));
+  route(app, searchClients, async ({ actor, query, request }) => clients.listClients(await readDeps(deps, request), actor, query));
   route(app, showClient, ({ actor, query, request }) => clients.showClient(deps, actor, query.client_id, request.id));
   route(app, setClientLanguage, ({ actor, body, request }) => clients.setClientLanguage(deps, actor, body, request.id));
   route(app, clientSmsMessages, ({ actor, query }) => clients.clientMessages(deps.db, actor, query));

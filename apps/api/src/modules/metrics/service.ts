@@ -52,6 +52,20 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
   });
 
   const db = deps.db;
+  // The replica's lag as this process sees it (decision 073); +Inf when it does not answer. Only
+  // with DATABASE_REPLICA_URL: no replica, no series.
+  const reads = deps.reads;
+  if (reads) {
+    new Gauge({
+      name: 'betdesk_database_replica_lag_seconds',
+      help: 'How far the read replica is behind the primary, in seconds (+Inf: it does not answer); past DATABASE_REPLICA_MAX_LAG_SECONDS its reads go to the primary',
+      registers: [registry],
+      async collect() {
+        const state = await reads.state();
+        this.set(state ? state.lagSeconds : Number.POSITIVE_INFINITY);
+      },
+    });
+  }
   new Gauge({
     name: 'betdesk_sms_messages',
     help: 'Messages in the SMS outbox by status (queued, sending, unconfirmed, failed)',

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   c2bConfirmation,
   c2bValidation,
@@ -21,6 +21,7 @@ import {
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
+import { readDeps } from '../../http/reads.ts';
 import { route } from '../../http/route.ts';
 import { requireWebhookSecret } from '../../http/webhook.ts';
 import { getSetting } from '../settings/service.ts';
@@ -89,15 +90,17 @@ function webhookRoutes(app: FastifyInstance, deps: AppDeps): void {
 export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
   webhookRoutes(app, deps);
 
-  const page = async (filter: q.PaymentFilter & { page: number; perPage: number }) => {
-    const [list, totals] = await Promise.all([q.listPayments(deps.db, filter), q.paymentTotals(deps.db, dayRangeOf(filter))]);
-    const invoices = await invoicesOfPayments(deps, list.transactions.map((t) => t.id));
+  // The payments' list reads where the request's read routing says (the replica, decision 073).
+  const page = async (request: FastifyRequest, filter: q.PaymentFilter & { page: number; perPage: number }) => {
+    const reads = await readDeps(deps, request);
+    const [list, totals] = await Promise.all([q.listPayments(reads.db, filter), q.paymentTotals(reads.db, dayRangeOf(filter))]);
+    const invoices = await invoicesOfPayments(reads, list.transactions.map((t) => t.id));
     const transactions = list.transactions.map((t) => ({ ...t, invoice: invoices.get(t.id) ?? null }));
     return { ...list, transactions, total_unclaimed: totals.unclaimed, total_deposit: totals.deposit };
   };
-  route(app, mpesaTransactions, ({ query }) => page(query));
-  route(app, searchMpesaTransactions, ({ query }) => page(query));
-  route(app, unclaimedMpesaTransactions, ({ query }) => page({ ...query, status: 'unclaimed' }));
+  route(app, mpesaTransactions, ({ query, request }) => page(request, query));
+  route(app, searchMpesaTransactions, ({ query, request }) => page(request, query));
+  route(app, unclaimedMpesaTransactions, ({ query, request }) => page(request, { ...query, status: 'unclaimed' }));
 
   route(app, claimCandidates, async ({ query }) => {
     const payment = await q.paymentRecord(deps.db, query.transaction_id);

@@ -46,27 +46,40 @@ async function splitKeys(db: Queryable, by: RetentionSplit, from: string) {
 }
 
 /**
- * The recovery figures, split with the retention report's keys and labels: the channel split reads
- * the subscribers' first channel from the summaries, which are brought up to date first.
+ * Brings the summaries up to date on `primary` (they are written as they are read), then answers
+ * where the report reads: `reads` (the replica, decision 073), unless the summaries have just
+ * changed, which the replica may not have yet.
  */
-async function recoveryLabels(db: Queryable, q: RecoveryQuery): Promise<((key: string) => string) | undefined> {
-  if (!q.group_by) return undefined;
-  if (q.group_by === 'channel') await summariseMarked(db);
-  return splitLabeller(db, q.group_by);
+async function summarised(primary: Queryable, reads: Queryable): Promise<Queryable> {
+  return (await summariseMarked(primary)) > 0 ? primary : reads;
 }
 
-export async function recoveryReport(db: Queryable, q: RecoveryQuery) {
-  return recovery.recoveryReport(db, q, await recoveryLabels(db, q));
+/**
+ * The recovery figures, split with the retention report's keys and labels: the channel split reads
+ * the subscribers' first channel from the summaries, which are brought up to date first. Answers
+ * the labels and where to read.
+ */
+async function recoveryLabels(primary: Queryable, reads: Queryable, q: RecoveryQuery) {
+  if (!q.group_by) return { db: reads, label: undefined };
+  const db = q.group_by === 'channel' ? await summarised(primary, reads) : reads;
+  return { db, label: await splitLabeller(db, q.group_by) };
 }
 
-export async function recoveryCsv(db: Queryable, q: RecoveryQuery) {
-  return recovery.recoveryCsv(db, q, await recoveryLabels(db, q));
+/** `reads`: where the figures are read (the replica); the summaries are brought up to date on `db`. */
+export async function recoveryReport(db: Queryable, q: RecoveryQuery, reads: Queryable = db) {
+  const { db: from, label } = await recoveryLabels(db, reads, q);
+  return recovery.recoveryReport(from, q, label);
 }
 
-export async function retentionReport(db: Queryable, q: RetentionQuery, now = new Date()) {
+export async function recoveryCsv(db: Queryable, q: RecoveryQuery, reads: Queryable = db) {
+  const { db: from, label } = await recoveryLabels(db, reads, q);
+  return recovery.recoveryCsv(from, q, label);
+}
+
+export async function retentionReport(primary: Queryable, q: RetentionQuery, now = new Date(), reads: Queryable = primary) {
   const range = resolveRange(q);
+  const db = await summarised(primary, reads);
   const graceDays = await getSetting(db, 'retention_grace_days');
-  await summariseMarked(db);
   const all = await summaryFigures(db, 'all', range, graceDays, now);
   const groups = q.group_by ? await splitKeys(db, q.group_by, range.from) : [];
   const split = q.group_by ? await summaryFigures(db, q.group_by, range, graceDays, now) : new Map<string, RetentionFigures>();
@@ -86,9 +99,9 @@ function emptyFigures(range: Parameters<typeof retentionFigures>[1], now: Date):
   return retentionFigures([], range, 0, now);
 }
 
-export async function cohortsReport(db: Queryable, q: CohortQuery) {
+export async function cohortsReport(primary: Queryable, q: CohortQuery, reads: Queryable = primary) {
   const range = resolveRange({ from: q.from, to: q.to, group: 'month' });
-  await summariseMarked(db);
+  const db = await summarised(primary, reads);
   const grid = (await summaryCohorts(db, 'all', range)).get('all') ?? summaryCohortsEmpty(range);
   const keys = q.group_by ? await splitKeys(db, q.group_by, range.from) : [];
   const split = q.group_by ? await summaryCohorts(db, q.group_by, range) : new Map<string, CohortRow[]>();
@@ -115,8 +128,8 @@ const percent = (r: number | null) => (r === null ? '' : (r * 100).toFixed(1));
 
 type RetentionCsvRow = Awaited<ReturnType<typeof retentionReport>>['periods'][number] & { group: string };
 
-export async function retentionCsv(db: Queryable, q: RetentionQuery): Promise<CsvTable<RetentionCsvRow>> {
-  const report = await retentionReport(db, q);
+export async function retentionCsv(db: Queryable, q: RetentionQuery, reads: Queryable = db): Promise<CsvTable<RetentionCsvRow>> {
+  const report = await retentionReport(db, q, new Date(), reads);
   const lines = [
     ...report.periods.map((p) => ({ ...p, group: 'All' })),
     ...report.groups.flatMap((g) => g.periods.map((p) => ({ ...p, group: g.label }))),
@@ -145,8 +158,8 @@ export async function retentionCsv(db: Queryable, q: RetentionQuery): Promise<Cs
 
 type CohortCsvRow = { cohort: string; size: number; month: string; offset: number; active: number; share: number | null; income: number };
 
-export async function cohortsCsv(db: Queryable, q: CohortQuery): Promise<CsvTable<CohortCsvRow>> {
-  const report = await cohortsReport(db, q);
+export async function cohortsCsv(db: Queryable, q: CohortQuery, reads: Queryable = db): Promise<CsvTable<CohortCsvRow>> {
+  const report = await cohortsReport(db, q, reads);
   return {
     filename: 'report-cohorts',
     columns: [

@@ -14,6 +14,7 @@ import {
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
+import { readDeps } from '../../http/reads.ts';
 import { route } from '../../http/route.ts';
 import * as backlog from './backlog.ts';
 import { estimateSms } from './estimate.ts';
@@ -25,7 +26,7 @@ import { recordAdvantaReport } from './provider-reports.ts';
 import { AdvantaDeliveryReport } from '@betdesk/contract';
 
 export function smsRoutes(app: FastifyInstance, deps: AppDeps): void {
-  route(app, smsLog, ({ query }) => sms.smsLogPage(deps.db, query));
+  route(app, smsLog, async ({ query, request }) => sms.smsLogPage((await readDeps(deps, request)).db, query));
   route(app, smsMessage, ({ query }) => sms.smsMessageDetail(deps.db, query.id));
   route(app, resendSms, ({ actor, body, request }) => sms.resendMessage(deps, actor, body.id, request.id));
   route(app, smsBacklog, () => backlog.smsBacklog(deps.db));
