@@ -6,7 +6,7 @@ import { customerDate } from '../../src/customer-texts/format.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { runSubscriptionExpiry } from '../../src/modules/subscriptions/expiry.ts';
 import type { TestApp } from '../helpers.ts';
-import { c2b, confirm, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld } from '../mpesa/fixtures.ts';
+import { c2b, confirm, declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld } from '../mpesa/fixtures.ts';
 import { screen } from '../ussd/fixtures.ts';
 
 /*
@@ -32,6 +32,7 @@ async function weeklySubscriber(language: 'en' | 'sw' = 'en') {
   phoneNo += 1;
   const phone = `254${phoneNo}`;
   await screen(t, language === 'en' ? '6*1' : '6*2', `+${phone}`);
+  await declaredAdult(t, phone); // declared 18+ before paying (decision 066)
   expect((await confirm(t, c2b({ MSISDN: phone, BillRefNumber: 'D2', TransAmount: '100.00', BusinessShortCode: '174379' }))).statusCode).toBe(200);
   const [subscriber] = await t.deps.db.select().from(tipsSubscribers).where(eq(tipsSubscribers.phone, phone));
   const [sub] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, subscriber!.id));

@@ -8,7 +8,7 @@ import { runAutoRenewal, turnOn } from '../../src/modules/auto-renew/service.ts'
 import { requestPackagePayment } from '../../src/modules/mpesa/service.ts';
 import { runRecovery } from '../../src/modules/recovery/service.ts';
 import type { TestApp } from '../helpers.ts';
-import { c2b, closeDarajaWorld, confirm, darajaWorld, SANDBOX_PASSKEY, type Reference } from '../mpesa/fixtures.ts';
+import { c2b, closeDarajaWorld, confirm, darajaWorld, declaredAdult, SANDBOX_PASSKEY, type Reference } from '../mpesa/fixtures.ts';
 import { screen } from '../ussd/fixtures.ts';
 
 /*
@@ -41,6 +41,7 @@ async function phoneIn(language: Language): Promise<string> {
 /** A punter of the D2 weekly SMS package, paid by paybill. */
 async function weeklySubscriber(language: Language) {
   const phone = await phoneIn(language);
+  await declaredAdult(t, phone); // declared 18+ before paying (decision 066)
   expect((await confirm(t, c2b({ MSISDN: phone, BillRefNumber: 'D2', TransAmount: '100.00', BusinessShortCode: '174379' }))).statusCode).toBe(200);
   const [subscriber] = await t.deps.db.select().from(tipsSubscribers).where(eq(tipsSubscribers.phone, phone));
   const [sub] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, subscriber!.id));

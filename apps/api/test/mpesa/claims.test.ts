@@ -63,7 +63,7 @@ describe('M-Pesa transaction lists', () => {
     expect(Object.keys(body).sort()).toEqual(['deposits', 'total_records']);
     expect(body.total_records).toBeGreaterThanOrEqual(1);
     expect(Object.keys(body.deposits[0]).sort()).toEqual(
-      ['amount', 'id', 'refunded_amount', 'sender_name', 'sender_phone', 'status', 'transaction_reference', 'transaction_timestamp'].sort(),
+      ['amount', 'id', 'refund_asked_amount', 'refunded_amount', 'sender_name', 'sender_phone', 'status', 'transaction_reference', 'transaction_timestamp'].sort(),
     );
     expect(body.deposits[0].refunded_amount).toBe(0);
   });
