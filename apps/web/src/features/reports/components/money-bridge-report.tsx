@@ -36,7 +36,7 @@ export function MoneyBridgeReport({ month }: { month: string }) {
             </Button>
           </Group>
         </Group>
-        <Table.ScrollContainer minWidth={480}>
+        <Table.ScrollContainer minWidth={480} type="native" tabIndex={0} role="region" aria-label="The money bridge">
           <Table data-testid="money-bridge-table">
             <Table.Thead>
               <Table.Tr>

@@ -88,7 +88,7 @@ function MonthSummary() {
           The VAT return lists the month&apos;s sales schedule in KRA&apos;s VAT3 columns, one sheet per tax type in the Excel file. A
           sale belongs to the month its M-Pesa payment was made, even when it was confirmed or invoiced later.
         </Text>
-        <Table.ScrollContainer minWidth={520}>
+        <Table.ScrollContainer minWidth={520} type="native" tabIndex={0} role="region" aria-label="The month by tax type">
           <Table data-testid="tax-summary">
             <Table.Thead>
               <Table.Tr>
@@ -192,6 +192,7 @@ function Transmissions() {
           rowKey={(x) => x.invoice_id}
           loading={list.isFetching}
           emptyText="KRA has accepted every invoice and credit note."
+          label="Invoices not yet accepted by KRA"
           paging={{ page, perPage, totalRecords: data?.total_records ?? 0, onPageChange: setPage, onPerPageChange: (p) => { setPerPage(p); setPage(1); } }}
           data-testid="tax-transmissions-table"
         />
@@ -258,7 +259,7 @@ export function TaxPage() {
 
   return (
     <Stack>
-      <Title order={2}>Tax</Title>
+      <Title order={1} size="h2">Tax</Title>
       <DeviceSettings />
       <Transmissions />
       <Card withBorder>
@@ -301,6 +302,7 @@ export function TaxPage() {
             rowKey={(i) => i.id}
             loading={invoices.isFetching}
             emptyText="No invoices in these days."
+          label="Invoices and credit notes"
             dateRange={{ from: range.from, to: range.to, onChange: (from, to) => { setRange({ from, to }); setPage(1); } }}
             exportCsv={{ path: '/api/tax/invoices/export', query: filters, filename: 'tax-invoices.csv' }}
             paging={{ page, perPage, totalRecords: data?.total_records ?? 0, onPageChange: setPage, onPerPageChange: (p) => { setPerPage(p); setPage(1); } }}
