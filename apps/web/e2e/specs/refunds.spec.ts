@@ -55,7 +55,12 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
   // The second admin, whom the operator made on the server.
   const approver = { email: partner.email, password: partner.password };
 
-  // The subscriber pays KES 100 to account D2 from their phone: claimed, it buys the weekly package.
+  // The subscriber has declared 18+ (a reply 18 by SMS, decision 066), then pays KES 100 to account
+  // D2 from their phone: claimed, it buys the weekly package.
+  const declared = await request.post(`/api/hooks/sms/inbound/${WEBHOOK_SECRET}`, {
+    form: { from: '+254722111333', to: '20880', text: '18', id: `e2e-age-${Date.now()}` },
+  });
+  expect(declared.ok(), await declared.text()).toBe(true);
   const receipt = `SR${Date.now().toString().slice(-8)}`;
   const paid = await request.post(`/api/hooks/c2b/confirmation/${WEBHOOK_SECRET}`, {
     data: {
