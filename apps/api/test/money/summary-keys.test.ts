@@ -5,7 +5,7 @@ import { parseSummaryKey, staffKey, SUMMARY_KINDS } from '../../src/db/summaries
 import { queueSms } from '../../src/modules/sms/service.ts';
 import { createTestApp, ADMIN, type TestApp } from '../helpers.ts';
 import { addClient } from '../clients/fixtures.ts';
-import { c2b, confirm, paymentByReceipt, receipt, seedPeople } from '../mpesa/fixtures.ts';
+import { c2b, confirm, declaredAdult, paymentByReceipt, receipt, seedPeople } from '../mpesa/fixtures.ts';
 
 /**
  * The summary keys' kinds are listed once in TypeScript (SUMMARY_KINDS) and written by the triggers'
@@ -36,6 +36,7 @@ beforeAll(async () => {
 
   // A new payer buys a tips package (a subscriber, a subscription, a payment); another payment waits unclaimed.
   const paid = receipt();
+  await declaredAdult(t, '254722000111'); // declared 18+ before paying (decision 066)
   expect((await confirm(t, c2b({ TransID: paid, TransAmount: '100.00', BillRefNumber: 'D2', MSISDN: '254722000111' }))).statusCode).toBe(200);
   expect((await confirm(t, c2b({ TransAmount: '55.00', BillRefNumber: 'NOBODY', MSISDN: '254722000222' }))).statusCode).toBe(200);
   // The package payment unclaimed: its subscription is reversed.
