@@ -231,8 +231,8 @@ export async function ticketById(db: Queryable, id: number): Promise<TicketRow |
   return found ?? null;
 }
 
-/** Legs that kicked off and have no result, oldest first (tip_selections_awaiting_idx). */
-export async function awaitingSelections(db: Queryable) {
+/** Legs that kicked off and have no result (and match `also`), oldest first, at most 500 (tip_selections_awaiting_idx). */
+function unsettledLegs(db: Queryable, also?: SQL) {
   return db
     .select({
       ...selectionColumns,
@@ -243,9 +243,14 @@ export async function awaitingSelections(db: Queryable) {
     .from(tipSelections)
     .innerJoin(tipTickets, eq(tipTickets.id, tipSelections.ticketId))
     .innerJoin(betCategories, eq(betCategories.id, tipTickets.betCategoryId))
-    .where(and(isNull(tipSelections.result), lte(tipSelections.kickoffAt, sql`now()`)))
+    .where(and(isNull(tipSelections.result), also, lte(tipSelections.kickoffAt, sql`now()`)))
     .orderBy(asc(tipSelections.kickoffAt), asc(tipSelections.id))
     .limit(500);
+}
+
+/** Legs that kicked off and have no result, oldest first. */
+export async function awaitingSelections(db: Queryable) {
+  return unsettledLegs(db);
 }
 
 export async function selectionsForResult(db: Queryable, ids: number[]) {
@@ -315,19 +320,7 @@ export async function setClosingOdds(db: Queryable, id: number, oddsHundredths: 
 
 /** Legs without a result the feed proposes one for, oldest kick-off first. */
 export async function proposedSelections(db: Queryable) {
-  return db
-    .select({
-      ...selectionColumns,
-      betCategory: betCategories.name,
-      code: betCategories.code,
-      matchDate: tipTickets.matchDate,
-    })
-    .from(tipSelections)
-    .innerJoin(tipTickets, eq(tipTickets.id, tipSelections.ticketId))
-    .innerJoin(betCategories, eq(betCategories.id, tipTickets.betCategoryId))
-    .where(and(isNull(tipSelections.result), sql`${tipSelections.proposedResult} is not null`, lte(tipSelections.kickoffAt, sql`now()`)))
-    .orderBy(asc(tipSelections.kickoffAt), asc(tipSelections.id))
-    .limit(500);
+  return unsettledLegs(db, sql`${tipSelections.proposedResult} is not null`);
 }
 
 export async function setResult(db: Queryable, id: number, result: SelectionResult, userId: number): Promise<void> {
