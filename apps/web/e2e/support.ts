@@ -34,6 +34,18 @@ export function simulateSms(args: string[]): void {
   runScript('scripts/simulate-sms.ts', args);
 }
 
+/**
+ * The phone declares 18+ by texting `18` to the short code (decision 066), as Africa's Talking posts an
+ * inbound SMS: a first tips purchase from a phone that never declared is held until it does.
+ */
+export async function declareAdult(request: APIRequestContext, webhookSecret: string, phone: string): Promise<void> {
+  const from = phone.startsWith('0') ? `+254${phone.slice(1)}` : phone.startsWith('+') ? phone : `+${phone}`;
+  const declared = await request.post(`/api/hooks/sms/inbound/${webhookSecret}`, {
+    form: { from, to: '20880', text: '18', id: `e2e-age-${from}-${Date.now()}` },
+  });
+  expect(declared.ok(), await declared.text()).toBe(true);
+}
+
 /** Accounts of the E2E server (playwright.config.ts env and the demo seed). */
 export const admin = { email: 'admin@betdesk.test', password: 'e2e-admin-password' };
 export const staff = { email: 'wanjiku@betdesk.local', password: 'betdesk-demo' };

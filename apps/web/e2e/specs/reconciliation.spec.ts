@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { admin, signIn } from '../support.ts';
+import { admin, signIn, simulateSms } from '../support.ts';
 
 const shot = (page: Page, name: string) =>
   process.env.E2E_SCREENSHOTS ? page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name}.png`, fullPage: true }) : null;
@@ -23,6 +23,9 @@ test.describe('M-Pesa reconciliation', () => {
       '/api/tips/subscribers/active?perPage=50',
     );
     const subscriber = subscribers[0]!;
+    // The newest subscriber may have been added by staff in another spec, without a declaration: the
+    // phone declares 18+ (decision 066) so the imported payment buys, as this spec is about matching.
+    simulateSms(['--from', subscriber.phone, '--text', '18']);
     const { packages } = await adminGet<{ packages: { name: string; price: number }[] }>(request, '/api/tips/prices/sms-tips');
     const d2 = packages.find((p) => p.name.startsWith('Daily 2 Odds'))!;
     const receipt = `SRE${Date.now().toString().slice(-7)}`;

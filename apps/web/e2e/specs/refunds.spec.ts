@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test as base, type APIRequestContext } from '@playwright/test';
 import { generate } from 'otplib';
-import { admin, partner, shot, signIn, staff, testWithOwnServerAndDaraja } from '../support.ts';
+import { admin, declareAdult, partner, shot, signIn, staff, testWithOwnServerAndDaraja } from '../support.ts';
 
 /**
  * Issue 29: an admin asks to refund part of a payment that bought a tips package, a second admin
@@ -57,10 +57,7 @@ test('an admin asks, a second admin approves with their code, M-Pesa pays back a
 
   // The subscriber has declared 18+ (a reply 18 by SMS, decision 066), then pays KES 100 to account
   // D2 from their phone: claimed, it buys the weekly package.
-  const declared = await request.post(`/api/hooks/sms/inbound/${WEBHOOK_SECRET}`, {
-    form: { from: '+254722111333', to: '20880', text: '18', id: `e2e-age-${Date.now()}` },
-  });
-  expect(declared.ok(), await declared.text()).toBe(true);
+  await declareAdult(request, WEBHOOK_SECRET, '+254722111333');
   const receipt = `SR${Date.now().toString().slice(-8)}`;
   const paid = await request.post(`/api/hooks/c2b/confirmation/${WEBHOOK_SECRET}`, {
     data: {

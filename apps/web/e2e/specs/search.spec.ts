@@ -34,6 +34,8 @@ test('an admin finds a payment by the first characters of its receipt and a clie
   const client = clients[0]!;
 
   await signIn(page, admin);
+  // The key works once the frame is on screen (as for a person, who presses it after seeing the page).
+  await expect(page.getByTestId('search-open')).toBeVisible();
   await page.keyboard.press('/');
   const dialog = page.getByTestId('search-dialog');
   await expect(dialog.getByTestId('search-input')).toBeFocused();

@@ -16,11 +16,13 @@ test.describe('Self-service tips', () => {
     const d2 = (packages as { name: string; price: number }[]).find((p) => p.name.startsWith('Daily 2 Odds'))!;
     expect(d2).toBeDefined();
 
-    // Someone nobody has seen before pays the paybill with account "D2" from a plain MSISDN.
+    // Someone nobody has seen before texts 18 to the short code (declaring 18+, decision 066), then pays
+    // the paybill with account "D2" from a plain MSISDN.
     const digits = Date.now().toString().slice(-6);
     const phone = `0711${digits}`;
     const name = `AMANI SELFSERVE ${digits}`;
     const receipt = `SSS${digits}`;
+    simulateSms(['--from', phone, '--text', '18']);
     simulatePayment(['--amount', String(d2.price), '--account', 'D2', '--phone', phone, '--msisdn-mode', 'plain', '--name', name, '--receipt', receipt]);
 
     await signIn(page, admin);

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { admin, shot, signIn, testWithOwnServer } from '../support.ts';
+import { admin, declareAdult, shot, signIn, testWithOwnServer } from '../support.ts';
 
 /**
  * Issue 28: KRA eTIMS tax invoices. The spec runs its own server (demo data, the in-process fake
@@ -132,7 +132,9 @@ test.describe('The accountant', () => {
     await api.post('/api/tax/settings', { tin: 'P051234567X', branch_id: '00', device_serial: 'BETDESK-E2E', vat_registered: true });
     const settings = await api.get<{ initialised: boolean }>('/api/tax/settings');
     if (!settings.initialised) await api.post('/api/tax/initialise', {});
-    // A sale paid in November (M-Pesa's TransTime) and confirmed now: November's by the tax point.
+    // A sale paid in November (M-Pesa's TransTime) and confirmed now: November's by the tax point. The
+    // payer declared 18+ by SMS first (decision 066), so the payment buys the package.
+    await declareAdult(request, WEBHOOK_SECRET, '254733555001');
     const receipt = `NOV${Date.now().toString().slice(-7)}`;
     const { packages } = await api.get<{ packages: { name: string; price: number }[] }>('/api/tips/prices/sms-tips');
     const d2 = packages.find((p) => p.name.startsWith('Daily 2 Odds'))!;
