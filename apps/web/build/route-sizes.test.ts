@@ -14,6 +14,8 @@ const manifest: Manifest = {
   '_Input-dddddddd.js': { file: 'assets/Input-dddddddd.js', css: ['assets/Input.css'] },
   'src/editor-page.tsx': { file: 'assets/editor-page-eeeeeeee.js', isDynamicEntry: true, imports: ['_editor-ffffffff.js'] },
   '_editor-ffffffff.js': { file: 'assets/editor-ffffffff.js' },
+  // A lazy chunk other chunks share modules of: rollup keys it by its file, not its source.
+  '_alerts-gggggggg.js': { file: 'assets/alerts-gggggggg.js', name: 'alerts', isDynamicEntry: true, imports: ['_react-bbbbbbbb.js'] },
 };
 
 const sizes: Record<string, number> = {
@@ -43,14 +45,24 @@ describe('first-load size of a route', () => {
     expect(login.gzipBytes).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
     expect(overBudget([login])).toEqual([]);
     expect(overBudget([login, editor])).toEqual([
-      '/tips/posts/add loads 306.6 kB of gzip JavaScript, over the budget of 280.0 kB',
+      '/tips/posts/add loads 306.6 kB of gzip JavaScript, over the budget of 250.0 kB',
     ]);
   });
 
   it("holds a route with its own budget to that one (the post form, its editor loaded later)", () => {
-    const form = { route: '/tips/posts/add', files: 30, gzipBytes: 264 * 1024, rawBytes: 0 };
+    const form = { route: '/tips/posts/add', files: 30, gzipBytes: 240 * 1024, rawBytes: 0 };
     expect(overBudget([form])).toEqual([]);
-    expect(overBudget([{ ...form, route: '/clients' }])).toEqual(['/clients loads 264.0 kB of gzip JavaScript, over the budget of 200.0 kB']);
+    expect(overBudget([{ ...form, route: '/clients' }])).toEqual(['/clients loads 240.0 kB of gzip JavaScript, over the budget of 200.0 kB']);
+  });
+
+  it('counts the lazy chunks a screen asks for as it draws, as the browser fetches them', () => {
+    const alone = filesOfRoute(manifest, 'src/editor-page.tsx');
+    const drawn = filesOfRoute(manifest, ['src/login-page.tsx', 'src/editor-page.tsx']);
+    expect(drawn.sort()).toEqual([...new Set([...filesOfRoute(manifest, 'src/login-page.tsx'), ...alone])].sort());
+    expect(filesOfRoute(manifest, ['src/login-page.tsx', 'src/features/alerts.tsx'])).toContain('assets/alerts-gggggggg.js');
+    expect(routeSize(manifest, '/both', ['src/login-page.tsx', 'src/editor-page.tsx'], sizeOf).gzipBytes).toBe(
+      drawn.reduce((sum, file) => sum + sizeOf(file).gzip, 0),
+    );
   });
 
   it('refuses a manifest that does not hold the screen asked for', () => {

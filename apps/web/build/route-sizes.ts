@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 
 export interface ManifestChunk {
   file: string;
+  name?: string;
   src?: string;
   isEntry?: boolean;
   isDynamicEntry?: boolean;
@@ -26,23 +27,41 @@ export type Manifest = Record<string, ManifestChunk>;
 export const FIRST_LOAD_BUDGET_BYTES = 200 * 1024;
 
 /**
- * A route's own budget where the first-load one does not fit. The post form (decision 019)
- * draws its fields first and fetches the rich-text editor (about 157 kB gzip of Tiptap and
- * ProseMirror) in its own chunk: the budget fails the check if the editor is imported statically again.
+ * A route's own budget where the first-load one does not fit.
+ * - The post form (decisions 019 and 067) draws with a plain content box and fetches the rich-text
+ *   editor (about 165 kB gzip of Tiptap and ProseMirror) when the box is first used, its upload dialog
+ *   when asked for: 250 kB, the figure the browser counts on a cold load (first-load.spec.ts).
+ * - The admin's dashboard also fetches the admin alerts as it draws: 200 kB is the target, about
+ *   10 kB away (the alerts' own response schemas); this guard stops it growing meanwhile.
  */
 export const routeBudgets: Record<string, number> = {
-  '/tips/posts/add': 280 * 1024,
+  '/tips/posts/add': 250 * 1024,
+  '/dashboard (admin)': 215 * 1024,
 };
 
-/** Routes held to a budget (the check fails over it), by the source file of their screen. */
-export const budgetedRoutes: Record<string, string> = {
+/**
+ * Routes held to a budget (the check fails over it): the source file of their screen, and with it the
+ * lazy chunks the screen asks for as it draws, so the count is what the browser fetches on a cold load.
+ */
+export const budgetedRoutes: Record<string, string | string[]> = {
   '/login': 'src/features/auth/components/login-page.tsx',
   '/dashboard': 'src/features/dashboard/components/dashboard-page.tsx',
+  '/dashboard (admin)': ['src/features/dashboard/components/dashboard-page.tsx', 'src/features/dashboard/components/admin-alerts.tsx'],
   '/tips/posts/add': 'src/features/tips-posts/components/add-post-page.tsx',
 };
 
-/** The JavaScript files one screen loads: entry + screen chunk + their static imports. */
-export function filesOfRoute(manifest: Manifest, screenKey: string | null): string[] {
+/**
+ * The manifest's key of a source file's chunk. A lazy chunk whose modules other chunks share loses its
+ * source key (rollup keys it `_<name>-<hash>.js`): it is then found by its name among the lazy chunks.
+ */
+function chunkKeyOf(manifest: Manifest, key: string): string {
+  if (manifest[key]) return key;
+  const name = key.split('/').pop()!.replace(/\.tsx?$/, '');
+  return Object.keys(manifest).find((k) => manifest[k]?.isDynamicEntry && manifest[k]?.name === name) ?? key;
+}
+
+/** The JavaScript files one screen loads: entry + screen chunk (and the lazy chunks it draws with) + their static imports. */
+export function filesOfRoute(manifest: Manifest, screenKey: string | string[] | null): string[] {
   const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   if (!entryKey) throw new Error('The manifest has no entry chunk');
   const files = new Set<string>();
@@ -54,7 +73,7 @@ export function filesOfRoute(manifest: Manifest, screenKey: string | null): stri
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   visit(entryKey);
-  if (screenKey) visit(screenKey);
+  for (const key of screenKey === null ? [] : [screenKey].flat()) visit(chunkKeyOf(manifest, key));
   return [...files].filter((file) => file.endsWith('.js'));
 }
 
@@ -68,7 +87,7 @@ export interface RouteSize {
 export function routeSize(
   manifest: Manifest,
   route: string,
-  screenKey: string | null,
+  screenKey: string | string[] | null,
   sizeOf: (file: string) => { raw: number; gzip: number },
 ): RouteSize {
   const files = filesOfRoute(manifest, screenKey);

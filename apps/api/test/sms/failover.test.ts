@@ -222,8 +222,8 @@ describe('failover to the second aggregator (decision 062)', () => {
 
   it('promotional texts wait for the primary when so set; transactional ones go through the secondary', async () => {
     await t.deps.database.executeSql(
-      `insert into sms_provider_circuits (provider, state, reason, probe_at) values ('africastalking', 'open', 'test', now() + interval '1 day')
-       on conflict (provider) do update set state = 'open', reason = 'test', probe_at = now() + interval '1 day'`,
+      `insert into sms_provider_circuits (provider, state, reason, probe_at) values ('africastalking', 'open', 'test', now() + interval '7 days')
+       on conflict (provider) do update set state = 'open', reason = 'test', probe_at = now() + interval '7 days'`,
     );
     await setSetting('sms_promotional_waits_for_primary', true);
     const promo = await queueTo(t.deps.database, phones(1, 254712700000), 'Offer: 20% off VIP tips');

@@ -18,6 +18,8 @@ export interface RichTextEditorProps {
   'aria-label'?: string;
   error?: string;
   'data-testid'?: string;
+  /** Put the caret at the end once the editor is there (it was opened by a person's focus). */
+  autoFocus?: boolean;
 }
 
 /** The spec's insert-table form: numeric Rows and Columns, each at least 2, and an Insert button. */
@@ -74,7 +76,15 @@ function InsertTableControl({ editor }: { editor: Editor }) {
  * The shared rich-text editor (Tiptap through @mantine/tiptap): headings, emphasis, lists, links,
  * quotes and tables. Its HTML is sanitized again by the server on save.
  */
-export function RichTextEditor({ value, onChange, label, 'aria-label': ariaLabel, error, 'data-testid': testId = 'rich-text-editor' }: RichTextEditorProps) {
+export function RichTextEditor({
+  value,
+  onChange,
+  label,
+  'aria-label': ariaLabel,
+  error,
+  'data-testid': testId = 'rich-text-editor',
+  autoFocus = false,
+}: RichTextEditorProps) {
   const labelId = useId();
   const editor = useEditor({
     // The editable area is a text box named by the visible label (or aria-label): axe found it nameless.
@@ -93,6 +103,7 @@ export function RichTextEditor({ value, onChange, label, 'aria-label': ariaLabel
       TableCell,
     ],
     content: value,
+    autofocus: autoFocus ? 'end' : false,
     immediatelyRender: true,
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
   });

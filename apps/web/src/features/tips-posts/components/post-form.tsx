@@ -1,14 +1,11 @@
-import '@mantine/dates/styles.css';
-import { useState } from 'react';
-import { Button, Checkbox, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
+import { lazy, Suspense, useState } from 'react';
+import { Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { betCategoryLabel, type BetCategory, type ImageType, type PostCategory, type PostForm as PostFields } from '@betdesk/contract';
 import { PageForm } from '@/components/page-form.tsx';
 import { RichTextEditor } from '@/components/rich-text-editor/index.ts';
 import { can } from '@betdesk/contract';
 import { useRole } from '@/lib/auth.ts';
 import { isHttpError } from '@/lib/http.ts';
-import { UploadCoverModal } from './upload-cover-modal.tsx';
 
 export interface PostFormValues {
   title: string;
@@ -38,6 +35,9 @@ interface PostFormProps {
 }
 
 type FieldName = keyof PostFormValues;
+
+// The upload dialog (a modal form) is fetched when asked for, not with the post form (decision 067).
+const UploadCoverModal = lazy(() => import('./upload-cover-modal.tsx').then((m) => ({ default: m.UploadCoverModal })));
 
 /**
  * The post form of /tips/posts/add and /tips/posts/edit: title, category, cover image, match date,
@@ -102,20 +102,22 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
         error={errors.title}
       />
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Select
+        {/* Native controls (decision 067): a phone's own pickers, and no popover code in the form's first load. */}
+        <NativeSelect
           label="Category"
-          placeholder="Choose a category"
           required
-          data={choices.post_categories.map((c) => ({ value: String(c.id), label: c.name }))}
-          {...bind('post_category_id')}
+          data={[{ value: '', label: 'Pick a category' }, ...choices.post_categories.map((c) => ({ value: String(c.id), label: c.name }))]}
+          value={values.post_category_id ?? ''}
+          onChange={(e) => set('post_category_id', e.currentTarget.value || null)}
+          error={errors.post_category_id}
         />
         <Stack gap={4}>
-          <Select
+          <NativeSelect
             label="Cover image"
-            placeholder="Default image"
-            clearable
-            data={choices.image_types.map((i) => ({ value: String(i.id), label: i.title }))}
-            {...bind('image_type_id')}
+            data={[{ value: '', label: 'Default image' }, ...choices.image_types.map((i) => ({ value: String(i.id), label: i.title }))]}
+            value={values.image_type_id ?? ''}
+            onChange={(e) => set('image_type_id', e.currentTarget.value || null)}
+            error={errors.image_type_id}
           />
           {mayUpload && (
             <Button variant="subtle" size="compact-xs" onClick={() => setUploading(true)} style={{ alignSelf: 'flex-start' }}>
@@ -123,12 +125,13 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
             </Button>
           )}
         </Stack>
-        <DateInput
+        <TextInput
           label="Match date"
-          placeholder="Pick the match date"
+          type="date"
           required
-          valueFormat="DD MMM YYYY"
-          {...bind('match_date')}
+          value={values.match_date ?? ''}
+          onChange={(e) => set('match_date', e.currentTarget.value || null)}
+          error={errors.match_date}
           data-testid="match-date"
         />
       </SimpleGrid>
@@ -152,11 +155,15 @@ export function PostForm({ choices, initial, submitLabel, onSubmit }: PostFormPr
           {submitLabel}
         </Button>
       </Group>
-      <UploadCoverModal
-        opened={uploading}
-        onClose={() => setUploading(false)}
-        onUploaded={(imageTypeId) => set('image_type_id', String(imageTypeId))}
-      />
+      {uploading && (
+        <Suspense fallback={null}>
+          <UploadCoverModal
+            opened
+            onClose={() => setUploading(false)}
+            onUploaded={(imageTypeId) => set('image_type_id', String(imageTypeId))}
+          />
+        </Suspense>
+      )}
     </PageForm>
   );
 }
