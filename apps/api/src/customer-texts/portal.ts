@@ -276,6 +276,11 @@ export const portalTexts = {
   'portal.record.hit_rate': portal('Hit rate', 'Kiwango cha ushindi'),
   'portal.record.profit': portal('Profit', 'Faida'),
   'portal.record.roi': portal('ROI', 'ROI'),
+  'portal.record.average_clv': portal('Average CLV', 'Wastani wa CLV'),
+  'portal.record.sample': portal(
+    'On {decided} decided tickets the true hit rate is between {low} % and {high} % (95 % confidence, Wilson score).',
+    'Kwa tiketi {decided} zilizoamuliwa, kiwango halisi cha ushindi kiko kati ya {low} % na {high} % (uhakika wa 95 %, Wilson).',
+  ),
   'portal.record.outcomes': portal('Won, lost, void', 'Imeshinda, imepoteza, imebatilishwa'),
   'portal.record.average_odds': portal('Average odds', 'Odds za wastani'),
   'portal.record.current_run': portal('Current run', 'Mfululizo wa sasa'),

@@ -232,6 +232,18 @@ describe('results proposed by the feed', () => {
     expect(JSON.stringify(entry)).toContain('The referee report changed the score');
     // Typed by hand where the feed has nothing: as today.
     expect((await results(staff, [{ selection_id: score!.id, result: 'won' }])).statusCode).toBe(200);
+
+    // The leg keeps the feed's word beside the admin's: the public record says it was corrected.
+    const publicRecord = (await t.app.inject({ method: 'GET', url: '/api/portal/record?perPage=50' })).json();
+    const listed = publicRecord.tickets.find((p: { id: number }) => p.id === ticket.id);
+    expect(listed.selections.map((s: { result: string; feed_result: string | null }) => [s.result, s.feed_result])).toEqual([
+      ['lost', 'won'],
+      ['won', null],
+    ]);
+    const page = (await t.app.inject({ method: 'GET', url: '/portal/record?perPage=50' })).body;
+    const card = page.slice(page.indexOf(`data-ticket="${ticket.id}"`));
+    expect(card.slice(0, card.indexOf('</article>'))).toContain('data-result-source="corrected">(corrected: feed said Won)');
+    expect(page).toContain(`data-chain-head="${publicRecord.chain_head}"`);
   });
 
   it('proposes void for a postponed fixture only once its clock ran out', async () => {

@@ -79,6 +79,8 @@ describe('the record', () => {
       void: 1,
       pending: 1,
       hit_rate: 75,
+      // Wilson, 3 of 4 at 95 %: 0.3006 to 0.9544.
+      hit_rate_interval: { low: 30.1, high: 95.4 },
       average_odds: 2.14,
       profit_units: 0.95,
       roi: 19,

@@ -209,7 +209,13 @@ ${r.settled === 0
     : html`<dl class="figs"><div><dt>${t('portal.record.hit_rate')}</dt><dd>${percent(r.hit_rate)}</dd></div>
 <div><dt>${t('portal.record.profit')}</dt><dd>${t('portal.record.units', { units: signed(r.profit_units, 2) })}</dd></div><div><dt>${t('portal.record.roi')}</dt><dd>${r.roi === null ? '-' : `${signed(r.roi, 1)} %`}</dd></div>
 <div><dt>${t('portal.record.outcomes')}</dt><dd>${r.won} · ${r.lost} · ${r.void}</dd></div><div><dt>${t('portal.record.average_odds')}</dt><dd>${r.average_odds === null ? '-' : r.average_odds.toFixed(2)}</dd></div>
-<div><dt>${t('portal.record.current_run')}</dt><dd>${streak}</dd></div></dl>`}</section>`;
+<div><dt>${t('portal.record.current_run')}</dt><dd>${streak}</dd></div>${
+        r.average_clv === null ? '' : html`<div><dt>${t('portal.record.average_clv')}</dt><dd data-average-clv>${signed(r.average_clv, 1)} %</dd></div>`
+      }</dl>${
+        r.hit_rate_interval
+          ? html`<p class="meta" data-sample>${t('portal.record.sample', { decided: r.won + r.lost, low: r.hit_rate_interval.low.toFixed(1), high: r.hit_rate_interval.high.toFixed(1) })}</p>`
+          : ''
+      }`}</section>`;
 }
 
 /** The Winnings & Results page as readers see it: the saved HTML with its record blocks filled in. */
