@@ -12,6 +12,8 @@ import { tipsApp, type TipsReference } from '../tips-fixtures/reference.ts';
 let t: TestApp, ref: TipsReference, admin: string, staff: string, fake: FakeApiFootball;
 
 const HOUR = 3_600_000;
+const METRICS_TOKEN = 'metrics-token-0123456789';
+const metrics = async () => (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
 const inHours = (h: number) => new Date(Date.now() + h * HOUR);
 const store = (token: string, betCategoryId: number, matchDate: string, selections: Record<string, unknown>[]) =>
   t.as(token, { method: 'POST', url: '/api/tips/tickets/store', payload: { bet_category_id: betCategoryId, match_date: matchDate, selections } });
@@ -33,7 +35,7 @@ async function kickedOff(ticketId: number, hours: number) {
 }
 
 beforeAll(async () => {
-  ({ t, ref, admin, staff } = await tipsApp());
+  ({ t, ref, admin, staff } = await tipsApp({ env: { METRICS_TOKEN } }));
   fake = await startFakeApiFootball();
   fake.addFixture({ id: 101, home: 'Arsenal', away: 'Chelsea', kickoffAt: inHours(3), odds: { home: 2.0, draw: 3.4, away: 3.8, over25: 1.8 } });
   fake.addFixture({ id: 102, home: 'Liverpool', away: 'Everton', kickoffAt: inHours(4), odds: { home: 1.5, draw: 4.2, away: 6 } });
@@ -176,10 +178,15 @@ describe('publishing fixture legs', () => {
     expect(limited.json().ticket.selections[0]).toMatchObject({ verified: false });
     const state = (await t.as(staff, { method: 'GET', url: '/api/feed/state' })).json();
     expect(state.backing_off_until).not.toBeNull();
+    expect(await metrics()).toContain('\nbetdesk_feed_backing_off 1\n');
     const asked = fake.requests.length;
     await store(staff, ref.o15, '2030-02-10', [fixtureLeg(105, '1X2', 'X', 3.3)]);
     expect(fake.requests.length).toBe(asked);
     await t.deps.db.execute(sql`update feed_quota set backoff_until = now() - interval '1 second'`);
+    const after = await metrics();
+    expect(after).toContain('\nbetdesk_feed_backing_off 0\n');
+    // The quota the last answer reported, as on the Settings screen.
+    expect(after).toMatch(new RegExp(`\\nbetdesk_feed_requests_remaining\\{window="day"\\} ${state.requests_remaining_day}\\n`));
   });
 });
 
