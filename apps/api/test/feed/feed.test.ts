@@ -290,3 +290,30 @@ describe('closing odds and CLV', () => {
     expect(record).toMatchObject({ won: 1, average_clv: 25, unverified_legs: 0 });
   });
 });
+
+describe('the leagues the business follows, calendar-year seasons included', () => {
+  beforeAll(() => {
+    t.deps.sportsFeed = apiFootballFeed({ baseUrl: fake.url, apiKey: fake.apiKey });
+  });
+
+  it("asks a calendar-year league for the year's season and an August-to-May one for the season it started", async () => {
+    const kickoffAt = inHours(10);
+    fake.addFixture({ id: 120, home: 'LA Galaxy', away: 'Seattle Sounders', kickoffAt, league: { id: 253, name: 'Major League Soccer', country: 'USA' }, calendarYear: true });
+    const refused = await setting('feed_calendar_year_leagues', 'MLS');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toHaveProperty(['value']);
+    expect((await setting('feed_leagues', '39, 253')).statusCode).toBe(200);
+    expect((await setting('feed_calendar_year_leagues', '253')).statusCode).toBe(200);
+    const before = fake.requests.length;
+    await syncFixtures(t.deps);
+    const asked = fake.requests.slice(before).filter((r) => r.path.endsWith('fixtures'));
+    const year = new Date().getUTCFullYear();
+    const month = new Date().getUTCMonth();
+    expect(asked.filter((r) => r.params.league === '253').map((r) => r.params.season)).toContain(String(kickoffAt.getUTCFullYear()));
+    expect(asked.filter((r) => r.params.league === '39').map((r) => r.params.season)).toContain(String(month >= 6 ? year : year - 1));
+    const found = (await t.as(staff, { method: 'GET', url: '/api/feed/fixtures?league=253' })).json();
+    expect(found.fixtures.map((f: { home: string }) => f.home)).toEqual(['LA Galaxy']);
+    await setting('feed_calendar_year_leagues', '');
+    await setting('feed_leagues', '39,140,135');
+  });
+});
