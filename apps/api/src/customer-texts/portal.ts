@@ -278,7 +278,7 @@ export const portalTexts = {
   'portal.record.roi': portal('ROI', 'ROI'),
   'portal.record.average_clv': portal('Average CLV', 'Wastani wa CLV'),
   'portal.record.sample': portal(
-    'On {decided} decided tickets the true hit rate is between {low} % and {high} % (95 % confidence, Wilson score).',
+    '{decided, plural, one {On # decided ticket} other {On # decided tickets}} the true hit rate is between {low} % and {high} % (95 % confidence, Wilson score).',
     'Kwa tiketi {decided} zilizoamuliwa, kiwango halisi cha ushindi kiko kati ya {low} % na {high} % (uhakika wa 95 %, Wilson).',
   ),
   'portal.record.outcomes': portal('Won, lost, void', 'Imeshinda, imepoteza, imebatilishwa'),
