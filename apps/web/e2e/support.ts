@@ -147,7 +147,8 @@ export async function startOwnServer(env: Record<string, string>, operatorAdmins
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      DATABASE_URL: '',
+      // Its own PGlite; E2E_OWN_DATABASE_URL (an empty PostgreSQL database, one spec at a time) runs it on PostgreSQL.
+      DATABASE_URL: process.env.E2E_OWN_DATABASE_URL ?? '',
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       SEED_DEMO: '0',
@@ -169,7 +170,10 @@ export async function startOwnServer(env: Record<string, string>, operatorAdmins
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 120_000;
+  // Booting (migrations, the demo seed, the fake feed's first sync) takes well under a minute on an idle
+  // machine and has taken over two on a loaded 2-core one; the deadline is for a server that never comes
+  // up, inside the fixture's own 240 s (an exited server fails at once).
+  const deadline = Date.now() + 210_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) break;
     const healthy = await fetch(`${baseURL}/api/health`).then((res) => res.ok, () => false);

@@ -121,8 +121,20 @@ export const Selection = z.object({
   clv: z.number().nullable(),
   /** The match and the price were checked against the feed when published. */
   verified: z.boolean(),
+  /**
+   * The result the feed proposed (decision 070); null: none. A `result` other than this one is an
+   * admin's correction, shown on the public record as "corrected: feed said …".
+   */
+  feed_result: z.enum(SELECTION_RESULTS).nullable(),
 });
 export type Selection = z.infer<typeof Selection>;
+
+/** Where a leg's result came from: the feed (confirmed), an admin's correction of the feed, or staff alone. */
+export function resultSource(s: Pick<Selection, 'result' | 'feed_result'>): 'feed' | 'corrected' | 'staff' | null {
+  if (s.result === null) return null;
+  if (s.feed_result === null) return 'staff';
+  return s.result === s.feed_result ? 'feed' : 'corrected';
+}
 
 export const Ticket = z.object({
   id: z.number(),
@@ -246,6 +258,11 @@ export const TrackRecord = z.object({
   pending: z.number(),
   /** Percent of decided (won + lost) tickets won, one decimal; null with nothing decided. */
   hit_rate: z.number().nullable(),
+  /**
+   * The hit rate's 95 % confidence interval (Wilson score) in percent with one decimal: how far the
+   * true rate may be from `hit_rate` on this few decided tickets; null with nothing decided.
+   */
+  hit_rate_interval: z.object({ low: z.number(), high: z.number() }).nullable(),
   /** Mean combined odds of the settled tickets, two decimals; null with nothing settled. */
   average_odds: z.number().nullable(),
   profit_units: z.number(),

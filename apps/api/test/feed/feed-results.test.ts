@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clvPercent, proposeResult, settleOnScore } from '../../src/modules/tips-record/feed-results.ts';
 import { medianOf, pickPrice } from '../../src/modules/feed/service.ts';
-import { toFixture, toPrices, seasonOf } from '../../src/integrations/sports-feed/api-football.ts';
+import { toFixture, toPrices, seasonOf, seasonsOf } from '../../src/integrations/sports-feed/api-football.ts';
 import { computeRecord } from '../../src/modules/tips-record/settlement.ts';
 
 const clocks = { postponedHours: 72, abandonedHours: 36, cancelledHours: 0 };
@@ -100,5 +100,14 @@ describe("API-Football's shapes", () => {
   it('names the season by the year it starts', () => {
     expect(seasonOf('2026-12-02')).toBe(2026);
     expect(seasonOf('2027-03-01')).toBe(2026);
+  });
+
+  it("names a calendar-year league's season by the year, and asks for both seasons of a window across a season's start", () => {
+    expect(seasonOf('2027-03-01', true)).toBe(2027);
+    expect(seasonOf('2026-12-02', true)).toBe(2026);
+    expect(seasonsOf('2026-12-29', '2027-01-05', true)).toEqual([2026, 2027]);
+    expect(seasonsOf('2026-12-29', '2027-01-05')).toEqual([2026]);
+    expect(seasonsOf('2027-06-28', '2027-07-05')).toEqual([2026, 2027]);
+    expect(seasonsOf('2027-06-28', '2027-07-05', true)).toEqual([2027]);
   });
 });

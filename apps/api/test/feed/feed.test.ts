@@ -12,6 +12,8 @@ import { tipsApp, type TipsReference } from '../tips-fixtures/reference.ts';
 let t: TestApp, ref: TipsReference, admin: string, staff: string, fake: FakeApiFootball;
 
 const HOUR = 3_600_000;
+const METRICS_TOKEN = 'metrics-token-0123456789';
+const metrics = async () => (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
 const inHours = (h: number) => new Date(Date.now() + h * HOUR);
 const store = (token: string, betCategoryId: number, matchDate: string, selections: Record<string, unknown>[]) =>
   t.as(token, { method: 'POST', url: '/api/tips/tickets/store', payload: { bet_category_id: betCategoryId, match_date: matchDate, selections } });
@@ -33,7 +35,7 @@ async function kickedOff(ticketId: number, hours: number) {
 }
 
 beforeAll(async () => {
-  ({ t, ref, admin, staff } = await tipsApp());
+  ({ t, ref, admin, staff } = await tipsApp({ env: { METRICS_TOKEN } }));
   fake = await startFakeApiFootball();
   fake.addFixture({ id: 101, home: 'Arsenal', away: 'Chelsea', kickoffAt: inHours(3), odds: { home: 2.0, draw: 3.4, away: 3.8, over25: 1.8 } });
   fake.addFixture({ id: 102, home: 'Liverpool', away: 'Everton', kickoffAt: inHours(4), odds: { home: 1.5, draw: 4.2, away: 6 } });
@@ -176,10 +178,15 @@ describe('publishing fixture legs', () => {
     expect(limited.json().ticket.selections[0]).toMatchObject({ verified: false });
     const state = (await t.as(staff, { method: 'GET', url: '/api/feed/state' })).json();
     expect(state.backing_off_until).not.toBeNull();
+    expect(await metrics()).toContain('\nbetdesk_feed_backing_off 1\n');
     const asked = fake.requests.length;
     await store(staff, ref.o15, '2030-02-10', [fixtureLeg(105, '1X2', 'X', 3.3)]);
     expect(fake.requests.length).toBe(asked);
     await t.deps.db.execute(sql`update feed_quota set backoff_until = now() - interval '1 second'`);
+    const after = await metrics();
+    expect(after).toContain('\nbetdesk_feed_backing_off 0\n');
+    // The quota the last answer reported, as on the Settings screen.
+    expect(after).toMatch(new RegExp(`\\nbetdesk_feed_requests_remaining\\{window="day"\\} ${state.requests_remaining_day}\\n`));
   });
 });
 
@@ -232,6 +239,18 @@ describe('results proposed by the feed', () => {
     expect(JSON.stringify(entry)).toContain('The referee report changed the score');
     // Typed by hand where the feed has nothing: as today.
     expect((await results(staff, [{ selection_id: score!.id, result: 'won' }])).statusCode).toBe(200);
+
+    // The leg keeps the feed's word beside the admin's: the public record says it was corrected.
+    const publicRecord = (await t.app.inject({ method: 'GET', url: '/api/portal/record?perPage=50' })).json();
+    const listed = publicRecord.tickets.find((p: { id: number }) => p.id === ticket.id);
+    expect(listed.selections.map((s: { result: string; feed_result: string | null }) => [s.result, s.feed_result])).toEqual([
+      ['lost', 'won'],
+      ['won', null],
+    ]);
+    const page = (await t.app.inject({ method: 'GET', url: '/portal/record?perPage=50' })).body;
+    const card = page.slice(page.indexOf(`data-ticket="${ticket.id}"`));
+    expect(card.slice(0, card.indexOf('</article>'))).toContain('data-result-source="corrected">(corrected: feed said Won)');
+    expect(page).toContain(`data-chain-head="${publicRecord.chain_head}"`);
   });
 
   it('proposes void for a postponed fixture only once its clock ran out', async () => {
@@ -269,5 +288,32 @@ describe('closing odds and CLV', () => {
     await results(staff, [{ selection_id: leg.id, confirm_feed: true }]);
     const record = (await t.as(staff, { method: 'GET', url: `/api/tips/record?bet_category_id=${ref.d2}&from=2030-04-01&to=2030-04-01` })).json();
     expect(record).toMatchObject({ won: 1, average_clv: 25, unverified_legs: 0 });
+  });
+});
+
+describe('the leagues the business follows, calendar-year seasons included', () => {
+  beforeAll(() => {
+    t.deps.sportsFeed = apiFootballFeed({ baseUrl: fake.url, apiKey: fake.apiKey });
+  });
+
+  it("asks a calendar-year league for the year's season and an August-to-May one for the season it started", async () => {
+    const kickoffAt = inHours(10);
+    fake.addFixture({ id: 120, home: 'LA Galaxy', away: 'Seattle Sounders', kickoffAt, league: { id: 253, name: 'Major League Soccer', country: 'USA' }, calendarYear: true });
+    const refused = await setting('feed_calendar_year_leagues', 'MLS');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toHaveProperty(['value']);
+    expect((await setting('feed_leagues', '39, 253')).statusCode).toBe(200);
+    expect((await setting('feed_calendar_year_leagues', '253')).statusCode).toBe(200);
+    const before = fake.requests.length;
+    await syncFixtures(t.deps);
+    const asked = fake.requests.slice(before).filter((r) => r.path.endsWith('fixtures'));
+    const year = new Date().getUTCFullYear();
+    const month = new Date().getUTCMonth();
+    expect(asked.filter((r) => r.params.league === '253').map((r) => r.params.season)).toContain(String(kickoffAt.getUTCFullYear()));
+    expect(asked.filter((r) => r.params.league === '39').map((r) => r.params.season)).toContain(String(month >= 6 ? year : year - 1));
+    const found = (await t.as(staff, { method: 'GET', url: '/api/feed/fixtures?league=253' })).json();
+    expect(found.fixtures.map((f: { home: string }) => f.home)).toEqual(['LA Galaxy']);
+    await setting('feed_calendar_year_leagues', '');
+    await setting('feed_leagues', '39,140,135');
   });
 });

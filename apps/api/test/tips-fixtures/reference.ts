@@ -3,7 +3,7 @@ import { betCategories, imageTypes, postCategories, pricePackages, tipsSubscribe
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { activateSubscription } from '../../src/modules/subscriptions/service.ts';
 import type { Db } from '../../src/db/client.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
+import { ADMIN, createTestApp, type TestApp, type TestAppOptions } from '../helpers.ts';
 
 export interface TipsReference {
   d2: number;
@@ -56,8 +56,8 @@ export async function signedInStaff(t: TestApp): Promise<{ admin: string; staff:
 }
 
 /** The usual start of a tips test file: a fresh app with the reference data, an admin and a staff member signed in. */
-export async function tipsApp(): Promise<{ t: TestApp; ref: TipsReference; admin: string; staff: string }> {
-  const t = await createTestApp();
+export async function tipsApp(options: TestAppOptions = {}): Promise<{ t: TestApp; ref: TipsReference; admin: string; staff: string }> {
+  const t = await createTestApp(options);
   const ref = await tipsReference(t.deps.db);
   return { t, ref, ...(await signedInStaff(t)) };
 }

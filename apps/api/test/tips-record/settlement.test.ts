@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { combinedOdds, ticketSmsText } from '@betdesk/contract';
-import { computeRecord, legFactor, settleTicket, type RecordTicket } from '../../src/modules/tips-record/settlement.ts';
+import { computeRecord, legFactor, settleTicket, wilsonInterval, type RecordTicket } from '../../src/modules/tips-record/settlement.ts';
 
 const period = { from: '2026-11-01', to: '2026-11-30' };
 
@@ -79,6 +79,8 @@ describe('the record', () => {
       void: 1,
       pending: 1,
       hit_rate: 75,
+      // Wilson, 3 of 4 at 95 %: 0.3006 to 0.9544.
+      hit_rate_interval: { low: 30.1, high: 95.4 },
       average_odds: 2.14,
       profit_units: 0.95,
       roi: 19,
@@ -143,5 +145,40 @@ describe('the SMS text of a ticket', () => {
     expect(ticketSmsText('O15', '2026-11-03', [{ home: 'Atlético', away: 'Sevilla', market: 'GG', pick: 'Yes', odds: 1.7 }])).toBe(
       'O15 03/11: Atletico-Sevilla GG:Yes @1.70',
     );
+  });
+});
+
+describe('the hit rate with its sample-size note (Wilson score interval, 95 %)', () => {
+  // Hand-worked: 7 of 10, z = 1.96: centre (0.7 + 0.19208) / 1.38416 = 0.64449, half-width
+  // 1.96 · √(0.021 + 0.009604) / 1.38416 = 0.24772, so 0.39677 to 0.89221.
+  it('gives 39.7 % to 89.2 % for 7 won of 10 decided', () => {
+    const interval = wilsonInterval(7, 10)!;
+    expect(interval.low).toBeCloseTo(0.39677, 4);
+    expect(interval.high).toBeCloseTo(0.89221, 4);
+  });
+
+  it('stays within 0 to 100 % when nothing was won, and is null with nothing decided', () => {
+    // 0 of 5: centre = half-width = 0.19208 / 0.88416 ... = 0.21725 (low 0, high 0.43450).
+    expect(wilsonInterval(0, 5)!.low).toBe(0);
+    expect(wilsonInterval(0, 5)!.high).toBeCloseTo(0.4345, 4);
+    expect(wilsonInterval(0, 0)).toBeNull();
+  });
+
+  it('narrows as the sample grows: 70 of 100 is 60.4 % to 78.1 %', () => {
+    const interval = wilsonInterval(70, 100)!;
+    expect(interval.low).toBeCloseTo(0.6041, 3);
+    expect(interval.high).toBeCloseTo(0.7811, 3);
+  });
+
+  it('is on the record in percent with one decimal beside the hit rate', () => {
+    const tickets: RecordTicket[] = Array.from({ length: 10 }, (_, i) => ({
+      match_date: `2026-11-${String(i + 1).padStart(2, '0')}`,
+      combined_odds: 1.5,
+      legs: [{ odds: 1.5, result: i < 7 ? ('won' as const) : ('lost' as const) }],
+    }));
+    const record = computeRecord(tickets, { from: null, to: null });
+    expect(record.hit_rate).toBe(70);
+    expect(record.hit_rate_interval).toEqual({ low: 39.7, high: 89.2 });
+    expect(computeRecord([], { from: null, to: null }).hit_rate_interval).toBeNull();
   });
 });

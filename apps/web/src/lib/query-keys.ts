@@ -160,6 +160,7 @@ export const queryKeys = {
     dayTickets: (day: string) => ['tips', 'tickets', 'day', day] as const,
     record: ['tips', 'record'] as const,
     trackRecord: (query: unknown) => ['tips', 'record', query] as const,
+    recordTickets: (query: unknown) => ['tips', 'tickets', 'record', query] as const,
     recordCategories: () => ['tips', 'record', 'bet-categories'] as const,
     winnings: ['tips', 'winnings'] as const,
     winningsCategories: () => ['tips', 'winnings', 'bet-categories'] as const,

@@ -74,10 +74,22 @@ interface ApiAnswer<T> {
 
 const period = (s: ApiScore | undefined): PeriodScore => ({ home: s?.home ?? null, away: s?.away ?? null });
 
-/** A football season as API-Football names it: the year it starts (August to May leagues). */
-export function seasonOf(day: string): number {
+/**
+ * A football season as API-Football names it: the year it starts. An August-to-May league's season
+ * runs from July; a calendar-year league's (MLS, Brazil's Série A) is the year
+ * itself: `calendarYear`.
+ */
+export function seasonOf(day: string, calendarYear = false): number {
   const [year, month] = day.split('-').map(Number) as [number, number];
+  if (calendarYear) return year;
   return month >= 7 ? year : year - 1;
+}
+
+/** The seasons a window of days falls in: two when it crosses a season's start (one request each). */
+export function seasonsOf(from: string, to: string, calendarYear = false): number[] {
+  const first = seasonOf(from, calendarYear);
+  const last = seasonOf(to, calendarYear);
+  return first === last ? [first] : [first, last];
 }
 
 export function toFixture(f: ApiFixture): FeedFixtureData {
@@ -170,11 +182,13 @@ export function apiFootballFeed(options: ApiFootballOptions): SportsFeed {
 
   return {
     provider: 'api-football',
-    async fixtures({ leagues, from, to }) {
+    async fixtures({ leagues, calendarYearLeagues = [], from, to }) {
       const found: FeedFixtureData[] = [];
       for (const league of leagues) {
-        const list = await get<ApiFixture>('fixtures', { league, season: String(seasonOf(from)), from, to, timezone: 'UTC' });
-        found.push(...list.map(toFixture));
+        for (const season of seasonsOf(from, to, calendarYearLeagues.includes(league))) {
+          const list = await get<ApiFixture>('fixtures', { league, season: String(season), from, to, timezone: 'UTC' });
+          found.push(...list.map(toFixture));
+        }
       }
       return found;
     },

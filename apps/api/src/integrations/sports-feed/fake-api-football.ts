@@ -48,7 +48,8 @@ export interface FakeApiFootball {
   rateLimitNext(n?: number): void;
   /** Every connection is cut before an answer. */
   down: boolean;
-  addFixture(f: { id: number; home: string; away: string; kickoffAt: Date; league?: { id: number; name: string; country: string }; odds?: FakeOddsTable }): FakeFixture;
+  /** `calendarYear`: the league's season is the calendar year (as API-Football names MLS's or Série A's). */
+  addFixture(f: { id: number; home: string; away: string; kickoffAt: Date; league?: { id: number; name: string; country: string }; odds?: FakeOddsTable; calendarYear?: boolean }): FakeFixture;
   /** A status change (`1H`, `PST`, `ABD` ...) with the scores the API then shows. */
   setStatus(id: number, short: string, scores?: Partial<FakeFixture['score']>): void;
   /** Every price of the fixture multiplied by `factor` (prices move before kick-off). */
@@ -144,7 +145,7 @@ export async function startFakeApiFootball(options: { apiKey?: string; dailyLimi
       limited += n;
     },
     down: false,
-    addFixture({ id, home, away, kickoffAt, league, odds }) {
+    addFixture({ id, home, away, kickoffAt, league, odds, calendarYear = false }) {
       const l = league ?? { id: 39, name: 'Premier League', country: 'England' };
       const f: FakeFixture = {
         fixture: {
@@ -156,7 +157,11 @@ export async function startFakeApiFootball(options: { apiKey?: string; dailyLimi
           venue: { id: null, name: null, city: null },
           status: { long: STATUS_LONG.NS!, short: 'NS', elapsed: null, extra: null },
         },
-        league: { ...l, season: kickoffAt.getUTCMonth() >= 6 ? kickoffAt.getUTCFullYear() : kickoffAt.getUTCFullYear() - 1, round: 'Regular Season - 14' },
+        league: {
+          ...l,
+          season: calendarYear || kickoffAt.getUTCMonth() >= 6 ? kickoffAt.getUTCFullYear() : kickoffAt.getUTCFullYear() - 1,
+          round: 'Regular Season - 14',
+        },
         teams: { home: { id: id * 2, name: home, winner: null }, away: { id: id * 2 + 1, name: away, winner: null } },
         goals: { ...none },
         score: { halftime: { ...none }, fulltime: { ...none }, extratime: { ...none }, penalty: { ...none } },

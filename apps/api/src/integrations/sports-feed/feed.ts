@@ -50,7 +50,8 @@ export class FeedUnavailable extends Error {}
 export interface SportsFeed {
   provider: FeedProvider;
   /** The fixtures of these leagues from one day to another (inclusive, UTC days). */
-  fixtures(query: { leagues: string[]; from: string; to: string }): Promise<FeedFixtureData[]>;
+  /** `calendarYearLeagues`: those of `leagues` whose season is the calendar year (a provider without seasons ignores it). */
+  fixtures(query: { leagues: string[]; calendarYearLeagues?: string[]; from: string; to: string }): Promise<FeedFixtureData[]>;
   /** The latest state of these fixtures (scores, status); fixtures the provider no longer knows are left out. */
   fixturesById(ids: string[]): Promise<FeedFixtureData[]>;
   /** The pre-match prices of one fixture for the markets Betdesk knows. */

@@ -70,8 +70,9 @@ async function call<T>(db: Queryable, feed: SportsFeed, work: (feed: SportsFeed)
 }
 
 /** The league ids of the `feed_leagues` setting. */
-export function leaguesOf(setting: string): string[] {
-  return setting
+export function leaguesOf(setting: string | number): string[] {
+  // One id alone may come back from the stored JSON as a number.
+  return String(setting)
     .split(',')
     .map((id) => id.trim())
     .filter((id) => /^\d+$/.test(id));
@@ -88,10 +89,12 @@ export async function syncFixtures(deps: FeedDeps): Promise<{ fixtures: number; 
   if (!feed) return { fixtures: 0, synced: false };
   if (!(await takeLease(deps.db, SYNC_LEASE, 300))) return { fixtures: 0, synced: false };
   try {
-    const settings = await getSettings(deps.db, ['feed_leagues', 'feed_sync_days_ahead']);
+    const settings = await getSettings(deps.db, ['feed_leagues', 'feed_calendar_year_leagues', 'feed_sync_days_ahead']);
     const leagues = leaguesOf(settings.feed_leagues);
+    const calendarYearLeagues = leaguesOf(settings.feed_calendar_year_leagues);
     const now = Date.now();
-    const found = await call(deps.db, feed, (f) => f.fixtures({ leagues, from: utcDay(now - DAY), to: utcDay(now + settings.feed_sync_days_ahead * DAY) }));
+    const window = { from: utcDay(now - DAY), to: utcDay(now + settings.feed_sync_days_ahead * DAY) };
+    const found = await call(deps.db, feed, (f) => f.fixtures({ leagues, calendarYearLeagues, ...window }));
     if (found === null) return { fixtures: 0, synced: false };
     await q.upsertFixtures(deps.db, found.map(toUpsert));
     await q.recordQuota(deps.db, feed.provider, { synced: true });

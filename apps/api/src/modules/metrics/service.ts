@@ -222,6 +222,15 @@ export function installMetrics(app: FastifyInstance, deps: AppDeps): void {
     },
   });
   new Gauge({
+    name: 'betdesk_feed_backing_off',
+    help: 'The sports-data feed answered 429 (too many requests): 1 while no request leaves, until the back-off ends',
+    registers: [registry],
+    async collect() {
+      const until = (await feedState(deps)).backing_off_until;
+      this.set(until !== null && new Date(until).getTime() > Date.now() ? 1 : 0);
+    },
+  });
+  new Gauge({
     name: 'betdesk_tax_invoicing_on',
     help: '1 when the eTIMS device is initialised and sales are invoiced to KRA',
     registers: [registry],

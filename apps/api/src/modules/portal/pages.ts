@@ -8,6 +8,7 @@ import {
   type PortalTeaser,
   type PublicTicket,
   type RecordBlockPeriod,
+  resultSource,
 } from '@betdesk/contract';
 import { type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
@@ -66,7 +67,7 @@ nav form{display:inline}nav button,.lang button{background:none;border:0;color:#
 .top{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:0 1rem}.lang button{min-height:44px}
 main{max-width:44rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .card{background:#fff;border:1px solid #dde2e7;border-radius:8px;padding:.8rem 1rem;margin:.6rem 0;overflow-wrap:anywhere}
-.card h3{margin:0 0 .2rem;font-size:1.05rem}.meta{color:#59636e;font-size:1rem}.tip img{max-width:100%;height:auto}
+.card h3{margin:0 0 .2rem;font-size:1.05rem}.meta{color:#59636e;font-size:1rem}.proof-head{overflow-wrap:anywhere}.tip img{max-width:100%;height:auto}
 .tip table{border-collapse:collapse;max-width:100%;display:block;overflow-x:auto}.tip td,.tip th{border:1px solid #dde2e7;padding:.2rem .4rem}
 .price{font-weight:700;font-size:1.1rem}.btn{display:inline-block;background:#0b6b3a;color:#fff;border:0;border-radius:6px;padding:.65rem 1.1rem;font:inherit;font-weight:600;text-decoration:none;cursor:pointer;min-height:44px}
 .btn.secondary{background:#fff;color:#0b6b3a;border:1px solid #0b6b3a}.btn.danger{background:#b42318}
@@ -208,7 +209,13 @@ ${r.settled === 0
     : html`<dl class="figs"><div><dt>${t('portal.record.hit_rate')}</dt><dd>${percent(r.hit_rate)}</dd></div>
 <div><dt>${t('portal.record.profit')}</dt><dd>${t('portal.record.units', { units: signed(r.profit_units, 2) })}</dd></div><div><dt>${t('portal.record.roi')}</dt><dd>${r.roi === null ? '-' : `${signed(r.roi, 1)} %`}</dd></div>
 <div><dt>${t('portal.record.outcomes')}</dt><dd>${r.won} · ${r.lost} · ${r.void}</dd></div><div><dt>${t('portal.record.average_odds')}</dt><dd>${r.average_odds === null ? '-' : r.average_odds.toFixed(2)}</dd></div>
-<div><dt>${t('portal.record.current_run')}</dt><dd>${streak}</dd></div></dl>`}</section>`;
+<div><dt>${t('portal.record.current_run')}</dt><dd>${streak}</dd></div>${
+        r.average_clv === null ? '' : html`<div><dt>${t('portal.record.average_clv')}</dt><dd data-average-clv>${signed(r.average_clv, 1)} %</dd></div>`
+      }</dl>${
+        r.hit_rate_interval
+          ? html`<p class="meta" data-sample>${t('portal.record.sample', { decided: r.won + r.lost, low: r.hit_rate_interval.low.toFixed(1), high: r.hit_rate_interval.high.toFixed(1) })}</p>`
+          : ''
+      }`}</section>`;
 }
 
 /** The Winnings & Results page as readers see it: the saved HTML with its record blocks filled in. */
@@ -267,11 +274,29 @@ const resultText = (t: Say, r: string) => t(`portal.result.${r}` as CustomerText
 /** A leg's pick, with its market unless the pick already says it (Over 1.5). */
 const pickLabel = (s: { market: string; pick: string }) => (s.pick.toLowerCase().includes(s.market.toLowerCase()) ? s.pick : `${s.market}: ${s.pick}`);
 
+/** Where a leg's price came from: the bookmaker (or median) of the feed and when, or typed by the business. */
+function oddsOrigin(t: Say, s: PublicTicket['selections'][number]): string {
+  if (!s.odds_source.startsWith('feed:') || s.odds_captured_at === null) return t('portal.record.odds_typed');
+  const bookmaker = s.odds_source.slice('feed:'.length);
+  const source = bookmaker === 'median' ? t('portal.record.source_median') : bookmaker;
+  return t('portal.record.odds_taken', { source, time: t.dateTime(s.odds_captured_at) });
+}
+
+/** Whether a leg's result is the feed's (confirmed) or an admin's correction of it; nothing for a result typed without a feed. */
+function resultOrigin(t: Say, s: PublicTicket['selections'][number]): Html {
+  const source = resultSource(s);
+  if (source === 'feed') return html` <span class="meta" data-result-source="feed">(${t('portal.record.result_feed')})</span>`;
+  if (source === 'corrected' && s.feed_result) {
+    return html` <span class="meta" data-result-source="corrected">(${t('portal.record.result_corrected', { result: resultText(t, s.feed_result) })})</span>`;
+  }
+  return html``;
+}
+
 export function ticketCard(t: Say, ticket: PublicTicket): Html {
   return html`<article class="card" data-ticket="${ticket.id}"><h3>${t('portal.record.ticket', { category: `${ticket.bet_category} (${ticket.code})`, date: t.date(ticket.match_date) })}</h3>
 <ul class="legs">${ticket.selections.map(
     (s) => html`<li><strong>${s.home} - ${s.away}</strong> <span class="meta">${s.competition}, ${t.dateTime(s.kickoff)}</span><br>
-${t('portal.record.pick')}: ${pickLabel(s)} · ${t('portal.record.odds')} ${s.odds.toFixed(2)} · <span class="${resultClass(s.result)}">${s.result ? resultText(t, s.result) : '-'}</span>${
+${t('portal.record.pick')}: ${pickLabel(s)} · ${t('portal.record.odds')} ${s.odds.toFixed(2)} <span class="meta" data-odds-source>(${oddsOrigin(t, s)})</span> · <span class="${resultClass(s.result)}">${s.result ? resultText(t, s.result) : '-'}</span>${resultOrigin(t, s)}${
       s.closing_odds !== null && s.clv !== null ? html` <span class="meta">(${t('portal.record.clv', { odds: s.closing_odds.toFixed(2), clv: signed(s.clv, 1) })})</span>` : ''
     }${s.verified ? '' : html` <span class="meta" data-unverified>· ${t('portal.record.not_verified')}</span>`}</li>`,
   )}</ul>
@@ -299,6 +324,8 @@ export function recordPage(
     total: number;
     page: number;
     perPage: number;
+    /** The proof chain's last hash (decision 071); null: nothing published since the chain began. */
+    chainHead: string | null;
   },
 ): string {
   const t = say(shell);
@@ -331,6 +358,7 @@ ${profitChart(t, c.chosen.record.profit_curve, c.chosen.record.settled)}
 <p class="meta">${t('portal.record.public_rule')}</p>
 ${c.tickets.length > 0 ? c.tickets.map((ticket) => ticketCard(t, ticket)) : html`<p>${t('portal.record.no_tickets')}</p>`}
 ${pager(t, { page: c.page, last, href: (n) => `${href({ code: c.chosen.code, page: n })}#tickets` })}
+${c.chainHead ? html`<p class="meta proof-head" data-chain-head="${c.chainHead}">${t('portal.record.chain_head', { hash: c.chainHead })} <a href="/portal/record.csv">record.csv</a></p>` : ''}
 <p><a class="btn" href="/portal/packages">${t('portal.record.see_packages')}</a></p>`,
   );
 }

@@ -35,7 +35,7 @@ import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { getSetting, settingDefaults } from '../settings/service.ts';
-import { categoryByCode, proofChainCsv, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
+import { categoryByCode, proofChainCsv, proofChainHead, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import * as pages from './pages.ts';
@@ -260,6 +260,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
           total: listed.total,
           page,
           perPage,
+          chainHead: await proofChainHead(deps.db),
         }),
       );
     }),

@@ -269,6 +269,11 @@ export const settingDefaults = {
     description:
       "League ids of the sports-data feed the business follows, comma-separated (API-Football: 39 Premier League, 140 La Liga, 135 Serie A): their fixtures are kept locally for the ticket screen's picker",
   },
+  feed_calendar_year_leagues: {
+    value: '',
+    description:
+      'Of the followed leagues, those whose season is the calendar year (API-Football names their season by the year, e.g. 253 MLS, 71 Brazil Série A), comma-separated; empty: every league runs August to May',
+  },
   feed_sync_days_ahead: {
     value: 7,
     description: 'Days ahead whose fixtures the feed sync keeps locally (each followed league costs one request per sync)',
@@ -405,7 +410,7 @@ const TEXT_MAX = 1000;
 const PAGE_TEXT_MAX = 10_000;
 
 /** Texts the business may leave empty: the line is then not shown. */
-const optionalTexts = new Set<SettingKey>(['portal_ussd_code', 'portal_licence_line', 'feed_odds_bookmaker']);
+const optionalTexts = new Set<SettingKey>(['portal_ussd_code', 'portal_licence_line', 'feed_odds_bookmaker', 'feed_calendar_year_leagues']);
 const isTrustPage = (key: SettingKey) => Object.hasOwn(trustPageDefaults, key.replace(/_sw$/, ''));
 
 /** A trust page may use any of the values the portal fills in, or none; never another. */
@@ -488,7 +493,7 @@ export function checkSettingValue(key: SettingKey, raw: WireValue): SettingValue
   const max = isTrustPage(key) ? PAGE_TEXT_MAX : TEXT_MAX;
   if (text.length > max) throw fieldError('value', `The text may not be longer than ${max} characters`);
   if (isTrustPage(key)) return checkTrustPage(text);
-  if (key === 'feed_leagues') {
+  if (key === 'feed_leagues' || key === 'feed_calendar_year_leagues') {
     const ids = text.split(',').map((id) => id.trim());
     if (!ids.every((id) => /^\d{1,10}$/.test(id))) throw fieldError('value', refusalTexts.feedLeaguesInvalid);
     return ids.join(',');

@@ -48,6 +48,7 @@ function toSelection(s: q.SelectionRow): Selection {
     closing_odds: s.closingOddsHundredths === null ? null : odds(s.closingOddsHundredths),
     clv: clvPercent(s.oddsHundredths, s.closingOddsHundredths),
     verified: s.verified,
+    feed_result: s.proposedResult,
   };
 }
 

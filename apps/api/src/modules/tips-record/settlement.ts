@@ -64,9 +64,30 @@ const round = (n: number, decimals: number) => {
 };
 
 /**
+ * The Wilson score interval of a proportion (`successes` of `trials`) at the normal quantile `z`
+ * (1.96: 95 %), as fractions: unlike the plain p ± z·SE it stays within 0–1 and is honest for a
+ * small sample or a rate near 0 or 1, which a short tips record is. Null without trials.
+ */
+export function wilsonInterval(successes: number, trials: number, z = 1.96): { low: number; high: number } | null {
+  if (trials <= 0) return null;
+  const p = successes / trials;
+  const z2 = z * z;
+  const denominator = 1 + z2 / trials;
+  const centre = (p + z2 / (2 * trials)) / denominator;
+  const half = (z / denominator) * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials));
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+/**
  * The record of tickets that count (published before their first kick-off), given in the order
  * they were played (match date, first kick-off). Rates are percentages with one decimal.
  */
+/** The 95 % Wilson interval of the hit rate in percent with one decimal. */
+function hitRateInterval(won: number, decided: number): TrackRecord['hit_rate_interval'] {
+  const interval = wilsonInterval(won, decided);
+  return interval && { low: round(interval.low * 100, 1), high: round(interval.high * 100, 1) };
+}
+
 export function computeRecord(
   tickets: readonly RecordTicket[],
   period: { from: string | null; to: string | null },
@@ -121,6 +142,7 @@ export function computeRecord(
     void: voided,
     pending: tickets.length - settled,
     hit_rate: decided === 0 ? null : round((won / decided) * 100, 1),
+    hit_rate_interval: hitRateInterval(won, decided),
     average_odds: settled === 0 ? null : round(oddsSum / settled, 2),
     profit_units: round(profit, 2),
     roi: settled === 0 ? null : round((profit / settled) * 100, 1),
