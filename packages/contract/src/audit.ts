@@ -41,6 +41,7 @@ export const AUDIT_ENTITY_NAMES = {
   standing_order: 'Automatic renewal (Ratiba)',
   tax_device: 'Tax device (eTIMS)',
   tax_invoice: 'Tax invoice',
+  books_period: 'Books period (a month of the books)',
   secrets_key: 'Secrets key',
   backup: 'Backup',
   compliance_item: 'Compliance item',

@@ -12,6 +12,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { queryBatches, type CsvTable } from '../../http/csv.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
+import { closedMonth } from '../books/service.ts';
 import * as q from './queries.ts';
 
 export type TaxType = (typeof TAX_TYPES)[number];
@@ -650,14 +651,21 @@ export function monthRange(month: string): q.MonthRange {
   return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
 }
 
+export { vatReturnSummary } from './returns.ts';
+
 /** A month's figures per tax type, as an accountant files them. */
 export async function monthSummary(deps: AppDeps, month: string) {
   const [y, m] = month.split('-').map(Number) as [number, number];
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  const found = await q.monthSummary(deps.db, { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` });
+  const [found, closed] = await Promise.all([
+    q.monthSummary(deps.db, { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` }),
+    closedMonth(deps.db, month),
+  ]);
   const types = [...new Set(found.map((r) => r.tax_type))];
   return {
     month,
+    // A closed month says so on its screen (decision 075); its documents are the ones it had when it closed.
+    closed: closed?.closed ?? null,
     rows: types.map((t) => {
       const of = (kind: 'invoice' | 'credit_note') => found.find((r) => r.tax_type === t && r.kind === kind);
       const sales = Number(of('invoice')?.amount ?? 0);
