@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { booksPeriods, users, type BooksSnapshot } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { alias } from 'drizzle-orm/pg-core';
@@ -31,10 +31,10 @@ export async function askClose(tx: Queryable, month: string, reference: string, 
 }
 
 export async function markClosed(tx: Queryable, period: BooksPeriodRow, by: number, snapshot: BooksSnapshot): Promise<void> {
-  const at = new Date();
+  // The database's clock, as the documents' created_at: the tax point compares the two.
   await tx
     .update(booksPeriods)
-    .set({ state: 'closed', closedBy: period.askedBy, closedAt: at, firstClosedAt: period.firstClosedAt ?? at, confirmedBy: by, snapshot })
+    .set({ state: 'closed', closedBy: period.askedBy, closedAt: sql`now()`, firstClosedAt: sql`coalesce(${booksPeriods.firstClosedAt}, now())`, confirmedBy: by, snapshot })
     .where(eq(booksPeriods.month, period.month));
 }
 
