@@ -87,6 +87,11 @@ export const SENSITIVE_AUDIT_ACTIONS = [
   'admin-grant.request',
   'admin-grant.approve',
   'admin-grant.decline',
+  // A month of the books closed or reopened (decision 075): the figures filed with KRA.
+  'books.close',
+  'books.confirm-close',
+  'books.reopen',
+  'books.confirm-reopen',
 ] as const;
 
 const Name = z.string().trim().max(64, 'At most 64 characters');
