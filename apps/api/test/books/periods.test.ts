@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
-import { generate } from 'otplib';
 import { auditLog, mpesaPayments, taxInvoices } from '../../src/db/schema/index.ts';
 import { startFakeOscu, type FakeOscu } from '../../src/integrations/etims/fake-oscu.ts';
 import { queueCreditNote } from '../../src/modules/tax/service.ts';
-import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
+import { createTestApp, type TestApp } from '../helpers.ts';
+import { stepUpClock } from '../step-up.ts';
 import { c2b, confirm, paymentByReceipt, seedPeople } from '../mpesa/fixtures.ts';
 
 /**
@@ -21,23 +21,7 @@ let seq = 0;
 const ids: Record<string, number> = {};
 let clientId = 0;
 
-// Each code takes a new 30-second TOTP step: the clock (Date only) moves a whole step before each.
-let clock = Date.now();
-async function nextCode(secret: string): Promise<string> {
-  clock += 30_000;
-  vi.setSystemTime(clock);
-  return generate({ secret, epoch: Math.floor(clock / 1000) });
-}
-
-async function enrolAdmin(email: string) {
-  await t.addUser({ email, categoryId: ADMIN });
-  const token = await t.tokenFor(email);
-  const setup = await t.as(token, { method: 'POST', url: '/api/auth/2fa/setup' });
-  const { secret } = setup.json();
-  const enable = await t.as(token, { method: 'POST', url: '/api/auth/2fa/enable', payload: { code: await nextCode(secret) } });
-  expect(enable.statusCode).toBe(200);
-  return { token, secret: secret as string };
-}
+let nextCode: ReturnType<typeof stepUpClock>['nextCode'];
 
 const get = (url: string) => t.as(closer.token, { method: 'GET', url });
 const post = (token: string, url: string, payload: object = {}) => t.as(token, { method: 'POST', url, payload });
@@ -61,12 +45,13 @@ async function november() {
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(clock);
+  const stepUp = stepUpClock();
+  nextCode = stepUp.nextCode;
   fake = await startFakeOscu();
   t = await createTestApp({ env: { MPESA_SHORTCODE: '600984' } });
   const ref = await seedPeople(t);
-  closer = await enrolAdmin('books-closer@example.com');
-  confirmer = await enrolAdmin('books-confirmer@example.com');
+  closer = await stepUp.enrolAdmin(t, 'books-closer@example.com');
+  confirmer = await stepUp.enrolAdmin(t, 'books-confirmer@example.com');
   expect(
     (await post(closer.token, '/api/tax/settings', { tin: 'P051234567X', branch_id: '00', device_serial: 'BETDESK-BOOKS', vat_registered: true, base_url: fake.baseUrl })).statusCode,
   ).toBe(200);
