@@ -1,4 +1,4 @@
-import { booksTexts, nairobiDayOf, type BooksClosed, type BooksPeriod, type CloseBooksForm } from '@betdesk/contract';
+import { booksTexts, nairobiDayOf, type BooksPeriod, type CloseBooksForm } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { BooksSnapshot } from '../../db/schema/index.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -47,16 +47,6 @@ async function shownPeriod(db: Queryable, month: string): Promise<BooksPeriod> {
 /** Whether a month has ended in Nairobi (a month closes only after its last day). */
 function hasEnded(month: string): boolean {
   return month < nairobiDayOf(new Date()).slice(0, 7);
-}
-
-/**
- * A closed month (closed, or asked to reopen and not yet reopened) with what it read when it closed;
- * null while it is open. The VAT return, the Tax screen and the money bridge read it.
- */
-export async function closedMonth(db: Queryable, month: string): Promise<{ closed: BooksClosed; snapshot: BooksSnapshot } | null> {
-  const p = await q.periodOf(db, month);
-  if (!p || (p.state !== 'closed' && p.state !== 'reopening') || !p.snapshot || !p.closedAt) return null;
-  return { closed: { month, return_reference: p.returnReference, closed_at: p.closedAt.toISOString() }, snapshot: p.snapshot };
 }
 
 export async function askToClose(deps: AppDeps, actor: Actor, month: string, form: CloseBooksForm, requestId: string) {

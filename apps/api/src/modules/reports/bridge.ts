@@ -1,8 +1,7 @@
 import { centsToKes, type MONEY_BRIDGE_LINES } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
-import { monthRange } from '../tax/service.ts';
-import { closedMonth } from '../books/service.ts';
+import { closedMonth, monthRange } from '../tax/service.ts';
 import { moneyBridgeFigures } from './queries.ts';
 
 /**

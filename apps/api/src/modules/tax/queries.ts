@@ -474,6 +474,15 @@ const returnFrom = sql`${taxInvoices} i
           left join ${mpesaPayments} p on p.id = i.payment_id and i.kind = 'invoice'
           left join ${taxInvoices} o on o.id = i.original_id`;
 
+/** A month's books period as the tax screens read it (the books module writes it, decision 075). */
+export async function booksPeriodOf(db: Queryable, month: string) {
+  const [row] = await db
+    .select({ state: booksPeriods.state, returnReference: booksPeriods.returnReference, closedAt: booksPeriods.closedAt, snapshot: booksPeriods.snapshot })
+    .from(booksPeriods)
+    .where(eq(booksPeriods.month, month));
+  return row;
+}
+
 /** A month of Nairobi days as the tax point reads it. */
 export interface MonthRange {
   from: string;

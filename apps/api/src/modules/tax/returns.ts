@@ -1,8 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { centsToKes, nairobiDayOf, refusalTexts, taxTexts, type VatReturnLine } from '@betdesk/contract';
-import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
-import { closedMonth } from '../books/service.ts';
 import type { Actor } from '../../http/actor.ts';
 import { queryBatches, sendCsv } from '../../http/csv.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -12,7 +10,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
-import { invoiceViewOf, monthRange, taxInvoicingOn } from './service.ts';
+import { closedMonth, invoiceViewOf, monthRange, taxInvoicingOn, vatReturnSummary } from './service.ts';
 
 /**
  * The VAT return (decision 068): the month's sales schedule in the column order of KRA's VAT3 sales
@@ -58,29 +56,13 @@ type Line = ReturnType<typeof lineOf>;
 
 const wireLine = ({ taxableCents, vatCents, ...l }: Line): VatReturnLine => ({ ...l, taxable: centsToKes(taxableCents), vat: centsToKes(vatCents) });
 
-async function summaryOf(db: Queryable, range: q.MonthRange) {
-  const totals = await q.vatReturnTotals(db, range);
-  return totals.map((t) => ({
-    rate: t.taxType,
-    count: t.count,
-    taxable: centsToKes(t.amountCents - t.taxCents),
-    vat: centsToKes(t.taxCents),
-    total: centsToKes(t.amountCents),
-  }));
-}
-
-/** A month's summary per rate as the return reads it now (what a month's close keeps). */
-export function vatReturnSummary(db: Queryable, month: string) {
-  return summaryOf(db, monthRange(month));
-}
-
 /**
  * A closed month's summary is the one kept at its close (decision 075); its lines are read from the
  * rows, which the tax point keeps the same: what is written later for the month posts in the open month.
  */
 export async function vatReturn(deps: AppDeps, query: { month: string; page: number; perPage: number }) {
   const range = monthRange(query.month);
-  const [live, page, closed] = await Promise.all([summaryOf(deps.db, range), q.vatReturnPage(deps.db, range, pageOf(query)), closedMonth(deps.db, query.month)]);
+  const [live, page, closed] = await Promise.all([vatReturnSummary(deps.db, query.month), q.vatReturnPage(deps.db, range, pageOf(query)), closedMonth(deps.db, query.month)]);
   const summary = closed ? (closed.snapshot.summary as typeof live) : live;
   return {
     month: query.month,

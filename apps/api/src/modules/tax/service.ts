@@ -1,5 +1,5 @@
-import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type RefundReason, type TaxSettings, refusalTexts } from '@betdesk/contract';
-import type { CREDIT_NOTE_CAUSES, TAX_TYPES } from '../../db/schema/index.ts';
+import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type BooksClosed, type InvoiceRef, type RefundReason, type TaxSettings, refusalTexts } from '@betdesk/contract';
+import type { BooksSnapshot, CREDIT_NOTE_CAUSES, TAX_TYPES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Rider } from '../../db/riders.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -12,7 +12,6 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { queryBatches, type CsvTable } from '../../http/csv.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
-import { closedMonth } from '../books/service.ts';
 import * as q from './queries.ts';
 
 export type TaxType = (typeof TAX_TYPES)[number];
@@ -651,7 +650,27 @@ export function monthRange(month: string): q.MonthRange {
   return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
 }
 
-export { vatReturnSummary } from './returns.ts';
+/** A month's VAT return summary per rate as it reads now, summed from the schedule's lines (what a month's close keeps). */
+export async function vatReturnSummary(db: Queryable, month: string) {
+  const totals = await q.vatReturnTotals(db, monthRange(month));
+  return totals.map((t) => ({
+    rate: t.taxType,
+    count: t.count,
+    taxable: centsToKes(t.amountCents - t.taxCents),
+    vat: centsToKes(t.taxCents),
+    total: centsToKes(t.amountCents),
+  }));
+}
+
+/**
+ * A closed month (closed, or asked to reopen and not yet reopened; decision 075) with what it read
+ * when it closed; null while it is open. The VAT return, the Tax screen and the money bridge read it.
+ */
+export async function closedMonth(db: Queryable, month: string): Promise<{ closed: BooksClosed; snapshot: BooksSnapshot } | null> {
+  const p = await q.booksPeriodOf(db, month);
+  if (!p || (p.state !== 'closed' && p.state !== 'reopening') || !p.snapshot || !p.closedAt) return null;
+  return { closed: { month, return_reference: p.returnReference, closed_at: p.closedAt.toISOString() }, snapshot: p.snapshot };
+}
 
 /** A month's figures per tax type, as an accountant files them. */
 export async function monthSummary(deps: AppDeps, month: string) {
