@@ -95,6 +95,7 @@ export default tseslint.config(
             taxInvoiceCounters: 'tax',
             taxItems: 'tax',
             taxInvoices: 'tax',
+            booksPeriods: 'books',
             betCategories: 'catalogue',
             postCategories: 'catalogue',
             bets: 'bets',

@@ -16,6 +16,7 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { backupRoutes } from './modules/backups/routes.ts';
 import { refundRoutes } from './modules/refunds/routes.ts';
 import { taxRoutes } from './modules/tax/routes.ts';
+import { booksRoutes } from './modules/books/routes.ts';
 import { betRoutes } from './modules/bets/routes.ts';
 import { bonusRoutes } from './modules/bonuses/routes.ts';
 import { advertRuleRoutes } from './modules/advert-rules/routes.ts';
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   backupRoutes(app, deps);
   refundRoutes(app, deps);
   taxRoutes(app, deps);
+  booksRoutes(app, deps);
 
   const webRoot = options.webRoot ?? webDist;
   await serveWebApp(app, options.serveWeb !== false && existsSync(webRoot) ? webRoot : null);

@@ -41,6 +41,7 @@ export const AUDIT_ENTITY_NAMES = {
   standing_order: 'Automatic renewal (Ratiba)',
   tax_device: 'Tax device (eTIMS)',
   tax_invoice: 'Tax invoice',
+  books_period: 'Books period (a month of the books)',
   secrets_key: 'Secrets key',
   backup: 'Backup',
   compliance_item: 'Compliance item',
@@ -86,6 +87,11 @@ export const SENSITIVE_AUDIT_ACTIONS = [
   'admin-grant.request',
   'admin-grant.approve',
   'admin-grant.decline',
+  // A month of the books closed or reopened (decision 075): the figures filed with KRA.
+  'books.close',
+  'books.confirm-close',
+  'books.reopen',
+  'books.confirm-reopen',
 ] as const;
 
 const Name = z.string().trim().max(64, 'At most 64 characters');

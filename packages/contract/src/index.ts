@@ -47,6 +47,7 @@ export * from './backups.ts';
 export * from './operations.ts';
 export * from './refunds.ts';
 export * from './tax.ts';
+export * from './books.ts';
 export * from './retention.ts';
 export * from './auto-renew.ts';
 export * from './advert-rules.ts';

@@ -3,6 +3,7 @@ import { csvExport, endpoint } from './endpoint.ts';
 import { Kes } from './common.ts';
 import { endsAfterStart, nairobiDayOf, rangeOrderError } from './date-range.ts';
 import { BusinessDay } from './lists.ts';
+import { BooksClosed } from './books.ts';
 
 /**
  * Reports (/reports, admin): income by owner, by source, by what was bought, subscribers won and
@@ -378,6 +379,8 @@ export const moneyBridgeReport = endpoint({
   response: z.object({
     from: z.string(),
     to: z.string(),
+    /** Set when the period's month is closed (decision 075): a month's lines are the ones kept at its close. */
+    closed: BooksClosed.nullable(),
     lines: z.array(MoneyBridgeLine),
     /** received − the five parts: 0 when the bridge holds. */
     difference: z.number(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Notice, PageQuery } from './common.ts';
 import { csvExport, endpoint } from './endpoint.ts';
 import { BusinessDay } from './lists.ts';
+import { BooksClosed } from './books.ts';
 import { dateRangeFields, endsAfterStart, rangeOrderError } from './date-range.ts';
 
 /** KRA's tax types (eTIMS): A exempt, B 16 %, C 0 %, D non-VAT, E 8 %. */
@@ -164,7 +165,7 @@ export const taxSummary = endpoint({
   summary: 'A month of invoices per tax type: sales, tax, credit notes and net (what the accountant files)',
   access: 'manage:tax',
   query: z.object({ month: Month }),
-  response: z.object({ month: z.string(), rows: z.array(TaxSummaryRow) }),
+  response: z.object({ month: z.string(), closed: BooksClosed.nullable(), rows: z.array(TaxSummaryRow) }),
 });
 
 export const TaxCheckRow = z.object({
@@ -254,6 +255,8 @@ export const vatReturn = endpoint({
   query: PageQuery.extend({ month: Month, format: z.enum(VAT_RETURN_FORMATS).default('json') }),
   response: z.object({
     month: z.string(),
+    /** Set when the month is closed (decision 075): its summary is the one kept at the close. */
+    closed: BooksClosed.nullable(),
     summary: z.array(VatReturnSummaryRow),
     lines: z.array(VatReturnLine),
     total_lines: z.number(),

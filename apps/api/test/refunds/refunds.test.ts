@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { generate } from 'otplib';
 import { auditLog, ledgerEntries, refunds, smsMessages, subscriptions, taxInvoices } from '../../src/db/schema/index.ts';
 import { rows } from '../../src/db/rows.ts';
 import { darajaTimestamp } from '../../src/integrations/mpesa/daraja.ts';
@@ -10,6 +9,7 @@ import { runMoneyCheck } from '../../src/modules/reconciliation/service.ts';
 import { runRefundSending } from '../../src/modules/refunds/service.ts';
 import { salesRequest } from '../../src/modules/tax/service.ts';
 import { ADMIN, type TestApp } from '../helpers.ts';
+import { stepUpClock } from '../step-up.ts';
 import { appWithFakeDaraja, c2b, confirm, ledgerOf, paymentByReceipt, receipt, seedPeople, SECRET } from '../mpesa/fixtures.ts';
 
 /** Issue 29: refunds through M-Pesa, asked by one admin, approved by another with a TOTP code. */
@@ -25,28 +25,12 @@ const certificate = readFileSync(new URL('./initiator-test.crt', import.meta.url
 const privateKeyPem = readFileSync(new URL('./initiator-test.key', import.meta.url), 'utf8');
 const INITIATOR_PASSWORD = 'Safaricom-Initiator-1!';
 
-// Each approval takes a new 30-second TOTP step: the clock (Date only; the database keeps its own)
-// moves a whole step before each code.
-let clock = Date.now();
-async function nextCode(secret: string): Promise<string> {
-  clock += 30_000;
-  vi.setSystemTime(clock);
-  return generate({ secret, epoch: Math.floor(clock / 1000) });
-}
-
-async function enrolAdmin(email: string) {
-  await t.addUser({ email, categoryId: ADMIN });
-  const token = await t.tokenFor(email);
-  const setup = await t.as(token, { method: 'POST', url: '/api/auth/2fa/setup' });
-  const { secret } = setup.json();
-  const enable = await t.as(token, { method: 'POST', url: '/api/auth/2fa/enable', payload: { code: await nextCode(secret) } });
-  expect(enable.statusCode).toBe(200);
-  return { token, secret: secret as string };
-}
+let nextCode: ReturnType<typeof stepUpClock>['nextCode'];
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(clock);
+  const stepUp = stepUpClock();
+  nextCode = stepUp.nextCode;
   ({ t, fake } = await appWithFakeDaraja({ MPESA_SHORTCODE: '600984' }));
   fake.callbackDelayMs = 0;
   ref = await seedPeople(t);
@@ -54,8 +38,8 @@ beforeAll(async () => {
   await t.addUser({ email: 'agent@betdesk.test' });
   requester = await t.tokenFor('asker@betdesk.test');
   staff = await t.tokenFor('agent@betdesk.test');
-  approver = await enrolAdmin('approver@betdesk.test');
-  thirdAdmin = await enrolAdmin('third@betdesk.test');
+  approver = await stepUp.enrolAdmin(t, 'approver@betdesk.test');
+  thirdAdmin = await stepUp.enrolAdmin(t, 'third@betdesk.test');
   fake.initiator = { privateKeyPem, password: INITIATOR_PASSWORD };
   const saved = await t.as(requester, {
     method: 'POST',

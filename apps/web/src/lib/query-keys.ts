@@ -142,6 +142,7 @@ export const queryKeys = {
     settings: () => ['tax', 'settings'] as const,
     summary: (month: string) => ['tax', 'summary', month] as const,
     transmissions: (query: unknown) => ['tax', 'transmissions', query] as const,
+    books: () => ['tax', 'books'] as const,
   },
   tips: {
     all: ['tips'] as const,

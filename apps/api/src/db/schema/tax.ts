@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { mpesaPayments, subscriptions } from './money.ts';
 import { bonusPayments } from './clients.ts';
@@ -118,3 +118,33 @@ export const taxInvoices = pgTable(
     check('tax_invoices_credit_has_original', sql`(${t.kind} = 'invoice') = (${t.originalId} is null and ${t.cause} is null)`),
   ],
 );
+
+/** A books period's state: closing (asked, awaiting a second admin), closed, reopening (asked), open (reopened). */
+export const BOOKS_PERIOD_STATES = ['closing', 'closed', 'reopening', 'open'] as const;
+
+/**
+ * A month of the books (decision 075), once an admin has asked to close it: the filed return's
+ * reference, who asked and who confirmed, and the month's figures as they stood when it closed
+ * (the VAT return's summary and the money bridge's lines), which a closed month is read from.
+ */
+export const booksPeriods = pgTable('books_periods', {
+  month: text('month').primaryKey(),
+  state: text('state', { enum: BOOKS_PERIOD_STATES }).notNull(),
+  returnReference: text('return_reference').notNull(),
+  askedBy: integer('asked_by')
+    .notNull()
+    .references(() => users.id),
+  askedAt: timestamp('asked_at', { withTimezone: true }).notNull(),
+  closedBy: integer('closed_by').references(() => users.id),
+  closedAt: timestamp('closed_at', { withTimezone: true }),
+  /** When the month first closed, kept through a reopening: a document written after it for the month posts in the month it is written. */
+  firstClosedAt: timestamp('first_closed_at', { withTimezone: true }),
+  confirmedBy: integer('confirmed_by').references(() => users.id),
+  snapshot: jsonb('snapshot').$type<BooksSnapshot>(),
+});
+
+/** What a closed month read at its close: the return's summary per rate and the bridge's lines, as the API sent them. */
+export interface BooksSnapshot {
+  summary: { rate: string; count: number; taxable: number; vat: number; total: number }[];
+  bridge: { line: string; label: string; count: number; amount: number; link: string }[];
+}

@@ -1,7 +1,7 @@
 import { centsToKes, type MONEY_BRIDGE_LINES } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
-import { monthRange } from '../tax/service.ts';
+import { closedMonth, monthRange } from '../tax/service.ts';
 import { moneyBridgeFigures } from './queries.ts';
 
 /**
@@ -37,8 +37,21 @@ async function figures(db: Queryable, range: { from: string; to: string }) {
   };
 }
 
+/**
+ * A closed month (decision 075) reads the lines kept at its close: later claims and refunds of its
+ * payments are posted in the open month. A day of a closed month is read from its rows, marked closed.
+ */
 export async function moneyBridge(db: Queryable, query: { month?: string | undefined; date?: string | undefined }) {
   const range = query.month ? monthRange(query.month) : { from: query.date!, to: query.date! };
+  const closed = await closedMonth(db, range.from.slice(0, 7));
+  if (closed && query.month) {
+    const lines = closed.snapshot.bridge as Awaited<ReturnType<typeof liveBridge>>['lines'];
+    return { from: range.from, to: range.to, closed: closed.closed, lines, difference: 0 };
+  }
+  return { ...(await liveBridge(db, range)), closed: closed?.closed ?? null };
+}
+
+async function liveBridge(db: Queryable, range: { from: string; to: string }) {
   const f = await figures(db, range);
   const days = `from=${range.from}&to=${range.to}`;
   const line = (name: (typeof MONEY_BRIDGE_LINES)[number], label: string, v: { count: number; cents: number }, link: string) => ({ line: name, label, count: v.count, amount: centsToKes(v.cents), link });

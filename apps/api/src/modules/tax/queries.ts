@@ -8,6 +8,7 @@ import {
   taxDevice,
   taxInvoiceCounters,
   taxInvoices,
+  booksPeriods,
   taxItems,
 } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -461,12 +462,26 @@ export async function retryInvoiceLater(db: Queryable, id: number, reason: strin
  * an M-Pesa payment belongs to the moment the payer paid (`paid_at`, M-Pesa's TransTime), whenever
  * the confirmation came or the invoice was written; a credit note, and an invoice without a payment
  * (a bonus recorded as cash), to the moment it was issued. `p` is joined for invoices only.
+ * A closed month takes no postings (decision 075): an invoice written after the month of its payment
+ * first closed (a late claim, a late confirmation) belongs to the moment it was written, the open month.
  */
-export const taxPointSql = sql`coalesce(p.paid_at, i.created_at)`;
+export const taxPointSql = sql`case when i.kind = 'invoice' and p.paid_at is not null and exists (
+    select 1 from ${booksPeriods} bp
+     where bp.month = to_char(p.paid_at at time zone 'Africa/Nairobi', 'YYYY-MM') and bp.first_closed_at <= i.created_at)
+  then i.created_at else coalesce(p.paid_at, i.created_at) end`;
 
 const returnFrom = sql`${taxInvoices} i
           left join ${mpesaPayments} p on p.id = i.payment_id and i.kind = 'invoice'
           left join ${taxInvoices} o on o.id = i.original_id`;
+
+/** A month's books period as the tax screens read it (the books module writes it, decision 075). */
+export async function booksPeriodOf(db: Queryable, month: string) {
+  const [row] = await db
+    .select({ state: booksPeriods.state, returnReference: booksPeriods.returnReference, closedAt: booksPeriods.closedAt, snapshot: booksPeriods.snapshot })
+    .from(booksPeriods)
+    .where(eq(booksPeriods.month, month));
+  return row;
+}
 
 /** A month of Nairobi days as the tax point reads it. */
 export interface MonthRange {

@@ -10,7 +10,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
-import { invoiceViewOf, monthRange, taxInvoicingOn } from './service.ts';
+import { closedMonth, invoiceViewOf, monthRange, taxInvoicingOn, vatReturnSummary } from './service.ts';
 
 /**
  * The VAT return (decision 068): the month's sales schedule in the column order of KRA's VAT3 sales
@@ -56,22 +56,17 @@ type Line = ReturnType<typeof lineOf>;
 
 const wireLine = ({ taxableCents, vatCents, ...l }: Line): VatReturnLine => ({ ...l, taxable: centsToKes(taxableCents), vat: centsToKes(vatCents) });
 
-async function summaryOf(deps: AppDeps, range: q.MonthRange) {
-  const totals = await q.vatReturnTotals(deps.db, range);
-  return totals.map((t) => ({
-    rate: t.taxType,
-    count: t.count,
-    taxable: centsToKes(t.amountCents - t.taxCents),
-    vat: centsToKes(t.taxCents),
-    total: centsToKes(t.amountCents),
-  }));
-}
-
+/**
+ * A closed month's summary is the one kept at its close (decision 075); its lines are read from the
+ * rows, which the tax point keeps the same: what is written later for the month posts in the open month.
+ */
 export async function vatReturn(deps: AppDeps, query: { month: string; page: number; perPage: number }) {
   const range = monthRange(query.month);
-  const [summary, page] = await Promise.all([summaryOf(deps, range), q.vatReturnPage(deps.db, range, pageOf(query))]);
+  const [live, page, closed] = await Promise.all([vatReturnSummary(deps.db, query.month), q.vatReturnPage(deps.db, range, pageOf(query)), closedMonth(deps.db, query.month)]);
+  const summary = closed ? (closed.snapshot.summary as typeof live) : live;
   return {
     month: query.month,
+    closed: closed?.closed ?? null,
     summary,
     lines: page.map((r) => wireLine(lineOf(r))),
     total_lines: summary.reduce((n, s) => n + s.count, 0),

@@ -1,5 +1,5 @@
-import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type InvoiceRef, type RefundReason, type TaxSettings, refusalTexts } from '@betdesk/contract';
-import type { CREDIT_NOTE_CAUSES, TAX_TYPES } from '../../db/schema/index.ts';
+import { centsToKes, kesFixed, nairobiDayOf, taxTexts, type BooksClosed, type InvoiceRef, type RefundReason, type TaxSettings, refusalTexts } from '@betdesk/contract';
+import type { BooksSnapshot, CREDIT_NOTE_CAUSES, TAX_TYPES } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Rider } from '../../db/riders.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -650,14 +650,41 @@ export function monthRange(month: string): q.MonthRange {
   return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
 }
 
+/** A month's VAT return summary per rate as it reads now, summed from the schedule's lines (what a month's close keeps). */
+export async function vatReturnSummary(db: Queryable, month: string) {
+  const totals = await q.vatReturnTotals(db, monthRange(month));
+  return totals.map((t) => ({
+    rate: t.taxType,
+    count: t.count,
+    taxable: centsToKes(t.amountCents - t.taxCents),
+    vat: centsToKes(t.taxCents),
+    total: centsToKes(t.amountCents),
+  }));
+}
+
+/**
+ * A closed month (closed, or asked to reopen and not yet reopened; decision 075) with what it read
+ * when it closed; null while it is open. The VAT return, the Tax screen and the money bridge read it.
+ */
+export async function closedMonth(db: Queryable, month: string): Promise<{ closed: BooksClosed; snapshot: BooksSnapshot } | null> {
+  const p = await q.booksPeriodOf(db, month);
+  if (!p || (p.state !== 'closed' && p.state !== 'reopening') || !p.snapshot || !p.closedAt) return null;
+  return { closed: { month, return_reference: p.returnReference, closed_at: p.closedAt.toISOString() }, snapshot: p.snapshot };
+}
+
 /** A month's figures per tax type, as an accountant files them. */
 export async function monthSummary(deps: AppDeps, month: string) {
   const [y, m] = month.split('-').map(Number) as [number, number];
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  const found = await q.monthSummary(deps.db, { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` });
+  const [found, closed] = await Promise.all([
+    q.monthSummary(deps.db, { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` }),
+    closedMonth(deps.db, month),
+  ]);
   const types = [...new Set(found.map((r) => r.tax_type))];
   return {
     month,
+    // A closed month says so on its screen (decision 075); its documents are the ones it had when it closed.
+    closed: closed?.closed ?? null,
     rows: types.map((t) => {
       const of = (kind: 'invoice' | 'credit_note') => found.find((r) => r.tax_type === t && r.kind === kind);
       const sales = Number(of('invoice')?.amount ?? 0);

@@ -4,6 +4,7 @@ import { exportMoneyBridgeReport } from '@betdesk/contract';
 import { formatMoney } from '@/lib/format.ts';
 import { downloadFile } from '@/lib/http.ts';
 import { useMoneyBridge } from '../api/get-money-bridge.ts';
+import { ClosedMonthBanner } from '@/components/closed-month-banner.tsx';
 
 /**
  * Reports → Money bridge (decision 068): the month of the range's end, M-Pesa received = sales
@@ -36,6 +37,7 @@ export function MoneyBridgeReport({ month }: { month: string }) {
             </Button>
           </Group>
         </Group>
+        <ClosedMonthBanner closed={data?.closed} testId="money-bridge-closed" />
         <Table.ScrollContainer minWidth={480} type="native" tabIndex={0} role="region" aria-label="The money bridge">
           <Table data-testid="money-bridge-table">
             <Table.Thead>

@@ -8,6 +8,8 @@ import { isHttpError } from '@/lib/http.ts';
 import { useInitialiseTaxDevice, useSaveTaxSettings, useTaxSettings } from '../api/get-tax-settings.ts';
 import { useResendTaxInvoice, useTaxInvoices } from '../api/get-tax-invoices.ts';
 import { useTaxSummary } from '../api/get-tax-summary.ts';
+import { ClosedMonthBanner } from '@/components/closed-month-banner.tsx';
+import { BooksPeriodsCard } from './books-periods-card.tsx';
 import { useTaxTransmissions } from '../api/get-tax-transmissions.ts';
 import { useRetryTaxInvoice } from '../api/retry-tax-invoice.ts';
 import { downloadVatReturn } from '../api/download-vat-return.ts';
@@ -88,6 +90,7 @@ function MonthSummary() {
           The VAT return lists the month&apos;s sales schedule in KRA&apos;s VAT3 columns, one sheet per tax type in the Excel file. A
           sale belongs to the month its M-Pesa payment was made, even when it was confirmed or invoiced later.
         </Text>
+        <ClosedMonthBanner closed={summary.data?.closed} testId="tax-month-closed" />
         <Table.ScrollContainer minWidth={520} type="native" tabIndex={0} role="region" aria-label="The month by tax type">
           <Table data-testid="tax-summary">
             <Table.Thead>
@@ -311,6 +314,7 @@ export function TaxPage() {
         </Stack>
       </Card>
       <MonthSummary />
+      <BooksPeriodsCard />
     </Stack>
   );
 }
