@@ -22,6 +22,7 @@ import {
   portalRequestCode,
   portalSms,
   portalTaxIdentity,
+  portalInvoiceDocument,
   TaxIdentityForm,
   portalExclusion,
   portalTexts,
@@ -36,6 +37,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { invoicePdf, sendInvoicePdf } from '../tax/document.ts';
 import { getSetting, settingDefaults } from '../settings/service.ts';
 import { categoryByCode, proofChainCsv, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
@@ -167,6 +169,12 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, portalRecord, async ({ query }) => portal.publicRecord(deps.db, query));
   route(app, portalSms, async ({ body, request }) => portal.setSmsPreference(deps, session(request), body.receive, request.id));
   route(app, portalTaxIdentity, async ({ body, request }) => portal.setPortalTaxIdentity(deps, session(request), body, request.id));
+  // The punter's own invoice as a PDF (decision 074): another's is "not found".
+  route(app, portalInvoiceDocument, async ({ query, reply, request }) => {
+    const id = pathId(request);
+    if (!(await portal.ownInvoice(deps, session(request), id))) throw notFound(refusalTexts.invoiceNotFound);
+    return sendInvoicePdf(reply, await invoicePdf(deps, id, { size: query.size, lang: query.lang })) as never;
+  });
 
   // ---- the pages --------------------------------------------------------------------------------
 

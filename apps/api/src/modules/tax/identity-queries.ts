@@ -92,12 +92,6 @@ export async function reissueCreditNote(db: Queryable, originalId: number): Prom
   return row ?? null;
 }
 
-/** One invoice locked until the transaction ends. */
-export async function lockInvoice(tx: Queryable, id: number) {
-  const [row] = await tx.select().from(taxInvoices).where(eq(taxInvoices.id, id)).for('update');
-  return row ?? null;
-}
-
 /** Who bought what an invoice is of: the subscription's client or subscriber and its staff member. */
 export async function buyerOfInvoice(db: Queryable, invoiceId: number) {
   const [row] = await rows<{ client_id: number | null; subscriber_id: number | null; assigned_user_id: number | null; phone: string | null }>(

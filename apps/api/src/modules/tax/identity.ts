@@ -109,7 +109,7 @@ export function saveTaxIdentityByStaff(deps: AppDeps, actor: Actor, buyer: iq.Bu
  */
 export async function reissueInvoice(deps: AppDeps, actor: Actor, id: number, requestId: string) {
   const result = await deps.db.transaction(async (tx) => {
-    const original = await iq.lockInvoice(tx, id);
+    const original = await q.lockInvoice(tx, id);
     if (!original) throw notFound(refusalTexts.invoiceNotFound);
     const done = await iq.reissueOf(tx, id);
     if (done) {

@@ -19,6 +19,7 @@ import {
   subscriberTaxIdentity,
   saveSubscriberTaxIdentity,
   reissueTaxInvoice,
+  taxInvoiceDocument,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
@@ -26,6 +27,7 @@ import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import * as returns from './returns.ts';
 import * as identity from './identity.ts';
+import * as documents from './document.ts';
 import { CLIENT_NOT_FOUND, requireClient } from '../clients/service.ts';
 import { subscriberById } from '../tips-subscribers/service.ts';
 import * as tax from './service.ts';
@@ -73,6 +75,11 @@ export function taxRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, saveSubscriberTaxIdentity, async ({ actor, body, request }) =>
     identity.saveTaxIdentityByStaff(deps, actor, await subscriberOf(request.params), body, request.id));
   route(app, reissueTaxInvoice, ({ actor, request }) => identity.reissueInvoice(deps, actor, idOf(request.params), request.id));
+  route(app, taxInvoiceDocument, async ({ actor, query, reply, request }) => {
+    const id = idOf(request.params);
+    if (!(await documents.staffMayRead(deps.db, actor, id))) throw notFound(refusalTexts.invoiceNotFound);
+    return documents.sendInvoicePdf(reply, await documents.invoicePdf(deps, id, { size: query.size, lang: query.lang })) as never;
+  });
   route(app, taxSummary, ({ query }) => tax.monthSummary(deps, query.month));
   route(app, taxStatus, () => tax.taxStatus(deps));
   route(app, taxCheck, ({ query }) => tax.dayCheck(deps, query.date));

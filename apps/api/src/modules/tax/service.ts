@@ -16,7 +16,7 @@ import * as q from './queries.ts';
 
 export type TaxType = (typeof TAX_TYPES)[number];
 /** KRA's rates per tax type, in percent. */
-const TAX_RATES: Record<TaxType, number> = { A: 0, B: 16, C: 0, D: 0, E: 8 };
+export const TAX_RATES: Record<TaxType, number> = { A: 0, B: 16, C: 0, D: 0, E: 8 };
 
 /**
  * The tax inside a VAT-inclusive price, in cents: price × rate / (100 + rate), rounded half up to
@@ -608,7 +608,7 @@ export function invoicesCsv(deps: AppDeps, filters: q.InvoiceFilters): CsvTable<
 /** An instant as an accountant's spreadsheet sorts it: ISO 8601 in Nairobi time, 2026-11-05T14:30:00+03:00. */
 const csvIsoTime = (iso: string) => `${new Date(new Date(iso).getTime() + 3 * 3_600_000).toISOString().slice(0, 19)}+03:00`;
 
-async function qrOf(deps: AppDeps, device: q.TaxDeviceRow | null, signature: string | null, branchId: string) {
+export async function qrOf(deps: AppDeps, device: q.TaxDeviceRow | null, signature: string | null, branchId: string) {
   if (!signature || !device?.tin) return null;
   return verificationUrl(await baseUrlOf(deps, device), device.tin, branchId, signature);
 }
