@@ -95,6 +95,7 @@ export default tseslint.config(
             taxInvoiceCounters: 'tax',
             taxItems: 'tax',
             taxInvoices: 'tax',
+            buyerTaxIdentities: 'tax',
             betCategories: 'catalogue',
             postCategories: 'catalogue',
             bets: 'bets',
