@@ -96,6 +96,7 @@ export default tseslint.config(
             taxItems: 'tax',
             taxInvoices: 'tax',
             booksPeriods: 'books',
+            buyerTaxIdentities: 'tax',
             betCategories: 'catalogue',
             postCategories: 'catalogue',
             bets: 'bets',

@@ -6,7 +6,7 @@ import { KenyanPhone } from './phone.ts';
 import { Id } from './common.ts';
 import { RECORD_BLOCK_PERIODS } from './tips-winnings.ts';
 import { Selection, TICKET_STATUSES, TrackRecord } from './tips-record.ts';
-import { InvoiceRef } from './tax.ts';
+import { INVOICE_DOCUMENT_SIZES, InvoiceRef, TaxIdentity, TaxIdentityForm } from './tax.ts';
 import { AUTO_RENEW_FREQUENCIES, StandingOrder } from './auto-renew.ts';
 
 /*
@@ -97,6 +97,8 @@ export const PortalMe = z.object({
   /** The language the phone reads its SMS, USSD screens and portal in. */
   language: CustomerLanguage,
   subscriptions: z.array(PortalSubscription),
+  /** The KRA PIN and registered name the phone's tax invoices carry (decision 074), once it is a subscriber. */
+  tax_identity: TaxIdentity.nullable(),
 });
 export type PortalMe = z.infer<typeof PortalMe>;
 
@@ -289,4 +291,24 @@ export const portalSms = endpoint({
   access: 'portal',
   body: z.object({ receive: z.boolean({ message: 'Say whether to receive SMS (true or false)' }) }),
   response: Notice.extend({ receives_sms: z.boolean() }),
+});
+
+export const portalTaxIdentity = endpoint({
+  method: 'POST',
+  path: '/api/portal/tax-identity',
+  tag: 'portal',
+  summary: "Add the signed-in phone's KRA PIN and registered name for its tax invoices (an empty PIN removes it)",
+  access: 'portal',
+  body: TaxIdentityForm,
+  response: Notice.extend({ identity: TaxIdentity.nullable() }),
+});
+
+export const portalInvoiceDocument = endpoint({
+  method: 'GET',
+  path: '/api/portal/invoices/:id/document',
+  tag: 'portal',
+  summary: "One of the signed-in phone's own tax invoices as a printable PDF (A4 or 80 mm receipt)",
+  access: 'portal',
+  query: z.object({ size: z.enum(INVOICE_DOCUMENT_SIZES).default('a4'), lang: z.enum(['en', 'sw']).optional() }),
+  response: z.unknown(),
 });

@@ -309,6 +309,8 @@ export const retryTaxInvoice = endpoint({
 
 /** What a payment or subscription read carries about its invoice. */
 export const InvoiceRef = z.object({
+  /** The document's id: its printable page is /api/tax/invoices/:id/document (staff) or the portal's own. */
+  id: z.number(),
   number: z.number(),
   status: z.enum(TAX_INVOICE_STATUS_NAMES),
   kra_receipt_number: z.number().nullable(),
@@ -330,3 +332,128 @@ export const taxTexts = {
   invoicingOff: 'Tax invoicing is off: sales are recorded as awaiting invoice until the eTIMS device is initialised',
   lateInvoices: (n: number) => `${n} tax invoice${n === 1 ? '' : 's'} not accepted by KRA within the allowed delay`,
 } as const;
+
+// ---- A buyer's KRA PIN (decision 074) ---------------------------------------------------------
+
+/** KRA's PIN: A (a person) or P (a company), nine digits, a check letter. */
+export const KRA_PIN_PATTERN = /^[AP]\d{9}[A-Z]$/;
+
+export const buyerPinTexts = {
+  pinFormat: 'Enter the KRA PIN as A or P, nine digits and a letter, e.g. P051234567X',
+  nameNeeded: 'Enter the name registered with KRA for this PIN',
+  saved: 'Tax identity saved',
+  cleared: 'Tax identity removed',
+  reissued: 'Invoice reissued with the buyer’s PIN: a credit note and a new invoice',
+  alreadyReissued: 'This invoice was already reissued',
+  noPin: 'The buyer has no KRA PIN recorded: record it first',
+  notReissuable: 'Only a sale’s invoice can be reissued',
+  hasPin: 'This invoice already carries the buyer’s PIN',
+  unknownToKra: 'KRA does not know this PIN: check it with the buyer',
+  reissueReason: 'Reissued with the buyer’s KRA PIN',
+} as const;
+
+/** `{ pin, name }`: an empty PIN clears the identity; a PIN needs its registered name. */
+export const TaxIdentityForm = z
+  .object({
+    pin: z
+      .string()
+      .trim()
+      .transform((v) => v.toUpperCase())
+      .refine((v) => v === '' || KRA_PIN_PATTERN.test(v), buyerPinTexts.pinFormat),
+    name: z.string().trim().max(200).default(''),
+  })
+  .superRefine((v, ctx) => {
+    if (v.pin !== '' && v.name === '') ctx.addIssue({ code: 'custom', path: ['name'], message: buyerPinTexts.nameNeeded });
+  });
+export type TaxIdentityForm = z.infer<typeof TaxIdentityForm>;
+
+export const TaxIdentity = z.object({
+  pin: z.string(),
+  name: z.string(),
+  /** verified: KRA's customer lookup (selectCustomer) knew the PIN; unverified: KRA could not be asked. */
+  verification: z.enum(['verified', 'unverified']),
+  verified_name: z.string().nullable(),
+  updated_at: z.string(),
+});
+export type TaxIdentity = z.infer<typeof TaxIdentity>;
+
+/** A buyer's invoice or credit note, with its printable document's address. */
+export const BuyerInvoice = z.object({
+  id: z.number(),
+  kind: z.enum(TAX_INVOICE_KIND_NAMES),
+  number: z.number(),
+  time: z.string(),
+  amount: z.number(),
+  status: z.enum(TAX_INVOICE_STATUS_NAMES),
+  buyer_pin: z.string().nullable(),
+  /** Reissued with the PIN: the new invoice's id. */
+  reissued_as: z.number().nullable(),
+  document_url: z.string(),
+});
+export type BuyerInvoice = z.infer<typeof BuyerInvoice>;
+
+export const TaxIdentityView = z.object({ identity: TaxIdentity.nullable(), invoices: z.array(BuyerInvoice) });
+export type TaxIdentityView = z.infer<typeof TaxIdentityView>;
+
+export const clientTaxIdentity = endpoint({
+  method: 'GET',
+  path: '/api/clients/:id/tax-identity',
+  tag: 'tax',
+  summary: "A Bet4Me client's KRA PIN and registered name, and the client's invoices with their documents",
+  access: 'manage:clients',
+  response: TaxIdentityView,
+});
+
+export const saveClientTaxIdentity = endpoint({
+  method: 'PUT',
+  path: '/api/clients/:id/tax-identity',
+  tag: 'tax',
+  summary: "Record a Bet4Me client's KRA PIN and registered name (checked with KRA where it answers; an empty PIN clears it)",
+  access: 'manage:clients',
+  body: TaxIdentityForm,
+  response: Notice.extend(TaxIdentityView.shape),
+});
+
+export const subscriberTaxIdentity = endpoint({
+  method: 'GET',
+  path: '/api/tips/subscribers/:id/tax-identity',
+  tag: 'tax',
+  summary: "A tips subscriber's KRA PIN and registered name, and the subscriber's invoices with their documents",
+  access: 'manage:tips-subscribers',
+  response: TaxIdentityView,
+});
+
+export const saveSubscriberTaxIdentity = endpoint({
+  method: 'PUT',
+  path: '/api/tips/subscribers/:id/tax-identity',
+  tag: 'tax',
+  summary: "Record a tips subscriber's KRA PIN and registered name (checked with KRA where it answers; an empty PIN clears it)",
+  access: 'manage:tips-subscribers',
+  body: TaxIdentityForm,
+  response: Notice.extend(TaxIdentityView.shape),
+});
+
+export const reissueTaxInvoice = endpoint({
+  method: 'POST',
+  path: '/api/tax/invoices/:id/reissue',
+  tag: 'tax',
+  summary: "Reissue an invoice sent without the buyer's PIN: a credit note of it and a new invoice with the PIN (once; again returns the same)",
+  access: 'manage:tax',
+  response: Notice.extend({ credit_note_id: z.number(), invoice_id: z.number() }),
+});
+
+export const INVOICE_DOCUMENT_SIZES = ['a4', 'receipt'] as const;
+
+export const taxInvoiceDocument = endpoint({
+  method: 'GET',
+  path: '/api/tax/invoices/:id/document',
+  tag: 'tax',
+  summary: 'An invoice or credit note as a printable PDF (A4 or 80 mm receipt), in English or Kiswahili',
+  access: 'manage:clients',
+  query: z.object({
+    format: z.enum(['pdf']).default('pdf'),
+    size: z.enum(INVOICE_DOCUMENT_SIZES).default('a4'),
+    lang: z.enum(['en', 'sw']).optional(),
+  }),
+  response: z.unknown(),
+});

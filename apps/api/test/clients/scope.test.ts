@@ -57,6 +57,8 @@ const CLIENT_OWNED: Record<string, string> = {
   'GET /api/sms/client-messages': 'client_id={client}',
   'GET /api/payment-requests/options': 'client_id={client}',
   'GET /api/payment-requests/show': 'request_id={request}',
+  // A route of one client by its path (`:id` is the caller's own client, or the other's, to be refused).
+  'GET /api/clients/:id/tax-identity': '',
 };
 
 /** Staff-visible GET routes that return no Bet4Me client's rows, and why. */
@@ -86,6 +88,9 @@ const NOT_CLIENT_OWNED: Record<string, string> = {
   'GET /api/tips/record': 'the tips track record',
   'GET /api/tips/record/export': 'the tips track record',
   'GET /api/tips/winnings/update': 'the winnings page',
+  'GET /api/tips/subscribers/:id/tax-identity': "a tips subscriber's KRA PIN and invoices",
+  'GET /api/tax/invoices/:id/document':
+    "one invoice's PDF, by its id: a client's invoice only when the client is in the caller's scope (test/tax/invoice-document.test.ts)",
 };
 
 interface World {
@@ -130,7 +135,9 @@ async function clientWithHistory(staffId: number, token: string, name: string): 
 }
 
 const urlOf = (key: string, query: string, w: World) =>
-  `${key.slice(4)}?${query.replace('{client}', String(w.clientId)).replace('{request}', String(w.requestId))}`;
+  `${key.slice(4).replace(':id', String(w.clientId))}?${query.replace('{client}', String(w.clientId)).replace('{request}', String(w.requestId))}`;
+/** A route of one client (by its query or its path) answers 404 for the other staff member's. */
+const ofOneClient = (key: string, query: string) => query.includes('{') || key.includes(':id');
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -152,9 +159,9 @@ describe('staff scope over every route of the contract', () => {
     for (const [me, other] of [[a, b], [b, a]] as const) {
       const own = await t.as(me.token, { method: 'GET', url: urlOf(key, query, me) });
       expect(own.statusCode, own.body).toBe(200);
-      if (!query.includes('{')) expect(own.body).toContain(me.marker);
+      if (!ofOneClient(key, query)) expect(own.body).toContain(me.marker);
       expect(own.body).not.toContain(other.marker);
-      if (query.includes('{')) {
+      if (ofOneClient(key, query)) {
         const theirs = await t.as(me.token, { method: 'GET', url: urlOf(key, query, other) });
         expect(theirs.statusCode).toBe(404);
         expect(theirs.body).not.toContain(other.marker);

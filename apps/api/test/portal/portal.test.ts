@@ -171,6 +171,8 @@ describe('the portal session and the staff session stay apart', () => {
       ['POST', '/api/portal/purchase'],
       ['GET', '/api/portal/purchase/1'],
       ['POST', '/api/portal/sms'],
+      ['POST', '/api/portal/tax-identity'],
+      ['GET', '/api/portal/invoices/1/document'],
     ] as const) {
       const res = await t.as(staffToken, { method, url, payload: {} });
       expect(res.statusCode, `${method} ${url}`).toBe(401);

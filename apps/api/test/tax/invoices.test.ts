@@ -109,6 +109,7 @@ describe('an invoice for every sale', () => {
     expect(fake.sales.get(`P051234567X/00/${sent!.number}`)).toMatchObject({ rcptTyCd: 'S', salesTyCd: 'N', totAmt: 100, totTaxAmt: 13.79 });
     const listed = (await api('GET', `/api/mpesa-transactions?search=${body.TransID as string}`)).json();
     expect(listed.transactions[0].invoice).toEqual({
+      id: sent!.id,
       number: sent!.number,
       status: 'sent',
       kra_receipt_number: sent!.kraReceiptNumber,

@@ -86,6 +86,7 @@ describe('the back office', () => {
     const queued = await invoiceOfSubscription(sub!.id);
     const listed = await get('/api/tips/subscriptions/all?perPage=50');
     expect(listed.subscriptions.find((s: { id: number }) => s.id === sub!.id).invoice).toEqual({
+      id: queued.id,
       number: queued.number,
       status: 'queued',
       kra_receipt_number: null,
@@ -94,7 +95,7 @@ describe('the back office', () => {
 
     await transmitDueInvoices(t.deps);
     const sent = await invoiceOfSubscription(sub!.id);
-    const expected = { number: sent.number, status: 'sent', kra_receipt_number: sent.kraReceiptNumber, qr: qrOf(sent.kraSignature) };
+    const expected = { id: sent.id, number: sent.number, status: 'sent', kra_receipt_number: sent.kraReceiptNumber, qr: qrOf(sent.kraSignature) };
     const active = await get('/api/tips/subscriptions/active?perPage=50');
     expect(active.subscriptions.find((s: { id: number }) => s.id === sub!.id).invoice).toEqual(expected);
     const shown = await get(`/api/tips/subscribers/show?subscriber_id=${subscriberId}`);
@@ -114,7 +115,7 @@ describe('the back office', () => {
     expect(sub).toMatchObject({ clientId, planId: ref.weekly.id });
     await transmitDueInvoices(t.deps);
     const sent = await invoiceOfSubscription(sub!.id);
-    const expected = { number: sent.number, status: 'sent', kra_receipt_number: sent.kraReceiptNumber, qr: qrOf(sent.kraSignature) };
+    const expected = { id: sent.id, number: sent.number, status: 'sent', kra_receipt_number: sent.kraReceiptNumber, qr: qrOf(sent.kraSignature) };
 
     for (const url of ['/api/subscriptions?perPage=50', '/api/subscriptions/all?perPage=50']) {
       const page = await get(url);
@@ -159,6 +160,7 @@ describe('the portal', () => {
     const sent = await invoiceOfSubscription(sub!.id);
     const qr = qrOf(sent.kraSignature);
     expect((await asPortal(cookie, 'GET', `/api/portal/purchase/${id}`)).json().purchase.invoice).toEqual({
+      id: sent.id,
       number: sent.number,
       status: 'sent',
       kra_receipt_number: sent.kraReceiptNumber,

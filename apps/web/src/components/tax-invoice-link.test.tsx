@@ -7,12 +7,12 @@ const qr = 'https://etims-sbx.kra.go.ke/common/link/etims/receipt/indexEtimsRece
 
 describe('a sale’s tax invoice on its row', () => {
   it('links to KRA’s verification page once KRA signed it', () => {
-    renderWithProviders(<TaxInvoiceLink invoice={{ number: 27, status: 'sent', kra_receipt_number: 27, qr }} testId="inv" />);
+    renderWithProviders(<TaxInvoiceLink invoice={{ id: 7, number: 27, status: 'sent', kra_receipt_number: 27, qr }} testId="inv" />);
     expect(screen.getByRole('link', { name: 'Invoice 27' })).toHaveAttribute('href', qr);
   });
 
   it('shows the number and status, with no link, while KRA has not got it', () => {
-    renderWithProviders(<TaxInvoiceLink invoice={{ number: 28, status: 'queued', kra_receipt_number: null, qr: null }} testId="inv" />);
+    renderWithProviders(<TaxInvoiceLink invoice={{ id: 8, number: 28, status: 'queued', kra_receipt_number: null, qr: null }} testId="inv" />);
     expect(screen.getByTestId('inv')).toHaveTextContent('Invoice 28 (queued)');
     expect(screen.queryByRole('link')).toBeNull();
   });

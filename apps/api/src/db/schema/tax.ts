@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 import { mpesaPayments, subscriptions } from './money.ts';
-import { bonusPayments } from './clients.ts';
+import { bonusPayments, clients } from './clients.ts';
+import { tipsSubscribers } from './tips-core.ts';
 import { sealedText } from './sealed.ts';
 
 /** KRA's tax types (eTIMS code list): A exempt, B 16 %, C 0 %, D non-VAT, E 8 %. */
@@ -15,7 +16,7 @@ export const TAX_INVOICE_KINDS = ['invoice', 'credit_note'] as const;
 /** Why a credit note was issued: the sale's subscription was reversed, or money was refunded. */
 /** reversal: the sale was undone; refund: money returned, the sale kept as sold; shortened: money
  * returned and the sale's price lowered by it (a refund that shortens the subscription). */
-export const CREDIT_NOTE_CAUSES = ['reversal', 'refund', 'shortened'] as const;
+export const CREDIT_NOTE_CAUSES = ['reversal', 'refund', 'shortened', 'reissue'] as const;
 export const TAX_INVOICE_STATUSES = ['awaiting', 'queued', 'sent', 'rejected'] as const;
 
 /**
@@ -88,6 +89,11 @@ export const taxInvoices = pgTable(
     taxType: text('tax_type', { enum: TAX_TYPES }).notNull(),
     taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
     buyerPhone: text('buyer_phone'),
+    /** The buyer's KRA PIN and registered name as sent to KRA (custTin/custNm), kept from the buyer's tax identity at issue. */
+    buyerPin: text('buyer_pin'),
+    buyerName: text('buyer_name'),
+    /** An invoice issued again with the buyer's PIN: the original it replaces (credited in full by a 'reissue' credit note). */
+    reissueOf: bigint('reissue_of', { mode: 'number' }),
     status: text('status', { enum: TAX_INVOICE_STATUSES }).notNull(),
     reason: text('reason'),
     /** A credit note's eTIMS reason code (rfdRsnCd): from the refund's reason, 06 Refund otherwise. */
@@ -107,7 +113,9 @@ export const taxInvoices = pgTable(
   (t) => [
     uniqueIndex('tax_invoices_branch_number_idx').on(t.branchId, t.number),
     // A sale is invoiced once, whatever retries the payment's route makes.
-    uniqueIndex('tax_invoices_sale_idx').on(t.subscriptionId).where(sql`${t.kind} = 'invoice'`),
+    uniqueIndex('tax_invoices_sale_idx').on(t.subscriptionId).where(sql`${t.kind} = 'invoice' and ${t.reissueOf} is null`),
+    // An invoice is reissued at most once (decision 074).
+    uniqueIndex('tax_invoices_reissue_idx').on(t.reissueOf).where(sql`${t.reissueOf} is not null`),
     uniqueIndex('tax_invoices_bonus_idx').on(t.bonusPaymentId).where(sql`${t.kind} = 'invoice'`),
     index('tax_invoices_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('tax_invoices_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
@@ -148,3 +156,30 @@ export interface BooksSnapshot {
   summary: { rate: string; count: number; taxable: number; vat: number; total: number }[];
   bridge: { line: string; label: string; count: number; amount: number; link: string }[];
 }
+export const BUYER_PIN_VERIFICATIONS = ['verified', 'unverified'] as const;
+
+/**
+ * A buyer's KRA PIN and registered name (decision 074): of one Bet4Me client or one tips subscriber.
+ * `verification`: KRA's customer lookup (selectCustomer) found the PIN, or it could not be asked.
+ */
+export const buyerTaxIdentities = pgTable(
+  'buyer_tax_identities',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    clientId: integer('client_id').references(() => clients.id),
+    subscriberId: integer('subscriber_id').references(() => tipsSubscribers.id),
+    pin: text('pin').notNull(),
+    name: text('name').notNull(),
+    verification: text('verification', { enum: BUYER_PIN_VERIFICATIONS }).notNull(),
+    /** The taxpayer's name as KRA's lookup gave it, when it answered. */
+    verifiedName: text('verified_name'),
+    updatedBy: integer('updated_by').references(() => users.id),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('buyer_tax_identities_one_subject', sql`(${t.clientId} is null) <> (${t.subscriberId} is null)`),
+    check('buyer_tax_identities_pin_format', sql`${t.pin} ~ '^[AP][0-9]{9}[A-Z]$'`),
+    uniqueIndex('buyer_tax_identities_client_key').on(t.clientId).where(sql`${t.clientId} is not null`),
+    uniqueIndex('buyer_tax_identities_subscriber_key').on(t.subscriberId).where(sql`${t.subscriberId} is not null`),
+  ],
+);

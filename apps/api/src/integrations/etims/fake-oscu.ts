@@ -23,6 +23,12 @@ export interface FakeOscu {
   /** Answers for the next sales (e.g. `{ resultCd: '910', resultMsg: 'Request parameter error' }`). */
   nextSaleAnswers: { resultCd: string; resultMsg: string }[];
   cmcKeys: Set<string>;
+  /**
+   * Taxpayers the customer lookup (selectCustomer) knows, PIN to registered name. A well-formed
+   * PIN not listed is known under "TAXPAYER <PIN>", except one whose nine digits are all zero
+   * (answered 001, no search result).
+   */
+  taxpayers: Map<string, string>;
   close(): Promise<void>;
 }
 
@@ -62,6 +68,7 @@ export async function startFakeOscu(): Promise<FakeOscu> {
     dropAfterStoring: 0,
     nextSaleAnswers: [],
     cmcKeys: new Set(),
+    taxpayers: new Map(),
   };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -80,6 +87,14 @@ export async function startFakeOscu(): Promise<FakeOscu> {
         });
       }
       if (!fake.cmcKeys.has(String(req.headers.cmckey ?? ''))) return answer(res, '901', 'It is not valid device');
+      if (operation === 'selectCustomer') {
+        const pin = String(body.custmTin ?? '');
+        if (!pin) return answer(res, '910', 'Request parameter error');
+        if (/^[AP]0{9}[A-Z]$/.test(pin)) return answer(res, '001', 'There is no search result');
+        return answer(res, '000', 'It is succeeded', {
+          custList: [{ tin: pin, taxprNm: fake.taxpayers.get(pin) ?? `TAXPAYER ${pin}`, taxprSttsCd: 'A', prvncNm: 'NAIROBI', dstrtNm: 'NAIROBI', sctrNm: null, locDesc: null }],
+        });
+      }
       if (operation === 'saveItem') {
         fake.items.set(`${tin}/${branch}/${String(body.itemCd)}`, body);
         return answer(res, '000', 'It is succeeded');

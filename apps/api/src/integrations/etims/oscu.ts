@@ -33,7 +33,7 @@ const TIMEOUT_MS = 15_000;
 
 export async function callOscu<D = Record<string, unknown>>(
   device: OscuDevice,
-  operation: 'selectInitOsdcInfo' | 'saveItem' | 'saveTrnsSalesOsdc',
+  operation: 'selectInitOsdcInfo' | 'saveItem' | 'saveTrnsSalesOsdc' | 'selectCustomer',
   body: Record<string, unknown>,
 ): Promise<OscuAnswer<D>> {
   let res: Response;

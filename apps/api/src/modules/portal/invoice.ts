@@ -12,14 +12,16 @@ import { html, trusted, type Html } from './html.ts';
 export function invoiceBlock(invoice: InvoiceRef | null, language: Language): Html | '' {
   if (!invoice) return '';
   // Numbers as text: ICU would group an invoice number's digits (1,234).
+  // The punter's own printable invoice (decision 074), opened with the portal's cookie.
+  const pdf = html`<a href="/api/portal/invoices/${String(invoice.id)}/document" data-testid="invoice-pdf">${fixedText('portal.invoice_document', language)}</a>`;
   if (!invoice.qr) {
-    return html`<p class="meta" data-invoice="${invoice.number}">${fixedText('portal.invoice_pending', language, { number: String(invoice.number) })}</p>`;
+    return html`<p class="meta" data-invoice="${invoice.number}">${fixedText('portal.invoice_pending', language, { number: String(invoice.number) })} ${pdf}</p>`;
   }
   const words = fixedText('portal.invoice_sent', language, { number: String(invoice.number), kraReceipt: String(invoice.kra_receipt_number ?? '') });
   const link = fixedText('portal.invoice_link', language);
   return html`<div class="invoice" data-invoice="${invoice.number}"><p class="meta">${words}</p>
 ${qrSvg(invoice.qr, link)}
-<p><a href="${invoice.qr}" rel="noreferrer">${link}</a></p></div>`;
+<p><a href="${invoice.qr}" rel="noreferrer">${link}</a> · ${pdf}</p></div>`;
 }
 
 /** The QR of a text as one SVG path (dark modules), 4 modules of quiet zone, 132 px square. */

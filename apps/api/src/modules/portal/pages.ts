@@ -527,6 +527,14 @@ ${me.receives_sms
 <p><button class="btn secondary" type="submit">${t('portal.account.save')}</button></p></form>
 <p class="meta">${t('portal.account.offers_note')}</p>
 </div>
+<h2 id="tax-identity">${t('portal.tax_identity.title')}</h2><div class="card">
+<p>${t('portal.tax_identity.text')}</p>
+${me.tax_identity ? html`<p class="meta" data-testid="tax-identity-current">${t('portal.tax_identity.current', { pin: me.tax_identity.pin, name: me.tax_identity.name })}</p>` : ''}
+<form method="post" action="/portal/tax-identity">
+<p><label>${t('portal.tax_identity.pin')} <input name="pin" autocomplete="off" maxlength="11" pattern="[AaPp][0-9]{9}[A-Za-z]" value="${me.tax_identity?.pin ?? ''}"></label></p>
+<p><label>${t('portal.tax_identity.name')} <input name="name" maxlength="200" value="${me.tax_identity?.name ?? ''}"></label></p>
+<p><button class="btn secondary" type="submit">${t('portal.tax_identity.save')}</button></p></form>
+</div>
 <h2 id="exclusion">${t('portal.account.exclusion')}</h2><div class="card">
 <p>${t('portal.account.exclusion_text')}</p>
 <form method="post" action="/portal/exclusion"><fieldset><legend>${t('portal.account.exclusion_period')}</legend>

@@ -21,6 +21,9 @@ import {
   portalRecord,
   portalRequestCode,
   portalSms,
+  portalTaxIdentity,
+  portalInvoiceDocument,
+  TaxIdentityForm,
   portalExclusion,
   portalTexts,
   portalTips,
@@ -34,6 +37,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { invoicePdf, sendInvoicePdf } from '../tax/service.ts';
 import { getSetting, settingDefaults } from '../settings/service.ts';
 import { categoryByCode, proofChainCsv, proofChainHead, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
@@ -164,6 +168,13 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, portalLanguage, async ({ body, request }) => portal.setPortalLanguage(deps.db, session(request), body.language));
   route(app, portalRecord, async ({ query }) => portal.publicRecord(deps.db, query));
   route(app, portalSms, async ({ body, request }) => portal.setSmsPreference(deps, session(request), body.receive, request.id));
+  route(app, portalTaxIdentity, async ({ body, request }) => portal.setPortalTaxIdentity(deps, session(request), body, request.id));
+  // The punter's own invoice as a PDF (decision 074): another's is "not found".
+  route(app, portalInvoiceDocument, async ({ query, reply, request }) => {
+    const id = pathId(request);
+    if (!(await portal.ownInvoice(deps, session(request), id))) throw notFound(refusalTexts.invoiceNotFound);
+    return sendInvoicePdf(reply, await invoicePdf(deps, id, { size: query.size, lang: query.lang })) as never;
+  });
 
   // ---- the pages --------------------------------------------------------------------------------
 
@@ -444,6 +455,8 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         'offers-off': 'portal.notice.offers_off',
         'auto-renew-on': 'portal.notice.auto_renew_on',
         'auto-renew-stopped': 'portal.notice.auto_renew_stopped',
+        'tax-identity': 'portal.tax_identity.saved',
+        'tax-identity-invalid': 'portal.tax_identity.invalid',
       };
       const id = notice && Object.hasOwn(notices, notice) ? notices[notice] : undefined;
       const text = id ? fixedText(id, await languageOfPage(request)) : undefined;
@@ -480,6 +493,19 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       const given = (request.body as { offers?: string } | undefined)?.offers === 'yes';
       await portal.setOffersConsent(deps, request.portal, given, request.id);
       return reply.redirect(`/portal/account?done=${given ? 'offers-on' : 'offers-off'}`, 303);
+    }),
+  );
+
+  /** The punter's KRA PIN from My account (decision 074): a form, so it works without JavaScript. */
+  app.post(
+    '/portal/tax-identity',
+    hidden,
+    htmlPage(async (request, reply) => {
+      if (!request.portal) return signInFirst(reply, '/portal/account');
+      const form = TaxIdentityForm.safeParse(request.body ?? {});
+      if (!form.success) return reply.redirect('/portal/account?done=tax-identity-invalid#tax-identity', 303);
+      await portal.setPortalTaxIdentity(deps, request.portal, form.data, request.id);
+      return reply.redirect('/portal/account?done=tax-identity#tax-identity', 303);
     }),
   );
 

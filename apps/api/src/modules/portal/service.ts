@@ -14,12 +14,13 @@ import {
   type PortalPurchase,
   type PortalSubscription,
   type PortalTeaser,
+  type TaxIdentityForm,
   refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PortalSession } from '../../http/actor.ts';
-import { AppError, fieldError, notFound, tooManyRequests } from '../../http/errors.ts';
+import { AppError, conflict, fieldError, notFound, tooManyRequests } from '../../http/errors.ts';
 import { newToken, sha256Hex } from '../../lib/crypto.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit } from '../audit/service.ts';
@@ -34,6 +35,7 @@ import { chosenLanguage, customerText, customerTextFor, hasConsent, isErasedPhon
 import { categoryById, proofChainHead, publicTickets, trackRecord } from '../tips-record/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { invoicesOfPayments, invoicesOfSubscriptions } from '../tax/service.ts';
+import { buyerOfInvoice, identityView, saveTaxIdentity } from '../tax/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
 import * as q from './queries.ts';
@@ -131,7 +133,23 @@ export async function me(deps: AppDeps, session: PortalSession): Promise<PortalM
     offers_consent: await hasConsent(db, session.phone),
     offers_wording: await customerText(db, 'marketing_consent_wording', language),
     subscriptions: subscriber ? await withInvoices(deps, subscriber.id, await q.subscriptionsOf(db, subscriber.id)) : [],
+    tax_identity: subscriber ? (await identityView(db, { subscriberId: subscriber.id })).identity : null,
   };
+}
+
+/** The punter's own KRA PIN and registered name (decision 074), on the subscriber the phone is. */
+export async function setPortalTaxIdentity(deps: AppDeps, session: PortalSession, form: TaxIdentityForm, requestId: string) {
+  const subscriber = await q.subscriberByPhone(deps.db, session.phone);
+  if (!subscriber) throw conflict(fixedText('portal.tax_identity.subscribe_first', await languageOf(deps.db, session.phone)), 'not_a_subscriber');
+  const saved = await saveTaxIdentity(deps, { subscriberId: subscriber.id }, form, { actorUserId: null, requestId, userId: null, via: 'subscriber (portal)' });
+  return { info: saved.info, identity: saved.identity };
+}
+
+/** Whether an invoice is one of the signed-in phone's own (its subscription's subscriber is the phone). */
+export async function ownInvoice(deps: AppDeps, session: PortalSession, invoiceId: number): Promise<boolean> {
+  const buyer = await buyerOfInvoice(deps.db, invoiceId);
+  const subscriber = await q.subscriberByPhone(deps.db, session.phone);
+  return Boolean(buyer && subscriber && buyer.subscriber_id === subscriber.id);
 }
 
 /** Each subscription with the invoice of its latest sale: one query for all of them. */

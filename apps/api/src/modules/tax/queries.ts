@@ -2,6 +2,7 @@ import { and, desc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import {
   bet4mePlans,
   bonusPayments,
+  buyerTaxIdentities,
   mpesaPayments,
   pricePackages,
   subscriptions,
@@ -40,7 +41,7 @@ export async function takeInvoiceNumber(tx: Queryable, branchId: string): Promis
 export type NewInvoice = Omit<typeof taxInvoices.$inferInsert, 'id' | 'number' | 'branchId'>;
 
 /** A sale's invoice before the device decides its branch, tax type and status (`insertDeviceInvoice`). */
-export type NewSaleInvoice = Omit<NewInvoice, 'kind' | 'taxType' | 'taxCents' | 'status'> & {
+export type NewSaleInvoice = Omit<NewInvoice, 'kind' | 'taxType' | 'taxCents' | 'status' | 'buyerPin' | 'buyerName'> & {
   /** The tax in cents under each type the device may sell under: B (VAT registered), D (not). */
   taxCents: { B: number; D: number };
 };
@@ -61,14 +62,20 @@ export async function insertDeviceInvoice(tx: Queryable, invoice: NewSaleInvoice
         counter as (
           insert into ${taxInvoiceCounters} (branch_id, last_number) select branch_id, 1 from device
           on conflict (branch_id) do update set last_number = ${taxInvoiceCounters}.last_number + 1
-          returning branch_id, last_number)
+          returning branch_id, last_number),
+        -- The buyer's KRA PIN and name when one is kept for the sale's client or subscriber (decision 074).
+        buyer as (
+          select b.pin, b.name from ${subscriptions} s
+            join ${buyerTaxIdentities} b on b.client_id = s.client_id or b.subscriber_id = s.subscriber_id
+           where s.id = ${invoice.subscriptionId ?? null}::bigint)
         insert into ${taxInvoices} (kind, branch_id, number, payment_id, subscription_id, bonus_payment_id, item_code, item_name,
-                                    amount_cents, tax_type, tax_cents, buyer_phone, status, created_by)
+                                    amount_cents, tax_type, tax_cents, buyer_phone, buyer_pin, buyer_name, reissue_of, status, created_by)
         select 'invoice', counter.branch_id, counter.last_number, ${invoice.paymentId ?? null}::bigint, ${invoice.subscriptionId ?? null}::bigint,
                ${invoice.bonusPaymentId ?? null}::bigint, ${invoice.itemCode}, ${invoice.itemName}, ${invoice.amountCents},
                case when device.vat then 'B' else 'D' end, case when device.vat then ${invoice.taxCents.B}::bigint else ${invoice.taxCents.D}::bigint end,
-               ${invoice.buyerPhone ?? null}, case when device.invoicing then 'queued' else 'awaiting' end, ${invoice.createdBy ?? null}::integer
-          from counter, device
+               ${invoice.buyerPhone ?? null}, buyer.pin, buyer.name, ${invoice.reissueOf ?? null}::bigint,
+               case when device.invoicing then 'queued' else 'awaiting' end, ${invoice.createdBy ?? null}::integer
+          from counter cross join device left join buyer on true
         returning id`,
   );
   return Number(row!.id);
@@ -86,6 +93,7 @@ export async function invoiceNumberOfSale(tx: Queryable, subscriptionId: number)
     .select({ number: taxInvoices.number })
     .from(taxInvoices)
     .where(sql`${taxInvoices.subscriptionId} = ${subscriptionId} and ${taxInvoices.kind} = 'invoice'`)
+    .orderBy(desc(taxInvoices.id))
     .limit(1);
   return invoice?.number ?? null;
 }
@@ -359,6 +367,9 @@ export async function lockInvoiceOfSale(tx: Queryable, subscriptionId: number): 
     .select()
     .from(taxInvoices)
     .where(and(eq(taxInvoices.subscriptionId, subscriptionId), eq(taxInvoices.kind, 'invoice')))
+    // A reissued invoice (decision 074) replaces its original: the newest is the sale's live one.
+    .orderBy(desc(taxInvoices.id))
+    .limit(1)
     .for('update');
   return row;
 }
@@ -502,6 +513,8 @@ export interface VatReturnRow {
   created_at: string | Date;
   kra_sdc_id: string | null;
   kra_receipt_number: number | null;
+  buyer_pin: string | null;
+  buyer_name: string | null;
   tax_point: string | Date;
   original_branch_id: string | null;
   original_number: number | null;
@@ -512,7 +525,7 @@ export interface VatReturnRow {
 
 /** The month's schedule, per rate then by tax point: a page of it, or all of it for the download (streamed). */
 export function vatReturnSql(range: MonthRange, page: Page | null): SQL {
-  return sql`select i.id, i.kind, i.tax_type, i.branch_id, i.number, i.item_name, i.amount_cents, i.tax_cents, i.status, i.created_at,
+  return sql`select i.id, i.kind, i.tax_type, i.branch_id, i.number, i.item_name, i.amount_cents, i.tax_cents, i.status, i.created_at, i.buyer_pin, i.buyer_name,
                     i.kra_sdc_id, i.kra_receipt_number, ${taxPointSql} as tax_point,
                     o.branch_id as original_branch_id, o.number as original_number, o.created_at as original_created_at,
                     o.kra_sdc_id as original_sdc_id, o.kra_receipt_number as original_receipt_number

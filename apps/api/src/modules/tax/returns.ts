@@ -32,9 +32,9 @@ function lineOf(r: q.VatReturnRow) {
   const credit = r.kind === 'credit_note';
   return {
     rate: r.tax_type,
-    // A buyer's KRA PIN and name are not kept yet (decision 068): the schedule leaves them blank, as KRA's template allows for a buyer without one.
-    buyer_pin: null,
-    buyer_name: null,
+    // The PIN and name the document carried to KRA (decision 074); blank for a buyer without one, as KRA's template allows.
+    buyer_pin: r.buyer_pin,
+    buyer_name: r.buyer_name,
     cu_invoice_number: cuNumber(r.kra_sdc_id, r.kra_receipt_number),
     invoice_date: dayOf(r.created_at),
     invoice_number: traderNumber(r.kind, r.branch_id, r.number),

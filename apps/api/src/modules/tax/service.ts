@@ -16,7 +16,7 @@ import * as q from './queries.ts';
 
 export type TaxType = (typeof TAX_TYPES)[number];
 /** KRA's rates per tax type, in percent. */
-const TAX_RATES: Record<TaxType, number> = { A: 0, B: 16, C: 0, D: 0, E: 8 };
+export const TAX_RATES: Record<TaxType, number> = { A: 0, B: 16, C: 0, D: 0, E: 8 };
 
 /**
  * The tax inside a VAT-inclusive price, in cents: price × rate / (100 + rate), rounded half up to
@@ -35,7 +35,7 @@ export function inclusiveTaxCents(amountCents: number, taxType: TaxType): number
 export const taxTypeOf = (device: { vatRegistered: boolean } | null): TaxType => (device?.vatRegistered ? 'B' : 'D');
 
 /** Whether sales are sent to KRA; q.insertDeviceInvoice tests the same in SQL (keep the two alike). */
-const invoicingOn = (device: q.TaxDeviceRow | null): boolean => Boolean(device?.initialisedAt && device.cmcKeySealed && device.tin);
+export const invoicingOn = (device: q.TaxDeviceRow | null): boolean => Boolean(device?.initialisedAt && device.cmcKeySealed && device.tin);
 
 /** What the product sells, as eTIMS items: services (type 3), counted in units (NT / U). */
 function itemOf(what: { packageId: number } | { planId: number }, name: string) {
@@ -101,7 +101,7 @@ export async function saveTaxSettings(deps: AppDeps, actor: Actor, body: TaxSett
   return { info: taxTexts.saved, settings: await settingsView(deps, saved) };
 }
 
-async function oscuDeviceOf(deps: AppDeps, device: q.TaxDeviceRow): Promise<OscuDevice> {
+export async function oscuDeviceOf(deps: AppDeps, device: q.TaxDeviceRow): Promise<OscuDevice> {
   return {
     baseUrl: await baseUrlOf(deps, device),
     tin: device.tin!,
@@ -167,7 +167,7 @@ export interface Sale {
  * invoicing is on, else awaiting with its number. The number is taken by the last statement, so
  * that the branch's counter is held as briefly as the transaction allows.
  */
-async function insertSaleInvoice(
+export async function insertSaleInvoice(
   tx: Queryable,
   s: {
     paymentId: number | null;
@@ -177,6 +177,8 @@ async function insertSaleInvoice(
     amountCents: number;
     createdBy: number | null;
     buyerPhone?: string | null;
+    /** The invoice this one is issued again in place of (decision 074). */
+    reissueOf?: number;
   },
   riders: readonly Rider[] = [],
 ): Promise<number> {
@@ -191,6 +193,7 @@ async function insertSaleInvoice(
     amountCents: s.amountCents,
     taxCents: { B: inclusiveTaxCents(s.amountCents, 'B'), D: inclusiveTaxCents(s.amountCents, 'D') },
     buyerPhone,
+    reissueOf: s.reissueOf ?? null,
     createdBy: s.createdBy,
   }, riders);
 }
@@ -276,7 +279,7 @@ export const CREDIT_REASON_CODES: Record<RefundReason, string> = {
 /** A credit note that no refund caused (a wrong claim undone, a reversed bonus): 06 Refund. */
 const DEFAULT_CREDIT_REASON_CODE = '06';
 
-async function insertCreditNote(
+export async function insertCreditNote(
   tx: Queryable,
   invoice: q.TaxInvoiceRow,
   c: { amountCents: number; reason: string; cause: (typeof CREDIT_NOTE_CAUSES)[number]; createdBy: number | null; refundReason?: RefundReason | undefined },
@@ -297,6 +300,8 @@ async function insertCreditNote(
     taxType: invoice.taxType,
     taxCents: inclusiveTaxCents(c.amountCents, invoice.taxType),
     buyerPhone: invoice.buyerPhone,
+    buyerPin: invoice.buyerPin,
+    buyerName: invoice.buyerName,
     status: invoicingOn(device) ? 'queued' : 'awaiting',
     reason: c.reason,
     creditReasonCode: c.refundReason ? CREDIT_REASON_CODES[c.refundReason] : DEFAULT_CREDIT_REASON_CODE,
@@ -383,6 +388,8 @@ export function salesRequest(device: { tin: string; branchId: string }, inv: q.T
     prchrAcptcYn: 'N',
     remark: credit ? inv.reason : null,
     regrId: 'betdesk', regrNm: 'Betdesk', modrId: 'betdesk', modrNm: 'Betdesk',
+    // The buyer's KRA PIN and registered name when kept (decision 074): trnsSalesSaveWr's custTin / custNm.
+    ...(inv.buyerPin ? { custTin: inv.buyerPin, custNm: inv.buyerName } : {}),
     receipt: { ...(inv.buyerPhone ? { custMblNo: inv.buyerPhone } : {}), rcptPbctDt: oscuDateTime(at), prchrAcptcYn: 'N' },
     itemList: [
       {
@@ -601,7 +608,7 @@ export function invoicesCsv(deps: AppDeps, filters: q.InvoiceFilters): CsvTable<
 /** An instant as an accountant's spreadsheet sorts it: ISO 8601 in Nairobi time, 2026-11-05T14:30:00+03:00. */
 const csvIsoTime = (iso: string) => `${new Date(new Date(iso).getTime() + 3 * 3_600_000).toISOString().slice(0, 19)}+03:00`;
 
-async function qrOf(deps: AppDeps, device: q.TaxDeviceRow | null, signature: string | null, branchId: string) {
+export async function qrOf(deps: AppDeps, device: q.TaxDeviceRow | null, signature: string | null, branchId: string) {
   if (!signature || !device?.tin) return null;
   return verificationUrl(await baseUrlOf(deps, device), device.tin, branchId, signature);
 }
@@ -766,6 +773,7 @@ async function invoiceRefs(deps: AppDeps, by: 'payment' | 'subscription', ids: n
   const device = await q.deviceOf(deps.db);
   for (const inv of found) {
     refs.set((by === 'payment' ? inv.paymentId : inv.subscriptionId)!, {
+      id: inv.id,
       number: inv.number,
       status: inv.status,
       kra_receipt_number: inv.kraReceiptNumber,
@@ -802,3 +810,7 @@ export async function taxStatus(deps: AppDeps) {
     transmission_alert: transmissions,
   };
 }
+
+// A buyer's KRA PIN and the printable invoice (decision 074), for the modules that reach tax through here.
+export { buyerOfInvoice, identityView, saveTaxIdentity } from './identity.ts';
+export { invoicePdf, sendInvoicePdf } from './document.ts';

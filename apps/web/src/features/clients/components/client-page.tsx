@@ -9,6 +9,7 @@ import { NewBetModal } from '@/components/new-bet-modal.tsx';
 import { PersonMessages } from '@/components/person-messages/person-messages.tsx';
 import { SmsComposer } from '@/components/sms-composer/sms-composer.tsx';
 import { SmsOptOut } from '@/components/sms-opt-out/sms-opt-out.tsx';
+import { TaxIdentityCard } from '@/components/tax-identity/tax-identity-card.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { HistoryLink } from '@/components/history-link.tsx';
 import { LanguageChoice } from '@/components/language-choice.tsx';
@@ -135,6 +136,7 @@ export function ClientPage() {
         </Stack>
       </SimpleGrid>
       <ClientOpenBets clientId={client.id} />
+      <TaxIdentityCard buyer={{ clientId: client.id }} />
       <SmsOptOut person={{ clientId: client.id }} />
       <PersonMessages person={{ clientId: client.id }} />
 

@@ -12,6 +12,7 @@ import { ClosedMonthBanner } from '@/components/closed-month-banner.tsx';
 import { BooksPeriodsCard } from './books-periods-card.tsx';
 import { useTaxTransmissions } from '../api/get-tax-transmissions.ts';
 import { useRetryTaxInvoice } from '../api/retry-tax-invoice.ts';
+import { downloadInvoiceDocument } from '@/components/tax-identity/api.ts';
 import { downloadVatReturn } from '../api/download-vat-return.ts';
 
 const STATUS_COLORS: Record<TaxInvoice['status'], string> = { awaiting: 'yellow', queued: 'blue', sent: 'teal', rejected: 'red' };
@@ -246,6 +247,16 @@ export function TaxPage() {
       ),
     },
     { key: 'kra_receipt_number', header: 'KRA receipt', width: 110, render: (i) => i.kra_receipt_number ?? '' },
+    {
+      key: 'document',
+      header: 'Document',
+      width: 90,
+      render: (i) => (
+        <Button size="compact-sm" variant="subtle" onClick={() => void downloadInvoiceDocument(i.id, i.number)} data-testid={`tax-pdf-${i.id}`}>
+          PDF
+        </Button>
+      ),
+    },
     {
       key: 'resend',
       header: '',

@@ -9,6 +9,7 @@ import { LanguageChoice } from '@/components/language-choice.tsx';
 import { LoadState } from '@/components/load-state.tsx';
 import { RequestPaymentButton } from '@/components/request-payment/index.ts';
 import { TaxInvoiceLink } from '@/components/tax-invoice-link.tsx';
+import { TaxIdentityCard } from '@/components/tax-identity/tax-identity-card.tsx';
 import { formatDate, formatDateTime, formatDuration, formatMoney } from '@/lib/format.ts';
 import { useSubscriber } from '../api/get-subscriber.ts';
 import { useSetLanguage } from '../api/set-language.ts';
@@ -78,6 +79,7 @@ export function ViewSubscriberPage() {
         <DataTable columns={columns} rows={subscriber.subscriptions} rowKey={(s) => s.id} label="Subscriptions" data-testid="subscriber-subscriptions" />
       </Card>
       <AutoRenewalsCard subscriberId={subscriber.id} />
+      <TaxIdentityCard buyer={{ subscriberId: subscriber.id }} />
       <SmsOptOut person={{ subscriberId: subscriber.id }} />
       <PersonMessages person={{ subscriberId: subscriber.id }} />
       <SendSmsModal subscriberId={subscriber.id} opened={sending} onClose={() => setSending(false)} />
