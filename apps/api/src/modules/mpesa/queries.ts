@@ -19,7 +19,7 @@ import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, refu
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { scopedWhere, type Scope } from '../../db/scope.ts';
-import { releaseUsesOfRequest } from '../promo-codes/queries.ts';
+import { releaseUsesOfRequest } from '../promo-codes/service.ts';
 import { DEPOSIT_KEYS, UNCLAIMED_KEYS } from '../../db/money.ts';
 
 const iso = (value: unknown): string => new Date(value as string).toISOString();

@@ -10,7 +10,7 @@ import { announcePayment, settleStored } from './ingest.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
 import * as q from './queries.ts';
 import type { StkRequestRow } from './queries.ts';
-import { heldUseOfRequest, releaseUsesOfRequest } from '../promo-codes/queries.ts';
+import { heldUseOfRequest, releaseUsesOfRequest } from '../promo-codes/service.ts';
 import type { RequestedItem, SettlementOutcome } from './settle.ts';
 
 /** ResultCode 1032 is the payer cancelling; every other non-zero code is a failure. */

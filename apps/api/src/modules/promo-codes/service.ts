@@ -204,6 +204,7 @@ export async function takeUse(
 export const attachStkRequest = q.attachStkRequest;
 export const heldUseOfRequest = q.heldUseOfRequest;
 export const markUsed = q.markUsed;
+export const releaseUsesOfRequest = q.releaseUsesOfRequest;
 
 /** A held use whose push ended unpaid: released, the cap given its use back. */
 export async function releaseHeldUse(tx: Queryable, useId: number): Promise<void> {
