@@ -126,6 +126,8 @@ export default tseslint.config(
             smsInbound: 'self-service',
             broadcasts: 'broadcasts',
             promotionRefusals: 'advert-rules',
+            promoCodes: 'promo-codes',
+            promoCodeUses: 'promo-codes',
             erasedPhones: 'privacy',
             privacyRequests: 'privacy',
             dataBreaches: 'privacy',

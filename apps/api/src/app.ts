@@ -20,6 +20,7 @@ import { booksRoutes } from './modules/books/routes.ts';
 import { betRoutes } from './modules/bets/routes.ts';
 import { bonusRoutes } from './modules/bonuses/routes.ts';
 import { advertRuleRoutes } from './modules/advert-rules/routes.ts';
+import { promoCodeRoutes } from './modules/promo-codes/routes.ts';
 import { broadcastRoutes } from './modules/broadcasts/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   auditRoutes(app, deps);
   reportRoutes(app, deps);
   advertRuleRoutes(app, deps);
+  promoCodeRoutes(app, deps);
   privacyRoutes(app, deps);
   complianceRoutes(app, deps);
   exclusionRoutes(app, deps);

@@ -51,6 +51,7 @@ export * from './books.ts';
 export * from './retention.ts';
 export * from './auto-renew.ts';
 export * from './advert-rules.ts';
+export * from './promo-codes.ts';
 export * from './compliance.ts';
 export * from './exclusions.ts';
 export * from './search.ts';

@@ -39,6 +39,7 @@ export const permissionMatrix = {
   'view:tips-subscriptions-active': ['admin', 'staff'],
   'view:tips-subscriptions-all': ['admin'],
   'manage:tips-prices': ['admin'],
+  'manage:promo-codes': ['admin'],
   'view:tips-deposits': ['admin'],
   'upload:images': ['admin'],
   'view:audit': ['admin'],

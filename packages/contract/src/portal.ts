@@ -260,6 +260,8 @@ export const portalPurchase = endpoint({
     package_id: z.coerce.number({ message: portalTexts.noPackage }).int().min(1, portalTexts.noPackage).max(2_147_483_647),
     /** The 18+ declaration's tick (decision 060): asked before a phone's first purchase while the age gate is on. */
     adult: z.union([z.boolean(), z.enum(['1', 'on', 'true'])]).optional(),
+    /** A promo code (decision 077): the push asks its discounted price; a code that cannot be used is 422 on `code`. */
+    code: z.string({ message: 'Enter the promo code' }).trim().max(40, 'Enter the promo code').optional(),
   }),
   response: Notice.extend({ payment_request_id: z.number() }),
 });

@@ -256,6 +256,15 @@ export const customerTexts = {
     channel: 'portal',
   },
 
+  // A promo code that cannot be used, said why (decision 077): the portal, USSD and the paybill's SMS.
+  'promo.unknown': { en: 'There is no promo code {code}. Check it and try again.', sw: 'Hakuna msimbo wa punguzo {code}. Uangalie ujaribu tena.', channel: 'portal' },
+  'promo.not_started': { en: 'Promo code {code} starts on {date}.', sw: 'Msimbo wa punguzo {code} unaanza {date}.', channel: 'portal' },
+  'promo.ended': { en: 'Promo code {code} has expired.', sw: 'Msimbo wa punguzo {code} umekwisha muda.', channel: 'portal' },
+  'promo.spent': { en: 'Promo code {code} has been used up.', sw: 'Msimbo wa punguzo {code} umeshatumika wote.', channel: 'portal' },
+  'promo.used_by_phone': { en: 'This number has already used promo code {code}.', sw: 'Nambari hii imeshatumia msimbo wa punguzo {code}.', channel: 'portal' },
+  'promo.first_purchase_only': { en: 'Promo code {code} is for a first purchase only.', sw: 'Msimbo wa punguzo {code} ni wa ununuzi wa kwanza pekee.', channel: 'portal' },
+  'promo.not_for_package': { en: 'Promo code {code} is not for this package.', sw: 'Msimbo wa punguzo {code} si wa kifurushi hiki.', channel: 'portal' },
+
   // Portal notices.
   // A sale's KRA tax invoice on the purchase page and My subscriptions (decision 035).
   'portal.invoice_sent': {

@@ -217,6 +217,7 @@ export const portalTexts = {
   'portal.medium.web': portal('on the web', 'kwenye tovuti'),
   'portal.package.length': portal('{days, plural, one {# day} other {# days}}, {medium}', 'Siku {days}, {medium}'),
   'portal.package.pay': portal('Pay with M-Pesa', 'Lipa kwa M-Pesa'),
+  'portal.package.promo_code': portal('Promo code (if you have one)', 'Msimbo wa punguzo (kama unao)'),
   'portal.packages.title': portal('Tips packages and prices', 'Vifurushi vya tips na bei'),
   'portal.packages.description': portal('Tips packages of {business} by SMS and on the web, with their prices.', 'Vifurushi vya tips vya {business} kwa SMS na kwenye tovuti, na bei zake.'),
   'portal.packages.heading': portal('Packages', 'Vifurushi'),

@@ -104,7 +104,7 @@ describe('permission guard', () => {
   });
 
   it('keeps the matrix of BUSINESS-RULES.md: money and users are admin-only', () => {
-    for (const p of ['view:mpesa', 'manage:users', 'assign:clients', 'claim:payments', 'manage:tips-prices'] as const) {
+    for (const p of ['view:mpesa', 'manage:users', 'assign:clients', 'claim:payments', 'manage:tips-prices', 'manage:promo-codes'] as const) {
       expect(permissionMatrix[p]).toEqual(['admin']);
     }
     for (const p of ['manage:clients', 'manage:bets', 'manage:tips-content', 'manage:tips-subscribers'] as const) {

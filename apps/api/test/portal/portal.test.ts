@@ -169,6 +169,7 @@ describe('the portal session and the staff session stay apart', () => {
       ['GET', '/api/portal/me'],
       ['GET', '/api/portal/tips'],
       ['POST', '/api/portal/purchase'],
+      ['POST', '/api/portal/price'],
       ['GET', '/api/portal/purchase/1'],
       ['POST', '/api/portal/sms'],
       ['POST', '/api/portal/tax-identity'],

@@ -22,3 +22,4 @@ export * from './auto-renew.ts';
 export * from './advert-rules.ts';
 export * from './compliance.ts';
 export * from './exclusions.ts';
+export * from './promo-codes.ts';

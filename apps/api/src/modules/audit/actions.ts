@@ -72,6 +72,8 @@ export const AUDIT_ACTIONS = {
   'tips-subscriber.create': 'tips_subscriber',
   'tips-subscriber.language': 'tips_subscriber',
   'price-package.create': 'price_package',
+  'promo-code.create': 'promo_code',
+  'promo-code.update': 'promo_code',
   'price-package.update': 'price_package',
   'sms-tip.update': 'bet_category',
   'bet-category.create': 'bet_category',

@@ -21,6 +21,8 @@ import { refuseBlockedSale } from '../exclusions/service.ts';
 import { pendingBonusCents } from '../bonuses/service.ts';
 import { requireClient } from '../clients/service.ts';
 import * as q from './queries.ts';
+import { attachStkRequest, isRefusal, refusalError, takeUse, type PromoPrice } from '../promo-codes/service.ts';
+import type { Language } from '../../customer-texts/catalogue.ts';
 import { settleFromQuery } from './stk-query.ts';
 
 type Payer = { clientId: number } | { subscriberId: number };
@@ -170,14 +172,30 @@ export async function requestCheapestSmsPackage(
  */
 export async function requestPackagePayment(
   deps: AppDeps,
-  r: { subscriberId: number; phone: string; packageId: number; requestId: string | null; origin: StkOrigin | null },
+  r: { subscriberId: number; phone: string; packageId: number; requestId: string | null; origin: StkOrigin | null; promo?: PromoPush },
 ): Promise<number | null> {
   const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
   if (!daraja) return null;
   const payer: Payer = { subscriberId: r.subscriberId };
   const chosen = (await payableItems(deps.db, payer)).find((i) => i.packageId === r.packageId);
   if (!chosen) return null;
-  return pushStk(deps, daraja, { payer, chosen, phone: r.phone, actorUserId: null, requestId: r.requestId, item: chosen.item.key, origin: r.origin });
+  return pushStk(deps, daraja, {
+    payer,
+    chosen,
+    phone: r.phone,
+    actorUserId: null,
+    requestId: r.requestId,
+    item: chosen.item.key,
+    origin: r.origin,
+    ...(r.promo ? { promo: r.promo } : {}),
+  });
+}
+
+/** A promo code's price asked by a push, and the language its refusal is said in (decision 077). */
+export interface PromoPush {
+  price: PromoPrice;
+  channel: 'portal' | 'ussd';
+  language: Language;
 }
 
 /**
@@ -195,13 +213,15 @@ async function pushStk(
     requestId: string | null;
     item: string;
     origin: StkOrigin | null;
+    promo?: PromoPush;
   },
 ): Promise<number> {
   const { payer, chosen } = p;
   const body = { phone: p.phone, item: p.item };
   const actor = { userId: p.actorUserId };
   const requestId = p.requestId;
-  const amountCents = kesToCents(chosen.item.amount);
+  // A promo code asks its discounted price; its use is held with the request (decision 077).
+  const amountCents = p.promo ? p.promo.price.priceCents : kesToCents(chosen.item.amount);
   // No sale to a self-excluded or under-18 person (decision 059); a bonus owed may still be paid.
   if (chosen.purpose !== 'bonus') await refuseBlockedSale(deps.db, p.phone, p.origin ?? 'staff');
 
@@ -218,8 +238,13 @@ async function pushStk(
       requestedBy: actor.userId,
       origin: p.origin,
     });
+    if (p.promo && chosen.packageId != null) {
+      const held = await takeUse(tx, p.promo.price, { phone: body.phone, packageId: chosen.packageId, channel: p.promo.channel, status: 'held' });
+      if (isRefusal(held)) throw await refusalError(tx, held, p.promo.language);
+      await attachStkRequest(tx, held.useId, inserted);
+    }
     await audit(tx, 'payment.request', inserted, { actorUserId: actor.userId, requestId }, {
-      after: { ...payer, item: body.item, phone: body.phone, amount_cents: amountCents },
+      after: { ...payer, item: body.item, phone: body.phone, amount_cents: amountCents, ...(p.promo ? { promo_code: p.promo.price.code, discount_cents: p.promo.price.discountCents } : {}) },
     });
     return inserted;
   });

@@ -19,6 +19,7 @@ import { bet4mePlans, betCategories, clients, mpesaPayments, pricePackages, refu
 import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { scopedWhere, type Scope } from '../../db/scope.ts';
+import { releaseUsesOfRequest } from '../promo-codes/service.ts';
 import { DEPOSIT_KEYS, UNCLAIMED_KEYS } from '../../db/money.ts';
 
 const iso = (value: unknown): string => new Date(value as string).toISOString();
@@ -891,6 +892,7 @@ export async function markRequestRefused(db: Queryable, id: number, reason: stri
     .update(stkRequests)
     .set({ status: 'failed', resultDesc: reason, settledAt: sql`now()` })
     .where(eq(stkRequests.id, id));
+  await releaseUsesOfRequest(db, id);
 }
 
 /** The client a request was sent for (null for a tips subscriber); undefined when no such request. */
@@ -943,4 +945,6 @@ export async function recordRequestAnswer(
       ...(stamp.settledNow ? { settledAt: sql`now()` } : {}),
     })
     .where(eq(stkRequests.id, id));
+  // A push that ended unpaid gives back the promo code use it held (decision 077).
+  if (answer.status === 'failed' || answer.status === 'cancelled') await releaseUsesOfRequest(tx, id);
 }

@@ -10,10 +10,18 @@ import * as q from './queries.ts';
 import { queueCreditNotice, queueTipsReceipt, receiptSettings, receiptSettingsColumn, type KnownPayer, type ReceiptSettings } from './receipts.ts';
 import type { Sale } from '../tax/service.ts';
 import type { AuditEntry } from '../audit/service.ts';
+import { markUsed } from '../promo-codes/service.ts';
 import { todaysTipColumn, type TodaysTip } from '../tips-sms/service.ts';
 
 /** What an STK push asked for: it decides over the general rules (the payer chose it). */
-export type RequestedItem = { packageId: number } | { planId: number } | { bonus: true };
+export type RequestedItem = { packageId: number; promo?: PromoSale } | { planId: number } | { bonus: true };
+
+/** A promo code use that makes the sale at its discounted price (decision 077). */
+export interface PromoSale {
+  useId: number;
+  priceCents: number;
+  discountCents: number;
+}
 
 export interface Settlement {
   paymentId: number;
@@ -147,8 +155,10 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
   const requested = s.requested;
   if (requested && 'packageId' in requested) {
     // What the payer chose decides; a payment that cannot buy it stays credit, without a notice.
+    // A promo code's use asks its discounted price, and the sale is made at it.
     const pkg = await q.packageById(tx, requested.packageId);
-    if (pkg && s.amountCents >= pkg.priceCents) chosen = pkg;
+    const promo = requested.promo;
+    if (pkg && s.amountCents >= (promo ? promo.priceCents : pkg.priceCents)) chosen = promo ? { ...pkg, priceCents: promo.priceCents } : pkg;
   } else {
     // The category the account named, else the one the subscriber last bought: the subscriber's
     // latest subscription and the packages at this price in one read.
@@ -196,6 +206,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     auditLater: s.invoiceLast === true,
   });
   outcome.subscriptionId = sub.id;
+  if (requested && 'packageId' in requested && requested.promo) await markUsed(tx, requested.promo.useId, { paymentId: s.paymentId, subscriptionId: sub.id });
   outcome.saleToInvoice = sub.sale;
   if (sub.audit) outcome.audits = [sub.audit];
   const receipt = await queueTipsReceipt(tx, {

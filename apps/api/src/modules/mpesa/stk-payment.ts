@@ -10,6 +10,7 @@ import { announcePayment, settleStored } from './ingest.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
 import * as q from './queries.ts';
 import type { StkRequestRow } from './queries.ts';
+import { heldUseOfRequest, releaseUsesOfRequest } from '../promo-codes/service.ts';
 import type { RequestedItem, SettlementOutcome } from './settle.ts';
 
 /** ResultCode 1032 is the payer cancelling; every other non-zero code is a failure. */
@@ -22,6 +23,14 @@ function requestedItemOf(r: StkRequestRow): RequestedItem {
   if (r.purpose === 'package') return { packageId: r.packageId! };
   if (r.purpose === 'plan') return { planId: r.planId! };
   return { bonus: true };
+}
+
+/** What the request asked, with the promo code use it holds (decision 077). */
+async function requestedWithPromo(tx: Queryable, r: StkRequestRow): Promise<RequestedItem> {
+  const item = requestedItemOf(r);
+  if (!('packageId' in item)) return item;
+  const held = await heldUseOfRequest(tx, r.id);
+  return held ? { ...item, promo: { useId: Number(held.id), priceCents: Number(held.price_cents), discountCents: Number(held.discount_cents) } } : item;
 }
 
 function payeeOf(r: { clientId: number | null; subscriberId: number | null }): Payee {
@@ -88,6 +97,7 @@ async function settleForRequest(
   if (request.purpose !== 'bonus') {
     const block = await saleBlockOf(tx, request.phone, paid.phone);
     if (block) {
+      await releaseUsesOfRequest(tx, request.id);
       await q.setPaymentWarning(tx, paymentId, refusedPaymentWarning(block));
       const smsQueued = await keepRefusedPayment(tx, { paymentId, phone: paid.phone, phoneHash: sha256Hex(paid.phone), block, amountCents, receipt: paid.receipt });
       return { outcome: smsQueued ? { bonusPaidCents: 0, subscriptionId: null, activatedSms: null, smsQueued: true } : null, claimed: false };
@@ -101,7 +111,7 @@ async function settleForRequest(
     betCategoryId: category?.id ?? null,
     source: 'stk',
     matchedBy: 'stk',
-    requested: requestedItemOf(request),
+    requested: await requestedWithPromo(tx, request),
     actorUserId: null,
     requestId,
   });

@@ -388,6 +388,7 @@ export function packagePage(
 ${c.stkAvailable
     ? html`<form method="post" action="/portal/buy"><input type="hidden" name="package_id" value="${p.id}">
 ${c.asksAge ? html`<p><label><input type="checkbox" name="adult" value="1" required> ${t('portal.package.age_declaration')}</label></p>` : ''}
+<label for="promo-code">${t('portal.package.promo_code')}</label><input type="text" id="promo-code" name="code" maxlength="20" autocomplete="off" autocapitalize="characters">
 <button class="btn" type="submit">${t('portal.package.pay')}</button></form>
 <p class="meta">${shell.phone ? t('portal.package.request_to', { phone: shell.phone }) : t('portal.package.sign_in_first')}</p>`
     : ''}

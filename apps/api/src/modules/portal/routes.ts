@@ -16,6 +16,7 @@ import {
   portalMe,
   portalPackages,
   portalPost,
+  portalPrice,
   portalPurchase,
   portalPurchaseStatus,
   portalRecord,
@@ -161,7 +162,10 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   route(app, portalPackages, async () => portal.packages(deps.db));
-  route(app, portalPurchase, async ({ body, request }) => portal.purchase(deps, session(request), body.package_id, request.id, body.adult !== undefined && body.adult !== false));
+  route(app, portalPurchase, async ({ body, request }) =>
+    portal.purchase(deps, session(request), body.package_id, request.id, body.adult !== undefined && body.adult !== false, body.code ?? ''),
+  );
+  route(app, portalPrice, async ({ body, request }) => portal.priceAsked(deps, session(request), body.package_id, body.code));
   route(app, portalPurchaseStatus, async ({ request }) => ({ purchase: (await portal.purchaseStatus(deps, session(request), pathId(request))).purchase }));
   route(app, portalAutoRenew, async ({ body, request }) => portal.turnOnAutoRenewal(deps, session(request), body.subscription_id, request.id));
   route(app, portalStopAutoRenew, async ({ request }) => portal.stopAutoRenewal(deps, session(request), pathId(request), request.id));
@@ -551,7 +555,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/portal/buy',
     hidden,
     htmlPage(async (request, reply) => {
-      const form = request.body as { package_id?: string; adult?: string } | undefined;
+      const form = request.body as { package_id?: string; adult?: string; code?: string } | undefined;
       const packageId = Id.safeParse(form?.package_id);
       if (!packageId.success) throw notFound(refusalTexts.packageNotOnSale);
       if (!request.portal) return signInFirst(reply, `/portal/packages/${packageId.data}`);
@@ -561,7 +565,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps, request.portal), notice));
       }
       try {
-        const { payment_request_id } = await portal.purchase(deps, request.portal, packageId.data, request.id, form?.adult === '1');
+        const { payment_request_id } = await portal.purchase(deps, request.portal, packageId.data, request.id, form?.adult === '1', String(form?.code ?? '').slice(0, 40));
         return reply.redirect(`/portal/purchases/${payment_request_id}`, 303);
       } catch (error) {
         if (!(error instanceof AppError) || error.options.code !== 'paybill') throw error;

@@ -38,6 +38,8 @@ import { invoicesOfPayments, invoicesOfSubscriptions } from '../tax/service.ts';
 import { buyerOfInvoice, identityView, saveTaxIdentity } from '../tax/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
+import { isRefusal, priceWithCode, refusalError } from '../promo-codes/service.ts';
+import { refuseBlockedSale } from '../exclusions/service.ts';
 import * as q from './queries.ts';
 
 /** A code works for 10 minutes and allows 5 wrong tries (decision 021). */
@@ -281,9 +283,11 @@ export const freeTips = (db: Queryable) => q.freePosts(db, nairobiDayOf(new Date
  * payment (mpesa). Audited as the subscriber's own purchase. Without M-Pesa's API: 503 with the
  * paybill instructions.
  */
-export async function purchase(deps: AppDeps, session: PortalSession, packageId: number, requestId: string, adult = false) {
+export async function purchase(deps: AppDeps, session: PortalSession, packageId: number, requestId: string, adult = false, code = '') {
   const chosen = await packageForSale(deps.db, packageId);
   if (!chosen) throw fieldError('package_id', portalTexts.noPackage);
+  // A promo code is priced (and refused, saying why) before anything is written (decision 077).
+  const promo = code.trim() === '' ? null : await promoPriceOf(deps.db, session, chosen, code);
   // The 18+ declaration before the phone's first purchase (decision 060): the tick is the
   // declaration, kept even when the payment then goes by paybill.
   if (await mustDeclareAge(deps.db, session.phone)) {
@@ -297,12 +301,44 @@ export async function purchase(deps: AppDeps, session: PortalSession, packageId:
     const known = await q.subscriberByPhone(tx, session.phone);
     return known?.id ?? (await subscribePayer(tx, { phone: session.phone, name: null, paymentId: null, requestId }));
   });
-  const requestRowId = await requestPackagePayment(deps, { subscriberId, phone: session.phone, packageId, requestId, origin: 'portal' });
+  const requestRowId = await requestPackagePayment(deps, {
+    subscriberId,
+    phone: session.phone,
+    packageId,
+    requestId,
+    origin: 'portal',
+    ...(promo ? { promo: { price: promo.price, channel: 'portal' as const, language: promo.language } } : {}),
+  });
   if (requestRowId === null) throw new AppError(503, await paybillInstructions(deps, chosen), { code: 'paybill' });
   await audit(deps.db, 'portal.purchase', requestRowId, { actorUserId: null, requestId }, {
     after: { by: 'subscriber (portal)', phone: session.phone, subscriber_id: subscriberId, package_id: packageId, package: chosen.name },
   });
   return { info: portalTexts.paymentRequested, payment_request_id: requestRowId };
+}
+
+async function promoPriceOf(db: Queryable, session: PortalSession, chosen: PackageForSale, code: string) {
+  const language = await languageOf(db, session.phone);
+  const price = await priceWithCode(db, { codeText: code, packageId: chosen.id, listPriceCents: chosen.priceCents, phone: session.phone });
+  if (isRefusal(price)) throw await refusalError(db, price, language);
+  return { price, language };
+}
+
+/**
+ * The price asked for a package with a promo code (decision 077): a self-excluded or under-18
+ * phone is refused as a purchase is (decision 059); a code that cannot be used is a 422 on `code`.
+ */
+export async function priceAsked(deps: AppDeps, session: PortalSession, packageId: number, code: string) {
+  const chosen = await packageForSale(deps.db, packageId);
+  if (!chosen) throw fieldError('package_id', portalTexts.noPackage);
+  await refuseBlockedSale(deps.db, session.phone, 'portal');
+  const { price } = await promoPriceOf(deps.db, session, chosen, code);
+  return {
+    package_id: chosen.id,
+    code: price.code,
+    list_price: centsToKes(price.listPriceCents),
+    discount: centsToKes(price.discountCents),
+    price: centsToKes(price.priceCents),
+  };
 }
 
 /** How to pay a package by paybill: the number, the account (the category code) and the amount. */

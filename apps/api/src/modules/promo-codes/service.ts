@@ -1,0 +1,248 @@
+/**
+ * Promo codes (decision 077): an admin's codes, the price a code asks for a package, and a use
+ * counted exactly (the counted update on the code's row holds the cap; the unique index on
+ * (code_id, phone_key) holds one use per phone), held with an STK push and used by its sale.
+ * Lives in: apps/api/src/modules/promo-codes/service.ts
+ */
+import {
+  centsToKes,
+  defaultRange,
+  addDays,
+  kesToCents,
+  nairobiDayStart,
+  promoCodeTexts,
+  wholeShillingsUp,
+  type PageQuery,
+  type PromoCode,
+  type PromoCodeBody,
+  type PromotionReportRow,
+  type ReportRangeQuery,
+} from '@betdesk/contract';
+import type { Queryable } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
+import { isUniqueViolation } from '../../db/unique.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import type { CsvTable } from '../../http/csv.ts';
+import { fieldError, notFound } from '../../http/errors.ts';
+import type { CustomerTextId, Language } from '../../customer-texts/catalogue.ts';
+import { audit, byStaff } from '../audit/service.ts';
+import { customerText } from '../sms/service.ts';
+import * as q from './queries.ts';
+
+const list = (v: number[] | string | string[] | null): string[] =>
+  v === null ? [] : Array.isArray(v) ? v.map(String) : v.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map((s) => s.replace(/^"|"$/g, ''));
+
+function codeOf(r: q.CodeRow): PromoCode {
+  return {
+    id: Number(r.id),
+    code: r.code,
+    kind: r.kind,
+    percent_off: r.percent_off === null ? null : Number(r.percent_off),
+    amount_off: r.amount_off_cents === null ? null : centsToKes(Number(r.amount_off_cents)),
+    package_ids: list(r.package_ids).map(Number),
+    packages: list(r.packages),
+    starts_on: iso(r.starts_at),
+    ends_on: iso(r.ends_at),
+    max_uses: r.max_uses === null ? null : Number(r.max_uses),
+    uses: Number(r.uses),
+    one_per_phone: r.one_per_phone,
+    first_purchase_only: r.first_purchase_only,
+    created_on: iso(r.created_at),
+  };
+}
+
+function writeOf(b: PromoCodeBody): q.CodeWrite {
+  return {
+    code: b.code,
+    kind: b.kind,
+    percentOff: b.kind === 'percent' ? (b.percent_off ?? null) : null,
+    amountOffCents: b.kind === 'fixed' && b.amount_off != null ? kesToCents(b.amount_off) : null,
+    packageIds: [...new Set(b.package_ids)],
+    startsAt: new Date(b.starts_on),
+    endsAt: new Date(b.ends_on),
+    maxUses: b.max_uses ?? null,
+    onePerPhone: b.one_per_phone,
+    firstPurchaseOnly: b.first_purchase_only,
+  };
+}
+
+async function saved(db: Queryable, id: number): Promise<PromoCode> {
+  return codeOf((await q.codeById(db, id))!);
+}
+
+export async function codePage(db: Queryable, query: PageQuery) {
+  const offset = (query.page - 1) * query.perPage;
+  const { found, total } = await q.codePage(db, { limit: query.perPage, offset });
+  return { total_records: total, codes: found.map(codeOf) };
+}
+
+export async function createCode(deps: AppDeps, actor: Actor, body: PromoCodeBody, requestId: string) {
+  const w = writeOf(body);
+  try {
+    const id = await deps.db.transaction(async (tx) => {
+      if ((await q.packagesExisting(tx, w.packageIds)) !== w.packageIds.length) throw fieldError('package_ids', promoCodeTexts.noPackage);
+      if (await q.codeByText(tx, w.code)) throw fieldError('code', promoCodeTexts.taken);
+      const created = await q.insertCode(tx, w, actor.userId);
+      await audit(tx, 'promo-code.create', created, byStaff(actor, requestId), { after: { ...body, code: w.code } });
+      return created;
+    });
+    return { info: promoCodeTexts.created, code: await saved(deps.db, id) };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fieldError('code', promoCodeTexts.taken);
+    throw error;
+  }
+}
+
+export async function updateCode(deps: AppDeps, actor: Actor, id: number, body: PromoCodeBody, requestId: string) {
+  const w = writeOf(body);
+  try {
+    await deps.db.transaction(async (tx) => {
+      const before = await q.codeById(tx, id);
+      if (!before) throw notFound(promoCodeTexts.notFound);
+      if ((await q.packagesExisting(tx, w.packageIds)) !== w.packageIds.length) throw fieldError('package_ids', promoCodeTexts.noPackage);
+      const other = await q.codeByText(tx, w.code);
+      if (other && Number(other.id) !== id) throw fieldError('code', promoCodeTexts.taken);
+      const done = await q.updateCode(tx, id, w);
+      if (done === 'cap') throw fieldError('max_uses', promoCodeTexts.capBelowUses);
+      await audit(tx, 'promo-code.update', id, byStaff(actor, requestId), { before: codeOf(before), after: { ...body, code: w.code } });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fieldError('code', promoCodeTexts.taken);
+    throw error;
+  }
+  return { info: promoCodeTexts.updated, code: await saved(deps.db, id) };
+}
+
+// ---- pricing and uses ---------------------------------------------------------------------------
+
+export interface PromoPrice {
+  codeId: number;
+  code: string;
+  onePerPhone: boolean;
+  listPriceCents: number;
+  discountCents: number;
+  /** What the code asks: whole shillings (M-Pesa takes no cents), at least KES 1. */
+  priceCents: number;
+}
+
+export type PromoRefusal = { textId: CustomerTextId; values: Record<string, string> };
+
+/** The discounted price: the list price less the code's off, rounded up to a whole shilling, at least KES 1. */
+export function discounted(listPriceCents: number, code: { kind: 'percent' | 'fixed'; percentOff: number | null; amountOffCents: number | null }): number {
+  const off = code.kind === 'percent' ? Math.floor((listPriceCents * (code.percentOff ?? 0)) / 100) : (code.amountOffCents ?? 0);
+  return Math.max(100, wholeShillingsUp(Math.max(0, listPriceCents - off)));
+}
+
+/**
+ * What a code asks for a package from a phone, or why it cannot be used (a catalogue text).
+ * `codeText` as typed; compared in capitals.
+ */
+export async function priceWithCode(
+  db: Queryable,
+  p: { codeText: string; packageId: number; listPriceCents: number; phone: string; now?: Date },
+): Promise<PromoPrice | PromoRefusal> {
+  const typed = p.codeText.trim().toUpperCase();
+  const row = /^[A-Z0-9]{1,40}$/.test(typed) ? await q.codeByText(db, typed) : undefined;
+  const values = { code: typed.slice(0, 40) };
+  if (!row) return { textId: 'promo.unknown', values };
+  const now = p.now ?? new Date();
+  if (now < new Date(row.starts_at)) return { textId: 'promo.not_started', values: { ...values, date: iso(row.starts_at).slice(0, 10) } };
+  if (now >= new Date(row.ends_at)) return { textId: 'promo.ended', values };
+  if (!list(row.package_ids).map(Number).includes(p.packageId)) return { textId: 'promo.not_for_package', values };
+  if (row.max_uses !== null && Number(row.uses) >= Number(row.max_uses)) return { textId: 'promo.spent', values };
+  if (row.one_per_phone && (await q.phoneHasUse(db, Number(row.id), p.phone))) return { textId: 'promo.used_by_phone', values };
+  if (row.first_purchase_only && (await q.hasBoughtBefore(db, p.phone))) return { textId: 'promo.first_purchase_only', values };
+  const priceCents = discounted(p.listPriceCents, {
+    kind: row.kind,
+    percentOff: row.percent_off === null ? null : Number(row.percent_off),
+    amountOffCents: row.amount_off_cents === null ? null : Number(row.amount_off_cents),
+  });
+  const listPriceCents = Math.max(p.listPriceCents, priceCents);
+  return { codeId: Number(row.id), code: row.code, onePerPhone: row.one_per_phone, listPriceCents, discountCents: listPriceCents - priceCents, priceCents };
+}
+
+export const isRefusal = <T extends object>(r: T | PromoRefusal): r is PromoRefusal => 'textId' in r;
+
+/** A refusal in the phone's language, as the 422 on `code`. */
+export async function refusalError(db: Queryable, r: PromoRefusal, language: Language) {
+  return fieldError('code', await customerText(db, r.textId, language, r.values));
+}
+
+/**
+ * One use, counted in the caller's transaction: the counted update on the code (the cap), then the
+ * use's row (one per phone). The refusal when either says no (the caller's transaction then rolls
+ * the count back by throwing, or the caller sells at list price).
+ */
+export async function takeUse(
+  tx: Queryable,
+  price: PromoPrice,
+  u: { phone: string; packageId: number; channel: 'portal' | 'ussd' | 'paybill'; status: 'held' | 'used'; paymentId?: number | null; subscriptionId?: number | null },
+): Promise<{ useId: number } | PromoRefusal> {
+  const values = { code: price.code };
+  if (!(await q.countUse(tx, price.codeId))) return { textId: 'promo.spent', values };
+  const useId = await q.insertUse(tx, {
+    codeId: price.codeId,
+    phone: u.phone,
+    onePerPhone: price.onePerPhone,
+    packageId: u.packageId,
+    channel: u.channel,
+    listPriceCents: price.listPriceCents,
+    discountCents: price.discountCents,
+    priceCents: price.priceCents,
+    status: u.status,
+    paymentId: u.paymentId ?? null,
+    subscriptionId: u.subscriptionId ?? null,
+  });
+  if (useId === null) {
+    await q.uncountUse(tx, price.codeId);
+    return { textId: 'promo.used_by_phone', values };
+  }
+  return { useId };
+}
+
+export const attachStkRequest = q.attachStkRequest;
+export const heldUseOfRequest = q.heldUseOfRequest;
+export const markUsed = q.markUsed;
+export const releaseUsesOfRequest = q.releaseUsesOfRequest;
+
+/** A held use whose push ended unpaid: released, the cap given its use back. */
+export async function releaseHeldUse(tx: Queryable, useId: number): Promise<void> {
+  const codeId = await q.releaseHeld(tx, useId);
+  if (codeId !== null) await q.uncountUse(tx, codeId);
+}
+
+// ---- the promotion report -----------------------------------------------------------------------
+
+export async function promotionReport(db: Queryable, query: ReportRangeQuery) {
+  const range = defaultRange({ from: query.from, to: query.to, group: 'month' });
+  const found = await q.reportBetween(db, nairobiDayStart(range.from), nairobiDayStart(addDays(range.to, 1)));
+  const rows = found.map(
+    (r): PromotionReportRow => ({
+      code_id: Number(r.code_id),
+      code: r.code,
+      uses: Number(r.uses),
+      income: centsToKes(Number(r.income_cents)),
+      discount: centsToKes(Number(r.discount_cents)),
+      renewed_30: Number(r.renewed_30),
+      renewed_90: Number(r.renewed_90),
+    }),
+  );
+  return { from: range.from, to: range.to, rows };
+}
+
+export async function promotionReportCsv(db: Queryable, query: ReportRangeQuery): Promise<CsvTable<PromotionReportRow>> {
+  const report = await promotionReport(db, query);
+  return {
+    filename: `report-promotions-${report.from}-to-${report.to}`,
+    columns: [
+      { header: 'Code', value: (r) => r.code },
+      { header: 'Uses', value: (r) => r.uses },
+      { header: 'Income (KES)', value: (r) => r.income },
+      { header: 'Discount given (KES)', value: (r) => r.discount },
+      { header: 'Bought again within 30 days', value: (r) => r.renewed_30 },
+      { header: 'Bought again within 90 days', value: (r) => r.renewed_90 },
+    ],
+    rows: [report.rows],
+  };
+}
