@@ -10,12 +10,18 @@ import { unscopedReads, unscopedReadsOfModules } from './scope-door.ts';
 /** Functions that read client-owned rows without a scope, by group, each with its reason. */
 const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
   {
+    reason: "the punter's own purchase on the portal, signed in by their phone: whether that phone bought before (a first-purchase-only promo code, decision 077)",
+    functions: ['promo-codes/queries.ts#hasBoughtBefore'],
+  },
+  {
     reason: "one client's rows, read after requireClient / requireClientFacts found the client in the actor's scope (404 otherwise)",
     functions: [
       'subscriptions/queries.ts#findClientSubscriptions',
       'subscriptions/queries.ts#clientSubscriptionsExportQuery',
       'subscriptions/queries.ts#countClientSubscriptions',
       'bonuses/queries.ts#pendingBonusOfClient',
+      // A buyer's invoices on the client's (or subscriber's) tax identity card, after requireClient (decision 074).
+      'tax/queries/identity.ts#invoicesOfBuyer',
       'bonuses/queries.ts#lockBonusesOldestFirst',
       'sms/queries/messages.ts#pageSql',
     ],
@@ -34,6 +40,10 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'mpesa/queries.ts#clientNameAndPhone',
       'mpesa/queries.ts#receiptOf',
       'mpesa/queries.ts#paymentRequestRows',
+      // A sale's buyer and its PIN, read inside the invoice's own write (decision 074).
+      'tax/queries/identity.ts#identityOfSale',
+      'tax/queries/identity.ts#buyerOfInvoice',
+      'tax/queries.ts#insertDeviceInvoice',
     ],
   },
   {
@@ -41,6 +51,8 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
     functions: [
       // The search's refund by number: asked only for an admin (manage:refunds, decision 067).
       'search/queries.ts#refundFound',
+      // The promotion report (manage:promo-codes, admins only; decision 077).
+      'promo-codes/queries.ts#reportBetween',
       'clients/queries.ts#findAssignableClients',
       'clients/queries.ts#countLiveClientsAmong',
       'clients/queries.ts#countLiveClientsOf',

@@ -11,6 +11,8 @@ import {
   setClientLanguage,
   showClient,
   storeClient,
+  clientTaxIdentity,
+  saveClientTaxIdentity,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
@@ -18,8 +20,17 @@ import { pageOf } from '../../db/list.ts';
 import { readDeps } from '../../http/reads.ts';
 import { route } from '../../http/route.ts';
 import { subscriptionsCsv, subscriptionsOfClient } from '../subscriptions/service.ts';
+import { notFound } from '../../http/errors.ts';
+import * as taxIdentity from '../tax/identity.ts';
 import { withSubscriptionInvoices } from '../tax/service.ts';
 import * as clients from './service.ts';
+
+/** The :id of a tax-identity path, else 404 with the screen's own words. */
+const pathId = (params: unknown, missing: string): number => {
+  const id = Number((params as { id?: string }).id);
+  if (!Number.isSafeInteger(id) || id < 1) throw notFound(missing);
+  return id;
+};
 
 export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { db } = deps;
@@ -47,4 +58,12 @@ export function clientRoutes(app: FastifyInstance, deps: AppDeps): void {
     await clients.requireClient(db, actor, query.client_id);
     return subscriptionsCsv(deps, { clientId: query.client_id });
   });
+  // A buyer's KRA PIN (decision 074): of a client in the actor's scope (404 otherwise).
+  const clientOf = async (actor: Parameters<typeof clients.requireClient>[1], params: unknown) => {
+    const client = await clients.requireClient(deps.db, actor, pathId(params, clients.CLIENT_NOT_FOUND));
+    return { clientId: client.id };
+  };
+  route(app, clientTaxIdentity, async ({ actor, request }) => taxIdentity.identityView(deps.db, await clientOf(actor, request.params)));
+  route(app, saveClientTaxIdentity, async ({ actor, body, request }) =>
+    taxIdentity.saveTaxIdentityByStaff(deps, actor, await clientOf(actor, request.params), body, request.id));
 }

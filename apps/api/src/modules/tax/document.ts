@@ -18,7 +18,7 @@ import { fixedText } from '../../customer-texts/texts.ts';
 import { getSetting } from '../settings/service.ts';
 import { languageOf } from '../sms/service.ts';
 import * as q from './queries.ts';
-import * as iq from './identity-queries.ts';
+import * as iq from './queries/identity.ts';
 import { qrOf, TAX_RATES } from './service.ts';
 
 export type DocumentSize = 'a4' | 'receipt';

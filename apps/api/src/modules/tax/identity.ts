@@ -14,10 +14,10 @@ import { callOscu, OSCU_RESULT, OscuUnreachable } from '../../integrations/etims
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff, type AuditBy } from '../audit/service.ts';
 import * as q from './queries.ts';
-import * as iq from './identity-queries.ts';
+import * as iq from './queries/identity.ts';
 import { inclusiveTaxCents, insertCreditNote, insertSaleInvoice, invoicingOn, oscuDeviceOf } from './service.ts';
 
-export type { Buyer } from './identity-queries.ts';
+export type { Buyer } from './queries/identity.ts';
 
 /** Who bought what an invoice is of (its subscription's client or subscriber, its staff member, the phone). */
 export const buyerOfInvoice = (db: Queryable, invoiceId: number) => iq.buyerOfInvoice(db, invoiceId);

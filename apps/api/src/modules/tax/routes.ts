@@ -14,10 +14,6 @@ import {
   retryTaxInvoice,
   taxTransmissions,
   vatReturn,
-  clientTaxIdentity,
-  saveClientTaxIdentity,
-  subscriberTaxIdentity,
-  saveSubscriberTaxIdentity,
   reissueTaxInvoice,
   taxInvoiceDocument,
 } from '@betdesk/contract';
@@ -28,17 +24,9 @@ import { route } from '../../http/route.ts';
 import * as returns from './returns.ts';
 import * as identity from './identity.ts';
 import * as documents from './document.ts';
-import { CLIENT_NOT_FOUND, requireClient } from '../clients/service.ts';
-import { subscriberById } from '../tips-subscribers/service.ts';
 import * as tax from './service.ts';
 
 /** A client's or subscriber's id from the path (a bad one is "not found", as the other reads say). */
-const pathNumber = (params: unknown, missing: string): number => {
-  const id = Number((params as { id?: string }).id);
-  if (!Number.isSafeInteger(id) || id < 1) throw notFound(missing);
-  return id;
-};
-
 const idOf = (params: unknown): number => {
   const id = Number((params as { id?: string }).id);
   if (!Number.isSafeInteger(id) || id < 1) throw notFound(refusalTexts.invoiceNotFound);
@@ -59,21 +47,6 @@ export function taxRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
   route(app, taxTransmissions, ({ query }) => returns.transmissions(deps, query));
   route(app, retryTaxInvoice, ({ actor, request }) => returns.retryInvoice(deps, actor, idOf(request.params), request.id));
-  // A buyer's KRA PIN (decision 074): the client in the actor's scope, the subscriber as its screen reads it.
-  const clientOf = async (actor: Parameters<typeof requireClient>[1], params: unknown) => {
-    const client = await requireClient(deps.db, actor, pathNumber(params, CLIENT_NOT_FOUND));
-    return { clientId: client.id };
-  };
-  const subscriberOf = async (params: unknown) => {
-    const subscriber = await subscriberById(deps.db, pathNumber(params, refusalTexts.subscriberNotFound));
-    return { subscriberId: subscriber.id };
-  };
-  route(app, clientTaxIdentity, async ({ actor, request }) => identity.identityView(deps.db, await clientOf(actor, request.params)));
-  route(app, saveClientTaxIdentity, async ({ actor, body, request }) =>
-    identity.saveTaxIdentityByStaff(deps, actor, await clientOf(actor, request.params), body, request.id));
-  route(app, subscriberTaxIdentity, async ({ request }) => identity.identityView(deps.db, await subscriberOf(request.params)));
-  route(app, saveSubscriberTaxIdentity, async ({ actor, body, request }) =>
-    identity.saveTaxIdentityByStaff(deps, actor, await subscriberOf(request.params), body, request.id));
   route(app, reissueTaxInvoice, ({ actor, request }) => identity.reissueInvoice(deps, actor, idOf(request.params), request.id));
   route(app, taxInvoiceDocument, async ({ actor, query, reply, request }) => {
     const id = idOf(request.params);

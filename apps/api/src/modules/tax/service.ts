@@ -811,6 +811,3 @@ export async function taxStatus(deps: AppDeps) {
   };
 }
 
-// A buyer's KRA PIN and the printable invoice (decision 074), for the modules that reach tax through here.
-export { buyerOfInvoice, identityView, saveTaxIdentity } from './identity.ts';
-export { invoicePdf, sendInvoicePdf } from './document.ts';

@@ -4,9 +4,9 @@
  * Lives in: apps/api/src/modules/tax (the tax invoices' feature folder).
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { buyerTaxIdentities, taxInvoices } from '../../db/schema/index.ts';
-import type { Queryable } from '../../db/client.ts';
-import { rows } from '../../db/rows.ts';
+import { buyerTaxIdentities, taxInvoices } from '../../../db/schema/index.ts';
+import type { Queryable } from '../../../db/client.ts';
+import { rows } from '../../../db/rows.ts';
 
 export type BuyerIdentityRow = typeof buyerTaxIdentities.$inferSelect;
 /** Whose identity: a Bet4Me client or a tips subscriber. */
