@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import * as contract from '@betdesk/contract';
 import {
   auditLog,
+  buyerTaxIdentities,
   bets,
   bonusPayments,
   bonuses,
@@ -47,6 +48,14 @@ const CLIENT_OWNED_WRITES: Record<string, (w: World) => Record<string, unknown>>
   'POST /api/clients/language': (w) => ({ client_id: w.clientId, language: 'sw' }),
   'POST /api/messages': (w) => ({ id: w.clientId, message: 'A message across the scope' }),
   'POST /api/payment-requests/store': (w) => ({ client_id: w.clientId, item: 'bonus', phone: '0700000009' }),
+  // The client's KRA PIN (decision 074): the client is the path's :id.
+  'PUT /api/clients/:id/tax-identity': () => ({ pin: 'P051234567X', name: 'Across The Scope Ltd' }),
+};
+
+/** A write's method and URL for the client of `w` (a path's :id is the client). */
+const requestOf = (key: string, w: World) => {
+  const [method, path] = key.split(' ') as ['POST' | 'PUT', string];
+  return { method, url: path.replace(':id', String(w.clientId)) };
 };
 
 /** Staff-callable writes that touch no Bet4Me client's rows, and why. */
@@ -66,6 +75,7 @@ const NOT_CLIENT_OWNED_WRITES: Record<string, string> = {
   'POST /api/tips/subscribers/store': 'tips subscribers',
   'POST /api/tips/subscribers/send-sms': 'tips subscribers',
   'POST /api/tips/subscribers/language': 'tips subscribers',
+  'PUT /api/tips/subscribers/:id/tax-identity': "tips subscribers' KRA PINs",
   'POST /api/tips/subscribers/auto-renewals/stop': "tips subscribers' standing orders",
   'POST /api/tips/posts/add': 'tips content',
   'POST /api/tips/posts/update': 'tips content',
@@ -101,7 +111,7 @@ async function clientWithHistory(staffId: number, name: string): Promise<World> 
 
 /** Every row of the tables a write of a client could touch, as text: equal text, nothing changed. */
 async function everything(): Promise<string[]> {
-  const tables = [clients, bets, bonuses, bonusPayments, subscriptions, mpesaPayments, stkRequests, smsMessages, ledgerEntries, phoneLanguages, auditLog];
+  const tables = [clients, bets, bonuses, bonusPayments, subscriptions, mpesaPayments, stkRequests, smsMessages, ledgerEntries, phoneLanguages, auditLog, buyerTaxIdentities];
   return Promise.all(
     tables.map(async (table) => {
       const [row] = await rows<{ all: string }>(t.deps.db, sql`select coalesce(json_agg(r order by r::text), '[]')::text as "all" from ${table} r`);
@@ -130,20 +140,18 @@ describe('staff scope over the writes of the contract', () => {
   });
 
   it.each(Object.entries(CLIENT_OWNED_WRITES))("%s: refused for the other staff member's client, changing nothing", async (key, payloadOf) => {
-    const [method, url] = key.split(' ') as ['POST', string];
     for (const [token, other] of [[p.staff, b], [p.otherStaff, a]] as const) {
       const before = await everything();
-      const theirs = await t.as(token, { method, url, payload: payloadOf(other) });
+      const theirs = await t.as(token, { ...requestOf(key, other), payload: payloadOf(other) });
       expect(theirs.statusCode, theirs.body).toBe(404);
       expect(await everything()).toEqual(before);
     }
   });
 
   it.each(Object.entries(CLIENT_OWNED_WRITES))('%s: goes through for the staff member\'s own client', async (key, payloadOf) => {
-    const [method, url] = key.split(' ') as ['POST', string];
     fake.outcomes.push({ resultCode: 0, callback: false });
     const before = await everything();
-    const own = await t.as(p.staff, { method, url, payload: payloadOf(a) });
+    const own = await t.as(p.staff, { ...requestOf(key, a), payload: payloadOf(a) });
     expect(own.statusCode, own.body).toBe(200);
     expect(await everything()).not.toEqual(before);
   });

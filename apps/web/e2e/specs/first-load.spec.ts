@@ -129,7 +129,7 @@ test.describe('First load on 3G', () => {
     // The form draws with a plain content box; the rich-text editor is fetched when the box is first
     // used (decision 067), so it is not part of the first load.
     await expect(page.getByTestId('post-content-plain')).toBeVisible({ timeout: 60_000 });
-    await expect(page.getByLabel('Match date')).toBeVisible();
+    await expect(page.getByTestId('match-date')).toBeVisible();
     const counted = gzipCount(loaded);
     report.push(`/tips/posts/add (admin, cold, every file fetched): ${counted.files} scripts, ${counted.kB} kB gzip`);
     expect(loaded.scripts.map((s) => s.url).filter((url) => /rich-text-editor-[^/]+\.js$/.test(url))).toEqual([]);
