@@ -21,7 +21,7 @@ import { readDeps } from '../../http/reads.ts';
 import { route } from '../../http/route.ts';
 import { subscriptionsCsv, subscriptionsOfClient } from '../subscriptions/service.ts';
 import { notFound } from '../../http/errors.ts';
-import * as taxIdentity from '../tax/identity.ts';
+import * as taxIdentity from '../tax/service.ts';
 import { withSubscriptionInvoices } from '../tax/service.ts';
 import * as clients from './service.ts';
 

@@ -38,7 +38,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { invoicePdf, sendInvoicePdf } from '../tax/document.ts';
+import { invoicePdf, sendInvoicePdf } from '../tax/service.ts';
 import { getSetting, settingDefaults } from '../settings/service.ts';
 import { categoryByCode, proofChainCsv, proofChainHead, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';

@@ -35,7 +35,7 @@ import { chosenLanguage, customerText, customerTextFor, hasConsent, isErasedPhon
 import { categoryById, proofChainHead, publicTickets, trackRecord } from '../tips-record/service.ts';
 import { packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
 import { invoicesOfPayments, invoicesOfSubscriptions } from '../tax/service.ts';
-import { buyerOfInvoice, identityView, saveTaxIdentity } from '../tax/identity.ts';
+import { buyerOfInvoice, identityView, saveTaxIdentity } from '../tax/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
 import { isRefusal, priceWithCode, refusalError } from '../promo-codes/service.ts';

@@ -19,7 +19,7 @@ import { getSetting } from '../settings/service.ts';
 import { languageOf } from '../sms/service.ts';
 import * as q from './queries.ts';
 import * as iq from './queries/identity.ts';
-import { qrOf, TAX_RATES } from './service.ts';
+import { qrOf, TAX_RATES } from './invoices.ts';
 
 export type DocumentSize = 'a4' | 'receipt';
 

@@ -15,9 +15,9 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff, type AuditBy } from '../audit/service.ts';
 import * as q from './queries.ts';
 import * as iq from './queries/identity.ts';
-import { inclusiveTaxCents, insertCreditNote, insertSaleInvoice, invoicingOn, oscuDeviceOf } from './service.ts';
+import { inclusiveTaxCents, insertCreditNote, insertSaleInvoice, invoicingOn, oscuDeviceOf } from './invoices.ts';
 
-export type { Buyer } from './queries/identity.ts';
+export type Buyer = iq.Buyer;
 
 /** Who bought what an invoice is of (its subscription's client or subscriber, its staff member, the phone). */
 export const buyerOfInvoice = (db: Queryable, invoiceId: number) => iq.buyerOfInvoice(db, invoiceId);

@@ -10,7 +10,7 @@ import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
-import { closedMonth, invoiceViewOf, monthRange, taxInvoicingOn, vatReturnSummary } from './service.ts';
+import { closedMonth, invoiceViewOf, monthRange, taxInvoicingOn, vatReturnSummary } from './invoices.ts';
 
 /**
  * The VAT return (decision 068): the month's sales schedule in the column order of KRA's VAT3 sales

@@ -15,7 +15,7 @@ import type { AppDeps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { languageOf } from '../sms/service.ts';
 import { notFound } from '../../http/errors.ts';
-import * as taxIdentity from '../tax/identity.ts';
+import * as taxIdentity from '../tax/service.ts';
 import { withSubscriptionInvoices } from '../tax/service.ts';
 import * as subscribers from './service.ts';
 
