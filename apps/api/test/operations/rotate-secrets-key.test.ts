@@ -28,7 +28,7 @@ const SEALING_FILES: Record<string, string> = {
   'modules/auth/two-factor.ts': 'user_second_factors.secret_sealed',
   'modules/clients/service.ts': 'client_platform_passwords.password_sealed',
   'modules/refunds/sending.ts': 'settings mpesa_initiator.password_sealed',
-  'modules/tax/service.ts': 'tax_device.cmc_key_sealed',
+  'modules/tax/invoices.ts': 'tax_device.cmc_key_sealed',
   'seed/bet4me.ts': 'client_platform_passwords.password_sealed',
 };
 

@@ -172,4 +172,42 @@ test.describe('The accountant', () => {
     await expect(page.getByTestId('tax-transmissions')).toBeVisible();
     await shot(page, 'tax-accountant-375');
   });
+
+  test('records a buyer’s KRA PIN on the subscriber’s page, and prints the buyer’s invoice as a PDF', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const api = await adminApi(request);
+    // A subscriber whose purchase was invoiced by the tests above (the newest subscribers, who bought).
+    const { subscribers } = await api.get<{ subscribers: { id: number }[] }>('/api/tips/subscribers/active?perPage=50');
+    let buyer: { id: number } | undefined;
+    for (const s of subscribers.slice(0, 10)) {
+      const view = await api.get<{ invoices: unknown[] }>(`/api/tips/subscribers/${s.id}/tax-identity`);
+      if (view.invoices.length > 0) {
+        buyer = s;
+        break;
+      }
+    }
+    expect(buyer).toBeDefined();
+    await signIn(page, admin);
+    await page.goto(`/tips/subscribers/view/${buyer!.id}`);
+    const card = page.getByTestId('tax-identity');
+    await expect(card).toContainText('No KRA PIN recorded');
+    await card.getByTestId('edit-tax-identity').click();
+    await card.getByTestId('tax-pin').fill('P05123');
+    await card.getByTestId('tax-name').fill('November Traders Ltd');
+    await card.getByTestId('save-tax-identity').click();
+    // A PIN not in KRA's shape is refused under its field, and nothing is recorded.
+    await expect(card.getByTestId('tax-pin')).toHaveAttribute('aria-invalid', 'true');
+    await expect(card.getByTestId('tax-identity-pin')).toHaveCount(0);
+    await card.getByTestId('tax-pin').fill('p051234567x');
+    await card.getByTestId('save-tax-identity').click();
+    await expect(card.getByTestId('tax-identity-pin')).toHaveText('P051234567X · November Traders Ltd');
+
+    const { invoices } = await api.get<{ invoices: { id: number; number: number }[] }>(`/api/tips/subscribers/${buyer!.id}/tax-identity`);
+    expect(invoices.length).toBeGreaterThan(0);
+    const [pdf] = await Promise.all([page.waitForEvent('download'), card.getByTestId(`invoice-pdf-${invoices[0]!.id}`).click()]);
+    expect(pdf.suggestedFilename()).toBe(`invoice-${invoices[0]!.number}.pdf`);
+    const bytes = await (await import('node:fs/promises')).readFile((await pdf.path())!);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    await shot(page, 'tax-identity');
+  });
 });
