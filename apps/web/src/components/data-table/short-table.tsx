@@ -50,7 +50,8 @@ export function ShortTable<Row>({
           ))}
         </div>
       ) : (
-        <div className={classes.scroller} data-testid="table-scroller">
+        // Focusable: a table wider than the screen scrolls sideways, by keyboard too (axe).
+        <div className={classes.scroller} tabIndex={0} data-testid="table-scroller">
           <table ref={tableRef} className={classes.table} style={{ minWidth: tableMinWidth(columns) }} data-testid="table">
             <HeaderRow columns={columns} sorting={undefined} />
             <tbody>
