@@ -224,15 +224,15 @@ export function TaxPage() {
 
   const columns: DataTableColumn<TaxInvoice>[] = [
     { key: 'number', header: 'Number', width: 110, card: 'title', render: (i) => (i.kind === 'invoice' ? `${i.number}` : `CN ${i.number} (of ${i.original_number})`) },
-    { key: 'time', header: 'Time', width: 160, render: (i) => formatDateTime(i.time) },
-    { key: 'buyer_phone', header: 'Buyer', width: 130, render: (i) => i.buyer_phone ?? '' },
+    { key: 'time', header: 'Time', width: 145, render: (i) => formatDateTime(i.time) },
+    { key: 'buyer_phone', header: 'Buyer', width: 115, render: (i) => i.buyer_phone ?? '' },
     { key: 'item', header: 'Item', render: (i) => i.item },
     { key: 'amount', header: 'Amount', width: 110, align: 'right', render: (i) => formatMoney(i.kind === 'invoice' ? i.amount : -i.amount) },
     { key: 'tax', header: 'Tax', width: 100, align: 'right', render: (i) => `${formatMoney(i.tax)} ${i.tax_type}` },
     {
       key: 'status',
       header: 'Status',
-      width: 150,
+      width: 120,
       render: (i) => (
         <Stack gap={2} align="flex-start">
           <Badge color={STATUS_COLORS[i.status]} variant="light" data-testid={`tax-status-${i.id}`}>
@@ -246,7 +246,7 @@ export function TaxPage() {
         </Stack>
       ),
     },
-    { key: 'kra_receipt_number', header: 'KRA receipt', width: 110, render: (i) => i.kra_receipt_number ?? '' },
+    { key: 'kra_receipt_number', header: 'KRA receipt', width: 100, render: (i) => i.kra_receipt_number ?? '' },
     {
       // The printable document, and Resend for one KRA rejected: one column, so the table fits 1366 px.
       key: 'document',
