@@ -3,7 +3,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import { auditLog, bets, bonuses, subscriptions } from '../../src/db/schema/index.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { pendingBonusCents } from '../../src/modules/bonuses/service.ts';
-import { listTipsDeposits } from '../../src/modules/mpesa/queries.ts';
+import { listTipsDeposits } from '../../src/modules/mpesa/queries/lists.ts';
 import { explain, type TestApp } from '../helpers.ts';
 import { c2b, confirm, ledgerOf, ledgerSumOfPayment, peopleWorld, type Reference, unclaimedPayment } from './fixtures.ts';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asPlaceholders, fixedRows, type FixedStatement } from '../../src/db/fixed-statements.ts';
 import { mpesaPayments } from '../../src/db/schema/index.ts';
-import { paymentInsertOnce } from '../../src/modules/mpesa/queries.ts';
+import { paymentInsertOnce } from '../../src/modules/mpesa/queries/claims.ts';
 import { rows } from '../../src/db/rows.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 

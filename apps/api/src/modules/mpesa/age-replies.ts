@@ -12,7 +12,7 @@ import { keepRefusedPayment, refusedPaymentWarning } from '../exclusions/service
 import { getSetting } from '../settings/service.ts';
 import { sellHeldPayment } from './c2b-confirmation.ts';
 import { afterCommit } from './ingest.ts';
-import * as q from './queries.ts';
+import * as q from './queries/claims.ts';
 import type { SettlementOutcome } from './settle.ts';
 
 export interface AgeReplySales {

@@ -35,7 +35,8 @@ import {
   type KnownSubscriber,
 } from './matching.ts';
 import type { SaleBlock } from '../../db/schema/index.ts';
-import * as q from './queries.ts';
+import * as claimsQ from './queries/claims.ts';
+import * as firstReadQ from './queries/first-read.ts';
 import { readSaleLookup, saleLookupFor, type Settlement, type SettlementOutcome } from './settle.ts';
 
 /** The tips category an account number names (`categoryNamedBy`), null when none. */
@@ -95,7 +96,7 @@ async function subscribeNewPayer(
 ) {
   if (erased ?? (await paidByErasedPerson(tx, f))) {
     // Their money is kept and counted, but nobody is re-created from it: an admin claims it by hand.
-    await q.setPaymentWarning(tx, paymentId, ERASED_PAYER_WARNING);
+    await claimsQ.setPaymentWarning(tx, paymentId, ERASED_PAYER_WARNING);
     return null;
   }
   const payer = await newTipsPayer(tx, f, category);
@@ -135,7 +136,7 @@ async function adoptReceiptOrNameCategory(
   const paying = { account: normaliseAccount(f.billRefNumber), amountCents: f.amountCents! };
   const buyerPhone = likelyBuyerPhone(f);
   // For each subscriber of the sender's phone: their standing order paying this, and what the payment may buy.
-  const found = await q.receiptlessStkPaymentAndCategory(
+  const found = await firstReadQ.receiptlessStkPaymentAndCategory(
     tx,
     waiting,
     paying.account,
@@ -147,7 +148,7 @@ async function adoptReceiptOrNameCategory(
     // So does the 18+ declaration of the phone it buys for (decision 066).
     buyerPhone ? undeclaredPhoneSql(buyerPhone) : undefined,
   );
-  const adopted = found.waitingId !== null ? await q.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
+  const adopted = found.waitingId !== null ? await claimsQ.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
   // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match,
   // and that subscriber's standing order that pays this account and amount (a Ratiba run, decision 042).
   const ofSender = found.subscribersOfSender;
@@ -174,8 +175,8 @@ async function adoptReceiptOrNameCategory(
  * meanwhile is left as it is (null). Run in the reply's transaction.
  */
 export async function sellHeldPayment(tx: Queryable, paymentId: number, requestId: string | null): Promise<SettlementOutcome | null> {
-  const p = await q.lockPayment(tx, paymentId);
-  if (!p || p.status !== 'unclaimed' || p.amountCents === null || p.refundedCents > 0 || (await q.hasLiveRefund(tx, paymentId))) return null;
+  const p = await claimsQ.lockPayment(tx, paymentId);
+  if (!p || p.status !== 'unclaimed' || p.amountCents === null || p.refundedCents > 0 || (await claimsQ.hasLiveRefund(tx, paymentId))) return null;
   const f: C2bFields = {
     transId: p.transId,
     transactionType: p.transactionType,
@@ -193,7 +194,7 @@ export async function sellHeldPayment(tx: Queryable, paymentId: number, requestI
   if (!match || !('subscriberId' in match.payee)) return null;
   const { outcome } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId));
   // Sold: the hold's warning goes (a failure of the rules left its own instead).
-  if (outcome) await q.setPaymentWarning(tx, paymentId, null);
+  if (outcome) await claimsQ.setPaymentWarning(tx, paymentId, null);
   return outcome;
 }
 
@@ -328,7 +329,7 @@ async function storeAndSettle(
         // The row, stored claimed, and its credit to the payee: one statement.
         const [row] = await postWithLedgerEntry<{ id: number | string }>(
           sp,
-          q.paymentInsertOnce(sp, { ...values, ...q.claimedColumns({ payee: match.payee, matchedBy: match.matchedBy, actorUserId: null }) }),
+          claimsQ.paymentInsertOnce(sp, { ...values, ...claimsQ.claimedColumns({ payee: match.payee, matchedBy: match.matchedBy, actorUserId: null }) }),
           'paymentId',
           { holder: match.payee, amountCents: f.amountCents!, kind: 'payment', createdBy: null },
         );
@@ -360,7 +361,7 @@ async function storeAndSettle(
   }
   // A payment its rules could not settle is kept unclaimed with the reason, for an admin (decision 054).
   const unsettled = settleError !== undefined ? notSettledWarning(settleError) : payerBlocked ? refusedPaymentWarning(payerBlocked) : ageHeld ? ageHoldWarning(ageHeld.graceHours) : null;
-  const row = await q.insertPaymentOnce(tx, unsettled ? { ...values, warning: unsettled } : values);
+  const row = await claimsQ.insertPaymentOnce(tx, unsettled ? { ...values, warning: unsettled } : values);
   if (!row) return repeat;
   if (rejectReason) return { stored: true, paymentId: row.id, status: 'rejected', outcome: null, notice: null };
   if (warning) {
@@ -393,7 +394,7 @@ async function storeAndSettle(
   const newPayer = ageHeld || payerErased === true ? null : await newTipsPayer(tx, f, category);
   if (newPayer && (await waitsForAge(tx, newPayer.phone, buyer))) {
     ageHeld = { phone: newPayer.phone, graceHours: await getSetting(tx, 'age_declaration_grace_hours') };
-    await q.setPaymentWarning(tx, row.id, ageHoldWarning(ageHeld.graceHours));
+    await claimsQ.setPaymentWarning(tx, row.id, ageHoldWarning(ageHeld.graceHours));
   }
   if (ageHeld) {
     const { phone, graceHours } = ageHeld;

@@ -8,12 +8,15 @@ import { audit, byStaff } from '../audit/service.ts';
 import { announce } from '../events/service.ts';
 import { sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
-import * as q from './queries.ts';
+import * as claimsQ from './queries/claims.ts';
+import * as listsQ from './queries/lists.ts';
+import * as matchingQ from './queries/matching.ts';
+import * as settlementQ from './queries/settlement.ts';
 import { settlePayment, unsettlePayment } from './settle.ts';
 import { refuseIfRefunding } from './refunded.ts';
 
 async function lockPayment(tx: Queryable, id: number) {
-  const payment = await q.lockPayment(tx, id);
+  const payment = await claimsQ.lockPayment(tx, id);
   if (!payment) throw notFound(refusalTexts.paymentNotFound);
   await refuseIfRefunding(tx, id);
   return payment;
@@ -21,8 +24,8 @@ async function lockPayment(tx: Queryable, id: number) {
 
 async function payeeExists(tx: Queryable, payee: Payee): Promise<void> {
   if ('clientId' in payee) {
-    if (!(await q.liveClientExists(tx, payee.clientId))) throw fieldError('client_id', refusalTexts.clientNoSuch);
-  } else if (!(await q.subscriberExists(tx, payee.subscriberId))) {
+    if (!(await matchingQ.liveClientExists(tx, payee.clientId))) throw fieldError('client_id', refusalTexts.clientNoSuch);
+  } else if (!(await matchingQ.subscriberExists(tx, payee.subscriberId))) {
     throw fieldError('subscriber_id', refusalTexts.subscriberNoSuch);
   }
 }
@@ -52,7 +55,7 @@ export async function claimPayment(
   });
   if (after.activatedSms) await deps.jobs.nudge(QUEUES.smsDispatch);
   if (after.sold) await deps.jobs.nudge(QUEUES.taxInvoices);
-  return { info: successTextsMpesa.paymentClaimed, transaction: (await q.paymentById(deps.db, body.transaction_id))! };
+  return { info: successTextsMpesa.paymentClaimed, transaction: (await listsQ.paymentById(deps.db, body.transaction_id))! };
 }
 
 /**
@@ -66,7 +69,7 @@ async function claimAndSettle(tx: Queryable, transactionId: number, payee: Payee
     throw conflict(refusalTexts.paymentRejectedPayload, 'rejected');
   }
   await payeeExists(tx, payee);
-  await q.markClaimedByHand(tx, payment.id, payee, actorUserId);
+  await claimsQ.markClaimedByHand(tx, payment.id, payee, actorUserId);
   const category = await categoryNamedBy(tx, normaliseAccount(payment.billRefNumber));
   const settled = await settlePayment(tx, {
     paymentId: payment.id,
@@ -109,7 +112,7 @@ async function describeSettlement(tx: Queryable, amountCents: number, bonusPaidC
   if (bonusPaidCents > 0) lines.push(`pay ${formatCents(bonusPaidCents)} of unpaid bonuses`);
   let spentCents = bonusPaidCents;
   if (subscriptionId !== null) {
-    const bought = await q.subscriptionBought(tx, subscriptionId);
+    const bought = await settlementQ.subscriptionBought(tx, subscriptionId);
     if (bought) {
       const days = `${bought.durationDays} day${bought.durationDays === 1 ? '' : 's'}`;
       lines.push(`buy ${bought.pkg ? `the tips package "${bought.pkg}"` : `the Bet4Me plan "${bought.plan ?? ''}"`} (${days}, ${formatCents(bought.amountCents)})`);
@@ -140,12 +143,12 @@ export async function unclaimPayment(
     }
     const payee: Payee = payment.clientId !== null ? { clientId: payment.clientId } : { subscriberId: payment.subscriberId! };
     await unsettlePayment(tx, { paymentId: payment.id, amountCents: payment.amountCents, payee, actorUserId: actor.userId, requestId });
-    await q.markUnclaimed(tx, payment.id);
+    await claimsQ.markUnclaimed(tx, payment.id);
     await audit(tx, 'payment.unclaim', payment.id, byStaff(actor, requestId), {
       before: { status: payment.status, ...payee, matched_by: payment.matchedBy, claimed_by: payment.claimedBy, claimed_at: payment.claimedAt },
       after: { status: 'unclaimed' },
     });
     await announce(tx, { type: 'payment.claimed', payment_id: payment.id, status: 'unclaimed' });
   });
-  return { info: successTextsMpesa.paymentUnclaimed, transaction: (await q.paymentById(deps.db, transactionId))! };
+  return { info: successTextsMpesa.paymentUnclaimed, transaction: (await listsQ.paymentById(deps.db, transactionId))! };
 }

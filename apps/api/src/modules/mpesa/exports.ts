@@ -1,7 +1,7 @@
 import type { MpesaTransaction, TipsDeposit } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import * as q from './queries.ts';
+import * as q from './queries/lists.ts';
 
 /** The M-Pesa screens' columns, in the screens' formats (Nairobi time, 07… phones). */
 const transactionColumns: CsvTable<MpesaTransaction>['columns'] = [

@@ -14,7 +14,7 @@ import { queueSaleInvoice } from '../tax/service.ts';
 import { currentTipOnActivationRiding, sendCurrentTipOnActivation } from '../tips-sms/service.ts';
 import { smsInOrderRider } from '../sms/service.ts';
 import type { Payee } from './matching.ts';
-import * as q from './queries.ts';
+import * as q from './queries/claims.ts';
 import type { KnownPayer } from './receipts.ts';
 import { settlePayment, type RequestedItem, type Settlement, type SettlementOutcome } from './settle.ts';
 

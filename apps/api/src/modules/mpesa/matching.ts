@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/client.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { anyHashErasedSql, isSomeHashErased } from '../sms/service.ts';
 import type { MsisdnKind } from './c2b-payload.ts';
-import * as q from './queries.ts';
+import * as q from './queries/matching.ts';
 
 /** Whose account a payment goes to. */
 export type Payee = { clientId: number } | { subscriberId: number };

@@ -20,7 +20,8 @@ import { audit } from '../audit/service.ts';
 import { refuseBlockedSale } from '../exclusions/service.ts';
 import { pendingBonusCents } from '../bonuses/service.ts';
 import { requireClient } from '../clients/service.ts';
-import * as q from './queries.ts';
+import * as matchingQ from './queries/matching.ts';
+import * as requestsQ from './queries/payment-requests.ts';
 import { attachStkRequest, isRefusal, refusalError, takeUse, type PromoPrice } from '../promo-codes/service.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { settleFromQuery } from './stk-query.ts';
@@ -38,9 +39,9 @@ function payerOf(q: { client_id?: number | undefined; subscriber_id?: number | u
 async function payerDetails(db: Queryable, actor: Actor, payer: Payer): Promise<{ name: string; phone: string }> {
   if ('clientId' in payer) {
     await requireClient(db, actor, payer.clientId);
-    return (await q.clientNameAndPhone(db, payer.clientId))!;
+    return (await matchingQ.clientNameAndPhone(db, payer.clientId))!;
   }
-  const s = await q.subscriberNameAndPhone(db, payer.subscriberId);
+  const s = await matchingQ.subscriberNameAndPhone(db, payer.subscriberId);
   if (!s) throw notFound(refusalTexts.subscriberWasNotFound);
   return s;
 }
@@ -61,7 +62,7 @@ interface Priced {
 /** What the payer can be asked to pay: tips packages for a subscriber; plans and the pending bonus for a client. */
 async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
   if ('subscriberId' in payer) {
-    const packages = await q.packagesForSale(db);
+    const packages = await requestsQ.packagesForSale(db);
     return packages.map((p) => ({
       item: {
         key: `package:${p.id}`,
@@ -73,7 +74,7 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
       accountReference: p.code,
     }));
   }
-  const plans = await q.plansForSale(db);
+  const plans = await requestsQ.plansForSale(db);
   const items: Priced[] = plans.map((p) => ({
     item: {
       key: `plan:${p.id}`,
@@ -96,8 +97,8 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
 }
 
 /** Payment requests with what they asked for and the receipt they were paid with. */
-async function requestsOf(db: Queryable, of: Parameters<typeof q.paymentRequestRows>[1], limit: number): Promise<PaymentRequest[]> {
-  const found = await q.paymentRequestRows(db, of, limit);
+async function requestsOf(db: Queryable, of: Parameters<typeof requestsQ.paymentRequestRows>[1], limit: number): Promise<PaymentRequest[]> {
+  const found = await requestsQ.paymentRequestRows(db, of, limit);
   return found.map((r) => ({
     id: Number(r.id),
     phone: localPhone(r.phone),
@@ -159,7 +160,7 @@ export async function requestCheapestSmsPackage(
 ): Promise<number | null> {
   const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
   if (!daraja) return null;
-  const cheapest = await q.cheapestSmsPackage(deps.db, r.betCategoryId);
+  const cheapest = await requestsQ.cheapestSmsPackage(deps.db, r.betCategoryId);
   if (cheapest === null) return null;
   return requestPackagePayment(deps, { ...r, packageId: cheapest, origin: 'sms' });
 }
@@ -226,7 +227,7 @@ async function pushStk(
   if (chosen.purpose !== 'bonus') await refuseBlockedSale(deps.db, p.phone, p.origin ?? 'staff');
 
   const rowId = await deps.db.transaction(async (tx) => {
-    const inserted = await q.insertPaymentRequest(tx, {
+    const inserted = await requestsQ.insertPaymentRequest(tx, {
       purpose: chosen.purpose,
       clientId: 'clientId' in payer ? payer.clientId : null,
       subscriberId: 'subscriberId' in payer ? payer.subscriberId : null,
@@ -256,10 +257,10 @@ async function pushStk(
       accountReference: chosen.accountReference,
       description: chosen.purpose === 'bonus' ? 'Bonus' : chosen.purpose === 'plan' ? 'Bet4Me plan' : 'Tips package',
     });
-    await q.markRequestSent(deps.db, rowId, { merchantRequestId: answer.merchantRequestId, checkoutRequestId: answer.checkoutRequestId });
+    await requestsQ.markRequestSent(deps.db, rowId, { merchantRequestId: answer.merchantRequestId, checkoutRequestId: answer.checkoutRequestId });
   } catch (error) {
     const reason = error instanceof DarajaError ? error.message : 'M-Pesa could not be reached';
-    await q.markRequestRefused(deps.db, rowId, reason);
+    await requestsQ.markRequestRefused(deps.db, rowId, reason);
     throw new AppError(502, `M-Pesa did not accept the payment request: ${reason}`, { popup: true });
   }
   return rowId;
@@ -267,7 +268,7 @@ async function pushStk(
 
 /** One request; a staff user sees only requests to their own clients (or to tips subscribers). */
 export async function showPaymentRequest(deps: AppDeps, actor: Actor, id: number): Promise<{ request: PaymentRequest }> {
-  const found = await q.clientOfRequest(deps.db, id);
+  const found = await requestsQ.clientOfRequest(deps.db, id);
   if (!found) throw notFound(refusalTexts.paymentRequestNotFound);
   if (found.clientId !== null) await requireClient(deps.db, actor, found.clientId);
   const [request] = await requestsOf(deps.db, { id }, 1);
@@ -284,7 +285,7 @@ export async function recheckPendingRequests(deps: AppDeps): Promise<number> {
   const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
   if (!daraja) return 0;
   const cutoff = new Date(Date.now() - deps.config.mpesa.stkTimeoutSeconds * 1000);
-  const due = await q.requestsToRecheck(deps.db, cutoff, 50);
+  const due = await requestsQ.requestsToRecheck(deps.db, cutoff, 50);
   let settled = 0;
   for (const request of due) {
     if (!request.checkoutRequestId) {

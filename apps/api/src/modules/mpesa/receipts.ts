@@ -6,13 +6,14 @@ import { fixedText } from '../../customer-texts/texts.ts';
 import { getSettings, settingsColumn } from '../settings/service.ts';
 import { customerText, queueSmsInTheirLanguage, type RidingSms, ridingSmsInTheirLanguage } from '../sms/service.ts';
 import { saleInvoiceNumber } from '../tax/service.ts';
-import * as q from './queries.ts';
+import * as matchingQ from './queries/matching.ts';
+import * as settlementQ from './queries/settlement.ts';
 
 export const TIPS_RECEIPT_INTENT = 'tips.receipt';
 export const TIPS_CREDIT_INTENT = 'tips.credit';
 
 /** A category's packages as the prices text lists them, in a language. */
-function packageList(packages: Awaited<ReturnType<typeof q.pricesOfCategory>>, language: Language): string {
+function packageList(packages: Awaited<ReturnType<typeof settlementQ.pricesOfCategory>>, language: Language): string {
   return packages
     .map((p) => fixedText('sms.price_line', language, { medium: p.medium === 'sms' ? 'SMS' : 'Web', days: p.days, price: kesFixed(p.priceCents) }))
     .join(', ');
@@ -20,9 +21,9 @@ function packageList(packages: Awaited<ReturnType<typeof q.pricesOfCategory>>, l
 
 /** A category and its packages, for a prices text; null when there is no such category or it has no package. */
 async function categoryWithPackages(db: Queryable, betCategoryId: number) {
-  const category = await q.categoryById(db, betCategoryId);
+  const category = await settlementQ.categoryById(db, betCategoryId);
   if (!category) return null;
-  const packages = await q.pricesOfCategory(db, betCategoryId);
+  const packages = await settlementQ.pricesOfCategory(db, betCategoryId);
   return packages.length > 0 ? { category, packages } : null;
 }
 
@@ -42,10 +43,10 @@ export type KnownPayer = { name: string; phone: string };
 
 /** The payer and the payment's receipt; `receipt` and `known` given when the caller knows them (fewer reads). */
 async function payerOf(db: Queryable, paymentId: number, subscriberId: number, receipt: string | null | undefined, known?: KnownPayer) {
-  const subscriber = known ?? (await q.subscriberNameAndPhone(db, subscriberId));
+  const subscriber = known ?? (await matchingQ.subscriberNameAndPhone(db, subscriberId));
   if (!subscriber) return null;
   if (receipt !== undefined) return { ...subscriber, receipt: receipt ?? 'M-Pesa' };
-  return { ...subscriber, receipt: (await q.receiptOf(db, paymentId)) ?? 'M-Pesa' };
+  return { ...subscriber, receipt: (await matchingQ.receiptOf(db, paymentId)) ?? 'M-Pesa' };
 }
 
 /** The settings a tips receipt reads, in one read: the default language, the receipt's wording, the invoice line. */

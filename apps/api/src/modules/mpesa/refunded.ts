@@ -1,7 +1,7 @@
 import { refusalTexts } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { conflict } from '../../http/errors.ts';
-import * as q from './queries.ts';
+import * as q from './queries/claims.ts';
 
 /** A payment as a refund reads it, locked until the transaction ends (refunds of it queue behind). */
 export async function lockPaymentForRefund(tx: Queryable, paymentId: number) {

@@ -30,7 +30,8 @@ import { receiveC2bConfirmation, validateC2b } from './c2b-confirmation.ts';
 import { notSettledWarning } from './ingest.ts';
 import { receiveStkCallback } from './stk-callback.ts';
 import * as requests from './payment-requests.ts';
-import * as q from './queries.ts';
+import * as claimsQ from './queries/claims.ts';
+import * as listsQ from './queries/lists.ts';
 import { paymentsCsv, tipsDepositsCsv } from './exports.ts';
 import { csvRoute } from '../../http/csv.ts';
 import { invoicesOfPayments } from '../tax/service.ts';
@@ -91,9 +92,9 @@ export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
   webhookRoutes(app, deps);
 
   // The payments' list reads where the request's read routing says (the replica, decision 073).
-  const page = async (request: FastifyRequest, filter: q.PaymentFilter & { page: number; perPage: number }) => {
+  const page = async (request: FastifyRequest, filter: listsQ.PaymentFilter & { page: number; perPage: number }) => {
     const reads = await readDeps(deps, request);
-    const [list, totals] = await Promise.all([q.listPayments(reads.db, filter), q.paymentTotals(reads.db, dayRangeOf(filter))]);
+    const [list, totals] = await Promise.all([listsQ.listPayments(reads.db, filter), listsQ.paymentTotals(reads.db, dayRangeOf(filter))]);
     const invoices = await invoicesOfPayments(reads, list.transactions.map((t) => t.id));
     const transactions = list.transactions.map((t) => ({ ...t, invoice: invoices.get(t.id) ?? null }));
     return { ...list, transactions, total_unclaimed: totals.unclaimed, total_deposit: totals.deposit };
@@ -103,11 +104,11 @@ export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, unclaimedMpesaTransactions, ({ query, request }) => page(request, { ...query, status: 'unclaimed' }));
 
   route(app, claimCandidates, async ({ query }) => {
-    const payment = await q.paymentRecord(deps.db, query.transaction_id);
+    const payment = await claimsQ.paymentRecord(deps.db, query.transaction_id);
     if (!payment) throw notFound(refusalTexts.paymentNotFound);
     return {
-      transaction: (await q.paymentById(deps.db, payment.id))!,
-      candidates: await q.claimCandidatesFor(deps.db, payment, query.search),
+      transaction: (await listsQ.paymentById(deps.db, payment.id))!,
+      candidates: await claimsQ.claimCandidatesFor(deps.db, payment, query.search),
     };
   });
   route(app, claimPreview, ({ query }) => claims.previewClaim(deps, query));
@@ -116,7 +117,7 @@ export function mpesaRoutes(app: FastifyInstance, deps: AppDeps): void {
     claims.unclaimPayment(deps, actor, body.transaction_id, request.id),
   );
 
-  route(app, tipsDeposits, ({ query }) => q.listTipsDeposits(deps.db, query));
+  route(app, tipsDeposits, ({ query }) => listsQ.listTipsDeposits(deps.db, query));
 
   csvRoute(app, exportMpesaTransactions, async ({ query }) => paymentsCsv(deps, 'mpesa-transactions', query));
   csvRoute(app, exportUnclaimedMpesaTransactions, async ({ query }) =>

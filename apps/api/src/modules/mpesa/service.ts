@@ -4,7 +4,7 @@ import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
 export { amountToCents } from './c2b-payload.ts';
 import { INCOME_KEYS } from '../../db/money.ts';
-import * as q from './queries.ts';
+import * as q from './queries/lists.ts';
 
 /**
  * Income is money received by M-Pesa (every stored payment but rejected payloads), in cents;

@@ -6,7 +6,7 @@ import { payPendingBonuses, reverseBonusPaymentsOfPayment } from '../bonuses/ser
 import { postLedgerEntry } from '../ledger/service.ts';
 import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
 import type { Payee } from './matching.ts';
-import * as q from './queries.ts';
+import * as q from './queries/settlement.ts';
 import { queueCreditNotice, queueTipsReceipt, receiptSettings, receiptSettingsColumn, type KnownPayer, type ReceiptSettings } from './receipts.ts';
 import type { Sale } from '../tax/service.ts';
 import type { AuditEntry } from '../audit/service.ts';

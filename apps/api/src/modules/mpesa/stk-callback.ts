@@ -6,7 +6,8 @@ import { kesToCents, normaliseKenyanPhone, readProviderPayload } from '@betdesk/
 import type { AppDeps } from '../../deps.ts';
 import { nairobiTime } from './c2b-payload.ts';
 import { afterCommit, announcePayment } from './ingest.ts';
-import * as q from './queries.ts';
+import * as claimsQ from './queries/claims.ts';
+import * as requestsQ from './queries/payment-requests.ts';
 import { endedStatus, storeStkPayment } from './stk-payment.ts';
 
 interface StkCallbackBody {
@@ -50,11 +51,11 @@ export async function receiveStkCallback(deps: AppDeps, received: unknown, reque
   const cb = readStkCallback(clean);
   if (!cb) return;
   const outcome = await deps.db.transaction(async (tx) => {
-    const request = await q.lockRequestByCheckout(tx, cb.checkoutRequestId);
+    const request = await requestsQ.lockRequestByCheckout(tx, cb.checkoutRequestId);
     if (!request) {
       // A push this server did not send (or lost): its money is still stored, unclaimed.
       if (cb.resultCode === '0' && cb.receipt && cb.amountCents) {
-        const stored = await q.insertPaymentOnce(tx, {
+        const stored = await claimsQ.insertPaymentOnce(tx, {
           transId: cb.receipt,
           source: 'stk',
           transactionType: 'STK push',
@@ -75,7 +76,7 @@ export async function receiveStkCallback(deps: AppDeps, received: unknown, reque
     if (request.status === 'paid') {
       // Confirmed earlier by an STK query: the callback brings the receipt.
       if (cb.receipt && request.paymentId) {
-        await q.attachCallbackReceipt(tx, request.paymentId, cb.receipt, raw as object);
+        await claimsQ.attachCallbackReceipt(tx, request.paymentId, cb.receipt, raw as object);
       }
       return null;
     }
@@ -84,7 +85,7 @@ export async function receiveStkCallback(deps: AppDeps, received: unknown, reque
       // money: a success with a receipt is always stored and settled, whatever we had decided.
       if (cb.resultCode !== '0' || !cb.receipt) return null;
     } else if (cb.resultCode !== '0') {
-      await q.recordRequestAnswer(
+      await requestsQ.recordRequestAnswer(
         tx,
         request.id,
         { status: endedStatus(cb.resultCode), resultCode: cb.resultCode, resultDesc: cb.resultDesc },
@@ -105,7 +106,7 @@ export async function receiveStkCallback(deps: AppDeps, received: unknown, reque
       requestId,
     );
     const late = request.status !== 'pending' ? ` (arrived after the request was marked ${request.status})` : '';
-    await q.recordRequestAnswer(
+    await requestsQ.recordRequestAnswer(
       tx,
       request.id,
       { status: 'paid', resultCode: '0', resultDesc: `${cb.resultDesc}${late}`.slice(0, 300), paymentId: stored.paymentId },

@@ -8,8 +8,8 @@ import { sha256Hex } from '../../lib/crypto.ts';
 import { keepRefusedPayment, refusedPaymentWarning } from '../exclusions/service.ts';
 import { announcePayment, settleStored } from './ingest.ts';
 import { categoryNamedBy, normaliseAccount, type Payee } from './matching.ts';
-import * as q from './queries.ts';
-import type { StkRequestRow } from './queries.ts';
+import * as q from './queries/claims.ts';
+import type { StkRequestRow } from './queries/payment-requests.ts';
 import { heldUseOfRequest, releaseUsesOfRequest } from '../promo-codes/service.ts';
 import type { RequestedItem, SettlementOutcome } from './settle.ts';
 

@@ -1,7 +1,7 @@
 /** What an STK query answers about a request whose callback did not come in time. */
 import type { AppDeps } from '../../deps.ts';
 import { afterCommit } from './ingest.ts';
-import * as q from './queries.ts';
+import * as q from './queries/payment-requests.ts';
 import { endedStatus, storeStkPayment } from './stk-payment.ts';
 
 /**

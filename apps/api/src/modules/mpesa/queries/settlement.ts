@@ -1,0 +1,131 @@
+// What a payment buys: the settlement rules' look-ups.
+import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { rows } from '../../../db/rows.ts';
+import { bet4mePlans, betCategories, pricePackages, subscriptions, type TipsMedium } from '../../../db/schema/index.ts';
+import type { Queryable } from '../../../db/client.ts';
+import { jsonObjectOf } from './first-read.ts';
+
+export async function planById(tx: Queryable, planId: number) {
+  const [plan] = await tx.select().from(bet4mePlans).where(eq(bet4mePlans.id, planId));
+  return plan;
+}
+
+/** The shortest active Bet4Me plan costing exactly this. */
+export async function activePlanPriced(tx: Queryable, priceCents: number) {
+  const [plan] = await tx
+    .select()
+    .from(bet4mePlans)
+    .where(and(eq(bet4mePlans.active, true), eq(bet4mePlans.priceCents, priceCents)))
+    .orderBy(bet4mePlans.durationDays)
+    .limit(1);
+  return plan;
+}
+
+export async function packageById(tx: Queryable, packageId: number) {
+  const [pkg] = await tx.select().from(pricePackages).where(eq(pricePackages.id, packageId));
+  return pkg;
+}
+
+/** What a tips payment may buy, read in one go (`saleLookupColumn`, `readSaleLookup`). */
+export interface SaleLookup {
+  /** The subscriber's latest tips subscription (its category and medium); null when they never subscribed. */
+  latest: { betCategoryId: number; medium: TipsMedium | null } | null;
+  /** The packages costing exactly the amount, in the category named, else in the latest one. */
+  fits: (typeof pricePackages.$inferSelect)[];
+  /** The columns read with them, by name. */
+  also: Record<string, unknown>;
+}
+
+/**
+ * The tips settlement's look-ups as one JSON column (`readSaleLookup` reads it): the subscriber's
+ * latest tips subscription (its category and medium) and the packages costing exactly this in the
+ * category the account named, else in that latest category. `also`: columns read with them (the
+ * receipt's settings, today's tip of the category), answered by name; a column given as a function
+ * gets the category the packages are of (an SQL expression). A column of its own so that the C2B
+ * confirmation's first read can carry it for the sender's subscriber (one round trip fewer).
+ */
+export function saleLookupColumn(
+  subscriberId: SQL,
+  namedCategoryId: SQL,
+  priceCents: number,
+  also: Record<string, SQL | ((category: SQL) => SQL)> = {},
+): SQL {
+  const category = sql`coalesce(${namedCategoryId}, latest.bet_category_id)`;
+  const alsoColumns = Object.fromEntries(Object.entries(also).map(([name, column]) => [name, typeof column === 'function' ? column(category) : column]));
+  const alsoObject = Object.keys(alsoColumns).length > 0 ? jsonObjectOf(alsoColumns) : sql`null::json`;
+  return sql`(select json_build_object(
+            'latest_category_id', latest.bet_category_id, 'latest_medium', latest.medium,
+            'fits', (select coalesce(json_agg(json_build_object('id', p.id, 'bet_category_id', p.bet_category_id, 'medium', p.medium, 'name', p.name,
+                                                                'duration_days', p.duration_days, 'price_cents', p.price_cents, 'updated_at', p.updated_at)
+                                              order by p.id), '[]'::json)
+                       from ${pricePackages} p where p.bet_category_id = ${category} and p.price_cents = ${priceCents}::bigint),
+            'also', ${alsoObject})
+          from (select 1) one
+          left join lateral (select bet_category_id, medium from ${subscriptions}
+                              where subscriber_id = ${subscriberId} and bet_category_id is not null
+                              order by created_at desc, id desc limit 1) latest on true)`;
+}
+
+/** The value of a `saleLookupColumn`. */
+export function readSaleLookup(value: unknown): SaleLookup {
+  const read = (typeof value === 'string' ? JSON.parse(value) : value) as {
+    latest_category_id: number | null;
+    latest_medium: TipsMedium | null;
+    fits: { id: number; bet_category_id: number; medium: TipsMedium; name: string; duration_days: number; price_cents: number | string; updated_at: string }[];
+    also: Record<string, unknown> | null;
+  };
+  return {
+    latest: read.latest_category_id != null ? { betCategoryId: Number(read.latest_category_id), medium: read.latest_medium } : null,
+    fits: read.fits.map((p) => ({
+      id: Number(p.id),
+      betCategoryId: Number(p.bet_category_id),
+      medium: p.medium,
+      name: p.name,
+      durationDays: Number(p.duration_days),
+      priceCents: Number(p.price_cents),
+      updatedAt: new Date(p.updated_at),
+    })),
+    also: read.also ?? {},
+  };
+}
+
+/** `saleLookupColumn` for one subscriber, read on its own. */
+export async function latestSubscriptionAndPackagesPriced(
+  tx: Queryable,
+  subscriberId: number,
+  namedCategoryId: number | null,
+  priceCents: number,
+  also: Record<string, SQL | ((category: SQL) => SQL)> = {},
+): Promise<SaleLookup> {
+  const [found] = await rows<{ sale: unknown }>(
+    tx,
+    sql`select ${saleLookupColumn(sql`${subscriberId}::integer`, sql`${namedCategoryId}::integer`, priceCents, also)} as sale`,
+  );
+  return readSaleLookup(found!.sale);
+}
+
+/** What a subscription bought: its amount, days, and the plan or package. */
+export async function subscriptionBought(tx: Queryable, subscriptionId: number) {
+  const [bought] = await tx
+    .select({ amountCents: subscriptions.amountCents, durationDays: subscriptions.durationDays, plan: bet4mePlans.name, pkg: pricePackages.name })
+    .from(subscriptions)
+    .leftJoin(bet4mePlans, eq(bet4mePlans.id, subscriptions.planId))
+    .leftJoin(pricePackages, eq(pricePackages.id, subscriptions.packageId))
+    .where(eq(subscriptions.id, subscriptionId));
+  return bought;
+}
+
+export async function categoryById(db: Queryable, betCategoryId: number) {
+  const [category] = await db.select().from(betCategories).where(eq(betCategories.id, betCategoryId));
+  return category;
+}
+
+/** A category's priced packages as the prices SMS lists them (at most ten). */
+export async function pricesOfCategory(db: Queryable, betCategoryId: number) {
+  return db
+    .select({ medium: pricePackages.medium, days: pricePackages.durationDays, priceCents: pricePackages.priceCents })
+    .from(pricePackages)
+    .where(and(eq(pricePackages.betCategoryId, betCategoryId), gt(pricePackages.priceCents, 0)))
+    .orderBy(asc(pricePackages.medium), asc(pricePackages.durationDays))
+    .limit(10);
+}
