@@ -357,6 +357,10 @@ export const MONEY_BRIDGE_LINES = [
   'unsettled',
   'refunded',
   'invoiced_next_month',
+  'late_postings',
+  'late_month',
+  'late_invoices',
+  'late_credit_notes',
 ] as const;
 
 export const MoneyBridgeLine = z.object({
@@ -366,6 +370,12 @@ export const MoneyBridgeLine = z.object({
   amount: z.number(),
   /** The screen that lists the line's rows. */
   link: z.string(),
+  /**
+   * On a late posting's lines (decision 079): the closed month (YYYY-MM) the documents were written
+   * for, and the link to that month's bridge.
+   */
+  closed_month: z.string().optional(),
+  closed_month_link: z.string().optional(),
 });
 
 export const moneyBridgeReport = endpoint({
@@ -382,7 +392,7 @@ export const moneyBridgeReport = endpoint({
     /** Set when the period's month is closed (decision 075): a month's lines are the ones kept at its close. */
     closed: BooksClosed.nullable(),
     lines: z.array(MoneyBridgeLine),
-    /** received − the five parts: 0 when the bridge holds. */
+    /** received − the five parts: 0 when the bridge holds (late postings are outside it: their money is a closed month's). */
     difference: z.number(),
   }),
 });

@@ -84,6 +84,7 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'refunds/queries.ts#refundForAnswer',
       'reports/queries.ts#subscriptionsMadeQuery',
       'reports/queries.ts#moneyBridgeFigures',
+      'reports/queries.ts#latePostings',
       'reports/queries.ts#subscriptionsLapsedQuery',
       'reports/queries.ts#manualIncomeQuery',
       'reports/queries.ts#subscriptionsOfSubscribers',

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import ExcelJS from 'exceljs';
 import { eq, inArray } from 'drizzle-orm';
 import { auditLog, mpesaPayments, taxInvoices } from '../../src/db/schema/index.ts';
 import { startFakeOscu, type FakeOscu } from '../../src/integrations/etims/fake-oscu.ts';
+import { moneyBridgeDays } from '../../src/modules/reports/service.ts';
 import { queueCreditNote } from '../../src/modules/tax/service.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { stepUpClock } from '../step-up.ts';
@@ -40,8 +42,39 @@ async function november() {
   const vat = (await get('/api/tax/returns/vat?month=2026-11&per_page=100')).json();
   const summary = (await get('/api/tax/summary?month=2026-11')).json();
   const bridge = (await get('/api/reports/money-bridge?month=2026-11')).json();
-  return { summary: vat.summary, lines: vat.lines, tax: summary.rows, bridge: bridge.lines, difference: bridge.difference, closed: [vat.closed, summary.closed, bridge.closed] };
+  // The days of the late claim's and the refund's payments, and the downloads (decision 079).
+  const days = await Promise.all(['2026-11-10', '2026-11-14'].map(async (d) => (await get(`/api/reports/money-bridge?date=${d}`)).json()));
+  const files = {
+    vatCsv: (await get('/api/tax/returns/vat?month=2026-11&format=csv')).body,
+    vatXlsx: await sheets((await get('/api/tax/returns/vat?month=2026-11&format=xlsx')).rawPayload),
+    bridgeCsv: (await get('/api/reports/money-bridge/export?month=2026-11')).body,
+    dayCsv: (await get('/api/reports/money-bridge/export?date=2026-11-14')).body,
+  };
+  return {
+    summary: vat.summary,
+    lines: vat.lines,
+    tax: summary.rows,
+    bridge: bridge.lines,
+    difference: bridge.difference,
+    closed: [vat.closed, summary.closed, bridge.closed],
+    days: days.map((d) => d.lines),
+    daysClosed: days.map((d) => d.closed),
+    files,
+  };
 }
+
+/** An xlsx download's sheets, read back with exceljs: name → rows of values. */
+async function sheets(raw: Buffer) {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(raw as unknown as ArrayBuffer);
+  return book.worksheets.map((w) => {
+    const out: unknown[][] = [];
+    w.eachRow((row) => out.push((row.values as unknown[]).slice(1)));
+    return [w.name, out];
+  });
+}
+
+const lineOf = (lines: { line: string; amount: number; count: number }[], name: string) => lines.find((l) => l.line === name);
 
 beforeAll(async () => {
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -123,6 +156,19 @@ describe('closing a month', () => {
     expect(after.tax).toEqual(before.tax);
     expect(after.bridge).toEqual(before.bridge);
     expect(after.difference).toBe(0);
+    // The days, the bridge's CSVs and the return's CSV and xlsx read what they read before (decision 079).
+    expect(after.days).toEqual(before.days);
+    expect(after.files).toEqual(before.files);
+    expect(after.daysClosed).toEqual([after.closed[0], after.closed[0]]);
+    // Read from its rows now, the day the late claim's payment came in would differ: the day view is the snapshot's.
+    const live = (await moneyBridgeDays(t.deps.db, '2026-11'))['2026-11-14']!;
+    expect(lineOf(live, 'unclaimed')!.amount).toBe(0);
+    expect(lineOf(after.days[1]!, 'unclaimed')!.amount).toBe(1000);
+    const csvCents = (csv: string, col: number) =>
+      csv.trim().split('\n').slice(1).reduce((n, row) => n + Math.round(Number(row.split(',')[col]) * 100), 0);
+    const keptCents = (key: 'taxable' | 'vat') => after.summary.reduce((n: number, s: Record<string, number>) => n + Math.round(s[key]! * 100), 0);
+    expect(csvCents(after.files.vatCsv, 6)).toBe(keptCents('taxable'));
+    expect(csvCents(after.files.vatCsv, 7)).toBe(keptCents('vat'));
     const cents = (rows: { total: number }[]) => rows.reduce((n, s) => n + Math.round(s.total * 100), 0);
     expect(cents(after.summary)).toBe(110_000);
     const closed = after.closed[0];
@@ -135,6 +181,29 @@ describe('closing a month', () => {
     const kinds = december.lines.map((l: { kind: string; taxable: number; vat: number }) => [l.kind, Math.round((l.taxable + l.vat) * 100)]);
     expect(kinds).toEqual(expect.arrayContaining([['invoice', 100_000], ['credit_note', -25_050]]));
     expect(cents(december.summary)).toBe(100_000 - 25_050);
+
+    // December's bridge lists both as late postings from November, outside its own M-Pesa money, and
+    // with December's own payments (none here) they are December's VAT return to the cent (decision 079).
+    const bridge = (await get('/api/reports/money-bridge?month=2026-12')).json();
+    expect(bridge.closed).toBeNull();
+    expect(bridge.difference).toBe(0);
+    expect(lineOf(bridge.lines, 'received')).toMatchObject({ count: 0, amount: 0 });
+    expect(lineOf(bridge.lines, 'late_postings')).toMatchObject({ count: 2, amount: 749.5 });
+    expect(lineOf(bridge.lines, 'late_month')).toMatchObject({
+      count: 2,
+      amount: 749.5,
+      closed_month: '2026-11',
+      link: '/reports?report=money-bridge&group=day&from=2026-11-01&to=2026-11-30',
+    });
+    expect(lineOf(bridge.lines, 'late_invoices')).toMatchObject({ count: 1, amount: 1000, closed_month: '2026-11' });
+    expect(lineOf(bridge.lines, 'late_credit_notes')).toMatchObject({ count: 1, amount: 250.5, closed_month: '2026-11' });
+    const sales = lineOf(bridge.lines, 'sales_invoiced')!.amount;
+    expect(Math.round((sales + lineOf(bridge.lines, 'late_postings')!.amount) * 100)).toBe(cents(december.summary));
+    const csv = (await get('/api/reports/money-bridge/export?month=2026-12')).body;
+    expect(csv).toContain('For November 2026 (closed),2,749.50');
+    // The day both were written, too.
+    const today = (await get(`/api/reports/money-bridge?date=${new Date().toLocaleDateString('en-CA', { timeZone: 'Africa/Nairobi' })}`)).json();
+    expect(lineOf(today.lines, 'late_postings')).toMatchObject({ count: 2, amount: 749.5 });
   });
 
   it('reopens only when a second admin confirms, and audits every move', async () => {

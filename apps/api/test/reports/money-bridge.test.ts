@@ -92,8 +92,8 @@ describe('the money bridge', () => {
     const csv = await api('/api/reports/money-bridge/export?month=2026-11');
     expect(csv.statusCode).toBe(200);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('Line,Documents or payments,Amount,Rows');
-    expect(lines[1]).toBe('M-Pesa received,5,1325.00,/mpesa?from=2026-11-01&to=2026-11-30');
+    expect(lines[0]).toBe('Line,Documents or payments,Amount,Rows,For closed month');
+    expect(lines[1]).toBe('M-Pesa received,5,1325.00,/mpesa?from=2026-11-01&to=2026-11-30,');
   });
 
   it('refuses a month and a date together, or neither, naming the field', async () => {

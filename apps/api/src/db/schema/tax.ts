@@ -154,7 +154,18 @@ export const booksPeriods = pgTable('books_periods', {
 /** What a closed month read at its close: the return's summary per rate and the bridge's lines, as the API sent them. */
 export interface BooksSnapshot {
   summary: { rate: string; count: number; taxable: number; vat: number; total: number }[];
-  bridge: { line: string; label: string; count: number; amount: number; link: string }[];
+  bridge: BooksSnapshotLine[];
+  /** Each day's bridge lines (decision 079); absent on a month closed before they were kept. */
+  days?: Record<string, BooksSnapshotLine[]>;
+}
+export interface BooksSnapshotLine {
+  line: string;
+  label: string;
+  count: number;
+  amount: number;
+  link: string;
+  closed_month?: string;
+  closed_month_link?: string;
 }
 export const BUYER_PIN_VERIFICATIONS = ['verified', 'unverified'] as const;
 

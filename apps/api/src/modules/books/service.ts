@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { AppError, conflict, fieldError } from '../../http/errors.ts';
 import { audit, byStaff } from '../audit/service.ts';
-import { moneyBridge } from '../reports/service.ts';
+import { moneyBridge, moneyBridgeDays } from '../reports/service.ts';
 import { acceptStepUpCode } from '../second-factor/service.ts';
 import { vatReturnSummary } from '../tax/service.ts';
 import { adminCoolingOffUntil, adminsTied, coolingOffEnd } from '../users/service.ts';
@@ -79,10 +79,12 @@ export async function askToReopen(deps: AppDeps, actor: Actor, month: string, re
   return { info: repeated ? booksTexts.reopenAsked(month) : booksTexts.reopenAsked(month), period: await shownPeriod(deps.db, month) };
 }
 
-/** What a month reads at its close: the VAT return's summary and the money bridge's lines. */
+/** What a month reads at its close: the VAT return's summary, the money bridge's lines and each day's (decision 079). */
 async function snapshotOf(db: Queryable, month: string): Promise<BooksSnapshot> {
-  const [summary, bridge] = await Promise.all([vatReturnSummary(db, month), moneyBridge(db, { month })]);
-  return { summary, bridge: bridge.lines };
+  const summary = await vatReturnSummary(db, month);
+  const bridge = await moneyBridge(db, { month });
+  const days = await moneyBridgeDays(db, month);
+  return { summary, bridge: bridge.lines, days };
 }
 
 /** A second admin confirms the close or the reopening asked, with a fresh code from their authenticator. */
@@ -101,7 +103,7 @@ export async function confirm(deps: AppDeps, actor: Actor, month: string, code: 
     if (period.state === 'closing') {
       const snapshot = await snapshotOf(tx, month);
       await q.markClosed(tx, period, actor.userId, snapshot);
-      await audit(tx, 'books.confirm-close', month, by, { before: { state: 'closing' }, after: { state: 'closed', return_reference: period.returnReference, ...snapshot } });
+      await audit(tx, 'books.confirm-close', month, by, { before: { state: 'closing' }, after: { state: 'closed', return_reference: period.returnReference, summary: snapshot.summary, bridge: snapshot.bridge } });
       return 'closed' as const;
     }
     await q.markOpen(tx, month, actor.userId);

@@ -2,7 +2,7 @@ import { centsToKes, type MONEY_BRIDGE_LINES } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { closedMonth, monthRange } from '../tax/service.ts';
-import { moneyBridgeFigures } from './queries.ts';
+import { latePostings, moneyBridgeFigures } from './queries.ts';
 
 /**
  * The money bridge of a month or a day (decision 068): every M-Pesa payment of the period (by its
@@ -37,24 +37,80 @@ async function figures(db: Queryable, range: { from: string; to: string }) {
   };
 }
 
+type BridgeLine = { line: (typeof MONEY_BRIDGE_LINES)[number]; label: string; count: number; amount: number; link: string; closed_month?: string; closed_month_link?: string };
+
 /**
- * A closed month (decision 075) reads the lines kept at its close: later claims and refunds of its
- * payments are posted in the open month. A day of a closed month is read from its rows, marked closed.
+ * A closed month (decision 075) reads the lines kept at its close, and so does each of its days
+ * (decision 079, kept beside the month's); later claims and refunds of its payments are posted in
+ * the open month, where they are listed as late postings. A day of a month closed before the days
+ * were kept is read from its rows, marked closed.
  */
 export async function moneyBridge(db: Queryable, query: { month?: string | undefined; date?: string | undefined }) {
   const range = query.month ? monthRange(query.month) : { from: query.date!, to: query.date! };
   const closed = await closedMonth(db, range.from.slice(0, 7));
-  if (closed && query.month) {
-    const lines = closed.snapshot.bridge as Awaited<ReturnType<typeof liveBridge>>['lines'];
-    return { from: range.from, to: range.to, closed: closed.closed, lines, difference: 0 };
-  }
+  const kept = closed ? (query.month ? closed.snapshot.bridge : closed.snapshot.days?.[query.date!]) : undefined;
+  if (closed && kept) return { from: range.from, to: range.to, closed: closed.closed, lines: kept as BridgeLine[], difference: 0 };
   return { ...(await liveBridge(db, range)), closed: closed?.closed ?? null };
 }
 
-async function liveBridge(db: Queryable, range: { from: string; to: string }) {
-  const f = await figures(db, range);
+/** Every day's bridge of a month, as its close keeps them (decision 079). */
+export async function moneyBridgeDays(db: Queryable, month: string): Promise<Record<string, BridgeLine[]>> {
+  const { from, to } = monthRange(month);
+  const days: Record<string, BridgeLine[]> = {};
+  for (let d = Number(from.slice(8)); d <= Number(to.slice(8)); d += 1) {
+    const day = `${month}-${String(d).padStart(2, '0')}`;
+    // One after the other: at a close they run in its transaction, on its one connection.
+    days[day] = (await liveBridge(db, { from: day, to: day })).lines;
+  }
+  return days;
+}
+
+const monthName = (month: string) => new Date(`${month}-15T12:00:00Z`).toLocaleString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/**
+ * The late postings (decision 079): documents written in the period for payments of a closed month.
+ * The period's VAT return counts them (the tax point); its M-Pesa money is the closed month's, so
+ * they stand outside the period's equation, one group per closed month, linked back to it.
+ */
+async function lateLines(db: Queryable, range: { from: string; to: string }): Promise<BridgeLine[]> {
+  const found = await latePostings(db, range);
+  if (found.length === 0) return [];
   const days = `from=${range.from}&to=${range.to}`;
-  const line = (name: (typeof MONEY_BRIDGE_LINES)[number], label: string, v: { count: number; cents: number }, link: string) => ({ line: name, label, count: v.count, amount: centsToKes(v.cents), link });
+  const n = (v: string | null) => Number(v ?? 0);
+  const net = (r: (typeof found)[number]) => n(r.invoices) - n(r.credit_notes);
+  const count = (r: (typeof found)[number]) => n(r.invoices_n) + n(r.credit_notes_n);
+  const lines: BridgeLine[] = [
+    {
+      line: 'late_postings',
+      label: "Late postings from closed months (in this period's VAT return; their M-Pesa is the closed month's)",
+      count: found.reduce((c, r) => c + count(r), 0),
+      amount: centsToKes(found.reduce((c, r) => c + net(r), 0)),
+      link: `/tax?${days}`,
+    },
+  ];
+  for (const r of found) {
+    const back = monthRange(r.month);
+    const closedLink = `/reports?report=money-bridge&group=day&from=${back.from}&to=${back.to}`;
+    const of = { closed_month: r.month, closed_month_link: closedLink };
+    lines.push(
+      { line: 'late_month', label: `  For ${monthName(r.month)} (closed)`, count: count(r), amount: centsToKes(net(r)), link: closedLink, ...of },
+      { line: 'late_invoices', label: '    Invoices written late (claims, confirmations, reissues)', count: n(r.invoices_n), amount: centsToKes(n(r.invoices)), link: `/tax?${days}&kind=invoice`, ...of },
+      { line: 'late_credit_notes', label: '    Credit notes (refunds, corrections)', count: n(r.credit_notes_n), amount: centsToKes(n(r.credit_notes)), link: `/tax?${days}&kind=credit_note`, ...of },
+    );
+  }
+  return lines;
+}
+
+async function liveBridge(db: Queryable, range: { from: string; to: string }) {
+  const [f, late] = await Promise.all([figures(db, range), lateLines(db, range)]);
+  const days = `from=${range.from}&to=${range.to}`;
+  const line = (name: (typeof MONEY_BRIDGE_LINES)[number], label: string, v: { count: number; cents: number }, link: string): BridgeLine => ({
+    line: name,
+    label,
+    count: v.count,
+    amount: centsToKes(v.cents),
+    link,
+  });
   const lines = [
     line('received', 'M-Pesa received', f.received, `/mpesa?${days}`),
     line('sales_invoiced', 'Sales invoiced (invoices − credit notes)', f.sales, `/tax?${days}`),
@@ -65,9 +121,10 @@ async function liveBridge(db: Queryable, range: { from: string; to: string }) {
     line('unsettled', 'Refunds awaiting M-Pesa', f.unsettled, '/refunds?status=sending'),
     line('refunded', 'Refunded', f.refunded, '/refunds?status=done'),
     line('invoiced_next_month', 'Of the sales: invoiced after the period (late confirmations, later claims)', f.nextMonth, `/tax?from=${range.to}`),
-  ] as const;
+    ...late,
+  ];
   const parts = f.sales.cents + f.creditDeposits.cents + f.unclaimed.cents + f.unsettled.cents + f.refunded.cents;
-  return { from: range.from, to: range.to, lines: [...lines], difference: centsToKes(f.received.cents - parts) };
+  return { from: range.from, to: range.to, lines, difference: centsToKes(f.received.cents - parts) };
 }
 
 export async function moneyBridgeCsv(db: Queryable, query: { month?: string | undefined; date?: string | undefined }): Promise<CsvTable<Awaited<ReturnType<typeof moneyBridge>>['lines'][number]>> {
@@ -79,6 +136,7 @@ export async function moneyBridgeCsv(db: Queryable, query: { month?: string | un
       { header: 'Documents or payments', value: (l) => l.count },
       { header: 'Amount', value: (l) => l.amount.toFixed(2) },
       { header: 'Rows', value: (l) => l.link },
+      { header: 'For closed month', value: (l) => l.closed_month ?? '' },
     ],
     rows: [bridge.lines],
   };

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { BUSINESS_TIME_ZONE, nairobiRange, type ReportGroup } from '@betdesk/contract';
 import { inDays } from '../../db/list.ts';
 import { rows } from '../../db/rows.ts';
-import { betCategories, bet4mePlans, bonusPayments, mpesaPayments, refunds, stkRequests, subscriptions, taxInvoices, users, type StkOrigin } from '../../db/schema/index.ts';
+import { betCategories, bet4mePlans, bonusPayments, booksPeriods, mpesaPayments, refunds, stkRequests, subscriptions, taxInvoices, users, type StkOrigin } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { HistoryRow } from './retention-formulas.ts';
 
@@ -516,4 +516,33 @@ export async function moneyBridgeFigures(db: Queryable, range: { from: string; t
           from p left join inv on inv.payment_id = p.id left join rf on rf.payment_id = p.id`,
   );
   return f!;
+}
+
+export interface LatePostingRow {
+  /** The closed month (YYYY-MM) of the documents' payments. */
+  month: string;
+  invoices: string | null;
+  invoices_n: string;
+  credit_notes: string | null;
+  credit_notes_n: string;
+}
+
+/**
+ * The late postings of a period (decision 079): documents written in the period for payments of an
+ * earlier month that had already closed when they were written (a late claim's invoice, a refund's or
+ * a correction's credit note). The VAT return counts them in the period (taxPointSql, decision 075);
+ * the period's own payments do not include them. One row per closed month.
+ */
+export function latePostings(db: Queryable, range: { from: string; to: string }): Promise<LatePostingRow[]> {
+  return rows<LatePostingRow>(
+    db,
+    sql`select bp.month,
+               sum(i.amount_cents) filter (where i.kind = 'invoice') as invoices, count(*) filter (where i.kind = 'invoice') as invoices_n,
+               sum(i.amount_cents) filter (where i.kind = 'credit_note') as credit_notes, count(*) filter (where i.kind = 'credit_note') as credit_notes_n
+          from ${taxInvoices} i
+          join ${mpesaPayments} p on p.id = i.payment_id
+          join ${booksPeriods} bp on bp.month = to_char(p.paid_at at time zone 'Africa/Nairobi', 'YYYY-MM') and bp.first_closed_at <= i.created_at
+         where ${inDays(sql`i.created_at`, range)} and not ${inDays(sql`p.paid_at`, { from: range.from })}
+         group by bp.month order by bp.month`,
+  );
 }

@@ -523,19 +523,23 @@ export interface VatReturnRow {
   original_receipt_number: number | null;
 }
 
-/** The month's schedule, per rate then by tax point: a page of it, or all of it for the download (streamed). */
-export function vatReturnSql(range: MonthRange, page: Page | null): SQL {
+/**
+ * The month's schedule, per rate then by tax point: a page of it, or all of it for the download (streamed).
+ * A closed month's is bounded by its close (`writtenBy`, the closed month, decision 079): what was written after it is
+ * the open month's by the tax point already; the bound makes the files provably the ones of the close.
+ */
+export function vatReturnSql(range: MonthRange, page: Page | null, writtenBy?: string): SQL {
   return sql`select i.id, i.kind, i.tax_type, i.branch_id, i.number, i.item_name, i.amount_cents, i.tax_cents, i.status, i.created_at, i.buyer_pin, i.buyer_name,
                     i.kra_sdc_id, i.kra_receipt_number, ${taxPointSql} as tax_point,
                     o.branch_id as original_branch_id, o.number as original_number, o.created_at as original_created_at,
                     o.kra_sdc_id as original_sdc_id, o.kra_receipt_number as original_receipt_number
                from ${returnFrom}
-              where ${inDays(taxPointSql, range)}
+              where ${inDays(taxPointSql, range)} and ${writtenBy ? sql`i.created_at <= (select bp.closed_at from ${booksPeriods} bp where bp.month = ${writtenBy})` : sql`true`}
               order by i.tax_type, ${taxPointSql}, i.id ${limitSql(page)}`;
 }
 
-export function vatReturnPage(db: Queryable, range: MonthRange, page: Page): Promise<VatReturnRow[]> {
-  return rows<VatReturnRow>(db, vatReturnSql(range, page));
+export function vatReturnPage(db: Queryable, range: MonthRange, page: Page, writtenBy?: string): Promise<VatReturnRow[]> {
+  return rows<VatReturnRow>(db, vatReturnSql(range, page, writtenBy));
 }
 
 /**

@@ -62,8 +62,12 @@ const wireLine = ({ taxableCents, vatCents, ...l }: Line): VatReturnLine => ({ .
  */
 export async function vatReturn(deps: AppDeps, query: { month: string; page: number; perPage: number }) {
   const range = monthRange(query.month);
-  const [live, page, closed] = await Promise.all([vatReturnSummary(deps.db, query.month), q.vatReturnPage(deps.db, range, pageOf(query)), closedMonth(deps.db, query.month)]);
-  const summary = closed ? (closed.snapshot.summary as typeof live) : live;
+  const closed = await closedMonth(deps.db, query.month);
+  const [live, page] = await Promise.all([
+    closed ? null : vatReturnSummary(deps.db, query.month),
+    q.vatReturnPage(deps.db, range, pageOf(query), closed?.closed.month),
+  ]);
+  const summary = closed ? (closed.snapshot.summary as NonNullable<typeof live>) : live!;
   return {
     month: query.month,
     closed: closed?.closed ?? null,
@@ -92,19 +96,23 @@ const EXTRA_COLUMNS: typeof KRA_COLUMNS = [
   { header: 'KRA status', value: (l) => l.status },
 ];
 
-/** The return as a download: the whole schedule streamed from the database (CSV or xlsx). */
+/**
+ * The return as a download: the whole schedule streamed from the database (CSV or xlsx). A closed
+ * month's (decision 079) is its lines written by its close and the summary kept at it.
+ */
 export async function sendVatReturn(deps: AppDeps, reply: FastifyReply, month: string, format: 'csv' | 'xlsx'): Promise<FastifyReply> {
   const range = monthRange(month);
-  const lines = () => queryBatches(deps.database, q.vatReturnSql(range, null), lineOf);
+  const closed = await closedMonth(deps.db, month);
+  const lines = () => queryBatches(deps.database, q.vatReturnSql(range, null, closed?.closed.month), lineOf);
   if (format === 'csv') {
     return sendCsv(reply, { filename: `vat-return-${month}`, columns: [...KRA_COLUMNS, ...EXTRA_COLUMNS], rows: lines() });
   }
   // The summary first: a failing read is answered as an error before the download starts.
-  const summary = await q.vatReturnTotals(deps.db, range);
+  const summary = closed ? closed.snapshot.summary : await vatReturnSummary(deps.db, month);
   return sendXlsx(reply, `vat-return-${month}`, async (workbook) => {
     const head = workbook.addWorksheet('Summary');
     head.addRow(['Tax type', 'Documents', 'Taxable Value (Ksh)', 'Amount of VAT (Ksh)', 'Total (Ksh)']).commit();
-    for (const t of summary) head.addRow([t.taxType, t.count, (t.amountCents - t.taxCents) / 100, t.taxCents / 100, t.amountCents / 100]).commit();
+    for (const t of summary) head.addRow([t.rate, t.count, t.taxable, t.vat, t.total]).commit();
     head.commit();
     // One sheet per rate, in KRA's columns; the rows come ordered by rate, a batch at a time.
     let sheet: ReturnType<typeof workbook.addWorksheet> | null = null;

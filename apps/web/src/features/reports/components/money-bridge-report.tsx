@@ -49,7 +49,7 @@ export function MoneyBridgeReport({ month }: { month: string }) {
             </Table.Thead>
             <Table.Tbody>
               {(data?.lines ?? []).map((l) => (
-                <Table.Tr key={l.line} data-testid={`money-bridge-${l.line}`}>
+                <Table.Tr key={`${l.line}-${l.closed_month ?? ''}`} data-testid={`money-bridge-${l.line}`}>
                   <Table.Td pl={l.label.startsWith(' ') ? 'xl' : undefined}>
                     <Anchor component={Link} to={l.link} size="sm">
                       {l.label.trim()}
