@@ -55,6 +55,12 @@ describe('first-load size of a route', () => {
     expect(overBudget([{ ...form, route: '/clients' }])).toEqual(['/clients loads 240.0 kB of gzip JavaScript, over the budget of 200.0 kB']);
   });
 
+  it("holds the admin's dashboard, its alerts included, to the first-load budget of 200 kB", () => {
+    const admin = { route: '/dashboard (admin)', files: 19, gzipBytes: 200 * 1024, rawBytes: 0 };
+    expect(overBudget([admin])).toEqual([]);
+    expect(overBudget([{ ...admin, gzipBytes: 201 * 1024 }])).toEqual(['/dashboard (admin) loads 201.0 kB of gzip JavaScript, over the budget of 200.0 kB']);
+  });
+
   it('counts the lazy chunks a screen asks for as it draws, as the browser fetches them', () => {
     const alone = filesOfRoute(manifest, 'src/editor-page.tsx');
     const drawn = filesOfRoute(manifest, ['src/login-page.tsx', 'src/editor-page.tsx']);

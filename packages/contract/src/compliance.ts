@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { BusinessDay } from './lists.ts';
+import { ComplianceItem } from './compliance-items.ts';
 
-
+export * from './compliance-items.ts';
 
 // The compliance calendar on the admin dashboard (decision 060): what the business must hold to keep
 // its paybill and sender ids (the ODPC certificate, the data-protection officer, each sender id's
@@ -18,39 +19,11 @@ export const SENDER_ID_OPERATORS = ['safaricom', 'airtel', 'telkom'] as const;
 export type SenderIdOperator = (typeof SENDER_ID_OPERATORS)[number];
 export const SENDER_ID_OPERATOR_NAMES: Record<SenderIdOperator, string> = { safaricom: 'Safaricom', airtel: 'Airtel', telkom: 'Telkom' };
 
-/**
- * How an item's end is known: `computed` from its date (the ODPC certificate), `entered` by the admin
- * (a sender id's registration, a counsel's view to review), or `none`.
- */
-export const COMPLIANCE_EXPIRY_KINDS = ['computed', 'entered', 'none'] as const;
-
-/** missing: not recorded; due: its end is within the reminder days; overdue: its end has passed. */
-export const COMPLIANCE_STATUSES = ['missing', 'ok', 'due', 'overdue'] as const;
-export type ComplianceStatus = (typeof COMPLIANCE_STATUSES)[number];
-
 /** An item's key: one of the fixed items, or `sender_id.<SENDER>.<operator>`. */
 export const ComplianceKey = z
   .string()
   .regex(/^(odpc_registration|dpo|paybill_name|counsel_tips|counsel_bet4me|sender_id\.[A-Za-z0-9 _-]{1,11}\.(safaricom|airtel|telkom))$/, 'No such compliance item');
 
-export const ComplianceItem = z.object({
-  key: z.string(),
-  label: z.string(),
-  value_label: z.string(),
-  date_label: z.string().nullable(),
-  date_required: z.boolean(),
-  expiry: z.enum(COMPLIANCE_EXPIRY_KINDS),
-  expiry_label: z.string().nullable(),
-  value: z.string().nullable(),
-  issued_on: z.string().nullable(),
-  expires_on: z.string().nullable(),
-  remind_from: z.string().nullable(),
-  note: z.string().nullable(),
-  status: z.enum(COMPLIANCE_STATUSES),
-  updated_by: z.string().nullable(),
-  updated_at: z.string().nullable(),
-});
-export type ComplianceItem = z.infer<typeof ComplianceItem>;
 
 export const complianceCalendar = endpoint({
   method: 'GET',

@@ -53,5 +53,6 @@ export * from './auto-renew.ts';
 export * from './advert-rules.ts';
 export * from './promo-codes.ts';
 export * from './compliance.ts';
+export * from './admin-alerts.ts';
 export * from './exclusions.ts';
 export * from './search.ts';

@@ -11,6 +11,7 @@ export const permissionMatrix = {
   'use:profile': ['admin', 'staff'],
   'view:dashboard': ['admin', 'staff'],
   'view:dashboard-income': ['admin'],
+  'view:admin-alerts': ['admin'],
   'manage:clients': ['admin', 'staff'],
   'create:clients': ['admin'],
   'manage:bets': ['admin', 'staff'],

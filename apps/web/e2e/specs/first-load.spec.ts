@@ -111,6 +111,8 @@ test.describe('First load on 3G', () => {
     await alertsArrived;
     const counted = gzipCount(loaded);
     report.push(`/dashboard (admin, cold, every file fetched): ${counted.files} scripts, ${counted.kB} kB gzip`);
+    // The budget (route-sizes.ts): every admin alert comes in one request with one small schema (decision 078).
+    expect(Number(counted.kB)).toBeLessThanOrEqual(200);
     report.push(
       `/dashboard: ${loaded.scripts.length} scripts, ${(scriptBytes / 1024).toFixed(1)} kB of script on the wire (brotli), first contentful paint ${fcp?.toFixed(0)} ms, welcome shown ${shown} ms`,
     );

@@ -44,10 +44,8 @@ export const queryKeys = {
   dashboard: {
     all: ['dashboard'] as const,
     income: () => ['dashboard', 'income'] as const,
-    moneyCheck: () => ['dashboard', 'money-check'] as const,
-    backupHealth: () => ['dashboard', 'backup-health'] as const,
-    taxStatus: () => ['dashboard', 'tax-status'] as const,
-    taxTransmissions: () => ['dashboard', 'tax-transmissions'] as const,
+    /** The admin's alerts, one request (decision 078); under `all`, so a money check run refreshes them. */
+    adminAlerts: () => ['dashboard', 'admin-alerts'] as const,
   },
   mpesa: {
     all: ['mpesa-transactions'] as const,
@@ -72,7 +70,6 @@ export const queryKeys = {
   },
   compliance: {
     all: ['compliance'] as const,
-    calendar: () => ['compliance', 'calendar'] as const,
   },
   exclusions: {
     all: ['exclusions'] as const,
@@ -80,7 +77,6 @@ export const queryKeys = {
   },
   privacy: {
     all: ['privacy'] as const,
-    alerts: () => ['privacy', 'alerts'] as const,
     breaches: (page: number, perPage: number) => ['privacy', 'breaches', page, perPage] as const,
     requests: (page: number, perPage: number) => ['privacy', 'requests', page, perPage] as const,
     consentOf: (phone: string | null) => ['privacy', 'consent', phone] as const,

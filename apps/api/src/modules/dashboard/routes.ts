@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { dashboard, dashboardIncome } from '@betdesk/contract';
+import { dashboard, dashboardAdminAlerts, dashboardIncome } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import * as service from './service.ts';
@@ -7,4 +7,7 @@ import * as service from './service.ts';
 export function dashboardRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, dashboard, ({ actor }) => service.dashboard(deps, actor));
   route(app, dashboardIncome, () => service.incomeChart(deps));
+  route(app, dashboardAdminAlerts, ({ request }) =>
+    service.adminAlerts(deps, (part, err) => request.log.error({ err, part }, 'an admin alert could not be read')),
+  );
 }

@@ -16,7 +16,7 @@ import { lastPullRun, pullRunOf, runPull } from './pull.ts';
 import * as q from './queries.ts';
 
 export { importMissing, listStatements, showStatement, statementSummaryOf, uploadStatement } from './statements.ts';
-export { runMoneyCheck } from './money-check.ts';
+export { latestMoneyCheck, runMoneyCheck } from './money-check.ts';
 export { runPull } from './pull.ts';
 
 const DAY_MS = 86_400_000;

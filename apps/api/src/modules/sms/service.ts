@@ -39,6 +39,7 @@ export type { RidingSms, SmsToQueue } from './outbox.ts';
 export { pullDeliveryReports, recordAdvantaReport } from './provider-reports.ts';
 export { checkProviderHealth, providerCircuits, smsProvidersOf, type SmsProviders } from './circuit.ts';
 export { providerStates } from './providers.ts';
+export { smsBacklog } from './backlog.ts';
 export { promotionalWindow, windowAt, withOptOutText } from './promotional.ts';
 export { chosenLanguage, forgetLanguage, languageOf, setLanguage, type LanguageSource } from './languages.ts';
 export { customerTemplate, customerText, customerTextFor, promotionalText, promotionalTextFor } from './customer-texts.ts';

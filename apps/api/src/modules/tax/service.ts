@@ -8,3 +8,4 @@
 export * from './invoices.ts';
 export { buyerOfInvoice, identityView, saveTaxIdentity, saveTaxIdentityByStaff } from './identity.ts';
 export { invoicePdf, sendInvoicePdf } from './document.ts';
+export { transmissions } from './returns.ts';

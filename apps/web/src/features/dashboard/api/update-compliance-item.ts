@@ -13,6 +13,10 @@ export function useUpdateComplianceItem(key: string) {
   return useMutation({
     mutationFn: (body: z.output<typeof ComplianceItemForm>) =>
       request<ResponseOf<typeof updateComplianceItem>>('PUT', updateComplianceItem.path.replace(':key', encodeURIComponent(key)), { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.compliance.all }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.compliance.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.dashboard.adminAlerts() }),
+      ]),
   });
 }

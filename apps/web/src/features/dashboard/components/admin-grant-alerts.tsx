@@ -2,18 +2,16 @@ import { Alert, Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { formatDateTime } from '@/lib/format.ts';
-import { useAdminGrantAlerts } from '../api/get-admin-grants.ts';
+import type { AdminAlerts } from '@betdesk/contract';
 
 /**
  * The admin dashboard's alert on admin rights (decision 056): every grant waiting for a second
  * admin, and every admin made within the cooling-off days, so that a grant nobody meant is seen
  * before the new admin may approve money out.
  */
-export function AdminGrantAlerts({ enabled }: { enabled: boolean }) {
-  const grants = useAdminGrantAlerts(enabled);
-  if (!grants.data) return null;
-  const { pending, recent } = grants.data;
-  const given = recent.filter((g) => g.status === 'approved');
+export function AdminGrantAlerts({ grants }: { grants: AdminAlerts['admin_grants'] }) {
+  if (!grants) return null;
+  const { pending, given } = grants;
   if (pending.length === 0 && given.length === 0) return null;
   return (
     <Alert color="orange" title="Admin rights" data-testid="admin-grant-alerts">

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Alert, Button, Text } from '@mantine/core';
-import type { ComplianceItem } from '@betdesk/contract';
-import { useComplianceCalendar } from '../api/get-compliance-calendar.ts';
+import type { AdminAlerts, ComplianceItem } from '@betdesk/contract';
 
 // The list and its edit form load on the first opening, not with the dashboard.
 const ComplianceCalendarDialog = lazy(() => import('./compliance-calendar-dialog.tsx'));
@@ -17,11 +16,10 @@ function alertLine(item: ComplianceItem): string {
  * The compliance calendar (decision 060): missing, due and overdue items as an alert on the admin
  * dashboard, and a button opening the dialog of every item (compliance-calendar-dialog.tsx).
  */
-export function ComplianceCalendar({ enabled }: { enabled: boolean }) {
-  const calendar = useComplianceCalendar(enabled);
+export function ComplianceCalendar({ calendar }: { calendar: AdminAlerts['compliance'] }) {
   const [listOpen, setListOpen] = useState(false);
-  if (!calendar.data) return null;
-  const { items } = calendar.data;
+  if (!calendar) return null;
+  const { items } = calendar;
   const due = items.filter((i) => i.status !== 'ok');
   const worst = due.some((i) => i.status === 'overdue') ? 'red' : due.length > 0 ? 'orange' : 'green';
   return (

@@ -2,7 +2,7 @@ import { Alert, Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { formatDateTime, plural } from '@/lib/format.ts';
-import { usePrivacyAlerts } from '../api/get-privacy-alerts.ts';
+import type { AdminAlerts } from '@betdesk/contract';
 
 const HOUR = 3_600_000;
 
@@ -10,10 +10,9 @@ const HOUR = 3_600_000;
  * The admin dashboard's Data Protection warnings: requests past their deadline, and each breach's
  * 72-hour clock until the Data Commissioner is told.
  */
-export function PrivacyAlerts({ enabled }: { enabled: boolean }) {
-  const alerts = usePrivacyAlerts(enabled);
-  if (!alerts.data) return null;
-  const { overdue_requests: overdue, breaches } = alerts.data;
+export function PrivacyAlerts({ alerts }: { alerts: AdminAlerts['privacy'] }) {
+  if (!alerts) return null;
+  const { overdue_requests: overdue, breaches } = alerts;
   if (overdue === 0 && breaches.length === 0) return null;
   return (
     <Alert color="red" title="Data protection" data-testid="privacy-alerts">

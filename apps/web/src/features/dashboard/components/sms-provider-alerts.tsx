@@ -3,14 +3,14 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { providerLabel } from '@/components/sms-provider-label.ts';
-import { useSmsProviderAlerts } from '../api/get-sms-providers.ts';
+import type { AdminAlerts } from '@betdesk/contract';
 
 /**
  * The admin dashboard's alert on SMS providers (decision 062): a provider whose circuit is open, why,
  * since when, and whether the other one carries the SMS meanwhile.
  */
-export function SmsProviderAlerts({ enabled }: { enabled: boolean }) {
-  const providers = useSmsProviderAlerts(enabled).data?.providers ?? [];
+export function SmsProviderAlerts({ states }: { states: AdminAlerts['sms_providers'] }) {
+  const providers = states ?? [];
   const down = providers.filter((p) => p.state !== 'closed');
   if (providers.length < 2 || down.length === 0) return null;
   const anyUp = down.length < providers.length;
