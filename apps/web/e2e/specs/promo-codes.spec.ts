@@ -31,6 +31,7 @@ async function setUpCatalogue(request: APIRequestContext): Promise<number> {
 }
 
 test('an admin creates a code, a punter uses it on a 360 px phone, and the promotion report shows the use', async ({ page, browser, request, daraja, gateway, ownServer }) => {
+  test.setTimeout(180_000);
   const packageId = await setUpCatalogue(request);
 
   // The admin's Promo codes screen: a new code, 10 % off the weekly web package.
@@ -39,11 +40,11 @@ test('an admin creates a code, a punter uses it on a 360 px phone, and the promo
   await expect(page).toHaveURL(/\/promo-codes$/);
   await page.getByTestId('new-promo-code').click();
   const modal = page.getByTestId('promo-code-modal');
-  await modal.getByLabel('Code').fill('radio10');
-  await modal.getByLabel('Percent off').fill('10');
+  await modal.getByTestId('promo-code-code').fill('radio10');
+  await modal.getByTestId('promo-code-percent').fill('10');
   await modal.getByTestId('promo-code-packages').click();
   await page.getByRole('option', { name: 'D2 web weekly (web)' }).click();
-  await modal.getByLabel('Cap on uses').fill('100');
+  await modal.getByTestId('promo-code-cap').fill('100');
   await modal.getByRole('button', { name: 'Create code' }).click();
   await expect(modal.getByText('Promo code created')).toBeVisible();
   const table = page.getByTestId('promo-codes-table');
