@@ -406,5 +406,5 @@ export const exportMoneyBridgeReport = csvExport({
 });
 
 /** The reports of /reports, in the order of its tabs (the web's TAB_LABELS and views name each). */
-export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'retention', 'staff', 'promotions', 'safer-gambling', 'money-bridge'] as const;
+export const REPORTS = ['income', 'sources', 'sales', 'subscribers', 'retention', 'staff', 'promotions', 'promo-codes', 'safer-gambling', 'money-bridge'] as const;
 export type ReportName = (typeof REPORTS)[number];

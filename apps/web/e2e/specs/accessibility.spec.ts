@@ -85,7 +85,7 @@ base('every staff screen has no serious or critical axe-core violation, at 1366 
     '/tips/posts/update-sms-tips', '/tips/posts/view-sms-tips', '/tips/winnings', '/tips/results', '/tips/record',
     '/tips/subscribers/add', '/tips/subscribers/active', '/tips/subscribers/all', `/tips/subscribers/view/${subscribers.subscribers[0]!.id}`,
     '/tips/subscriptions/active', '/tips/subscriptions/all', '/tips/prices/web-tips', '/tips/prices/sms-tips',
-    '/sms', '/sms/costs', '/sms/inbox', '/sms/broadcasts', '/settings', '/backups', '/audit', '/privacy', '/exclusions', '/reports', '/reports?report=promotions', '/reports?report=safer-gambling', '/reports?report=money-bridge', '/tax', '/catalogue',
+    '/sms', '/sms/costs', '/sms/inbox', '/sms/broadcasts', '/settings', '/backups', '/audit', '/privacy', '/exclusions', '/reports', '/reports?report=promotions', '/reports?report=promo-codes', '/reports?report=safer-gambling', '/reports?report=money-bridge', '/tax', '/catalogue', '/promo-codes',
   ];
   const found: string[] = [];
   await page.goto('/login');

@@ -18,6 +18,7 @@ import { routes as backupRoutes } from '@/features/backups/routes.tsx';
 import { routes as taxRoutes } from '@/features/tax/routes.tsx';
 import { routes as refundsRoutes } from '@/features/refunds/routes.tsx';
 import { routes as catalogueRoutes } from '@/features/catalogue/routes.tsx';
+import { routes as promoCodesRoutes } from '@/features/promo-codes/routes.tsx';
 import { routes as smsRoutes } from '@/features/sms/routes.tsx';
 import { routes as tipsPostsRoutes } from '@/features/tips-posts/routes.tsx';
 import { routes as tipsPricesRoutes } from '@/features/tips-prices/routes.tsx';
@@ -58,6 +59,7 @@ export const sessionRoutes: RouteObject[] = [
   ...taxRoutes,
   ...refundsRoutes,
   ...catalogueRoutes,
+  ...promoCodesRoutes,
   ...auditRoutes,
   ...reportsRoutes,
   ...privacyRoutes,

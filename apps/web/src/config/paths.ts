@@ -57,6 +57,7 @@ export const paths = {
   exclusions: '/exclusions',
   reports: '/reports',
   catalogue: '/catalogue',
+  promoCodes: '/promo-codes',
   users: {
     all: '/users',
     assignClients: '/users/assign-clients',

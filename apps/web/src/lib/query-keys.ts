@@ -98,6 +98,10 @@ export const queryKeys = {
     list: (query: unknown, status: unknown) => ['refunds', query, status] as const,
     preview: (paymentId: number | null) => ['refunds', 'preview', paymentId] as const,
   },
+  promoCodes: {
+    all: ['promo-codes'] as const,
+    list: (query: unknown) => ['promo-codes', query] as const,
+  },
   search: {
     all: ['search'] as const,
     results: (q: string) => ['search', q] as const,

@@ -52,6 +52,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Backups', '/backups'],
           ['Tax', '/tax'],
           ['Catalogue', '/catalogue'],
+          ['Promo codes', '/promo-codes'],
           ['Reports', '/reports'],
           ['Audit Log', '/audit'],
           ['Privacy', '/privacy'],

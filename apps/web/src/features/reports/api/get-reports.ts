@@ -3,6 +3,8 @@ import {
   exportIncomeBySourceReport,
   exportIncomeReport,
   exportPromotionsBlockedReport,
+  exportPromotionReport,
+  promotionReport,
   exportRetentionReport,
   exportSalesReport,
   exportSaferGamblingReport,
@@ -71,6 +73,19 @@ export function usePromotionsBlockedReport(filter: ReportFilter, enabled = true)
   );
 }
 
+/** GET /api/reports/promotions: per promo code over the range, uses, income, discount and buyers who bought again (decision 077). */
+export function usePromoCodesReport(filter: ReportFilter, enabled = true) {
+  const query = { from: filter.from, to: filter.to };
+  return useQuery(
+    queryOptions({
+      queryKey: queryKeys.reports.report('promo-codes', query),
+      queryFn: () => callEndpoint(promotionReport, { query }),
+      placeholderData: keepPreviousData,
+      enabled,
+    }),
+  );
+}
+
 /** GET /api/reports/safer-gambling: per month, exclusions started and ended and sales refused (decision 059). */
 export function useSaferGamblingReport(filter: ReportFilter, enabled = true) {
   const query = { from: filter.from, to: filter.to };
@@ -93,6 +108,7 @@ export const exportPaths: Record<ReportName, string> = {
   retention: exportRetentionReport.path,
   staff: exportStaffReport.path,
   promotions: exportPromotionsBlockedReport.path,
+  'promo-codes': exportPromotionReport.path,
   'safer-gambling': exportSaferGamblingReport.path,
   'money-bridge': exportMoneyBridgeReport.path,
 };

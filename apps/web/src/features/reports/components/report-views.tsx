@@ -5,6 +5,7 @@ import {
   PROMOTION_REFUSAL_SOURCE_LABELS,
   type BroadcastSegment,
   type PromotionRefusal,
+  type PromotionReportRow,
   type ReportGroup,
   type ReportName,
   type SalesLine,
@@ -13,7 +14,7 @@ import {
 } from '@betdesk/contract';
 import type { DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
-import { exportPaths, usePromotionsBlockedReport, useReport, useSaferGamblingReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
+import { exportPaths, usePromoCodesReport, usePromotionsBlockedReport, useReport, useSaferGamblingReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
 import { BarChart, type ChartBar, type ChartSeries } from './bar-chart.tsx';
 import { ReportCard } from './report-card.tsx';
 
@@ -88,7 +89,7 @@ function periodLines<L>(rows: readonly { period: string; from: string; to: strin
 
 const csv = (name: ReportName, filter: ReportFilter) => ({
   path: exportPaths[name],
-  query: name === 'staff' || name === 'promotions' || name === 'safer-gambling' ? { from: filter.from ?? '', to: filter.to ?? '' } : { from: filter.from ?? '', to: filter.to ?? '', group: filter.group ?? 'day' },
+  query: name === 'staff' || name === 'promotions' || name === 'promo-codes' || name === 'safer-gambling' ? { from: filter.from ?? '', to: filter.to ?? '' } : { from: filter.from ?? '', to: filter.to ?? '', group: filter.group ?? 'day' },
   filename: `report-${name}-${filter.from}-to-${filter.to}.csv`,
 });
 
@@ -360,6 +361,50 @@ export function PromotionsBlockedReport({ filter }: { filter: ReportFilter }) {
         emptyText: 'No promotion was blocked in this range',
         'data-testid': 'promotions-table',
       }}
+    />
+  );
+}
+
+// ---- promo codes (decision 077) -----------------------------------------------------------------
+
+const PROMO_SERIES: ChartSeries[] = [
+  { key: 'income', label: 'Income', color: 'var(--mantine-color-teal-6)' },
+  { key: 'discount', label: 'Discount given', color: 'var(--mantine-color-orange-5)' },
+];
+
+export function PromoCodesReport({ filter }: { filter: ReportFilter }) {
+  const report = usePromoCodesReport(filter);
+  const data = report.data;
+  const rows = data?.rows ?? [];
+  const columns: DataTableColumn<PromotionReportRow>[] = [
+    { key: 'code', header: 'Code', width: 130 },
+    count<PromotionReportRow>('uses', 'Uses', 90),
+    money<PromotionReportRow>('income', 'Income'),
+    money<PromotionReportRow>('discount', 'Discount given'),
+    count<PromotionReportRow>('renewed_30', 'Bought again in 30 days', 190),
+    count<PromotionReportRow>('renewed_90', 'Bought again in 90 days', 190),
+  ];
+  const sum = (key: 'uses' | 'income' | 'discount') => rows.reduce((s, r) => s + Math.round(r[key] * 100), 0) / 100;
+  return (
+    <ReportCard
+      title="Promo codes, per code"
+      name="promo-codes"
+      query={report}
+      figures={
+        data && [
+          { label: 'Uses', value: sum('uses').toLocaleString('en-KE'), testId: 'promo-uses' },
+          { label: 'Income', value: formatMoney(sum('income')) },
+          { label: 'Discount given', value: formatMoney(sum('discount')) },
+        ]
+      }
+      chart={<BarChart grouped series={PROMO_SERIES} bars={rows.map((r) => ({ label: r.code, values: r }))} format={formatMoney} />}
+      note={
+        <Text size="sm" c="dimmed" mb="xs">
+          Sales made with a code on the days of the range, at the price paid; the discount is the list price less that price. Bought again: buyers
+          who paid for a package again within 30 or 90 days of the sale.
+        </Text>
+      }
+      table={{ columns, rows, rowKey: (r) => r.code_id, exportCsv: csv('promo-codes', filter), emptyText: 'No sale with a promo code in this range', 'data-testid': 'promo-codes-report-table' }}
     />
   );
 }

@@ -16,7 +16,7 @@ import {
 import type { ReportFilter } from '../api/get-reports.ts';
 import { MoneyBridgeReport } from './money-bridge-report.tsx';
 import { RetentionReport } from './retention-report.tsx';
-import { IncomeReport, PromotionsBlockedReport, SaferGamblingReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
+import { IncomeReport, PromoCodesReport, PromotionsBlockedReport, SaferGamblingReport, SalesReport, SourcesReport, StaffReport, SubscribersReport } from './report-views.tsx';
 
 const TAB_LABELS: Record<ReportName, string> = {
   income: 'Income',
@@ -26,12 +26,13 @@ const TAB_LABELS: Record<ReportName, string> = {
   retention: 'Retention',
   staff: 'Bet4Me staff',
   promotions: 'Promotions blocked',
+  'promo-codes': 'Promo codes',
   'safer-gambling': 'Safer gambling',
   'money-bridge': 'Money bridge',
 };
 
 /** Reports over a range without periods: no grouping to choose. */
-const UNGROUPED: readonly ReportName[] = ['staff', 'promotions', 'safer-gambling', 'money-bridge'];
+const UNGROUPED: readonly ReportName[] = ['staff', 'promotions', 'promo-codes', 'safer-gambling', 'money-bridge'];
 
 const GROUP_LABELS: Record<ReportGroup, string> = { day: 'Day', week: 'Week', month: 'Month' };
 
@@ -94,6 +95,7 @@ export function ReportsPage() {
     retention: <RetentionReport filter={filter} />,
     staff: <StaffReport filter={filter} />,
     promotions: <PromotionsBlockedReport filter={filter} />,
+    'promo-codes': <PromoCodesReport filter={filter} />,
     'safer-gambling': <SaferGamblingReport filter={filter} />,
     'money-bridge': <MoneyBridgeReport month={state.to.slice(0, 7)} />,
   };
