@@ -153,16 +153,21 @@ describe('KRA down, KRA says no', () => {
     await transmitDueInvoices(t.deps);
     const { payment } = await paybillSale();
     fake.down = true;
-    expect(await transmitDueInvoices(t.deps)).toMatchObject({ sent: 0, retry: 1 });
+    // The counts are at least this sale's: an earlier file's invoice leased by a background run can
+    // come due beside it on a busy machine. What is asserted is this invoice's own fate.
+    expect(await transmitDueInvoices(t.deps)).toMatchObject({ sent: 0, retry: expect.any(Number) });
     const [waiting] = await invoicesOf(payment.id);
     expect(waiting).toMatchObject({ status: 'queued', attempts: 1 });
     expect(waiting!.reason).toMatch(/unreachable/);
     expect(waiting!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
     fake.down = false;
-    expect((await transmitDueInvoices(t.deps)).sent).toBe(0);
+    await transmitDueInvoices(t.deps);
+    expect((await invoicesOf(payment.id))[0]).toMatchObject({ status: 'queued', attempts: 1 });
     await backoffPassed();
-    expect((await transmitDueInvoices(t.deps)).sent).toBe(1);
-    expect((await invoicesOf(payment.id))[0]!.status).toBe('sent');
+    expect((await transmitDueInvoices(t.deps)).sent).toBeGreaterThanOrEqual(1);
+    const [sent] = await invoicesOf(payment.id);
+    expect(sent!.status).toBe('sent');
+    expect([...fake.sales.keys()].filter((k) => k === `P051234567X/00/${sent!.number}`)).toHaveLength(1);
   });
 
   it('records as sent an invoice whose answer was lost mid-send, without KRA holding it twice', async () => {
