@@ -62,6 +62,8 @@ test.describe('Subscriber portal', () => {
     daraja,
     gateway,
   }) => {
+    // Signing in, the STK push and its callback: on a busy CI machine this took 33 s once.
+    test.setTimeout(120_000);
     await setUpCatalogue(request);
     // Every script a portal page loads is one of the portal's own (the budget script weighs them).
     const scripts: string[] = [];
@@ -108,7 +110,7 @@ test.describe('Subscriber portal', () => {
     await page.getByRole('button', { name: 'Pay with M-Pesa' }).click();
     await expect(page).toHaveURL(/\/portal\/purchases\/\d+$/);
     expect(daraja.pushes.at(-1)).toMatchObject({ PartyA: '254712345678', Amount: 150, AccountReference: 'D2' });
-    await expect(page.getByRole('status')).toHaveText('Paid', { timeout: 15_000 });
+    await expect(page.getByRole('status')).toHaveText('Paid', { timeout: 60_000 });
     await expect(page.getByText(/Receipt SPE2200001\. Your subscription now runs until/)).toBeVisible();
     await phoneShot(page, 'portal-purchase-paid');
 
