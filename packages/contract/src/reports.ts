@@ -361,6 +361,11 @@ export const MONEY_BRIDGE_LINES = [
   'late_month',
   'late_invoices',
   'late_credit_notes',
+  'reconciling',
+  'reconcile_written_later',
+  'reconcile_open_earlier',
+  'reconcile_no_payment',
+  'vat_return_sales',
 ] as const;
 
 export const MoneyBridgeLine = z.object({

@@ -85,6 +85,7 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'reports/queries.ts#subscriptionsMadeQuery',
       'reports/queries.ts#moneyBridgeFigures',
       'reports/queries.ts#latePostings',
+      'reports/queries.ts#reconcilingDocuments',
       'reports/queries.ts#subscriptionsLapsedQuery',
       'reports/queries.ts#manualIncomeQuery',
       'reports/queries.ts#subscriptionsOfSubscribers',

@@ -2,7 +2,7 @@ import { centsToKes, type MONEY_BRIDGE_LINES } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import { closedMonth, monthRange } from '../tax/service.ts';
-import { latePostings, moneyBridgeFigures } from './queries.ts';
+import { latePostings, moneyBridgeFigures, reconcilingDocuments } from './queries.ts';
 
 /**
  * The money bridge of a month or a day (decision 068): every M-Pesa payment of the period (by its
@@ -101,8 +101,52 @@ async function lateLines(db: Queryable, range: { from: string; to: string }): Pr
   return lines;
 }
 
+const nextDay = (day: string) => new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The reconciling lines (decision 080): what stands between the bridge's sales (by the payment's
+ * M-Pesa time) with the late postings, and the period's VAT return (by the tax point). Each amount is
+ * what it adds to reach the return; the last line is the return's sales, to the cent. Shown only
+ * when something stands between them (else the return's sales are the bridge's, decision 068).
+ */
+async function reconcilingLines(db: Queryable, range: { from: string; to: string }, salesCents: number, late: BridgeLine[]): Promise<BridgeLine[]> {
+  const r = await reconcilingDocuments(db, range);
+  const n = (v: string | null) => Number(v ?? 0);
+  const days = `from=${range.from}&to=${range.to}`;
+  const parts = [
+    { line: 'reconcile_written_later' as const, label: "  Less: credit notes of this period's payments written after it (in a later period's VAT return)", count: n(r.later_n), cents: -n(r.later), link: `/tax?from=${nextDay(range.to)}&kind=credit_note` },
+    { line: 'reconcile_open_earlier' as const, label: '  Plus: credit notes written in this period for payments of an earlier period not closed (refunds or corrections)', count: n(r.open_earlier_n), cents: n(r.open_earlier), link: `/tax?${days}&kind=credit_note` },
+    { line: 'reconcile_no_payment' as const, label: '  Plus: documents without an M-Pesa payment (bonuses paid in cash)', count: n(r.no_payment_n), cents: n(r.no_payment), link: `/tax?${days}` },
+  ].filter((p) => p.count > 0);
+  if (parts.length === 0 && late.length === 0) return [];
+  const lateCents = late.length > 0 ? Math.round(late[0]!.amount * 100) : 0;
+  const net = parts.reduce((c, p) => c + p.cents, 0);
+  return [
+    ...(parts.length > 0
+      ? [
+          {
+            line: 'reconciling' as const,
+            label: "Reconciling to the VAT return (documents whose tax point is in another period than their payment's M-Pesa time)",
+            count: parts.reduce((c, p) => c + p.count, 0),
+            amount: centsToKes(net),
+            link: `/tax?${days}`,
+          },
+        ]
+      : []),
+    ...parts.map(({ cents, ...p }) => ({ ...p, amount: centsToKes(cents) })),
+    {
+      line: 'vat_return_sales',
+      label: "Sales in this period's VAT return (sales invoiced + late postings + reconciling)",
+      count: 0,
+      amount: centsToKes(salesCents + lateCents + net),
+      link: `/tax?${days}`,
+    },
+  ];
+}
+
 async function liveBridge(db: Queryable, range: { from: string; to: string }) {
   const [f, late] = await Promise.all([figures(db, range), lateLines(db, range)]);
+  const reconciling = await reconcilingLines(db, range, f.sales.cents, late);
   const days = `from=${range.from}&to=${range.to}`;
   const line = (name: (typeof MONEY_BRIDGE_LINES)[number], label: string, v: { count: number; cents: number }, link: string): BridgeLine => ({
     line: name,
@@ -122,6 +166,7 @@ async function liveBridge(db: Queryable, range: { from: string; to: string }) {
     line('refunded', 'Refunded', f.refunded, '/refunds?status=done'),
     line('invoiced_next_month', 'Of the sales: invoiced after the period (late confirmations, later claims)', f.nextMonth, `/tax?from=${range.to}`),
     ...late,
+    ...reconciling,
   ];
   const parts = f.sales.cents + f.creditDeposits.cents + f.unclaimed.cents + f.unsettled.cents + f.refunded.cents;
   return { from: range.from, to: range.to, lines, difference: centsToKes(f.received.cents - parts) };

@@ -546,3 +546,42 @@ export function latePostings(db: Queryable, range: { from: string; to: string })
          group by bp.month order by bp.month`,
   );
 }
+
+export interface ReconcilingRow {
+  later: string | null;
+  later_n: string;
+  open_earlier: string | null;
+  open_earlier_n: string;
+  no_payment: string | null;
+  no_payment_n: string;
+}
+
+/**
+ * The documents whose tax point and M-Pesa time fall in different periods, outside the late postings
+ * (decision 080), each summed signed (invoice +, credit note −) as the VAT return sums them:
+ * `later`, documents of the period's payments whose tax point is after it (a credit note written
+ * after the period, an invoice written after its month first closed); `open_earlier`, credit notes
+ * written in the period for payments before it whose month had not closed when they were written
+ * (their invoices are the earlier period's, by the tax point); `no_payment`, documents without an
+ * M-Pesa payment written in the period (a bonus paid in cash). The bridge's sales (by payment) plus
+ * the late postings, less `later`, plus `open_earlier` and `no_payment`, are the period's VAT return.
+ */
+export async function reconcilingDocuments(db: Queryable, range: { from: string; to: string }): Promise<ReconcilingRow> {
+  const signed = sql`case when i.kind = 'invoice' then i.amount_cents else -i.amount_cents end`;
+  const closedBy = sql`exists (select 1 from ${booksPeriods} bp
+     where bp.month = to_char(p.paid_at at time zone 'Africa/Nairobi', 'YYYY-MM') and bp.first_closed_at <= i.created_at)`;
+  const later = sql`p.status <> 'rejected' and ${inDays(sql`p.paid_at`, range)} and not ${inDays(sql`i.created_at`, { to: range.to })}
+     and (i.kind = 'credit_note' or ${closedBy})`;
+  const openEarlier = sql`i.kind = 'credit_note' and ${inDays(sql`i.created_at`, range)} and not ${inDays(sql`p.paid_at`, { from: range.from })} and not ${closedBy}`;
+  const noPayment = sql`i.payment_id is null and ${inDays(sql`i.created_at`, range)}`;
+  const [r] = await rows<ReconcilingRow>(
+    db,
+    sql`select sum(${signed}) filter (where ${later}) as later, count(*) filter (where ${later}) as later_n,
+               sum(${signed}) filter (where ${openEarlier}) as open_earlier, count(*) filter (where ${openEarlier}) as open_earlier_n,
+               sum(${signed}) filter (where ${noPayment}) as no_payment, count(*) filter (where ${noPayment}) as no_payment_n
+          from ${taxInvoices} i left join ${mpesaPayments} p on p.id = i.payment_id
+         where ${inDays(sql`i.created_at`, range)}
+            or i.payment_id in (select id from ${mpesaPayments} where status <> 'rejected' and ${inDays(sql`paid_at`, range)})`,
+  );
+  return r!;
+}
