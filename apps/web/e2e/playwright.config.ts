@@ -10,7 +10,8 @@ export default defineConfig({
   testDir: './specs',
   // One folder per database, so that CI's two runs side by side never clear each other's results.
   outputDir: `./test-results/${process.env.E2E_DATABASE_URL ? 'postgres' : 'pglite'}`,
-  timeout: 30_000,
+  // An upper bound for a hung test, not a timing: on a busy two-core CI machine a sound test took 33 s once.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
