@@ -7,7 +7,8 @@ import { kesToCents } from '@betdesk/contract';
 /**
  * A local OSCU that answers like KRA's sandbox (development, tests, ETIMS_FAKE=1): device
  * initialisation hands out a communication key; items and sales need it; a sale whose invoice
- * number KRA already holds is answered 994; totals that are not the sum of the lines are refused.
+ * number KRA already holds is answered 994; totals that are not the sum of the lines, or a line whose
+ * price, discount and taxable amount do not relate (lineAddsUp), are refused.
  */
 export interface FakeOscu {
   baseUrl: string;
@@ -45,6 +46,26 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 const cents = (v: unknown) => kesToCents(Number(v));
 
+/**
+ * Whether one item line's figures relate as the interface requires (to the cent): supply amount =
+ * unit price × quantity; the discount no more than the supply; taxable amount = supply − discount;
+ * the line total the taxable amount (prices include tax); the discount rate the discount as a
+ * percentage of the supply, to two decimals (0 with no discount).
+ */
+function lineAddsUp(l: Record<string, unknown>): boolean {
+  const supply = cents(l.splyAmt);
+  const discount = cents(l.dcAmt ?? 0);
+  const rate = Number(l.dcRt ?? 0);
+  const rateFits = discount === 0 ? rate === 0 : supply > 0 && Math.abs(rate - (100 * discount) / supply) <= 0.005 + 1e-9;
+  return (
+    supply === cents(l.prc) * Number(l.qty) &&
+    discount >= 0 && discount <= supply &&
+    cents(l.taxblAmt) === supply - discount &&
+    cents(l.totAmt) === cents(l.taxblAmt) &&
+    rateFits
+  );
+}
+
 /** Whether a sale's figures add up as the interface requires (to the cent). */
 function figuresAddUp(sale: Record<string, unknown>): boolean {
   const lines = (sale.itemList as Record<string, unknown>[] | undefined) ?? [];
@@ -55,7 +76,9 @@ function figuresAddUp(sale: Record<string, unknown>): boolean {
     sum('totAmt') === cents(sale.totAmt) &&
     sum('taxAmt') === cents(sale.totTaxAmt) &&
     perType === cents(sale.totTaxAmt) &&
-    lines.every((l) => cents(l.splyAmt) === cents(l.prc) * Number(l.qty) - cents(l.dcAmt ?? 0))
+    sum('taxblAmt') === cents(sale.totTaxblAmt) &&
+    ['A', 'B', 'C', 'D', 'E'].every((t) => lines.filter((l) => l.taxTyCd === t).reduce((s, l) => s + cents(l.taxblAmt), 0) === cents(sale[`taxblAmt${t}`] ?? 0)) &&
+    lines.every(lineAddsUp)
   );
 }
 

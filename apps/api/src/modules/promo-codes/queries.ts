@@ -172,6 +172,16 @@ export async function markUsed(db: Queryable, useId: number, p: { paymentId: num
   await db.execute(sql`update ${promoCodeUses} set status = 'used', used_at = now(), payment_id = ${p.paymentId}, subscription_id = ${p.subscriptionId} where id = ${useId}`);
 }
 
+/** The used code of a sale, if it was made with one: what it was before the discount and how much came off. */
+export async function usedUseOfSale(db: Queryable, subscriptionId: number): Promise<{ list_price_cents: string | number; discount_cents: string | number; price_cents: string | number } | undefined> {
+  return (
+    await rows<{ list_price_cents: string | number; discount_cents: string | number; price_cents: string | number }>(
+      db,
+      sql`select list_price_cents, discount_cents, price_cents from ${promoCodeUses} where subscription_id = ${subscriptionId} and status = 'used' limit 1`,
+    )
+  )[0];
+}
+
 /** Releases a held use (its push ended unpaid): the phone may use the code again, the cap gets it back. */
 export async function releaseHeld(db: Queryable, useId: number): Promise<number | null> {
   const [r] = await rows<{ code_id: number }>(

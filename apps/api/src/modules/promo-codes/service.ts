@@ -206,6 +206,16 @@ export const heldUseOfRequest = q.heldUseOfRequest;
 export const markUsed = q.markUsed;
 export const releaseUsesOfRequest = q.releaseUsesOfRequest;
 
+/**
+ * The discount a sale was made with (its eTIMS line carries it, decision 081): the list price and
+ * the cents off, or null for a sale at list price.
+ */
+export async function discountOfSale(db: Queryable, subscriptionId: number): Promise<{ listPriceCents: number; discountCents: number; priceCents: number } | null> {
+  const use = await q.usedUseOfSale(db, subscriptionId);
+  if (!use || Number(use.discount_cents) <= 0) return null;
+  return { listPriceCents: Number(use.list_price_cents), discountCents: Number(use.discount_cents), priceCents: Number(use.price_cents) };
+}
+
 /** A held use whose push ended unpaid: released, the cap given its use back. */
 export async function releaseHeldUse(tx: Queryable, useId: number): Promise<void> {
   const codeId = await q.releaseHeld(tx, useId);

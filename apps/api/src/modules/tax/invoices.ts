@@ -11,6 +11,7 @@ import { sharedFakeOscu } from '../../integrations/etims/fake-oscu.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { queryBatches, type CsvTable } from '../../http/csv.ts';
 import { audit, byStaff } from '../audit/service.ts';
+import { discountOfSale } from '../promo-codes/service.ts';
 import { getSetting } from '../settings/service.ts';
 import * as q from './queries.ts';
 
@@ -358,8 +359,22 @@ export async function creditReversedSale(
 
 const kes = (cents: number) => centsToKes(cents);
 
-/** saveTrnsSalesOsdc's body for one invoice (receipt type S) or credit note (R), one line. */
-export function salesRequest(device: { tin: string; branchId: string }, inv: q.TaxInvoiceRow, originalNumber: number | null) {
+/** A sale made with a promo code: its list price and the cents off (the invoice's amount is what was paid). */
+export interface LineDiscount {
+  listPriceCents: number;
+  discountCents: number;
+}
+
+/** The line's discount rate: the cents off as a percentage of the list price, to two decimals (decision 081). */
+export const discountRate = (d: LineDiscount) => Math.round((d.discountCents * 10_000) / d.listPriceCents) / 100;
+
+/**
+ * saveTrnsSalesOsdc's body for one invoice (receipt type S) or credit note (R), one line. A sale made
+ * with a promo code shows its list price (prc, splyAmt = prc × qty), the discount (dcRt, dcAmt) and
+ * the taxable value after it (taxblAmt = splyAmt − dcAmt, the amount paid); without one, dcRt and dcAmt are 0.
+ */
+export function salesRequest(device: { tin: string; branchId: string }, inv: q.TaxInvoiceRow, originalNumber: number | null, discount: LineDiscount | null = null) {
+  const listCents = discount ? discount.listPriceCents : inv.amountCents;
   const at = inv.createdAt;
   const taxable = (t: TaxType) => (inv.taxType === t ? kes(inv.amountCents) : 0);
   const taxOf = (t: TaxType) => (inv.taxType === t ? kes(inv.taxCents) : 0);
@@ -398,9 +413,10 @@ export function salesRequest(device: { tin: string; branchId: string }, inv: q.T
         itemClsCd: ITEM_CLASS_CODE,
         itemNm: inv.itemName,
         pkgUnitCd: 'NT', pkg: 1, qtyUnitCd: 'U', qty: 1,
-        prc: kes(inv.amountCents),
-        splyAmt: kes(inv.amountCents),
-        dcRt: 0, dcAmt: 0,
+        prc: kes(listCents),
+        splyAmt: kes(listCents),
+        dcRt: discount ? discountRate(discount) : 0,
+        dcAmt: discount ? kes(discount.discountCents) : 0,
         taxTyCd: inv.taxType,
         taxblAmt: kes(inv.amountCents),
         taxAmt: kes(inv.taxCents),
@@ -415,9 +431,9 @@ export const backoffSeconds = (attempts: number) => Math.min(3600, 30 * 2 ** Mat
 const LEASE_SECONDS = 120;
 
 /** Registers the item with saveItem when KRA has not got it as it now is (name, price, tax type). */
-async function ensureItemRegistered(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow): Promise<string | null> {
+async function ensureItemRegistered(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow, listCents: number): Promise<string | null> {
   const known = await q.registeredItem(db, inv.branchId, inv.itemCode);
-  if (known && known.name === inv.itemName && known.taxType === inv.taxType && (inv.kind === 'credit_note' || inv.bonusPaymentId !== null || known.priceCents === inv.amountCents)) return null;
+  if (known && known.name === inv.itemName && known.taxType === inv.taxType && (inv.kind === 'credit_note' || inv.bonusPaymentId !== null || known.priceCents === listCents)) return null;
   const answer = await callOscu(device, 'saveItem', {
     itemCd: inv.itemCode,
     itemClsCd: ITEM_CLASS_CODE,
@@ -427,17 +443,28 @@ async function ensureItemRegistered(db: Queryable, device: OscuDevice, inv: q.Ta
     pkgUnitCd: 'NT',
     qtyUnitCd: 'U',
     taxTyCd: inv.taxType,
-    dftPrc: kes(inv.amountCents),
+    dftPrc: kes(listCents),
     isrcAplcbYn: 'N',
     useYn: 'Y',
     regrId: 'betdesk', regrNm: 'Betdesk', modrId: 'betdesk', modrNm: 'Betdesk',
   });
   if (answer.resultCd !== OSCU_RESULT.ok) return `Item ${inv.itemCode} refused: ${answer.resultCd} ${answer.resultMsg}`;
-  await q.saveRegisteredItem(db, { itemCode: inv.itemCode, branchId: inv.branchId, name: inv.itemName, priceCents: inv.amountCents, taxType: inv.taxType });
+  await q.saveRegisteredItem(db, { itemCode: inv.itemCode, branchId: inv.branchId, name: inv.itemName, priceCents: listCents, taxType: inv.taxType });
   return null;
 }
 
 type SendOutcome = 'sent' | 'rejected' | 'retry' | 'waiting';
+
+/**
+ * The discount a sale's invoice carries on its line: the sale's promo code use, when the invoice is
+ * for the price that use asked (a credit note, a bonus or any other amount carries none).
+ */
+async function lineDiscountOf(db: Queryable, inv: q.TaxInvoiceRow): Promise<LineDiscount | null> {
+  if (inv.kind !== 'invoice' || inv.subscriptionId === null) return null;
+  const d = await discountOfSale(db, inv.subscriptionId);
+  if (!d || d.priceCents !== inv.amountCents || d.listPriceCents !== d.priceCents + d.discountCents) return null;
+  return { listPriceCents: d.listPriceCents, discountCents: d.discountCents };
+}
 
 async function sendOne(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow): Promise<SendOutcome> {
   let originalNumber: number | null = null;
@@ -451,7 +478,8 @@ async function sendOne(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow):
     originalNumber = original.number;
   }
   try {
-    const itemRefused = await ensureItemRegistered(db, device, inv);
+    const discount = await lineDiscountOf(db, inv);
+    const itemRefused = await ensureItemRegistered(db, device, inv, discount ? discount.listPriceCents : inv.amountCents);
     if (itemRefused) {
       await q.rejectInvoice(db, inv.id, itemRefused);
       return 'rejected';
@@ -459,7 +487,7 @@ async function sendOne(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow):
     const answer = await callOscu<{ curRcptNo?: number | string; totRcptNo?: number | string; intrlData?: string; rcptSign?: string; sdcDateTime?: string }>(
       device,
       'saveTrnsSalesOsdc',
-      salesRequest(device, inv, originalNumber),
+      salesRequest(device, inv, originalNumber, discount),
     );
     if (answer.resultCd === OSCU_RESULT.ok) {
       const d = answer.data ?? {};
