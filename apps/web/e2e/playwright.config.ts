@@ -1,15 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { specsToRun } from './databases.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3111);
 export const baseURL = `http://127.0.0.1:${port}`;
 const root = fileURLToPath(new URL('../../..', import.meta.url));
+const database = process.env.E2E_DATABASE_URL ? 'postgres' : 'pglite';
+// CI (E2E_CI_SPLIT=1) runs a database-independent spec on one database only (decision 083).
+const specs = specsToRun(database, process.env.E2E_CI_SPLIT === '1');
 
 /** Run through `npm run e2e`, which builds the SPA and prepares a fresh database. */
 export default defineConfig({
   testDir: './specs',
+  testMatch: specs.map((file) => `**/specs/${file}`),
   // One folder per database, so that CI's two runs side by side never clear each other's results.
-  outputDir: `./test-results/${process.env.E2E_DATABASE_URL ? 'postgres' : 'pglite'}`,
+  outputDir: `./test-results/${database}`,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
