@@ -1,15 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { specsToRun } from './databases.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3111);
 export const baseURL = `http://127.0.0.1:${port}`;
 const root = fileURLToPath(new URL('../../..', import.meta.url));
+const database = process.env.E2E_DATABASE_URL ? 'postgres' : 'pglite';
+// CI (E2E_CI_SPLIT=1) runs a database-independent spec on one database only (decision 083).
+const specs = specsToRun(database, process.env.E2E_CI_SPLIT === '1');
 
 /** Run through `npm run e2e`, which builds the SPA and prepares a fresh database. */
 export default defineConfig({
   testDir: './specs',
+  testMatch: specs.map((file) => `**/specs/${file}`),
   // One folder per database, so that CI's two runs side by side never clear each other's results.
-  outputDir: `./test-results/${process.env.E2E_DATABASE_URL ? 'postgres' : 'pglite'}`,
+  outputDir: `./test-results/${database}`,
   // An upper bound for a hung test, not a timing: on a busy two-core CI machine a sound test took 33 s once.
   timeout: 60_000,
   expect: { timeout: 10_000 },
