@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { onServer } from './global-setup.ts';
-import { sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
-import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID } from '@betdesk/contract';
+import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID, PORTAL_COOKIE } from '@betdesk/contract';
+import { smsMessages } from '../src/db/schema/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database, type Queryable } from '../src/db/client.ts';
 import type { AppDeps } from '../src/deps.ts';
@@ -156,4 +157,25 @@ export async function giveMarketingConsent(t: TestApp, ...phones: string[]): Pro
       insert into marketing_consents (phone, given, channel, wording, note)
       values (${phone}, true, 'staff', 'Test consent', 'Given in a test') on conflict (phone) do update set given = true`);
   }
+}
+
+/**
+ * Signs a phone (07… form) in to the portal as a punter does: asks for a code, reads it from the SMS
+ * Betdesk queued, verifies it from the same address. Returns the portal's cookie header.
+ */
+export async function signInToPortal(t: TestApp, local: string, remoteAddress: string): Promise<string> {
+  const asked = await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: local }, remoteAddress });
+  if (asked.statusCode !== 200) throw new Error(`asking a code for ${local}: ${asked.statusCode} ${asked.body}`);
+  const [sms] = await t.deps.db
+    .select({ body: smsMessages.body })
+    .from(smsMessages)
+    .where(and(eq(smsMessages.recipient, `254${local.slice(1)}`), eq(smsMessages.intent, 'portal.sign-in-code')))
+    .orderBy(desc(smsMessages.id))
+    .limit(1);
+  const code = sms && /\b(\d{6})\b/.exec(sms.body)?.[1];
+  if (!code) throw new Error(`no sign-in code was texted to ${local}`);
+  const res = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone: local, code }, remoteAddress });
+  const cookie = res.cookies.find((c) => c.name === PORTAL_COOKIE);
+  if (res.statusCode !== 200 || !cookie) throw new Error(`verifying ${local}'s code: ${res.statusCode} ${res.body}`);
+  return `${PORTAL_COOKIE}=${cookie.value}`;
 }

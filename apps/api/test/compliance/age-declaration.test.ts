@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq } from 'drizzle-orm';
-import { PORTAL_COOKIE } from '@betdesk/contract';
-import { ageDeclarations, smsMessages, ussdPurchases } from '../../src/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { ageDeclarations, ussdPurchases } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
-import type { TestApp } from '../helpers.ts';
+import { signInToPortal, type TestApp } from '../helpers.ts';
 import { appWithFakeDaraja, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
 import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 import { newSession, screen } from '../ussd/fixtures.ts';
@@ -28,19 +27,7 @@ afterAll(async () => {
 });
 
 let ipSeq = 0;
-async function signIn(local: string): Promise<string> {
-  const ip = `10.1.0.${++ipSeq}`;
-  expect((await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: local }, remoteAddress: ip })).statusCode).toBe(200);
-  const [sms] = await t.deps.db
-    .select({ body: smsMessages.body })
-    .from(smsMessages)
-    .where(and(eq(smsMessages.recipient, `254${local.slice(1)}`), eq(smsMessages.intent, 'portal.sign-in-code')))
-    .orderBy(desc(smsMessages.id))
-    .limit(1);
-  const code = sms!.body.match(/\b(\d{6})\b/)![1]!;
-  const res = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone: local, code }, remoteAddress: ip });
-  return `${PORTAL_COOKIE}=${res.cookies.find((c) => c.name === PORTAL_COOKIE)!.value}`;
-}
+const signIn = (local: string): Promise<string> => signInToPortal(t, local, `10.1.0.${++ipSeq}`);
 
 const buy = (cookie: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/portal/purchase', payload, headers: { cookie } });
 const declarationOf = async (phone: string) => (await t.deps.db.select().from(ageDeclarations).where(eq(ageDeclarations.phone, phone)))[0] ?? null;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { nairobiDayOf, PORTAL_COOKIE, presetRange } from '@betdesk/contract';
-import { phoneLanguages, smsMessages } from '../../src/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import { eq, sql } from 'drizzle-orm';
+import { nairobiDayOf, presetRange } from '@betdesk/contract';
+import { phoneLanguages } from '../../src/db/schema/index.ts';
+import { createTestApp, type TestApp, signInToPortal } from '../helpers.ts';
 import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 import { playedTicket } from '../tips-record/played.ts';
 
@@ -33,20 +33,7 @@ const setSetting = async (key: string, value: string) => {
 };
 
 let ipSeq = 0;
-async function signIn(local: string): Promise<string> {
-  const ip = `10.31.0.${++ipSeq}`;
-  expect((await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: local }, remoteAddress: ip })).statusCode).toBe(200);
-  const [sms] = await t.deps.db
-    .select({ body: smsMessages.body })
-    .from(smsMessages)
-    .where(and(eq(smsMessages.recipient, `254${local.slice(1)}`), eq(smsMessages.intent, 'portal.sign-in-code')))
-    .orderBy(desc(smsMessages.id))
-    .limit(1);
-  const code = /\b(\d{6})\b/.exec(sms!.body)![1]!;
-  const res = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone: local, code }, remoteAddress: ip });
-  expect(res.statusCode).toBe(200);
-  return `${PORTAL_COOKIE}=${res.cookies.find((c) => c.name === PORTAL_COOKIE)!.value}`;
-}
+const signIn = (local: string): Promise<string> => signInToPortal(t, local, `10.31.0.${++ipSeq}`);
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -6,13 +6,12 @@
  * Lives in: apps/api/test/promo-codes/promo-codes.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq } from 'drizzle-orm';
-import { PORTAL_COOKIE } from '@betdesk/contract';
-import { promoCodes, promoCodeUses, smsMessages, subscriptions } from '../../src/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { promoCodes, promoCodeUses, subscriptions } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { priceWithCode, takeUse, isRefusal, type PromoPrice } from '../../src/modules/promo-codes/service.ts';
 import { setLanguage } from '../../src/modules/sms/languages.ts';
-import type { TestApp } from '../helpers.ts';
+import { signInToPortal, type TestApp } from '../helpers.ts';
 import { appWithFakeDaraja, declaredAdult, paymentByReceipt, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
 import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 
@@ -37,20 +36,7 @@ const running = () => ({ starts_on: new Date(Date.now() - DAY).toISOString(), en
 
 const create = (token: string, payload: object) => t.as(token, { method: 'POST', url: '/api/promotions/codes', payload });
 
-async function signIn(local: string): Promise<string> {
-  const ip = `10.7.${local.slice(-2)}.1`;
-  expect((await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: local }, remoteAddress: ip })).statusCode).toBe(200);
-  const [sms] = await t.deps.db
-    .select({ body: smsMessages.body })
-    .from(smsMessages)
-    .where(and(eq(smsMessages.recipient, `254${local.slice(1)}`), eq(smsMessages.intent, 'portal.sign-in-code')))
-    .orderBy(desc(smsMessages.id))
-    .limit(1);
-  const code = sms!.body.match(/\b(\d{6})\b/)![1]!;
-  const res = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone: local, code }, remoteAddress: ip });
-  expect(res.statusCode).toBe(200);
-  return `${PORTAL_COOKIE}=${res.cookies.find((c) => c.name === PORTAL_COOKIE)!.value}`;
-}
+const signIn = (local: string): Promise<string> => signInToPortal(t, local, `10.7.${local.slice(-2)}.1`);
 const asPortal = (cookie: string, url: string, payload: object) => t.app.inject({ method: 'POST', url, payload, headers: { cookie } });
 
 describe('an admin creates and changes codes', () => {

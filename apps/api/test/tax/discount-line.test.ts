@@ -6,13 +6,12 @@
  * Lives in: apps/api/test/tax/discount-line.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { PORTAL_COOKIE } from '@betdesk/contract';
-import { pricePackages, smsMessages, subscriptions, taxInvoices } from '../../src/db/schema/index.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { pricePackages, subscriptions, taxInvoices } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { startFakeOscu, type FakeOscu } from '../../src/integrations/etims/fake-oscu.ts';
 import { salesRequest, transmitDueInvoices } from '../../src/modules/tax/service.ts';
-import type { TestApp } from '../helpers.ts';
+import { signInToPortal, type TestApp } from '../helpers.ts';
 import { appWithFakeDaraja, declaredAdult, paymentByReceipt, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
 import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 
@@ -51,20 +50,7 @@ afterAll(async () => {
   await oscu.close();
 });
 
-async function signIn(local: string): Promise<string> {
-  const ip = `10.8.${local.slice(-2)}.1`;
-  expect((await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: local }, remoteAddress: ip })).statusCode).toBe(200);
-  const [sms] = await t.deps.db
-    .select({ body: smsMessages.body })
-    .from(smsMessages)
-    .where(and(eq(smsMessages.recipient, `254${local.slice(1)}`), eq(smsMessages.intent, 'portal.sign-in-code')))
-    .orderBy(desc(smsMessages.id))
-    .limit(1);
-  const code = sms!.body.match(/\b(\d{6})\b/)![1]!;
-  const res = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone: local, code }, remoteAddress: ip });
-  expect(res.statusCode).toBe(200);
-  return `${PORTAL_COOKIE}=${res.cookies.find((c) => c.name === PORTAL_COOKIE)!.value}`;
-}
+const signIn = (local: string): Promise<string> => signInToPortal(t, local, `10.8.${local.slice(-2)}.1`);
 
 /** A portal purchase of the KES 149 package with a code; returns the sale's invoice after KRA took it. */
 async function boughtWith(local: string, code: string | undefined, receipt: string) {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
-import { PORTAL_COOKIE } from '@betdesk/contract';
 import { smsMessages, subscriptions, taxInvoices } from '../../src/db/schema/index.ts';
 import { startFakeOscu, type FakeOscu } from '../../src/integrations/etims/fake-oscu.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { transmitDueInvoices } from '../../src/modules/tax/service.ts';
-import { ADMIN, type TestApp } from '../helpers.ts';
+import { ADMIN, type TestApp, signInToPortal } from '../helpers.ts';
 import { appWithFakeDaraja, c2b, confirm, paymentByReceipt, SANDBOX_PASSKEY, seedPeople } from '../mpesa/fixtures.ts';
 
 /**
@@ -55,22 +54,7 @@ const invoiceOfSubscription = async (subscriptionId: number) => {
 };
 
 let ipSeq = 0;
-/** Signs a phone in to the portal and returns its cookie header. */
-async function portalSignIn(local: string): Promise<string> {
-  const remoteAddress = `10.28.0.${++ipSeq}`;
-  const asked = await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: local }, remoteAddress });
-  expect(asked.statusCode).toBe(200);
-  const [sms] = await t.deps.db
-    .select({ body: smsMessages.body })
-    .from(smsMessages)
-    .where(and(eq(smsMessages.recipient, `254${local.slice(1)}`), eq(smsMessages.intent, 'portal.sign-in-code')))
-    .orderBy(desc(smsMessages.id))
-    .limit(1);
-  const code = /\b(\d{6})\b/.exec(sms!.body)![1]!;
-  const res = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone: local, code }, remoteAddress });
-  expect(res.statusCode).toBe(200);
-  return `${PORTAL_COOKIE}=${res.cookies.find((c) => c.name === PORTAL_COOKIE)!.value}`;
-}
+const portalSignIn = (local: string): Promise<string> => signInToPortal(t, local, `10.28.0.${++ipSeq}`);
 const asPortal = (cookie: string, method: 'GET' | 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 
