@@ -33,6 +33,10 @@ export const portalTexts = {
   paymentRequested: 'Check your phone and enter your M-Pesa PIN',
   smsStopped: 'You will receive no more tips or offers by SMS.',
   smsRestarted: 'You will receive our tips and offers by SMS again.',
+  /** A link to an invoice sent by SMS (decision 087) that was altered, or whose invoice is gone. */
+  invoiceLinkInvalid: 'This invoice link is not valid. Check that the whole link was opened.',
+  /** Its days are over: My subscriptions keeps every invoice, or staff send a new link. */
+  invoiceLinkExpired: 'This invoice link has expired. Sign in to My account to download your invoices, or ask us for a new link.',
 } as const;
 
 /** A code is 6 digits; spaces typed between them are forgiven. */

@@ -124,6 +124,8 @@ export const SMS_RESENDABLE_STATUSES = ['failed', 'unconfirmed'] as const satisf
 export const SECRET_SMS_TEXTS: Readonly<Record<string, string>> = {
   'user.temporary-password': '[temporary password hidden]',
   'portal.sign-in-code': '[portal sign-in code sent; the code is hidden]',
+  // The link opens the buyer's invoice without signing in (decision 087): for the buyer only.
+  'tax.invoice-link': '[invoice link sent; the link is hidden]',
 };
 
 /** What staff read of a message: its text, or for a secret one, only that it was sent. */
@@ -140,11 +142,16 @@ export const smsResendTexts = {
     'A temporary password cannot be sent again: its text is not kept. Issue a new password instead.',
   signInCode:
     'A sign-in code cannot be sent again: its text is not kept. The subscriber asks for a new code on the portal.',
+  invoiceLink: 'An invoice link cannot be sent again: its text is not kept. Send a new link from the invoice.',
 } as const;
 
 /** Why a secret message is not sent again, in words that fit its kind (a password, a sign-in code). */
 export const secretResendRefusal = (intent: string): string =>
-  intent === 'portal.sign-in-code' ? smsResendTexts.signInCode : smsResendTexts.temporaryPassword;
+  intent === 'portal.sign-in-code'
+    ? smsResendTexts.signInCode
+    : intent === 'tax.invoice-link'
+      ? smsResendTexts.invoiceLink
+      : smsResendTexts.temporaryPassword;
 
 /** Whether the log offers "Resend" for this message (the server decides again). */
 export const canResendSms = (m: Pick<SmsMessage, 'status' | 'intent'>): boolean =>

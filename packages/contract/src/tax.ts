@@ -443,6 +443,31 @@ export const reissueTaxInvoice = endpoint({
 });
 
 export const INVOICE_DOCUMENT_SIZES = ['a4', 'receipt'] as const;
+/** How many days a link to an invoice sent by SMS opens it (decision 087). */
+export const INVOICE_LINK_DAYS = 30;
+
+export const invoiceLinkTexts = {
+  sentTo: (maskedPhone: string) => `Invoice link sent by SMS to ${maskedPhone}`,
+  alreadySent: 'A link to this invoice was already sent by SMS today; the SMS log shows how it went',
+  noPhone: 'This invoice has no buyer’s phone to send a link to',
+  erased: 'This buyer’s phone was erased: no SMS can go to it',
+} as const;
+
+export const sendTaxInvoiceLink = endpoint({
+  method: 'POST',
+  path: '/api/tax/invoices/:id/send-link',
+  tag: 'tax',
+  summary: `Text the buyer a link to the invoice or credit note as a PDF, valid for ${INVOICE_LINK_DAYS} days (once a day per document)`,
+  access: 'manage:clients',
+  response: Notice.extend({
+    /** The outbox message; null when one was already sent today. */
+    sms_id: z.number().nullable(),
+    /** The buyer's phone, masked as the PDF prints it. */
+    to: z.string(),
+    already_sent: z.boolean(),
+  }),
+});
+
 
 export const taxInvoiceDocument = endpoint({
   method: 'GET',

@@ -195,6 +195,11 @@ export const customerTexts = {
   ),
   // The receipt's short invoice line, with the `receipt_sms_invoice_line` setting on (decision 035).
   'sms.receipt_invoice_line': sms('Invoice {number}.', 'Ankara {number}.'),
+  // A link to an invoice or credit note as a PDF, sent by staff (decision 087); a secret text once sent.
+  'sms.invoice_link': sms(
+    'Your tax invoice {number} from {business}: {link} (the link works for {days} days).',
+    'Ankara yako ya kodi {number} kutoka {business}: {link} (kiungo kinafanya kazi kwa siku {days}).',
+  ),
   // SMS of money going back (decision 036).
   'sms.refund_sent': sms(
     'Refund: KES {amount} of your payment {receipt} has been returned to your M-Pesa (M-Pesa receipt {refundReceipt}). {business}',
@@ -275,6 +280,17 @@ export const customerTexts = {
   'portal.invoice_pending': {
     en: 'Tax invoice {number}. Its KRA code shows here once KRA has received it.',
     sw: 'Ankara ya kodi {number}. Msimbo wake wa KRA utaonekana hapa KRA ikishaipokea.',
+    channel: 'portal',
+  },
+  // A link to an invoice sent by SMS (decision 087) that opens nothing.
+  'portal.notice.invoice_link_invalid': {
+    en: 'This invoice link is not valid. Check that the whole link was opened.',
+    sw: 'Kiungo hiki cha ankara si sahihi. Hakikisha kiungo chote kimefunguliwa.',
+    channel: 'portal',
+  },
+  'portal.notice.invoice_link_expired': {
+    en: 'This invoice link has expired. Sign in to My account to download your invoices, or ask us for a new link.',
+    sw: 'Muda wa kiungo hiki cha ankara umekwisha. Ingia kwenye Akaunti yangu upakue ankara zako, au tuombe kiungo kipya.',
     channel: 'portal',
   },
   'portal.invoice_link': { en: 'Check this invoice with KRA', sw: 'Thibitisha ankara hii kwa KRA', channel: 'portal' },

@@ -14,3 +14,6 @@ export const packageLink = (config: Pick<Config, 'mpesa'>, packageId: number) =>
 
 /** My account: the subscriptions, their automatic renewal and how to stop it. */
 export const accountLink = (config: Pick<Config, 'mpesa'>) => `${origin(config)}/portal/account`;
+
+/** A document sent by SMS (decision 087): its signed ticket opens the PDF without signing in. */
+export const invoiceLink = (config: Pick<Config, 'mpesa'>, ticket: string) => `${origin(config)}/portal/i/${ticket}`;

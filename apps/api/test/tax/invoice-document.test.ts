@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { INVOICE_LINK_DAYS, invoiceLinkTexts } from '@betdesk/contract';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PORTAL_COOKIE } from '@betdesk/contract';
-import { smsMessages, taxInvoices } from '../../src/db/schema/index.ts';
+import { auditLog, smsMessages, taxInvoices } from '../../src/db/schema/index.ts';
 import { startFakeOscu, type FakeOscu } from '../../src/integrations/etims/fake-oscu.ts';
 import { queueCreditNote, transmitDueInvoices } from '../../src/modules/tax/service.ts';
+import { issueInvoiceTicket } from '../../src/modules/tax/invoice-link.ts';
+import { setLanguage } from '../../src/modules/sms/service.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { addClient, people } from '../clients/fixtures.ts';
 import { c2b, confirm, paymentByReceipt, seedPeople } from '../mpesa/fixtures.ts';
@@ -141,5 +144,91 @@ describe('an invoice a buyer can hold', () => {
     // My subscriptions links to it.
     const page = await t.app.inject({ method: 'GET', url: '/portal/account', headers: { cookie } });
     expect(page.body).toContain(`/api/portal/invoices/${tipsInvoice.id}/document`);
+  });
+});
+
+describe('a link to the invoice by SMS (decision 087)', () => {
+  const send = (token: string, id: number) => t.as(token, { method: 'POST', url: `/api/tax/invoices/${id}/send-link` });
+  const linksTo = async (phone: string) =>
+    t.deps.db
+      .select({ id: smsMessages.id, body: smsMessages.body, subscriberId: smsMessages.subscriberId, clientId: smsMessages.clientId })
+      .from(smsMessages)
+      .where(and(eq(smsMessages.recipient, phone), eq(smsMessages.intent, 'tax.invoice-link')))
+      .orderBy(smsMessages.id);
+  const ticketIn = (body: string) => body.match(/\/portal\/i\/([0-9a-z]+\.[0-9a-z]+\.[A-Za-z0-9_-]{22})/)![1]!;
+  const open = (ticket: string, query = '') => t.app.inject({ method: 'GET', url: `/portal/i/${ticket}${query}` });
+
+  it('texts the buyer a link that opens the invoice as a PDF without signing in', async () => {
+    const res = await send(p.admin, tipsInvoice.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ info: invoiceLinkTexts.sentTo('254733***001'), to: '254733***001', already_sent: false });
+    const [sms] = await linksTo(SUBSCRIBER);
+    expect(sms!.id).toBe(res.json().sms_id);
+    expect(sms!.subscriberId).not.toBeNull();
+    expect(sms!.body).toContain(`Your tax invoice INV-00-${tipsInvoice.number} from`);
+    expect(sms!.body).toContain(`works for ${INVOICE_LINK_DAYS} days`);
+    const ticket = ticketIn(sms!.body);
+    const pdf = await open(ticket);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toMatch(/^application\/pdf/);
+    const text = await textOf(pdf.rawPayload);
+    expect(text).toContain(`INV-00-${tipsInvoice.number}`);
+    expect(text).toContain('P051111111A');
+    expect(await textOf((await open(ticket, '?size=a4')).rawPayload)).toContain('TAX INVOICE');
+    // The audit says who sent it to whom, never the link itself.
+    const [entry] = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.action, 'tax.invoice-link'), eq(auditLog.entityId, String(tipsInvoice.id))));
+    expect(JSON.stringify(entry)).toContain('254733***001');
+    expect(JSON.stringify(entry)).not.toContain(ticket);
+  });
+
+  it('sends one live link a day per document: a double click sends one, a failed one may go again', async () => {
+    const again = await send(p.admin, tipsInvoice.id);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ info: invoiceLinkTexts.alreadySent, sms_id: null, already_sent: true });
+    expect(await linksTo(SUBSCRIBER)).toHaveLength(1);
+    await t.deps.db.update(smsMessages).set({ status: 'failed' }).where(and(eq(smsMessages.recipient, SUBSCRIBER), eq(smsMessages.intent, 'tax.invoice-link')));
+    const retried = await send(p.admin, tipsInvoice.id);
+    expect(retried.json().already_sent).toBe(false);
+    expect(await linksTo(SUBSCRIBER)).toHaveLength(2);
+  });
+
+  it('opens nothing for an altered, foreign or expired link, and says which in a page', async () => {
+    const [, sms] = await linksTo(SUBSCRIBER);
+    const ticket = ticketIn(sms!.body);
+    const last = ticket.slice(-1) === 'A' ? 'B' : 'A';
+    const altered = await open(`${ticket.slice(0, -1)}${last}`);
+    expect(altered.statusCode).toBe(404);
+    expect(altered.headers['content-type']).toMatch(/text\/html/);
+    expect(altered.body).toContain('This invoice link is not valid');
+    // The same signature on another document, or a link made for another phone: not valid.
+    expect((await open(ticket.replace(/^[0-9a-z]+/, ownClientInvoice.id.toString(36)))).statusCode).toBe(404);
+    expect((await open(issueInvoiceTicket(t.deps.config.secretsKey, tipsInvoice.id, '254799999999').ticket)).statusCode).toBe(404);
+    expect((await open('not-a-ticket')).statusCode).toBe(404);
+    const old = issueInvoiceTicket(t.deps.config.secretsKey, tipsInvoice.id, SUBSCRIBER, Date.now() - (INVOICE_LINK_DAYS + 1) * 24 * 60 * 60 * 1000);
+    const expired = await open(old.ticket);
+    expect(expired.statusCode).toBe(410);
+    expect(expired.body).toContain('This invoice link has expired');
+    expect(expired.headers['content-type']).not.toMatch(/pdf/);
+  });
+
+  it('texts in the buyer’s language, and keeps the link from staff who read the log', async () => {
+    const phone = '254733600002';
+    await setLanguage(t.deps.db, { phone, language: 'sw', source: 'staff', by: null });
+    const res = await send(p.staff, ownClientInvoice.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const [sms] = await linksTo(phone);
+    expect(sms!.body).toContain(`Ankara yako ya kodi INV-00-${ownClientInvoice.number}`);
+    expect(sms!.clientId).not.toBeNull();
+    const log = await t.as(p.admin, { method: 'GET', url: `/api/sms/log/show?id=${sms!.id}` });
+    expect(log.statusCode).toBe(200);
+    expect(log.body).not.toContain('/portal/i/');
+    expect(log.body).toContain('[invoice link sent; the link is hidden]');
+  });
+
+  it('lets only those who may print the document send it', async () => {
+    expect((await send(p.staff, otherClientInvoice.id)).statusCode).toBe(404);
+    expect((await send(p.admin, 999_999)).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: `/api/tax/invoices/${tipsInvoice.id}/send-link` })).statusCode).toBe(401);
+    expect(await linksTo('254733600003')).toHaveLength(0);
   });
 });

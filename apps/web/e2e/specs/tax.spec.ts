@@ -173,7 +173,7 @@ test.describe('The accountant', () => {
     await shot(page, 'tax-accountant-375');
   });
 
-  test('records a buyer’s KRA PIN on the subscriber’s page, and prints the buyer’s invoice as a PDF', async ({ page, request }) => {
+  test('records a buyer’s KRA PIN on the subscriber’s page, prints the buyer’s invoice as a PDF and texts them a link to it', async ({ page, request, gateway }) => {
     test.setTimeout(120_000);
     const api = await adminApi(request);
     // A subscriber whose purchase was invoiced by the tests above (the newest subscribers, who bought).
@@ -209,5 +209,24 @@ test.describe('The accountant', () => {
     const bytes = await (await import('node:fs/promises')).readFile((await pdf.path())!);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     await shot(page, 'tax-identity');
+
+    // A link to it by SMS (decision 087): the buyer's phone gets it, and it opens the PDF without signing in.
+    await card.getByTestId(`invoice-sms-link-${invoices[0]!.id}`).click();
+    await expect(page.getByText(/Invoice link sent by SMS to 2547\d\d\*\*\*\d{3}/)).toBeVisible();
+    let link = '';
+    await expect
+      .poll(() => {
+        const sms = gateway.accepted.find((m) => /Your tax invoice INV-/.test(m.message));
+        link = sms?.message.match(/\/portal\/i\/[0-9a-z]+\.[0-9a-z]+\.[A-Za-z0-9_-]{22}/)?.[0] ?? '';
+        return link;
+      }, { timeout: 30_000 })
+      .not.toBe('');
+    const opened = await request.get(link);
+    expect(opened.status()).toBe(200);
+    expect(opened.headers()['content-type']).toMatch(/^application\/pdf/);
+    expect((await opened.body()).subarray(0, 5).toString()).toBe('%PDF-');
+    // Asked again the same day: one SMS, and the toast says so.
+    await card.getByTestId(`invoice-sms-link-${invoices[0]!.id}`).click();
+    await expect(page.getByText('A link to this invoice was already sent by SMS today')).toBeVisible();
   });
 });

@@ -109,6 +109,7 @@ export const AUDIT_ACTIONS = {
   'books.reopen': 'books_period',
   'books.confirm-reopen': 'books_period',
   'tax.reissue': 'tax_invoice',
+  'tax.invoice-link': 'tax_invoice',
   'tax-identity.client': 'client',
   'tax-identity.subscriber': 'tips_subscriber',
   'setting.update': 'setting',

@@ -38,7 +38,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { PortalSession } from '../../http/actor.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { invoicePdf, sendInvoicePdf } from '../tax/service.ts';
+import { invoicePdf, openInvoiceTicket, sendInvoicePdf } from '../tax/service.ts';
 import { getSetting, settingDefaults } from '../settings/service.ts';
 import { categoryByCode, proofChainCsv, proofChainHead, publicTickets, recordOfCategoryCode, recordsByCategory } from '../tips-record/service.ts';
 import { isLanguage, type CustomerTextId, type Language } from '../../customer-texts/catalogue.ts';
@@ -101,6 +101,8 @@ const noticeIds: Record<string, CustomerTextId> = {
   'This tip does not exist.': 'portal.notice.no_tip',
   'No such purchase.': 'portal.notice.no_purchase',
   [portalTexts.ageRequired]: 'portal.package.age_required',
+  [portalTexts.invoiceLinkInvalid]: 'portal.notice.invoice_link_invalid',
+  [portalTexts.invoiceLinkExpired]: 'portal.notice.invoice_link_expired',
 };
 const inLanguage = (text: string | undefined, language: Language): string | undefined => {
   if (text === undefined) return undefined;
@@ -305,6 +307,21 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       );
       const asksAge = await portal.asksAgeDeclaration(deps, request.portal);
       return send(request, reply, pages.packagePage(await shellOf(request), { ...found, stkAvailable: facts.stkAvailable, paybill, asksAge }));
+    }),
+  );
+
+  // A document sent by SMS (decision 087): the signed link opens its PDF (an 80 mm receipt unless
+  // ?size=a4) without signing in; a forged, altered or expired one says so in the reader's language.
+  app.get(
+    '/portal/i/:ticket',
+    hidden,
+    htmlPage(async (request, reply) => {
+      const opened = await openInvoiceTicket(deps, String((request.params as { ticket?: string }).ticket ?? ''));
+      if (opened === 'invalid') throw new AppError(404, portalTexts.invoiceLinkInvalid);
+      if (opened === 'expired') throw new AppError(410, portalTexts.invoiceLinkExpired);
+      const asked = (request.query as { size?: string; lang?: string }) ?? {};
+      const size = asked.size === 'a4' ? 'a4' : 'receipt';
+      return sendInvoicePdf(reply, await invoicePdf(deps, opened.invoiceId, { size, lang: asked.lang }));
     }),
   );
 

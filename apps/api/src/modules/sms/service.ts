@@ -27,6 +27,7 @@ import { spareExcludedSql } from './queries/outbox.ts';
 import { setLanguage } from './languages.ts';
 import type { SmsBalance, SmsGateway } from '../../integrations/sms/gateway.ts';
 import * as q from './queries/messages.ts';
+import { liveMessageSince as liveMessageSinceQuery } from './queries/outbox.ts';
 import * as consentQ from './queries/consent.ts';
 import * as optOutQ from './queries/opt-outs.ts';
 import { announce } from '../events/service.ts';
@@ -231,4 +232,12 @@ export async function recordDeliveryReport(db: Queryable, body: unknown): Promis
   const outcome = outcomeOf(report.status);
   if (known && outcome !== 'in-progress') await announce(db, { type: 'sms.status', status: outcome, count: 1 });
   return { known, providerMessageId: report.id };
+}
+
+/**
+ * The newest message to this phone under a dedupe prefix since a time that has not failed: a
+ * sender that allows one live message a day (an invoice's link, decision 087) asks it first.
+ */
+export function liveMessageSince(db: Queryable, o: { to: string; intent: string; dedupePrefix: string; since: Date }) {
+  return liveMessageSinceQuery(db, o);
 }

@@ -16,6 +16,7 @@ import {
   vatReturn,
   reissueTaxInvoice,
   taxInvoiceDocument,
+  sendTaxInvoiceLink,
 } from '@betdesk/contract';
 import type { AppDeps } from '../../deps.ts';
 import { csvRoute } from '../../http/csv.ts';
@@ -24,6 +25,7 @@ import { route } from '../../http/route.ts';
 import * as returns from './returns.ts';
 import * as identity from './identity.ts';
 import * as documents from './document.ts';
+import { sendInvoiceLink } from './invoice-link.ts';
 import * as tax from './service.ts';
 
 /** A client's or subscriber's id from the path (a bad one is "not found", as the other reads say). */
@@ -53,6 +55,7 @@ export function taxRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (!(await documents.staffMayRead(deps.db, actor, id))) throw notFound(refusalTexts.invoiceNotFound);
     return documents.sendInvoicePdf(reply, await documents.invoicePdf(deps, id, { size: query.size, lang: query.lang })) as never;
   });
+  route(app, sendTaxInvoiceLink, ({ actor, request }) => sendInvoiceLink(deps, actor, idOf(request.params), request.id));
   route(app, taxSummary, ({ query }) => tax.monthSummary(deps, query.month));
   route(app, taxStatus, () => tax.taxStatus(deps));
   route(app, taxCheck, ({ query }) => tax.dayCheck(deps, query.date));

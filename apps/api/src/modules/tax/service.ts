@@ -8,4 +8,5 @@
 export * from './invoices.ts';
 export { buyerOfInvoice, identityView, saveTaxIdentity, saveTaxIdentityByStaff } from './identity.ts';
 export { invoicePdf, sendInvoicePdf } from './document.ts';
+export { openInvoiceTicket } from './invoice-link.ts';
 export { transmissions } from './returns.ts';

@@ -3,7 +3,7 @@
  * Lives in: apps/web/src/components/tax-identity (shared by the client and subscriber pages).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { taxInvoiceDocument, type TaxIdentityForm, type TaxIdentityView } from '@betdesk/contract';
+import { sendTaxInvoiceLink, taxInvoiceDocument, type TaxIdentityForm, type TaxIdentityView } from '@betdesk/contract';
 import { downloadFile, request } from '@/lib/http.ts';
 import { queryKeys } from '@/lib/query-keys.ts';
 
@@ -42,4 +42,14 @@ export function useReissueInvoice(buyer: TaxBuyer) {
 /** GET /api/tax/invoices/:id/document: the invoice or credit note as a PDF, A4 or an 80 mm receipt. */
 export function downloadInvoiceDocument(id: number, number: number, size: 'a4' | 'receipt' = 'a4'): Promise<void> {
   return downloadFile(taxInvoiceDocument.path.replace(':id', String(id)), { format: 'pdf', size }, `invoice-${number}${size === 'receipt' ? '-receipt' : ''}.pdf`);
+}
+
+/** POST /api/tax/invoices/:id/send-link: the buyer gets a link to the PDF by SMS (decision 087). */
+export function useSendInvoiceLink() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => request<{ info: string; sms_id: number | null; to: string; already_sent: boolean }>('POST', sendTaxInvoiceLink.path.replace(':id', String(id))),
+    // The person's SMS list shows the new message.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.sms.all }),
+  });
 }

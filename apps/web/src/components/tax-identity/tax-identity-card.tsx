@@ -12,6 +12,7 @@ import { useRole } from '@/lib/auth.ts';
 import { showToast } from '@/lib/feedback.tsx';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { downloadInvoiceDocument, useReissueInvoice, useSaveTaxIdentity, useTaxIdentity, type TaxBuyer } from './api.ts';
+import { SendInvoiceLinkButton } from './send-invoice-link-button.tsx';
 
 export function TaxIdentityCard({ buyer }: { buyer: TaxBuyer }) {
   const { data } = useTaxIdentity(buyer);
@@ -61,6 +62,7 @@ export function TaxIdentityCard({ buyer }: { buyer: TaxBuyer }) {
           <Button size="xs" variant="subtle" onClick={() => void downloadInvoiceDocument(i.id, i.number, 'receipt')}>
             Receipt
           </Button>
+          <SendInvoiceLinkButton id={i.id} number={i.number} testId={`invoice-sms-link-${i.id}`} />
           {mayReissue && identity && i.kind === 'invoice' && !i.buyer_pin && i.reissued_as === null ? (
             <Button
               size="xs"

@@ -349,3 +349,18 @@ function queuedSmsSelect(row: QueuedRow): SQL {
           ${chosen ? sql`from ${chosen} l` : sql``}
          where ${sql.join(guards, sql` and `)}`;
 }
+
+/**
+ * The newest message to this phone under a dedupe prefix since a time that has not failed (queued,
+ * on its way, sent, delivered or unconfirmed): a sender that allows one live message a day asks it.
+ */
+export async function liveMessageSince(db: Queryable, o: { to: string; intent: string; dedupePrefix: string; since: Date }): Promise<{ id: number; status: string } | null> {
+  const [row] = await rows<{ id: number; status: string }>(
+    db,
+    sql`select id::int as id, status from ${smsMessages}
+         where recipient = ${o.to} and intent = ${o.intent} and starts_with(dedupe_key, ${o.dedupePrefix})
+           and created_at >= ${o.since.toISOString()}::timestamptz and status <> 'failed'
+         order by id desc limit 1`,
+  );
+  return row ?? null;
+}

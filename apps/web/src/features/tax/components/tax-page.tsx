@@ -13,6 +13,7 @@ import { BooksPeriodsCard } from './books-periods-card.tsx';
 import { useTaxTransmissions } from '../api/get-tax-transmissions.ts';
 import { useRetryTaxInvoice } from '../api/retry-tax-invoice.ts';
 import { downloadInvoiceDocument } from '@/components/tax-identity/api.ts';
+import { SendInvoiceLinkButton } from '@/components/tax-identity/send-invoice-link-button.tsx';
 import { downloadVatReturn } from '../api/download-vat-return.ts';
 
 const STATUS_COLORS: Record<TaxInvoice['status'], string> = { awaiting: 'yellow', queued: 'blue', sent: 'teal', rejected: 'red' };
@@ -251,12 +252,13 @@ export function TaxPage() {
       // The printable document, and Resend for one KRA rejected: one column, so the table fits 1366 px.
       key: 'document',
       header: 'Document',
-      width: 140,
+      width: 200,
       render: (i) => (
         <Group gap={4} wrap="nowrap">
           <Button size="compact-sm" variant="subtle" onClick={() => void downloadInvoiceDocument(i.id, i.number)} data-testid={`tax-pdf-${i.id}`}>
             PDF
           </Button>
+          {i.buyer_phone && <SendInvoiceLinkButton id={i.id} number={i.number} testId={`tax-sms-link-${i.id}`} />}
           {i.status === 'rejected' && (
             <Button size="compact-sm" variant="light" onClick={() => resend.mutate(i.id)} data-testid={`tax-resend-${i.id}`}>
               Resend
