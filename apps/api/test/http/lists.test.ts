@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { COUNT_CAP, MAX_LIST_OFFSET } from '@betdesk/contract';
+import { COUNT_CAP, MAX_LIST_OFFSET, SEARCH_COUNT_STEP } from '@betdesk/contract';
 import { DEFERRED_FROM } from '../../src/db/list.ts';
 import { rows } from '../../src/db/rows.ts';
 import { createTestApp, ADMIN, type TestApp } from '../helpers.ts';
@@ -150,15 +150,28 @@ describe('paging', () => {
 });
 
 describe('counting a broad search', () => {
-  it(`stops at ${COUNT_CAP} and says so; totals of money stay exact`, async () => {
+  it(`stops at the next ${SEARCH_COUNT_STEP} past the page, never past ${COUNT_CAP}, and says so; totals of money stay exact`, async () => {
     await t.deps.database.executeSql(`
       insert into mpesa_payments (trans_id, source, amount_cents, sender_name, raw, status, received_at)
       select 'CAP' || n, 'c2b', 100, 'MARY WANJIKU', '{}'::jsonb, 'unclaimed', now() - make_interval(secs => n)
         from generate_series(1, ${COUNT_CAP + 5}) as n`);
     const searched = (await get(admin, '/api/mpesa-transactions/search?search=wanjiku')).json();
-    expect(searched.total_records).toBe(COUNT_CAP);
+    expect(searched.total_records).toBe(SEARCH_COUNT_STEP);
     expect(searched.total_capped).toBe(true);
     expect(searched.transactions).toHaveLength(50);
+    // The count always reaches past the page on screen, so the next page stays reachable.
+    const reach = async (page: number, perPage: number) => {
+      const body = (await get(admin, `/api/mpesa-transactions/search?search=wanjiku&page=${page}&perPage=${perPage}`)).json();
+      return [body.total_records, body.total_capped, body.transactions.length];
+    };
+    expect(await reach(20, 50)).toEqual([2 * SEARCH_COUNT_STEP, true, 50]);
+    expect(await reach(1, 2000)).toEqual([3 * SEARCH_COUNT_STEP, true, 2000]);
+    expect(await reach(200, 50)).toEqual([COUNT_CAP, true, 50]);
+    expect(await reach(201, 50)).toEqual([COUNT_CAP, true, 5]);
+    // A search that matches fewer rows than it reaches is counted exactly.
+    const few = (await get(admin, '/api/mpesa-transactions/search?search=CAP1000')).json();
+    expect(few.total_records).toBe(7);
+    expect(few.total_capped).toBeUndefined();
     const all = (await get(admin, '/api/mpesa-transactions')).json();
     expect(all.total_records).toBe(4 + COUNT_CAP + 5);
     expect(all.total_capped).toBeUndefined();

@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { centsToKes, COUNT_CAP, type Bet, type SortDirection, type SortOf } from '@betdesk/contract';
+import { centsToKes, type Bet, type SortDirection, type SortOf } from '@betdesk/contract';
 import { iso, rows } from '../../db/rows.ts';
 import { cappedCount, cappedCountOf, containing, dayRangeOf, exactCount, inDays, nameOrPhoneContains, orderSql, pageRows, type ListCount, type Page } from '../../db/list.ts';
 import { summed, type DayRange } from '../../db/summaries.ts';
@@ -59,22 +59,23 @@ export function countBets(db: Queryable, where: ScopedWhere): Promise<ListCount>
 }
 
 /**
- * The bets of `where` (over b) that a search matches, counted up to the cap in two parts that never
+ * The bets of `where` (over b) that a search matches, counted up to `cap` in two parts that never
  * overlap: the bets of the scope's matching clients, read client by client, then the bets whose text
  * matches and whose client does not. The limit inside the lateral keeps it a loop over the clients
  * (bets_closed_client_idx, off the index alone) that the cap stops: joined, PostgreSQL hashed the
  * matching clients and read every closed bet to find theirs. A staff member's text half is a range
  * of bets_owner_description_trgm_idx: the owner and the trigrams meet inside the index (decision 045).
  */
-export function countBetsSearched(db: Queryable, scope: Scope, where: ScopedWhere, text: string): Promise<ListCount> {
+export function countBetsSearched(db: Queryable, scope: Scope, where: ScopedWhere, text: string, cap: number): Promise<ListCount> {
   const { ids: clientIds, test: clientMatches } = matchingClients(scope, text);
   return cappedCountOf(
     db,
-    sql`select 1 from (${clientIds}) m cross join lateral (select 1 from ${bets} b where b.client_id = m.id and ${where} limit ${COUNT_CAP + 1}) x
+    sql`select 1 from (${clientIds}) m cross join lateral (select 1 from ${bets} b where b.client_id = m.id and ${where} limit ${cap + 1}) x
         union all
         select 1 from ${bets} b
          where ${where} and ${describes(text)}
            and not exists (select 1 from ${clients} c where c.id = b.client_id and ${scopedWhere(scope, 'c', clientMatches)})`,
+    cap,
   );
 }
 

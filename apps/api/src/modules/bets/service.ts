@@ -16,7 +16,7 @@ import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { Queryable } from '../../db/client.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { dayRangeOf, pageOf, rowsAndCount, type ListRequest, type Page } from '../../db/list.ts';
+import { dayRangeOf, pageOf, rowsAndCount, countCapOf, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors.ts';
 import { saleBlockOf } from '../../db/sale-blocks.ts';
@@ -119,10 +119,10 @@ async function adminTotals(db: Queryable, actor: Actor, closedIn: DayRange = {})
  * could stop it (a common surname at reference scale, 142 ms), and for a staff member intersect every
  * bet of the owner with every bet naming "Gor" (decision 045).
  */
-function countOf(deps: AppDeps, actor: Actor, status: 'open' | 'closed', f: BetFilter, where: ScopedWhere, summary: () => Promise<number>) {
+function countOf(deps: AppDeps, actor: Actor, status: 'open' | 'closed', query: BetFilter & { page: number; perPage: number }, where: ScopedWhere, summary: () => Promise<number>) {
   const scope = scopeOf(actor);
-  const text = f.search?.trim();
-  if (text) return q.countBetsSearched(deps.db, scope, q.betsOfStatusWhere(scope, status, f), text);
+  const text = query.search?.trim();
+  if (text) return q.countBetsSearched(deps.db, scope, q.betsOfStatusWhere(scope, status, query), text, countCapOf(query));
   if (actor.role !== 'admin') return q.countBets(deps.db, where);
   return summary().then((n) => ({ total_records: n }));
 }

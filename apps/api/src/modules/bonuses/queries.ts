@@ -47,8 +47,8 @@ export function bonusesExportQuery(where: ScopedWhere, order: SQL): SQL {
      where ${where} order by ${order}`;
 }
 
-export function countBonuses(db: Queryable, where: ScopedWhere): Promise<ListCount> {
-  return cappedCount(db, sql`from ${bonuses} bo where ${where}`);
+export function countBonuses(db: Queryable, where: ScopedWhere, cap: number): Promise<ListCount> {
+  return cappedCount(db, sql`from ${bonuses} bo where ${where}`, cap);
 }
 
 export function countBonusesExactly(db: Queryable, where: ScopedWhere): Promise<number> {
@@ -94,8 +94,8 @@ export function bonusPaymentsExportQuery(where: ScopedWhere, order: SQL): SQL {
 
 export { toBonus, toBonusPayment };
 
-export function countBonusPayments(db: Queryable, where: ScopedWhere): Promise<ListCount> {
-  return cappedCount(db, sql`from ${bonusPayments} p where ${where}`);
+export function countBonusPayments(db: Queryable, where: ScopedWhere, cap: number): Promise<ListCount> {
+  return cappedCount(db, sql`from ${bonusPayments} p where ${where}`, cap);
 }
 
 export function countBonusPaymentsExactly(db: Queryable, where: ScopedWhere): Promise<number> {

@@ -16,7 +16,7 @@ import { creditReversedBonusPayments, queueBonusInvoice } from '../tax/service.t
 import type { AppDeps } from '../../deps.ts';
 import type { Actor, StaffFormAction } from '../../http/actor.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { dayRangeOf, pageOf, rowsAndCount, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
+import { countCapOf, dayRangeOf, pageOf, rowsAndCount, type ListCount, type ListRequest, type Page } from '../../db/list.ts';
 import type { DayRange } from '../../db/summaries.ts';
 import { fieldError } from '../../http/errors.ts';
 import { clientRowsWhere, scopeOf, scopedWhere, type ScopedWhere } from '../../db/scope.ts';
@@ -173,7 +173,7 @@ export async function bonusesPage(deps: AppDeps, actor: Actor, which: 'all' | 'u
   const range = dayRangeOf(query);
   const counted: Promise<ListCount> = unsearchedAdmin(actor, query)
     ? bonusQueries.bonusTotals(deps.db, range).then((t) => ({ total_records: which === 'unpaid' ? t.unpaid : t.bonuses }))
-    : bonusQueries.countBonuses(deps.db, where);
+    : bonusQueries.countBonuses(deps.db, where, countCapOf(query));
   return screenPage(bonusQueries.findBonuses(deps.db, where, order, pageOf(query)), counted, adminTotals(deps.db, actor, range));
 }
 
@@ -183,7 +183,7 @@ export async function bonusPaymentsPage(deps: AppDeps, actor: Actor, query: Paym
   const range = dayRangeOf(query);
   const counted: Promise<ListCount> = unsearchedAdmin(actor, query)
     ? bonusQueries.bonusPaymentTotals(deps.db, range).then((t) => ({ total_records: t.n }))
-    : bonusQueries.countBonusPayments(deps.db, where);
+    : bonusQueries.countBonusPayments(deps.db, where, countCapOf(query));
   return screenPage(bonusQueries.findBonusPayments(deps.db, where, order, pageOf(query)), counted, paymentScreenTotals(deps.db, actor, range));
 }
 

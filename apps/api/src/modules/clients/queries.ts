@@ -108,8 +108,8 @@ export function clientsExportQuery(f: ClientFilter, order: SQL = newestClientsFi
 
 export { toClient };
 
-export function countClientsCapped(db: Queryable, f: ClientFilter): Promise<ListCount> {
-  return cappedCount(db, sql`from ${clients} c where ${clientWhere(f, true)}`);
+export function countClientsCapped(db: Queryable, f: ClientFilter, cap: number): Promise<ListCount> {
+  return cappedCount(db, sql`from ${clients} c where ${clientWhere(f, true)}`, cap);
 }
 
 export async function countClients(db: Queryable, f: ClientFilter): Promise<number> {

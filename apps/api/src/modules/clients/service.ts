@@ -16,7 +16,7 @@ import type { Actor, StaffFormAction } from '../../http/actor.ts';
 import type { Queryable } from '../../db/client.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { csvDateTime, csvPhone, queryBatches, type CsvTable } from '../../http/csv.ts';
-import { pageOf, type ListCount, type ListRequest } from '../../db/list.ts';
+import { countCapOf, pageOf, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
 import { decryptSecret, encryptSecret, sha256Hex } from '../../lib/crypto.ts';
 import { audit, byStaff } from '../audit/service.ts';
@@ -69,7 +69,7 @@ export async function listClients(deps: AppDeps, actor: Actor, query: ClientQuer
   const scope = scopeOf(actor);
   const search = query.search?.trim() ?? '';
   const counted: Promise<ListCount> = search
-    ? q.countClientsCapped(deps.db, { scope, search })
+    ? q.countClientsCapped(deps.db, { scope, search }, countCapOf(query))
     : countAllClients(deps.db, scope).then((n) => ({ total_records: n }));
   const [clientsPage, count, totalActive] = await Promise.all([
     q.findClients(deps.db, { scope, search }, pageOf(query), q.clientListOrder(query)),
@@ -87,7 +87,7 @@ export async function activeClients(deps: AppDeps, actor: Actor, query: ActiveCl
     q.findClients(deps.db, { scope, search, activeOnly: true }, pageOf(query), q.activeClientListOrder(query)),
     q.countActiveClients(deps.db, scope),
     countAllClients(deps.db, scope),
-    search ? q.countClientsCapped(deps.db, { scope, search, activeOnly: true }) : null,
+    search ? q.countClientsCapped(deps.db, { scope, search, activeOnly: true }, countCapOf(query)) : null,
   ]);
   return {
     ...(searched ?? { total_records: totalActive }),
@@ -194,7 +194,7 @@ export async function assignableClients(db: Queryable, query: ListRequest<SortOf
   const search = query.search?.trim() ?? '';
   const [clientsPage, count] = await Promise.all([
     q.findAssignableClients(db, { search, dir: query.dir ?? 'asc', page: pageOf(query) }),
-    search ? q.countClientsCapped(db, { scope: 'all', search }) : countAllClients(db, 'all').then((n) => ({ total_records: n })),
+    search ? q.countClientsCapped(db, { scope: 'all', search }, countCapOf(query)) : countAllClients(db, 'all').then((n) => ({ total_records: n })),
   ]);
   return { ...count, clients: clientsPage };
 }
@@ -204,7 +204,7 @@ export async function clientsAssignedTo(db: Queryable, userId: number, query: Li
   const where = { scope: 'all' as const, assignedTo: userId, search: query.search?.trim() ?? '' };
   const [clientsPage, count] = await Promise.all([
     q.findClients(db, where, pageOf(query), q.userClientListOrder(query)),
-    q.countClientsCapped(db, where),
+    q.countClientsCapped(db, where, countCapOf(query)),
   ]);
   return { ...count, clients: clientsPage };
 }

@@ -1,7 +1,7 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { SortOf, SubscriberRow } from '@betdesk/contract';
 import { rows } from '../../db/rows.ts';
-import { cappedCount, nameOrPhoneContains, orderSql, pageOf, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
+import { cappedCount, countCapOf, nameOrPhoneContains, orderSql, pageOf, pageRows, type ListCount, type ListRequest } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
 import { portalSessions, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -44,7 +44,7 @@ export async function pageSubscribers(
   const order = orderSql('tipsSubscribers', sorts, sql`s.id`, options);
   const counted: Promise<ListCount> =
     options.onlyActive || search
-      ? cappedCount(db, sql`from ${tipsSubscribers} s where ${where}`)
+      ? cappedCount(db, sql`from ${tipsSubscribers} s where ${where}`, countCapOf(options))
       : summed(db, 'tips_subscriber').then((t) => ({ total_records: t.n }));
   const [found, count] = await Promise.all([
     rows<SubscriberRecord>(

@@ -67,9 +67,9 @@ export function pageSubscriptions(db: Queryable, where: SQL, order: SQL, page: {
   );
 }
 
-/** How many subscribers' subscriptions a list's filter finds (capped). */
-export function countSubscriptions(db: Queryable, where: SQL): Promise<ListCount> {
-  return cappedCount(db, sql`from ${subscriptions} sub where ${where}`);
+/** How many subscribers' subscriptions a list's filter finds, up to `cap` (countCapOf). */
+export function countSubscriptions(db: Queryable, where: SQL, cap: number): Promise<ListCount> {
+  return cappedCount(db, sql`from ${subscriptions} sub where ${where}`, cap);
 }
 
 /** One subscriber's subscriptions, newest first. */

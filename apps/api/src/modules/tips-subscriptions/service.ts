@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import { betCategoryLabel, centsToKes, TIPS_MEDIA_LABELS, type SubscriberSubscription, type TipsSubscription } from '@betdesk/contract';
-import { dayRangeOf, type ListCount } from '../../db/list.ts';
+import { countCapOf, dayRangeOf, type ListCount } from '../../db/list.ts';
 import { summed } from '../../db/summaries.ts';
 import type { Queryable } from '../../db/client.ts';
 import {
@@ -46,7 +46,7 @@ async function subscriptionsPage(db: Queryable, where: SQL, order: SQL, page: { 
 export async function allSubscriptionsPage(db: Queryable, query: AllQuery) {
   const where = subscriptionsWhere(query, false);
   const counted: Promise<ListCount> = query.search?.trim()
-    ? countSubscriptions(db, where)
+    ? countSubscriptions(db, where, countCapOf(query))
     : Promise.all([
         summed(db, 'subscription:subscriber:', dayRangeOf(query)),
         summed(db, 'subscription_reversed:subscriber', dayRangeOf(query)),
@@ -60,7 +60,7 @@ export async function activeSubscriptionsPage(db: Queryable, query: ActiveQuery)
   const where = subscriptionsWhere(query, true);
   const [list, count] = await Promise.all([
     subscriptionsPage(db, where, subscriptionsOrder('activeTipsSubscriptions', query), query),
-    countSubscriptions(db, where),
+    countSubscriptions(db, where, countCapOf(query)),
   ]);
   return { ...count, subscriptions: list };
 }

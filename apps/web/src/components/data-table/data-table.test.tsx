@@ -217,11 +217,12 @@ describe('DataTable', () => {
     expect(after.every((id) => !renderedRows.has(id))).toBe(true);
   });
 
-  it('says the range with separators, the right plural, and 10,000+ when the count was capped', () => {
+  it('says the range with separators, the right plural, and 10,000+ or 1,000+ when the count was capped', () => {
     expect(pagingSummary(1, 2000, 2500)).toBe('1–2,000 of 2,500 records');
     expect(pagingSummary(1, 50, 1)).toBe('1–1 of 1 record');
     expect(pagingSummary(1, 50, 0)).toBe('0 records');
     expect(pagingSummary(3, 50, 10_000, true)).toBe('101–150 of 10,000+ records');
+    expect(pagingSummary(1, 50, 1_000, true)).toBe('1–50 of 1,000+ records');
   });
 
   it('shows each row as a card with its fields and actions on a phone', () => {

@@ -3,7 +3,7 @@ import { Box, Button, Group, LoadingOverlay, NativeSelect, Pagination, Text, Tex
 import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { COUNT_CAP, listTexts, MAX_LIST_OFFSET, PAGE_SIZES, type PageSize, type SortDirection } from '@betdesk/contract';
+import { listTexts, MAX_LIST_OFFSET, PAGE_SIZES, type PageSize, type SortDirection } from '@betdesk/contract';
 import classes from './data-table.module.css';
 import {
   CARD_LAYOUT_QUERY,
@@ -27,7 +27,10 @@ export interface DataTablePaging {
   page: number;
   perPage: PageSize;
   totalRecords: number;
-  /** The server stopped counting at COUNT_CAP: the total shows as "10,000+". */
+  /**
+   * The server stopped counting at `totalRecords` (COUNT_CAP, or for a search the next thousand past
+   * the page): the total shows as "10,000+" or "1,000+", and the pager reaches that far.
+   */
   capped?: boolean;
   onPageChange: (page: number) => void;
   onPerPageChange: (perPage: PageSize) => void;
@@ -333,12 +336,11 @@ export function pagingSummary(page: number, perPage: number, totalRecords: numbe
 }
 
 function PagingBar({ page, perPage, totalRecords, capped = false, onPageChange, onPerPageChange }: DataTablePaging) {
-  const countable = capped ? Math.max(totalRecords, COUNT_CAP) : totalRecords;
   // The server pages only the first MAX_LIST_OFFSET rows (deeper offsets cost a walk over every
   // row before them): the pager stops there and says how to reach the rest.
   const lastPageable = Math.floor(MAX_LIST_OFFSET / perPage) + 1;
-  const totalPages = Math.max(1, Math.min(Math.ceil(countable / perPage), lastPageable));
-  const truncated = Math.ceil(countable / perPage) > lastPageable;
+  const totalPages = Math.max(1, Math.min(Math.ceil(totalRecords / perPage), lastPageable));
+  const truncated = Math.ceil(totalRecords / perPage) > lastPageable;
   return (
     <Group justify="space-between" mt="sm" wrap="wrap" gap="sm">
       <Group gap="sm" wrap="nowrap">
@@ -351,7 +353,7 @@ function PagingBar({ page, perPage, totalRecords, capped = false, onPageChange, 
           data-testid="table-page-size"
         />
         <Text size="sm" c="dimmed" data-testid="table-total">
-          {pagingSummary(page, perPage, countable, capped)}
+          {pagingSummary(page, perPage, totalRecords, capped)}
         </Text>
       </Group>
       {truncated && (

@@ -2,7 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { centsToKes, centsToKesOrNull, normaliseKenyanPhone, PAYER_NUMBER_HIDDEN, type MpesaTransaction, type SortOf, type TipsDeposit } from '@betdesk/contract';
 import { rows } from '../../../db/rows.ts';
-import { cappedCount, containing, dayRangeOf, exactCount, inDays, orderSql, pageOf, pageRows, type ListCount, type Page, type ListRequest } from '../../../db/list.ts';
+import { cappedCount, containing, countCapOf, dayRangeOf, exactCount, inDays, orderSql, pageOf, pageRows, type ListCount, type Page, type ListRequest } from '../../../db/list.ts';
 import { summed, type DayRange, type SummaryPrefix } from '../../../db/summaries.ts';
 import { betCategories, clients, mpesaPayments, refunds, tipsSubscribers } from '../../../db/schema/index.ts';
 import type { Queryable } from '../../../db/client.ts';
@@ -130,7 +130,7 @@ export async function listPayments(
   f: PaymentFilter & { page: number; perPage: number },
 ): Promise<ListCount & { transactions: MpesaTransaction[] }> {
   const count: Promise<ListCount> = f.search?.trim()
-    ? cappedCount(db, sql`from ${mpesaPayments} p where ${paymentsWhere(f)}`)
+    ? cappedCount(db, sql`from ${mpesaPayments} p where ${paymentsWhere(f)}`, countCapOf(f))
     : summed(db, paymentKeys(f), dayRangeOf(f)).then((s) => ({ total_records: s.n }));
   const [found, counted] = await Promise.all([rows<PaymentRow>(db, paymentsPage(f, pageOf(f))), count]);
   return { ...counted, transactions: found.map(transactionOf) };
@@ -235,7 +235,7 @@ export async function listTipsDeposits(
   const waiting = await namesCategorySql(db);
   const range = dayRangeOf(f);
   const count: Promise<ListCount> = f.search?.trim()
-    ? cappedCount(db, sql`from ${mpesaPayments} p where ${depositsWhere(f, waiting)}`)
+    ? cappedCount(db, sql`from ${mpesaPayments} p where ${depositsWhere(f, waiting)}`, countCapOf(f))
     : Promise.all([
         summed(db, 'payment:claimed:subscriber:', range),
         exactCount(db, sql`from ${mpesaPayments} p where ${waiting} and ${inDays(sql`p.paid_at`, range)}`),
