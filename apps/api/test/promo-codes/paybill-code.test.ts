@@ -143,6 +143,23 @@ describe('a paybill payment with a code in the account', () => {
     expect(await smsTo(phone, 'tips.credit')).toHaveLength(1);
   });
 
+  it('a code for another package says so: KES 360 is 10 % off the KES 400 web package, which RADIO10 is not for', async () => {
+    const phone = await newPhone();
+    const { sales, uses } = await sent(paid(phone, 'D2-RADIO10', '360.00'));
+    expect(sales).toEqual([]);
+    expect(uses).toEqual([]);
+    expect((await smsTo(phone, 'promo.refused')).map((m) => m.body)).toEqual(['Promo code RADIO10 is not for this package.']);
+  });
+
+  it('an amount that is no price of the code is credit, and nothing is said of the code', async () => {
+    const phone = await newPhone();
+    const { sales, uses } = await sent(paid(phone, 'D2-RADIO10', '449.00'));
+    expect(sales).toEqual([]);
+    expect(uses).toEqual([]);
+    expect(await smsTo(phone, 'promo.refused')).toHaveLength(0);
+    expect(await smsTo(phone, 'tips.credit')).toHaveLength(1);
+  });
+
   it('a wrong code at the list price still buys at list price', async () => {
     const phone = await newPhone();
     const { sales } = await sent(paid(phone, 'D2-NOSUCH', '500.00'));
