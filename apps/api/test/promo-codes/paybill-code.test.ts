@@ -16,7 +16,7 @@ import { promoCodeInAccount } from '../../src/modules/mpesa/matching.ts';
 import { setLanguage } from '../../src/modules/sms/languages.ts';
 import { transmitDueInvoices } from '../../src/modules/tax/service.ts';
 import type { TestApp } from '../helpers.ts';
-import { c2b, confirm, declaredAdult, ledgerOf, paymentByReceipt } from '../mpesa/fixtures.ts';
+import { c2b, confirm, declaredAdult, ledgerOf, paymentByReceipt, SECRET } from '../mpesa/fixtures.ts';
 import { addTipsSubscriber, tipsApp, type TipsReference } from '../tips-fixtures/reference.ts';
 
 let t: TestApp;
@@ -179,6 +179,24 @@ describe('a paybill payment with a code in the account', () => {
     expect(second.sales).toEqual([]);
     expect(second.uses).toEqual([]);
     expect((await smsTo(again, 'promo.refused')).map((m) => m.body)).toEqual(['This number has already used promo code RADIO10.']);
+  });
+
+  it('a payment held for its reply 18 uses the code when it is sold', async () => {
+    const phone = `254${(phoneNo += 1)}`;
+    const { payment } = await sent(paid(phone, 'D2-RADIO10', '450.00'));
+    expect(payment).toMatchObject({ status: 'unclaimed' });
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: `/api/hooks/sms/inbound/${SECRET}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ from: `+${phone}`, text: '18', id: `ATin-${phone}` }).toString(),
+    });
+    expect(answer.statusCode).toBe(200);
+    const sales = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.paymentId, payment.id));
+    expect(sales).toEqual([expect.objectContaining({ packageId: ref.d2SmsWeek, amountCents: 45_000 })]);
+    expect(await t.deps.db.select().from(promoCodeUses).where(eq(promoCodeUses.paymentId, payment.id))).toEqual([
+      expect.objectContaining({ status: 'used', channel: 'paybill', subscriptionId: sales[0]!.id }),
+    ]);
   });
 
   it('the same TransID twice is stored once and uses the code once', async () => {
