@@ -29,6 +29,7 @@ import {
   normaliseAccount,
   paidByErasedPerson,
   phoneInside,
+  promoCodeInAccount,
   paidByErasedPersonSql,
   payerBlockedSql,
   senderPhoneHash,
@@ -48,7 +49,10 @@ function automaticClaim(
   f: C2bFields,
   match: Pick<Claim, 'payee' | 'betCategoryId' | 'matchedBy' | 'payer'>,
   requestId: string | null,
+  /** The category the account names: with a hyphen and a code after it, the sale may use the code (decision 086). */
+  category: NamedCategory | undefined,
 ): Claim {
+  const promoCode = promoCodeInAccount(f.billRefNumber, category);
   return {
     paymentId,
     transId: f.transId,
@@ -61,6 +65,7 @@ function automaticClaim(
     matchedBy: match.matchedBy,
     actorUserId: null,
     requestId,
+    ...(promoCode ? { promoCode } : {}),
   };
 }
 
@@ -81,7 +86,7 @@ async function settleNewPayer(
   if (!match) return { status: 'unclaimed' as const, outcome: null };
   // In the whole transaction, a lost race is run again whole (`receiveC2bConfirmation`) rather than kept unsettled.
   const lostRaces = rules === 'whole-transaction' ? 'throw' : 'keep';
-  const { outcome, error } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId), { lostRaces });
+  const { outcome, error } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId, category), { lostRaces });
   return { status: outcome ? ('claimed' as const) : ('unclaimed' as const), outcome, error };
 }
 
@@ -192,7 +197,7 @@ export async function sellHeldPayment(tx: Queryable, paymentId: number, requestI
   const category = await categoryNamedBy(tx, normaliseAccount(f.billRefNumber));
   const match = (await matchPayment(tx, f, category)) ?? (await subscribeNewPayer(tx, paymentId, f, category, requestId));
   if (!match || !('subscriberId' in match.payee)) return null;
-  const { outcome } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId));
+  const { outcome } = await settleStored(tx, automaticClaim(paymentId, f, match, requestId, category));
   // Sold: the hold's warning goes (a failure of the rules left its own instead).
   if (outcome) await claimsQ.setPaymentWarning(tx, paymentId, null);
   return outcome;
@@ -321,7 +326,7 @@ async function storeAndSettle(
             )
           : null;
       const claim = (paymentId: number): Claim => ({
-        ...automaticClaim(paymentId, f, match, requestId),
+        ...automaticClaim(paymentId, f, match, requestId, category),
         ...(first.saleOfSender ? { looked: first.saleOfSender } : {}),
         ...(run ? { source: 'ratiba' as const, requested: { packageId: run.packageId } } : {}),
       });

@@ -49,6 +49,8 @@ export interface Claim {
   requestId?: string | null;
   /** The payment's credit to the payee was posted with its row, in one statement (a C2B confirmation). */
   credited?: boolean;
+  /** The promo code of a paybill account "D2-RADIO10" (`Settlement.promoCode`, decision 086). */
+  promoCode?: string | null;
   /** What a tips payment may buy, read with the caller's first read (`Settlement.looked`). */
   looked?: Settlement['looked'];
 }

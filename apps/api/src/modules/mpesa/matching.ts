@@ -37,6 +37,18 @@ export function phoneInside(account: string): string | null {
   return found ? normaliseKenyanPhone(found[0]) : null;
 }
 
+/**
+ * The promo code of a paybill account "D2-RADIO10" (decision 086): the category's code, a hyphen, a
+ * code of letters and digits (case and spaces ignored). Null for any other account, and for
+ * "D2-0712345678" (a phone after the category, as before).
+ */
+export function promoCodeInAccount(billRefNumber: string | null, category: { code: string } | null | undefined): string | null {
+  if (!category) return null;
+  const found = /^([^-]+)-([A-Z0-9]{1,40})$/.exec((billRefNumber ?? '').toUpperCase().replace(/\s+/g, ''));
+  if (!found || found[1] !== category.code.toUpperCase() || phoneInside(found[2]!)) return null;
+  return found[2]!;
+}
+
 /** A Bet4Me account number naming a client id: "12", "B4M12" or "BET4ME12". */
 export function clientIdInside(account: string): number | null {
   const found = /^(?:B4M|BET4ME)?(\d{1,7})$/.exec(account);

@@ -10,7 +10,8 @@ import * as q from './queries/settlement.ts';
 import { queueCreditNotice, queueTipsReceipt, receiptSettings, receiptSettingsColumn, type KnownPayer, type ReceiptSettings } from './receipts.ts';
 import type { Sale } from '../tax/service.ts';
 import type { AuditEntry } from '../audit/service.ts';
-import { markUsed } from '../promo-codes/service.ts';
+import { markUsed, usePaybillCode } from '../promo-codes/service.ts';
+import * as matchingQ from './queries/matching.ts';
 import { todaysTipColumn, type TodaysTip } from '../tips-sms/service.ts';
 
 /** What an STK push asked for: it decides over the general rules (the payer chose it). */
@@ -47,6 +48,11 @@ export interface Settlement {
   invoiceLast?: boolean;
   /** The payment's credit to the payee was posted with its row, in one statement (a C2B confirmation). */
   credited?: boolean;
+  /**
+   * The promo code the paybill account carries ("D2-RADIO10": `promoCodeInAccount`, decision 086): a
+   * tips payment that buys no package at its list price may buy one at the code's price.
+   */
+  promoCode?: string | null;
   /**
    * What a tips payment may buy, when the caller read it with its own first read (`saleLookupFor`),
    * for this subscriber, the category the account named and this amount: used only when all three
@@ -153,6 +159,8 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
   let settings: ReceiptSettings | undefined;
   let tip: TodaysTip | null | undefined;
   const requested = s.requested;
+  /** The use of a code in the paybill account that this sale makes (decision 086). */
+  let paybillUseId: number | null = null;
   if (requested && 'packageId' in requested) {
     // What the payer chose decides; a payment that cannot buy it stays credit, without a notice.
     // A promo code's use asks its discounted price, and the sale is made at it.
@@ -174,11 +182,27 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     // SMS is preferred over web, unless the subscriber's latest subscription was web.
     const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
     chosen = found.fits.find((p) => p.medium === preferred) ?? found.fits[0];
+    // A code in the account is tried only when no package is at this list price (the list price
+    // buys without using it): the amount must be the code's price of one of the category's packages.
+    if (!chosen && s.promoCode && s.betCategoryId !== null) {
+      const packages = (await q.packagesOfCategory(tx, s.betCategoryId)).sort((a, b) => Number(b.medium === preferred) - Number(a.medium === preferred));
+      const phone = s.payer?.phone ?? (await matchingQ.subscriberNameAndPhone(tx, subscriberId))?.phone;
+      const used = phone
+        ? await usePaybillCode(tx, { codeText: s.promoCode, packages, amountCents: s.amountCents, phone, paymentId: s.paymentId, subscriberId })
+        : null;
+      if (used && 'sale' in used) {
+        chosen = { ...used.pkg, priceCents: used.sale.priceCents };
+        paybillUseId = used.sale.useId;
+      } else if (used?.refusedSms) {
+        // The reason goes before the credit notice; the payment settles as without a code.
+        outcome.smsQueued = true;
+      }
+    }
   }
   if (!chosen) {
     const categoryId = s.betCategoryId ?? latest?.betCategoryId ?? null;
     if (categoryId !== null && !requested) {
-      outcome.smsQueued = await queueCreditNotice(tx, {
+      const noticed = await queueCreditNotice(tx, {
         paymentId: s.paymentId,
         subscriberId,
         betCategoryId: categoryId,
@@ -187,6 +211,7 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
         ...(s.transId !== undefined ? { receipt: s.transId } : {}),
         ...(s.payer ? { payer: s.payer } : {}),
       });
+      outcome.smsQueued = noticed || outcome.smsQueued === true;
     }
     return outcome;
   }
@@ -206,7 +231,8 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     auditLater: s.invoiceLast === true,
   });
   outcome.subscriptionId = sub.id;
-  if (requested && 'packageId' in requested && requested.promo) await markUsed(tx, requested.promo.useId, { paymentId: s.paymentId, subscriptionId: sub.id });
+  const useId = requested && 'packageId' in requested && requested.promo ? requested.promo.useId : paybillUseId;
+  if (useId !== null) await markUsed(tx, useId, { paymentId: s.paymentId, subscriptionId: sub.id });
   outcome.saleToInvoice = sub.sale;
   if (sub.audit) outcome.audits = [sub.audit];
   const receipt = await queueTipsReceipt(tx, {

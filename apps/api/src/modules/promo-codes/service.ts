@@ -27,7 +27,7 @@ import type { CsvTable } from '../../http/csv.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import type { CustomerTextId, Language } from '../../customer-texts/catalogue.ts';
 import { audit, byStaff } from '../audit/service.ts';
-import { customerText } from '../sms/service.ts';
+import { customerText, customerTextFor, queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';
 
 const list = (v: number[] | string | string[] | null): string[] =>
@@ -142,24 +142,72 @@ export async function priceWithCode(
   db: Queryable,
   p: { codeText: string; packageId: number; listPriceCents: number; phone: string; now?: Date },
 ): Promise<PromoPrice | PromoRefusal> {
-  const typed = p.codeText.trim().toUpperCase();
+  const found = await codeTyped(db, p.codeText);
+  if (!found.row) return { textId: 'promo.unknown', values: found.values };
+  return priceOfCode(db, found.row, p);
+}
+
+/** The code a punter typed, in capitals (the refusal's value), and its row when there is one. */
+async function codeTyped(db: Queryable, codeText: string): Promise<{ row: q.CodeRow | undefined; values: { code: string } }> {
+  const typed = codeText.trim().toUpperCase();
   const row = /^[A-Z0-9]{1,40}$/.test(typed) ? await q.codeByText(db, typed) : undefined;
-  const values = { code: typed.slice(0, 40) };
-  if (!row) return { textId: 'promo.unknown', values };
-  const now = p.now ?? new Date();
+  return { row, values: { code: typed.slice(0, 40) } };
+}
+
+/** Why a code cannot be used at all at `now` (not started, expired), or null. */
+function datesRefusal(row: q.CodeRow, now: Date): PromoRefusal | null {
+  const values = { code: row.code };
   if (now < new Date(row.starts_at)) return { textId: 'promo.not_started', values: { ...values, date: iso(row.starts_at).slice(0, 10) } };
   if (now >= new Date(row.ends_at)) return { textId: 'promo.ended', values };
-  if (!list(row.package_ids).map(Number).includes(p.packageId)) return { textId: 'promo.not_for_package', values };
-  if (row.max_uses !== null && Number(row.uses) >= Number(row.max_uses)) return { textId: 'promo.spent', values };
-  if (row.one_per_phone && (await q.phoneHasUse(db, Number(row.id), p.phone))) return { textId: 'promo.used_by_phone', values };
-  if (row.first_purchase_only && (await q.hasBoughtBefore(db, p.phone))) return { textId: 'promo.first_purchase_only', values };
-  const priceCents = discounted(p.listPriceCents, {
+  return null;
+}
+
+const covers = (row: q.CodeRow, packageId: number) => list(row.package_ids).map(Number).includes(packageId);
+
+const codePrice = (row: q.CodeRow, listPriceCents: number) =>
+  discounted(listPriceCents, {
     kind: row.kind,
     percentOff: row.percent_off === null ? null : Number(row.percent_off),
     amountOffCents: row.amount_off_cents === null ? null : Number(row.amount_off_cents),
   });
+
+/** A found code's price for a package from a phone, or why it cannot be used: the rules in order. */
+async function priceOfCode(
+  db: Queryable,
+  row: q.CodeRow,
+  p: { packageId: number; listPriceCents: number; phone: string; now?: Date },
+): Promise<PromoPrice | PromoRefusal> {
+  const values = { code: row.code };
+  const dated = datesRefusal(row, p.now ?? new Date());
+  if (dated) return dated;
+  if (!covers(row, p.packageId)) return { textId: 'promo.not_for_package', values };
+  if (row.max_uses !== null && Number(row.uses) >= Number(row.max_uses)) return { textId: 'promo.spent', values };
+  if (row.one_per_phone && (await q.phoneHasUse(db, Number(row.id), p.phone))) return { textId: 'promo.used_by_phone', values };
+  if (row.first_purchase_only && (await q.hasBoughtBefore(db, p.phone))) return { textId: 'promo.first_purchase_only', values };
+  const priceCents = codePrice(row, p.listPriceCents);
   const listPriceCents = Math.max(p.listPriceCents, priceCents);
   return { codeId: Number(row.id), code: row.code, onePerPhone: row.one_per_phone, listPriceCents, discountCents: listPriceCents - priceCents, priceCents };
+}
+
+/**
+ * A code typed in the paybill account (`D2-RADIO10`, decision 086) for a payment of `amountCents`:
+ * the package of the category it buys at the code's price (the amount must be that price exactly;
+ * `packages` in the caller's order of preference), or why the code cannot be used, or null when the
+ * amount is no price of this code (the payment then settles as without one, nothing said of the code).
+ */
+export async function priceForPaybill<P extends { id: number; priceCents: number }>(
+  db: Queryable,
+  p: { codeText: string; packages: P[]; amountCents: number; phone: string; now?: Date },
+): Promise<{ pkg: P; price: PromoPrice } | PromoRefusal | null> {
+  const found = await codeTyped(db, p.codeText);
+  const row = found.row;
+  if (!row) return { textId: 'promo.unknown', values: found.values };
+  const atAmount = p.packages.filter((pkg) => codePrice(row, pkg.priceCents) === p.amountCents);
+  // A package the code is for, else one it is not for (the refusal says so).
+  const pkg = atAmount.find((c) => covers(row, c.id)) ?? atAmount[0];
+  if (!pkg) return datesRefusal(row, p.now ?? new Date());
+  const price = await priceOfCode(db, row, { packageId: pkg.id, listPriceCents: pkg.priceCents, phone: p.phone, ...(p.now ? { now: p.now } : {}) });
+  return isRefusal(price) ? price : { pkg, price };
 }
 
 export const isRefusal = <T extends object>(r: T | PromoRefusal): r is PromoRefusal => 'textId' in r;
@@ -199,6 +247,38 @@ export async function takeUse(
     return { textId: 'promo.used_by_phone', values };
   }
   return { useId };
+}
+
+/** The SMS intent of a paybill code that could not be used (decision 086). */
+export const PROMO_REFUSED_INTENT = 'promo.refused';
+
+/**
+ * A code typed in a paybill account (decision 086), for the payment it came with: the package it
+ * buys at the code's price, its use taken (held, made `used` by the sale: `markUsed`) by the same
+ * counted update as a push's; or, when the code cannot be used, its reason texted to the payer from
+ * the catalogue in their language (the payment then settles as without a code). Null: the amount is
+ * no price of this code, nothing taken or said.
+ */
+export async function usePaybillCode<P extends { id: number; priceCents: number }>(
+  tx: Queryable,
+  p: { codeText: string; packages: P[]; amountCents: number; phone: string; paymentId: number; subscriberId: number },
+): Promise<{ pkg: P; sale: { useId: number; priceCents: number; discountCents: number } } | { refusedSms: boolean } | null> {
+  const found = await priceForPaybill(tx, p);
+  if (found === null) return null;
+  const taken = isRefusal(found) ? found : await takeUse(tx, found.price, { phone: p.phone, packageId: found.pkg.id, channel: 'paybill', status: 'held' });
+  if (!isRefusal(taken) && !isRefusal(found)) {
+    return { pkg: found.pkg, sale: { useId: taken.useId, priceCents: found.price.priceCents, discountCents: found.price.discountCents } };
+  }
+  const refusal = taken as PromoRefusal;
+  const id = await queueSms(tx, {
+    intent: PROMO_REFUSED_INTENT,
+    dedupeKey: `${PROMO_REFUSED_INTENT}:${p.paymentId}`,
+    to: p.phone,
+    body: await customerTextFor(tx, p.phone, refusal.textId, refusal.values),
+    subscriberId: p.subscriberId,
+    createdBy: null,
+  });
+  return { refusedSms: id !== null };
 }
 
 export const attachStkRequest = q.attachStkRequest;

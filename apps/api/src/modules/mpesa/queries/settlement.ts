@@ -129,3 +129,12 @@ export async function pricesOfCategory(db: Queryable, betCategoryId: number) {
     .orderBy(asc(pricePackages.medium), asc(pricePackages.durationDays))
     .limit(10);
 }
+
+/** A category's priced packages, SMS before web, then by id (what a paybill promo code may buy, decision 086). */
+export async function packagesOfCategory(tx: Queryable, betCategoryId: number) {
+  return tx
+    .select()
+    .from(pricePackages)
+    .where(and(eq(pricePackages.betCategoryId, betCategoryId), gt(pricePackages.priceCents, 0)))
+    .orderBy(asc(pricePackages.id));
+}
