@@ -130,6 +130,13 @@ export const customerTexts = {
     '{category} {medium}, {days} days: {price}.\nPay by M-Pesa from {phone}?\n1 Pay',
     '{category} {medium}, siku {days}: {price}.\nLipa kwa M-Pesa kutoka {phone}?\n1 Lipa',
   ),
+  // A promo code before the STK push (decision 077): offered on the confirm screen, asked, then confirmed at its price.
+  'ussd.promo_choice': ussd('2 Promo code', '2 Msimbo wa punguzo'),
+  'ussd.promo_question': ussd('Promo code? Enter it, or 0 to skip', 'Msimbo wa punguzo? Uandike, au 0 kuruka'),
+  'ussd.confirm_promo': ussd(
+    '{category} {medium}, {days} days: {price} with promo code.\nPay by M-Pesa from {phone}?\n1 Pay',
+    '{category} {medium}, siku {days}: {price} (punguzo).\nLipa kwa M-Pesa kutoka {phone}?\n1 Lipa',
+  ),
   'ussd.age_question': ussd(
     'Betting tips are for adults only. Are you 18 years old or older?\n1 Yes, I am 18 or older',
     'Tips za kubeti ni za watu wazima pekee. Una umri wa miaka 18 au zaidi?\n1 Ndiyo, nina miaka 18 au zaidi',

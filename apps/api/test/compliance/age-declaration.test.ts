@@ -95,7 +95,7 @@ describe('the 18+ declaration on USSD', () => {
   it('asks on a confirm screen after the purchase is confirmed, and records it with the purchase', async () => {
     const phone = '254711000503';
     const confirm = await screen(t, '1*1*1', `+${phone}`);
-    expect(confirm).toMatch(/^CON .*\n1 Pay\n0 Back$/s);
+    expect(confirm).toMatch(/^CON .*\n1 Pay\n2 Promo code\n0 Back$/s);
     const asked = await screen(t, '1*1*1*1', `+${phone}`);
     expect(asked).toBe('CON Betting tips are for adults only. Are you 18 years old or older?\n1 Yes, I am 18 or older\n0 Back');
     expect(await declarationOf(phone)).toBeNull();

@@ -25,6 +25,8 @@ export const ussdPurchases = pgTable(
       .references(() => pricePackages.id),
     status: text('status', { enum: USSD_PURCHASE_STATUSES }).notNull(),
     stkRequestId: bigint('stk_request_id', { mode: 'number' }).references(() => stkRequests.id),
+    /** The promo code typed before the push (capitals), priced again by the job (decision 077). */
+    promoCode: text('promo_code'),
     /** Why it failed or expired, in staff words. */
     reason: text('reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

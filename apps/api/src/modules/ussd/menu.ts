@@ -4,6 +4,8 @@
  * back too), `98` shows the next page of a list, and an input a screen does not offer is dropped,
  * which shows that screen again with a short error when it was the last input. Every word is the
  * catalogue's, in the phone's language; `6 Lugha / Language` on the first screen changes it.
+ * A purchase's confirm screen offers `2 Promo code` when the sale goes by STK push (decision 077):
+ * the code's screen takes the code, or `0` back to the list price.
  */
 import type { ExclusionPeriodValue } from '@betdesk/contract';
 import type { CustomerTextId, Language } from '../../customer-texts/catalogue.ts';
@@ -55,6 +57,10 @@ export interface MenuFacts {
   subscriptions(): Promise<
     { category: string; code: string; medium: string; date: string; autoRenew?: { orderId: number } | { subscriptionId: number } | null }[]
   >;
+  /** Whether the confirm screen offers a promo code: only a purchase paid by STK push can take one (decision 077). */
+  takesPromoCodes(): Promise<boolean>;
+  /** What a typed promo code asks for a package from this phone, or why it cannot be used (catalogue text). */
+  promoPrice(packageId: number, code: string): Promise<{ price: string } | { refusal: string }>;
   /** Whether a purchase must first ask the phone's 18+ declaration (the age gate on, never declared: decision 060). */
   asksAge(): Promise<boolean>;
   /** Whether the phone has given marketing consent (and not withdrawn it). */
@@ -65,7 +71,7 @@ export interface MenuFacts {
 
 /** What the final input asks to be done; each ends the session with the END text it returns. */
 export type MenuAction =
-  | { do: 'buy'; packageId: number; declaresAdult: boolean }
+  | { do: 'buy'; packageId: number; declaresAdult: boolean; code?: string }
   | { do: 'todays-tips' }
   | { do: 'sms'; receive: boolean }
   | { do: 'offers'; given: boolean }
@@ -78,15 +84,17 @@ type State =
   | { at: 'main' }
   | { at: 'categories'; page: number }
   | { at: 'packages'; categoryId: number; page: number }
-  | { at: 'confirm'; packageId: number }
-  | { at: 'age'; packageId: number }
+  | { at: 'confirm'; packageId: number; code?: string }
+  | { at: 'promo'; packageId: number; refused?: string }
+  | { at: 'age'; packageId: number; code?: string }
   | { at: 'subscriptions'; page: number }
   | { at: 'sms' }
   | { at: 'offers' }
   | { at: 'language' }
   | { at: 'exclusion' };
 
-type Step = { state: State } | { action: MenuAction } | null;
+/** `swap` replaces the screen shown (a refused code asks again; a priced one confirms) instead of stacking it. */
+type Step = { state: State } | { swap: State } | { action: MenuAction } | null;
 
 /**
  * A text cut to fit a line, at a word: "Both Teams To Score Over 2.5" never becomes "Both Teams To
@@ -192,11 +200,26 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       if (!got) return null;
       return { state: 'nextPage' in got ? { ...state, page: got.nextPage } : { at: 'confirm', packageId: got.chosen.id } };
     }
-    case 'confirm':
+    case 'confirm': {
+      const code = state.code === undefined ? {} : { code: state.code };
+      if (input === '2' && state.code === undefined && (await facts.takesPromoCodes())) return { state: { at: 'promo', packageId: state.packageId } };
       if (input !== '1') return null;
-      return (await facts.asksAge()) ? { state: { at: 'age', packageId: state.packageId } } : { action: { do: 'buy', packageId: state.packageId, declaresAdult: false } };
-    case 'age':
-      return input === '1' ? { action: { do: 'buy', packageId: state.packageId, declaresAdult: true } } : null;
+      return (await facts.asksAge())
+        ? { state: { at: 'age', packageId: state.packageId, ...code } }
+        : { action: { do: 'buy', packageId: state.packageId, declaresAdult: false, ...code } };
+    }
+    case 'promo': {
+      // Any input but 0 (back to the list price) is a code to try.
+      if (input === '') return null;
+      const priced = await facts.promoPrice(state.packageId, input);
+      return 'refusal' in priced
+        ? { swap: { at: 'promo', packageId: state.packageId, refused: priced.refusal } }
+        : { swap: { at: 'confirm', packageId: state.packageId, code: input } };
+    }
+    case 'age': {
+      const code = state.code === undefined ? {} : { code: state.code };
+      return input === '1' ? { action: { do: 'buy', packageId: state.packageId, declaresAdult: true, ...code } } : null;
+    }
     case 'subscriptions': {
       const { lines, choices } = await subscriptionsScreen(facts, w);
       if (/^\d{1,2}$/.test(input) && Number(input) >= 1 && Number(input) <= choices.length) return { action: choices[Number(input) - 1]! };
@@ -249,8 +272,18 @@ async function render(state: State, facts: MenuFacts, categoryName: (id: number)
     case 'confirm': {
       const p = await facts.packageOnSale(state.packageId);
       if (p === null) return `END ${w.say('ussd.package_gone')}`;
-      return `CON ${w.say('ussd.confirm', { ...p, category: short(p.category) })}\n${w.back}`;
+      const values = { ...p, category: short(p.category) };
+      if (state.code !== undefined) {
+        const priced = await facts.promoPrice(state.packageId, state.code);
+        if ('refusal' in priced) return render({ at: 'promo', packageId: state.packageId, refused: priced.refusal }, facts, categoryName, w);
+        return `CON ${w.say('ussd.confirm_promo', { ...values, price: priced.price })}\n${w.back}`;
+      }
+      const promo = (await facts.takesPromoCodes()) ? `\n${w.say('ussd.promo_choice')}` : '';
+      return `CON ${w.say('ussd.confirm', values)}${promo}\n${w.back}`;
     }
+    case 'promo':
+      // The question names its own way back ("or 0 to skip"): no Back line.
+      return `CON ${state.refused ? `${state.refused}\n` : ''}${w.say('ussd.promo_question')}`;
     case 'age':
       return `CON ${w.say('ussd.age_question')}\n${w.back}`;
     case 'subscriptions': {
@@ -307,6 +340,7 @@ export async function walk(text: string, facts: MenuFacts): Promise<{ screen: Sc
     const next = await step(path[path.length - 1]!, input, facts, categoryName, w);
     if (next && 'action' in next && last) return { action: next.action };
     if (next && 'state' in next) path.push(next.state);
+    else if (next && 'swap' in next) path[path.length - 1] = next.swap;
     else invalid = true;
   }
   const screen = await render(path[path.length - 1]!, facts, categoryName, w);

@@ -9,6 +9,7 @@ import { getSetting } from '../settings/service.ts';
 import { customerTemplate, customerText, hasConsent, isErasedPhone, isOptedOut, languageOf, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
 import type { Language } from '../../customer-texts/catalogue.ts';
 import { excludeByUssd, saleRefused } from '../exclusions/service.ts';
+import { isRefusal, priceWithCode, type PromoPrice, type PromoRefusal } from '../promo-codes/service.ts';
 import { customerDate, fill } from '../../customer-texts/format.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
@@ -30,6 +31,15 @@ const mediumName = (medium: 'sms' | 'web') => (medium === 'sms' ? 'SMS' : 'Web')
 const packageName = (p: PackageForSale, language: Language) =>
   fixedText('sms.package_name', language, { category: p.category, medium: mediumName(p.medium), days: p.durationDays });
 
+/**
+ * What a typed promo code asks for a package from a phone (decision 077), or why it cannot be used;
+ * null when the package is no longer for sale.
+ */
+async function codePrice(db: Queryable, phone: string, packageId: number, code: string): Promise<PromoPrice | PromoRefusal | null> {
+  const pkg = await packageForSale(db, packageId);
+  return pkg ? priceWithCode(db, { codeText: code, packageId, listPriceCents: pkg.priceCents, phone }) : null;
+}
+
 /** The menu's reads for one phone, each made once per request. */
 function factsFor(deps: AppDeps, phone: string): MenuFacts {
   const db = deps.db;
@@ -40,6 +50,7 @@ function factsFor(deps: AppDeps, phone: string): MenuFacts {
   const subscriberId = once(() => q.subscriberIdByPhone(db, phone));
   const language = once(() => languageOf(db, phone));
   const packages = new Map<number, Promise<PackageForSale[]>>();
+  const promoPrices = new Map<string, Promise<{ price: string } | { refusal: string }>>();
   return {
     language,
     welcome: once(() => getSetting(db, 'ussd_welcome')),
@@ -57,6 +68,24 @@ function factsFor(deps: AppDeps, phone: string): MenuFacts {
       const p = await packageForSale(db, packageId);
       if (!p) return null;
       return { category: p.category, medium: mediumName(p.medium), days: p.durationDays, price: compactKes(p.priceCents), phone: localPhone(phone) };
+    },
+    // A code needs the STK push: the paybill instructions by SMS ask the list price.
+    takesPromoCodes: once(async () => deps.config.mpesa.api !== null),
+    promoPrice(packageId, code) {
+      const key = `${packageId}:${code}`;
+      if (!promoPrices.has(key)) {
+        promoPrices.set(
+          key,
+          (async () => {
+            const priced = await codePrice(db, phone, packageId, code);
+            const lang = await language();
+            if (priced === null) return { refusal: fixedText('ussd.package_gone', lang) };
+            if (isRefusal(priced)) return { refusal: fixedText(priced.textId, lang, priced.values) };
+            return { price: compactKes(priced.priceCents) };
+          })(),
+        );
+      }
+      return promoPrices.get(key)!;
     },
     asksAge: once(() => mustDeclareAge(db, phone)),
     consented: once(() => hasConsent(db, phone)),
@@ -101,7 +130,7 @@ type SessionOf = { phone: string; sessionId: string; requestId: string; w: MenuW
 async function act(deps: AppDeps, action: MenuAction, s: SessionOf): Promise<Screen> {
   switch (action.do) {
     case 'buy':
-      return buy(deps, action.packageId, action.declaresAdult, s);
+      return buy(deps, action, s);
     case 'todays-tips':
       return todaysTips(deps, s);
     case 'sms': {
@@ -174,21 +203,26 @@ async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForS
  * once the session has ended (the PIN prompt is itself a USSD push and would clash with an open
  * session); without, the paybill instructions go by SMS. Once per session either way.
  */
-async function buy(deps: AppDeps, packageId: number, declaresAdult: boolean, s: SessionOf): Promise<Screen> {
+async function buy(deps: AppDeps, action: Extract<MenuAction, { do: 'buy' }>, s: SessionOf): Promise<Screen> {
+  const { packageId, declaresAdult } = action;
   // No sale to a self-excluded or under-18 person (decision 059), not even the paybill instructions.
   if (await saleRefused(deps.db, s.phone, 'ussd')) return `END ${s.w.say('ussd.sale_refused')}`;
   const stk = deps.config.mpesa.api !== null;
+  // A promo code is priced again at the confirming input (it may have been used up since its
+  // screen) and once more by the job, whose push holds its use (decision 077).
+  const promo = action.code === undefined || !stk ? null : await codePrice(deps.db, s.phone, packageId, action.code);
+  if (promo && isRefusal(promo)) return `END ${fixedText(promo.textId, s.w.language, promo.values)}`;
   const pkg = await deps.db.transaction(async (tx) => {
     const found = await packageForSale(tx, packageId);
     if (!found) return null;
     // The 18+ confirm screen's yes (decision 060), recorded with the purchase it came before.
     if (declaresAdult) await declareAdult(tx, s.phone, 'ussd');
-    const id = await q.insertPurchase(tx, { sessionId: s.sessionId, phone: s.phone, packageId, status: stk ? 'queued' : 'instructed' });
+    const id = await q.insertPurchase(tx, { sessionId: s.sessionId, phone: s.phone, packageId, status: stk ? 'queued' : 'instructed', promoCode: promo?.code ?? null });
     if (id !== null && !stk) await queuePayInstructions(tx, deps, found, s.phone, `session:${s.sessionId}`);
     return found;
   });
   if (!pkg) return `END ${s.w.say('ussd.package_gone')}`;
-  const price = compactKes(pkg.priceCents);
+  const price = compactKes(promo ? promo.priceCents : pkg.priceCents);
   if (stk) {
     await deps.jobs.nudge(QUEUES.ussdPurchases);
     return `END ${s.w.say('ussd.enter_pin', { price, category: short(pkg.category), medium: mediumName(pkg.medium) })}`;
@@ -257,12 +291,27 @@ export async function sendQueuedUssdPurchases(deps: AppDeps): Promise<number> {
 
 async function pushFor(
   deps: AppDeps,
-  purchase: { phone: string; packageId: number },
+  purchase: { phone: string; packageId: number; promoCode: string | null },
 ): Promise<{ stkRequestId: number | null; reason: string | null }> {
+  let promo: { price: PromoPrice; channel: 'ussd'; language: Language } | null = null;
+  if (purchase.promoCode !== null) {
+    // The code's price and its use are the portal's (decision 077): priced now, held with the push.
+    const price = await codePrice(deps.db, purchase.phone, purchase.packageId, purchase.promoCode);
+    if (price === null) return { stkRequestId: null, reason: 'The package is no longer on sale' };
+    if (isRefusal(price)) return { stkRequestId: null, reason: fixedText(price.textId, 'en', price.values) };
+    promo = { price, channel: 'ussd', language: await languageOf(deps.db, purchase.phone) };
+  }
   const subscriberId = await deps.db.transaction((tx) =>
     subscribePayer(tx, { phone: purchase.phone, name: null, paymentId: null, requestId: null }),
   );
-  const stkRequestId = await requestPackagePayment(deps, { subscriberId, phone: purchase.phone, packageId: purchase.packageId, requestId: null, origin: 'ussd' });
+  const stkRequestId = await requestPackagePayment(deps, {
+    subscriberId,
+    phone: purchase.phone,
+    packageId: purchase.packageId,
+    requestId: null,
+    origin: 'ussd',
+    ...(promo ? { promo } : {}),
+  });
   return stkRequestId === null
     ? { stkRequestId: null, reason: 'M-Pesa is not configured, or the package is no longer on sale' }
     : { stkRequestId, reason: null };
