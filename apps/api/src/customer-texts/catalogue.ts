@@ -300,6 +300,14 @@ export const customerTexts = {
     sw: 'Muda wa kiungo hiki cha ankara umekwisha. Ingia kwenye Akaunti yangu upakue ankara zako, au tuombe kiungo kipya.',
     channel: 'portal',
   },
+  'portal.invoice_link_page.title': { en: 'Tax invoice {number}', sw: 'Ankara ya kodi {number}', channel: 'portal' },
+  'portal.invoice_link_page.text': {
+    en: 'Your tax invoice from {business}, as a PDF: the receipt fits a phone’s screen, the A4 page prints on paper.',
+    sw: 'Ankara yako ya kodi kutoka {business}, kama PDF: risiti inatosha kwenye skrini ya simu, ukurasa wa A4 unachapishwa kwenye karatasi.',
+    channel: 'portal',
+  },
+  'portal.invoice_link_page.receipt': { en: 'Download the receipt (PDF)', sw: 'Pakua risiti (PDF)', channel: 'portal' },
+  'portal.invoice_link_page.a4': { en: 'Download the A4 invoice (PDF)', sw: 'Pakua ankara ya A4 (PDF)', channel: 'portal' },
   'portal.invoice_link': { en: 'Check this invoice with KRA', sw: 'Thibitisha ankara hii kwa KRA', channel: 'portal' },
   // A buyer's KRA PIN on My account, and the printable invoice (decision 074).
   'portal.invoice_document': { en: 'Download the invoice (PDF)', sw: 'Pakua ankara (PDF)', channel: 'portal' },

@@ -1,8 +1,11 @@
 import type { FastifyServerOptions } from 'fastify';
 
-/** Hides the secret path segment of webhook URLs (`/api/hooks/.../<secret>`) from logs. */
+/**
+ * Hides from logs the secret path segment of webhook URLs (`/api/hooks/.../<secret>`) and the
+ * ticket of an invoice's link (`/portal/i/<ticket>`, decision 087): each opens what it names.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/^(\/api\/hooks\/(?:[^/?]+\/)*?)[^/?]{16,}(?=$|\?)/, '$1[secret]');
+  return url.replace(/^(\/api\/hooks\/(?:[^/?]+\/)*?)[^/?]{16,}(?=$|\?)/, '$1[secret]').replace(/^\/portal\/i\/[^/?]+/, '/portal/i/[ticket]');
 }
 
 /** The process logger's options, shared by the API (main.ts) and the worker. */

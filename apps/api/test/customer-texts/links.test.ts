@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, smsEncoding, smsParts } from '@betdesk/contract';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { smsMessages, standingOrders, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
+import { smsMessages, standingOrders, subscriptions, taxInvoices, tipsSubscribers } from '../../src/db/schema/index.ts';
 import { customerTexts, LANGUAGES, type CustomerTextId, type Language } from '../../src/customer-texts/catalogue.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { runAutoRenewal, turnOn } from '../../src/modules/auto-renew/service.ts';
@@ -21,10 +21,11 @@ import { screen } from '../ussd/fixtures.ts';
 let t: TestApp;
 let fake: FakeDaraja;
 let ref: Reference;
+let admin: string;
 let phoneNo = 711000700;
 
 beforeAll(async () => {
-  ({ t, fake, ref } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
+  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
   t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
   await t.deps.db.execute(sql`update settings set value = 'true'::jsonb where key = 'mpesa_ratiba_enabled'`);
 });
@@ -103,6 +104,16 @@ const flows: Record<string, { id: CustomerTextId; run: (language: Language) => P
       const [order] = await t.deps.db.select().from(standingOrders).where(eq(standingOrders.id, standing_order.id));
       await runAutoRenewal(t.deps, new Date(`${addDays(order!.nextDate, 1)}T10:00:00+03:00`));
       return lastSms(p.phone, 'auto-renew.missed');
+    },
+  },
+  'tax.invoice-link': {
+    id: 'sms.invoice_link',
+    async run(language) {
+      const p = await weeklySubscriber(language);
+      const [invoice] = await t.deps.db.select({ id: taxInvoices.id }).from(taxInvoices).where(eq(taxInvoices.subscriptionId, p.subscriptionId));
+      // Staff text the buyer a link to the sale's invoice (decision 087).
+      expect((await t.as(admin, { method: 'POST', url: `/api/tax/invoices/${invoice!.id}/send-link` })).statusCode).toBe(200);
+      return lastSms(p.phone, 'tax.invoice-link');
     },
   },
 };

@@ -168,13 +168,20 @@ describe('a link to the invoice by SMS (decision 087)', () => {
     expect(sms!.body).toContain(`Your tax invoice INV-00-${tipsInvoice.number} from`);
     expect(sms!.body).toContain(`works for ${INVOICE_LINK_DAYS} days`);
     const ticket = ticketIn(sms!.body);
-    const pdf = await open(ticket);
+    // The link opens a portal page (no sign-in) with the receipt and the A4 page.
+    const page = await open(ticket);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain(`Tax invoice INV-00-${tipsInvoice.number}`);
+    expect(page.body).toContain(`href="/portal/i/${ticket}/pdf?size=receipt"`);
+    expect(page.body).toContain(`href="/portal/i/${ticket}/pdf?size=a4"`);
+    const pdf = await open(ticket, '/pdf?size=receipt');
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toMatch(/^application\/pdf/);
     const text = await textOf(pdf.rawPayload);
     expect(text).toContain(`INV-00-${tipsInvoice.number}`);
     expect(text).toContain('P051111111A');
-    expect(await textOf((await open(ticket, '?size=a4')).rawPayload)).toContain('TAX INVOICE');
+    expect(await textOf((await open(ticket, '/pdf?size=a4')).rawPayload)).toContain('TAX INVOICE');
     // The audit says who sent it to whom, never the link itself.
     const [entry] = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.action, 'tax.invoice-link'), eq(auditLog.entityId, String(tipsInvoice.id))));
     expect(JSON.stringify(entry)).toContain('254733***001');
@@ -208,7 +215,8 @@ describe('a link to the invoice by SMS (decision 087)', () => {
     const expired = await open(old.ticket);
     expect(expired.statusCode).toBe(410);
     expect(expired.body).toContain('This invoice link has expired');
-    expect(expired.headers['content-type']).not.toMatch(/pdf/);
+    expect((await open(old.ticket, '/pdf')).statusCode).toBe(410);
+    expect((await open(`${ticket.slice(0, -1)}${last}`, '/pdf')).headers['content-type']).not.toMatch(/pdf/);
   });
 
   it('texts in the buyer’s language, and keeps the link from staff who read the log', async () => {

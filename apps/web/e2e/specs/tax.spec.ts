@@ -221,7 +221,16 @@ test.describe('The accountant', () => {
         return link;
       }, { timeout: 30_000 })
       .not.toBe('');
-    const opened = await request.get(link);
+    // The buyer opens it on a phone: a portal page with the receipt and the A4 invoice.
+    const phone = await page.context().newPage();
+    await phone.setViewportSize({ width: 375, height: 740 });
+    await phone.goto(link);
+    await expect(phone.getByRole('heading', { level: 1 })).toHaveText(/^Tax invoice INV-/);
+    await expect(phone.getByTestId('invoice-link-a4')).toBeVisible();
+    await shot(phone, 'invoice-link-375');
+    const receiptHref = await phone.getByTestId('invoice-link-receipt').getAttribute('href');
+    await phone.close();
+    const opened = await request.get(receiptHref!);
     expect(opened.status()).toBe(200);
     expect(opened.headers()['content-type']).toMatch(/^application\/pdf/);
     expect((await opened.body()).subarray(0, 5).toString()).toBe('%PDF-');

@@ -642,6 +642,22 @@ export function unavailablePage(language: Language): string {
 <p><a class="btn" href="/portal">${fixedText('portal.nav.home', language)}</a></p></main></body></html>`.value;
 }
 
+/**
+ * What an invoice's link by SMS opens (decision 087): the document's number and its two PDFs, the
+ * 80 mm receipt first (it fits a phone's screen), A4 for paper.
+ */
+export function invoiceLinkPage(shell: Shell, c: { number: string; business: string; receiptHref: string; a4Href: string }): string {
+  const t = (id: Parameters<typeof fixedText>[0]) => fixedText(id, shell.language, { number: c.number, business: c.business });
+  const title = t('portal.invoice_link_page.title');
+  return page(
+    shell,
+    { title, description: title, index: false },
+    html`<h1>${title}</h1><p class="notice">${t('portal.invoice_link_page.text')}</p>
+<p><a class="btn" href="${c.receiptHref}" data-testid="invoice-link-receipt">${t('portal.invoice_link_page.receipt')}</a></p>
+<p><a href="${c.a4Href}" data-testid="invoice-link-a4">${t('portal.invoice_link_page.a4')}</a></p>`,
+  );
+}
+
 export function messagePage(shell: Shell, c: { title: string; text: string; status?: 'warn' | 'notice'; link?: { href: string; label: string } }): string {
   return page(
     shell,

@@ -310,18 +310,33 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     }),
   );
 
-  // A document sent by SMS (decision 087): the signed link opens its PDF (an 80 mm receipt unless
-  // ?size=a4) without signing in; a forged, altered or expired one says so in the reader's language.
+  // A document sent by SMS (decision 087): the signed link opens a page with its two PDFs (the 80 mm
+  // receipt and A4), without signing in; a forged, altered or expired one says so in the reader's language.
+  const ticketed = async (request: FastifyRequest) => {
+    const ticket = String((request.params as { ticket?: string }).ticket ?? '');
+    const opened = await openInvoiceTicket(deps, ticket);
+    if (opened === 'invalid') throw new AppError(404, portalTexts.invoiceLinkInvalid);
+    if (opened === 'expired') throw new AppError(410, portalTexts.invoiceLinkExpired);
+    return { ticket, ...opened };
+  };
   app.get(
     '/portal/i/:ticket',
     hidden,
     htmlPage(async (request, reply) => {
-      const opened = await openInvoiceTicket(deps, String((request.params as { ticket?: string }).ticket ?? ''));
-      if (opened === 'invalid') throw new AppError(404, portalTexts.invoiceLinkInvalid);
-      if (opened === 'expired') throw new AppError(410, portalTexts.invoiceLinkExpired);
+      const { ticket, number } = await ticketed(request);
+      const facts = await portal.publicFacts(deps);
+      const base = `/portal/i/${ticket}/pdf`;
+      reply.header('referrer-policy', 'no-referrer');
+      return send(request, reply, pages.invoiceLinkPage(await shellOf(request), { number, business: facts.business, receiptHref: `${base}?size=receipt`, a4Href: `${base}?size=a4` }));
+    }),
+  );
+  app.get(
+    '/portal/i/:ticket/pdf',
+    hidden,
+    htmlPage(async (request, reply) => {
+      const { invoiceId } = await ticketed(request);
       const asked = (request.query as { size?: string; lang?: string }) ?? {};
-      const size = asked.size === 'a4' ? 'a4' : 'receipt';
-      return sendInvoicePdf(reply, await invoicePdf(deps, opened.invoiceId, { size, lang: asked.lang }));
+      return sendInvoicePdf(reply, await invoicePdf(deps, invoiceId, { size: asked.size === 'a4' ? 'a4' : 'receipt', lang: asked.lang ?? (await languageOfPage(request)) }));
     }),
   );
 

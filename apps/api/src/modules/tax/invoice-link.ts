@@ -31,6 +31,9 @@ const maskedPhone = (phone: string) => `${phone.slice(0, 6)}***${phone.slice(-3)
 
 type TaxDocument = NonNullable<Awaited<ReturnType<typeof q.invoiceRow>>>;
 
+/** As the PDF prints it: INV-00-12, CN-00-13. */
+const documentNumber = (inv: TaxDocument) => `${inv.kind === 'invoice' ? 'INV' : 'CN'}-${inv.branchId}-${inv.number}`;
+
 /**
  * The phone a document's link goes to and is bound to: the one printed on it (the payer's, copied
  * at issue), else its buyer's own (a sale without an M-Pesa payment).
@@ -66,7 +69,7 @@ function ticketParts(ticket: string): { invoiceId: number; expires: number; sign
  * document gone or no longer the phone's) or `expired` (checked after the signature, so an expiry
  * is never told for a forged ticket).
  */
-export async function openInvoiceTicket(deps: AppDeps, ticket: string, now = Date.now()): Promise<{ invoiceId: number } | 'invalid' | 'expired'> {
+export async function openInvoiceTicket(deps: AppDeps, ticket: string, now = Date.now()): Promise<{ invoiceId: number; number: string } | 'invalid' | 'expired'> {
   const parts = ticketParts(ticket);
   if (!parts) return 'invalid';
   const inv = await q.invoiceRow(deps.db, parts.invoiceId);
@@ -79,7 +82,7 @@ export async function openInvoiceTicket(deps: AppDeps, ticket: string, now = Dat
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
   if (parts.expires * 1000 < now) return 'expired';
   if (await isErasedPhone(deps.db, phone)) return 'invalid';
-  return { invoiceId: parts.invoiceId };
+  return { invoiceId: parts.invoiceId, number: documentNumber(inv!) };
 }
 
 /**
@@ -101,7 +104,7 @@ export async function sendInvoiceLink(deps: AppDeps, actor: Actor, id: number, r
     const live = await liveMessageSince(tx, { to: phone, intent: INTENT, dedupePrefix, since: nairobiDayStart(nairobiDayOf(now)) });
     if (live) return { info: invoiceLinkTexts.alreadySent, sms_id: null, to, already_sent: true };
     const { ticket, expiresAt } = issueInvoiceTicket(deps.config.secretsKey, id, phone, now.getTime());
-    const number = `${inv.kind === 'invoice' ? 'INV' : 'CN'}-${inv.branchId}-${inv.number}`;
+    const number = documentNumber(inv);
     const body = await customerTextFor(tx, phone, 'sms.invoice_link', {
       number,
       link: invoiceLink(deps.config, ticket),
