@@ -302,7 +302,7 @@ export const customerTexts = {
   },
   'portal.invoice_link_page.title': { en: 'Tax invoice {number}', sw: 'Ankara ya kodi {number}', channel: 'portal' },
   'portal.invoice_link_page.text': {
-    en: 'Your tax invoice from {business}, as a PDF: the receipt fits a phone’s screen, the A4 page prints on paper.',
+    en: 'Your tax invoice from {business}, as a PDF: the receipt fits on a phone screen, the A4 page prints on paper.',
     sw: 'Ankara yako ya kodi kutoka {business}, kama PDF: risiti inatosha kwenye skrini ya simu, ukurasa wa A4 unachapishwa kwenye karatasi.',
     channel: 'portal',
   },
