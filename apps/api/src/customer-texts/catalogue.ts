@@ -342,6 +342,8 @@ export const customerTexts = {
   'invoice.original': { en: 'Credits invoice', sw: 'Inarekebisha ankara', channel: 'portal' },
   'invoice.date': { en: 'Date', sw: 'Tarehe', channel: 'portal' },
   'invoice.item': { en: 'Item', sw: 'Bidhaa', channel: 'portal' },
+  'invoice.list_price': { en: 'List price (KES)', sw: 'Bei ya kawaida (KES)', channel: 'portal' },
+  'invoice.discount': { en: 'Discount (KES)', sw: 'Punguzo (KES)', channel: 'portal' },
   'invoice.amount': { en: 'Amount (KES)', sw: 'Kiasi (KES)', channel: 'portal' },
   'invoice.rate': { en: 'Tax rate {rate}', sw: 'Kiwango cha kodi {rate}', channel: 'portal' },
   'invoice.taxable': { en: 'Taxable value', sw: 'Thamani inayotozwa kodi', channel: 'portal' },

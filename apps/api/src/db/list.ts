@@ -137,10 +137,12 @@ export async function cappedCountOf(db: Queryable, select: SQL, cap: number = CO
  * `ilike`, which no index answers without testing each row, so a count costs a test per row it
  * counts (decision 084: to 10,001 for a common surname, a scan of 196,000 payments at reference
  * scale). Counting just past the page keeps the count honest (the page's rows are within it, and a
- * capped count leaves the next page reachable) for about the cost of the page itself.
+ * capped count leaves the next page reachable) for about the cost of the page itself. A list whose
+ * filter is another per-row test (`testsEachRow`: the active subscribers' `exists` of a running
+ * subscription, 10,001 index probes at reference scale) counts the same way.
  */
-export function countCapOf(q: { search?: string | undefined; page: number; perPage: number }): number {
-  if (!q.search?.trim()) return COUNT_CAP;
+export function countCapOf(q: { search?: string | undefined; page: number; perPage: number }, o: { testsEachRow?: boolean } = {}): number {
+  if (!q.search?.trim() && !o.testsEachRow) return COUNT_CAP;
   const end = q.page * q.perPage;
   return Math.min(COUNT_CAP, (Math.floor(end / SEARCH_COUNT_STEP) + 1) * SEARCH_COUNT_STEP);
 }

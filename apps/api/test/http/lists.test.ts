@@ -179,6 +179,25 @@ describe('counting a broad search', () => {
   }, 60_000);
 });
 
+describe('counting the active subscribers', () => {
+  it(`reaches the next ${SEARCH_COUNT_STEP} past the page, as a search does: its exists is a test per row counted`, async () => {
+    const before = (await get(admin, '/api/tips/subscribers/active')).json().total_records as number;
+    await t.deps.database.executeSql(`
+      with s as (
+        insert into tips_subscribers (name, phone, phone_hash)
+        select 'Active ' || n, '2547990' || lpad(n::text, 5, '0'), md5('active' || n) from generate_series(1, ${SEARCH_COUNT_STEP + 5}) as n
+        returning id)
+      insert into subscriptions (subscriber_id, duration_days, amount_cents, starts_at, expires_at, source)
+      select id, 7, 10000, now() - interval '1 day', now() + interval '6 days', 'manual' from s`);
+    const first = (await get(admin, '/api/tips/subscribers/active')).json();
+    expect([first.total_records, first.total_capped, first.subscribers.length]).toEqual([SEARCH_COUNT_STEP, true, 50]);
+    // From page 20 of 50 it reaches 2,000: every active subscriber is counted, exactly.
+    const deep = (await get(admin, '/api/tips/subscribers/active?page=20&perPage=50')).json();
+    expect(deep.total_records).toBe(before + SEARCH_COUNT_STEP + 5);
+    expect(deep.total_capped).toBeUndefined();
+  }, 60_000);
+});
+
 describe('a page deep in a list', () => {
   // After the broad search above, more than 10,000 payments are stored.
   it(`is picked by its ids first past row ${DEFERRED_FROM}, and is the same page, in either direction`, async () => {

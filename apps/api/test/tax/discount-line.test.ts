@@ -14,6 +14,7 @@ import { salesRequest, transmitDueInvoices } from '../../src/modules/tax/service
 import { signInToPortal, type TestApp } from '../helpers.ts';
 import { appWithFakeDaraja, declaredAdult, paymentByReceipt, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
 import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
+import { textOf } from './pdf-text.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
@@ -80,6 +81,14 @@ describe('the eTIMS line of a sale made with a promo code', () => {
     expect(sent).toMatchObject({ totTaxblAmt: 135, taxblAmtB: 135, totTaxAmt: 18.62, taxAmtB: 18.62, totAmt: 135 });
     // The item is registered at its list price, not the discounted one.
     expect(oscu.items.get(`P051234567X/00/${String(line.itemCd)}`)).toMatchObject({ dftPrc: 149 });
+    // The printable invoice shows the same line: list price, discount and rate, the amount paid.
+    const pdf = await t.as(admin, { method: 'GET', url: `/api/tax/invoices/${invoice.id}/document?lang=en` });
+    expect(pdf.statusCode).toBe(200);
+    const text = await textOf(pdf.rawPayload);
+    expect(text).toContain('List price (KES): 149.00');
+    expect(text).toContain('Discount (KES): 14.00 (9.40%)');
+    expect(text).toContain('Amount (KES): 135.00');
+    expect(text).toContain('Taxable value: 116.38');
   });
 
   it('KES 20 off KES 149: the line carries 20.00 off at 13.42 %', async () => {
@@ -89,8 +98,11 @@ describe('the eTIMS line of a sale made with a promo code', () => {
   });
 
   it('a sale at list price sends no discount', async () => {
-    const { line } = await boughtWith('0712000803', undefined, 'SDL5000003');
+    const { invoice, line } = await boughtWith('0712000803', undefined, 'SDL5000003');
     expect(line).toMatchObject({ prc: 149, splyAmt: 149, dcRt: 0, dcAmt: 0, taxblAmt: 149, taxAmt: 20.55, totAmt: 149 });
+    const text = await textOf((await t.as(admin, { method: 'GET', url: `/api/tax/invoices/${invoice.id}/document?lang=en` })).rawPayload);
+    expect(text).not.toContain('Discount');
+    expect(text).toContain('Amount (KES): 149.00');
   });
 
   it('the fake OSCU refuses a line whose price, discount and taxable amount do not relate', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { INVOICE_LINK_DAYS, invoiceLinkTexts } from '@betdesk/contract';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PORTAL_COOKIE } from '@betdesk/contract';
 import { auditLog, smsMessages, taxInvoices } from '../../src/db/schema/index.ts';
 import { startFakeOscu, type FakeOscu } from '../../src/integrations/etims/fake-oscu.ts';
@@ -10,6 +9,7 @@ import { issueInvoiceTicket } from '../../src/modules/tax/invoice-link.ts';
 import { setLanguage } from '../../src/modules/sms/service.ts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers.ts';
 import { addClient, people } from '../clients/fixtures.ts';
+import { textOf } from './pdf-text.ts';
 import { c2b, confirm, paymentByReceipt, seedPeople } from '../mpesa/fixtures.ts';
 
 /**
@@ -22,16 +22,6 @@ let fake: FakeOscu;
 let p: Awaited<ReturnType<typeof people>>;
 const TIN = 'P051234567X';
 
-async function textOf(pdf: Buffer): Promise<string> {
-  const doc = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, disableFontFace: true, verbosity: 0 }).promise;
-  let text = '';
-  for (let n = 1; n <= doc.numPages; n++) {
-    const page = await doc.getPage(n);
-    const content = await page.getTextContent();
-    text += content.items.map((i) => ('str' in i ? i.str : '')).join(' ') + '\n';
-  }
-  return text.replace(/\s+/g, ' ');
-}
 const sendAll = async () => {
   for (let i = 0; i < 3; i++) {
     await t.deps.db.execute(sql`update tax_invoices set next_attempt_at = now() where status = 'queued'`);

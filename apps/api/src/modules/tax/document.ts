@@ -19,7 +19,7 @@ import { getSetting } from '../settings/service.ts';
 import { languageOf } from '../sms/service.ts';
 import * as q from './queries.ts';
 import * as iq from './queries/identity.ts';
-import { qrOf, TAX_RATES } from './invoices.ts';
+import { discountRate, lineDiscountOf, qrOf, TAX_RATES } from './invoices.ts';
 
 export type DocumentSize = 'a4' | 'receipt';
 
@@ -35,6 +35,8 @@ async function documentFacts(deps: AppDeps, id: number) {
     sellerPin: device?.tin ?? '',
     sellerName: await getSetting(deps.db, 'portal_business_name'),
     qr: await qrOf(deps, device, inv.kraSignature, inv.branchId),
+    // A promo-code sale: its list price and discount, as KRA's line has them (decision 081).
+    discount: await lineDiscountOf(deps.db, inv),
   };
 }
 
@@ -94,6 +96,10 @@ export async function invoicePdf(deps: AppDeps, id: number, o: { size: DocumentS
   line(t('invoice.date'), `${nairobiDayOf(f.inv.createdAt)}`);
   doc.moveDown(0.5);
   line(t('invoice.item'), f.inv.itemName);
+  if (f.discount) {
+    line(t('invoice.list_price'), money(f.discount.listPriceCents));
+    line(t('invoice.discount'), `${money(f.discount.discountCents)} (${discountRate(f.discount).toFixed(2)}%)`);
+  }
   line(t('invoice.amount'), money(f.inv.amountCents));
   doc.moveDown(0.3);
   doc.font('Helvetica-Bold').fontSize(small).text(t('invoice.rate', { rate: `${f.inv.taxType} (${TAX_RATES[f.inv.taxType]}%)` }));

@@ -457,9 +457,10 @@ type SendOutcome = 'sent' | 'rejected' | 'retry' | 'waiting';
 
 /**
  * The discount a sale's invoice carries on its line: the sale's promo code use, when the invoice is
- * for the price that use asked (a credit note, a bonus or any other amount carries none).
+ * for the price that use asked (a credit note, a bonus or any other amount carries none). The
+ * printable invoice shows the same line (document.ts).
  */
-async function lineDiscountOf(db: Queryable, inv: q.TaxInvoiceRow): Promise<LineDiscount | null> {
+export async function lineDiscountOf(db: Queryable, inv: q.TaxInvoiceRow): Promise<LineDiscount | null> {
   if (inv.kind !== 'invoice' || inv.subscriptionId === null) return null;
   const d = await discountOfSale(db, inv.subscriptionId);
   if (!d || d.priceCents !== inv.amountCents || d.listPriceCents !== d.priceCents + d.discountCents) return null;

@@ -44,7 +44,7 @@ export async function pageSubscribers(
   const order = orderSql('tipsSubscribers', sorts, sql`s.id`, options);
   const counted: Promise<ListCount> =
     options.onlyActive || search
-      ? cappedCount(db, sql`from ${tipsSubscribers} s where ${where}`, countCapOf(options))
+      ? cappedCount(db, sql`from ${tipsSubscribers} s where ${where}`, countCapOf(options, { testsEachRow: options.onlyActive }))
       : summed(db, 'tips_subscriber').then((t) => ({ total_records: t.n }));
   const [found, count] = await Promise.all([
     rows<SubscriberRecord>(
