@@ -160,6 +160,21 @@ export async function giveMarketingConsent(t: TestApp, ...phones: string[]): Pro
 }
 
 /**
+ * Turns KRA invoicing on as an admin does on the Tax screen: the device's settings (VAT-registered,
+ * PIN P051234567X, branch 00) pointed at a fake OSCU, then its initialisation; throws when either is refused.
+ */
+export async function initialiseTaxDevice(t: TestApp, admin: string, oscuBaseUrl: string, serial = 'BETDESK-01'): Promise<void> {
+  const saved = await t.as(admin, {
+    method: 'POST',
+    url: '/api/tax/settings',
+    payload: { tin: 'P051234567X', branch_id: '00', device_serial: serial, vat_registered: true, base_url: oscuBaseUrl },
+  });
+  if (saved.statusCode !== 200) throw new Error(`tax settings refused: ${saved.statusCode} ${saved.body}`);
+  const initialised = await t.as(admin, { method: 'POST', url: '/api/tax/initialise' });
+  if (initialised.statusCode !== 200) throw new Error(`tax device not initialised: ${initialised.statusCode} ${initialised.body}`);
+}
+
+/**
  * Signs a phone (07… form) in to the portal as a punter does: asks for a code, reads it from the SMS
  * Betdesk queued, verifies it from the same address. Returns the portal's cookie header.
  */

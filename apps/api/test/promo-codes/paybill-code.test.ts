@@ -15,7 +15,7 @@ import { startFakeOscu, type FakeOscu } from '../../src/integrations/etims/fake-
 import { promoCodeInAccount } from '../../src/modules/mpesa/matching.ts';
 import { setLanguage } from '../../src/modules/sms/languages.ts';
 import { transmitDueInvoices } from '../../src/modules/tax/service.ts';
-import type { TestApp } from '../helpers.ts';
+import { initialiseTaxDevice, type TestApp } from '../helpers.ts';
 import { c2b, confirm, declaredAdult, ledgerOf, paymentByReceipt, SECRET } from '../mpesa/fixtures.ts';
 import { addTipsSubscriber, tipsApp, type TipsReference } from '../tips-fixtures/reference.ts';
 
@@ -32,13 +32,7 @@ beforeAll(async () => {
   oscu = await startFakeOscu();
   ({ t, ref, admin } = await tipsApp());
   t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
-  const saved = await t.as(admin, {
-    method: 'POST',
-    url: '/api/tax/settings',
-    payload: { tin: 'P051234567X', branch_id: '00', device_serial: 'BETDESK-01', vat_registered: true, base_url: oscu.baseUrl },
-  });
-  expect(saved.statusCode).toBe(200);
-  expect((await t.as(admin, { method: 'POST', url: '/api/tax/initialise' })).statusCode).toBe(200);
+  await initialiseTaxDevice(t, admin, oscu.baseUrl);
   // The D2 SMS weekly package is KES 500: 10 % off asks KES 450.
   for (const payload of [
     { code: 'RADIO10', kind: 'percent', percent_off: 10, package_ids: [ref.d2SmsWeek], ...running(), one_per_phone: true, first_purchase_only: false },

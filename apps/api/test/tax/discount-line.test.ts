@@ -11,7 +11,7 @@ import { pricePackages, subscriptions, taxInvoices } from '../../src/db/schema/i
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { startFakeOscu, type FakeOscu } from '../../src/integrations/etims/fake-oscu.ts';
 import { salesRequest, transmitDueInvoices } from '../../src/modules/tax/service.ts';
-import { signInToPortal, type TestApp } from '../helpers.ts';
+import { initialiseTaxDevice, signInToPortal, type TestApp } from '../helpers.ts';
 import { appWithFakeDaraja, declaredAdult, paymentByReceipt, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
 import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 import { textOf } from './pdf-text.ts';
@@ -31,13 +31,7 @@ beforeAll(async () => {
   ref = await tipsReference(t.deps.db);
   ({ admin } = await signedInStaff(t));
   await t.deps.db.update(pricePackages).set({ priceCents: 14_900 }).where(eq(pricePackages.id, ref.d2WebWeek));
-  const saved = await t.as(admin, {
-    method: 'POST',
-    url: '/api/tax/settings',
-    payload: { tin: 'P051234567X', branch_id: '00', device_serial: 'BETDESK-01', vat_registered: true, base_url: oscu.baseUrl },
-  });
-  expect(saved.statusCode).toBe(200);
-  expect((await t.as(admin, { method: 'POST', url: '/api/tax/initialise' })).statusCode).toBe(200);
+  await initialiseTaxDevice(t, admin, oscu.baseUrl);
   for (const payload of [
     { code: 'TEN', kind: 'percent', percent_off: 10, package_ids: [ref.d2WebWeek], ...running(), one_per_phone: true, first_purchase_only: false },
     { code: 'TWENTY', kind: 'fixed', amount_off: 20, package_ids: [ref.d2WebWeek], ...running(), one_per_phone: true, first_purchase_only: false },
