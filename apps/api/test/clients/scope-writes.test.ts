@@ -85,6 +85,9 @@ const NOT_CLIENT_OWNED_WRITES: Record<string, string> = {
   'POST /api/tips/tickets/store': 'tips content',
   'POST /api/tips/tickets/results': 'tips content',
   'POST /api/tips/winnings/update': 'the winnings page',
+  // Its :id is a tax document, not a client: the scope is printing's (staffMayRead), and staff A's
+  // request for staff B's client's invoice is refused (404, nothing sent) in test/tax/invoice-document.test.ts.
+  'POST /api/tax/invoices/:id/send-link': "a tax document's link by SMS, within the documents the caller may print (decision 087)",
 };
 
 let t: TestApp;
