@@ -146,12 +146,11 @@ export const smsResendTexts = {
 } as const;
 
 /** Why a secret message is not sent again, in words that fit its kind (a password, a sign-in code). */
-export const secretResendRefusal = (intent: string): string =>
-  intent === 'portal.sign-in-code'
-    ? smsResendTexts.signInCode
-    : intent === 'tax.invoice-link'
-      ? smsResendTexts.invoiceLink
-      : smsResendTexts.temporaryPassword;
+const SECRET_RESEND_REFUSALS: Readonly<Record<string, string>> = {
+  'portal.sign-in-code': smsResendTexts.signInCode,
+  'tax.invoice-link': smsResendTexts.invoiceLink,
+};
+export const secretResendRefusal = (intent: string): string => SECRET_RESEND_REFUSALS[intent] ?? smsResendTexts.temporaryPassword;
 
 /** Whether the log offers "Resend" for this message (the server decides again). */
 export const canResendSms = (m: Pick<SmsMessage, 'status' | 'intent'>): boolean =>

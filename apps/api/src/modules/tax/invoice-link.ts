@@ -38,8 +38,9 @@ const documentNumber = (inv: TaxDocument) => `${inv.kind === 'invoice' ? 'INV' :
  * The phone a document's link goes to and is bound to: the one printed on it (the payer's, copied
  * at issue), else its buyer's own (a sale without an M-Pesa payment).
  */
-async function documentPhone(db: Queryable, inv: TaxDocument): Promise<string | null> {
-  return inv.buyerPhone ?? (await iq.buyerOfInvoice(db, inv.id))?.phone ?? null;
+async function documentPhone(db: Queryable, inv: TaxDocument): Promise<{ phone: string | null; buyer: Awaited<ReturnType<typeof iq.buyerOfInvoice>> }> {
+  const buyer = await iq.buyerOfInvoice(db, inv.id);
+  return { phone: inv.buyerPhone ?? buyer?.phone ?? null, buyer };
 }
 
 function signatureOf(secretsKey: Buffer, invoiceId: number, expires: number, phone: string): Buffer {
@@ -73,7 +74,7 @@ export async function openInvoiceTicket(deps: AppDeps, ticket: string, now = Dat
   const parts = ticketParts(ticket);
   if (!parts) return 'invalid';
   const inv = await q.invoiceRow(deps.db, parts.invoiceId);
-  const phone = inv ? await documentPhone(deps.db, inv) : null;
+  const phone = inv ? (await documentPhone(deps.db, inv)).phone : null;
   if (!phone) return 'invalid';
   // Compared as text: the 22nd character holds 2 bits of the signature and 4 of padding, which a
   // decoder ignores, so only the one canonical spelling is accepted.
@@ -96,7 +97,7 @@ export async function sendInvoiceLink(deps: AppDeps, actor: Actor, id: number, r
   const result = await deps.db.transaction(async (tx) => {
     const inv = await q.lockInvoice(tx, id);
     if (!inv) throw notFound(refusalTexts.invoiceNotFound);
-    const phone = await documentPhone(tx, inv);
+    const { phone, buyer } = await documentPhone(tx, inv);
     if (!phone) throw conflict(invoiceLinkTexts.noPhone, 'no_phone');
     if (await isErasedPhone(tx, phone)) throw conflict(invoiceLinkTexts.erased, 'erased');
     const to = maskedPhone(phone);
@@ -111,7 +112,6 @@ export async function sendInvoiceLink(deps: AppDeps, actor: Actor, id: number, r
       days: String(INVOICE_LINK_DAYS),
       business: await getSetting(tx, 'portal_business_name'),
     });
-    const buyer = await iq.buyerOfInvoice(tx, id);
     const smsId = await queueSms(tx, {
       intent: INTENT,
       dedupeKey: `${dedupePrefix}${randomUUID()}`,

@@ -13,7 +13,7 @@ export function SendInvoiceLinkButton({ id, number, testId }: { id: number; numb
     <Button
       size="compact-sm"
       variant="subtle"
-      loading={send.isPending && send.variables === id}
+      loading={send.isPending}
       aria-label={`Send a link to invoice ${number} by SMS`}
       data-testid={testId}
       // The answer's text (sent to which phone, or already sent today) shows as the request's toast.
