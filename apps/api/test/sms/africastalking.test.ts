@@ -14,7 +14,7 @@ let fake: FakeAfricasTalking;
 let gateway: SmsGateway;
 beforeAll(async () => {
   t = await createTestApp();
-  ({ fake, gateway } = await fakeGateway({ timeoutMs: 1_000 }));
+  ({ fake, gateway } = await fakeGateway({ timeoutMs: 5_000 }));
 });
 afterAll(async () => {
   await fake.close();

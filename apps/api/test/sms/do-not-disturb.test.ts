@@ -13,7 +13,7 @@ let fake: FakeAfricasTalking;
 let gateway: SmsGateway;
 beforeAll(async () => {
   t = await createTestApp();
-  ({ fake, gateway } = await fakeGateway({ timeoutMs: 1_000 }));
+  ({ fake, gateway } = await fakeGateway({ timeoutMs: 5_000 }));
   // Offers go only to phones that agreed to them (decision 025): these did.
   await giveMarketingConsent(t, '254788000001', '254788000002', '254788000003');
 });

@@ -25,7 +25,7 @@ let providers: SmsProviders;
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ fake: at, gateway: primary } = await fakeGateway({ timeoutMs: 1_000 }));
+  ({ fake: at, gateway: primary } = await fakeGateway({ timeoutMs: 5_000 }));
   advanta = await startFakeAdvanta({ apiKey: 'adv-key', partnerId: '4242', creditKes: 100_000 });
   secondary = advantaGateway({
     baseUrl: advanta.url,
@@ -33,7 +33,7 @@ beforeAll(async () => {
     partnerId: '4242',
     senderId: 'BETDESK',
     promoSenderId: 'BETDESK-OFR',
-    timeoutMs: 1_000,
+    timeoutMs: 5_000,
     logger: silent,
   });
   providers = { primary, secondary };
@@ -91,7 +91,7 @@ async function downPrimary(): Promise<SmsGateway> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return africasTalkingGateway({ username: AT_USERNAME, apiKey: AT_API_KEY, baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 1_000, logger: silent });
+  return africasTalkingGateway({ username: AT_USERNAME, apiKey: AT_API_KEY, baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5_000, logger: silent });
 }
 
 describe('failover to the second aggregator (decision 062)', () => {

@@ -22,7 +22,7 @@ let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ fake, gateway } = await fakeGateway({ timeoutMs: 2_000 }));
+  ({ fake, gateway } = await fakeGateway({ timeoutMs: 5_000 }));
   await t.addUser({ email: 'boss@betdesk.test', categoryId: ADMIN });
   admin = await t.tokenFor('boss@betdesk.test');
 });

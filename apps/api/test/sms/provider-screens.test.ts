@@ -18,7 +18,7 @@ let advanta: FakeAdvanta;
 beforeAll(async () => {
   t = await createTestApp({ env: { METRICS_TOKEN } });
   let primary;
-  ({ fake: at, gateway: primary } = await fakeGateway({ timeoutMs: 1_000 }));
+  ({ fake: at, gateway: primary } = await fakeGateway({ timeoutMs: 5_000 }));
   advanta = await startFakeAdvanta({ apiKey: 'adv-key', partnerId: '4242' });
   t.deps.sms = primary;
   t.deps.smsFailover = advantaGateway({ baseUrl: advanta.url, apiKey: 'adv-key', partnerId: '4242', senderId: 'BETDESK', logger: pino({ level: 'silent' }) });
