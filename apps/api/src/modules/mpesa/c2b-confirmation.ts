@@ -1,6 +1,7 @@
 import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { withPreparedStatements, type Queryable } from '../../db/client.ts';
+import { typedObjectOf } from '../../db/columns.ts';
 import { retryingLostRaces } from '../../db/conflicts.ts';
 import { standingOrderColumn, standingOrderRun, type StandingOrderPaying } from '../auto-renew/service.ts';
 import { ageHoldWarning, holdForAgeReply, mustDeclareAge, undeclaredPhoneSql } from '../compliance/service.ts';
@@ -38,7 +39,7 @@ import {
 import type { SaleBlock } from '../../db/schema/index.ts';
 import * as claimsQ from './queries/claims.ts';
 import * as firstReadQ from './queries/first-read.ts';
-import { readSaleLookup, saleLookupFor, type Settlement, type SettlementOutcome } from './settle.ts';
+import { saleLookupFor, type Settlement, type SettlementOutcome } from './settle.ts';
 
 /** The tips category an account number names (`categoryNamedBy`), null when none. */
 type NamedCategory = Awaited<ReturnType<typeof categoryNamedBy>>;
@@ -146,7 +147,7 @@ async function adoptReceiptOrNameCategory(
     waiting,
     paying.account,
     phoneHash,
-    (id, namedCategoryId) => ({ order: standingOrderColumn.column(id, paying), sale: saleLookupFor(id, namedCategoryId, paying.amountCents) }),
+    (id, namedCategoryId) => typedObjectOf({ order: standingOrderColumn(id, paying), sale: saleLookupFor(id, namedCategoryId, paying.amountCents) }),
     paidByErasedPersonSql(f),
     // The sale check rides in the same read: no statement more per payment (decision 059).
     payerBlockedSql(f),
@@ -158,7 +159,6 @@ async function adoptReceiptOrNameCategory(
   // and that subscriber's standing order that pays this account and amount (a Ratiba run, decision 042).
   const ofSender = found.subscribersOfSender;
   const only = ofSender?.length === 1 ? ofSender[0]! : null;
-  const also = only?.also as { order: unknown; sale: unknown } | undefined;
   return {
     adopted,
     category: found.category,
@@ -167,9 +167,8 @@ async function adoptReceiptOrNameCategory(
     payerErased: found.payerErased,
     payerBlocked: found.payerBlocked,
     buyer: buyerPhone ? { phone: buyerPhone, undeclared: found.payerUndeclared } : null,
-    orderOfSender: only && also ? { order: standingOrderColumn.read(also.order) } : undefined,
-    saleOfSender:
-      only && also ? { subscriberId: only.id, betCategoryId: found.category?.id ?? null, amountCents: paying.amountCents, found: readSaleLookup(also.sale) } : undefined,
+    orderOfSender: only ? { order: only.also.order } : undefined,
+    saleOfSender: only ? { subscriberId: only.id, betCategoryId: found.category?.id ?? null, amountCents: paying.amountCents, found: only.also.sale } : undefined,
   };
 }
 

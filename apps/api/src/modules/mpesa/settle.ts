@@ -1,4 +1,5 @@
 import type { SQL } from 'drizzle-orm';
+import { typedObjectOf, type TypedColumn } from '../../db/columns.ts';
 import type { TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { RidingSms } from '../sms/service.ts';
@@ -58,23 +59,21 @@ export interface Settlement {
    * for this subscriber, the category the account named and this amount: used only when all three
    * are the settlement's.
    */
-  looked?: { subscriberId: number; betCategoryId: number | null; amountCents: number; found: q.SaleLookup };
+  looked?: { subscriberId: number; betCategoryId: number | null; amountCents: number; found: TipsSaleLookup };
 }
 
-/** The columns a tips payment's look-up reads with the packages: the receipt's settings and today's tip. */
-const SALE_LOOKUP_ALSO = { settings: receiptSettingsColumn.column, tip: todaysTipColumn.column };
+/** The columns a tips payment's look-up reads with the packages: the receipt's settings and today's tip of the category. */
+const saleLookupAlso = (category: SQL) => typedObjectOf({ settings: receiptSettingsColumn, tip: todaysTipColumn(category) });
+
+/** What a tips payment may buy, with the receipt's settings and today's tip (`saleLookupFor`). */
+export type TipsSaleLookup = q.SaleLookup<ReturnType<ReturnType<typeof saleLookupAlso>['read']>>;
 
 /**
- * A tips settlement's look-up as a column of the caller's read (`Settlement.looked`, read back with
- * `readSaleLookup`): for the subscriber and named category given as SQL expressions of that read.
+ * A tips settlement's look-up as a typed column of the caller's read (`Settlement.looked`): for the
+ * subscriber and named category given as SQL expressions of that read.
  */
-export function saleLookupFor(subscriberId: SQL, namedCategoryId: SQL, amountCents: number): SQL {
-  return q.saleLookupColumn(subscriberId, namedCategoryId, amountCents, SALE_LOOKUP_ALSO);
-}
-
-/** The value of a `saleLookupFor` column. */
-export function readSaleLookup(value: unknown): q.SaleLookup {
-  return q.readSaleLookup(value);
+export function saleLookupFor(subscriberId: SQL, namedCategoryId: SQL, amountCents: number): TypedColumn<TipsSaleLookup> {
+  return q.saleLookupColumn(subscriberId, namedCategoryId, amountCents, saleLookupAlso);
 }
 
 export interface SettlementOutcome {
@@ -175,10 +174,10 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     const found =
       looked && looked.subscriberId === subscriberId && looked.betCategoryId === s.betCategoryId && looked.amountCents === s.amountCents
         ? looked.found
-        : await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents, SALE_LOOKUP_ALSO);
+        : await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents, saleLookupAlso);
     latest = found.latest;
-    settings = receiptSettingsColumn.read(found.also.settings);
-    tip = todaysTipColumn.read(found.also.tip);
+    settings = found.also.settings;
+    tip = found.also.tip;
     // SMS is preferred over web, unless the subscriber's latest subscription was web.
     const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
     chosen = found.fits.find((p) => p.medium === preferred) ?? found.fits[0];
