@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { RidingSms } from '../sms/service.ts';
 import { payPendingBonuses, reverseBonusPaymentsOfPayment } from '../bonuses/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
-import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
+import { activateSubscription, reverseSubscriptionsOfPayment, type SaleWrites } from '../subscriptions/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries/settlement.ts';
 import { queueCreditNotice, queueTipsReceipt, receiptSettings, receiptSettingsColumn, type KnownPayer, type ReceiptSettings } from './receipts.ts';
@@ -42,11 +42,12 @@ export interface Settlement {
   actorUserId: number | null;
   requestId?: string | null;
   /**
-   * The caller invoices a sale itself, as the last statement of its transaction, with the
-   * outcome's `saleToInvoice` (decision 044), and writes a tips subscription's audit row (the
-   * outcome's `audits`) with its own; otherwise both are written when the sale is made.
+   * Where a sale's invoice and a tips subscription's audit row are written (`SaleWrites`): with
+   * `last`, the caller writes them as the last statement of its transaction, with the outcome's
+   * `saleToInvoice` and `audits` (the C2B purchase's `PURCHASE_WRITES`); otherwise when the sale is made.
+   * The invoice is numbered now anyway when the receipt SMS carries its number (`receipt_sms_invoice_line`).
    */
-  invoiceLast?: boolean;
+  writes?: SaleWrites;
   /** The payment's credit to the payee was posted with its row, in one statement (a C2B confirmation). */
   credited?: boolean;
   /**
@@ -85,7 +86,7 @@ export interface SettlementOutcome {
   smsQueued?: boolean;
   /** The sale the caller invoices as the last statement of its transaction (`queueSaleInvoice`). */
   saleToInvoice?: Sale | null;
-  /** With `invoiceLast`: the audit rows the caller writes with its own, in one statement. */
+  /** With `writes.audit` `last`: the audit rows the caller writes with its own, in one statement. */
   audits?: AuditEntry[];
   /**
    * Messages the caller writes with the sale's invoice (`saleToInvoice`, always set with them), in
@@ -226,8 +227,10 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     invoice: { itemName: chosen.name, ...(s.buyerPhone !== undefined ? { buyerPhone: s.buyerPhone } : {}) },
     // The receipt's invoice line needs the number before the receipt; otherwise the sale is numbered
     // last, so that the branch's counter is held only to the commit (decision 044).
-    invoiceLater: s.invoiceLast === true && !settings.receipt_sms_invoice_line,
-    auditLater: s.invoiceLast === true,
+    writes: {
+      invoice: s.writes?.invoice === 'last' && !settings.receipt_sms_invoice_line ? 'last' : 'now',
+      audit: s.writes?.audit ?? 'now',
+    },
   });
   outcome.subscriptionId = sub.id;
   const useId = requested && 'packageId' in requested && requested.promo ? requested.promo.useId : paybillUseId;
