@@ -18,6 +18,7 @@ import {
 } from '@betdesk/contract';
 import type { SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { jsonValue, type TypedColumn } from '../../db/columns.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, conflict, fieldError, notFound } from '../../http/errors.ts';
 import { saleBlockOf } from '../../db/sale-blocks.ts';
@@ -367,12 +368,12 @@ export type StandingOrderPaying = NonNullable<ReturnType<typeof q.standingOrderO
  * The standing order `standingOrderRun` looks up, as a column of another read (the C2B confirmation's
  * first read, per subscriber of the sender's phone): one round trip fewer per payment.
  */
-export const standingOrderColumn = {
-  column: (subscriberId: SQL, p: { account: string; amountCents: number }) => q.activeOrderPayingColumn(subscriberId, p.account, p.amountCents),
-  read(stored: unknown): StandingOrderPaying | null {
-    return q.standingOrderOf((typeof stored === 'string' ? JSON.parse(stored) : stored) as { id: number; package_id: number } | null);
-  },
-};
+export function standingOrderColumn(subscriberId: SQL, p: { account: string; amountCents: number }): TypedColumn<StandingOrderPaying | null> {
+  return {
+    sql: q.activeOrderPayingColumn(subscriberId, p.account, p.amountCents),
+    read: (stored) => q.standingOrderOf(jsonValue(stored) as { id: number; package_id: number } | null),
+  };
+}
 
 /**
  * The auto-renewal job: sends the standing orders asked for on USSD, then — from the reminder hour

@@ -2,8 +2,8 @@ import { ourShortcodes } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { withPreparedStatements, type Queryable } from '../../db/client.ts';
 import { retryingLostRaces } from '../../db/conflicts.ts';
-import { standingOrderColumn, standingOrderRun, type StandingOrderPaying } from '../auto-renew/service.ts';
-import { ageHoldWarning, holdForAgeReply, mustDeclareAge, undeclaredPhoneSql } from '../compliance/service.ts';
+import { standingOrderRun } from '../auto-renew/service.ts';
+import { ageHoldWarning, holdForAgeReply, mustDeclareAge } from '../compliance/service.ts';
 import { keepRefusedPayment, refusedPaymentWarning } from '../exclusions/service.ts';
 import { postWithLedgerEntry } from '../ledger/service.ts';
 import { getSetting } from '../settings/service.ts';
@@ -28,20 +28,13 @@ import {
   newTipsPayer,
   normaliseAccount,
   paidByErasedPerson,
-  phoneInside,
   promoCodeInAccount,
-  paidByErasedPersonSql,
-  payerBlockedSql,
   senderPhoneHash,
-  type KnownSubscriber,
 } from './matching.ts';
 import type { SaleBlock } from '../../db/schema/index.ts';
 import * as claimsQ from './queries/claims.ts';
-import * as firstReadQ from './queries/first-read.ts';
-import { readSaleLookup, saleLookupFor, type Settlement, type SettlementOutcome } from './settle.ts';
-
-/** The tips category an account number names (`categoryNamedBy`), null when none. */
-type NamedCategory = Awaited<ReturnType<typeof categoryNamedBy>>;
+import { readFirst, type AgeChecked, type NamedCategory } from './purchase-plan.ts';
+import type { SettlementOutcome } from './settle.ts';
 
 /** The claim the rules make of a confirmation they matched (no staff member involved). */
 function automaticClaim(
@@ -111,69 +104,6 @@ async function subscribeNewPayer(
 }
 
 /**
- * An STK payment confirmed only by an STK query has no receipt yet. When the same money then arrives
- * with its receipt (a C2B confirmation from the same phone, same amount), the receipt is attached to
- * that payment instead of counting the money twice (`adopted`). Read with it: the tips category the
- * account names (for the match, and for a new payer).
- */
-async function adoptReceiptOrNameCategory(
-  tx: Queryable,
-  f: C2bFields,
-): Promise<{
-  adopted: number | null;
-  category: NamedCategory;
-  subscriberOfSender: KnownSubscriber | null | undefined;
-  /** The one live client with the sender's phone (null: none or two; undefined: no sender's hash). */
-  clientOfSender: number | null | undefined;
-  /** Whether the payer is an erased person (`paidByErasedPerson`). */
-  payerErased: boolean | undefined;
-  /** Why no sale may be made to the payer (self-excluded, under 18), or null (decision 059). */
-  payerBlocked: SaleBlock | null;
-  /** The phone the payment most likely buys for, and whether it must first declare it is 18 or older (decision 066). */
-  buyer: AgeChecked | null;
-  /** The sender's subscriber's standing order paying this account and amount, when there is one subscriber. */
-  orderOfSender: { order: StandingOrderPaying | null } | undefined;
-  /** What the payment may buy from the sender's one subscriber (`Settlement.looked`). */
-  saleOfSender: Settlement['looked'];
-}> {
-  const phoneHash = senderPhoneHash(f);
-  const waiting = phoneHash && f.amountCents !== null && f.transId ? { phoneHash, amountCents: f.amountCents } : null;
-  const paying = { account: normaliseAccount(f.billRefNumber), amountCents: f.amountCents! };
-  const buyerPhone = likelyBuyerPhone(f);
-  // For each subscriber of the sender's phone: their standing order paying this, and what the payment may buy.
-  const found = await firstReadQ.receiptlessStkPaymentAndCategory(
-    tx,
-    waiting,
-    paying.account,
-    phoneHash,
-    (id, namedCategoryId) => ({ order: standingOrderColumn.column(id, paying), sale: saleLookupFor(id, namedCategoryId, paying.amountCents) }),
-    paidByErasedPersonSql(f),
-    // The sale check rides in the same read: no statement more per payment (decision 059).
-    payerBlockedSql(f),
-    // So does the 18+ declaration of the phone it buys for (decision 066).
-    buyerPhone ? undeclaredPhoneSql(buyerPhone) : undefined,
-  );
-  const adopted = found.waitingId !== null ? await claimsQ.setReceiptIfNone(tx, found.waitingId, f.transId!) : null;
-  // Read with them: the one subscriber with the sender's phone (two decide nothing), for the match,
-  // and that subscriber's standing order that pays this account and amount (a Ratiba run, decision 042).
-  const ofSender = found.subscribersOfSender;
-  const only = ofSender?.length === 1 ? ofSender[0]! : null;
-  const also = only?.also as { order: unknown; sale: unknown } | undefined;
-  return {
-    adopted,
-    category: found.category,
-    subscriberOfSender: ofSender === undefined ? undefined : only && { id: only.id, name: only.name, phone: only.phone },
-    clientOfSender: found.clientOfSender,
-    payerErased: found.payerErased,
-    payerBlocked: found.payerBlocked,
-    buyer: buyerPhone ? { phone: buyerPhone, undeclared: found.payerUndeclared } : null,
-    orderOfSender: only && also ? { order: standingOrderColumn.read(also.order) } : undefined,
-    saleOfSender:
-      only && also ? { subscriberId: only.id, betCategoryId: found.category?.id ?? null, amountCents: paying.amountCents, found: readSaleLookup(also.sale) } : undefined,
-  };
-}
-
-/**
  * A payment held for its payer's reply 18 (decision 066), sold now that the phone declared: the
  * rules run on the stored row as they would have on arrival (the subscriber it names, or a new
  * tips payer subscribed), and its warning goes. A payment claimed, refunded or being refunded
@@ -201,18 +131,6 @@ export async function sellHeldPayment(tx: Queryable, paymentId: number, requestI
   // Sold: the hold's warning goes (a failure of the rules left its own instead).
   if (outcome) await claimsQ.setPaymentWarning(tx, paymentId, null);
   return outcome;
-}
-
-/** A phone and whether a tips sale to it waits for its 18+ declaration. */
-type AgeChecked = { phone: string; undeclared: boolean };
-
-/**
- * The phone a tips payment most likely buys for, as the match and a new payer read it first: one
- * written in the account ("D2 0712345678"), else the sender's plain phone (a phone Daraja hides
- * cannot be asked). Its declaration is read in the first read.
- */
-function likelyBuyerPhone(f: C2bFields): string | null {
-  return phoneInside(normaliseAccount(f.billRefNumber)) ?? (f.msisdnKind === 'plain' ? f.senderPhone : null);
 }
 
 /**
@@ -298,7 +216,7 @@ async function storeAndSettle(
   // A tips sale to a phone that never declared it is 18 or older waits for its reply 18 (decision 066).
   let ageHeld: { phone: string; graceHours: number } | null = null;
   if (!rejectReason && !warning) {
-    const first = await adoptReceiptOrNameCategory(tx, f);
+    const first = await readFirst(tx, f);
     if (first.adopted !== null) return { stored: false, paymentId: first.adopted, status: null, outcome: null, notice: null };
     category = first.category;
     payerErased = first.payerErased;

@@ -8,12 +8,11 @@ import type { AppDeps } from '../../deps.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { isLostRace, sqlStateOf } from '../../db/conflicts.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
-import { auditAll, auditEntry, auditRider } from '../audit/service.ts';
+import { auditEntry } from '../audit/service.ts';
 import { announce, announceCommitted } from '../events/service.ts';
-import { queueSaleInvoice } from '../tax/service.ts';
 import { currentTipOnActivationRiding, sendCurrentTipOnActivation } from '../tips-sms/service.ts';
-import { smsInOrderRider } from '../sms/service.ts';
 import type { Payee } from './matching.ts';
+import { PURCHASE_WRITES, writeLastStatement } from './purchase-plan.ts';
 import * as q from './queries/claims.ts';
 import type { KnownPayer } from './receipts.ts';
 import { settlePayment, type RequestedItem, type Settlement, type SettlementOutcome } from './settle.ts';
@@ -60,7 +59,7 @@ export interface Claim {
  * activated SMS package, the audit entry. Run in the savepoint that claimed the row.
  */
 export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOutcome> {
-  const settled = await settlePayment(sp, { ...s, invoiceLast: true });
+  const settled = await settlePayment(sp, { ...s, writes: PURCHASE_WRITES });
   const ridingSms = [...(settled.ridingSms ?? [])];
   if (settled.activatedSms) {
     const activation = { ...settled.activatedSms, medium: 'sms' as const, createdBy: s.actorUserId };
@@ -80,14 +79,8 @@ export async function applyClaim(sp: Queryable, s: Claim): Promise<SettlementOut
       after: { status: 'claimed', ...s.payee, matched_by: s.matchedBy, bonus_paid_cents: settled.bonusPaidCents, subscription_id: settled.subscriptionId },
     }),
   ];
-  // Last: the sale's invoice takes the branch's counter, held from here to the commit (decision 044);
-  // the audit rows, the receipt SMS and today's tip ride along with it (one round trip).
-  if (settled.saleToInvoice) {
-    const sms = smsInOrderRider(ridingSms);
-    await queueSaleInvoice(sp, settled.saleToInvoice, sms ? [auditRider(sp, audits)!, sms] : [auditRider(sp, audits)!]);
-  } else {
-    await auditAll(sp, audits);
-  }
+  // Last: the sale's invoice, with the audit rows, the receipt SMS and today's tip (`LastStatement`).
+  await writeLastStatement(sp, { invoice: settled.saleToInvoice ?? null, audits, sms: ridingSms });
   return settled;
 }
 

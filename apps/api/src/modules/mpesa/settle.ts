@@ -1,10 +1,11 @@
 import type { SQL } from 'drizzle-orm';
+import { typedObjectOf, type TypedColumn } from '../../db/columns.ts';
 import type { TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { RidingSms } from '../sms/service.ts';
 import { payPendingBonuses, reverseBonusPaymentsOfPayment } from '../bonuses/service.ts';
 import { postLedgerEntry } from '../ledger/service.ts';
-import { activateSubscription, reverseSubscriptionsOfPayment } from '../subscriptions/service.ts';
+import { activateSubscription, reverseSubscriptionsOfPayment, type SaleWrites } from '../subscriptions/service.ts';
 import type { Payee } from './matching.ts';
 import * as q from './queries/settlement.ts';
 import { queueCreditNotice, queueTipsReceipt, receiptSettings, receiptSettingsColumn, type KnownPayer, type ReceiptSettings } from './receipts.ts';
@@ -41,11 +42,12 @@ export interface Settlement {
   actorUserId: number | null;
   requestId?: string | null;
   /**
-   * The caller invoices a sale itself, as the last statement of its transaction, with the
-   * outcome's `saleToInvoice` (decision 044), and writes a tips subscription's audit row (the
-   * outcome's `audits`) with its own; otherwise both are written when the sale is made.
+   * Where a sale's invoice and a tips subscription's audit row are written (`SaleWrites`): with
+   * `last`, the caller writes them as the last statement of its transaction, with the outcome's
+   * `saleToInvoice` and `audits` (the C2B purchase's `PURCHASE_WRITES`); otherwise when the sale is made.
+   * The invoice is numbered now anyway when the receipt SMS carries its number (`receipt_sms_invoice_line`).
    */
-  invoiceLast?: boolean;
+  writes?: SaleWrites;
   /** The payment's credit to the payee was posted with its row, in one statement (a C2B confirmation). */
   credited?: boolean;
   /**
@@ -58,23 +60,21 @@ export interface Settlement {
    * for this subscriber, the category the account named and this amount: used only when all three
    * are the settlement's.
    */
-  looked?: { subscriberId: number; betCategoryId: number | null; amountCents: number; found: q.SaleLookup };
+  looked?: { subscriberId: number; betCategoryId: number | null; amountCents: number; found: TipsSaleLookup };
 }
 
-/** The columns a tips payment's look-up reads with the packages: the receipt's settings and today's tip. */
-const SALE_LOOKUP_ALSO = { settings: receiptSettingsColumn.column, tip: todaysTipColumn.column };
+/** The columns a tips payment's look-up reads with the packages: the receipt's settings and today's tip of the category. */
+const saleLookupAlso = (category: SQL) => typedObjectOf({ settings: receiptSettingsColumn, tip: todaysTipColumn(category) });
+
+/** What a tips payment may buy, with the receipt's settings and today's tip (`saleLookupFor`). */
+export type TipsSaleLookup = q.SaleLookup<ReturnType<ReturnType<typeof saleLookupAlso>['read']>>;
 
 /**
- * A tips settlement's look-up as a column of the caller's read (`Settlement.looked`, read back with
- * `readSaleLookup`): for the subscriber and named category given as SQL expressions of that read.
+ * A tips settlement's look-up as a typed column of the caller's read (`Settlement.looked`): for the
+ * subscriber and named category given as SQL expressions of that read.
  */
-export function saleLookupFor(subscriberId: SQL, namedCategoryId: SQL, amountCents: number): SQL {
-  return q.saleLookupColumn(subscriberId, namedCategoryId, amountCents, SALE_LOOKUP_ALSO);
-}
-
-/** The value of a `saleLookupFor` column. */
-export function readSaleLookup(value: unknown): q.SaleLookup {
-  return q.readSaleLookup(value);
+export function saleLookupFor(subscriberId: SQL, namedCategoryId: SQL, amountCents: number): TypedColumn<TipsSaleLookup> {
+  return q.saleLookupColumn(subscriberId, namedCategoryId, amountCents, saleLookupAlso);
 }
 
 export interface SettlementOutcome {
@@ -86,7 +86,7 @@ export interface SettlementOutcome {
   smsQueued?: boolean;
   /** The sale the caller invoices as the last statement of its transaction (`queueSaleInvoice`). */
   saleToInvoice?: Sale | null;
-  /** With `invoiceLast`: the audit rows the caller writes with its own, in one statement. */
+  /** With `writes.audit` `last`: the audit rows the caller writes with its own, in one statement. */
   audits?: AuditEntry[];
   /**
    * Messages the caller writes with the sale's invoice (`saleToInvoice`, always set with them), in
@@ -175,10 +175,10 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     const found =
       looked && looked.subscriberId === subscriberId && looked.betCategoryId === s.betCategoryId && looked.amountCents === s.amountCents
         ? looked.found
-        : await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents, SALE_LOOKUP_ALSO);
+        : await q.latestSubscriptionAndPackagesPriced(tx, subscriberId, s.betCategoryId, s.amountCents, saleLookupAlso);
     latest = found.latest;
-    settings = receiptSettingsColumn.read(found.also.settings);
-    tip = todaysTipColumn.read(found.also.tip);
+    settings = found.also.settings;
+    tip = found.also.tip;
     // SMS is preferred over web, unless the subscriber's latest subscription was web.
     const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
     chosen = found.fits.find((p) => p.medium === preferred) ?? found.fits[0];
@@ -227,8 +227,10 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     invoice: { itemName: chosen.name, ...(s.buyerPhone !== undefined ? { buyerPhone: s.buyerPhone } : {}) },
     // The receipt's invoice line needs the number before the receipt; otherwise the sale is numbered
     // last, so that the branch's counter is held only to the commit (decision 044).
-    invoiceLater: s.invoiceLast === true && !settings.receipt_sms_invoice_line,
-    auditLater: s.invoiceLast === true,
+    writes: {
+      invoice: s.writes?.invoice === 'last' && !settings.receipt_sms_invoice_line ? 'last' : 'now',
+      audit: s.writes?.audit ?? 'now',
+    },
   });
   outcome.subscriptionId = sub.id;
   const useId = requested && 'packageId' in requested && requested.promo ? requested.promo.useId : paybillUseId;

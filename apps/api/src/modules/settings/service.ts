@@ -1,5 +1,6 @@
 import { settingTexts, unicodeCharacters, type Setting, type SettingForm, type SettingValue as WireValue, refusalTexts } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import { jsonValue, type TypedColumn } from '../../db/columns.ts';
 import type { StaffFormAction } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
 import { audit, byStaff } from '../audit/service.ts';
@@ -352,14 +353,14 @@ export async function getSettings<K extends SettingKey>(db: Queryable, keys: rea
 }
 
 /**
- * Several settings read as a column of another read (`column`, e.g. beside the rows a payment's rules
- * read anyway), and `read`, which gives that column's value with the defaults, as `getSettings` does.
+ * Several settings read as a column of another read (e.g. beside the rows a payment's rules read
+ * anyway), read back with the defaults, as `getSettings` does.
  */
-export function settingsColumn<K extends SettingKey>(keys: readonly K[]) {
+export function settingsColumn<K extends SettingKey>(keys: readonly K[]): TypedColumn<{ [P in K]: SettingValue<P> }> {
   return {
-    column: q.settingValuesColumn(keys),
-    read(stored: unknown): { [P in K]: SettingValue<P> } {
-      const found = (typeof stored === 'string' ? JSON.parse(stored) : (stored ?? {})) as Record<string, unknown>;
+    sql: q.settingValuesColumn(keys),
+    read(stored) {
+      const found = (jsonValue(stored) ?? {}) as Record<string, unknown>;
       return Object.fromEntries(keys.map((k) => [k, found[k] ?? settingDefaults[k].value])) as { [P in K]: SettingValue<P> };
     },
   };

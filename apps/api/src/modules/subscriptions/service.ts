@@ -12,6 +12,18 @@ import * as subscriptionQueries from './queries.ts';
 
 export type SubscriptionSource = (typeof SUBSCRIPTION_SOURCES)[number];
 
+/**
+ * Where an activation's sale invoice and audit row are written. `now`: by the activation, in its own
+ * statements. `last`: answered (`sale`, `audit`) for the caller to write in its transaction's last
+ * statement (the C2B purchase, `PurchasePlan` in modules/mpesa/purchase-plan.ts): the invoice's
+ * numbering takes the branch's counter, so the shorter it is held before the commit the better
+ * (decision 044), and the audit row rides with it (one round trip).
+ */
+export interface SaleWrites {
+  invoice: 'now' | 'last';
+  audit: 'now' | 'last';
+}
+
 export interface Activation {
   what: subscriptionQueries.WhatIsBought;
   durationDays: number;
@@ -23,16 +35,8 @@ export interface Activation {
   requestId?: string | null;
   /** What the sale's invoice would otherwise read: the package's or plan's name, the payer's phone. */
   invoice?: Pick<Sale, 'itemName' | 'buyerPhone'>;
-  /**
-   * The caller queues the sale's invoice itself (`queueSaleInvoice` with the answered `sale`), as
-   * the last statement of its transaction, so that the branch's invoice counter is held briefly.
-   */
-  invoiceLater?: boolean;
-  /**
-   * The caller writes the activation's audit row itself (the answered `audit`), with its own in
-   * one statement.
-   */
-  auditLater?: boolean;
+  /** Where the sale's invoice and the activation's audit row are written (`SaleWrites`); both now when not given. */
+  writes?: SaleWrites;
 }
 
 /**
@@ -91,12 +95,14 @@ export async function activateSubscription(
           createdBy: a.createdBy ?? null,
           ...a.invoice,
         };
-  if (sale && !a.invoiceLater) await queueSaleInvoice(tx, sale);
+  const invoiceLast = a.writes?.invoice === 'last';
+  const auditLast = a.writes?.audit === 'last';
+  if (sale && !invoiceLast) await queueSaleInvoice(tx, sale);
   const activated = auditEntry('subscription.activate', id, { actorUserId: a.createdBy ?? null, requestId: a.requestId }, {
     after: { ...a.what, amount_cents: a.amountCents, source: a.source, starts_at: startsAt, expires_at: expiresAt },
   });
-  if (!a.auditLater) await auditAll(tx, [activated]);
-  return { id, startsAt, expiresAt, sale: a.invoiceLater ? sale : null, audit: a.auditLater ? activated : null };
+  if (!auditLast) await auditAll(tx, [activated]);
+  return { id, startsAt, expiresAt, sale: invoiceLast ? sale : null, audit: auditLast ? activated : null };
 }
 
 /**

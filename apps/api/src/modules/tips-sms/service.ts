@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { centsToKes, type SmsTipForEditing, type SmsTipWithDelivery, type SmsTipsEstimate, type SmsTipsForm, type TipsMediumKey } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import { jsonValue, type TypedColumn } from '../../db/columns.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalid, type FieldErrors } from '../../http/errors.ts';
@@ -189,15 +190,14 @@ export type TodaysTip = { versionId: number; content: string };
 
 /**
  * Today's tip of a category read as a column of another read (a payment's read of the packages it
- * may buy: one round trip fewer), the category an SQL expression of that read; `read` gives it back.
+ * may buy: one round trip fewer), the category an SQL expression of that read.
  */
-export const todaysTipColumn = {
-  column: (betCategoryId: SQL) => q.todaysTipColumn(betCategoryId),
-  read(stored: unknown): TodaysTip | null {
-    const found = (typeof stored === 'string' ? JSON.parse(stored) : stored) as { id: number | string; content: string } | null | undefined;
-    return q.todaysTipOf(found);
-  },
-};
+export function todaysTipColumn(betCategoryId: SQL): TypedColumn<TodaysTip | null> {
+  return {
+    sql: q.todaysTipColumn(betCategoryId),
+    read: (stored) => q.todaysTipOf(jsonValue(stored) as { id: number | string; content: string } | null | undefined),
+  };
+}
 
 export const TODAYS_TIP_AGAIN_INTENT = 'tips.sms-tip-again';
 

@@ -3,10 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../../db/rows.ts';
 import { betCategories, clients, mpesaPayments, tipsSubscribers, type SaleBlock } from '../../../db/schema/index.ts';
 import type { Queryable } from '../../../db/client.ts';
-
-/** Named columns as one JSON object. */
-export const jsonObjectOf = (columns: Record<string, SQL>) =>
-  sql`json_build_object(${sql.join(Object.entries(columns).map(([name, column]) => sql`${name}::text, ${column}`), sql`, `)})`;
+import { jsonValue, type TypedColumn } from '../../../db/columns.ts';
 
 /**
  * A C2B confirmation's first look-ups, in one read: a receipt-less STK payment (confirmed only by an
@@ -14,17 +11,17 @@ export const jsonObjectOf = (columns: Record<string, SQL>) =>
  * when `waiting` says what to look for; and the bet category whose code the account starts with
  * (the longest such code; none for an empty account).
  */
-export async function receiptlessStkPaymentAndCategory(
+export async function receiptlessStkPaymentAndCategory<T>(
   tx: Queryable,
   waiting: { phoneHash: string; amountCents: number } | null,
   account: string,
   /** The sender's phone hash: the subscribers with it are read too (two at most: one decides, two do not). */
   senderHash: string | null,
   /**
-   * Columns read for each of those subscribers, answered by name in `also`: given the subscriber
+   * A column read for each of those subscribers, answered typed in `also`: given the subscriber
    * (`s.id`) and the category the account names (null when none).
    */
-  perSender?: (subscriberId: SQL, namedCategoryId: SQL) => Record<string, SQL>,
+  perSender: (subscriberId: SQL, namedCategoryId: SQL) => TypedColumn<T>,
   /** SQL true when the payer is an erased person (read with the rest, for a payment nobody matches). */
   payerErased?: SQL,
   /** SQL text: why no sale may be made to the payer (self-excluded, under 18), null when one may (src/db/sale-blocks.ts). */
@@ -34,7 +31,7 @@ export async function receiptlessStkPaymentAndCategory(
 ): Promise<{
   waitingId: number | null;
   category: { id: number; code: string } | null;
-  subscribersOfSender: { id: number; name: string; phone: string; also: unknown }[] | undefined;
+  subscribersOfSender: { id: number; name: string; phone: string; also: T }[] | undefined;
   /** The one live client with the sender's phone (null: none or two); undefined without a sender's hash. */
   clientOfSender: number | null | undefined;
   /** Whether `payerErased` held; undefined when it was not given. */
@@ -52,8 +49,9 @@ export async function receiptlessStkPaymentAndCategory(
             order by received_at limit 1
               for update)`
     : sql`null::bigint`;
+  const alsoOfSender = perSender(sql`s.id`, sql`c.id`);
   const ofSender = senderHash
-    ? sql`(select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'phone', s.phone, 'also', ${perSender ? jsonObjectOf(perSender(sql`s.id`, sql`c.id`)) : sql`null`})), '[]'::json)
+    ? sql`(select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name, 'phone', s.phone, 'also', ${alsoOfSender.sql})), '[]'::json)
              from (select id, name, phone from ${tipsSubscribers} where phone_hash = ${senderHash} limit 2) s)`
     : sql`null::json`;
   const clientsOfSender = senderHash
@@ -84,9 +82,12 @@ export async function receiptlessStkPaymentAndCategory(
     category: found?.id != null ? { id: Number(found.id), code: found.code! } : null,
     subscribersOfSender:
       senderHash && found
-        ? ((typeof found.of_sender === 'string' ? JSON.parse(found.of_sender) : found.of_sender) as { id: number; name: string; phone: string; also: unknown }[]).map(
-            (s) => ({ id: Number(s.id), name: s.name, phone: s.phone, also: s.also }),
-          )
+        ? (jsonValue(found.of_sender) as { id: number; name: string; phone: string; also: unknown }[]).map((s) => ({
+            id: Number(s.id),
+            name: s.name,
+            phone: s.phone,
+            also: alsoOfSender.read(s.also),
+          }))
         : undefined,
     clientOfSender: senderHash && found ? onlyIdOf(found.clients_of_sender) : undefined,
     payerErased: payerErased && found ? found.payer_erased === true : undefined,
@@ -97,6 +98,6 @@ export async function receiptlessStkPaymentAndCategory(
 
 /** The id of a JSON list of at most two ids when it holds exactly one (two people sharing a number decide nothing). */
 function onlyIdOf(list: unknown): number | null {
-  const ids = (typeof list === 'string' ? JSON.parse(list) : list) as (number | string)[];
+  const ids = jsonValue(list) as (number | string)[];
   return ids.length === 1 ? Number(ids[0]) : null;
 }

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../../db/rows.ts';
 import { bet4mePlans, betCategories, pricePackages, subscriptions, type TipsMedium } from '../../../db/schema/index.ts';
 import type { Queryable } from '../../../db/client.ts';
-import { jsonObjectOf } from './first-read.ts';
+import { jsonValue, type TypedColumn } from '../../../db/columns.ts';
 
 export async function planById(tx: Queryable, planId: number) {
   const [plan] = await tx.select().from(bet4mePlans).where(eq(bet4mePlans.id, planId));
@@ -26,53 +26,53 @@ export async function packageById(tx: Queryable, packageId: number) {
   return pkg;
 }
 
-/** What a tips payment may buy, read in one go (`saleLookupColumn`, `readSaleLookup`). */
-export interface SaleLookup {
+/** What a tips payment may buy, read in one go (`saleLookupColumn`). */
+export interface SaleLookup<A> {
   /** The subscriber's latest tips subscription (its category and medium); null when they never subscribed. */
   latest: { betCategoryId: number; medium: TipsMedium | null } | null;
   /** The packages costing exactly the amount, in the category named, else in the latest one. */
   fits: (typeof pricePackages.$inferSelect)[];
-  /** The columns read with them, by name. */
-  also: Record<string, unknown>;
+  /** What the columns read with them answered, each read by the module that built it. */
+  also: A;
 }
 
 /**
- * The tips settlement's look-ups as one JSON column (`readSaleLookup` reads it): the subscriber's
- * latest tips subscription (its category and medium) and the packages costing exactly this in the
- * category the account named, else in that latest category. `also`: columns read with them (the
- * receipt's settings, today's tip of the category), answered by name; a column given as a function
- * gets the category the packages are of (an SQL expression). A column of its own so that the C2B
- * confirmation's first read can carry it for the sender's subscriber (one round trip fewer).
+ * The tips settlement's look-ups as one JSON column: the subscriber's latest tips subscription (its
+ * category and medium) and the packages costing exactly this in the category the account named, else
+ * in that latest category. `also`: a column read with them (the receipt's settings, today's tip of
+ * the category), given the category the packages are of (an SQL expression). A column of its own so
+ * that the C2B confirmation's first read can carry it for the sender's subscriber (one round trip fewer).
  */
-export function saleLookupColumn(
+export function saleLookupColumn<A>(
   subscriberId: SQL,
   namedCategoryId: SQL,
   priceCents: number,
-  also: Record<string, SQL | ((category: SQL) => SQL)> = {},
-): SQL {
+  also: (category: SQL) => TypedColumn<A>,
+): TypedColumn<SaleLookup<A>> {
   const category = sql`coalesce(${namedCategoryId}, latest.bet_category_id)`;
-  const alsoColumns = Object.fromEntries(Object.entries(also).map(([name, column]) => [name, typeof column === 'function' ? column(category) : column]));
-  const alsoObject = Object.keys(alsoColumns).length > 0 ? jsonObjectOf(alsoColumns) : sql`null::json`;
-  return sql`(select json_build_object(
+  const alsoColumn = also(category);
+  return {
+    sql: sql`(select json_build_object(
             'latest_category_id', latest.bet_category_id, 'latest_medium', latest.medium,
             'fits', (select coalesce(json_agg(json_build_object('id', p.id, 'bet_category_id', p.bet_category_id, 'medium', p.medium, 'name', p.name,
                                                                 'duration_days', p.duration_days, 'price_cents', p.price_cents, 'updated_at', p.updated_at)
                                               order by p.id), '[]'::json)
                        from ${pricePackages} p where p.bet_category_id = ${category} and p.price_cents = ${priceCents}::bigint),
-            'also', ${alsoObject})
+            'also', ${alsoColumn.sql})
           from (select 1) one
           left join lateral (select bet_category_id, medium from ${subscriptions}
                               where subscriber_id = ${subscriberId} and bet_category_id is not null
-                              order by created_at desc, id desc limit 1) latest on true)`;
+                              order by created_at desc, id desc limit 1) latest on true)`,
+    read: (value) => readSaleLookup(value, alsoColumn),
+  };
 }
 
-/** The value of a `saleLookupColumn`. */
-export function readSaleLookup(value: unknown): SaleLookup {
-  const read = (typeof value === 'string' ? JSON.parse(value) : value) as {
+function readSaleLookup<A>(value: unknown, also: TypedColumn<A>): SaleLookup<A> {
+  const read = jsonValue(value) as {
     latest_category_id: number | null;
     latest_medium: TipsMedium | null;
     fits: { id: number; bet_category_id: number; medium: TipsMedium; name: string; duration_days: number; price_cents: number | string; updated_at: string }[];
-    also: Record<string, unknown> | null;
+    also: unknown;
   };
   return {
     latest: read.latest_category_id != null ? { betCategoryId: Number(read.latest_category_id), medium: read.latest_medium } : null,
@@ -85,23 +85,21 @@ export function readSaleLookup(value: unknown): SaleLookup {
       priceCents: Number(p.price_cents),
       updatedAt: new Date(p.updated_at),
     })),
-    also: read.also ?? {},
+    also: also.read(read.also),
   };
 }
 
 /** `saleLookupColumn` for one subscriber, read on its own. */
-export async function latestSubscriptionAndPackagesPriced(
+export async function latestSubscriptionAndPackagesPriced<A>(
   tx: Queryable,
   subscriberId: number,
   namedCategoryId: number | null,
   priceCents: number,
-  also: Record<string, SQL | ((category: SQL) => SQL)> = {},
-): Promise<SaleLookup> {
-  const [found] = await rows<{ sale: unknown }>(
-    tx,
-    sql`select ${saleLookupColumn(sql`${subscriberId}::integer`, sql`${namedCategoryId}::integer`, priceCents, also)} as sale`,
-  );
-  return readSaleLookup(found!.sale);
+  also: (category: SQL) => TypedColumn<A>,
+): Promise<SaleLookup<A>> {
+  const column = saleLookupColumn(sql`${subscriberId}::integer`, sql`${namedCategoryId}::integer`, priceCents, also);
+  const [found] = await rows<{ sale: unknown }>(tx, sql`select ${column.sql} as sale`);
+  return column.read(found!.sale);
 }
 
 /** What a subscription bought: its amount, days, and the plan or package. */
