@@ -367,6 +367,14 @@ async function people(ctx: Context): Promise<void> {
            case when pg_temp.h(k, 40, 10) = 0 then (array[${ctx.staffIds.join(',')}])[1 + pg_temp.h(k, 41, ${ctx.staffIds.length})] end,
            ${timeOf(ctx, 'k', n.subscribers, 760, 42)}
       from generate_series(${lo}, ${hi}) k`);
+  // A history of buyers from before the 18+ gate (decision 060: channel `before_gate`), so that the
+  // ingestion scenario's payments from subscribers' phones are purchases, as its bare-SQL floor's are,
+  // not payments held for a reply of 18 (decision 066).
+  await batched(ctx, 'age declarations', 1, n.subscribers, (lo, hi) => `
+    insert into age_declarations (phone, channel, declared_at)
+    select pg_temp.subscriber_phone(k), 'before_gate', ${timeOf(ctx, 'k', n.subscribers, 760, 42)}
+      from generate_series(${lo}, ${hi}) k
+    on conflict (phone) do nothing`);
 }
 
 /** Bets, bonuses on the winners, and three in four bonuses older than a week paid: half by M-Pesa. */
