@@ -31,7 +31,7 @@ export interface SaleLookup {
   /** The subscriber's latest tips subscription (its category and medium); null when they never subscribed. */
   latest: { betCategoryId: number; medium: TipsMedium | null } | null;
   /** The packages costing exactly the amount, in the category named, else in the latest one. */
-  fits: (typeof pricePackages.$inferSelect)[];
+  fits: Omit<typeof pricePackages.$inferSelect, 'trialDays' | 'trialNeedsAutoRenew'>[];
   /** The columns read with them, by name. */
   also: Record<string, unknown>;
 }
