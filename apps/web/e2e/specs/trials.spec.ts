@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { admin, testWithOwnServerAndDaraja } from '../support.ts';
+import { admin, shot, signIn, testWithOwnServerAndDaraja } from '../support.ts';
 
 /**
  * Decision 089: on a 360 px phone a newcomer starts a weekly package's free trial, which comes only
@@ -52,6 +52,8 @@ test('a newcomer starts a free trial with automatic renewal on a 360 px phone', 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await trial.getByLabel(/I am 18 years old or older/).check();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await shot(page, 'trial-offer');
+  await page.setViewportSize({ width: 360, height: 740 });
   await trial.getByRole('button', { name: 'Start a free trial' }).click();
 
   await expect(page.getByText(/^Your free trial of D2 web weekly has started: your tips run until \d{1,2} \w{3} \d{4}\. Check your phone/)).toBeVisible();
@@ -76,4 +78,29 @@ test('a newcomer starts a free trial with automatic renewal on a 360 px phone', 
   await page.goto('/portal/packages');
   await page.getByRole('link', { name: 'Pay with M-Pesa' }).first().click();
   await expect(page.locator('[data-trial]')).toHaveCount(0);
+});
+
+test('an admin sets a package free trial on the packages screen', async ({ page, request }) => {
+  const { token } = (await (await request.post('/api/auth/login', { data: admin })).json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}` };
+  expect((await request.post('/api/catalogue/bet-categories/store', { headers, data: { name: 'Over 1.5', code: 'O15' } })).ok()).toBe(true);
+  const catalogue = (await (await request.get('/api/catalogue', { headers })).json()) as { bet_categories: { id: number; code: string }[] };
+  const o15 = catalogue.bet_categories.find((c) => c.code === 'O15')!.id;
+  expect((await request.post('/api/tips/prices/store', { headers, data: { bet_category_id: o15, medium: 'sms', name: 'O15 SMS weekly', duration: 7, price: 100 } })).ok()).toBe(true);
+
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await signIn(page, admin);
+  await page.goto('/tips/prices/sms-tips');
+  const row = page.getByTestId('prices-table').getByRole('row', { name: /O15 SMS weekly/ });
+  await expect(row).toContainText('None');
+  await row.getByRole('button', { name: 'Trial' }).click();
+  const modal = page.getByTestId('trial-modal');
+  await modal.getByLabel('Trial days').fill('40');
+  await modal.getByRole('button', { name: 'Save' }).click();
+  await expect(modal.getByText('A trial may not be longer than 31 days')).toBeVisible();
+  await modal.getByLabel('Trial days').fill('3');
+  await modal.getByLabel(/Only with automatic renewal/).check();
+  await modal.getByRole('button', { name: 'Save' }).click();
+  await expect(row).toContainText('3 days, with renewal');
+  await shot(page, 'prices-trial');
 });
