@@ -128,6 +128,7 @@ export default tseslint.config(
             promotionRefusals: 'advert-rules',
             promoCodes: 'promo-codes',
             promoCodeUses: 'promo-codes',
+            trialUses: 'trials',
             erasedPhones: 'privacy',
             privacyRequests: 'privacy',
             dataBreaches: 'privacy',

@@ -32,6 +32,7 @@ export const specHomes: Record<string, SpecHome> = {
   'books.spec.ts': 'pglite',
   'portal.spec.ts': 'pglite', // the 3G part reads the shared server's public pages: markup, not data
   'promo-codes.spec.ts': 'pglite',
+  'trials.spec.ts': 'pglite',
   'refunds.spec.ts': 'pglite',
   'self-exclusion.spec.ts': 'pglite',
   'sms-failover.spec.ts': 'pglite',

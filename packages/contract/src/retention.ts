@@ -99,6 +99,8 @@ export const retentionReport = endpoint({
     formulas: z.record(z.string(), z.string()),
     /** One entry per value of `group_by` (empty without it). */
     groups: z.array(RetentionFigures.extend({ key: z.string(), label: z.string() })),
+    /** Free trials started and converted (by a paid subscription) in the range, counted apart from every figure above (decision 089). */
+    trials: z.object({ started: z.number(), converted: z.number() }),
   }),
 });
 

@@ -389,6 +389,44 @@ export const portalTexts = {
     'Automatic renewal is stopped; we sent you an SMS. Also cancel it in the M-Pesa app or *334#.',
     'Kulipia kiotomatiki kumesitishwa; tumekutumia SMS. Pia ughairi kwenye programu ya M-Pesa au *334#.',
   ),
+  'portal.trial.offer': portal(
+    'Try it free for {days, plural, one {# day} other {# days}}, once per number.',
+    'Jaribu bure kwa {days, plural, one {siku #} other {siku #}}, mara moja kwa kila nambari.',
+  ),
+  'portal.trial.offer_auto_renew': portal(
+    'Try it free for {days, plural, one {# day} other {# days}} with automatic renewal: the first M-Pesa payment of KES {amount} is taken on {date}, after the trial. You approve it with your M-Pesa PIN.',
+    'Jaribu bure kwa {days, plural, one {siku #} other {siku #}} ukiwasha kulipia kiotomatiki: malipo ya kwanza ya M-Pesa ya KES {amount} yatakatwa tarehe {date}, baada ya majaribio. Unakubali kwa PIN yako ya M-Pesa.',
+  ),
+  'portal.trial.start': portal('Start a free trial', 'Anza majaribio ya bure'),
+  'portal.trial.with_auto_renew': portal(
+    'Renew automatically after the trial (M-Pesa Ratiba)',
+    'Lipia kiotomatiki baada ya majaribio (M-Pesa Ratiba)',
+  ),
+  'portal.trial.started': portal(
+    'Your free trial of {package} has started: your tips run until {date}. It costs nothing and is not a purchase.',
+    'Majaribio yako ya bure ya {package} yameanza: tips zako zinaendelea hadi {date}. Ni bure na si ununuzi.',
+  ),
+  'portal.trial.started_auto_renew': portal(
+    'Your free trial of {package} has started: your tips run until {date}. Check your phone and enter your M-Pesa PIN to approve automatic renewal from {date}.',
+    'Majaribio yako ya bure ya {package} yameanza: tips zako zinaendelea hadi {date}. Angalia simu yako na uweke PIN yako ya M-Pesa kukubali kulipia kiotomatiki kuanzia {date}.',
+  ),
+  'portal.trial.used': portal(
+    'This number has already had the free trial of this package. You can buy it below.',
+    'Nambari hii imeshapata majaribio ya bure ya kifurushi hiki. Unaweza kukinunua hapa chini.',
+  ),
+  'portal.trial.excluded': portal(
+    'You have excluded yourself from gambling: no free trial can be started for this number.',
+    'Umejizuia kucheza kamari: hakuna majaribio ya bure yanayoweza kuanzishwa kwa nambari hii.',
+  ),
+  'portal.trial.erased': portal(
+    'The data of this number was erased at the request of its owner: no free trial can be started for it.',
+    'Data ya nambari hii ilifutwa kwa ombi la mwenye nambari: hakuna majaribio ya bure yanayoweza kuanzishwa kwake.',
+  ),
+  'portal.trial.needs_auto_renew': portal(
+    'This free trial comes only with automatic renewal: tick Renew automatically after the trial.',
+    'Majaribio haya ya bure yanakuja tu na kulipia kiotomatiki: weka alama kwenye Lipia kiotomatiki baada ya majaribio.',
+  ),
+  'portal.trial.none': portal('This package has no free trial.', 'Kifurushi hiki hakina majaribio ya bure.'),
   'portal.account.title': portal('My account', 'Akaunti yangu'),
   'portal.account.description': portal('Your subscriptions and SMS preferences.', 'Usajili wako na machaguo yako ya SMS.'),
   'portal.account.subscriptions': portal('My subscriptions', 'Usajili wangu'),

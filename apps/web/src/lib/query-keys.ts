@@ -153,6 +153,7 @@ export const queryKeys = {
     postForm: () => ['tips', 'posts', 'form'] as const,
     prices: ['tips', 'prices'] as const,
     packages: (medium: string) => ['tips', 'prices', medium] as const,
+    trials: () => ['tips', 'prices', 'trials'] as const,
     tickets: ['tips', 'tickets'] as const,
     recentTickets: () => ['tips', 'tickets', 'recent'] as const,
     awaitingResults: () => ['tips', 'tickets', 'awaiting-results'] as const,

@@ -94,7 +94,7 @@ export const mpesaPayments = pgTable(
   ],
 );
 
-export const SUBSCRIPTION_SOURCES = ['mpesa', 'stk', 'manual', 'balance', 'ratiba'] as const;
+export const SUBSCRIPTION_SOURCES = ['mpesa', 'stk', 'manual', 'balance', 'ratiba', 'trial'] as const;
 
 /**
  * A subscription of a Bet4Me client (to a plan) or of a tips subscriber (to a price package).

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /** A kind of tip sold, e.g. "Daily 2 Odds" with code D2 (the M-Pesa account number names it). */
@@ -47,7 +47,14 @@ export const pricePackages = pgTable(
     name: text('name').notNull(),
     durationDays: integer('duration_days').notNull(),
     priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
+    /** Days of free trial a phone may take once (decision 089); 0: no trial. */
+    trialDays: integer('trial_days').notNull().default(0),
+    /** The trial is offered only with automatic renewal (a Ratiba standing order) set up. */
+    trialNeedsAutoRenew: boolean('trial_needs_auto_renew').notNull().default(false),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('price_packages_key').on(t.betCategoryId, t.medium, t.durationDays)],
+  (t) => [
+    uniqueIndex('price_packages_key').on(t.betCategoryId, t.medium, t.durationDays),
+    check('price_packages_trial_days', sql`${t.trialDays} between 0 and 31`),
+  ],
 );

@@ -75,6 +75,8 @@ export const AUDIT_ACTIONS = {
   'promo-code.create': 'promo_code',
   'promo-code.update': 'promo_code',
   'price-package.update': 'price_package',
+  'price-package.trial': 'price_package',
+  'trial.start': 'trial_use',
   'sms-tip.update': 'bet_category',
   'bet-category.create': 'bet_category',
   'bet-category.update': 'bet_category',

@@ -15,6 +15,7 @@ import { fixedText } from '../../customer-texts/texts.ts';
 import { customerDate, customerDateTime, type TextValues } from '../../customer-texts/format.ts';
 import type { CategoryRecord } from '../tips-record/service.ts';
 import type { WinningsPart } from '../tips-winnings/service.ts';
+import type { TrialOffer } from '../trials/service.ts';
 import { html, trusted, type Html } from './html.ts';
 import { invoiceBlock } from './invoice.ts';
 
@@ -375,7 +376,7 @@ ${packages.length > 0 ? groupedPackages(t, packages, 'h2') : html`<p>${t('portal
 
 export function packagePage(
   shell: Shell,
-  c: { package: PortalPackage; teasers: PortalTeaser[]; stkAvailable: boolean; paybill: string; asksAge: boolean },
+  c: { package: PortalPackage; teasers: PortalTeaser[]; stkAvailable: boolean; paybill: string; asksAge: boolean; trial?: TrialOffer | null },
 ): string {
   const t = say(shell);
   const p = c.package;
@@ -393,8 +394,24 @@ ${c.asksAge ? html`<p><label><input type="checkbox" name="adult" value="1" requi
 <p class="meta">${shell.phone ? t('portal.package.request_to', { phone: shell.phone }) : t('portal.package.sign_in_first')}</p>`
     : ''}
 <p class="meta">${c.paybill}</p></div>
+${c.trial ? trialBlock(t, p.id, c.trial, c.asksAge) : ''}
 ${c.teasers.length > 0 ? html`<h2>${t('portal.package.recent', { category: p.bet_category })}</h2>${c.teasers.map((x) => html`<article class="card"><h3>${x.title}</h3>${postMeta(t, x)}</article>`)}` : ''}`,
   );
+}
+
+/** "Start a free trial" (decision 089): with the automatic renewal it needs or may have, said with its first debit's day. */
+function trialBlock(t: Say, packageId: number, trial: TrialOffer, asksAge: boolean): Html {
+  const withRenewal = { days: trial.days, amount: String(trial.amount), date: t.date(trial.firstDebit) };
+  return html`<div class="card" data-trial><h2>${t('portal.trial.start')}</h2>
+<p class="meta">${trial.needsAutoRenew ? t('portal.trial.offer_auto_renew', withRenewal) : t('portal.trial.offer', { days: trial.days })}</p>
+<form method="post" action="/portal/trial"><input type="hidden" name="package_id" value="${packageId}">
+${asksAge ? html`<p><label><input type="checkbox" name="adult" value="1" required> ${t('portal.package.age_declaration')}</label></p>` : ''}
+${trial.needsAutoRenew
+    ? html`<input type="hidden" name="auto_renew" value="1">`
+    : trial.autoRenewPossible
+      ? html`<p><label><input type="checkbox" name="auto_renew" value="1"> ${t('portal.trial.with_auto_renew')}</label></p>`
+      : ''}
+<button class="btn secondary" type="submit">${t('portal.trial.start')}</button></form></div>`;
 }
 
 export function helpPage(shell: Shell, c: { pay: PayFacts; optOutText: string }): string {

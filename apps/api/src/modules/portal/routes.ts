@@ -10,6 +10,7 @@ import {
   kesToCents,
   localPhone,
   portalAutoRenew,
+  portalStartTrial,
   portalLogout,
   portalStopAutoRenew,
   portalLanguage,
@@ -169,6 +170,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
   route(app, portalPrice, async ({ body, request }) => portal.priceAsked(deps, session(request), body.package_id, body.code));
   route(app, portalPurchaseStatus, async ({ request }) => ({ purchase: (await portal.purchaseStatus(deps, session(request), pathId(request))).purchase }));
+  route(app, portalStartTrial, async ({ body, request }) => portal.startPortalTrial(deps, session(request), body, request.id));
   route(app, portalAutoRenew, async ({ body, request }) => portal.turnOnAutoRenewal(deps, session(request), body.subscription_id, request.id));
   route(app, portalStopAutoRenew, async ({ request }) => portal.stopAutoRenewal(deps, session(request), pathId(request), request.id));
   route(app, portalLanguage, async ({ body, request }) => portal.setPortalLanguage(deps.db, session(request), body.language));
@@ -306,7 +308,8 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         await languageOfPage(request),
       );
       const asksAge = await portal.asksAgeDeclaration(deps, request.portal);
-      return send(request, reply, pages.packagePage(await shellOf(request), { ...found, stkAvailable: facts.stkAvailable, paybill, asksAge }));
+      const trial = await portal.trialOfPage(deps, request.portal, found.package.id);
+      return send(request, reply, pages.packagePage(await shellOf(request), { ...found, stkAvailable: facts.stkAvailable, paybill, asksAge, trial }));
     }),
   );
 
@@ -580,6 +583,32 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       if (!orderId.success) throw notFound(refusalTexts.autoRenewNotFound);
       await portal.stopAutoRenewal(deps, request.portal, orderId.data, request.id);
       return reply.redirect('/portal/account?done=auto-renew-stopped', 303);
+    }),
+  );
+
+  /** "Start a free trial" on a package page (decision 089): a form, so it works without JavaScript. */
+  app.post(
+    '/portal/trial',
+    hidden,
+    htmlPage(async (request, reply) => {
+      const form = request.body as { package_id?: string; adult?: string; auto_renew?: string } | undefined;
+      const packageId = Id.safeParse(form?.package_id);
+      if (!packageId.success) throw notFound(refusalTexts.packageNotOnSale);
+      if (!request.portal) return signInFirst(reply, `/portal/packages/${packageId.data}`);
+      const shell = await shellOf(request);
+      const title = fixedText('portal.trial.start', shell.language);
+      try {
+        const body = { package_id: packageId.data, adult: form?.adult === '1', auto_renew: form?.auto_renew === '1' };
+        const { info } = await portal.startPortalTrial(deps, request.portal, body, request.id);
+        const link = { href: '/portal/account', label: fixedText('portal.nav.account', shell.language) };
+        return send(request, reply, pages.messagePage(shell, { title, text: info, status: 'notice', link }));
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        const said = Object.values(error.options.errors ?? {}).flat()[0] ?? error.info;
+        const text = inLanguage(said, shell.language) ?? said;
+        const link = { href: `/portal/packages/${packageId.data}`, label: fixedText('portal.nav.packages', shell.language) };
+        return send(request, reply, pages.messagePage(shell, { title, text, status: 'warn', link }), error.status);
+      }
     }),
   );
 

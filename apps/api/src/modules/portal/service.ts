@@ -40,6 +40,7 @@ import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
 import { isRefusal, priceWithCode, refusalError } from '../promo-codes/service.ts';
 import { refuseBlockedSale } from '../exclusions/service.ts';
+import { startTrial, trialOffer } from '../trials/service.ts';
 import * as q from './queries.ts';
 
 /** A code works for 10 minutes and allows 5 wrong tries (decision 021). */
@@ -460,6 +461,16 @@ export async function setOffersConsent(deps: AppDeps, session: PortalSession, gi
       after: { channel: 'portal', by: 'subscriber (portal)' },
     });
   });
+}
+
+/** The free trial a package page offers the reader (decision 089): null when none, taken, or barred for the signed-in phone. */
+export function trialOfPage(deps: AppDeps, session: PortalSession | null, packageId: number) {
+  return trialOffer(deps, packageId, session?.phone ?? null);
+}
+
+/** The signed-in phone starts a package's free trial (decision 089). */
+export function startPortalTrial(deps: AppDeps, session: PortalSession, body: { package_id: number; auto_renew: boolean; adult: boolean }, requestId: string) {
+  return startTrial(deps, { phone: session.phone, packageId: body.package_id, autoRenew: body.auto_renew, adult: body.adult, requestId });
 }
 
 /** Whether the package page asks the signed-in phone for its 18+ declaration (decision 060). */

@@ -27,7 +27,8 @@ export interface SubscriberCountRow {
 }
 
 /** Tips subscriptions that count: a subscriber's, not reversed. */
-const counted = sql`s.subscriber_id is not null and s.reversed_at is null`;
+// A free trial (decision 089) is not a sale: no report of purchases or lapses counts it.
+const counted = sql`s.subscriber_id is not null and s.reversed_at is null and s.source <> 'trial'`;
 
 /**
  * Subscribers who bought a bet category in each period, split into those buying it for the first
@@ -47,7 +48,7 @@ export function subscriptionsMadeQuery(range: { from: string; to: string }, grou
                select 1 from ${subscriptions} e
                 where e.subscriber_id = s.subscriber_id
                   and e.bet_category_id is not distinct from s.bet_category_id
-                  and e.reversed_at is null
+                  and e.reversed_at is null and e.source <> 'trial'
                   and (e.created_at < s.created_at or (e.created_at = s.created_at and e.id < s.id))
              ) as again
         from ${subscriptions} s
@@ -79,7 +80,7 @@ export function subscriptionsLapsedQuery(range: { from: string; to: string }, gr
              select 1 from ${subscriptions} f
               where f.subscriber_id = s.subscriber_id
                 and f.bet_category_id is not distinct from s.bet_category_id
-                and f.reversed_at is null
+                and f.reversed_at is null and f.source <> 'trial'
                 and f.id <> s.id
                 and f.starts_at <= s.expires_at
                 and f.expires_at > s.expires_at)
@@ -190,13 +191,13 @@ export async function retentionMarksLeft(db: Queryable): Promise<number> {
 
 const idList = (ids: readonly number[]) => sql`(select unnest(${`{${ids.join(',')}}`}::int[]))`;
 
-/** Every tips subscription of these subscribers, refunded ones included. */
+/** Every tips subscription of these subscribers, refunded ones included; free trials are no purchase (decision 089). */
 export function subscriptionsOfSubscribers(db: Queryable, ids: readonly number[]) {
   return rows<SubscriptionHistoryRow>(
     db,
     sql`select s.id, s.subscriber_id, s.bet_category_id, s.medium, s.source, s.amount_cents, s.created_at, s.starts_at, s.expires_at, s.reversed_at,
                (select r.origin from ${stkRequests} r where r.payment_id = s.payment_id and s.source = 'stk' order by r.id limit 1) as origin
-          from ${subscriptions} s where s.subscriber_id in ${idList(ids)}`,
+          from ${subscriptions} s where s.subscriber_id in ${idList(ids)} and s.source <> 'trial'`,
   );
 }
 

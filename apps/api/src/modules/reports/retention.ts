@@ -2,6 +2,7 @@ import {
   addDays,
   centsToKes,
   FIRST_CHANNEL_LABELS,
+  nairobiRange,
   periodStart,
   RETENTION_FORMULAS,
   type CohortQuery,
@@ -14,6 +15,7 @@ import {
 import type { Queryable } from '../../db/client.ts';
 import type { CsvTable } from '../../http/csv.ts';
 import * as recovery from '../recovery/service.ts';
+import { trialFigures } from '../trials/service.ts';
 import { getSetting } from '../settings/service.ts';
 import { resolveRange } from './periods.ts';
 import { catalogueNames, retentionKeysSince } from './queries.ts';
@@ -91,7 +93,15 @@ export async function retentionReport(primary: Queryable, q: RetentionQuery, now
     formulas: { ...RETENTION_FORMULAS },
     ...(all.get('all') ?? emptyFigures(range, now)),
     groups: groups.map((g) => ({ ...g, ...(split.get(g.key) ?? emptyFigures(range, now)) })),
+    // Free trials are no purchase (decision 089): none of the figures above counts them; here apart.
+    trials: await trialFigures(reads, nairobiInstants(range)),
   };
+}
+
+/** The instants a report range of Nairobi days covers. */
+function nairobiInstants(range: { from: string; to: string }): { start: Date; end: Date } {
+  const { start, end } = nairobiRange(range);
+  return { start: start!, end: end! };
 }
 
 /** Figures of a split key with no summarised subscription. */

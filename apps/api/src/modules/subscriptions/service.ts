@@ -43,7 +43,8 @@ export interface Activation {
  * Starts or renews a subscription. Renewal stacks (BUSINESS-RULES.md): the new period starts at the
  * later of now and the current expiry of the same thing (a client's Bet4Me plan; a subscriber's
  * category and medium). When bought from the account (`mpesa`, `stk`, `balance`) the price is
- * debited from the holder's ledger; a `manual` subscription is recorded with the staff user only.
+ * debited from the holder's ledger; a `manual` subscription is recorded with the staff user only,
+ * and a `trial` (amount 0, decision 089) with nothing: neither is a sale.
  * Returns the new subscription's id and expiry (and the sale and audit row the caller said it writes).
  */
 export async function activateSubscription(
@@ -71,8 +72,9 @@ export async function activateSubscription(
     },
     { now: new Date(), durationDays: a.durationDays },
   );
+  const unpaid = a.source === 'manual' || a.source === 'trial';
   const [row] =
-    a.source === 'manual'
+    unpaid
       ? await subscriptionQueries.rowsOf(tx, written)
       : await postWithLedgerEntry<{ id: unknown }>(tx, written, 'subscriptionId', {
           holder: 'clientId' in a.what ? { clientId: a.what.clientId } : { subscriberId: a.what.subscriberId },
@@ -83,9 +85,10 @@ export async function activateSubscription(
         });
   const { id, startsAt, expiresAt } = subscriptionQueries.stackedSubscriptionRow(row!);
 
-  // Bought with money (not a staff member's manual grant): a sale, invoiced in this transaction.
+  // Bought with money (not a staff member's manual grant, nor a free trial, decision 089): a sale,
+  // invoiced in this transaction.
   const sale: Sale | null =
-    a.source === 'manual'
+    unpaid
       ? null
       : {
           subscriptionId: id,
@@ -103,6 +106,18 @@ export async function activateSubscription(
   });
   if (!auditLast) await auditAll(tx, [activated]);
   return { id, startsAt, expiresAt, sale: invoiceLast ? sale : null, audit: auditLast ? activated : null };
+}
+
+/**
+ * Voids a free trial that could not be set up (decision 089: its standing order was refused by
+ * M-Pesa): it ends now, as if never given, and never counts anywhere. Audited.
+ */
+export async function withdrawTrial(tx: Queryable, r: { subscriptionId: number; requestId: string | null; note: string }): Promise<void> {
+  const now = new Date();
+  await subscriptionQueries.markSubscriptionReversed(tx, r.subscriptionId, now, now);
+  await audit(tx, 'subscription.reverse', r.subscriptionId, { actorUserId: null, requestId: r.requestId }, {
+    after: { reversed_at: now, note: r.note, source: 'trial' },
+  });
 }
 
 /**

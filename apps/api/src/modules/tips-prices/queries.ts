@@ -132,3 +132,30 @@ export async function insertPackage(tx: Queryable, pkg: typeof pricePackages.$in
   const [created] = await tx.insert(pricePackages).values(pkg).returning({ id: pricePackages.id });
   return created!.id;
 }
+
+/** Every package's free trial (decision 089), by id. */
+export async function packageTrials(db: Queryable) {
+  return db
+    .select({ id: pricePackages.id, trialDays: pricePackages.trialDays, trialNeedsAutoRenew: pricePackages.trialNeedsAutoRenew })
+    .from(pricePackages)
+    .orderBy(asc(pricePackages.id));
+}
+
+/** A package's trial settings and what they depend on (its length and price), optionally locked. */
+export async function packageTrial(db: Queryable, id: number, lock = false) {
+  const query = db
+    .select({
+      trialDays: pricePackages.trialDays,
+      trialNeedsAutoRenew: pricePackages.trialNeedsAutoRenew,
+      durationDays: pricePackages.durationDays,
+      priceCents: pricePackages.priceCents,
+    })
+    .from(pricePackages)
+    .where(eq(pricePackages.id, id));
+  const [found] = lock ? await query.for('update') : await query;
+  return found ?? null;
+}
+
+export async function setPackageTrial(tx: Queryable, id: number, trial: { trialDays: number; trialNeedsAutoRenew: boolean }) {
+  await tx.update(pricePackages).set({ ...trial, updatedAt: sql`now()` }).where(eq(pricePackages.id, id));
+}

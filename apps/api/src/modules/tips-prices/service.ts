@@ -6,7 +6,10 @@ import {
   type PackageForm,
   type PriceForm,
   type PricePackage,
+  type PackageTrial,
+  type TrialForm,
   refusalTexts,
+  trialTexts,
 } from '@betdesk/contract';
 import type { TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -106,4 +109,37 @@ export const addPackage: StaffFormAction<typeof PackageForm> = async (deps, acto
     throw error;
   }
   return { info: catalogueTexts.packageAdded };
+};
+
+/** Whether a package's length fits a Ratiba frequency (daily, weekly, monthly: decision 042). */
+const renewable = (durationDays: number) => [1, 7, 30, 31].includes(durationDays);
+
+/** Every package's free trial (decision 089). */
+export async function packageTrials(db: Queryable): Promise<{ packages: PackageTrial[] }> {
+  const found = await q.packageTrials(db);
+  return { packages: found.map((p) => ({ id: p.id, trial_days: p.trialDays, trial_needs_auto_renew: p.trialNeedsAutoRenew })) };
+}
+
+/** A package's free trial as the trial rules read it (null: no such package). */
+export async function packageTrial(db: Queryable, id: number) {
+  return q.packageTrial(db, id);
+}
+
+/**
+ * Sets a package's free trial (decision 089): so many days (0: none), and whether it is offered
+ * only with automatic renewal, which needs a package Ratiba can renew. Audited with before and after.
+ */
+export const saveTrial: StaffFormAction<typeof TrialForm> = async (deps, actor, form, requestId) => {
+  await deps.db.transaction(async (tx) => {
+    const before = await q.packageTrial(tx, form.bet_category_price_id, true);
+    if (!before) throw notFound(refusalTexts.packageNotFound);
+    if (form.trial_needs_auto_renew && !renewable(before.durationDays)) throw fieldError('trial_needs_auto_renew', trialTexts.needsRenewablePackage);
+    const after = { trialDays: form.trial_days, trialNeedsAutoRenew: form.trial_needs_auto_renew };
+    await q.setPackageTrial(tx, form.bet_category_price_id, after);
+    await audit(tx, 'price-package.trial', form.bet_category_price_id, byStaff(actor, requestId), {
+      before: { trial_days: before.trialDays, trial_needs_auto_renew: before.trialNeedsAutoRenew },
+      after: { trial_days: after.trialDays, trial_needs_auto_renew: after.trialNeedsAutoRenew },
+    });
+  });
+  return { info: trialTexts.saved };
 };

@@ -31,7 +31,7 @@ export interface SaleLookup<A> {
   /** The subscriber's latest tips subscription (its category and medium); null when they never subscribed. */
   latest: { betCategoryId: number; medium: TipsMedium | null } | null;
   /** The packages costing exactly the amount, in the category named, else in the latest one. */
-  fits: (typeof pricePackages.$inferSelect)[];
+  fits: Omit<typeof pricePackages.$inferSelect, 'trialDays' | 'trialNeedsAutoRenew'>[];
   /** What the columns read with them answered, each read by the module that built it. */
   also: A;
 }

@@ -18,7 +18,7 @@ beforeEach(() => {
     if (u.pathname === '/api/reports/retention') {
       const split = u.searchParams.get('group_by');
       return jsonResponse(200, {
-        from: '2026-01-01', to: '2026-01-31', group: 'month', grace_days: 3, formulas: RETENTION_FORMULAS, ...figures,
+        from: '2026-01-01', to: '2026-01-31', group: 'month', grace_days: 3, formulas: RETENTION_FORMULAS, ...figures, trials: { started: 4, converted: 1 },
         groups: split ? [{ key: '1', label: 'Daily 2 Odds', ...figures }] : [],
       });
     }
@@ -54,6 +54,7 @@ describe('Reports → Retention', () => {
     expect(await screen.findByTestId('retention-renewal-rate')).toHaveTextContent('40.0%');
     expect(screen.getByTestId('retention-renewal-rate')).toHaveTextContent(RETENTION_FORMULAS.renewal_rate);
     expect(screen.getByTestId('retention-ltv')).toHaveTextContent('Not enough history');
+    expect(screen.getByTestId('retention-trials')).toHaveTextContent('4 started, 1 converted');
     const grid = await screen.findByTestId('cohort-table');
     expect(await within(grid).findByText('33.3%')).toBeInTheDocument();
     expect(await screen.findByTestId('recovery-amount')).toHaveTextContent('100.00');

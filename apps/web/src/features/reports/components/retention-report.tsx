@@ -85,6 +85,12 @@ export function RetentionReport({ filter }: { filter: ReportFilter }) {
           { label: 'Net revenue retention', value: percent(data.net_revenue_retention), hint: RETENTION_FORMULAS.net_revenue_retention },
           { label: 'ARPU', value: data.arpu === null ? '–' : formatMoney(data.arpu), hint: RETENTION_FORMULAS.arpu },
           { label: 'Lifetime value', value: data.ltv === null ? (data.ltv_note?.startsWith('Not enough') ? 'Not enough history' : '–') : formatMoney(data.ltv), hint: data.ltv_note ?? RETENTION_FORMULAS.ltv, testId: 'retention-ltv' },
+          {
+            label: 'Free trials',
+            value: `${data.trials.started} started, ${data.trials.converted} converted`,
+            hint: 'Trials are no sale: none of the figures above counts them (a trial converts when its subscriber buys the same category and medium)',
+            testId: 'retention-trials',
+          },
         ]
       }
       chart={
