@@ -21,6 +21,7 @@ export const AUDIT_ENTITY_NAMES = {
   tips_subscriber: 'Tips subscriber',
   price_package: 'SMS tips price package',
   promo_code: 'Promo code',
+  agent: 'Agent',
   sms_tip: 'SMS tip',
   sms_message: 'SMS message',
   broadcast: 'SMS broadcast',
