@@ -11,7 +11,7 @@ import { agentCommissions, mpesaPayments, promoCodeUses, referralRewards, refund
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { accrueCommissions, rewardReferrals } from '../../src/modules/referrals/service.ts';
 import { signInToPortal, type TestApp } from '../helpers.ts';
-import { appWithFakeDaraja, declaredAdult, paymentByReceipt, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
+import { appWithFakeDaraja, c2b, confirm, declaredAdult, paymentByReceipt, SANDBOX_PASSKEY } from '../mpesa/fixtures.ts';
 import { signedInStaff, tipsReference, type TipsReference } from '../tips-fixtures/reference.ts';
 
 let t: TestApp;
@@ -129,6 +129,23 @@ describe('a subscriber refers a friend', () => {
     expect((await rewardReferrals(t.deps, afterHold())).granted).toBe(0);
     const [reward] = await t.deps.db.select().from(referralRewards).where(eq(referralRewards.useId, (await useOf(paid.id))!.id));
     expect(reward).toMatchObject({ outcome: 'refunded', days: 0, subscriptionId: null });
+  });
+
+  it('a paybill payment of the list price to "D2-<code>" records the referral; a wrong code changes nothing', async () => {
+    const code = await myCode('0711200001');
+    await declaredAdult(t, '254711200004', '254711200005');
+    const body = c2b({ BusinessShortCode: '174379', MSISDN: '254711200004', BillRefNumber: `d2-${code}`, TransAmount: '500.00', FirstName: 'PETER', LastName: 'OUMA' });
+    expect((await confirm(t, body)).statusCode).toBe(200);
+    const payment = (await paymentByReceipt(t, body.TransID as string))!;
+    const [sale] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.paymentId, payment.id));
+    expect(sale).toMatchObject({ packageId: ref.d2SmsWeek, amountCents: 50_000 });
+    expect(await useOf(payment.id)).toMatchObject({ status: 'used', channel: 'paybill', priceCents: 50_000, discountCents: 0, subscriptionId: sale!.id });
+
+    const wrong = c2b({ BusinessShortCode: '174379', MSISDN: '254711200005', BillRefNumber: 'D2-999999', TransAmount: '500.00', FirstName: 'MARY', LastName: 'ATIENO' });
+    expect((await confirm(t, wrong)).statusCode).toBe(200);
+    const other = (await paymentByReceipt(t, wrong.TransID as string))!;
+    expect(await t.deps.db.select().from(subscriptions).where(eq(subscriptions.paymentId, other.id))).toHaveLength(1);
+    expect(await useOf(other.id)).toBeUndefined();
   });
 
   it('refuses self-referral: the owner phone, and a phone that paid from the owner M-Pesa name', async () => {

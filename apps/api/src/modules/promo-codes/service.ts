@@ -287,6 +287,21 @@ export async function usePaybillCode<P extends { id: number; priceCents: number 
   return { refusedSms: id !== null };
 }
 
+/**
+ * A referral code in the paybill account (`D2-123456`, decision 088) of a payment that buys a
+ * package at its list price (a referral code takes nothing off, so the list price is its price):
+ * its use taken, held, for the sale to mark used; null when the code is no referral code or cannot
+ * be used (the sale goes ahead at list price, nothing said: the buyer lost nothing).
+ */
+export async function usePaybillReferral(tx: Queryable, p: { codeText: string; pkg: { id: number; priceCents: number }; phone: string }): Promise<number | null> {
+  const found = await codeTyped(tx, p.codeText);
+  if (!found.row || found.row.kind !== 'referral') return null;
+  const price = await priceOfCode(tx, found.row, { packageId: p.pkg.id, listPriceCents: p.pkg.priceCents, phone: p.phone });
+  if (isRefusal(price) || price.priceCents !== p.pkg.priceCents) return null;
+  const taken = await takeUse(tx, price, { phone: p.phone, packageId: p.pkg.id, channel: 'paybill', status: 'held' });
+  return isRefusal(taken) ? null : taken.useId;
+}
+
 export const attachStkRequest = q.attachStkRequest;
 export const heldUseOfRequest = q.heldUseOfRequest;
 export const markUsed = q.markUsed;
