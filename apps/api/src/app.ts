@@ -21,6 +21,7 @@ import { betRoutes } from './modules/bets/routes.ts';
 import { bonusRoutes } from './modules/bonuses/routes.ts';
 import { advertRuleRoutes } from './modules/advert-rules/routes.ts';
 import { promoCodeRoutes } from './modules/promo-codes/routes.ts';
+import { referralRoutes } from './modules/referrals/routes.ts';
 import { broadcastRoutes } from './modules/broadcasts/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { clientRoutes } from './modules/clients/routes.ts';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   reportRoutes(app, deps);
   advertRuleRoutes(app, deps);
   promoCodeRoutes(app, deps);
+  referralRoutes(app, deps);
   privacyRoutes(app, deps);
   complianceRoutes(app, deps);
   exclusionRoutes(app, deps);

@@ -16,6 +16,7 @@ import { summariseMarked } from './modules/reports/service.ts';
 import { tellEndedExclusions } from './modules/exclusions/service.ts';
 import { syncFixtures } from './modules/feed/service.ts';
 import { proposeFeedResults, takeClosingOdds } from './modules/tips-record/service.ts';
+import { runReferrals } from './modules/referrals/service.ts';
 
 const EVERY_MINUTE = '* * * * *';
 
@@ -82,6 +83,8 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
     runs(QUEUES.feedSync, '11 */3 * * *', () => syncFixtures(deps)),
     runs(QUEUES.feedClosingOdds, EVERY_MINUTE, () => takeClosingOdds(deps)),
     runs(QUEUES.feedResults, '*/10 * * * *', () => proposeFeedResults(deps)),
+    // Referrers' free days after the hold, and the agents' commission ledger (decision 088).
+    runs(QUEUES.referrals, '17 * * * *', () => runReferrals(deps)),
     // Purchases confirmed on the USSD menu: the STK push leaves once the session has ended.
     runs(QUEUES.ussdPurchases, EVERY_MINUTE, () => sendQueuedUssdPurchases(deps)),
     {

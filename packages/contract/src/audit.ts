@@ -22,6 +22,7 @@ export const AUDIT_ENTITY_NAMES = {
   price_package: 'SMS tips price package',
   promo_code: 'Promo code',
   trial_use: 'Free trial',
+  agent: 'Agent',
   sms_tip: 'SMS tip',
   sms_message: 'SMS message',
   broadcast: 'SMS broadcast',

@@ -53,6 +53,7 @@ export * from './auto-renew.ts';
 export * from './advert-rules.ts';
 export * from './promo-codes.ts';
 export * from './trials.ts';
+export * from './agents.ts';
 export * from './compliance.ts';
 export * from './admin-alerts.ts';
 export * from './exclusions.ts';

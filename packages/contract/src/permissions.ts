@@ -41,6 +41,7 @@ export const permissionMatrix = {
   'view:tips-subscriptions-all': ['admin'],
   'manage:tips-prices': ['admin'],
   'manage:promo-codes': ['admin'],
+  'manage:agents': ['admin'],
   'view:tips-deposits': ['admin'],
   'upload:images': ['admin'],
   'view:audit': ['admin'],

@@ -103,6 +103,8 @@ export const PortalMe = z.object({
   subscriptions: z.array(PortalSubscription),
   /** The KRA PIN and registered name the phone's tax invoices carry (decision 074), once it is a subscriber. */
   tax_identity: TaxIdentity.nullable(),
+  /** The subscriber's own referral code (decision 088), null until the phone is a subscriber. */
+  referral_code: z.string().nullable(),
 });
 export type PortalMe = z.infer<typeof PortalMe>;
 

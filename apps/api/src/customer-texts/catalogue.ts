@@ -275,6 +275,18 @@ export const customerTexts = {
   'promo.spent': { en: 'Promo code {code} has been used up.', sw: 'Msimbo wa punguzo {code} umeshatumika wote.', channel: 'portal' },
   'promo.used_by_phone': { en: 'This number has already used promo code {code}.', sw: 'Nambari hii imeshatumia msimbo wa punguzo {code}.', channel: 'portal' },
   'promo.first_purchase_only': { en: 'Promo code {code} is for a first purchase only.', sw: 'Msimbo wa punguzo {code} ni wa ununuzi wa kwanza pekee.', channel: 'portal' },
+  // A referral code used by its owner, or by a phone that paid from the owner's M-Pesa name (decision 088).
+  'referral.self': {
+    en: 'Referral code {code} cannot be used from this number: it is the number or the M-Pesa name of its owner.',
+    sw: 'Msimbo wa rufaa {code} hauwezi kutumika kwa nambari hii: ni nambari au jina la M-Pesa la mwenye msimbo.',
+    channel: 'portal',
+  },
+  // A referrer's free days, after the hold (decision 088).
+  'referral.rewarded': {
+    en: 'Thank you: someone you referred bought tips with your referral code. You get {days} free days.',
+    sw: 'Asante: mtu uliyemwalika amenunua tips kwa msimbo wako wa rufaa. Umepata siku {days} za bure.',
+    channel: 'sms',
+  },
   'promo.not_for_package': { en: 'Promo code {code} is not for this package.', sw: 'Msimbo wa punguzo {code} si wa kifurushi hiki.', channel: 'portal' },
 
   // Portal notices.

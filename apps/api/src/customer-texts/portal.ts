@@ -457,6 +457,12 @@ export const portalTexts = {
   'portal.account.exclusion_confirm': portal('I understand it cannot be ended early', 'Naelewa kwamba haiwezi kusitishwa mapema'),
   'portal.account.exclusion_button': portal('Exclude me', 'Niepushe'),
   'portal.account.save': portal('Save', 'Hifadhi'),
+  // A subscriber's own referral code (decision 088).
+  'portal.account.referral': portal('Invite a friend', 'Alika rafiki'),
+  'portal.account.referral_text': portal(
+    'Give your referral code {code} to a friend. When they buy tips for the first time with it, you get free days once their payment has settled.',
+    'Mpe rafiki msimbo wako wa rufaa {code}. Akinunua tips kwa mara ya kwanza kwa msimbo huo, unapata siku za bure malipo yake yakishatulia.',
+  ),
   'portal.account.offers_note': portal(
     'Without this, we send you only what you pay for, receipts and sign-in codes.',
     'Bila hili, tunakutumia tu unacholipia, risiti na nambari za kuingia.',

@@ -23,6 +23,7 @@ export const QUEUES = {
   feedSync: 'feed-sync',
   feedClosingOdds: 'feed-closing-odds',
   feedResults: 'feed-results',
+  referrals: 'referrals',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -10,8 +10,8 @@ import { unscopedReads, unscopedReadsOfModules } from './scope-door.ts';
 /** Functions that read client-owned rows without a scope, by group, each with its reason. */
 const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
   {
-    reason: "the punter's own purchase on the portal, signed in by their phone: whether that phone bought before (a first-purchase-only promo code, decision 077)",
-    functions: ['promo-codes/queries.ts#hasBoughtBefore'],
+    reason: "the punter's own purchase on the portal, signed in by their phone: whether that phone bought before (a first-purchase-only promo code, decision 077), whether it paid from a referral code owner's M-Pesa name (decision 088)",
+    functions: ['promo-codes/queries.ts#hasBoughtBefore', 'promo-codes/queries.ts#paidFromSameName'],
   },
   {
     reason: "one client's rows, read after requireClient / requireClientFacts found the client in the actor's scope (404 otherwise)",
@@ -53,6 +53,8 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'search/queries.ts#refundFound',
       // The promotion report (manage:promo-codes, admins only; decision 077).
       'promo-codes/queries.ts#reportBetween',
+      // An agent's statement (manage:agents, admins only; decision 088): tips sales, no client's.
+      'referrals/queries.ts#statementLines',
       'clients/queries.ts#findAssignableClients',
       'clients/queries.ts#countLiveClientsAmong',
       'clients/queries.ts#countLiveClientsOf',
@@ -105,6 +107,11 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
   {
     reason: 'the system acting on its own: M-Pesa callbacks and claims, jobs (expiry, recovery, tips SMS), the sale invoice, a payment reversed or refunded',
     functions: [
+      // The referrals job (decision 088): referrers' free days and the agents' commission ledger, tips sales only.
+      'referrals/queries.ts#dueReferrals',
+      'referrals/queries.ts#lastPackageOf',
+      'referrals/queries.ts#accrueCommissions',
+      'referrals/queries.ts#clawBackRefunded',
       'mpesa/queries/first-read.ts#receiptlessStkPaymentAndCategory',
       'mpesa/queries/claims.ts#attachCallbackReceipt',
       'mpesa/queries/matching.ts#onlyLiveClientWith',

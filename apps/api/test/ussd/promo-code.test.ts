@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { promoCodes, promoCodeUses, subscriptions, ussdPurchases } from '../../src/db/schema/index.ts';
+import { agents, promoCodes, promoCodeUses, subscriptions, ussdPurchases } from '../../src/db/schema/index.ts';
+import { referralCode } from '../../src/modules/promo-codes/service.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { customerTexts, LANGUAGES } from '../../src/customer-texts/catalogue.ts';
 import { setLanguage } from '../../src/modules/sms/languages.ts';
@@ -145,5 +146,28 @@ describe('a promo code on the USSD menu', () => {
         }
       }
     }
+  });
+});
+
+describe('a referral code on the USSD menu (decision 088)', () => {
+  it('is typed at the promo step, asks the list price, and the sale records the referral', async () => {
+    const [agent] = await t.deps.db.insert(agents).values({ name: 'Wekesa', phone: '254722000688' }).returning({ id: agents.id });
+    const code = await referralCode(t.deps.db, { agentId: agent!.id });
+    const phone = '254711000688';
+    await declaredAdult(t, phone);
+    const sessionId = newSession();
+    expect(await screen(t, `1*1*1*2*${code}`, `+${phone}`, sessionId)).toBe(
+      'CON Daily 2 Odds SMS, 7 days: KES 100 with promo code.\nPay by M-Pesa from 0711000688?\n1 Pay\n0 Back',
+    );
+    expect(await screen(t, `1*1*1*2*${code}*1`, `+${phone}`, sessionId)).toMatch(/^END /);
+    fake.outcomes.push({ resultCode: 0, callback: true, receipt: 'UPC6000688' });
+    expect(await sendQueuedUssdPurchases(t.deps)).toBe(1);
+    await fake.settled();
+    expect(fake.pushes.at(-1)).toMatchObject({ PartyA: phone, Amount: 100 });
+    const payment = await paymentByReceipt(t, 'UPC6000688');
+    const [use] = await t.deps.db.select().from(promoCodeUses).where(eq(promoCodeUses.paymentId, payment!.id));
+    expect(use).toMatchObject({ status: 'used', channel: 'ussd', discountCents: 0, priceCents: 10_000 });
+    // The agent's own phone is refused as self-referral.
+    expect(await screen(t, `1*1*1*2*${code}`, '+254722000688')).toMatch(/^CON Referral code \d{6} cannot be used from this number/);
   });
 });

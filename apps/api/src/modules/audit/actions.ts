@@ -74,6 +74,9 @@ export const AUDIT_ACTIONS = {
   'price-package.create': 'price_package',
   'promo-code.create': 'promo_code',
   'promo-code.update': 'promo_code',
+  'agent.create': 'agent',
+  // A referrer's free days (decision 088), recorded on the subscription they got.
+  'referral.reward': 'subscription',
   'price-package.update': 'price_package',
   'price-package.trial': 'price_package',
   'trial.start': 'trial_use',

@@ -11,7 +11,7 @@ import * as q from './queries/settlement.ts';
 import { queueCreditNotice, queueTipsReceipt, receiptSettings, receiptSettingsColumn, type KnownPayer, type ReceiptSettings } from './receipts.ts';
 import type { Sale } from '../tax/service.ts';
 import type { AuditEntry } from '../audit/service.ts';
-import { markUsed, usePaybillCode } from '../promo-codes/service.ts';
+import { markUsed, usePaybillCode, usePaybillReferral } from '../promo-codes/service.ts';
 import * as matchingQ from './queries/matching.ts';
 import { todaysTipColumn, type TodaysTip } from '../tips-sms/service.ts';
 
@@ -184,6 +184,11 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     chosen = found.fits.find((p) => p.medium === preferred) ?? found.fits[0];
     // A code in the account is tried only when no package is at this list price (the list price
     // buys without using it): the amount must be the code's price of one of the category's packages.
+    // A referral code in the account (decision 088) rides a list-price purchase: its use is the referral.
+    if (chosen && s.promoCode && s.betCategoryId !== null) {
+      const phone = s.payer?.phone ?? (await matchingQ.subscriberNameAndPhone(tx, subscriberId))?.phone;
+      if (phone) paybillUseId = await usePaybillReferral(tx, { codeText: s.promoCode, pkg: chosen, phone });
+    }
     if (!chosen && s.promoCode && s.betCategoryId !== null) {
       const packages = (await q.packagesOfCategory(tx, s.betCategoryId)).sort((a, b) => Number(b.medium === preferred) - Number(a.medium === preferred));
       const phone = s.payer?.phone ?? (await matchingQ.subscriberNameAndPhone(tx, subscriberId))?.phone;

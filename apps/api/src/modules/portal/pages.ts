@@ -545,6 +545,7 @@ ${me.receives_sms
 <p><button class="btn secondary" type="submit">${t('portal.account.save')}</button></p></form>
 <p class="meta">${t('portal.account.offers_note')}</p>
 </div>
+${me.referral_code ? html`<h2 id="referral">${t('portal.account.referral')}</h2><div class="card"><p data-testid="referral-code">${t('portal.account.referral_text', { code: me.referral_code })}</p></div>` : ''}
 <h2 id="tax-identity">${t('portal.tax_identity.title')}</h2><div class="card">
 <p>${t('portal.tax_identity.text')}</p>
 ${me.tax_identity ? html`<p class="meta" data-testid="tax-identity-current">${t('portal.tax_identity.current', { pin: me.tax_identity.pin, name: me.tax_identity.name })}</p>` : ''}

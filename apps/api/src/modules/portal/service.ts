@@ -18,6 +18,7 @@ import {
   refusalTexts,
 } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
+import { isExcludedNow } from '../../db/sale-blocks.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { PortalSession } from '../../http/actor.ts';
 import { AppError, conflict, fieldError, notFound, tooManyRequests } from '../../http/errors.ts';
@@ -38,7 +39,7 @@ import { invoicesOfPayments, invoicesOfSubscriptions } from '../tax/service.ts';
 import { buyerOfInvoice, identityView, saveTaxIdentity } from '../tax/service.ts';
 import { subscribePayer } from '../tips-subscribers/service.ts';
 import { winningsForReaders } from '../tips-winnings/service.ts';
-import { isRefusal, priceWithCode, refusalError } from '../promo-codes/service.ts';
+import { isRefusal, priceWithCode, referralCode, refusalError } from '../promo-codes/service.ts';
 import { refuseBlockedSale } from '../exclusions/service.ts';
 import { startTrial, trialOffer } from '../trials/service.ts';
 import * as q from './queries.ts';
@@ -137,6 +138,8 @@ export async function me(deps: AppDeps, session: PortalSession): Promise<PortalM
     offers_wording: await customerText(db, 'marketing_consent_wording', language),
     subscriptions: subscriber ? await withInvoices(deps, subscriber.id, await q.subscriptionsOf(db, subscriber.id)) : [],
     tax_identity: subscriber ? (await identityView(db, { subscriberId: subscriber.id })).identity : null,
+    // No referral lever for a self-excluded person (decision 088).
+    referral_code: subscriber && !(await isExcludedNow(db, session.phone)) ? await referralCode(db, { subscriberId: subscriber.id }) : null,
   };
 }
 

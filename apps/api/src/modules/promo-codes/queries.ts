@@ -5,15 +5,17 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { pageWithTotal, rows } from '../../db/rows.ts';
-import { pricePackages, promoCodes, promoCodeUses, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
+import { agents, mpesaPayments, pricePackages, promoCodes, promoCodeUses, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 
 export interface CodeRow {
   id: number;
   code: string;
-  kind: 'percent' | 'fixed';
+  kind: 'percent' | 'fixed' | 'referral';
   percent_off: number | null;
   amount_off_cents: string | number | null;
   package_ids: number[] | string;
+  /** A referral code's owner's phone (decision 088): the subscriber's or the agent's; null for a promo code. */
+  owner_phone: string | null;
   packages: string[] | string | null;
   starts_at: string | Date;
   ends_at: string | Date;
@@ -39,13 +41,15 @@ export interface CodeWrite {
 
 const codeColumns = sql`c.id, c.code, c.kind, c.percent_off, c.amount_off_cents, c.package_ids, c.starts_at, c.ends_at, c.max_uses, c.uses,
   c.one_per_phone, c.first_purchase_only, c.created_at,
+  coalesce((select s.phone from ${tipsSubscribers} s where s.id = c.referrer_subscriber_id), (select a.phone from ${agents} a where a.id = c.referrer_agent_id)) as owner_phone,
   (select coalesce(array_agg(p.name order by p.id), '{}') from ${pricePackages} p where p.id = any(c.package_ids)) as packages`;
 
 export async function codePage(db: Queryable, page: { limit: number; offset: number }) {
   return pageWithTotal<CodeRow & { total_records?: unknown }>(
     db,
-    { query: sql`select ${codeColumns}, count(*) over() as total_records from ${promoCodes} c order by c.id desc limit ${page.limit} offset ${page.offset}`, offset: page.offset },
-    sql`select count(*) as total from ${promoCodes}`,
+    { query: sql`select ${codeColumns}, count(*) over() as total_records from ${promoCodes} c where c.kind <> 'referral'
+                 order by c.id desc limit ${page.limit} offset ${page.offset}`, offset: page.offset },
+    sql`select count(*) as total from ${promoCodes} where kind <> 'referral'`,
   );
 }
 
@@ -216,7 +220,7 @@ export function reportBetween(db: Queryable, start: Date, end: Date): Promise<Re
                   where s2.subscriber_id = s1.subscriber_id and s2.id <> s1.id and s2.payment_id is not null and s2.reversed_at is null
                     and s2.created_at > s1.created_at and s2.created_at <= s1.created_at + interval '90 days')) as renewed_90
           from ${promoCodeUses} u join ${promoCodes} c on c.id = u.code_id
-         where u.status = 'used' and u.used_at >= ${start.toISOString()} and u.used_at < ${end.toISOString()}
+         where u.status = 'used' and c.kind <> 'referral' and u.used_at >= ${start.toISOString()} and u.used_at < ${end.toISOString()}
          group by c.id, c.code order by c.code`,
   );
 }
@@ -228,4 +232,43 @@ export async function releaseUsesOfRequest(db: Queryable, stkRequestId: number):
           update ${promoCodeUses} set status = 'released', phone_key = null where stk_request_id = ${stkRequestId} and status = 'held' returning code_id)
         update ${promoCodes} c set uses = c.uses - 1 from released r where c.id = r.code_id`,
   );
+}
+
+// ---- referral codes (decision 088) ---------------------------------------------------------------
+
+export type ReferralOwner = { subscriberId: number } | { agentId: number };
+
+const ownerWhere = (o: ReferralOwner) => ('subscriberId' in o ? sql`referrer_subscriber_id = ${o.subscriberId}` : sql`referrer_agent_id = ${o.agentId}`);
+
+export async function referralCodeOf(db: Queryable, owner: ReferralOwner): Promise<string | null> {
+  const [r] = await rows<{ code: string }>(db, sql`select code from ${promoCodes} where kind = 'referral' and ${ownerWhere(owner)}`);
+  return r?.code ?? null;
+}
+
+/**
+ * A referral code: no discount, every package, no end, first purchase only, one use per phone.
+ * Null when the text is taken by another code (the caller draws again) or the owner has one already.
+ */
+export async function insertReferralCode(db: Queryable, code: string, owner: ReferralOwner): Promise<boolean> {
+  const found = await rows<{ id: number }>(
+    db,
+    sql`insert into ${promoCodes} (code, kind, percent_off, amount_off_cents, package_ids, starts_at, ends_at, max_uses, one_per_phone, first_purchase_only,
+                                   referrer_subscriber_id, referrer_agent_id)
+        values (${code}, 'referral', null, null, '{}'::int[], now() - interval '1 minute', '9999-12-31T00:00:00Z', null, true, true,
+                ${'subscriberId' in owner ? owner.subscriberId : null}, ${'agentId' in owner ? owner.agentId : null})
+        on conflict do nothing returning id`,
+  );
+  return found.length === 1;
+}
+
+/** Did these two phones pay from the same M-Pesa name (case and spaces aside) since `since`? */
+export async function paidFromSameName(db: Queryable, phoneA: string, phoneB: string, since: Date): Promise<boolean> {
+  const [r] = await rows<{ same: boolean }>(
+    db,
+    sql`select exists (select 1 from ${mpesaPayments} a join ${mpesaPayments} b
+                         on upper(regexp_replace(a.sender_name, '\\s+', ' ', 'g')) = upper(regexp_replace(b.sender_name, '\\s+', ' ', 'g'))
+                        where a.sender_phone = ${phoneA} and b.sender_phone = ${phoneB} and a.sender_name is not null and btrim(a.sender_name) <> ''
+                          and a.received_at >= ${since.toISOString()} and b.received_at >= ${since.toISOString()}) as same`,
+  );
+  return r?.same === true;
 }

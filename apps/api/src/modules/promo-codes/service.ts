@@ -18,6 +18,7 @@ import {
   type PromotionReportRow,
   type ReportRangeQuery,
 } from '@betdesk/contract';
+import { randomInt } from 'node:crypto';
 import type { Queryable } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
@@ -27,6 +28,7 @@ import type { CsvTable } from '../../http/csv.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import type { CustomerTextId, Language } from '../../customer-texts/catalogue.ts';
 import { audit, byStaff } from '../audit/service.ts';
+import { getSetting } from '../settings/service.ts';
 import { customerText, customerTextFor, queueSms } from '../sms/service.ts';
 import * as q from './queries.ts';
 
@@ -37,7 +39,7 @@ function codeOf(r: q.CodeRow): PromoCode {
   return {
     id: Number(r.id),
     code: r.code,
-    kind: r.kind,
+    kind: r.kind === 'referral' ? 'percent' : r.kind,
     percent_off: r.percent_off === null ? null : Number(r.percent_off),
     amount_off: r.amount_off_cents === null ? null : centsToKes(Number(r.amount_off_cents)),
     package_ids: list(r.package_ids).map(Number),
@@ -99,7 +101,8 @@ export async function updateCode(deps: AppDeps, actor: Actor, id: number, body: 
   try {
     await deps.db.transaction(async (tx) => {
       const before = await q.codeById(tx, id);
-      if (!before) throw notFound(promoCodeTexts.notFound);
+      // A referral code (decision 088) is no admin's promo code: it is not listed, nor changed here.
+      if (!before || before.kind === 'referral') throw notFound(promoCodeTexts.notFound);
       if ((await q.packagesExisting(tx, w.packageIds)) !== w.packageIds.length) throw fieldError('package_ids', promoCodeTexts.noPackage);
       const other = await q.codeByText(tx, w.code);
       if (other && Number(other.id) !== id) throw fieldError('code', promoCodeTexts.taken);
@@ -162,11 +165,13 @@ function datesRefusal(row: q.CodeRow, now: Date): PromoRefusal | null {
   return null;
 }
 
-const covers = (row: q.CodeRow, packageId: number) => list(row.package_ids).map(Number).includes(packageId);
+/** A referral code (decision 088) is for every package; a promo code for the packages it names. */
+const covers = (row: q.CodeRow, packageId: number) => row.kind === 'referral' || list(row.package_ids).map(Number).includes(packageId);
 
 const codePrice = (row: q.CodeRow, listPriceCents: number) =>
   discounted(listPriceCents, {
-    kind: row.kind,
+    // A referral code takes nothing off: the list price (decision 088).
+    kind: row.kind === 'referral' ? 'fixed' : row.kind,
     percentOff: row.percent_off === null ? null : Number(row.percent_off),
     amountOffCents: row.amount_off_cents === null ? null : Number(row.amount_off_cents),
   });
@@ -181,6 +186,7 @@ async function priceOfCode(
   const dated = datesRefusal(row, p.now ?? new Date());
   if (dated) return dated;
   if (!covers(row, p.packageId)) return { textId: 'promo.not_for_package', values };
+  if (row.kind === 'referral' && (await isSelfReferral(db, row, p.phone, p.now ?? new Date()))) return { textId: 'referral.self', values };
   if (row.max_uses !== null && Number(row.uses) >= Number(row.max_uses)) return { textId: 'promo.spent', values };
   if (row.one_per_phone && (await q.phoneHasUse(db, Number(row.id), p.phone))) return { textId: 'promo.used_by_phone', values };
   if (row.first_purchase_only && (await q.hasBoughtBefore(db, p.phone))) return { textId: 'promo.first_purchase_only', values };
@@ -281,6 +287,21 @@ export async function usePaybillCode<P extends { id: number; priceCents: number 
   return { refusedSms: id !== null };
 }
 
+/**
+ * A referral code in the paybill account (`D2-123456`, decision 088) of a payment that buys a
+ * package at its list price (a referral code takes nothing off, so the list price is its price):
+ * its use taken, held, for the sale to mark used; null when the code is no referral code or cannot
+ * be used (the sale goes ahead at list price, nothing said: the buyer lost nothing).
+ */
+export async function usePaybillReferral(tx: Queryable, p: { codeText: string; pkg: { id: number; priceCents: number }; phone: string }): Promise<number | null> {
+  const found = await codeTyped(tx, p.codeText);
+  if (!found.row || found.row.kind !== 'referral') return null;
+  const price = await priceOfCode(tx, found.row, { packageId: p.pkg.id, listPriceCents: p.pkg.priceCents, phone: p.phone });
+  if (isRefusal(price) || price.priceCents !== p.pkg.priceCents) return null;
+  const taken = await takeUse(tx, price, { phone: p.phone, packageId: p.pkg.id, channel: 'paybill', status: 'held' });
+  return isRefusal(taken) ? null : taken.useId;
+}
+
 export const attachStkRequest = q.attachStkRequest;
 export const heldUseOfRequest = q.heldUseOfRequest;
 export const markUsed = q.markUsed;
@@ -300,6 +321,42 @@ export async function discountOfSale(db: Queryable, subscriptionId: number): Pro
 export async function releaseHeldUse(tx: Queryable, useId: number): Promise<void> {
   const codeId = await q.releaseHeld(tx, useId);
   if (codeId !== null) await q.uncountUse(tx, codeId);
+}
+
+// ---- referral codes (decision 088) ---------------------------------------------------------------
+
+export type ReferralOwner = q.ReferralOwner;
+
+/**
+ * Self-referral, refused: the code's owner's own phone, or a phone that paid from the same M-Pesa
+ * name as the owner's within `referral_same_name_days`.
+ */
+export async function isSelfReferral(db: Queryable, row: { owner_phone: string | null }, phone: string, now: Date): Promise<boolean> {
+  if (row.owner_phone === null) return false;
+  if (row.owner_phone === phone) return true;
+  const days = await getSetting(db, 'referral_same_name_days');
+  return q.paidFromSameName(db, phone, row.owner_phone, new Date(now.getTime() - days * 86_400_000));
+}
+
+/** Whether the referee of a referral paid from the same M-Pesa name as its owner (read again when it is rewarded). */
+export async function referralIsSelf(db: Queryable, ownerPhone: string, refereePhone: string, now: Date): Promise<boolean> {
+  return isSelfReferral(db, { owner_phone: ownerPhone }, refereePhone, now);
+}
+
+// Digits only: many phones type only digits in a USSD reply (decision 077's amendment).
+const REFERRAL_DIGITS = 6;
+const drawReferralCode = () => String(randomInt(10 ** (REFERRAL_DIGITS - 1), 10 ** REFERRAL_DIGITS));
+
+/**
+ * A subscriber's or an agent's referral code, made on first asking: six digits drawn again while
+ * taken (promo codes and referral codes share one namespace, the unique index on `code`).
+ */
+export async function referralCode(db: Queryable, owner: ReferralOwner): Promise<string> {
+  for (;;) {
+    const existing = await q.referralCodeOf(db, owner);
+    if (existing) return existing;
+    await q.insertReferralCode(db, drawReferralCode(), owner);
+  }
 }
 
 // ---- the promotion report -----------------------------------------------------------------------

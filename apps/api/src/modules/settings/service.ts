@@ -68,6 +68,15 @@ export const settingDefaults = {
     value: false,
     description: 'The receipt SMS of a tips sale ends with its KRA tax invoice number ("Invoice 123"; its KRA QR is on the portal). About 15 more characters, which can make the SMS two parts (off: no line)',
   },
+  // Referrals and agents (decision 088).
+  referral_free_days: { value: 7, description: "Free days a subscriber gets when someone they referred makes a first purchase with their referral code and it is not refunded within the hold" },
+  referral_hold_days: { value: 14, description: 'Days a referred first purchase must go unrefunded before its referrer gets the free days' },
+  referral_same_name_days: {
+    value: 90,
+    description: 'Days back a referral is refused as self-referral when the referrer and the new buyer paid from the same M-Pesa name',
+  },
+  agent_commission_percent: { value: 10, description: "An agent's commission on each payment of a person they referred, in percent" },
+  agent_commission_months: { value: 6, description: 'Months after the first purchase during which a referred person\'s payments earn their agent commission' },
   mpesa_pull_interval_hours: {
     value: 1,
     description: 'Hours between two Daraja Pull Transactions runs that recover payments whose callback never came (0: off)',

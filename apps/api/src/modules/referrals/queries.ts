@@ -1,0 +1,185 @@
+/**
+ * The reads and writes of agents, referral rewards and agents' commissions (decision 088). A
+ * referral is a use of a referral code (`promo_code_uses`, written by the promo-codes module);
+ * these read it with the sale it made.
+ * Lives in: apps/api/src/modules/referrals/queries.ts
+ */
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { pageWithTotal, rows } from '../../db/rows.ts';
+import { excludedPhoneSql } from '../../db/sale-blocks.ts';
+import { agentCommissions, agents, mpesaPayments, promoCodes, promoCodeUses, referralRewards, refunds, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
+import { erasedSql } from '../sms/service.ts';
+
+export interface AgentRow {
+  id: number;
+  name: string;
+  phone: string;
+  referral_code: string | null;
+  referrals: string | number;
+  created_at: string | Date;
+}
+
+const agentColumns = sql`a.id, a.name, a.phone, a.created_at,
+  (select c.code from ${promoCodes} c where c.referrer_agent_id = a.id) as referral_code,
+  (select count(*) from ${promoCodeUses} u join ${promoCodes} c on c.id = u.code_id where c.referrer_agent_id = a.id and u.status = 'used') as referrals`;
+
+export async function agentPage(db: Queryable, page: { limit: number; offset: number }) {
+  return pageWithTotal<AgentRow & { total_records?: unknown }>(
+    db,
+    { query: sql`select ${agentColumns}, count(*) over() as total_records from ${agents} a order by a.id desc limit ${page.limit} offset ${page.offset}`, offset: page.offset },
+    sql`select count(*) as total from ${agents}`,
+  );
+}
+
+export async function agentById(db: Queryable, id: number): Promise<AgentRow | undefined> {
+  return (await rows<AgentRow>(db, sql`select ${agentColumns} from ${agents} a where a.id = ${id}`))[0];
+}
+
+/** The new agent's id, or null when the phone is an agent's already (the unique index). */
+export async function insertAgent(db: Queryable, a: { name: string; phone: string; createdBy: number }): Promise<number | null> {
+  const [r] = await rows<{ id: number }>(
+    db,
+    sql`insert into ${agents} (name, phone, created_by) values (${a.name}, ${a.phone}, ${a.createdBy}) on conflict (phone) do nothing returning id`,
+  );
+  return r ? Number(r.id) : null;
+}
+
+/** SQL true when the phone's person is erased or self-excluded now: every referral lever is off for them. */
+const leverOff = (phone: ReturnType<typeof sql>) => sql`(${erasedSql(phone)} or ${excludedPhoneSql(phone)})`;
+
+const refundDone = (paymentId: ReturnType<typeof sql>) => sql`exists (select 1 from ${refunds} r where r.payment_id = ${paymentId} and r.status = 'done')`;
+const refundOpen = (paymentId: ReturnType<typeof sql>) =>
+  sql`exists (select 1 from ${refunds} r where r.payment_id = ${paymentId} and r.status in ('awaiting_approval', 'awaiting_second_approval', 'sending', 'unknown', 'held'))`;
+
+// ---- a subscriber's referral rewarded after the hold ----------------------------------------------
+
+export interface DueReferral {
+  use_id: number;
+  referrer_id: number;
+  referee_phone: string;
+  owner_phone: string;
+  sale_package_id: number;
+  sale_bet_category_id: number;
+  sale_medium: 'sms' | 'web';
+  refunded: boolean;
+  refund_open: boolean;
+  lever_off: boolean;
+}
+
+/**
+ * Subscribers' referrals whose sale was made before `heldSince` and that have no outcome yet:
+ * with whether the sale was refunded (or undone), a refund of it is still on its way, and whether
+ * the referrer or the referee is erased or self-excluded.
+ */
+export function dueReferrals(db: Queryable, heldSince: Date, limit: number): Promise<DueReferral[]> {
+  return rows<DueReferral>(
+    db,
+    sql`select u.id as use_id, c.referrer_subscriber_id as referrer_id, u.phone as referee_phone, o.phone as owner_phone,
+               s.package_id as sale_package_id, s.bet_category_id as sale_bet_category_id, s.medium as sale_medium,
+               (s.reversed_at is not null or ${refundDone(sql`u.payment_id`)}) as refunded,
+               ${refundOpen(sql`u.payment_id`)} as refund_open,
+               (${leverOff(sql`o.phone`)} or ${leverOff(sql`u.phone`)}) as lever_off
+          from ${promoCodeUses} u
+          join ${promoCodes} c on c.id = u.code_id and c.kind = 'referral' and c.referrer_subscriber_id is not null
+          join ${tipsSubscribers} o on o.id = c.referrer_subscriber_id
+          join ${subscriptions} s on s.id = u.subscription_id
+         where u.status = 'used' and u.used_at <= ${heldSince.toISOString()}
+           and not exists (select 1 from ${referralRewards} rr where rr.use_id = u.id)
+         order by u.id limit ${limit}`,
+  );
+}
+
+/** The referral's outcome, once: false when another run wrote it first. */
+export async function insertReward(db: Queryable, r: { useId: number; subscriberId: number; outcome: 'granted' | 'refunded' | 'suppressed' | 'self_referral'; days: number }): Promise<number | null> {
+  const [row] = await rows<{ id: number }>(
+    db,
+    sql`insert into ${referralRewards} (use_id, subscriber_id, outcome, days) values (${r.useId}, ${r.subscriberId}, ${r.outcome}, ${r.days})
+        on conflict (use_id) do nothing returning id`,
+  );
+  return row ? Number(row.id) : null;
+}
+
+export async function setRewardSubscription(db: Queryable, rewardId: number, subscriptionId: number): Promise<void> {
+  await db.execute(sql`update ${referralRewards} set subscription_id = ${subscriptionId} where id = ${rewardId}`);
+}
+
+/** The tips package a subscriber bought last (their free days are of it), if any. */
+export async function lastPackageOf(db: Queryable, subscriberId: number): Promise<{ package_id: number; bet_category_id: number; medium: 'sms' | 'web' } | undefined> {
+  return (
+    await rows<{ package_id: number; bet_category_id: number; medium: 'sms' | 'web' }>(
+      db,
+      sql`select package_id, bet_category_id, medium from ${subscriptions}
+           where subscriber_id = ${subscriberId} and package_id is not null and reversed_at is null order by created_at desc, id desc limit 1`,
+    )
+  )[0];
+}
+
+// ---- agents' commissions --------------------------------------------------------------------------
+
+/**
+ * Every agent's commission not yet written, at `percent`: one line per payment of a referee that
+ * made a sale (the sum of its sales not undone) from their first purchase with the code until
+ * `months` after it, in the Nairobi month the money came; none for a refunded payment, and none
+ * while the agent or the referee is erased or self-excluded. Idempotent (one line per payment).
+ */
+export async function accrueCommissions(db: Queryable, p: { percent: number; months: number; now: Date }): Promise<number> {
+  const written = await rows<{ id: number }>(
+    db,
+    sql`insert into ${agentCommissions} (agent_id, use_id, payment_id, kind, month, payment_cents, percent, amount_cents)
+        select a.id, u.id, p.id, 'commission', to_char(p.received_at at time zone 'Africa/Nairobi', 'YYYY-MM'), sales.cents, ${p.percent}::int,
+               floor(sales.cents * ${p.percent}::int / 100)
+          from ${promoCodeUses} u
+          join ${promoCodes} c on c.id = u.code_id and c.kind = 'referral' and c.referrer_agent_id is not null
+          join ${agents} a on a.id = c.referrer_agent_id
+          join ${subscriptions} first on first.id = u.subscription_id
+          join ${tipsSubscribers} t on t.id = first.subscriber_id
+          join lateral (select s.payment_id, sum(s.amount_cents) as cents from ${subscriptions} s
+                         where s.subscriber_id = first.subscriber_id and s.payment_id is not null and s.reversed_at is null and s.amount_cents > 0
+                         group by s.payment_id) sales on true
+          join ${mpesaPayments} p on p.id = sales.payment_id
+         where u.status = 'used'
+           and (p.id = u.payment_id or p.received_at >= u.used_at)
+           and p.received_at < u.used_at + make_interval(months => ${p.months}::int)
+           and p.received_at <= ${p.now.toISOString()}
+           and not ${refundDone(sql`p.id`)}
+           and not ${leverOff(sql`a.phone`)} and not ${leverOff(sql`t.phone`)}
+        on conflict (payment_id, kind) do nothing returning id`,
+  );
+  return written.length;
+}
+
+/** A clawback, in `month`, of every commission whose payment has since been refunded or its sale undone. */
+export async function clawBackRefunded(db: Queryable, month: string): Promise<number> {
+  const written = await rows<{ id: number }>(
+    db,
+    sql`insert into ${agentCommissions} (agent_id, use_id, payment_id, kind, month, payment_cents, percent, amount_cents)
+        select c.agent_id, c.use_id, c.payment_id, 'clawback', ${month}, c.payment_cents, c.percent, -c.amount_cents
+          from ${agentCommissions} c
+         where c.kind = 'commission'
+           and (${refundDone(sql`c.payment_id`)}
+                or not exists (select 1 from ${subscriptions} s where s.payment_id = c.payment_id and s.reversed_at is null))
+        on conflict (payment_id, kind) do nothing returning id`,
+  );
+  return written.length;
+}
+
+export interface StatementRow {
+  kind: 'commission' | 'clawback';
+  receipt: string | null;
+  payment_id: number;
+  received_at: string | Date;
+  payment_cents: string | number;
+  percent: number;
+  amount_cents: string | number;
+}
+
+export function statementLines(db: Queryable, agentId: number, month: string): Promise<StatementRow[]> {
+  return rows<StatementRow>(
+    db,
+    sql`select c.kind, p.trans_id as receipt, c.payment_id, p.received_at, c.payment_cents, c.percent, c.amount_cents
+          from ${agentCommissions} c join ${mpesaPayments} p on p.id = c.payment_id
+         where c.agent_id = ${agentId} and c.month = ${month}
+         order by p.received_at, c.id`,
+  );
+}
