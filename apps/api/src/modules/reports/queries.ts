@@ -5,6 +5,7 @@ import { rows } from '../../db/rows.ts';
 import { betCategories, bet4mePlans, bonusPayments, booksPeriods, mpesaPayments, refunds, stkRequests, subscriptions, taxInvoices, users, type StkOrigin } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { HistoryRow } from './retention-formulas.ts';
+import { saleLeversSql } from './levers.ts';
 
 /** The first day (YYYY-MM-DD) of the Nairobi period an instant column falls in. */
 export function periodSql(at: SQL, group: ReportGroup): SQL {
@@ -584,4 +585,32 @@ export async function reconcilingDocuments(db: Queryable, range: { from: string;
             or i.payment_id in (select id from ${mpesaPayments} where status <> 'rejected' and ${inDays(sql`paid_at`, range)})`,
   );
   return r!;
+}
+
+// ---- The lever split of the retention figures (decision 091): read from the stored sales, not the summaries.
+
+export interface LeverHistoryRow extends SubscriptionHistoryRow {
+  lever: string;
+  discount_cents: string | number;
+  commission_cents: string | number;
+}
+
+/**
+ * Every tips subscription, with the lever that made it, of the subscribers with a cover ending on
+ * or after `since` and bought before `until`: their whole history, so the first sale (the one
+ * that won them) and each renewal's predecessor are in it.
+ */
+export function leverHistory(db: Queryable, since: Date, until: Date) {
+  return rows<LeverHistoryRow>(
+    db,
+    sql`with levers as (${saleLeversSql()}),
+             buyers as (select distinct subscriber_id from ${subscriptions}
+                         where subscriber_id is not null and expires_at >= ${since.toISOString()} and created_at < ${until.toISOString()})
+        select s.id, s.subscriber_id, s.bet_category_id, s.medium, s.source, s.amount_cents, s.created_at, s.starts_at, s.expires_at, s.reversed_at,
+               (select r.origin from ${stkRequests} r where r.payment_id = s.payment_id and s.source = 'stk' order by r.id limit 1) as origin,
+               coalesce(l.lever, 'none') as lever, coalesce(l.discount_cents, 0) as discount_cents, coalesce(l.commission_cents, 0) as commission_cents
+          from ${subscriptions} s
+          join buyers b on b.subscriber_id = s.subscriber_id
+          left join levers l on l.subscription_id = s.id`,
+  );
 }
