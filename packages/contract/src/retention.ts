@@ -14,6 +14,27 @@ export const RETENTION_SPLITS = ['category', 'medium', 'channel'] as const;
 export type RetentionSplit = (typeof RETENTION_SPLITS)[number];
 
 /**
+ * The levers a sale can be made by (decision 091). Only `code` (a promo code) and `none` are
+ * recorded today; referral, agent, trial conversion and pause resumed join as one branch each of
+ * the reports module's sale-lever query. Ordered by precedence: a sale with two levers counts
+ * under the first of them (its discount and commission from both stay with it).
+ */
+export const SALE_LEVERS = ['agent', 'referral', 'trial', 'code', 'pause', 'none'] as const;
+export type SaleLever = (typeof SALE_LEVERS)[number];
+export const SALE_LEVER_LABELS: Record<SaleLever, string> = {
+  agent: 'Agent',
+  referral: 'Referred by a subscriber',
+  trial: 'Trial conversion',
+  code: 'Promo code',
+  pause: 'Pause resumed',
+  none: 'No lever',
+};
+
+/** The retention figures split as the summaries split them, or by lever (read from the stored sales). */
+export const RETENTION_REPORT_SPLITS = [...RETENTION_SPLITS, 'lever'] as const;
+export type RetentionReportSplit = (typeof RETENTION_REPORT_SPLITS)[number];
+
+/**
  * How a subscriber's first purchase reached the business: the subscription's source, and for an STK
  * push where it was asked (the request's origin).
  */
@@ -48,7 +69,7 @@ export const RetentionQuery = z
   .object({
     ...reportRangeFields,
     ...groupField,
-    group_by: z.enum(RETENTION_SPLITS, { message: 'group_by must be category, medium or channel' }).optional(),
+    group_by: z.enum(RETENTION_REPORT_SPLITS, { message: 'group_by must be category, medium, channel or lever' }).optional(),
   })
   .superRefine(capReportRange);
 export type RetentionQuery = z.output<typeof RetentionQuery>;
@@ -84,6 +105,13 @@ export const RetentionFigures = z.object({
 });
 export type RetentionFigures = z.infer<typeof RetentionFigures>;
 
+/**
+ * What a lever's own sales in the range brought and cost (split by lever only): the sales it made,
+ * their income (refunds left out), the discount given on them and the commission owed for them.
+ */
+export const LeverSales = z.object({ sales: z.number(), income: Kes, discount: Kes, commission: Kes });
+export type LeverSales = z.infer<typeof LeverSales>;
+
 export const retentionReport = endpoint({
   method: 'GET',
   path: '/api/reports/retention',
@@ -98,7 +126,7 @@ export const retentionReport = endpoint({
     grace_days: z.number(),
     formulas: z.record(z.string(), z.string()),
     /** One entry per value of `group_by` (empty without it). */
-    groups: z.array(RetentionFigures.extend({ key: z.string(), label: z.string() })),
+    groups: z.array(RetentionFigures.extend({ key: z.string(), label: z.string(), lever_sales: LeverSales.optional() })),
     /** Free trials started and converted (by a paid subscription) in the range, counted apart from every figure above (decision 089). */
     trials: z.object({ started: z.number(), converted: z.number() }),
   }),
@@ -112,7 +140,7 @@ export const CohortQuery = z
     ...reportRangeFields,
     by: z.enum(COHORT_MEASURES, { message: 'by must be subscribers or income' }).default('subscribers'),
     /** Split as the other figures are: a grid per category, medium or channel of the first purchase. */
-    group_by: z.enum(RETENTION_SPLITS, { message: 'group_by must be category, medium or channel' }).optional(),
+    group_by: z.enum(RETENTION_REPORT_SPLITS, { message: 'group_by must be category, medium, channel or lever' }).optional(),
   })
   .superRefine(capReportRange);
 export type CohortQuery = z.output<typeof CohortQuery>;

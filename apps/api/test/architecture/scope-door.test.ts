@@ -91,6 +91,7 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'reports/queries.ts#subscriptionsLapsedQuery',
       'reports/queries.ts#manualIncomeQuery',
       'reports/queries.ts#subscriptionsOfSubscribers',
+      'reports/queries.ts#leverHistory', // admins' retention figures split by lever: every subscriber's sales
       'reports/queries.ts#subscriberIdsAfter',
       'tax/queries.ts#invoicesSql',
       'tax/queries.ts#invoiceById',

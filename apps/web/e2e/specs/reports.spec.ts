@@ -64,7 +64,7 @@ test.describe('Reports', () => {
     await shot(page, 'reports-staff');
   });
 
-  test('an admin reads the renewal rate and the cohort grid, as the API computes them, and splits them by first channel', async ({ page, request }) => {
+  test('an admin reads the renewal rate and the cohort grid, as the API computes them, and splits them by first channel and by lever', async ({ page, request }) => {
     // The last twelve months, by month.
     const today = new Date().toISOString().slice(0, 10);
     const range = `from=${Number(today.slice(0, 4)) - 1}-${today.slice(5, 7)}-01&to=${today}`;
@@ -96,5 +96,15 @@ test.describe('Reports', () => {
     await expect(first).toContainText(String(split.groups[0].cohorts[0].size));
     await expect(page.getByTestId('recovery-groups')).toBeVisible();
     await shot(page, 'reports-retention-by-channel');
+
+    // Split by lever: a row per lever the API answers, its own sales and discount beside its figures.
+    await page.getByTestId('retention-split').getByText('Lever').click();
+    const levers = await (await request.get(`/api/reports/retention?${range}&group=month&group_by=lever`, { headers })).json();
+    expect(levers.groups.length).toBeGreaterThan(0);
+    const byLever = page.getByTestId('retention-levers');
+    await expect(byLever.getByTestId('table-row')).toHaveCount(levers.groups.length);
+    await expect(byLever.getByTestId('table-row').first()).toContainText(levers.groups[0].label);
+    await expect(byLever.getByTestId('table-row').first()).toContainText(String(levers.groups[0].lever_sales.sales));
+    await shot(page, 'reports-retention-by-lever');
   });
 });

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { BUSINESS_TIME_ZONE, nairobiRange, type ReportGroup } from '@betdesk/contract';
+import { BUSINESS_TIME_ZONE, nairobiRange, SALE_LEVERS, type ReportGroup, type SaleLever } from '@betdesk/contract';
 import { inDays } from '../../db/list.ts';
 import { rows } from '../../db/rows.ts';
-import { betCategories, bet4mePlans, bonusPayments, booksPeriods, mpesaPayments, refunds, stkRequests, subscriptions, taxInvoices, users, type StkOrigin } from '../../db/schema/index.ts';
+import { betCategories, bet4mePlans, bonusPayments, booksPeriods, mpesaPayments, promoCodeUses, refunds, stkRequests, subscriptions, taxInvoices, users, type StkOrigin } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { HistoryRow } from './retention-formulas.ts';
 
@@ -585,4 +585,73 @@ export async function reconcilingDocuments(db: Queryable, range: { from: string;
             or i.payment_id in (select id from ${mpesaPayments} where status <> 'rejected' and ${inDays(sql`paid_at`, range)})`,
   );
   return r!;
+}
+
+// ---- The lever split of the retention figures (decision 091): read from the stored sales, not the summaries.
+
+/**
+ * The lever of a sale (decision 091), the one place that answers "which lever made this sale" (decision 091). Each lever is one
+ * branch: a select yielding, per sale it made, exactly these columns:
+ *
+ *   subscription_id  bigint  the sale (subscriptions.id)
+ *   lever            text    the lever's name, one of SALE_LEVERS
+ *   source_id        bigint  what pulled it: the promo code, the referrer, the agent, the trial, the pause
+ *   discount_cents   bigint  the discount given on this sale (0 when none)
+ *   commission_cents bigint  the commission owed for this sale (0 when none)
+ *
+ * A lever that joins (referral, agent, trial, pause) adds its branch here and nothing else changes.
+ */
+export const LEVER_BRANCHES: Partial<Record<Exclude<SaleLever, 'none'>, SQL>> = {
+  code: sql`select u.subscription_id, 'code'::text as lever, u.code_id::bigint as source_id,
+                   u.discount_cents::bigint as discount_cents, 0::bigint as commission_cents
+              from ${promoCodeUses} u where u.status = 'used' and u.subscription_id is not null`,
+};
+
+/** A lever's rank in SALE_LEVERS: the first lever of a sale's several wins. */
+function precedenceSql(): SQL {
+  const cases = SALE_LEVERS.map((l, i) => sql`when ${l} then ${i}`);
+  return sql`case b.lever ${sql.join(cases, sql` `)} end`;
+}
+
+/**
+ * One row per sale that any lever made: its lever (the first by precedence), that lever's source,
+ * and the discount and commission of all its levers summed (a cost is never lost to precedence).
+ * A sale not in it was made by no lever.
+ */
+export function saleLeversSql(): SQL {
+  const branches = Object.values(LEVER_BRANCHES);
+  return sql`select subscription_id,
+                    (array_agg(lever order by ${precedenceSql()}, source_id))[1] as lever,
+                    (array_agg(source_id order by ${precedenceSql()}, source_id))[1] as source_id,
+                    sum(discount_cents)::bigint as discount_cents,
+                    sum(commission_cents)::bigint as commission_cents
+               from (${sql.join(branches, sql` union all `)}) b
+              group by subscription_id`;
+}
+
+
+export interface LeverHistoryRow extends SubscriptionHistoryRow {
+  lever: string;
+  discount_cents: string | number;
+  commission_cents: string | number;
+}
+
+/**
+ * Every tips subscription, with the lever that made it, of the subscribers with a cover ending on
+ * or after `since` and bought before `until`: their whole history, so the first sale (the one
+ * that won them) and each renewal's predecessor are in it.
+ */
+export function leverHistory(db: Queryable, since: Date, until: Date) {
+  return rows<LeverHistoryRow>(
+    db,
+    sql`with levers as (${saleLeversSql()}),
+             buyers as (select distinct subscriber_id from ${subscriptions}
+                         where subscriber_id is not null and expires_at >= ${since.toISOString()} and created_at < ${until.toISOString()})
+        select s.id, s.subscriber_id, s.bet_category_id, s.medium, s.source, s.amount_cents, s.created_at, s.starts_at, s.expires_at, s.reversed_at,
+               (select r.origin from ${stkRequests} r where r.payment_id = s.payment_id and s.source = 'stk' order by r.id limit 1) as origin,
+               coalesce(l.lever, 'none') as lever, coalesce(l.discount_cents, 0) as discount_cents, coalesce(l.commission_cents, 0) as commission_cents
+          from ${subscriptions} s
+          join buyers b on b.subscriber_id = s.subscriber_id
+          left join levers l on l.subscription_id = s.id`,
+  );
 }

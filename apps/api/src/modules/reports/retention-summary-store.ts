@@ -22,7 +22,8 @@ import { emptyPieces, piecesDelta, subscriberPieces, type Pieces } from './reten
 
 const BATCH = 2_000;
 
-const historyRow = (r: SubscriptionHistoryRow): HistoryRow => ({
+/** A stored subscription as the formulas read it. */
+export const historyRow = (r: SubscriptionHistoryRow): HistoryRow => ({
   id: Number(r.id),
   subscriberId: Number(r.subscriber_id),
   categoryId: r.bet_category_id === null ? null : Number(r.bet_category_id),

@@ -22,6 +22,7 @@ import { catalogueNames, retentionKeysSince } from './queries.ts';
 import { retentionFigures, type CohortRow } from './retention-formulas.ts';
 import { summariseMarked } from './retention-summary-store.ts';
 import { summaryCohorts, summaryCohortsEmpty, summaryFigures } from './retention-read.ts';
+import { leverCohorts, leverFigures } from './retention-levers.ts';
 
 /** Seven months before the range: the six whole months lifetime value reads, and the period before the first. */
 function historyStart(from: string): string {
@@ -83,16 +84,10 @@ export async function retentionReport(primary: Queryable, q: RetentionQuery, now
   const db = await summarised(primary, reads);
   const graceDays = await getSetting(db, 'retention_grace_days');
   const all = await summaryFigures(db, 'all', range, graceDays, now);
-  const groups = q.group_by ? await splitKeys(db, q.group_by, range.from) : [];
-  const split = q.group_by ? await summaryFigures(db, q.group_by, range, graceDays, now) : new Map<string, RetentionFigures>();
   return {
-    from: range.from,
-    to: range.to,
-    group: range.group,
-    grace_days: graceDays,
-    formulas: { ...RETENTION_FORMULAS },
+    ...retentionHead(range, graceDays),
     ...(all.get('all') ?? emptyFigures(range, now)),
-    groups: groups.map((g) => ({ ...g, ...(split.get(g.key) ?? emptyFigures(range, now)) })),
+    groups: q.group_by === 'lever' ? await leverFigures(db, range, historyStart(range.from), graceDays, now) : await summarySplit(db, q.group_by, range, graceDays, now),
     // Free trials are no purchase (decision 089): none of the figures above counts them; here apart.
     trials: await trialFigures(reads, nairobiInstants(range)),
   };
@@ -104,6 +99,18 @@ function nairobiInstants(range: { from: string; to: string }): { start: Date; en
   return { start: start!, end: end! };
 }
 
+function retentionHead(range: ReturnType<typeof resolveRange>, graceDays: number) {
+  return { from: range.from, to: range.to, group: range.group, grace_days: graceDays, formulas: { ...RETENTION_FORMULAS } };
+}
+
+/** The figures split as the summaries keep them (none without a split). */
+async function summarySplit(db: Queryable, by: RetentionSplit | undefined, range: ReturnType<typeof resolveRange>, graceDays: number, now: Date) {
+  if (!by) return [];
+  const groups = await splitKeys(db, by, range.from);
+  const split = await summaryFigures(db, by, range, graceDays, now);
+  return groups.map((g) => ({ ...g, ...(split.get(g.key) ?? emptyFigures(range, now)) }));
+}
+
 /** Figures of a split key with no summarised subscription. */
 function emptyFigures(range: Parameters<typeof retentionFigures>[1], now: Date): RetentionFigures {
   return retentionFigures([], range, 0, now);
@@ -113,16 +120,22 @@ export async function cohortsReport(primary: Queryable, q: CohortQuery, reads: Q
   const range = resolveRange({ from: q.from, to: q.to, group: 'month' });
   const db = await summarised(primary, reads);
   const grid = (await summaryCohorts(db, 'all', range)).get('all') ?? summaryCohortsEmpty(range);
-  const keys = q.group_by ? await splitKeys(db, q.group_by, range.from) : [];
-  const split = q.group_by ? await summaryCohorts(db, q.group_by, range) : new Map<string, CohortRow[]>();
+  const groups = q.group_by === 'lever' ? await leverCohorts(db, range, range.from) : await summaryCohortSplit(db, q.group_by, range);
   return {
     from: range.from,
     to: range.to,
     by: q.by,
     formula: RETENTION_FORMULAS.cohorts,
     cohorts: grid.map(cohortOut),
-    groups: keys.map((g) => ({ ...g, cohorts: (split.get(g.key) ?? summaryCohortsEmpty(range)).map(cohortOut) })),
+    groups: groups.map((g) => ({ ...g, cohorts: g.cohorts.map(cohortOut) })),
   };
+}
+
+async function summaryCohortSplit(db: Queryable, by: RetentionSplit | undefined, range: { from: string; to: string }) {
+  if (!by) return [];
+  const keys = await splitKeys(db, by, range.from);
+  const split = await summaryCohorts(db, by, range);
+  return keys.map((g) => ({ ...g, cohorts: split.get(g.key) ?? summaryCohortsEmpty(range) }));
 }
 
 function cohortOut(c: CohortRow) {

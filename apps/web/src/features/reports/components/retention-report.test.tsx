@@ -19,7 +19,12 @@ beforeEach(() => {
       const split = u.searchParams.get('group_by');
       return jsonResponse(200, {
         from: '2026-01-01', to: '2026-01-31', group: 'month', grace_days: 3, formulas: RETENTION_FORMULAS, ...figures, trials: { started: 4, converted: 1 },
-        groups: split ? [{ key: '1', label: 'Daily 2 Odds', ...figures }] : [],
+        groups:
+          split === 'lever'
+            ? [{ key: 'code', label: 'Promo code', ...figures, lever_sales: { sales: 3, income: 200, discount: 100, commission: 0 } }]
+            : split
+              ? [{ key: '1', label: 'Daily 2 Odds', ...figures }]
+              : [],
       });
     }
     const split = u.searchParams.get('group_by');
@@ -79,5 +84,20 @@ describe('Reports → Retention', () => {
     }
     expect(await within(screen.getByTestId('cohort-table')).findByText('Daily 2 Odds')).toBeInTheDocument();
     expect(await within(screen.getByTestId('recovery-groups')).findByText('Daily 2 Odds')).toBeInTheDocument();
+  });
+
+  it('splits by lever: each lever with the income and the discount its sales brought, the recovery figures left whole', async () => {
+    renderWithProviders(
+      <MemoryRouter initialEntries={['/reports?report=retention&group=month&from=2026-01-01&to=2026-01-31']}>
+        <ReportsPage />
+      </MemoryRouter>,
+    );
+    await screen.findByTestId('retention-renewal-rate');
+    await userEvent.click(screen.getByText('Lever'));
+    const row = within(await screen.findByTestId('retention-levers')).getAllByTestId('table-row')[0]!;
+    expect(row).toHaveTextContent('Promo code');
+    expect(row).toHaveTextContent('200.00');
+    expect(row).toHaveTextContent('100.00');
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/reports/recovery') && String(url).includes('group_by=lever'))).toBe(false);
   });
 });

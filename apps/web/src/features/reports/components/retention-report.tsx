@@ -7,7 +7,10 @@ import {
   RECOVERY_FORMULA,
   RETENTION_FORMULAS,
   type RecoveryFigures as RecoveryFiguresRow,
+  type LeverSales,
+  type RetentionFigures,
   type RetentionPeriod,
+  type RetentionReportSplit,
   type RetentionSplit,
 } from '@betdesk/contract';
 import { DataTable, type DataTableColumn } from '@/components/data-table/index.ts';
@@ -22,11 +25,12 @@ import { ReportCard } from './report-card.tsx';
 
 const asQueryStrings = (query: Record<string, string | undefined>) => Object.fromEntries(Object.entries(query).map(([k, v]) => [k, v ?? '']));
 const percent = (r: number | null | undefined) => (r === null || r === undefined ? '–' : `${(r * 100).toFixed(1)}%`);
-const SPLITS: { value: 'all' | RetentionSplit; label: string }[] = [
+const SPLITS: { value: 'all' | RetentionReportSplit; label: string }[] = [
   { value: 'all', label: 'All' },
   { value: 'category', label: 'Category' },
   { value: 'medium', label: 'Medium' },
   { value: 'channel', label: 'First channel' },
+  { value: 'lever', label: 'Lever' },
 ];
 
 const RATE_SERIES: ChartSeries[] = [
@@ -38,7 +42,7 @@ type Row = RetentionPeriod & { group: string };
 
 /** Reports → Retention: how many renew, how many leave, what a subscriber is worth; each figure with its formula. */
 export function RetentionReport({ filter }: { filter: ReportFilter }) {
-  const [split, setSplit] = useState<'all' | RetentionSplit>('all');
+  const [split, setSplit] = useState<'all' | RetentionReportSplit>('all');
   const query = { from: filter.from, to: filter.to, group: filter.group ?? 'month', ...(split === 'all' ? {} : { group_by: split }) };
   const report = useRetentionReport(query);
   const data = report.data;
@@ -110,16 +114,48 @@ export function RetentionReport({ filter }: { filter: ReportFilter }) {
         'data-testid': 'retention-table',
       }}
     >
+      {split === 'lever' && data && <LeverTable groups={data.groups} />}
       <CohortGrid filter={filter} split={split} />
-      <RecoveryFigures filter={filter} split={split} />
+      {/* Payment recovery has no lever: a failed request made no sale. */}
+      <RecoveryFigures filter={filter} split={split === 'lever' ? 'all' : split} />
     </ReportCard>
+  );
+}
+
+type LeverRow = RetentionFigures & { key: string; label: string; lever_sales?: LeverSales | undefined };
+
+const LEVER_COLUMNS: DataTableColumn<LeverRow>[] = [
+  { key: 'label', header: 'Lever', minWidth: 150 },
+  { key: 'renewal_rate', header: 'Renewal rate', align: 'right', width: 110, render: (r) => percent(r.renewal_rate) },
+  { key: 'churn_rate', header: 'Churn rate', align: 'right', width: 100, render: (r) => percent(r.churn_rate) },
+  { key: 'arpu', header: 'ARPU', align: 'right', width: 110, render: (r) => (r.arpu === null ? '–' : formatMoney(r.arpu)) },
+  { key: 'ltv', header: 'Lifetime value', align: 'right', width: 120, render: (r) => (r.ltv === null ? '–' : formatMoney(r.ltv)) },
+  { key: 'sales', header: 'Sales', align: 'right', width: 70, render: (r) => r.lever_sales?.sales ?? 0 },
+  { key: 'income', header: 'Their income', align: 'right', width: 120, render: (r) => formatMoney(r.lever_sales?.income ?? 0) },
+  { key: 'discount', header: 'Discount given', align: 'right', width: 120, render: (r) => formatMoney(r.lever_sales?.discount ?? 0) },
+  { key: 'commission', header: 'Commission', align: 'right', width: 110, render: (r) => formatMoney(r.lever_sales?.commission ?? 0) },
+];
+
+/**
+ * Split by lever: each lever's subscribers' figures (those its first sale won) and, beside them,
+ * what its own sales in the range brought, the discount given on them and the commission owed.
+ */
+function LeverTable({ groups }: { groups: LeverRow[] }) {
+  return (
+    <Stack gap="xs">
+      <Title order={2} size="h4">By lever</Title>
+      <Text size="xs" c="dimmed">
+        Rates, ARPU and lifetime value: the subscribers won by the lever (their first sale). Sales, income, discount and commission: the sales the lever made in the range.
+      </Text>
+      <DataTable columns={LEVER_COLUMNS} rows={groups} rowKey={(g) => g.key} emptyText="No sale in this range" data-testid="retention-levers" />
+    </Stack>
   );
 }
 
 type CohortRow = { group: string; month: string; size: number; income: number; cells: { offset: number; active: number; share: number | null; income: number }[] };
 
 /** Split by the Retention card's choice: one grid per group, its rows named by the group. */
-function CohortGrid({ filter, split }: { filter: ReportFilter; split: 'all' | RetentionSplit }) {
+function CohortGrid({ filter, split }: { filter: ReportFilter; split: 'all' | RetentionReportSplit }) {
   const [by, setBy] = useState<'subscribers' | 'income'>('subscribers');
   const query = { from: filter.from, to: filter.to, by, ...(split === 'all' ? {} : { group_by: split }) };
   const report = useCohortsReport(query);
