@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { agentCommissions, mpesaPayments, promoCodeUses, referralRewards, refunds, smsMessages, subscriptions, users } from '../../src/db/schema/index.ts';
+import { agentCommissions, mpesaPayments, promoCodes, promoCodeUses, referralRewards, refunds, smsMessages, subscriptions, users } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { accrueCommissions, rewardReferrals } from '../../src/modules/referrals/service.ts';
 import { signInToPortal, type TestApp } from '../helpers.ts';
@@ -221,5 +221,37 @@ describe('every lever is off for a self-excluded person and an erased phone', ()
     expect(erased.statusCode, erased.body).toBe(200);
     await rewardReferrals(t.deps, afterHold());
     expect((await t.deps.db.select().from(referralRewards).where(eq(referralRewards.useId, (await useOf(referredByErased.id))!.id)))[0]).toMatchObject({ outcome: 'suppressed' });
+  });
+});
+
+describe('the retention figures split by lever (decision 091)', () => {
+  it("counts the agent's sales with the commission they cost, and the referred sales apart from promo codes", async () => {
+    const today = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+    const res = await t.as(admin, { method: 'GET', url: `/api/reports/retention?from=${today}&to=${today}&group=day&group_by=lever` });
+    expect(res.statusCode, res.body).toBe(200);
+    const groups = res.json().groups as { key: string; lever_sales: { sales: number; income: number; discount: number; commission: number } }[];
+    const of = (key: string) => groups.find((g) => g.key === key)?.lever_sales;
+    const agent = (await t.as(admin, { method: 'GET', url: '/api/agents' })).json().agents[0] as { id: number };
+    const statement = (await t.as(admin, { method: 'GET', url: `/api/agents/${agent.id}/statement?month=${thisMonth()}` })).json();
+    // The agent's sales: those their code made (the commission test's first purchase, and the suppression
+    // test's, which earned nothing) and those whose payment earned a commission (the second purchase), each
+    // KES 400; what they cost is the statement's total, its clawback included.
+    const uses = await t.deps.db
+      .select({ subscription: promoCodeUses.subscriptionId, agent: promoCodes.referrerAgentId, subscriber: promoCodes.referrerSubscriberId })
+      .from(promoCodeUses)
+      .innerJoin(promoCodes, eq(promoCodes.id, promoCodeUses.codeId))
+      .where(eq(promoCodeUses.status, 'used'));
+    const commissioned = await t.deps.db
+      .selectDistinct({ subscription: subscriptions.id })
+      .from(agentCommissions)
+      .innerJoin(subscriptions, eq(subscriptions.paymentId, agentCommissions.paymentId));
+    const agentSales = new Set([...uses.filter((u) => u.agent !== null).map((u) => u.subscription), ...commissioned.map((c) => c.subscription)]);
+    expect(agentSales.size).toBeGreaterThanOrEqual(2);
+    expect(of('agent')).toEqual({ sales: agentSales.size, income: 400 * agentSales.size, discount: 0, commission: statement.total });
+    // Referred by subscribers: the sales their codes made, none of them counted as a promo code's.
+    const bySubscribers = uses.filter((u) => u.subscriber !== null).length;
+    expect(bySubscribers).toBeGreaterThanOrEqual(2);
+    expect(of('referral')).toMatchObject({ sales: bySubscribers, discount: 0, commission: 0 });
+    expect(of('code')).toBeUndefined();
   });
 });

@@ -110,6 +110,12 @@ describe('free trials of a package', () => {
     expect(report.trials.converted).toBeGreaterThanOrEqual(1);
     const figures = await trialFigures(t.deps.db, { start: new Date(Date.now() - 3_600_000), end: new Date(Date.now() + 3_600_000) });
     expect(figures).toEqual({ started: report.trials.started, converted: report.trials.converted });
+
+    // The paid week is the trial lever's sale (decision 091): KES 100 of income, no discount, and the trial
+    // itself no sale of any lever.
+    const byLever = (await t.as(admin, { method: 'GET', url: `/api/reports/retention?from=${today}&to=${today}&group=day&group_by=lever` })).json();
+    const trialLever = byLever.groups.find((g: { key: string }) => g.key === 'trial');
+    expect(trialLever?.lever_sales).toEqual({ sales: report.trials.converted, income: 100 * report.trials.converted, discount: 0, commission: 0 });
   });
 
   it('gives the trial once per phone and package', async () => {

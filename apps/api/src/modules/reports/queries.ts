@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { BUSINESS_TIME_ZONE, nairobiRange, SALE_LEVERS, type ReportGroup, type SaleLever } from '@betdesk/contract';
 import { inDays } from '../../db/list.ts';
 import { rows } from '../../db/rows.ts';
-import { betCategories, bet4mePlans, bonusPayments, booksPeriods, mpesaPayments, promoCodeUses, refunds, stkRequests, subscriptions, taxInvoices, users, type StkOrigin } from '../../db/schema/index.ts';
+import { agentCommissions, betCategories, bet4mePlans, bonusPayments, booksPeriods, mpesaPayments, promoCodes, promoCodeUses, refunds, stkRequests, subscriptions, taxInvoices, trialUses, users, type StkOrigin } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { HistoryRow } from './retention-formulas.ts';
 
@@ -602,9 +602,34 @@ export async function reconcilingDocuments(db: Queryable, range: { from: string;
  * A lever that joins (referral, agent, trial, pause) adds its branch here and nothing else changes.
  */
 export const LEVER_BRANCHES: Partial<Record<Exclude<SaleLever, 'none'>, SQL>> = {
+  // A promo code's use (decision 077): its discount.
   code: sql`select u.subscription_id, 'code'::text as lever, u.code_id::bigint as source_id,
                    u.discount_cents::bigint as discount_cents, 0::bigint as commission_cents
-              from ${promoCodeUses} u where u.status = 'used' and u.subscription_id is not null`,
+              from ${promoCodeUses} u join ${promoCodes} c on c.id = u.code_id
+             where u.status = 'used' and u.subscription_id is not null and c.kind <> 'referral'`,
+  // A subscriber's referral code on a first purchase (decision 088): no discount, no commission (the
+  // referrer's free days are no money).
+  referral: sql`select u.subscription_id, 'referral'::text as lever, c.referrer_subscriber_id::bigint as source_id,
+                       0::bigint as discount_cents, 0::bigint as commission_cents
+                  from ${promoCodeUses} u join ${promoCodes} c on c.id = u.code_id
+                 where u.status = 'used' and u.subscription_id is not null and c.kind = 'referral' and c.referrer_subscriber_id is not null`,
+  // An agent's code on a first purchase, and every later sale whose payment earned the agent a
+  // commission (decision 088): the commission lines of a payment (clawbacks included) go to its first
+  // sale, so a payment's commission is counted once.
+  agent: sql`select u.subscription_id, 'agent'::text as lever, c.referrer_agent_id::bigint as source_id,
+                    0::bigint as discount_cents, 0::bigint as commission_cents
+               from ${promoCodeUses} u join ${promoCodes} c on c.id = u.code_id
+              where u.status = 'used' and u.subscription_id is not null and c.kind = 'referral' and c.referrer_agent_id is not null
+             union all
+             select (select min(s.id) from ${subscriptions} s where s.payment_id = a.payment_id), 'agent'::text, a.agent_id::bigint,
+                    0::bigint, sum(a.amount_cents)::bigint
+               from ${agentCommissions} a
+              group by a.payment_id, a.agent_id
+             having (select min(s.id) from ${subscriptions} s where s.payment_id = a.payment_id) is not null`,
+  // A free trial's conversion (decision 089): the paid subscription that followed it.
+  trial: sql`select t.converted_subscription_id as subscription_id, 'trial'::text as lever, t.id::bigint as source_id,
+                    0::bigint as discount_cents, 0::bigint as commission_cents
+               from ${trialUses} t where t.converted_subscription_id is not null`,
 };
 
 /** A lever's rank in SALE_LEVERS: the first lever of a sale's several wins. */
