@@ -23,3 +23,4 @@ export * from './advert-rules.ts';
 export * from './compliance.ts';
 export * from './exclusions.ts';
 export * from './promo-codes.ts';
+export * from './pauses.ts';

@@ -10,6 +10,7 @@ import {
   kesToCents,
   localPhone,
   portalAutoRenew,
+  portalPause,
   portalLogout,
   portalStopAutoRenew,
   portalLanguage,
@@ -46,6 +47,7 @@ import { fixedText } from '../../customer-texts/texts.ts';
 import * as pages from './pages.ts';
 import { excludeFromPortal, saleRefused } from '../exclusions/service.ts';
 import * as portal from './service.ts';
+import { pauseSubscription } from '../pauses/service.ts';
 import { sendCsv } from '../../http/csv.ts';
 
 const NO_SUCH_PAGE = fixedText('portal.not_found.text', 'en');
@@ -171,6 +173,9 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, portalPurchaseStatus, async ({ request }) => ({ purchase: (await portal.purchaseStatus(deps, session(request), pathId(request))).purchase }));
   route(app, portalAutoRenew, async ({ body, request }) => portal.turnOnAutoRenewal(deps, session(request), body.subscription_id, request.id));
   route(app, portalStopAutoRenew, async ({ request }) => portal.stopAutoRenewal(deps, session(request), pathId(request), request.id));
+  route(app, portalPause, async ({ body, request }) =>
+    pauseSubscription(deps, { phone: session(request).phone, subscriptionId: body.subscription_id, days: body.days, via: 'portal', requestId: request.id }),
+  );
   route(app, portalLanguage, async ({ body, request }) => portal.setPortalLanguage(deps.db, session(request), body.language));
   route(app, portalRecord, async ({ query }) => portal.publicRecord(deps.db, query));
   route(app, portalSms, async ({ body, request }) => portal.setSmsPreference(deps, session(request), body.receive, request.id));
