@@ -129,6 +129,27 @@ describe('pausing a weekly or monthly subscription', () => {
     expect(await t.deps.db.select().from(subscriptionPauses).where(eq(subscriptionPauses.subscriptionId, p.subscription.id))).toHaveLength(0);
   });
 
+  it('pauses by SMS keyword (PAUSE 2 or SITISHA 2) and answers a refusal in words', async () => {
+    const p = await weeklySubscriber();
+    let n = 0;
+    const text = (words: string) => {
+      n += 1;
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/hooks/sms/inbound/${SECRET}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ from: `+${p.phone}`, to: '22384', text: words, id: `pause-${p.phone}-${n}`, date: '2026-12-03 10:00:00' }).toString(),
+      });
+    };
+    expect((await text('pause 9')).statusCode).toBe(200);
+    expect((await smsTo(p, 'sms.keyword-reply')).map((m) => m.body)).toEqual(['You can pause for 1 to 7 days.']);
+    expect((await text('SITISHA 2')).statusCode).toBe(200);
+    const [record] = await t.deps.db.select().from(subscriptionPauses).where(eq(subscriptionPauses.subscriptionId, p.subscription.id));
+    expect(record).toMatchObject({ days: 2, via: 'sms' });
+    expect((await subscriptionById(p.subscription.id)).expiresAt.getTime()).toBe(p.subscription.expiresAt.getTime() + 2 * DAY);
+    expect(await smsTo(p, 'subscription.paused')).toHaveLength(1);
+  });
+
   it('is off while the setting is 0', async () => {
     const p = await weeklySubscriber();
     await t.deps.db.execute(sql`update settings set value = '0'::jsonb where key = 'subscription_pause_max_days'`);
