@@ -1,6 +1,6 @@
 /**
  * A pause of a weekly or monthly tips subscription (decision 090). The subscriber asks on the
- * portal, the USSD menu or by SMS (PAUSE <days>); once per subscription, for 1 to the
+ * portal or by SMS (PAUSE <days>; the USSD entry is not built yet); once per subscription, for 1 to the
  * `subscription_pause_max_days` setting days, from now. In one transaction its end moves by the days
  * paused (the renewals stacked after it with it), the due day of its standing order moves too, the
  * pause is recorded and audited, and an SMS confirms it. No tips of its category and medium go to
@@ -29,7 +29,7 @@ const DAY_MS = 86_400_000;
 
 export interface PauseRequest {
   phone: string;
-  /** The subscription to pause; null: the subscriber's running pausable one that ends soonest (USSD, SMS). */
+  /** The subscription to pause; null: the subscriber's running pausable one that ends soonest (SMS). */
   subscriptionId: number | null;
   days: number;
   via: PauseChannel;
@@ -53,7 +53,7 @@ export const pauseMaxDays = (db: Queryable) => getSetting(db, 'subscription_paus
 
 /**
  * Pauses a subscription of the phone's subscriber. Refusals are 409s (a wrong number of days a 422
- * on `days`) in the phone's language, so the USSD and SMS answers can say them as they are.
+ * on `days`) in the phone's language, so the SMS answer can say them as they are.
  */
 export async function pauseSubscription(deps: AppDeps, r: PauseRequest, now = new Date()): Promise<{ info: string; pause: SubscriptionPause }> {
   const language = await languageOf(deps.db, r.phone);
@@ -150,9 +150,4 @@ export function pauseOfSubscription(db: Queryable, subscriptionId: number) {
 /** The sale after a pause: the subscriber's first subscription of the same category and medium made at or after it ended. */
 export function saleAfterPause(db: Queryable, pauseId: number) {
   return q.saleAfterPause(db, pauseId);
-}
-
-/** Whether a running subscription can be paused now: a week or more long and not paused yet. */
-export function pausable(s: { duration_days: number; paused: boolean }): boolean {
-  return !s.paused && s.duration_days >= PAUSABLE_MIN_DAYS;
 }
