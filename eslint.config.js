@@ -168,6 +168,7 @@ export default tseslint.config(
             selfExclusions: 'exclusions',
             under18Marks: 'exclusions',
             refusedSales: 'exclusions',
+            subscriptionPauses: 'pauses',
           },
           // Writes that cross on purpose, each with its reason. Anything else is an error.
           allow: [

@@ -19,6 +19,7 @@ export const AUDIT_ENTITY_NAMES = {
   admin_grant: 'Admin rights',
   tips_post: 'Tips post',
   tips_subscriber: 'Tips subscriber',
+  subscription_pause: 'Tips subscription pause',
   price_package: 'SMS tips price package',
   promo_code: 'Promo code',
   trial_use: 'Free trial',

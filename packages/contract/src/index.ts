@@ -50,6 +50,7 @@ export * from './tax.ts';
 export * from './books.ts';
 export * from './retention.ts';
 export * from './auto-renew.ts';
+export * from './pauses.ts';
 export * from './advert-rules.ts';
 export * from './promo-codes.ts';
 export * from './trials.ts';

@@ -196,6 +196,27 @@ export const customerTexts = {
     'Automatic renewal of {package} is stopped. M-Pesa may still hold the standing order: cancel it in the M-Pesa app or *334# (M-Pesa Ratiba) so no more money is taken.',
     'Kulipia kiotomatiki kwa {package} kumesitishwa. M-Pesa huenda bado ina agizo hilo: lighairi kwenye programu ya M-Pesa au *334# (M-Pesa Ratiba) ili pesa zisikatwe tena.',
   ),
+  'sms.pause_confirmed': sms(
+    'Your {package} tips are paused for {days} days, until {date}. Your subscription now ends {end}.',
+    'Tips zako za {package} zimesitishwa kwa siku {days}, hadi {date}. Usajili wako sasa unaisha {end}.',
+  ),
+  'sms.pause_confirmed_auto_renew': sms(
+    'Your {package} tips are paused for {days} days, until {date}. Your subscription now ends {end} and its automatic renewal is due {due}: also pause it in the M-Pesa app or *334# (M-Pesa Ratiba).',
+    'Tips zako za {package} zimesitishwa kwa siku {days}, hadi {date}. Usajili wako sasa unaisha {end} na kulipia kiotomatiki ni {due}: pia lisitishe kwenye programu ya M-Pesa au *334# (M-Pesa Ratiba).',
+  ),
+  'pause.done': sms(
+    'Paused for {days} days: no tips until {date}. Your subscription now ends {end}. We sent you an SMS.',
+    'Imesitishwa kwa siku {days}: hakuna tips hadi {date}. Usajili wako sasa unaisha {end}. Tumekutumia SMS.',
+  ),
+  'pause.refused.off': sms('Pausing a subscription is not offered right now.', 'Kusitisha usajili hakupatikani kwa sasa.'),
+  'pause.refused.not_found': sms('We found no running subscription of yours to pause.', 'Hatukupata usajili wako unaoendelea wa kusitisha.'),
+  'pause.refused.daily': sms('Only a weekly or monthly subscription can be paused.', 'Usajili wa wiki au mwezi pekee ndio unaweza kusitishwa.'),
+  'pause.refused.days': sms('You can pause for 1 to {max} days.', 'Unaweza kusitisha kwa siku 1 hadi {max}.'),
+  'pause.refused.once': sms(
+    'This subscription was paused once already. You can pause again after you renew.',
+    'Usajili huu umeshasitishwa mara moja. Unaweza kusitisha tena baada ya kulipia upya.',
+  ),
+  'pause.refused.excluded': sms('This is not available while you are excluded from gambling.', 'Hii haipatikani ukiwa umejiondoa kwenye kamari.'),
   'sms.auto_renew_missed': sms(
     'Your automatic renewal of {package} (KES {amount}) did not come on {date}, maybe too little M-Pesa balance. Pay by hand: paybill {paybill}, account {account}, or on {link}.',
     'Malipo ya kiotomatiki ya {package} (KES {amount}) hayakufika {date}, huenda salio la M-Pesa halikutosha. Lipa mwenyewe: paybill {paybill}, akaunti {account}, au kwenye {link}.',

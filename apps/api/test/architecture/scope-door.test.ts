@@ -146,6 +146,10 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
     reason: "a subscriber's own rows on their own side (portal session, USSD phone), never a staff request",
     functions: ['portal/queries.ts#subscriptionsOf', 'portal/queries.ts#subscribedTo', 'portal/queries.ts#purchaseOf', 'ussd/queries.ts#runningSubscriptions'],
   },
+  {
+    reason: "a pause of a tips subscription (no client: no owner): the subscriber's own running subscriptions and the sale after their pause (decision 090)",
+    functions: ['pauses/queries.ts#runningSubscriptions', 'pauses/queries.ts#saleAfterPause'],
+  },
 ];
 
 const allowed = NOT_THROUGH_THE_DOOR.flatMap((group) => group.functions);

@@ -24,3 +24,4 @@ export * from './compliance.ts';
 export * from './exclusions.ts';
 export * from './promo-codes.ts';
 export * from './trials.ts';
+export * from './pauses.ts';

@@ -52,6 +52,7 @@ export const AUDIT_ACTIONS = {
   'subscription.activate': 'subscription',
   'subscription.reverse': 'subscription',
   'subscription.shorten': 'subscription',
+  'subscription.pause': 'subscription_pause',
   'auto-renew.request': 'standing_order',
   'auto-renew.approve': 'standing_order',
   'auto-renew.decline': 'standing_order',

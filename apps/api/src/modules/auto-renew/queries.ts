@@ -179,6 +179,11 @@ export async function setRun(db: Queryable, id: number, r: { nextDate: string; p
   await db.update(standingOrders).set({ nextDate: r.nextDate, lastPaymentId: r.paymentId }).where(eq(standingOrders.id, id));
 }
 
+/** Moves a live standing order's due day (a pause of its subscription, decision 090). */
+export async function setDueDay(db: Queryable, id: number, nextDate: string): Promise<void> {
+  await db.update(standingOrders).set({ nextDate }).where(and(eq(standingOrders.id, id), inArray(standingOrders.status, [...LIVE])));
+}
+
 /** Active standing orders whose due day passed with no payment (before `today`), a batch at a time. */
 export async function overdue(db: Queryable, today: string): Promise<StandingOrderRecord[]> {
   return db

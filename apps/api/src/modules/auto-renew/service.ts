@@ -323,6 +323,24 @@ export async function stopOrdersOfExcludedPhone(tx: Queryable, phone: string, by
   return stopped;
 }
 
+/**
+ * A pause of the subscription (decision 090) moves the due day of the live standing order of its
+ * package by the days paused, in the pause's transaction. Ratiba documents no request to change a
+ * standing order: Betdesk's due day moves (the missed-run reminder follows it) and the pause's SMS
+ * asks the subscriber to pause it in the M-Pesa app or *334# too. Null when there is no live order.
+ */
+export async function moveDueDayForPause(
+  tx: Queryable,
+  p: { subscriberId: number; packageId: number | null; days: number },
+): Promise<{ orderId: number; before: string; after: string } | null> {
+  if (p.packageId === null) return null;
+  const order = await q.liveOrderFor(tx, p.subscriberId, p.packageId);
+  if (!order) return null;
+  const after = addDays(order.nextDate, p.days);
+  await q.setDueDay(tx, order.id, after);
+  return { orderId: order.id, before: order.nextDate, after };
+}
+
 /** The back office's stop: the subscriber's page. */
 export async function stopByStaff(deps: AppDeps, actorUserId: number, orderId: number, requestId: string) {
   const { order, packageName } = await stop(deps, { orderId, subscriberId: null, actorUserId, requestId });

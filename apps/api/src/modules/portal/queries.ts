@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { pausedNowSql } from '../pauses/service.ts';
 import { centsToKes, coverImageUrl, type PortalPost, type PortalPurchase, type PortalSubscription, type PortalTeaser } from '@betdesk/contract';
 import {
   betCategories,
@@ -144,7 +145,7 @@ interface PostRecord {
 
 /**
  * SQL true when the subscriber may read post `p`: it is shown in a category of one of their active
- * web subscriptions (voided ones do not count).
+ * web subscriptions (voided ones and paused ones, decision 090, do not count).
  */
 const subscribedTo = (subscriberId: number | null) =>
   subscriberId === null
@@ -152,7 +153,8 @@ const subscribedTo = (subscriberId: number | null) =>
     : sql`exists (select 1 from ${tipsPostBets} pb
                     join ${subscriptions} s on s.bet_category_id = pb.bet_category_id
                    where pb.post_id = p.id and s.subscriber_id = ${subscriberId} and s.medium = 'web'
-                     and s.expires_at > now() and s.reversed_at is null)`;
+                     and s.expires_at > now() and s.reversed_at is null
+                     and not ${pausedNowSql(sql`s.subscriber_id`, sql`s.bet_category_id`, 'web')})`;
 
 const postColumns = sql`p.id, p.title, pc.name as post_category, p.match_date::text as match_date, it.image_name,
        (select json_agg(bc.name order by bc.name) from ${tipsPostBets} pb join ${betCategories} bc on bc.id = pb.bet_category_id

@@ -11,6 +11,7 @@ import {
   localPhone,
   portalAutoRenew,
   portalStartTrial,
+  portalPause,
   portalLogout,
   portalStopAutoRenew,
   portalLanguage,
@@ -47,6 +48,7 @@ import { fixedText } from '../../customer-texts/texts.ts';
 import * as pages from './pages.ts';
 import { excludeFromPortal, saleRefused } from '../exclusions/service.ts';
 import * as portal from './service.ts';
+import { pauseSubscription } from '../pauses/service.ts';
 import { sendCsv } from '../../http/csv.ts';
 
 const NO_SUCH_PAGE = fixedText('portal.not_found.text', 'en');
@@ -173,6 +175,9 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, portalStartTrial, async ({ body, request }) => portal.startPortalTrial(deps, session(request), body, request.id));
   route(app, portalAutoRenew, async ({ body, request }) => portal.turnOnAutoRenewal(deps, session(request), body.subscription_id, request.id));
   route(app, portalStopAutoRenew, async ({ request }) => portal.stopAutoRenewal(deps, session(request), pathId(request), request.id));
+  route(app, portalPause, async ({ body, request }) =>
+    pauseSubscription(deps, { phone: session(request).phone, subscriptionId: body.subscription_id, days: body.days, via: 'portal', requestId: request.id }),
+  );
   route(app, portalLanguage, async ({ body, request }) => portal.setPortalLanguage(deps.db, session(request), body.language));
   route(app, portalRecord, async ({ query }) => portal.publicRecord(deps.db, query));
   route(app, portalSms, async ({ body, request }) => portal.setSmsPreference(deps, session(request), body.receive, request.id));

@@ -12,7 +12,7 @@ import type { Queryable } from '../../db/client.ts';
 import { ERASED_PHONE_PREFIX } from '../../db/schema/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import { fieldError } from '../../http/errors.ts';
+import { AppError, fieldError } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, type AuditBy } from '../audit/service.ts';
 import { requireClientFacts } from '../clients/service.ts';
@@ -23,6 +23,7 @@ import { LANGUAGE_NAMES, type Language } from '../../customer-texts/catalogue.ts
 import type { TextValues } from '../../customer-texts/format.ts';
 import { customerText, isErasedPhone, languageOf, optIn, optOut, optOutState, phoneSearchDigits, queueSms, recordConsent, setLanguage } from '../sms/service.ts';
 import { subscriberById, subscribePayer } from '../tips-subscribers/service.ts';
+import { pauseSubscription } from '../pauses/service.ts';
 import * as q from './queries.ts';
 
 export const KEYWORD_REPLY_INTENT = 'sms.keyword-reply';
@@ -37,7 +38,11 @@ type Understood =
   | { keyword: 'LANGUAGE'; language: Language }
   | { keyword: 'EXCLUDE'; word: string; period: ExclusionPeriodValue | null }
   | { keyword: '18' }
+  | { keyword: 'PAUSE'; word: string; days: number }
   | { keyword: 'HELP' };
+
+/** The words that pause a subscription by SMS, then the days: PAUSE 3 or SITISHA 3 (decision 090). */
+const PAUSE_KEYWORDS = ['PAUSE', 'SITISHA'];
 
 /** The words that choose a language by SMS (as a punter would type them). */
 const LANGUAGE_KEYWORDS: Record<string, Language> = { KISWAHILI: 'sw', SWAHILI: 'sw', SW: 'sw', ENGLISH: 'en', EN: 'en' };
@@ -54,6 +59,8 @@ async function understand(db: Queryable, text: string): Promise<Understood> {
   if ((EXCLUSION_KEYWORDS as readonly string[]).includes(words[0]!)) return { keyword: 'EXCLUDE', word: words[0]!, period: periodOfKeyword(words[1]) };
   // 18: the 18+ declaration a paybill receipt asked for (decision 066).
   if (words.length === 1 && words[0] === '18') return { keyword: '18' };
+  // No number (or a wrong one) is a pause of 0 days: refused with the days allowed.
+  if (PAUSE_KEYWORDS.includes(words[0]!) && words.length <= 2) return { keyword: 'PAUSE', word: words[0]!, days: /^\d{1,3}$/.test(words[1] ?? '') ? Number(words[1]) : 0 };
   if (words.length === 1 && words[0] === 'START') return { keyword: 'START' };
   if (words.length === 1 && words[0] === 'YES') return { keyword: 'YES' };
   if (words.length === 1 && Object.hasOwn(LANGUAGE_KEYWORDS, words[0]!)) return { keyword: 'LANGUAGE', language: LANGUAGE_KEYWORDS[words[0]!]! };
@@ -69,6 +76,7 @@ function keywordLabel(u: Understood): string {
   if (u.keyword === 'STOP <code>') return `STOP ${u.category.code}`;
   if (u.keyword === 'LANGUAGE') return u.language === 'sw' ? 'KISWAHILI' : 'ENGLISH';
   if (u.keyword === 'EXCLUDE') return u.word;
+  if (u.keyword === 'PAUSE') return `${u.word} ${u.days}`;
   return u.keyword;
 }
 
@@ -98,7 +106,7 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
         keyword: '',
         action: "Ignored: the phone's owner was erased",
       });
-      return id === null ? null : { id, action: '', wantsStk: null, subscriberId: null, ignored: true, sales: null };
+      return id === null ? null : { id, action: '', wantsStk: null, subscriberId: null, ignored: true, sales: null, pauseDays: null };
     }
     const understood = await understand(tx, sms.text);
     let people = await q.peopleByPhone(tx, phone);
@@ -124,6 +132,7 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
     let action: string;
     let wantsStk: { betCategoryId: number } | null = null;
     let sales: AgeReplySales | null = null;
+    let pauseDays: number | null = null;
     if (understood.keyword === 'STOP') {
       await optOut(tx, { phone, scope: 'all', source: 'keyword', reason: `Texted "${sms.text.trim().slice(0, 100)}"` });
       await recordConsent(tx, { phone, given: false, channel: 'sms', wording: sms.text.trim().slice(0, 200), note: 'Texted STOP' });
@@ -173,6 +182,11 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
           ? null
           : await say('sms.age_declared');
       action = `Declared 18 or older; ${sales.sold.length} held payment(s) sold${sales.late.length > 0 ? `, ${sales.late.length} too late (kept for a refund)` : ''}`;
+    } else if (understood.keyword === 'PAUSE') {
+      // The pause makes its own transaction and SMS once this one is kept (`pauseBySms`).
+      pauseDays = understood.days;
+      reply = null;
+      action = `Asked to pause for ${understood.days} day(s)`;
     } else if (understood.keyword === 'EXCLUDE') {
       // The exclusion's own SMS confirms it; a text without a period is told how.
       ({ reply, action } = await excludeBySms(tx, phone, understood.period));
@@ -190,9 +204,10 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
       clientId: people.subscriberId === null ? people.clientId : null,
     });
     await q.setInboundAction(tx, id, action);
-    return { id, action, wantsStk, subscriberId: people.subscriberId, ignored: false, sales };
+    return { id, action, wantsStk, subscriberId: people.subscriberId, ignored: false, sales, pauseDays };
   });
   if (!stk || stk.ignored) return;
+  if (stk.pauseDays !== null) await pauseBySms(deps, { inboundId: stk.id, phone, days: stk.pauseDays, action: stk.action, subscriberId: stk.subscriberId, requestId });
   await deps.jobs.nudge(QUEUES.smsDispatch);
   if (stk.sales) await afterAgeReplySales(deps, stk.sales);
   if (stk.wantsStk && stk.subscriberId !== null) {
@@ -207,6 +222,35 @@ export async function receiveInboundSms(deps: AppDeps, raw: unknown, requestId: 
     );
     await q.setInboundAction(deps.db, stk.id, `${stk.action}; ${outcome}`);
   }
+}
+
+/**
+ * PAUSE <days> by SMS: the subscriber's running weekly or monthly subscription that ends soonest is
+ * paused (its own SMS confirms it); a refusal is the reply, in the phone's language.
+ */
+async function pauseBySms(
+  deps: AppDeps,
+  p: { inboundId: number; phone: string; days: number; action: string; subscriberId: number | null; requestId: string },
+): Promise<void> {
+  let outcome: string;
+  try {
+    await pauseSubscription(deps, { phone: p.phone, subscriptionId: null, days: p.days, via: 'sms', requestId: p.requestId });
+    outcome = 'paused; confirmation sent';
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const refusal = error.info ?? '';
+    await queueSms(deps.db, {
+      intent: KEYWORD_REPLY_INTENT,
+      dedupeKey: `${KEYWORD_REPLY_INTENT}:${p.inboundId}`,
+      to: p.phone,
+      body: refusal,
+      createdBy: null,
+      subscriberId: p.subscriberId,
+    });
+    await deps.jobs.nudge(QUEUES.smsDispatch);
+    outcome = `refused: ${refusal}`;
+  }
+  await q.setInboundAction(deps.db, p.inboundId, `${p.action}; ${outcome}`);
 }
 
 /** Africa's Talking says a phone opted out of our sender id. */

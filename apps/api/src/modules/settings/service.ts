@@ -221,6 +221,10 @@ export const settingDefaults = {
     value: 9,
     description: 'Hour (Africa/Nairobi, 0-23) of the day after a payment request failed for lack of money (1) or was cancelled (1032) when one reminder SMS is sent',
   },
+  subscription_pause_max_days: {
+    value: 7,
+    description: 'Days a subscriber may pause a running weekly or monthly tips subscription, once per subscription, on the portal, USSD or by SMS (0: pausing is off)',
+  },
   retention_grace_days: {
     value: 3,
     description: 'Days after a subscription ends within which buying the same category and medium again still counts as a renewal (Reports → Retention)',
@@ -406,6 +410,7 @@ const numberBounds: Partial<Record<SettingKey, { min: number; max: number; unit?
   admin_cooling_off_days: { min: 1, max: 90, unit: 'days' },
   broadcast_cost_confirm_kes: { min: 0, max: 100_000_000, unit: 'KES' },
   retention_grace_days: { min: 0, max: 60, unit: 'days' },
+  subscription_pause_max_days: { min: 0, max: 30, unit: 'days' },
   recovery_retry_delay_minutes: { min: 1, max: 1440, unit: 'minutes' },
   recovery_reminder_hour: { min: 0, max: 23 },
   feed_sync_days_ahead: { min: 1, max: 14, unit: 'days' },

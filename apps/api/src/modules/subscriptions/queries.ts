@@ -90,6 +90,27 @@ export async function setSubscriptionPriceAndExpiry(tx: Queryable, id: number, a
   await tx.update(subscriptions).set({ amountCents, expiresAt }).where(eq(subscriptions.id, id));
 }
 
+/**
+ * Moves a tips subscription's end by `days`, and with it each later subscription stacked after it
+ * (same subscriber, category and medium, starting at or after its old end): renewals stay end to
+ * end. Answers the subscription's new end.
+ */
+export async function moveSubscriptionEnd(tx: Queryable, sub: SubscriptionRow, days: number): Promise<Date> {
+  const [moved] = await rows<{ expires_at: Date | string }>(
+    tx,
+    sql`update ${subscriptions} set expires_at = expires_at + ${days}::integer * interval '24 hours'
+         where id = ${sub.id} returning expires_at`,
+  );
+  await tx.execute(sql`
+    update ${subscriptions}
+       set starts_at = starts_at + ${days}::integer * interval '24 hours',
+           expires_at = expires_at + ${days}::integer * interval '24 hours'
+     where subscriber_id = ${sub.subscriberId} and bet_category_id is not distinct from ${sub.betCategoryId}
+       and medium is not distinct from ${sub.medium} and id <> ${sub.id}
+       and lapsed_at is null and reversed_at is null and starts_at >= ${sub.expiresAt.toISOString()}::timestamptz`);
+  return new Date(moved!.expires_at);
+}
+
 // ---- The expiry job -------------------------------------------------------------------------
 
 /** Marks lapsed every subscription whose expiry has passed; returns how many. */

@@ -249,3 +249,13 @@ export function subscriptionsCsv(
     rows: queryBatches(deps.database, subscriptionQueries.clientSubscriptionsExportQuery(where, order), subscriptionQueries.toSubscription),
   };
 }
+
+/** One subscription, locked for a change in the caller's transaction; undefined when there is none. */
+export function lockSubscriptionForChange(tx: Queryable, id: number) {
+  return subscriptionQueries.lockSubscription(tx, id);
+}
+
+/** A pause moves a tips subscription's end (and the renewals stacked after it) by its days (decision 090). */
+export function moveSubscriptionEndForPause(tx: Queryable, sub: subscriptionQueries.SubscriptionRow, days: number): Promise<Date> {
+  return subscriptionQueries.moveSubscriptionEnd(tx, sub, days);
+}

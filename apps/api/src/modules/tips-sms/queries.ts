@@ -4,6 +4,7 @@ import { rows } from '../../db/rows.ts';
 import { betCategories, smsMessages, smsTipVersions, subscriptions, tipsSubscribers } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import { optedOutSql } from '../sms/service.ts';
+import { pausedNowSql } from '../pauses/service.ts';
 
 /**
  * The outbox intent of an SMS tip; each row's dedupe key is `sms-tip:<version id>:<phone>`. The
@@ -96,7 +97,8 @@ export async function insertVersion(
 
 /**
  * Subscribers with an SMS subscription of the category that has not expired (one row per phone).
- * Renewals stack end to end, so an unexpired subscription means the subscriber is being served.
+ * Renewals stack end to end, so an unexpired subscription means the subscriber is being served,
+ * unless they paused it (decision 090): no tips until the pause ends.
  */
 export function activeSmsRecipients(betCategoryId: number) {
   return sql`select distinct on (s.phone) s.phone, s.id as subscriber_id
@@ -105,6 +107,7 @@ export function activeSmsRecipients(betCategoryId: number) {
               where sub.bet_category_id = ${betCategoryId}
                 and sub.medium = 'sms'
                 and sub.expires_at > now()
+                and not ${pausedNowSql(sql`s.id`, betCategoryId, 'sms')}
               order by s.phone`;
 }
 
@@ -164,6 +167,7 @@ export async function runningSmsCategories(db: Queryable, subscriberId: number):
            and sub.medium = 'sms'
            and sub.expires_at > now()
            and sub.reversed_at is null
+           and not ${pausedNowSql(sql`sub.subscriber_id`, sql`bc.id`, 'sms')}
          order by bc.code`,
   );
 }

@@ -1,0 +1,153 @@
+/**
+ * A pause of a weekly or monthly tips subscription (decision 090). The subscriber asks on the
+ * portal or by SMS (PAUSE <days>; the USSD entry is not built yet); once per subscription, for 1 to the
+ * `subscription_pause_max_days` setting days, from now. In one transaction its end moves by the days
+ * paused (the renewals stacked after it with it), the due day of its standing order moves too, the
+ * pause is recorded and audited, and an SMS confirms it. No tips of its category and medium go to
+ * the subscriber while it runs (`pausedNowSql`). Refused for a self-excluded person and an erased phone.
+ */
+import { type PauseChannel, type SubscriptionPause } from '@betdesk/contract';
+import type { SQL } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { isExcludedNow } from '../../db/sale-blocks.ts';
+import type { AppDeps } from '../../deps.ts';
+import { conflict, fieldError, notFound } from '../../http/errors.ts';
+import { QUEUES } from '../../jobs/jobs.ts';
+import { customerDate } from '../../customer-texts/format.ts';
+import { fixedText } from '../../customer-texts/texts.ts';
+import type { Language } from '../../customer-texts/catalogue.ts';
+import { audit } from '../audit/service.ts';
+import { moveDueDayForPause } from '../auto-renew/service.ts';
+import { getSetting } from '../settings/service.ts';
+import { customerText, isErasedPhone, languageOf, queueSms } from '../sms/service.ts';
+import { lockSubscriptionForChange, moveSubscriptionEndForPause } from '../subscriptions/service.ts';
+import * as q from './queries.ts';
+
+/** A weekly or monthly package: a week or more (a daily one is not paused, decision 090). */
+export const PAUSABLE_MIN_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+export interface PauseRequest {
+  phone: string;
+  /** The subscription to pause; null: the subscriber's running pausable one that ends soonest (SMS). */
+  subscriptionId: number | null;
+  days: number;
+  via: PauseChannel;
+  requestId: string | null;
+}
+
+function wirePause(p: q.PauseRecord): SubscriptionPause {
+  return {
+    id: p.id,
+    subscription_id: p.subscriptionId,
+    days: p.days,
+    starts_at: p.startsAt.toISOString(),
+    ends_at: p.endsAt.toISOString(),
+    expires_at: p.expiresAfter.toISOString(),
+    standing_order_next_date: p.standingOrderNextAfter,
+  };
+}
+
+/** The most days a pause may last now (0: pausing is off). */
+export const pauseMaxDays = (db: Queryable) => getSetting(db, 'subscription_pause_max_days');
+
+/**
+ * Pauses a subscription of the phone's subscriber. Refusals are 409s (a wrong number of days a 422
+ * on `days`) in the phone's language, so the SMS answer can say them as they are.
+ */
+export async function pauseSubscription(deps: AppDeps, r: PauseRequest, now = new Date()): Promise<{ info: string; pause: SubscriptionPause }> {
+  const language = await languageOf(deps.db, r.phone);
+  const refuse = (id: Parameters<typeof fixedText>[0], values = {}) => conflict(fixedText(id, language, values), 'pause_refused');
+  // An erased phone has no subscription to speak of; a self-excluded person gets no lever at all.
+  if (await isErasedPhone(deps.db, r.phone)) throw notFound(fixedText('pause.refused.not_found', language));
+  if (await isExcludedNow(deps.db, r.phone)) throw refuse('pause.refused.excluded');
+  const max = await pauseMaxDays(deps.db);
+  if (max <= 0) throw refuse('pause.refused.off');
+  if (!Number.isInteger(r.days) || r.days < 1 || r.days > max) throw fieldError('days', fixedText('pause.refused.days', language, { max }));
+  const subscriberId = await q.subscriberIdOfPhone(deps.db, r.phone);
+  if (subscriberId === null) throw notFound(fixedText('pause.refused.not_found', language));
+  const subscriptionId = r.subscriptionId ?? (await chosenSubscription(deps.db, subscriberId, language));
+
+  const done = await deps.db.transaction(async (tx) => {
+    const sub = await lockSubscriptionForChange(tx, subscriptionId);
+    const running = sub && sub.subscriberId === subscriberId && sub.reversedAt === null && sub.startsAt <= now && sub.expiresAt > now;
+    if (!sub || !running) throw notFound(fixedText('pause.refused.not_found', language));
+    if (sub.durationDays < PAUSABLE_MIN_DAYS) throw refuse('pause.refused.daily');
+    const endsAt = new Date(now.getTime() + r.days * DAY_MS);
+    const expiresAfter = await moveSubscriptionEndForPause(tx, sub, r.days);
+    const order = await moveDueDayForPause(tx, { subscriberId, packageId: sub.packageId, days: r.days });
+    const pause = await q.insertPause(tx, {
+      subscriptionId: sub.id,
+      subscriberId,
+      betCategoryId: sub.betCategoryId,
+      medium: sub.medium,
+      days: r.days,
+      startsAt: now,
+      endsAt,
+      expiresBefore: sub.expiresAt,
+      expiresAfter,
+      standingOrderId: order?.orderId ?? null,
+      standingOrderNextBefore: order?.before ?? null,
+      standingOrderNextAfter: order?.after ?? null,
+      via: r.via,
+    });
+    // Once per period: a second pause of the same subscription undoes nothing and is refused.
+    if (!pause) throw refuse('pause.refused.once');
+    await audit(tx, 'subscription.pause', pause.id, { actorUserId: null, requestId: r.requestId }, {
+      before: { subscription_id: sub.id, expires_at: sub.expiresAt.toISOString(), standing_order_next_date: order?.before ?? null },
+      after: {
+        days: r.days,
+        paused_until: endsAt.toISOString(),
+        expires_at: expiresAfter.toISOString(),
+        standing_order_next_date: order?.after ?? null,
+        via: r.via,
+        by: "the phone's owner",
+      },
+    });
+    const values = {
+      package: await q.packageNameOf(tx, sub.packageId, sub.betCategoryId),
+      days: r.days,
+      date: customerDate(endsAt, language),
+      end: customerDate(expiresAfter, language),
+    };
+    await queueSms(tx, {
+      intent: 'subscription.paused',
+      dedupeKey: `subscription-paused:${pause.id}`,
+      to: r.phone,
+      body: order
+        ? await customerText(tx, 'sms.pause_confirmed_auto_renew', language, { ...values, due: customerDate(order.after, language) })
+        : await customerText(tx, 'sms.pause_confirmed', language, values),
+      createdBy: null,
+      subscriberId,
+      smsClass: 'transactional',
+    });
+    return { pause, values };
+  });
+  await deps.jobs.nudge(QUEUES.smsDispatch);
+  return { info: fixedText('pause.done', language, done.values), pause: wirePause(done.pause) };
+}
+
+/** The running, not yet paused, weekly or monthly subscription that ends soonest. */
+async function chosenSubscription(db: Queryable, subscriberId: number, language: Language): Promise<number> {
+  const running = await q.runningSubscriptions(db, subscriberId);
+  const open = running.find((s) => !s.paused && s.duration_days >= PAUSABLE_MIN_DAYS);
+  if (open) return Number(open.id);
+  if (running.some((s) => s.duration_days >= PAUSABLE_MIN_DAYS)) throw conflict(fixedText('pause.refused.once', language), 'pause_refused');
+  if (running.length > 0) throw conflict(fixedText('pause.refused.daily', language), 'pause_refused');
+  throw notFound(fixedText('pause.refused.not_found', language));
+}
+
+/** SQL true when the subscriber (an SQL expression) has a pause of this category and medium running now. */
+export function pausedNowSql(subscriberId: SQL, betCategoryId: number | SQL, medium: 'sms' | 'web'): SQL {
+  return q.pausedNow(subscriberId, betCategoryId, medium);
+}
+
+/** A pause as the record of it: its subscription, start and end (read by the lever report). */
+export function pauseOfSubscription(db: Queryable, subscriptionId: number) {
+  return q.pauseOfSubscription(db, subscriptionId);
+}
+
+/** The sale after a pause: the subscriber's first subscription of the same category and medium made at or after it ended. */
+export function saleAfterPause(db: Queryable, pauseId: number) {
+  return q.saleAfterPause(db, pauseId);
+}

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { addDays, PORTAL_COOKIE } from '@betdesk/contract';
+import { auditLog, smsMessages, standingOrders, subscriptionPauses, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
+import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
+import { countSmsRecipients } from '../../src/modules/tips-sms/queries.ts';
+import { saleAfterPause } from '../../src/modules/pauses/service.ts';
+import type { TestApp } from '../helpers.ts';
+import { c2b, confirm, declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
+
+let t: TestApp;
+let fake: FakeDaraja;
+let ref: Reference;
+let admin: string;
+let phoneNo = 711000900;
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
+  t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
+  fake.c2bConfirmationUrl = `https://betdesk.example.com/api/hooks/c2b/confirmation/${SECRET}`;
+  await t.deps.db.execute(sql`update settings set value = 'true'::jsonb where key = 'mpesa_ratiba_enabled'`);
+});
+afterAll(() => closeDarajaWorld({ t, fake }));
+
+/** A punter who paid the D2 weekly SMS package by paybill, signed in to the portal. */
+async function weeklySubscriber(times = 1) {
+  phoneNo += 1;
+  const phone = `254${phoneNo}`;
+  await declaredAdult(t, phone);
+  for (let i = 0; i < times; i += 1) {
+    expect((await confirm(t, c2b({ MSISDN: phone, BillRefNumber: 'D2', TransAmount: '100.00', BusinessShortCode: '174379' }))).statusCode).toBe(200);
+  }
+  const [subscriber] = await t.deps.db.select().from(tipsSubscribers).where(eq(tipsSubscribers.phone, phone));
+  const subs = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, subscriber!.id)).orderBy(subscriptions.startsAt);
+  const local = `0${phone.slice(3)}`;
+  await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: local } });
+  const [code] = await t.deps.db
+    .select({ body: smsMessages.body })
+    .from(smsMessages)
+    .where(and(eq(smsMessages.recipient, phone), eq(smsMessages.intent, 'portal.sign-in-code')))
+    .orderBy(desc(smsMessages.id))
+    .limit(1);
+  const verified = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone: local, code: /\b(\d{6})\b/.exec(code!.body)![1] } });
+  const cookie = `${PORTAL_COOKIE}=${verified.cookies.find((c) => c.name === PORTAL_COOKIE)!.value}`;
+  return { phone, local, subscriberId: subscriber!.id, subscription: subs[0]!, subscriptions: subs, cookie };
+}
+type Punter = Awaited<ReturnType<typeof weeklySubscriber>>;
+
+const pause = (p: Punter, days: number, subscriptionId = p.subscription.id) =>
+  t.app.inject({ method: 'POST', url: '/api/portal/pause', headers: { cookie: p.cookie }, payload: { subscription_id: subscriptionId, days } });
+const subscriptionById = async (id: number) => (await t.deps.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
+const smsTo = (p: Punter, intent: string) => t.deps.db.select().from(smsMessages).where(and(eq(smsMessages.recipient, p.phone), eq(smsMessages.intent, intent)));
+const recipientsOfD2 = () => countSmsRecipients(t.deps.db, ref.d2Sms.betCategoryId);
+
+describe('pausing a weekly or monthly subscription', () => {
+  it('moves its end and the renewal stacked after it, stops its tips for the pause, audits it and confirms it by SMS', async () => {
+    const before = await recipientsOfD2();
+    const p = await weeklySubscriber(2);
+    expect(await recipientsOfD2()).toBe(before + 1);
+    const [first, second] = p.subscriptions;
+    const res = await pause(p, 3);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().info).toMatch(/^Paused for 3 days: no tips until /);
+    expect(res.json().pause).toMatchObject({ subscription_id: first!.id, days: 3, standing_order_next_date: null });
+
+    expect((await subscriptionById(first!.id)).expiresAt.getTime()).toBe(first!.expiresAt.getTime() + 3 * DAY);
+    const renewal = await subscriptionById(second!.id);
+    expect(renewal.startsAt.getTime()).toBe(second!.startsAt.getTime() + 3 * DAY);
+    expect(renewal.expiresAt.getTime()).toBe(second!.expiresAt.getTime() + 3 * DAY);
+
+    // No tips of D2 by SMS go to the phone while the pause runs.
+    expect(await recipientsOfD2()).toBe(before);
+    const [audited] = await t.deps.db.select().from(auditLog).where(and(eq(auditLog.action, 'subscription.pause'), eq(auditLog.entityId, String(res.json().pause.id))));
+    expect(audited).toMatchObject({ entity: 'subscription_pause', actorUserId: null });
+    const told = await smsTo(p, 'subscription.paused');
+    expect(told).toHaveLength(1);
+    expect(told[0]!.body).toMatch(/^Your .* tips are paused for 3 days, until /);
+
+    // Once per period: the same subscription is not paused twice.
+    const again = await pause(p, 1);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().info).toBe('This subscription was paused once already. You can pause again after you renew.');
+    expect((await subscriptionById(first!.id)).expiresAt.getTime()).toBe(first!.expiresAt.getTime() + 3 * DAY);
+  });
+
+  it('moves the due day of its automatic renewal with it', async () => {
+    const p = await weeklySubscriber();
+    const on = await t.app.inject({ method: 'POST', url: '/api/portal/auto-renew', headers: { cookie: p.cookie }, payload: { subscription_id: p.subscription.id } });
+    await fake.settled();
+    const id = on.json().standing_order.id as number;
+    const [order] = await t.deps.db.select().from(standingOrders).where(eq(standingOrders.id, id));
+    expect(order!.status).toBe('active');
+
+    const res = await pause(p, 5);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().pause.standing_order_next_date).toBe(addDays(order!.nextDate, 5));
+    const [moved] = await t.deps.db.select().from(standingOrders).where(eq(standingOrders.id, id));
+    expect(moved!.nextDate).toBe(addDays(order!.nextDate, 5));
+    const [record] = await t.deps.db.select().from(subscriptionPauses).where(eq(subscriptionPauses.subscriptionId, p.subscription.id));
+    expect(record).toMatchObject({ standingOrderId: id, standingOrderNextBefore: order!.nextDate, standingOrderNextAfter: moved!.nextDate, via: 'portal' });
+    expect((await smsTo(p, 'subscription.paused'))[0]!.body).toContain('*334#');
+    // No sale after the pause yet.
+    expect(await saleAfterPause(t.deps.db, record!.id)).toBeNull();
+  });
+
+  it('refuses more days than the setting allows, naming the field, and writes nothing', async () => {
+    const p = await weeklySubscriber();
+    const res = await pause(p, 8);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.days).toEqual(['You can pause for 1 to 7 days.']);
+    expect((await pause(p, 0)).statusCode).toBe(422);
+    expect((await subscriptionById(p.subscription.id)).expiresAt.getTime()).toBe(p.subscription.expiresAt.getTime());
+    expect(await t.deps.db.select().from(subscriptionPauses).where(eq(subscriptionPauses.subscriptionId, p.subscription.id))).toHaveLength(0);
+  });
+
+  it('refuses another phone\'s subscription as not found', async () => {
+    const p = await weeklySubscriber();
+    const other = await weeklySubscriber();
+    expect((await pause(p, 2, other.subscription.id)).statusCode).toBe(404);
+  });
+
+  it('offers no pause to a self-excluded person', async () => {
+    const p = await weeklySubscriber();
+    expect((await t.as(admin, { method: 'POST', url: '/api/exclusions', payload: { phone: p.local, period: '30' } })).statusCode).toBe(200);
+    const res = await pause(p, 2);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().info).toBe('This is not available while you are excluded from gambling.');
+    expect(await t.deps.db.select().from(subscriptionPauses).where(eq(subscriptionPauses.subscriptionId, p.subscription.id))).toHaveLength(0);
+  });
+
+  it('pauses by SMS keyword (PAUSE 2 or SITISHA 2) and answers a refusal in words', async () => {
+    const p = await weeklySubscriber();
+    let n = 0;
+    const text = (words: string) => {
+      n += 1;
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/hooks/sms/inbound/${SECRET}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ from: `+${p.phone}`, to: '22384', text: words, id: `pause-${p.phone}-${n}`, date: '2026-12-03 10:00:00' }).toString(),
+      });
+    };
+    expect((await text('pause 9')).statusCode).toBe(200);
+    expect((await smsTo(p, 'sms.keyword-reply')).map((m) => m.body)).toEqual(['You can pause for 1 to 7 days.']);
+    expect((await text('SITISHA 2')).statusCode).toBe(200);
+    const [record] = await t.deps.db.select().from(subscriptionPauses).where(eq(subscriptionPauses.subscriptionId, p.subscription.id));
+    expect(record).toMatchObject({ days: 2, via: 'sms' });
+    expect((await subscriptionById(p.subscription.id)).expiresAt.getTime()).toBe(p.subscription.expiresAt.getTime() + 2 * DAY);
+    expect(await smsTo(p, 'subscription.paused')).toHaveLength(1);
+  });
+
+  it('is off while the setting is 0', async () => {
+    const p = await weeklySubscriber();
+    await t.deps.db.execute(sql`update settings set value = '0'::jsonb where key = 'subscription_pause_max_days'`);
+    try {
+      expect((await pause(p, 2)).json().info).toBe('Pausing a subscription is not offered right now.');
+    } finally {
+      await t.deps.db.execute(sql`update settings set value = '7'::jsonb where key = 'subscription_pause_max_days'`);
+    }
+  });
+});
