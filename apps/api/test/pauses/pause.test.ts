@@ -104,6 +104,22 @@ describe('pausing a weekly or monthly subscription', () => {
     expect(await saleAfterPause(t.deps.db, record!.id)).toBeNull();
   });
 
+  it('counts the first paid sale after a pause as the pause lever\'s in the retention split (decision 091)', async () => {
+    const p = await weeklySubscriber();
+    expect((await pause(p, 2)).statusCode).toBe(200);
+    const [record] = await t.deps.db.select().from(subscriptionPauses).where(eq(subscriptionPauses.subscriptionId, p.subscription.id));
+    // The pause over (its end moved into the past), the punter pays the week again.
+    await t.deps.db.update(subscriptionPauses).set({ endsAt: new Date(Date.now() - DAY) }).where(eq(subscriptionPauses.id, record!.id));
+    expect((await confirm(t, c2b({ MSISDN: p.phone, BillRefNumber: 'D2', TransAmount: '100.00', BusinessShortCode: '174379' }))).statusCode).toBe(200);
+    const after = await saleAfterPause(t.deps.db, record!.id);
+    expect(after).not.toBeNull();
+    const today = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+    const res = await t.as(admin, { method: 'GET', url: `/api/reports/retention?from=${today}&to=${today}&group=day&group_by=lever` });
+    expect(res.statusCode, res.body).toBe(200);
+    const paused = res.json().groups.find((g: { key: string }) => g.key === 'pause');
+    expect(paused?.lever_sales).toEqual({ sales: 1, income: 100, discount: 0, commission: 0 });
+  });
+
   it('refuses more days than the setting allows, naming the field, and writes nothing', async () => {
     const p = await weeklySubscriber();
     const res = await pause(p, 8);

@@ -63,6 +63,7 @@ export async function saleAfterPause(db: Queryable, pauseId: number): Promise<{ 
           from ${subscriptionPauses} p
           join ${subscriptions} sub on sub.subscriber_id = p.subscriber_id and sub.bet_category_id is not distinct from p.bet_category_id
                                    and sub.medium is not distinct from p.medium and sub.created_at >= p.ends_at and sub.reversed_at is null
+                                   and sub.amount_cents > 0 and sub.source not in ('manual', 'trial')
          where p.id = ${pauseId}
          order by sub.created_at, sub.id limit 1`,
   );

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { BUSINESS_TIME_ZONE, nairobiRange, SALE_LEVERS, type ReportGroup, type SaleLever } from '@betdesk/contract';
 import { inDays } from '../../db/list.ts';
 import { rows } from '../../db/rows.ts';
-import { agentCommissions, betCategories, bet4mePlans, bonusPayments, booksPeriods, mpesaPayments, promoCodes, promoCodeUses, refunds, stkRequests, subscriptions, taxInvoices, trialUses, users, type StkOrigin } from '../../db/schema/index.ts';
+import { agentCommissions, betCategories, bet4mePlans, bonusPayments, booksPeriods, mpesaPayments, promoCodes, promoCodeUses, refunds, stkRequests, subscriptionPauses, subscriptions, taxInvoices, trialUses, users, type StkOrigin } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { HistoryRow } from './retention-formulas.ts';
 
@@ -630,6 +630,17 @@ export const LEVER_BRANCHES: Partial<Record<Exclude<SaleLever, 'none'>, SQL>> = 
   trial: sql`select t.converted_subscription_id as subscription_id, 'trial'::text as lever, t.id::bigint as source_id,
                     0::bigint as discount_cents, 0::bigint as commission_cents
                from ${trialUses} t where t.converted_subscription_id is not null`,
+  // A pause resumed (decision 090): the first paid sale of the paused category and medium made once the
+  // pause had ended (the rule of `saleAfterPause` in pauses/queries.ts).
+  pause: sql`select a.subscription_id, 'pause'::text as lever, a.pause_id as source_id, 0::bigint as discount_cents, 0::bigint as commission_cents
+               from (select p.id::bigint as pause_id,
+                            (select sub.id from ${subscriptions} sub
+                              where sub.subscriber_id = p.subscriber_id and sub.bet_category_id is not distinct from p.bet_category_id
+                                and sub.medium is not distinct from p.medium and sub.created_at >= p.ends_at and sub.reversed_at is null
+                                and sub.amount_cents > 0 and sub.source not in ('manual', 'trial')
+                              order by sub.created_at, sub.id limit 1) as subscription_id
+                       from ${subscriptionPauses} p) a
+              where a.subscription_id is not null`,
 };
 
 /** A lever's rank in SALE_LEVERS: the first lever of a sale's several wins. */
