@@ -150,6 +150,13 @@ describe("a person's data", () => {
     };
     const before = await figures();
     await text('+254740000001', 'YES', 'ATin-jane-yes');
+    // The levers' records with her phone: a promo code used from it, and her as an agent (decision 088).
+    await t.deps.db.execute(sql`
+      with code as (insert into promo_codes (code, kind, percent_off, package_ids, starts_at, ends_at)
+                    values ('JANE10', 'percent', 10, array[(select min(id) from price_packages)], now() - interval '1 day', now() + interval '1 day') returning id)
+      insert into promo_code_uses (code_id, phone, phone_key, package_id, channel, list_price_cents, discount_cents, price_cents, status)
+      select id, '254740000001', '254740000001', (select min(id) from price_packages), 'portal', 10000, 1000, 9000, 'used' from code`);
+    await t.deps.db.execute(sql`insert into agents (name, phone) values ('Jane Agent', '254740000001')`);
 
     const res = await t.as(admin, { method: 'POST', url: '/api/privacy/erase', payload: { phone: '0740000001', reason: 'Asked by phone on 25 Nov' } });
     expect(res.statusCode).toBe(200);
@@ -163,6 +170,9 @@ describe("a person's data", () => {
     expect(payment).toMatchObject({ amountCents: 10_000, senderName: null, senderPhone: null, msisdn: null });
     expect(JSON.stringify(payment!.raw)).not.toMatch(/JANE|740000001/);
     expect(await t.deps.db.select().from(clientPlatformPasswords)).toEqual([]);
+    const levers = await rows<{ t: string }>(t.deps.db, sql`select row_to_json(u)::text as t from promo_code_uses u union all select row_to_json(a)::text from agents a`);
+    expect(levers).toHaveLength(2);
+    expect(JSON.stringify(levers)).not.toMatch(/740000001|Jane Agent/);
 
     const search = await t.as(admin, { method: 'GET', url: '/api/tips/subscribers/search?search=Wanjiru' });
     expect(JSON.stringify(search.json())).not.toContain('Wanjiru');

@@ -53,6 +53,7 @@ export async function erasePhone(tx: Queryable, phone: string, reason: 'request'
   const paymentsErased = await q.erasePayments(tx, paymentIds);
   const requestsErased = await q.erasePaymentRequests(tx, person);
   await q.eraseStandingOrders(tx, person);
+  await q.eraseLeverPhones(tx, person);
   await q.failQueuedMessagesTo(tx, person);
   const messagesErased = await q.eraseMessagesTo(tx, person);
   const receivedErased = await q.eraseMessagesFrom(tx, person);

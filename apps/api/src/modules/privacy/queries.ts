@@ -165,6 +165,27 @@ export async function eraseStandingOrders(tx: Queryable, person: Person): Promis
   );
 }
 
+/**
+ * The person's phone leaves the levers' records: the promo and referral code uses made from it (a
+ * one-per-phone use keeps its place, under a key that is no phone) and an agent registered with it.
+ */
+export async function eraseLeverPhones(tx: Queryable, person: Person): Promise<number> {
+  const uses = await changed(
+    tx,
+    sql`
+    update promo_code_uses
+       set phone = 'erased', phone_key = case when phone_key is null then null else 'erased-' || id::text end
+     where phone = ${person.phone}`,
+  );
+  const agents = await changed(
+    tx,
+    sql`
+    update agents set name = 'Erased agent ' || id::text, phone = 'erased-a' || id::text
+     where phone = ${person.phone}`,
+  );
+  return uses + agents;
+}
+
 /** Messages to the person still waiting to leave never will. */
 export async function failQueuedMessagesTo(tx: Queryable, person: Person) {
   await tx.execute(sql`
