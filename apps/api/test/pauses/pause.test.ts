@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { addDays, PORTAL_COOKIE } from '@betdesk/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import { addDays } from '@betdesk/contract';
 import { auditLog, smsMessages, standingOrders, subscriptionPauses, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { countSmsRecipients } from '../../src/modules/tips-sms/queries.ts';
 import { saleAfterPause } from '../../src/modules/pauses/service.ts';
-import type { TestApp } from '../helpers.ts';
+import { signInToPortal, type TestApp } from '../helpers.ts';
 import { c2b, confirm, declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
@@ -34,15 +34,7 @@ async function weeklySubscriber(times = 1) {
   const [subscriber] = await t.deps.db.select().from(tipsSubscribers).where(eq(tipsSubscribers.phone, phone));
   const subs = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.subscriberId, subscriber!.id)).orderBy(subscriptions.startsAt);
   const local = `0${phone.slice(3)}`;
-  await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: local } });
-  const [code] = await t.deps.db
-    .select({ body: smsMessages.body })
-    .from(smsMessages)
-    .where(and(eq(smsMessages.recipient, phone), eq(smsMessages.intent, 'portal.sign-in-code')))
-    .orderBy(desc(smsMessages.id))
-    .limit(1);
-  const verified = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone: local, code: /\b(\d{6})\b/.exec(code!.body)![1] } });
-  const cookie = `${PORTAL_COOKIE}=${verified.cookies.find((c) => c.name === PORTAL_COOKIE)!.value}`;
+  const cookie = await signInToPortal(t, local, '127.0.0.1');
   return { phone, local, subscriberId: subscriber!.id, subscription: subs[0]!, subscriptions: subs, cookie };
 }
 type Punter = Awaited<ReturnType<typeof weeklySubscriber>>;

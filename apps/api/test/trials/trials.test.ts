@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { nairobiDayOf, PORTAL_COOKIE } from '@betdesk/contract';
-import { auditLog, ledgerEntries, smsMessages, standingOrders, subscriptions, taxInvoices, tipsSubscribers, trialUses } from '../../src/db/schema/index.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { nairobiDayOf } from '@betdesk/contract';
+import { auditLog, ledgerEntries, standingOrders, subscriptions, taxInvoices, tipsSubscribers, trialUses } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { subscriptionsMade } from '../../src/modules/reports/queries.ts';
 import { startTrial, trialFigures, trialOffer } from '../../src/modules/trials/service.ts';
-import type { TestApp } from '../helpers.ts';
+import { signInToPortal, type TestApp } from '../helpers.ts';
 import { declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
@@ -29,15 +29,7 @@ async function newcomer() {
   const phone = `254${phoneNo}`;
   await declaredAdult(t, phone);
   const local = `0${phone.slice(3)}`;
-  await t.app.inject({ method: 'POST', url: '/api/portal/auth/request-code', payload: { phone: local } });
-  const [code] = await t.deps.db
-    .select({ body: smsMessages.body })
-    .from(smsMessages)
-    .where(and(eq(smsMessages.recipient, phone), eq(smsMessages.intent, 'portal.sign-in-code')))
-    .orderBy(desc(smsMessages.id))
-    .limit(1);
-  const verified = await t.app.inject({ method: 'POST', url: '/api/portal/auth/verify', payload: { phone: local, code: /\b(\d{6})\b/.exec(code!.body)![1] } });
-  return { phone, local, cookie: `${PORTAL_COOKIE}=${verified.cookies.find((c) => c.name === PORTAL_COOKIE)!.value}` };
+  return { phone, local, cookie: await signInToPortal(t, local, '127.0.0.1') };
 }
 type Punter = Awaited<ReturnType<typeof newcomer>>;
 
