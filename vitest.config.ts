@@ -10,7 +10,7 @@ const workers = Number(process.env.TEST_WORKERS) || availableParallelism() + (pr
 
 export default defineConfig({
   test: {
-    projects: ['apps/api', 'apps/web'],
+    projects: ['apps/api/vitest.config.ts', 'apps/api/vitest.own-process.config.ts', 'apps/web'],
     maxWorkers: workers,
     minWorkers: 1,
   },
