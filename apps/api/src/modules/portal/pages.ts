@@ -518,19 +518,21 @@ export function postPage(shell: Shell, c: { post: PortalPost } | { teaser: Porta
   );
 }
 
-export function accountPage(shell: Shell, me: PortalMe, notice?: string): string {
+/** My account; `notice` says what a form just did, or (`warn`) why it was refused. */
+export function accountPage(shell: Shell, me: PortalMe, notice?: string, tone: 'notice' | 'warn' = 'notice'): string {
   const t = say(shell);
   return page(
     shell,
     { title: t('portal.account.title'), description: t('portal.account.description'), index: false },
-    html`<h1>${t('portal.account.title')}</h1>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+    html`<h1>${t('portal.account.title')}</h1>${notice ? html`<p class="${tone}" role="status" data-testid="account-notice">${notice}</p>` : ''}
 <h2>${t('portal.account.subscriptions')}</h2>
 ${me.subscriptions.length > 0
     ? me.subscriptions.map(
         (s) => html`<article class="card row"><div><h3>${s.bet_category} (${s.bet_category_code}), ${mediumLabel(t, s.medium)}</h3>
 <p class="meta">${coverLine(t, s)}</p>
 ${invoiceBlock(s.invoice, shell.language)}
-${autoRenewBlock(t, s.auto_renew, s.subscription_id)}</div>
+${autoRenewBlock(t, s.auto_renew, s.subscription_id)}
+${pauseBlock(t, s.pause)}</div>
 <a class="btn${s.active ? ' secondary' : ''}" href="/portal/packages?category=${s.bet_category_code}&amp;medium=${s.medium}">${t('portal.account.renew')}</a></article>`,
       )
     : html`<p>${t('portal.account.none')}</p><a class="btn" href="/portal/packages">${t('portal.account.see_packages')}</a>`}
@@ -611,6 +613,24 @@ function autoRenewBlock(t: Say, autoRenew: PortalSubscription['auto_renew'], sub
 <p class="meta">${t('portal.auto_renew.how_to_stop')}</p>
 <form method="post" action="/portal/auto-renew/stop"><input type="hidden" name="id" value="${o.id}">
 <button class="btn secondary" type="submit">${t('portal.auto_renew.stop')}</button></form></div>`;
+}
+
+/**
+ * A subscription's pause (decision 090): a plain form (the days, then Pause), so it works on any
+ * phone's browser without JavaScript; or, once paused, the days its tips are paused.
+ */
+function pauseBlock(t: Say, pause: PortalSubscription['pause']): Html | string {
+  if (!pause) return '';
+  if ('paused' in pause) {
+    const { starts_at, ends_at } = pause.paused;
+    return html`<p class="meta" data-pause="paused">${t('portal.pause.paused', { from: t.dateTime(starts_at), until: t.dateTime(ends_at) })}</p>`;
+  }
+  const { subscription_id: id, max_days: max } = pause.offer;
+  return html`<form class="pause" method="post" action="/portal/pause" data-pause="offer"><input type="hidden" name="subscription_id" value="${id}">
+<p><label for="pause-days-${id}">${t('portal.pause.days', { max })}</label>
+<input id="pause-days-${id}" name="days" type="number" inputmode="numeric" min="1" max="${max}" size="3" required>
+<button class="btn secondary" type="submit">${t('portal.pause.button')}</button></p>
+<p class="meta">${t('portal.pause.note')}</p></form>`;
 }
 
 export function purchasePage(shell: Shell, p: PortalPurchase, autoRenew: PortalSubscription['auto_renew'] = null, subscriptionId = 0): string {
