@@ -68,7 +68,7 @@ nav form{display:inline}nav button,.lang button{background:none;border:0;color:#
 .top{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:0 1rem}.lang button{min-height:44px}
 main{max-width:44rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .card{background:#fff;border:1px solid #dde2e7;border-radius:8px;padding:.8rem 1rem;margin:.6rem 0;overflow-wrap:anywhere}
-.card h3{margin:0 0 .2rem;font-size:1.05rem}.meta{color:#59636e;font-size:1rem}.proof-head{overflow-wrap:anywhere}.tip img{max-width:100%;height:auto}
+.card h3,.tip h2{margin:0 0 .2rem;font-size:1.05rem}.meta{color:#59636e;font-size:1rem}.proof-head{overflow-wrap:anywhere}.tip img{max-width:100%;height:auto}
 .tip table{border-collapse:collapse;max-width:100%;display:block;overflow-x:auto}.tip td,.tip th{border:1px solid #dde2e7;padding:.2rem .4rem}
 .price{font-weight:700;font-size:1.1rem}.btn{display:inline-block;background:#0b6b3a;color:#fff;border:0;border-radius:6px;padding:.65rem 1.1rem;font:inherit;font-weight:600;text-decoration:none;cursor:pointer;min-height:44px}
 .btn.secondary{background:#fff;color:#0b6b3a;border:1px solid #0b6b3a}.btn.danger{background:#b42318}
@@ -125,8 +125,11 @@ function postMeta(t: Say, p: PortalTeaser): Html {
 }
 
 /** On its own page a post's title is the page's heading (h1); in a list each is a linked h3. */
-export function postCard(t: Say, p: PortalPost, heading: 'h1' | 'h3' = 'h3'): Html {
-  return html`<article class="card tip">${heading === 'h1' ? html`<h1>${p.title}</h1>` : html`<h3><a href="/portal/posts/${p.id}">${p.title}</a></h3>`}
+/** A tip post as a card: its own page's h1, or a linked h2 (My tips, right under its h1) or h3 (under a section's h2). */
+export function postCard(t: Say, p: PortalPost, heading: 'h1' | 'h2' | 'h3' = 'h3'): Html {
+  const linked = html`<a href="/portal/posts/${p.id}">${p.title}</a>`;
+  const title = heading === 'h1' ? html`<h1>${p.title}</h1>` : heading === 'h2' ? html`<h2>${linked}</h2>` : html`<h3>${linked}</h3>`;
+  return html`<article class="card tip">${title}
 ${postMeta(t, p)}${p.image_url ? html`<img src="${p.image_url}" alt="" width="640" height="240" loading="lazy">` : ''}
 <div>${trusted(p.content)}</div></article>`;
 }
@@ -499,7 +502,7 @@ export function myTipsPage(shell: Shell, c: { posts: PortalPost[]; total: number
     { title: t('portal.my_tips.title'), description: t('portal.my_tips.description'), index: false },
     html`<h1>${t('portal.my_tips.title')}</h1>
 ${c.posts.length > 0
-    ? c.posts.map((p) => postCard(t, p))
+    ? c.posts.map((p) => postCard(t, p, 'h2'))
     : html`<div class="card"><p>${t('portal.my_tips.none')}</p><a class="btn" href="/portal/packages">${t('portal.account.see_packages')}</a></div>`}
 ${pager(t, { page: c.page, last, href: (n) => `/portal/tips?page=${n}` })}`,
   );
