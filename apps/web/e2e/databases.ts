@@ -31,6 +31,7 @@ export const specHomes: Record<string, SpecHome> = {
   'auto-renew.spec.ts': 'pglite',
   'books.spec.ts': 'pglite',
   'portal.spec.ts': 'pglite', // the 3G part reads the shared server's public pages: markup, not data
+  'portal-pause.spec.ts': 'pglite',
   'promo-codes.spec.ts': 'pglite',
   'trials.spec.ts': 'pglite',
   'refunds.spec.ts': 'pglite',

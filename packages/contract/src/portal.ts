@@ -86,6 +86,17 @@ export const PortalSubscription = z.object({
       }),
     ])
     .nullable(),
+  /**
+   * A pause (decision 090) of the running subscription of this category and medium: the offer to
+   * pause it (its id and the most days) or its pause, running or over; null when it may not be
+   * paused (a daily package, pausing off, a self-excluded person, none running).
+   */
+  pause: z
+    .union([
+      z.object({ offer: z.object({ subscription_id: z.number(), max_days: z.number() }) }),
+      z.object({ paused: z.object({ subscription_id: z.number(), starts_at: z.string(), ends_at: z.string() }) }),
+    ])
+    .nullable(),
 });
 export type PortalSubscription = z.infer<typeof PortalSubscription>;
 

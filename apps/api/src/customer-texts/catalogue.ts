@@ -100,9 +100,17 @@ export const customerTexts = {
 
   // USSD screens and their parts (a screen is at most 182 characters, `CON `/`END ` included).
   'ussd.main': ussd(
-    '{welcome}\n1 Buy tips\n2 My subscriptions\n3 Today\'s tips\n4 {optedOut, select, yes {Start SMS} other {Stop SMS}}\n5 Offers by SMS\n6 Lugha / Language\n7 Self-exclusion',
-    '{welcome}\n1 Nunua tips\n2 Usajili wangu\n3 Tips za leo\n4 {optedOut, select, yes {Anzisha SMS} other {Sitisha SMS}}\n5 Ofa kwa SMS\n6 Lugha / Language\n7 Jiepushe',
+    '{welcome}\n1 Buy tips\n2 My subscriptions\n3 Today\'s tips\n4 {optedOut, select, yes {Start SMS} other {Stop SMS}}\n5 Offers by SMS\n6 Lugha / Language\n7 Self-exclusion\n8 Pause',
+    '{welcome}\n1 Nunua tips\n2 Usajili wangu\n3 Tips za leo\n4 {optedOut, select, yes {Anzisha SMS} other {Sitisha SMS}}\n5 Ofa kwa SMS\n6 Lugha / Language\n7 Jiepushe\n8 Sitisha usajili',
   ),
+  // 8 Pause (decision 090): a weekly or monthly subscription, then the days, then yes.
+  'ussd.pause_header': ussd('Pause which subscription?', 'Sitisha usajili upi?'),
+  'ussd.pause_days_question': ussd('Pause for how many days? Enter 1 to {max}', 'Sitisha kwa siku ngapi? Andika 1 hadi {max}'),
+  'ussd.pause_confirm': ussd(
+    'Pause {category} {medium} for {days, plural, one {# day} other {# days}}? No tips until {date}, and it then ends {end}.\n1 Yes, pause',
+    'Sitisha {category} {medium} kwa siku {days}? Hakuna tips hadi {date}, kisha unaisha {end}.\n1 Ndiyo, sitisha',
+  ),
+  'ussd.pause_gone': ussd('This subscription can no longer be paused.', 'Usajili huu hauwezi kusitishwa tena.'),
   'ussd.invalid': ussd('Invalid choice.', 'Chaguo si sahihi.'),
   'ussd.more': ussd('More', 'Zaidi'),
   'ussd.back': ussd('Back', 'Rudi'),

@@ -358,6 +358,14 @@ export const portalTexts = {
     'No tips to show: web tips appear here while you have an active web subscription.',
     'Hakuna tips za kuonyesha: tips za tovuti zinaonekana hapa ukiwa na usajili wa tovuti unaoendelea.',
   ),
+  // A pause of a weekly or monthly subscription from My account (decision 090).
+  'portal.pause.days': portal('Pause my tips for how many days? 1 to {max}', 'Sitisha tips zangu kwa siku ngapi? 1 hadi {max}'),
+  'portal.pause.button': portal('Pause', 'Sitisha'),
+  'portal.pause.note': portal(
+    'You can pause once per subscription. It then ends as many days later, and an automatic renewal moves with it.',
+    'Unaweza kusitisha mara moja kwa kila usajili. Kisha unaisha siku hizo baadaye, na kulipia kiotomatiki kunasogea pia.',
+  ),
+  'portal.pause.paused': portal('Tips paused from {from} until {until}.', 'Tips zimesitishwa kuanzia {from} hadi {until}.'),
   'portal.auto_renew.title': portal('Automatic renewal', 'Kulipia kiotomatiki'),
   'portal.auto_renew.offer': portal(
     'Renew automatically by M-Pesa Ratiba: KES {amount} {frequency, select, daily {every day} weekly {every week} other {every month}}, from {date} until {end}. You approve it once with your M-Pesa PIN.',

@@ -91,6 +91,11 @@ function worstFacts(language: Language, flags: { optedOut: boolean; consented: b
     packages: async () => labels.map((l) => ({ ...l, label: `Web 365 days KES 99,999.99` })),
     packageOnSale: async () => ({ category: LONG, medium: 'SMS', days: 365, price: 'KES 99,999.99', phone: '0711 222 333' }),
     subscriptions: async () => labels.map(() => ({ category: LONG, code: 'X'.repeat(20), medium: 'SMS', date: '30 Sep 2026' })),
+    // The most days the setting allows (30), and a subscription ending on the longest date.
+    pausable: async () => ({
+      maxDays: 30,
+      subscriptions: labels.map((l) => ({ id: l.id, category: LONG, code: 'X'.repeat(20), medium: 'SMS', expiresAt: new Date('2026-09-20T12:00:00Z') })),
+    }),
     takesPromoCodes: async () => true,
     promoPrice: async (_packageId, code) => ({ refusal: customerTexts['promo.used_by_phone'][language].replace('{code}', code.slice(0, 40)) }),
     asksAge: async () => true,
@@ -101,7 +106,7 @@ function worstFacts(language: Language, flags: { optedOut: boolean; consented: b
 
 /** Every path a punter can type, to depth 3, with one wrong input at each step. */
 function paths(): string[] {
-  const inputs = ['1', '2', '5', '6', '98', '0', '9'];
+  const inputs = ['1', '2', '5', '6', '8', '98', '0', '9'];
   const all: string[] = [''];
   let frontier = [''];
   for (let depth = 0; depth < 3; depth += 1) {
@@ -136,6 +141,8 @@ describe('USSD screens', () => {
       categories: `${LONG.slice(0, 20)}, ${LONG.slice(0, 20)}`,
       amount: '99999',
       end: '30 Sep 2027',
+      // A package's days (a pause's are at most the setting's 30).
+      days: '365',
     };
     for (const id of ids.filter((i) => customerTexts[i].channel === 'ussd')) {
       for (const language of LANGUAGES) {
@@ -147,6 +154,6 @@ describe('USSD screens', () => {
 
   it('shows the main menu in Kiswahili with the language choice on it', async () => {
     const out = await walk('', worstFacts('sw', { optedOut: false, consented: false }));
-    expect('screen' in out && out.screen).toMatch(/^CON .*\n1 Nunua tips\n2 Usajili wangu\n3 Tips za leo\n4 Sitisha SMS\n5 Ofa kwa SMS\n6 Lugha \/ Language\n7 Jiepushe$/);
+    expect('screen' in out && out.screen).toMatch(/^CON .*\n1 Nunua tips\n2 Usajili wangu\n3 Tips za leo\n4 Sitisha SMS\n5 Ofa kwa SMS\n6 Lugha \/ Language\n7 Jiepushe\n8 Sitisha usajili$/);
   });
 });

@@ -162,6 +162,7 @@ describe('USSD choices', () => {
         packages: async () => [],
         packageOnSale: async () => null,
         subscriptions: async () => [{ category: LONG_NAME, code: 'BTTS', medium: 'SMS', date: '8 Des 2026', autoRenew: { subscriptionId: 5 } }],
+        pausable: async () => ({ refusal: 'none' }),
         takesPromoCodes: async () => false,
         promoPrice: async () => ({ price: 'KES 1' }),
         asksAge: async () => false,

@@ -5,6 +5,7 @@ import { auditLog, smsMessages, standingOrders, subscriptionPauses, subscription
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { countSmsRecipients } from '../../src/modules/tips-sms/queries.ts';
 import { saleAfterPause } from '../../src/modules/pauses/service.ts';
+import { customerDateTime } from '../../src/customer-texts/format.ts';
 import { signInToPortal, type TestApp } from '../helpers.ts';
 import { c2b, confirm, declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 
@@ -166,5 +167,85 @@ describe('pausing a weekly or monthly subscription', () => {
     } finally {
       await t.deps.db.execute(sql`update settings set value = '7'::jsonb where key = 'subscription_pause_max_days'`);
     }
+  });
+});
+
+describe("pausing on the portal's My account page (a form, no JavaScript needed)", () => {
+  const account = (p: Punter) => t.app.inject({ method: 'GET', url: '/portal/account', headers: { cookie: p.cookie } });
+  const submit = (p: Punter, form: string) =>
+    t.app.inject({ method: 'POST', url: '/portal/pause', headers: { cookie: p.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form });
+  const dateTime = (d: Date, language: 'en' | 'sw' = 'en') => customerDateTime(d, language).replace(/&/g, '&amp;');
+
+  it('offers each weekly subscription a labelled days field bounded by the setting, then shows the new end and the days without tips', async () => {
+    const p = await weeklySubscriber();
+    const page = (await account(p)).body;
+    expect(page).toContain('action="/portal/pause"');
+    expect(page).toContain(`<input type="hidden" name="subscription_id" value="${p.subscription.id}">`);
+    expect(page).toContain(`<label for="pause-days-${p.subscription.id}">Pause my tips for how many days? 1 to 7</label>`);
+    expect(page).toMatch(new RegExp(`<input id="pause-days-${p.subscription.id}" name="days" type="number" inputmode="numeric" min="1" max="7"`));
+
+    const res = await submit(p, `subscription_id=${p.subscription.id}&days=3`);
+    expect(res.statusCode).toBe(200);
+    const [record] = await t.deps.db.select().from(subscriptionPauses).where(eq(subscriptionPauses.subscriptionId, p.subscription.id));
+    expect(record).toMatchObject({ days: 3, via: 'portal' });
+    const newEnd = (await subscriptionById(p.subscription.id)).expiresAt;
+    expect(newEnd.getTime()).toBe(p.subscription.expiresAt.getTime() + 3 * DAY);
+    expect(res.body).toMatch(/<p class="notice" role="status" data-testid="account-notice">Paused for 3 days: no tips until [^<]+\. Your subscription now ends [^<]+\. We sent you an SMS\.<\/p>/);
+    // The card says the moved end and the days its tips are paused; the form is gone (once per period).
+    expect(res.body).toContain(`Active until ${dateTime(newEnd)}`);
+    expect(res.body).toContain(`Tips paused from ${dateTime(record!.startsAt)} until ${dateTime(record!.endsAt)}.`);
+    expect(res.body).not.toContain('action="/portal/pause"');
+    expect((await account(p)).body).toContain('data-pause="paused"');
+  });
+
+  it('shows a refusal in the catalogue words and writes nothing: too many days, a second pause, another phone\'s subscription', async () => {
+    const p = await weeklySubscriber();
+    const tooMany = await submit(p, `subscription_id=${p.subscription.id}&days=9`);
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.body).toContain('<p class="warn" role="status" data-testid="account-notice">You can pause for 1 to 7 days.</p>');
+    expect((await submit(p, `subscription_id=${p.subscription.id}&days=`)).statusCode).toBe(422);
+    expect((await submit(p, `subscription_id=${p.subscription.id}&days=2x`)).statusCode).toBe(422);
+    expect(await t.deps.db.select().from(subscriptionPauses).where(eq(subscriptionPauses.subscriptionId, p.subscription.id))).toHaveLength(0);
+
+    const other = await weeklySubscriber();
+    const notTheirs = await submit(p, `subscription_id=${other.subscription.id}&days=2`);
+    expect(notTheirs.statusCode).toBe(404);
+    expect(notTheirs.body).toContain('We found no running subscription of yours to pause.');
+    expect((await submit(p, 'subscription_id=abc&days=2')).statusCode).toBe(404);
+
+    expect((await submit(p, `subscription_id=${p.subscription.id}&days=2`)).statusCode).toBe(200);
+    const again = await submit(p, `subscription_id=${p.subscription.id}&days=2`);
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('This subscription was paused once already. You can pause again after you renew.');
+    expect((await subscriptionById(p.subscription.id)).expiresAt.getTime()).toBe(p.subscription.expiresAt.getTime() + 2 * DAY);
+  });
+
+  it('speaks Kiswahili to a phone that reads Kiswahili', async () => {
+    const p = await weeklySubscriber();
+    expect((await t.app.inject({ method: 'POST', url: '/api/portal/language', headers: { cookie: p.cookie }, payload: { language: 'sw' } })).statusCode).toBe(200);
+    expect((await account(p)).body).toContain('Sitisha tips zangu kwa siku ngapi? 1 hadi 7');
+    const res = await submit(p, `subscription_id=${p.subscription.id}&days=2`);
+    expect(res.body).toMatch(/Imesitishwa kwa siku 2: hakuna tips hadi [^<]+\. Usajili wako sasa unaisha [^<]+\. Tumekutumia SMS\./);
+    expect(res.body).toContain('Tips zimesitishwa kuanzia');
+  });
+
+  it('offers no pause to a self-excluded person, nor while pausing is off, and sends a signed-out visitor to sign in', async () => {
+    const p = await weeklySubscriber();
+    await t.deps.db.execute(sql`update settings set value = '0'::jsonb where key = 'subscription_pause_max_days'`);
+    try {
+      expect((await account(p)).body).not.toContain('action="/portal/pause"');
+    } finally {
+      await t.deps.db.execute(sql`update settings set value = '7'::jsonb where key = 'subscription_pause_max_days'`);
+    }
+    expect((await account(p)).body).toContain('action="/portal/pause"');
+    expect((await t.as(admin, { method: 'POST', url: '/api/exclusions', payload: { phone: p.local, period: '30' } })).statusCode).toBe(200);
+    expect((await account(p)).body).not.toContain('action="/portal/pause"');
+    const refused = await submit(p, `subscription_id=${p.subscription.id}&days=2`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body).toContain('This is not available while you are excluded from gambling.');
+
+    const visitor = await t.app.inject({ method: 'POST', url: '/portal/pause', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'subscription_id=1&days=2' });
+    expect(visitor.statusCode).toBe(303);
+    expect(visitor.headers.location).toBe('/portal/sign-in?next=%2Fportal%2Faccount');
   });
 });

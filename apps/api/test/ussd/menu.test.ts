@@ -45,7 +45,7 @@ describe('USSD menu', () => {
     const res = await dial(t, { text: '' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    expect(res.body).toBe("CON Betdesk tips\n1 Buy tips\n2 My subscriptions\n3 Today's tips\n4 Stop SMS\n5 Offers by SMS\n6 Lugha / Language\n7 Self-exclusion");
+    expect(res.body).toBe("CON Betdesk tips\n1 Buy tips\n2 My subscriptions\n3 Today's tips\n4 Stop SMS\n5 Offers by SMS\n6 Lugha / Language\n7 Self-exclusion\n8 Pause");
   });
 
   it('answers 404 to a wrong secret, for the menu and the end-of-session notification', async () => {
@@ -81,7 +81,7 @@ describe('USSD menu', () => {
 
   it('answers input outside the menu with a short error and the same menu, never a 500', async () => {
     const main = (await screen(t, '')).slice(4);
-    expect(await screen(t, '8')).toBe(`CON Invalid choice.\n${main}`);
+    expect(await screen(t, '9')).toBe(`CON Invalid choice.\n${main}`);
     expect(await screen(t, 'abc')).toBe(`CON Invalid choice.\n${main}`);
     expect(await screen(t, '#')).toBe(`CON Invalid choice.\n${main}`);
     expect(await screen(t, '1*9')).toBe(`CON Invalid choice.\n${(await screen(t, '1')).slice(4)}`);
@@ -198,7 +198,7 @@ describe('USSD menu', () => {
     expect(await t.deps.db.select().from(smsOptOuts).where(eq(smsOptOuts.phone, phone))).toHaveLength(0);
     expect(await screen(t, '4*1', `+${phone}`)).toMatch(/^END Done: no more tips or offers by SMS/);
     expect(await t.deps.db.select().from(smsOptOuts).where(eq(smsOptOuts.phone, phone))).toMatchObject([{ scope: 'all', source: 'ussd' }]);
-    expect(await screen(t, '', `+${phone}`)).toMatch(/\n4 Start SMS\n5 Offers by SMS\n6 Lugha \/ Language\n7 Self-exclusion$/);
+    expect(await screen(t, '', `+${phone}`)).toMatch(/\n4 Start SMS\n5 Offers by SMS\n6 Lugha \/ Language\n7 Self-exclusion\n8 Pause$/);
     expect(await screen(t, '4', `+${phone}`)).toBe('CON Receive our tips and offers by SMS again?\n1 Yes, start SMS\n0 Back');
     expect(await screen(t, '4*1', `+${phone}`)).toBe('END Done: you will receive our tips and offers by SMS again.');
     expect(await t.deps.db.select().from(smsOptOuts).where(eq(smsOptOuts.phone, phone))).toHaveLength(0);

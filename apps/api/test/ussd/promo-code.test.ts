@@ -131,7 +131,8 @@ describe('a promo code on the USSD menu', () => {
           packages: async () => [{ id: 1, label: 'Web 365 days KES 99,999.99' }],
           packageOnSale: async () => ({ category: long, medium: 'SMS', days: 365, price: 'KES 99,999.99', phone: '0711 222 333' }),
           subscriptions: async () => [],
-          takesPromoCodes: async () => true,
+          pausable: async () => ({ refusal: 'none' }),
+        takesPromoCodes: async () => true,
           promoPrice: async () =>
             priced ? { price: 'KES 99,999.99' } : { refusal: customerTexts[id][language].replace('{code}', long).replace('{date}', '2026-12-31') },
           asksAge: async () => true,

@@ -112,6 +112,8 @@ portal('every portal page has no serious or critical axe-core violation, at 1366
     post_categories: { id: number }[];
   };
   await post('/api/tips/prices/store', { bet_category_id: catalogue.bet_categories[0]!.id, medium: 'web', name: 'D2 web weekly', duration: 7, price: 150 });
+  // The punter who signs in below holds a weekly subscription: My account offers its pause (decision 090).
+  await post('/api/tips/subscribers/store', { name: 'Achieng Pause', phone: '0712345678', bet_category_id: catalogue.bet_categories[0]!.id, transmission_medium_id: 'web', duration: 7 });
   const today = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10); // Africa/Nairobi
   await post('/api/tips/posts/add', {
     title: 'Free pick of the day',
@@ -176,5 +178,14 @@ portal('every portal page has no serious or critical axe-core violation, at 1366
   const postPath = new URL(await page.locator('a[href^="/portal/posts/"]').first().evaluate((a) => (a as HTMLAnchorElement).href)).pathname;
   // The package page signed in shows the 18+ declaration's tick (decision 060).
   for (const path of ['/portal/tips', '/portal/account', '/portal/sms', postPath, packagePath]) await audit(page, path, shown, found);
+  // My account with its pause form (audited above), then the page the form answers: the new end and the days without tips.
+  await page.goto('/portal/account');
+  await page.getByLabel(/Pause my tips for how many days/).fill('2');
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.getByTestId('account-notice')).toContainText('Paused for 2 days');
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const line of await violations(page)) found.push(`paused account page @${width}: ${line}`);
+  }
   expect(found).toEqual([]);
 });

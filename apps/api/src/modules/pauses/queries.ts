@@ -23,14 +23,25 @@ export async function subscriberIdOfPhone(db: Queryable, phone: string): Promise
   return row ? Number(row.id) : null;
 }
 
-/** A subscriber's running tips subscriptions a pause could be asked for, the soonest to end first, with their category's name. */
+/** A subscriber's running tips subscriptions a pause could be asked for, the soonest to end first, with their category and their pause (at most one). */
 export async function runningSubscriptions(db: Queryable, subscriberId: number) {
-  return rows<{ id: number; duration_days: number; category: string | null; code: string | null; medium: 'sms' | 'web' | null; expires_at: Date | string; paused: boolean }>(
+  return rows<{
+    id: number;
+    duration_days: number;
+    category: string | null;
+    code: string | null;
+    medium: 'sms' | 'web' | null;
+    expires_at: Date | string;
+    paused: boolean;
+    paused_from: Date | string | null;
+    paused_until: Date | string | null;
+  }>(
     db,
     sql`select sub.id, sub.duration_days, bc.name as category, bc.code, sub.medium, sub.expires_at,
-               exists (select 1 from ${subscriptionPauses} p where p.subscription_id = sub.id) as paused
+               p.id is not null as paused, p.starts_at as paused_from, p.ends_at as paused_until
           from ${subscriptions} sub
           left join ${betCategories} bc on bc.id = sub.bet_category_id
+          left join ${subscriptionPauses} p on p.subscription_id = sub.id
          where sub.subscriber_id = ${subscriberId} and sub.starts_at <= now() and sub.expires_at > now() and sub.reversed_at is null
          order by sub.expires_at, sub.id`,
   );

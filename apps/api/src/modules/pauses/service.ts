@@ -1,6 +1,6 @@
 /**
  * A pause of a weekly or monthly tips subscription (decision 090). The subscriber asks on the
- * portal or by SMS (PAUSE <days>; the USSD entry is not built yet); once per subscription, for 1 to the
+ * portal (My account's form or `POST /api/portal/pause`), on USSD (8 Pause) or by SMS (PAUSE <days>); once per subscription, for 1 to the
  * `subscription_pause_max_days` setting days, from now. In one transaction its end moves by the days
  * paused (the renewals stacked after it with it), the due day of its standing order moves too, the
  * pause is recorded and audited, and an SMS confirms it. No tips of its category and medium go to
@@ -66,7 +66,7 @@ export async function pauseSubscription(deps: AppDeps, r: PauseRequest, now = ne
   if (!Number.isInteger(r.days) || r.days < 1 || r.days > max) throw fieldError('days', fixedText('pause.refused.days', language, { max }));
   const subscriberId = await q.subscriberIdOfPhone(deps.db, r.phone);
   if (subscriberId === null) throw notFound(fixedText('pause.refused.not_found', language));
-  const subscriptionId = r.subscriptionId ?? (await chosenSubscription(deps.db, subscriberId, language));
+  const subscriptionId = r.subscriptionId ?? (await chosenSubscription(deps.db, r.phone, language));
 
   const done = await deps.db.transaction(async (tx) => {
     const sub = await lockSubscriptionForChange(tx, subscriptionId);
@@ -127,14 +127,72 @@ export async function pauseSubscription(deps: AppDeps, r: PauseRequest, now = ne
   return { info: fixedText('pause.done', language, done.values), pause: wirePause(done.pause) };
 }
 
+/** A running subscription as a pause sees it: how long its package is, when it ends, and its pause if it had one. */
+export interface RunningForPause {
+  subscriptionId: number;
+  durationDays: number;
+  category: string;
+  code: string;
+  medium: 'sms' | 'web';
+  expiresAt: Date;
+  /** Its pause (once per subscription), running or over; null: not paused. */
+  pause: { startsAt: Date; endsAt: Date } | null;
+}
+
+export type PauseRefusalId = 'pause.refused.off' | 'pause.refused.not_found' | 'pause.refused.daily' | 'pause.refused.once' | 'pause.refused.excluded';
+
+/**
+ * What the phone may pause now (portal, USSD): its running subscriptions with their pauses and the
+ * most days, or the catalogue text saying why it may pause none, in the order `pauseSubscription`
+ * refuses (an erased phone "not found", a self-excluded person, pausing off).
+ */
+export async function pauseStanding(db: Queryable, phone: string): Promise<{ maxDays: number; running: RunningForPause[] } | { refusal: PauseRefusalId }> {
+  if (await isErasedPhone(db, phone)) return { refusal: 'pause.refused.not_found' };
+  if (await isExcludedNow(db, phone)) return { refusal: 'pause.refused.excluded' };
+  const maxDays = await pauseMaxDays(db);
+  if (maxDays <= 0) return { refusal: 'pause.refused.off' };
+  const subscriberId = await q.subscriberIdOfPhone(db, phone);
+  if (subscriberId === null) return { refusal: 'pause.refused.not_found' };
+  const running = (await q.runningSubscriptions(db, subscriberId)).flatMap((s) =>
+    s.code === null || s.category === null || s.medium === null
+      ? []
+      : [
+          {
+            subscriptionId: Number(s.id),
+            durationDays: Number(s.duration_days),
+            category: s.category,
+            code: s.code,
+            medium: s.medium,
+            expiresAt: new Date(s.expires_at),
+            pause: s.paused_from && s.paused_until ? { startsAt: new Date(s.paused_from), endsAt: new Date(s.paused_until) } : null,
+          },
+        ],
+  );
+  return { maxDays, running };
+}
+
+/** A subscription that may be paused now: a week or more, not paused yet. */
+export const pausable = (s: { durationDays: number; pause: unknown }) => s.pause === null && s.durationDays >= PAUSABLE_MIN_DAYS;
+
+/**
+ * The running subscriptions that may be paused now, the soonest to end first, or why none may be:
+ * each weekly or monthly one paused once already, only daily ones running, or none running.
+ */
+export function openForPause(running: RunningForPause[]): { open: RunningForPause[] } | { refusal: PauseRefusalId } {
+  const open = running.filter(pausable);
+  if (open.length > 0) return { open };
+  if (running.some((s) => s.durationDays >= PAUSABLE_MIN_DAYS)) return { refusal: 'pause.refused.once' };
+  if (running.length > 0) return { refusal: 'pause.refused.daily' };
+  return { refusal: 'pause.refused.not_found' };
+}
+
 /** The running, not yet paused, weekly or monthly subscription that ends soonest. */
-async function chosenSubscription(db: Queryable, subscriberId: number, language: Language): Promise<number> {
-  const running = await q.runningSubscriptions(db, subscriberId);
-  const open = running.find((s) => !s.paused && s.duration_days >= PAUSABLE_MIN_DAYS);
-  if (open) return Number(open.id);
-  if (running.some((s) => s.duration_days >= PAUSABLE_MIN_DAYS)) throw conflict(fixedText('pause.refused.once', language), 'pause_refused');
-  if (running.length > 0) throw conflict(fixedText('pause.refused.daily', language), 'pause_refused');
-  throw notFound(fixedText('pause.refused.not_found', language));
+async function chosenSubscription(db: Queryable, phone: string, language: Language): Promise<number> {
+  const standing = await pauseStanding(db, phone);
+  const chosen = 'refusal' in standing ? standing : openForPause(standing.running);
+  if ('open' in chosen) return chosen.open[0]!.subscriptionId;
+  const text = fixedText(chosen.refusal, language);
+  throw chosen.refusal === 'pause.refused.not_found' ? notFound(text) : conflict(text, 'pause_refused');
 }
 
 /** SQL true when the subscriber (an SQL expression) has a pause of this category and medium running now. */

@@ -68,7 +68,7 @@ nav form{display:inline}nav button,.lang button{background:none;border:0;color:#
 .top{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:0 1rem}.lang button{min-height:44px}
 main{max-width:44rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .card{background:#fff;border:1px solid #dde2e7;border-radius:8px;padding:.8rem 1rem;margin:.6rem 0;overflow-wrap:anywhere}
-.card h3{margin:0 0 .2rem;font-size:1.05rem}.meta{color:#59636e;font-size:1rem}.proof-head{overflow-wrap:anywhere}.tip img{max-width:100%;height:auto}
+.card h3,.tip h2{margin:0 0 .2rem;font-size:1.05rem}.meta{color:#59636e;font-size:1rem}.proof-head{overflow-wrap:anywhere}.tip img{max-width:100%;height:auto}
 .tip table{border-collapse:collapse;max-width:100%;display:block;overflow-x:auto}.tip td,.tip th{border:1px solid #dde2e7;padding:.2rem .4rem}
 .price{font-weight:700;font-size:1.1rem}.btn{display:inline-block;background:#0b6b3a;color:#fff;border:0;border-radius:6px;padding:.65rem 1.1rem;font:inherit;font-weight:600;text-decoration:none;cursor:pointer;min-height:44px}
 .btn.secondary{background:#fff;color:#0b6b3a;border:1px solid #0b6b3a}.btn.danger{background:#b42318}
@@ -125,8 +125,11 @@ function postMeta(t: Say, p: PortalTeaser): Html {
 }
 
 /** On its own page a post's title is the page's heading (h1); in a list each is a linked h3. */
-export function postCard(t: Say, p: PortalPost, heading: 'h1' | 'h3' = 'h3'): Html {
-  return html`<article class="card tip">${heading === 'h1' ? html`<h1>${p.title}</h1>` : html`<h3><a href="/portal/posts/${p.id}">${p.title}</a></h3>`}
+/** A tip post as a card: its own page's h1, or a linked h2 (My tips, right under its h1) or h3 (under a section's h2). */
+export function postCard(t: Say, p: PortalPost, heading: 'h1' | 'h2' | 'h3' = 'h3'): Html {
+  const linked = html`<a href="/portal/posts/${p.id}">${p.title}</a>`;
+  const title = heading === 'h1' ? html`<h1>${p.title}</h1>` : heading === 'h2' ? html`<h2>${linked}</h2>` : html`<h3>${linked}</h3>`;
+  return html`<article class="card tip">${title}
 ${postMeta(t, p)}${p.image_url ? html`<img src="${p.image_url}" alt="" width="640" height="240" loading="lazy">` : ''}
 <div>${trusted(p.content)}</div></article>`;
 }
@@ -499,7 +502,7 @@ export function myTipsPage(shell: Shell, c: { posts: PortalPost[]; total: number
     { title: t('portal.my_tips.title'), description: t('portal.my_tips.description'), index: false },
     html`<h1>${t('portal.my_tips.title')}</h1>
 ${c.posts.length > 0
-    ? c.posts.map((p) => postCard(t, p))
+    ? c.posts.map((p) => postCard(t, p, 'h2'))
     : html`<div class="card"><p>${t('portal.my_tips.none')}</p><a class="btn" href="/portal/packages">${t('portal.account.see_packages')}</a></div>`}
 ${pager(t, { page: c.page, last, href: (n) => `/portal/tips?page=${n}` })}`,
   );
@@ -518,19 +521,21 @@ export function postPage(shell: Shell, c: { post: PortalPost } | { teaser: Porta
   );
 }
 
-export function accountPage(shell: Shell, me: PortalMe, notice?: string): string {
+/** My account; `notice` says what a form just did, or (`warn`) why it was refused. */
+export function accountPage(shell: Shell, me: PortalMe, notice?: string, tone: 'notice' | 'warn' = 'notice'): string {
   const t = say(shell);
   return page(
     shell,
     { title: t('portal.account.title'), description: t('portal.account.description'), index: false },
-    html`<h1>${t('portal.account.title')}</h1>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+    html`<h1>${t('portal.account.title')}</h1>${notice ? html`<p class="${tone}" role="status" data-testid="account-notice">${notice}</p>` : ''}
 <h2>${t('portal.account.subscriptions')}</h2>
 ${me.subscriptions.length > 0
     ? me.subscriptions.map(
         (s) => html`<article class="card row"><div><h3>${s.bet_category} (${s.bet_category_code}), ${mediumLabel(t, s.medium)}</h3>
 <p class="meta">${coverLine(t, s)}</p>
 ${invoiceBlock(s.invoice, shell.language)}
-${autoRenewBlock(t, s.auto_renew, s.subscription_id)}</div>
+${autoRenewBlock(t, s.auto_renew, s.subscription_id)}
+${pauseBlock(t, s.pause)}</div>
 <a class="btn${s.active ? ' secondary' : ''}" href="/portal/packages?category=${s.bet_category_code}&amp;medium=${s.medium}">${t('portal.account.renew')}</a></article>`,
       )
     : html`<p>${t('portal.account.none')}</p><a class="btn" href="/portal/packages">${t('portal.account.see_packages')}</a>`}
@@ -611,6 +616,24 @@ function autoRenewBlock(t: Say, autoRenew: PortalSubscription['auto_renew'], sub
 <p class="meta">${t('portal.auto_renew.how_to_stop')}</p>
 <form method="post" action="/portal/auto-renew/stop"><input type="hidden" name="id" value="${o.id}">
 <button class="btn secondary" type="submit">${t('portal.auto_renew.stop')}</button></form></div>`;
+}
+
+/**
+ * A subscription's pause (decision 090): a plain form (the days, then Pause), so it works on any
+ * phone's browser without JavaScript; or, once paused, the days its tips are paused.
+ */
+function pauseBlock(t: Say, pause: PortalSubscription['pause']): Html | string {
+  if (!pause) return '';
+  if ('paused' in pause) {
+    const { starts_at, ends_at } = pause.paused;
+    return html`<p class="meta" data-pause="paused">${t('portal.pause.paused', { from: t.dateTime(starts_at), until: t.dateTime(ends_at) })}</p>`;
+  }
+  const { subscription_id: id, max_days: max } = pause.offer;
+  return html`<form class="pause" method="post" action="/portal/pause" data-pause="offer"><input type="hidden" name="subscription_id" value="${id}">
+<p><label for="pause-days-${id}">${t('portal.pause.days', { max })}</label>
+<input id="pause-days-${id}" name="days" type="number" inputmode="numeric" min="1" max="${max}" size="3" required>
+<button class="btn secondary" type="submit">${t('portal.pause.button')}</button></p>
+<p class="meta">${t('portal.pause.note')}</p></form>`;
 }
 
 export function purchasePage(shell: Shell, p: PortalPurchase, autoRenew: PortalSubscription['auto_renew'] = null, subscriptionId = 0): string {

@@ -94,7 +94,7 @@ export async function subscriberByPhone(db: Queryable, phone: string): Promise<{
 export async function subscriptionsOf(
   db: Queryable,
   subscriberId: number,
-): Promise<(Omit<PortalSubscription, 'invoice' | 'auto_renew'> & { saleId: number | null })[]> {
+): Promise<(Omit<PortalSubscription, 'invoice' | 'auto_renew' | 'pause'> & { saleId: number | null })[]> {
   const found = await rows<{
     bet_category: string;
     code: string;

@@ -591,6 +591,32 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     }),
   );
 
+  /**
+   * A pause from My account (decision 090): a form, so it works without JavaScript on any phone. The
+   * page comes back with what was done (the new end, the days without tips) or why it was refused.
+   */
+  app.post(
+    '/portal/pause',
+    hidden,
+    htmlPage(async (request, reply) => {
+      if (!request.portal) return signInFirst(reply, '/portal/account');
+      const form = (request.body ?? {}) as { subscription_id?: string; days?: string };
+      const shell = await shellOf(request);
+      const account = async (text: string, tone: 'notice' | 'warn', status = 200) =>
+        send(request, reply, pages.accountPage(shell, await portal.me(deps, request.portal!), text, tone), status);
+      const subscriptionId = Id.safeParse(form.subscription_id);
+      if (!subscriptionId.success) return account(fixedText('pause.refused.not_found', shell.language), 'warn', 404);
+      const days = /^\s*\d{1,3}\s*$/.test(String(form.days ?? '')) ? Number(form.days) : Number.NaN;
+      try {
+        const { info } = await pauseSubscription(deps, { phone: request.portal.phone, subscriptionId: subscriptionId.data, days, via: 'portal', requestId: request.id });
+        return account(info, 'notice');
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        return account(Object.values(error.options.errors ?? {}).flat()[0] ?? error.info, 'warn', error.status);
+      }
+    }),
+  );
+
   /** "Start a free trial" on a package page (decision 089): a form, so it works without JavaScript. */
   app.post(
     '/portal/trial',

@@ -42,6 +42,7 @@ import { winningsForReaders } from '../tips-winnings/service.ts';
 import { isRefusal, priceWithCode, referralCode, refusalError } from '../promo-codes/service.ts';
 import { refuseBlockedSale } from '../exclusions/service.ts';
 import { startTrial, trialOffer } from '../trials/service.ts';
+import { PAUSABLE_MIN_DAYS, pauseStanding } from '../pauses/service.ts';
 import * as q from './queries.ts';
 
 /** A code works for 10 minutes and allows 5 wrong tries (decision 021). */
@@ -136,7 +137,7 @@ export async function me(deps: AppDeps, session: PortalSession): Promise<PortalM
     receives_sms: !(await isOptedOut(db, session.phone)),
     offers_consent: await hasConsent(db, session.phone),
     offers_wording: await customerText(db, 'marketing_consent_wording', language),
-    subscriptions: subscriber ? await withInvoices(deps, subscriber.id, await q.subscriptionsOf(db, subscriber.id)) : [],
+    subscriptions: subscriber ? await withInvoices(deps, subscriber.id, session.phone, await q.subscriptionsOf(db, subscriber.id)) : [],
     tax_identity: subscriber ? (await identityView(db, { subscriberId: subscriber.id })).identity : null,
     // No referral lever for a self-excluded person (decision 088).
     referral_code: subscriber && !(await isExcludedNow(db, session.phone)) ? await referralCode(db, { subscriberId: subscriber.id }) : null,
@@ -159,15 +160,31 @@ export async function ownInvoice(deps: AppDeps, session: PortalSession, invoiceI
 }
 
 /** Each subscription with the invoice of its latest sale: one query for all of them. */
-async function withInvoices(deps: AppDeps, subscriberId: number, found: Awaited<ReturnType<typeof q.subscriptionsOf>>) {
+async function withInvoices(deps: AppDeps, subscriberId: number, phone: string, found: Awaited<ReturnType<typeof q.subscriptionsOf>>) {
   const invoices = await invoicesOfSubscriptions(deps, found.flatMap((s) => (s.saleId === null ? [] : [s.saleId])));
+  const pauses = await pauseStanding(deps.db, phone);
   return Promise.all(
     found.map(async ({ saleId, ...s }) => ({
       ...s,
       invoice: saleId === null ? null : (invoices.get(saleId) ?? null),
       auto_renew: autoRenewOfView(await autoRenewView(deps, subscriberId, s.subscription_id)),
+      pause: pauseOf(pauses, s),
     })),
   );
+}
+
+/**
+ * The pause a subscription card offers or shows (decision 090): of the running subscription of its
+ * category and medium (renewals stacked after it are not running yet).
+ */
+function pauseOf(standing: Awaited<ReturnType<typeof pauseStanding>>, s: { bet_category_code: string; medium: 'sms' | 'web' }): PortalSubscription['pause'] {
+  if ('refusal' in standing) return null;
+  const running = standing.running.find((r) => r.code === s.bet_category_code && r.medium === s.medium);
+  if (!running || running.durationDays < PAUSABLE_MIN_DAYS) return null;
+  if (running.pause) {
+    return { paused: { subscription_id: running.subscriptionId, starts_at: running.pause.startsAt.toISOString(), ends_at: running.pause.endsAt.toISOString() } };
+  }
+  return { offer: { subscription_id: running.subscriptionId, max_days: standing.maxDays } };
 }
 
 /** The portal's shape of a subscription's automatic renewal. */

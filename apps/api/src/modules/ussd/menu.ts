@@ -6,10 +6,13 @@
  * catalogue's, in the phone's language; `6 Lugha / Language` on the first screen changes it.
  * A purchase's confirm screen offers `2 Promo code` when the sale goes by STK push (decision 077):
  * the code's screen takes the code, or `0` back to the list price.
+ * `8 Pause` (decision 090), last so that no earlier number moved, pauses a weekly or monthly
+ * subscription: choose it, type the days, confirm.
  */
 import type { ExclusionPeriodValue } from '@betdesk/contract';
 import type { CustomerTextId, Language } from '../../customer-texts/catalogue.ts';
 import type { TextValues } from '../../customer-texts/format.ts';
+import { customerDate } from '../../customer-texts/format.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 
 /** Africa's Talking's (and the networks') limit of one screen, `CON `/`END ` included. */
@@ -57,6 +60,11 @@ export interface MenuFacts {
   subscriptions(): Promise<
     { category: string; code: string; medium: string; date: string; autoRenew?: { orderId: number } | { subscriptionId: number } | null }[]
   >;
+  /**
+   * What the phone may pause (decision 090): its running weekly or monthly subscriptions not paused
+   * yet, the soonest to end first, and the most days; or why it may pause none (a catalogue text).
+   */
+  pausable(): Promise<{ subscriptions: { id: number; category: string; code: string; medium: string; expiresAt: Date }[]; maxDays: number } | { refusal: string }>;
   /** Whether the confirm screen offers a promo code: only a purchase paid by STK push can take one (decision 077). */
   takesPromoCodes(): Promise<boolean>;
   /** What a typed promo code asks for a package from this phone, or why it cannot be used (catalogue text). */
@@ -78,7 +86,8 @@ export type MenuAction =
   | { do: 'language'; language: Language }
   | { do: 'auto-renew'; subscriptionId: number }
   | { do: 'auto-renew-stop'; orderId: number }
-  | { do: 'exclude'; period: ExclusionPeriodValue };
+  | { do: 'exclude'; period: ExclusionPeriodValue }
+  | { do: 'pause'; subscriptionId: number; days: number };
 
 type State =
   | { at: 'main' }
@@ -91,7 +100,10 @@ type State =
   | { at: 'sms' }
   | { at: 'offers' }
   | { at: 'language' }
-  | { at: 'exclusion' };
+  | { at: 'exclusion' }
+  | { at: 'pause'; page: number }
+  | { at: 'pause-days'; subscriptionId: number }
+  | { at: 'pause-confirm'; subscriptionId: number; days: number };
 
 /** `swap` replaces the screen shown (a refused code asks again; a priced one confirms) instead of stacking it. */
 type Step = { state: State } | { swap: State } | { action: MenuAction } | null;
@@ -178,6 +190,17 @@ async function subscriptionsScreen(facts: MenuFacts, w: MenuWords): Promise<{ li
   return { lines, choices };
 }
 
+/** The pausable subscriptions as a numbered list's items ("Daily 2 Odds SMS to 8 Dec 2026"), or why there are none. */
+async function pauseItems(facts: MenuFacts, w: MenuWords): Promise<{ items: ListItem[]; maxDays: number } | { refusal: string }> {
+  const found = await facts.pausable();
+  if ('refusal' in found) return found;
+  const items = found.subscriptions.map((s) => ({
+    id: s.id,
+    label: w.say('ussd.subscription_line', { category: nameOrCode(s.category, s.code, 16), medium: s.medium, date: customerDate(s.expiresAt, w.language) }),
+  }));
+  return { items, maxDays: found.maxDays };
+}
+
 async function step(state: State, input: string, facts: MenuFacts, categoryName: (id: number) => Promise<string>, w: MenuWords): Promise<Step> {
   switch (state.at) {
     case 'main':
@@ -188,6 +211,7 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       if (input === '5') return { state: { at: 'offers' } };
       if (input === '6') return { state: { at: 'language' } };
       if (input === '7') return { state: { at: 'exclusion' } };
+      if (input === '8') return { state: { at: 'pause', page: 0 } };
       return null;
     case 'categories': {
       const got = listInput(input, await facts.categories(), w.say('ussd.categories_header'), state.page, w);
@@ -240,8 +264,25 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       const period = (['30', '90', '180', 'forever'] as const)[Number(input) - 1];
       return /^[1-4]$/.test(input) && period ? { action: { do: 'exclude', period } } : null;
     }
+    case 'pause': {
+      const found = await pauseItems(facts, w);
+      if ('refusal' in found) return null;
+      const got = listInput(input, found.items, w.say('ussd.pause_header'), state.page, w);
+      if (!got) return null;
+      return { state: 'nextPage' in got ? { ...state, page: got.nextPage } : { at: 'pause-days', subscriptionId: got.chosen.id } };
+    }
+    case 'pause-days': {
+      const found = await pauseItems(facts, w);
+      if ('refusal' in found || !/^\d{1,3}$/.test(input)) return null;
+      const days = Number(input);
+      return days >= 1 && days <= found.maxDays ? { state: { at: 'pause-confirm', subscriptionId: state.subscriptionId, days } } : null;
+    }
+    case 'pause-confirm':
+      return input === '1' ? { action: { do: 'pause', subscriptionId: state.subscriptionId, days: state.days } } : null;
   }
 }
+
+const DAY_MS = 86_400_000;
 
 const agree = (w: MenuWords) => `\n${w.say('ussd.agree')}\n${w.back}`;
 
@@ -306,6 +347,31 @@ async function render(state: State, facts: MenuFacts, categoryName: (id: number)
       return `CON ${w.say('ussd.language_question')}\n${w.back}`;
     case 'exclusion':
       return `CON ${w.say('ussd.exclusion_menu')}\n${w.back}`;
+    case 'pause': {
+      const found = await pauseItems(facts, w);
+      if ('refusal' in found) return `END ${found.refusal}`;
+      const header = w.say('ussd.pause_header');
+      return `CON ${listScreen(header, paged(header, found.items.map((i) => i.label), true, w), state.page, w)}`;
+    }
+    case 'pause-days': {
+      const found = await pauseItems(facts, w);
+      if ('refusal' in found) return `END ${found.refusal}`;
+      return `CON ${w.say('ussd.pause_days_question', { max: found.maxDays })}\n${w.back}`;
+    }
+    case 'pause-confirm': {
+      const found = await facts.pausable();
+      const chosen = 'refusal' in found ? undefined : found.subscriptions.find((s) => s.id === state.subscriptionId);
+      if ('refusal' in found) return `END ${found.refusal}`;
+      if (!chosen) return `END ${w.say('ussd.pause_gone')}`;
+      const values = {
+        category: nameOrCode(chosen.category, chosen.code, 16),
+        medium: chosen.medium,
+        days: state.days,
+        date: customerDate(new Date(Date.now() + state.days * DAY_MS), w.language),
+        end: customerDate(new Date(chosen.expiresAt.getTime() + state.days * DAY_MS), w.language),
+      };
+      return `CON ${w.say('ussd.pause_confirm', values)}\n${w.back}`;
+    }
   }
 }
 

@@ -14,6 +14,8 @@ import { customerDate, fill } from '../../customer-texts/format.ts';
 import { fixedText } from '../../customer-texts/texts.ts';
 import { audit } from '../audit/service.ts';
 import { declareAdult, mustDeclareAge } from '../compliance/service.ts';
+import { openForPause, pauseStanding, pauseSubscription } from '../pauses/service.ts';
+import { AppError } from '../../http/errors.ts';
 import { autoRenewView, stop as stopAutoRenew, turnOn as turnOnAutoRenew } from '../auto-renew/service.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { categoriesForSale, packageForSale, packagesForSale, type PackageForSale } from '../tips-prices/service.ts';
@@ -90,6 +92,16 @@ function factsFor(deps: AppDeps, phone: string): MenuFacts {
     asksAge: once(() => mustDeclareAge(db, phone)),
     consented: once(() => hasConsent(db, phone)),
     consentWording: once(async () => customerText(db, 'marketing_consent_wording', await language())),
+    pausable: once(async () => {
+      const standing = await pauseStanding(db, phone);
+      const open = 'refusal' in standing ? standing : openForPause(standing.running);
+      if ('refusal' in open) return { refusal: fixedText(open.refusal, await language()) };
+      const maxDays = 'maxDays' in standing ? standing.maxDays : 0;
+      return {
+        maxDays,
+        subscriptions: open.open.map((s) => ({ id: s.subscriptionId, category: s.category, code: s.code, medium: mediumName(s.medium), expiresAt: s.expiresAt })),
+      };
+    }),
     subscriptions: once(async () => {
       const id = await subscriberId();
       if (id === null) return [];
@@ -155,6 +167,8 @@ async function act(deps: AppDeps, action: MenuAction, s: SessionOf): Promise<Scr
     }
     case 'exclude':
       return `END ${await excludeByUssd(deps, s.phone, action.period, s.requestId, s.w.language)}`;
+    case 'pause':
+      return pause(deps, action, s);
     case 'language':
       await deps.db.transaction((tx) => setLanguage(tx, { phone: s.phone, language: action.language, source: 'ussd', by: null }));
       // Answered in the language just chosen.
@@ -229,6 +243,20 @@ async function buy(deps: AppDeps, action: Extract<MenuAction, { do: 'buy' }>, s:
   }
   await deps.jobs.nudge(QUEUES.smsDispatch);
   return `END ${s.w.say('ussd.pay_sms_coming', { price })}`;
+}
+
+/**
+ * The confirmed pause (decision 090), by the same rules as the portal's and the keyword's: a refusal
+ * (paused by another way meanwhile, pausing turned off) ends the session in its catalogue words.
+ */
+async function pause(deps: AppDeps, action: Extract<MenuAction, { do: 'pause' }>, s: SessionOf): Promise<Screen> {
+  try {
+    const { info } = await pauseSubscription(deps, { phone: s.phone, subscriptionId: action.subscriptionId, days: action.days, via: 'ussd', requestId: s.requestId });
+    return `END ${info}`;
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    return `END ${Object.values(error.options.errors ?? {}).flat()[0] ?? error.info}`;
+  }
 }
 
 async function todaysTips(deps: AppDeps, s: SessionOf): Promise<Screen> {
