@@ -96,6 +96,7 @@ export const customerTexts = {
   ...editableTexts,
   // Parts of SMS the code assembles.
   'sms.price_line': sms('{medium} {days, plural, one {# day} other {# days}} KES {price}', '{medium} siku {days} KES {price}'),
+  'sms.price_line_daily': sms('{medium} KES {price} a day', '{medium} KES {price} kwa siku'),
   'sms.package_name': sms('{category} {medium}, {days} days', '{category} {medium}, siku {days}'),
 
   // USSD screens and their parts (a screen is at most 182 characters, `CON `/`END ` included).
@@ -376,6 +377,8 @@ export const customerTexts = {
   'invoice.date': { en: 'Date', sw: 'Tarehe', channel: 'portal' },
   'invoice.item': { en: 'Item', sw: 'Bidhaa', channel: 'portal' },
   'invoice.list_price': { en: 'List price (KES)', sw: 'Bei ya kawaida (KES)', channel: 'portal' },
+  'invoice.quantity': { en: 'Quantity', sw: 'Idadi', channel: 'portal' },
+  'invoice.quantity_line': { en: '{quantity} days x KES {price}', sw: 'Siku {quantity} x KES {price}', channel: 'portal' },
   'invoice.discount': { en: 'Discount (KES)', sw: 'Punguzo (KES)', channel: 'portal' },
   'invoice.amount': { en: 'Amount (KES)', sw: 'Kiasi (KES)', channel: 'portal' },
   'invoice.rate': { en: 'Tax rate {rate}', sw: 'Kiwango cha kodi {rate}', channel: 'portal' },
