@@ -110,6 +110,12 @@ export const customerTexts = {
   'ussd.categories_header': ussd('Buy tips: choose', 'Nunua tips: chagua'),
   'ussd.packages_header': ussd('{category}: choose', '{category}: chagua'),
   'ussd.package_label': ussd('{medium} {days} days {price}', '{medium} siku {days} {price}'),
+  // A daily package (decision 095): priced per day, the days asked before the confirm screen.
+  'ussd.package_label_daily': ussd('{medium} {price} a day', '{medium} {price} kwa siku'),
+  'ussd.days_question': ussd(
+    '{category} {medium}: {price} a day.\nHow many days? Enter 1 to {max}',
+    '{category} {medium}: {price} kwa siku.\nSiku ngapi? Andika 1 hadi {max}',
+  ),
   'ussd.subscriptions_header': ussd('My subscriptions:', 'Usajili wangu:'),
   'ussd.subscription_line': ussd('{category} {medium} to {date}', '{category} {medium} hadi {date}'),
   'ussd.subscription_auto_line': ussd('{category} {medium} to {date}, renews automatically', '{category} {medium} hadi {date}, inalipiwa kiotomatiki'),
