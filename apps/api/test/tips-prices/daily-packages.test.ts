@@ -85,7 +85,7 @@ describe('a punter buys days of a daily package', () => {
   it('by paybill: KES 60 to D2 buys 3 days at KES 20', async () => {
     const phone = '254711095001';
     await ref.person('subscriber', 'Daily Payer', phone);
-    const body = c2b({ MSISDN: phone, BillRefNumber: 'D2', TransAmount: '60.00', TransID: receipt() });
+    const body = c2b({ MSISDN: phone, BillRefNumber: 'D2', TransAmount: '60.00', TransID: receipt(), BusinessShortCode: '174379' });
     expect((await confirm(t, body)).statusCode).toBe(200);
     const payment = (await paymentByReceipt(t, body.TransID as string))!;
     expect(payment.status).toBe('claimed');
@@ -96,7 +96,7 @@ describe('a punter buys days of a daily package', () => {
   it('by paybill: KES 50 is not a whole number of days, so it stays credit and the payer is told the prices', async () => {
     const phone = '254711095002';
     await ref.person('subscriber', 'Short Payer', phone);
-    const body = c2b({ MSISDN: phone, BillRefNumber: 'D2', TransAmount: '50.00', TransID: receipt() });
+    const body = c2b({ MSISDN: phone, BillRefNumber: 'D2', TransAmount: '50.00', TransID: receipt(), BusinessShortCode: '174379' });
     expect((await confirm(t, body)).statusCode).toBe(200);
     const payment = (await paymentByReceipt(t, body.TransID as string))!;
     expect(await t.deps.db.select().from(subscriptions).where(eq(subscriptions.paymentId, payment.id))).toEqual([]);
