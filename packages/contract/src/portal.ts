@@ -30,6 +30,8 @@ export const portalTexts = {
   notYours: 'Subscribe to read this tip.',
   noPackage: 'Choose one of the listed packages',
   ageRequired: 'Tick that you are 18 or older to buy.',
+  /** A daily package's days (decision 095). */
+  dailyDays: 'Choose from 1 to 30 days.',
   paymentRequested: 'Check your phone and enter your M-Pesa PIN',
   smsStopped: 'You will receive no more tips or offers by SMS.',
   smsRestarted: 'You will receive our tips and offers by SMS again.',
@@ -139,7 +141,9 @@ export const PortalPackage = z.object({
   bet_category_code: z.string(),
   medium: z.enum(['sms', 'web']),
   duration_days: z.number(),
+  /** A daily package's (decision 095) is one day's: a purchase buys 1 to 30 days at it. */
   price: z.number(),
+  billing: z.enum(['period', 'daily']),
 });
 export type PortalPackage = z.infer<typeof PortalPackage>;
 

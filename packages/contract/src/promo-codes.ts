@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Id, Kes, Notice, PageQuery } from './common.ts';
 import { csvExport, endpoint } from './endpoint.ts';
 import { ReportRangeQuery } from './reports.ts';
+import { DailyDays } from './tips-prices.ts';
 
 export const PROMO_KIND_LABELS = { percent: 'Percent off', fixed: 'KES off' } as const;
 export type PromoKind = keyof typeof PROMO_KIND_LABELS;
@@ -97,13 +98,15 @@ export const portalPrice = endpoint({
   method: 'POST',
   path: '/api/portal/price',
   tag: 'portal',
-  summary: "The price asked for a package with a promo code (a wrong, expired or spent code is 422 on `code` saying why, in the phone's language)",
+  summary: "The price asked for a package (a daily one's for the days asked) with a promo code (a wrong, expired or spent code is 422 on `code` saying why, in the phone's language)",
   access: 'portal',
   body: z.object({
     package_id: z.coerce.number({ message: 'Choose one of the listed packages' }).int().min(1, 'Choose one of the listed packages').max(2_147_483_647),
     code: z.string({ message: 'Enter the promo code' }).trim().max(40, 'Enter the promo code'),
+    /** The days asked of a daily package (decision 095): the price is for them all; ignored for another package. */
+    days: DailyDays.optional(),
   }),
-  response: z.object({ package_id: z.number(), code: z.string(), list_price: Kes, discount: Kes, price: Kes }),
+  response: z.object({ package_id: z.number(), code: z.string(), days: z.number().nullable(), list_price: Kes, discount: Kes, price: Kes }),
 });
 
 /** One code's row of the promotion report. */

@@ -14,12 +14,48 @@ export function durationLabel(days: number): string {
   return plural(days, 'Day');
 }
 
-/** A tips price package (spec 3): `id` is the form's bet_category_price_id; duration in days. */
+/**
+ * How a package is priced (decision 095): `period`, the price buys its whole duration; `daily`, the
+ * price is one day's (the package is one day long) and a purchase buys 1 to `DAILY_DAYS_MAX` days.
+ */
+export const PACKAGE_BILLINGS = ['period', 'daily'] as const;
+export type PackageBilling = (typeof PACKAGE_BILLINGS)[number];
+
+/** The most days one purchase of a daily package buys (a month, as Ratiba's longest period). */
+export const DAILY_DAYS_MAX = 30;
+
+/** The days a punter asks of a daily package: a whole number from 1 to `DAILY_DAYS_MAX`. */
+export const DailyDays = z.coerce
+  .number({ message: `Choose from 1 to ${DAILY_DAYS_MAX} days` })
+  .int(`Choose from 1 to ${DAILY_DAYS_MAX} days`)
+  .min(1, `Choose from 1 to ${DAILY_DAYS_MAX} days`)
+  .max(DAILY_DAYS_MAX, `Choose from 1 to ${DAILY_DAYS_MAX} days`);
+
+/**
+ * What `days` of a daily package cost: days x the day price, exactly (integer cents). A package
+ * priced for its length costs its price whatever is asked.
+ */
+export function priceForDays(p: { billing: PackageBilling; priceCents: number }, days: number): number {
+  return p.billing === 'daily' ? p.priceCents * days : p.priceCents;
+}
+
+/**
+ * The days a payment buys of a daily package at its day price: a whole multiple of it from 1 to
+ * `DAILY_DAYS_MAX` days, else null (the amount buys nothing of it, decision 095).
+ */
+export function daysPaidFor(dayPriceCents: number, amountCents: number): number | null {
+  if (dayPriceCents <= 0 || amountCents <= 0 || amountCents % dayPriceCents !== 0) return null;
+  const days = amountCents / dayPriceCents;
+  return days <= DAILY_DAYS_MAX ? days : null;
+}
+
+/** A tips price package (spec 3): `id` is the form's bet_category_price_id; duration in days; a daily one's price is per day. */
 export const PricePackage = z.object({
   id: z.number(),
   name: z.string(),
   duration: z.number(),
   price: Kes,
+  billing: z.enum(PACKAGE_BILLINGS),
 });
 export type PricePackage = z.infer<typeof PricePackage>;
 
@@ -50,8 +86,15 @@ export const PriceForm = z.object({
     .min(1, 'The name is required')
     .max(100, 'The name may not be longer than 100 characters'),
   price: PriceInput,
+  /** Sold by the day (decision 095): the price is then one day's; only a 1-day package may be. */
+  daily: z.boolean({ message: 'Say whether the package is sold by the day' }).default(false),
 });
 export type PriceForm = z.input<typeof PriceForm>;
+
+export const dailyTexts = {
+  oneDayOnly: 'Only a 1-day package can be sold by the day: add a 1-day package and mark it daily',
+  wholeShillings: 'A day price must be whole shillings (M-Pesa takes no cents), like 20',
+} as const;
 
 export const webTipsPrices = endpoint({
   method: 'GET',

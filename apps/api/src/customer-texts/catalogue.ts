@@ -96,6 +96,7 @@ export const customerTexts = {
   ...editableTexts,
   // Parts of SMS the code assembles.
   'sms.price_line': sms('{medium} {days, plural, one {# day} other {# days}} KES {price}', '{medium} siku {days} KES {price}'),
+  'sms.price_line_daily': sms('{medium} KES {price} a day', '{medium} KES {price} kwa siku'),
   'sms.package_name': sms('{category} {medium}, {days} days', '{category} {medium}, siku {days}'),
 
   // USSD screens and their parts (a screen is at most 182 characters, `CON `/`END ` included).
@@ -117,6 +118,12 @@ export const customerTexts = {
   'ussd.categories_header': ussd('Buy tips: choose', 'Nunua tips: chagua'),
   'ussd.packages_header': ussd('{category}: choose', '{category}: chagua'),
   'ussd.package_label': ussd('{medium} {days} days {price}', '{medium} siku {days} {price}'),
+  // A daily package (decision 095): priced per day, the days asked before the confirm screen.
+  'ussd.package_label_daily': ussd('{medium} {price} a day', '{medium} {price} kwa siku'),
+  'ussd.days_question': ussd(
+    '{category} {medium}: {price} a day.\nHow many days? Enter 1 to {max}',
+    '{category} {medium}: {price} kwa siku.\nSiku ngapi? Andika 1 hadi {max}',
+  ),
   'ussd.subscriptions_header': ussd('My subscriptions:', 'Usajili wangu:'),
   'ussd.subscription_line': ussd('{category} {medium} to {date}', '{category} {medium} hadi {date}'),
   'ussd.subscription_auto_line': ussd('{category} {medium} to {date}, renews automatically', '{category} {medium} hadi {date}, inalipiwa kiotomatiki'),
@@ -384,6 +391,8 @@ export const customerTexts = {
   'invoice.date': { en: 'Date', sw: 'Tarehe', channel: 'portal' },
   'invoice.item': { en: 'Item', sw: 'Bidhaa', channel: 'portal' },
   'invoice.list_price': { en: 'List price (KES)', sw: 'Bei ya kawaida (KES)', channel: 'portal' },
+  'invoice.quantity': { en: 'Quantity', sw: 'Idadi', channel: 'portal' },
+  'invoice.quantity_line': { en: '{quantity} days x KES {price}', sw: 'Siku {quantity} x KES {price}', channel: 'portal' },
   'invoice.discount': { en: 'Discount (KES)', sw: 'Punguzo (KES)', channel: 'portal' },
   'invoice.amount': { en: 'Amount (KES)', sw: 'Kiasi (KES)', channel: 'portal' },
   'invoice.rate': { en: 'Tax rate {rate}', sw: 'Kiwango cha kodi {rate}', channel: 'portal' },

@@ -189,6 +189,14 @@ export const portalTexts = {
     'Pay by M-Pesa: Lipa na M-Pesa, Pay Bill {paybill}, account number {code}, amount KES {amount}. Your package starts as soon as the payment arrives.',
     'Lipa kwa M-Pesa: Lipa na M-Pesa, Pay Bill {paybill}, nambari ya akaunti {code}, kiasi KES {amount}. Kifurushi chako kinaanza mara tu malipo yanapofika.',
   ),
+  'portal.pay.package_daily': portal(
+    'Pay by M-Pesa: Lipa na M-Pesa, Pay Bill {paybill}, account number {code}, KES {amount} for each day (KES {example} buys {days} days). Your package starts as soon as the payment arrives.',
+    'Lipa kwa M-Pesa: Lipa na M-Pesa, Pay Bill {paybill}, nambari ya akaunti {code}, KES {amount} kwa kila siku (KES {example} ni siku {days}). Kifurushi chako kinaanza mara tu malipo yanapofika.',
+  ),
+  'portal.pay.package_daily_unknown': portal(
+    'Pay by M-Pesa: Lipa na M-Pesa, the Pay Bill of the business (ask {support}), account number {code}, KES {amount} for each day (KES {example} buys {days} days). Your package starts as soon as the payment arrives.',
+    'Lipa kwa M-Pesa: Lipa na M-Pesa, Pay Bill ya biashara (uliza {support}), nambari ya akaunti {code}, KES {amount} kwa kila siku (KES {example} ni siku {days}). Kifurushi chako kinaanza mara tu malipo yanapofika.',
+  ),
   'portal.pay.package_unknown': portal(
     "Pay by M-Pesa: Lipa na M-Pesa, the business's Pay Bill (ask {support}), account number {code}, amount KES {amount}. Your package starts as soon as the payment arrives.",
     'Lipa kwa M-Pesa: Lipa na M-Pesa, Pay Bill ya biashara (uliza {support}), nambari ya akaunti {code}, kiasi KES {amount}. Kifurushi chako kinaanza mara tu malipo yanapofika.',
@@ -217,6 +225,15 @@ export const portalTexts = {
   'portal.medium.web': portal('on the web', 'kwenye tovuti'),
   'portal.package.length': portal('{days, plural, one {# day} other {# days}}, {medium}', 'Siku {days}, {medium}'),
   'portal.package.pay': portal('Pay with M-Pesa', 'Lipa kwa M-Pesa'),
+  // A daily package (decision 095): priced per day, bought for 1 to 30 days at once.
+  'portal.package.per_day': portal('KES {price} a day, {medium}', 'KES {price} kwa siku, {medium}'),
+  'portal.package.daily_title': portal('{category} tips by the day, {medium}', 'Tips za {category} kwa siku, {medium}'),
+  'portal.package.days': portal('Days (1 to 30)', 'Siku (1 hadi 30)'),
+  'portal.package.days_invalid': portal('Choose from 1 to 30 days.', 'Chagua siku 1 hadi 30.'),
+  'portal.package.daily_help': portal(
+    'Pay for as many days as you like: the price is the days times KES {price}.',
+    'Lipia siku unazotaka: bei ni idadi ya siku mara KES {price}.',
+  ),
   'portal.package.promo_code': portal('Promo code (if you have one)', 'Msimbo wa punguzo (kama unao)'),
   'portal.packages.title': portal('Tips packages and prices', 'Vifurushi vya tips na bei'),
   'portal.packages.description': portal('Tips packages of {business} by SMS and on the web, with their prices.', 'Vifurushi vya tips vya {business} kwa SMS na kwenye tovuti, na bei zake.'),

@@ -88,8 +88,9 @@ function worstFacts(language: Language, flags: { optedOut: boolean; consented: b
     welcome: async () => LONG,
     optedOut: async () => flags.optedOut,
     categories: async () => labels,
-    packages: async () => labels.map((l) => ({ ...l, label: `Web 365 days KES 99,999.99` })),
-    packageOnSale: async () => ({ category: LONG, medium: 'SMS', days: 365, price: 'KES 99,999.99', phone: '0711 222 333' }),
+    // Every other package is daily (decision 095): its days question is walked too.
+    packages: async () => labels.map((l, i) => ({ ...l, label: `Web 365 days KES 99,999.99`, daily: i % 2 === 1 })),
+    packageOnSale: async () => ({ category: LONG, medium: 'SMS', days: 365, price: 'KES 99,999.99', dayPrice: 'KES 99,999.99', phone: '0711 222 333' }),
     subscriptions: async () => labels.map(() => ({ category: LONG, code: 'X'.repeat(20), medium: 'SMS', date: '30 Sep 2026' })),
     // The most days the setting allows (30), and a subscription ending on the longest date.
     pausable: async () => ({

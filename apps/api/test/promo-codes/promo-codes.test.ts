@@ -87,7 +87,7 @@ describe('a punter uses a code on the portal', () => {
     const cookie = await signIn('0711000501');
     const price = await asPortal(cookie, '/api/portal/price', { package_id: ref.d2WebWeek, code: 'radio10' });
     expect(price.statusCode).toBe(200);
-    expect(price.json()).toEqual({ package_id: ref.d2WebWeek, code: 'RADIO10', list_price: 400, discount: 40, price: 360 });
+    expect(price.json()).toEqual({ package_id: ref.d2WebWeek, code: 'RADIO10', days: null, list_price: 400, discount: 40, price: 360 });
 
     fake.outcomes.push({ resultCode: 0, callback: true, receipt: 'SPR5000001' });
     const bought = await asPortal(cookie, '/api/portal/purchase', { package_id: ref.d2WebWeek, code: 'RADIO10' });

@@ -18,7 +18,7 @@ describe('tips prices', () => {
   it('lists web and SMS packages with name, price in KES and duration in days', async () => {
     const web = await t.as(admin, { method: 'GET', url: '/api/tips/prices/web-tips' });
     expect(web.statusCode).toBe(200);
-    expect(web.json()).toEqual({ packages: [{ id: ref.d2WebWeek, name: 'D2 Web weekly', duration: 7, price: 400 }] });
+    expect(web.json()).toEqual({ packages: [{ id: ref.d2WebWeek, name: 'D2 Web weekly', duration: 7, price: 400, billing: 'period' }] });
     const sms = await t.as(admin, { method: 'GET', url: '/api/tips/prices/sms-tips' });
     expect(sms.json().packages.map((p: { name: string }) => p.name)).toEqual([
       'D2 SMS weekly',

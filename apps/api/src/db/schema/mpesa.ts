@@ -35,6 +35,8 @@ export const stkRequests = pgTable(
     /** E.164 digits. */
     phone: text('phone').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** The days asked of a daily package (decision 095); null otherwise. */
+    days: integer('days'),
     accountReference: text('account_reference').notNull(),
     status: text('status', { enum: STK_STATUSES }).notNull().default('pending'),
     /** Daraja's ResultCode as text (0 paid, 1032 cancelled, 1037 unreachable ...). */
@@ -51,6 +53,7 @@ export const stkRequests = pgTable(
   },
   (t) => [
     check('stk_requests_one_subject', sql`(${t.clientId} is null) <> (${t.subscriberId} is null)`),
+    check('stk_requests_days', sql`${t.days} is null or ${t.days} between 1 and 30`),
     index('stk_requests_status_idx').on(t.status, t.requestedAt),
     index('stk_requests_client_idx').on(t.clientId, t.requestedAt),
     index('stk_requests_subscriber_idx').on(t.subscriberId, t.requestedAt),

@@ -86,6 +86,8 @@ export const taxInvoices = pgTable(
     itemCode: text('item_code').notNull(),
     itemName: text('item_name').notNull(),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    /** The line's quantity: the days of a daily package's sale (decision 095), else 1. */
+    quantity: integer('quantity').notNull().default(1),
     taxType: text('tax_type', { enum: TAX_TYPES }).notNull(),
     taxCents: bigint('tax_cents', { mode: 'number' }).notNull(),
     buyerPhone: text('buyer_phone'),
@@ -112,6 +114,7 @@ export const taxInvoices = pgTable(
   },
   (t) => [
     uniqueIndex('tax_invoices_branch_number_idx').on(t.branchId, t.number),
+    check('tax_invoices_quantity', sql`${t.quantity} >= 1`),
     // A sale is invoiced once, whatever retries the payment's route makes.
     uniqueIndex('tax_invoices_sale_idx').on(t.subscriptionId).where(sql`${t.kind} = 'invoice' and ${t.reissueOf} is null`),
     // An invoice is reissued at most once (decision 074).

@@ -34,6 +34,9 @@ export const tipsSubscribers = pgTable(
 
 export const TIPS_MEDIA = ['sms', 'web'] as const;
 export type TipsMedium = (typeof TIPS_MEDIA)[number];
+/** How a package is priced (decision 095): for its whole length, or per day. */
+export const PACKAGE_BILLINGS = ['period', 'daily'] as const;
+export type PackageBilling = (typeof PACKAGE_BILLINGS)[number];
 
 /** A tips price package: bet category x medium x duration, at a price (`bet_category_price_id`). */
 export const pricePackages = pgTable(
@@ -51,10 +54,16 @@ export const pricePackages = pgTable(
     trialDays: integer('trial_days').notNull().default(0),
     /** The trial is offered only with automatic renewal (a Ratiba standing order) set up. */
     trialNeedsAutoRenew: boolean('trial_needs_auto_renew').notNull().default(false),
+    /**
+     * 'daily' (decision 095): the price is one day's and the length one day; a purchase buys 1 to 30
+     * days at once, days x the price. 'period': the price buys the whole length.
+     */
+    billing: text('billing', { enum: PACKAGE_BILLINGS }).notNull().default('period'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('price_packages_key').on(t.betCategoryId, t.medium, t.durationDays),
     check('price_packages_trial_days', sql`${t.trialDays} between 0 and 31`),
+    check('price_packages_billing', sql`${t.billing} in ('period', 'daily') and (${t.billing} = 'period' or ${t.durationDays} = 1)`),
   ],
 );

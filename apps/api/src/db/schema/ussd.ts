@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { stkRequests } from './mpesa.ts';
 import { pricePackages } from './tips-core.ts';
 
@@ -27,10 +27,15 @@ export const ussdPurchases = pgTable(
     stkRequestId: bigint('stk_request_id', { mode: 'number' }).references(() => stkRequests.id),
     /** The promo code typed before the push (capitals), priced again by the job (decision 077). */
     promoCode: text('promo_code'),
+    /** The days asked of a daily package (decision 095); null for a package priced for its length. */
+    days: integer('days'),
     /** Why it failed or expired, in staff words. */
     reason: text('reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
-  (t) => [index('ussd_purchases_queued_idx').on(t.createdAt, t.id).where(sql`${t.status} = 'queued'`)],
+  (t) => [
+    index('ussd_purchases_queued_idx').on(t.createdAt, t.id).where(sql`${t.status} = 'queued'`),
+    check('ussd_purchases_days', sql`${t.days} is null or ${t.days} between 1 and 30`),
+  ],
 );

@@ -3,6 +3,7 @@ import {
   kesFixed,
   kesToCents,
   localPhone,
+  priceForDays,
   successTextsMpesa,
   wholeShillingsUp,
   type PayableItem,
@@ -56,6 +57,10 @@ interface Priced {
   purpose: 'package' | 'plan' | 'bonus';
   packageId?: number;
   planId?: number;
+  /** A daily package's day price (decision 095): the item's amount is one day's. */
+  dayPriceCents?: number;
+  /** A daily package's days asked: the amount is days x the day price. */
+  days?: number;
   accountReference: string;
 }
 
@@ -66,11 +71,12 @@ async function payableItems(db: Queryable, payer: Payer): Promise<Priced[]> {
     return packages.map((p) => ({
       item: {
         key: `package:${p.id}`,
-        label: `${p.category} (${p.code}), ${p.medium.toUpperCase()}, ${p.durationDays} days${roundedNote(p.priceCents)}`,
+        label: `${p.category} (${p.code}), ${p.medium.toUpperCase()}, ${p.billing === 'daily' ? '1 day (sold by the day)' : `${p.durationDays} days`}${roundedNote(p.priceCents)}`,
         amount: centsToKes(wholeShillingsUp(p.priceCents)),
       },
       purpose: 'package' as const,
       packageId: p.id,
+      ...(p.billing === 'daily' ? { dayPriceCents: p.priceCents } : {}),
       accountReference: p.code,
     }));
   }
@@ -173,13 +179,20 @@ export async function requestCheapestSmsPackage(
  */
 export async function requestPackagePayment(
   deps: AppDeps,
-  r: { subscriberId: number; phone: string; packageId: number; requestId: string | null; origin: StkOrigin | null; promo?: PromoPush },
+  r: { subscriberId: number; phone: string; packageId: number; days?: number; requestId: string | null; origin: StkOrigin | null; promo?: PromoPush },
 ): Promise<number | null> {
   const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
   if (!daraja) return null;
   const payer: Payer = { subscriberId: r.subscriberId };
-  const chosen = (await payableItems(deps.db, payer)).find((i) => i.packageId === r.packageId);
-  if (!chosen) return null;
+  const found = (await payableItems(deps.db, payer)).find((i) => i.packageId === r.packageId);
+  if (!found) return null;
+  // A daily package (decision 095) asks days x its day price (an item's amount is one day's).
+  const dayPrice = found.dayPriceCents;
+  const days = r.days ?? 1;
+  const chosen: Priced =
+    dayPrice === undefined
+      ? found
+      : { ...found, days, item: { ...found.item, amount: centsToKes(wholeShillingsUp(priceForDays({ billing: 'daily', priceCents: dayPrice }, days))) } };
   return pushStk(deps, daraja, {
     payer,
     chosen,
@@ -233,6 +246,7 @@ async function pushStk(
       subscriberId: 'subscriberId' in payer ? payer.subscriberId : null,
       packageId: chosen.packageId ?? null,
       planId: chosen.planId ?? null,
+      days: chosen.days ?? null,
       phone: body.phone,
       amountCents,
       accountReference: chosen.accountReference,
@@ -245,7 +259,7 @@ async function pushStk(
       await attachStkRequest(tx, held.useId, inserted);
     }
     await audit(tx, 'payment.request', inserted, { actorUserId: actor.userId, requestId }, {
-      after: { ...payer, item: body.item, phone: body.phone, amount_cents: amountCents, ...(p.promo ? { promo_code: p.promo.price.code, discount_cents: p.promo.price.discountCents } : {}) },
+      after: { ...payer, item: body.item, phone: body.phone, amount_cents: amountCents, ...(chosen.days !== undefined ? { days: chosen.days } : {}), ...(p.promo ? { promo_code: p.promo.price.code, discount_cents: p.promo.price.discountCents } : {}) },
     });
     return inserted;
   });

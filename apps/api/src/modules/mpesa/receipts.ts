@@ -15,7 +15,11 @@ export const TIPS_CREDIT_INTENT = 'tips.credit';
 /** A category's packages as the prices text lists them, in a language. */
 function packageList(packages: Awaited<ReturnType<typeof settlementQ.pricesOfCategory>>, language: Language): string {
   return packages
-    .map((p) => fixedText('sms.price_line', language, { medium: p.medium === 'sms' ? 'SMS' : 'Web', days: p.days, price: kesFixed(p.priceCents) }))
+    .map((p) => {
+      const values = { medium: p.medium === 'sms' ? 'SMS' : 'Web', days: p.days, price: kesFixed(p.priceCents) };
+      // A daily package (decision 095) is priced per day: any multiple of it buys that many days.
+      return fixedText(p.billing === 'daily' ? 'sms.price_line_daily' : 'sms.price_line', language, values);
+    })
     .join(', ');
 }
 

@@ -1,6 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import { typedObjectOf, type TypedColumn } from '../../db/columns.ts';
-import type { TipsMedium } from '../../db/schema/index.ts';
+import { daysPaidFor, priceForDays } from '@betdesk/contract';
+import type { PackageBilling, TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { RidingSms } from '../sms/service.ts';
 import { payPendingBonuses, reverseBonusPaymentsOfPayment } from '../bonuses/service.ts';
@@ -16,7 +17,7 @@ import * as matchingQ from './queries/matching.ts';
 import { todaysTipColumn, type TodaysTip } from '../tips-sms/service.ts';
 
 /** What an STK push asked for: it decides over the general rules (the payer chose it). */
-export type RequestedItem = { packageId: number; promo?: PromoSale } | { planId: number } | { bonus: true };
+export type RequestedItem = { packageId: number; days?: number; promo?: PromoSale } | { planId: number } | { bonus: true };
 
 /** A promo code use that makes the sale at its discounted price (decision 077). */
 export interface PromoSale {
@@ -155,7 +156,9 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
   const outcome: SettlementOutcome = { bonusPaidCents: 0, subscriptionId: null, activatedSms: null };
   let latest: { betCategoryId: number | null; medium: TipsMedium | null } | null = null;
 
-  let chosen: { id: number; name: string; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number } | undefined;
+  let chosen: { id: number; name: string; betCategoryId: number; medium: TipsMedium; durationDays: number; priceCents: number; billing: PackageBilling } | undefined;
+  /** The days of a daily package bought (decision 095): the sale's length and its invoice line's quantity. */
+  let days: number | null = null;
   let settings: ReceiptSettings | undefined;
   let tip: TodaysTip | null | undefined;
   const requested = s.requested;
@@ -164,9 +167,15 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
   if (requested && 'packageId' in requested) {
     // What the payer chose decides; a payment that cannot buy it stays credit, without a notice.
     // A promo code's use asks its discounted price, and the sale is made at it.
+    // A daily package (decision 095) buys the days asked (a Ratiba debit asks none: one day), at days x its day price.
     const pkg = await q.packageById(tx, requested.packageId);
     const promo = requested.promo;
-    if (pkg && s.amountCents >= (promo ? promo.priceCents : pkg.priceCents)) chosen = promo ? { ...pkg, priceCents: promo.priceCents } : pkg;
+    const asked = pkg?.billing === 'daily' ? (requested.days ?? 1) : null;
+    const listCents = pkg ? priceForDays(pkg, asked ?? 1) : 0;
+    if (pkg && s.amountCents >= (promo ? promo.priceCents : listCents)) {
+      chosen = { ...pkg, priceCents: promo ? promo.priceCents : listCents };
+      days = asked;
+    }
   } else {
     // The category the account named, else the one the subscriber last bought: the subscriber's
     // latest subscription and the packages at this price in one read.
@@ -181,7 +190,15 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
     tip = found.also.tip;
     // SMS is preferred over web, unless the subscriber's latest subscription was web.
     const preferred: TipsMedium = latest?.medium === 'web' ? 'web' : 'sms';
-    chosen = found.fits.find((p) => p.medium === preferred) ?? found.fits[0];
+    // A package at exactly this price first; else a daily one the amount buys whole days of (decision 095).
+    const exact = found.fits.filter((p) => p.priceCents === s.amountCents);
+    const byDays = found.fits.filter((p) => p.priceCents !== s.amountCents);
+    const pick = (fits: typeof found.fits) => fits.find((p) => p.medium === preferred) ?? fits[0];
+    chosen = pick(exact) ?? pick(byDays);
+    if (chosen?.billing === 'daily') {
+      days = daysPaidFor(chosen.priceCents, s.amountCents);
+      chosen = { ...chosen, priceCents: s.amountCents };
+    }
     // A code in the account is tried only when no package is at this list price (the list price
     // buys without using it): the amount must be the code's price of one of the category's packages.
     // A referral code in the account (decision 088) rides a list-price purchase: its use is the referral.
@@ -196,7 +213,9 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
         ? await usePaybillCode(tx, { codeText: s.promoCode, packages, amountCents: s.amountCents, phone, paymentId: s.paymentId, subscriberId })
         : null;
       if (used && 'sale' in used) {
+        // A code in the account prices one day of a daily package (its list price is one day's).
         chosen = { ...used.pkg, priceCents: used.sale.priceCents };
+        days = used.pkg.billing === 'daily' ? 1 : null;
         paybillUseId = used.sale.useId;
       } else if (used?.refusedSms) {
         // The reason goes before the credit notice; the payment settles as without a code.
@@ -223,13 +242,17 @@ async function settleSubscriber(tx: Queryable, s: Settlement, subscriberId: numb
   settings ??= await receiptSettings(tx);
   const sub = await activateSubscription(tx, {
     what: { subscriberId, packageId: chosen.id, betCategoryId: chosen.betCategoryId, medium: chosen.medium },
-    durationDays: chosen.durationDays,
+    durationDays: days ?? chosen.durationDays,
     amountCents: chosen.priceCents,
     source: s.source,
     paymentId: s.paymentId,
     createdBy: s.actorUserId,
     requestId: s.requestId ?? null,
-    invoice: { itemName: chosen.name, ...(s.buyerPhone !== undefined ? { buyerPhone: s.buyerPhone } : {}) },
+    invoice: {
+      itemName: chosen.name,
+      ...(days !== null ? { quantity: days } : {}),
+      ...(s.buyerPhone !== undefined ? { buyerPhone: s.buyerPhone } : {}),
+    },
     // The receipt's invoice line needs the number before the receipt; otherwise the sale is numbered
     // last, so that the branch's counter is held only to the commit (decision 044).
     writes: {

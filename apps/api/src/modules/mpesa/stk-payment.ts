@@ -20,7 +20,8 @@ export function endedStatus(resultCode: string): 'cancelled' | 'failed' {
 
 
 function requestedItemOf(r: StkRequestRow): RequestedItem {
-  if (r.purpose === 'package') return { packageId: r.packageId! };
+  // A daily package's push asked for so many days (decision 095).
+  if (r.purpose === 'package') return r.days !== null ? { packageId: r.packageId!, days: r.days } : { packageId: r.packageId! };
   if (r.purpose === 'plan') return { planId: r.planId! };
   return { bonus: true };
 }

@@ -1,4 +1,5 @@
 import {
+  DAILY_DAYS_MAX,
   formatKesShort,
   type PortalMe,
   type PortalPackage,
@@ -72,7 +73,7 @@ main{max-width:44rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;margin:.2rem
 .tip table{border-collapse:collapse;max-width:100%;display:block;overflow-x:auto}.tip td,.tip th{border:1px solid #dde2e7;padding:.2rem .4rem}
 .price{font-weight:700;font-size:1.1rem}.btn{display:inline-block;background:#0b6b3a;color:#fff;border:0;border-radius:6px;padding:.65rem 1.1rem;font:inherit;font-weight:600;text-decoration:none;cursor:pointer;min-height:44px}
 .btn.secondary{background:#fff;color:#0b6b3a;border:1px solid #0b6b3a}.btn.danger{background:#b42318}
-label{display:block;font-weight:600;margin:.6rem 0 .2rem}input[type=tel],input[type=text]{width:100%;font:inherit;padding:.6rem;border:1px solid #a9b3bd;border-radius:6px}
+label{display:block;font-weight:600;margin:.6rem 0 .2rem}input[type=tel],input[type=text],input[type=number]{width:100%;font:inherit;padding:.6rem;border:1px solid #a9b3bd;border-radius:6px}
 .error{color:#b42318;font-size:1rem;margin:.2rem 0}.notice{background:#e8f5ee;border:1px solid #9fd3b5;border-radius:6px;padding:.6rem .8rem}
 .warn{background:#fff4e5;border:1px solid #f5c26b;border-radius:6px;padding:.6rem .8rem}.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;justify-content:space-between}
 footer{max-width:44rem;margin:1rem auto 2rem;padding:0 1rem;color:#4a545e;font-size:1rem}footer ul{list-style:none;padding:0;margin:.3rem 0;display:flex;flex-wrap:wrap;gap:0 1.2rem}
@@ -139,9 +140,16 @@ export function teaserCard(t: Say, p: PortalTeaser): Html {
 <p>${t('portal.teaser.text')}</p><a class="btn" href="/portal/packages">${t('portal.subscribe')}</a></article>`;
 }
 
+/** A package's length and medium, or a daily package's (decision 095) price per day. */
+function packageLength(t: Say, p: PortalPackage): string {
+  return p.billing === 'daily'
+    ? t('portal.package.per_day', { price: String(p.price), medium: mediumLabel(t, p.medium) })
+    : t('portal.package.length', { days: p.duration_days, medium: mediumLabel(t, p.medium) });
+}
+
 export function packageCard(t: Say, p: PortalPackage): Html {
   return html`<article class="card row"><div><h3>${p.bet_category} (${p.bet_category_code})</h3>
-<p class="meta">${t('portal.package.length', { days: p.duration_days, medium: mediumLabel(t, p.medium) })}</p><p class="price">${formatKesShort(p.price)}</p></div>
+<p class="meta">${packageLength(t, p)}</p><p class="price">${formatKesShort(p.price)}</p></div>
 <a class="btn" href="/portal/packages/${p.id}">${t('portal.package.pay')}</a></article>`;
 }
 
@@ -383,14 +391,21 @@ export function packagePage(
 ): string {
   const t = say(shell);
   const p = c.package;
-  const title = t('portal.package.title', { category: p.bet_category, days: p.duration_days, medium: mediumLabel(t, p.medium) });
+  const daily = p.billing === 'daily';
+  const title = daily
+    ? t('portal.package.daily_title', { category: p.bet_category, medium: mediumLabel(t, p.medium) })
+    : t('portal.package.title', { category: p.bet_category, days: p.duration_days, medium: mediumLabel(t, p.medium) });
   return page(
     shell,
     { title, description: t('portal.package.description', { title, price: formatKesShort(p.price) }) },
-    html`<h1>${title}</h1><div class="card"><p class="price">${formatKesShort(p.price)}</p>
+    html`<h1>${title}</h1><div class="card"><p class="price">${daily ? packageLength(t, p) : formatKesShort(p.price)}</p>
 <p>${t(p.medium === 'web' ? 'portal.package.web' : 'portal.package.sms')}</p>
+${daily ? html`<p class="meta">${t('portal.package.daily_help', { price: String(p.price) })}</p>` : ''}
 ${c.stkAvailable
     ? html`<form method="post" action="/portal/buy"><input type="hidden" name="package_id" value="${p.id}">
+${daily
+    ? html`<label for="days">${t('portal.package.days')}</label><input type="number" id="days" name="days" min="1" max="${DAILY_DAYS_MAX}" step="1" value="1" required inputmode="numeric">`
+    : ''}
 ${c.asksAge ? html`<p><label><input type="checkbox" name="adult" value="1" required> ${t('portal.package.age_declaration')}</label></p>` : ''}
 <label for="promo-code">${t('portal.package.promo_code')}</label><input type="text" id="promo-code" name="code" maxlength="20" autocomplete="off" autocapitalize="characters">
 <button class="btn" type="submit">${t('portal.package.pay')}</button></form>

@@ -104,6 +104,7 @@ const noticeIds: Record<string, CustomerTextId> = {
   'This tip does not exist.': 'portal.notice.no_tip',
   'No such purchase.': 'portal.notice.no_purchase',
   [portalTexts.ageRequired]: 'portal.package.age_required',
+  [portalTexts.dailyDays]: 'portal.package.days_invalid',
   [portalTexts.invoiceLinkInvalid]: 'portal.notice.invoice_link_invalid',
   [portalTexts.invoiceLinkExpired]: 'portal.notice.invoice_link_expired',
 };
@@ -170,7 +171,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(app, portalPurchase, async ({ body, request }) =>
     portal.purchase(deps, session(request), body.package_id, request.id, body.adult !== undefined && body.adult !== false, body.code ?? ''),
   );
-  route(app, portalPrice, async ({ body, request }) => portal.priceAsked(deps, session(request), body.package_id, body.code));
+  route(app, portalPrice, async ({ body, request }) => portal.priceAsked(deps, session(request), body.package_id, body.code, body.days));
   route(app, portalPurchaseStatus, async ({ request }) => ({ purchase: (await portal.purchaseStatus(deps, session(request), pathId(request))).purchase }));
   route(app, portalStartTrial, async ({ body, request }) => portal.startPortalTrial(deps, session(request), body, request.id));
   route(app, portalAutoRenew, async ({ body, request }) => portal.turnOnAutoRenewal(deps, session(request), body.subscription_id, request.id));
@@ -309,7 +310,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       const facts = await portal.publicFacts(deps);
       const paybill = await portal.paybillInstructions(
         deps,
-        { code: found.package.bet_category_code, priceCents: kesToCents(found.package.price) },
+        { code: found.package.bet_category_code, priceCents: kesToCents(found.package.price), billing: found.package.billing },
         await languageOfPage(request),
       );
       const asksAge = await portal.asksAgeDeclaration(deps, request.portal);
@@ -647,7 +648,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     '/portal/buy',
     hidden,
     htmlPage(async (request, reply) => {
-      const form = request.body as { package_id?: string; adult?: string; code?: string } | undefined;
+      const form = request.body as { package_id?: string; adult?: string; code?: string; days?: string } | undefined;
       const packageId = Id.safeParse(form?.package_id);
       if (!packageId.success) throw notFound(refusalTexts.packageNotOnSale);
       if (!request.portal) return signInFirst(reply, `/portal/packages/${packageId.data}`);
@@ -657,7 +658,15 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         return send(request, reply, pages.accountPage(await shellOf(request), await portal.me(deps, request.portal), notice));
       }
       try {
-        const { payment_request_id } = await portal.purchase(deps, request.portal, packageId.data, request.id, form?.adult === '1', String(form?.code ?? '').slice(0, 40));
+        const { payment_request_id } = await portal.purchase(
+          deps,
+          request.portal,
+          packageId.data,
+          request.id,
+          form?.adult === '1',
+          String(form?.code ?? '').slice(0, 40),
+          form?.days,
+        );
         return reply.redirect(`/portal/purchases/${payment_request_id}`, 303);
       } catch (error) {
         if (!(error instanceof AppError) || error.options.code !== 'paybill') throw error;
@@ -665,7 +674,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         const chosen = await portal.packageById(deps.db, packageId.data);
         const text = await portal.paybillInstructions(
           deps,
-          { code: chosen.package.bet_category_code, priceCents: kesToCents(chosen.package.price) },
+          { code: chosen.package.bet_category_code, priceCents: kesToCents(chosen.package.price), billing: chosen.package.billing },
           shell.language,
         );
         return send(request, reply, pages.messagePage(shell, { title: fixedText('portal.paybill.title', shell.language), text, status: 'notice' }), 503);

@@ -1,7 +1,10 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import {
   centsToKes,
+  DailyDays,
   localPhone,
+  priceForDays,
+  type PackageBilling,
   nairobiDayOf,
   portalTexts,
   presetRange,
@@ -262,6 +265,7 @@ const packageOut = (p: PackageForSale): PortalPackage => ({
   medium: p.medium,
   duration_days: p.durationDays,
   price: centsToKes(p.priceCents),
+  billing: p.billing,
 });
 
 export async function packages(db: Queryable): Promise<{ packages: PortalPackage[] }> {
@@ -304,11 +308,12 @@ export const freeTips = (db: Queryable) => q.freePosts(db, nairobiDayOf(new Date
  * payment (mpesa). Audited as the subscriber's own purchase. Without M-Pesa's API: 503 with the
  * paybill instructions.
  */
-export async function purchase(deps: AppDeps, session: PortalSession, packageId: number, requestId: string, adult = false, code = '') {
+export async function purchase(deps: AppDeps, session: PortalSession, packageId: number, requestId: string, adult = false, code = '', daysAsked?: unknown) {
   const chosen = await packageForSale(deps.db, packageId);
   if (!chosen) throw fieldError('package_id', portalTexts.noPackage);
+  const days = daysOf(chosen, daysAsked);
   // A promo code is priced (and refused, saying why) before anything is written (decision 077).
-  const promo = code.trim() === '' ? null : await promoPriceOf(deps.db, session, chosen, code);
+  const promo = code.trim() === '' ? null : await promoPriceOf(deps.db, session, chosen, code, days ?? 1);
   // The 18+ declaration before the phone's first purchase (decision 060): the tick is the
   // declaration, kept even when the payment then goes by paybill.
   if (await mustDeclareAge(deps.db, session.phone)) {
@@ -318,6 +323,7 @@ export async function purchase(deps: AppDeps, session: PortalSession, packageId:
   if (deps.config.mpesa.api === null) {
     throw new AppError(503, await paybillInstructions(deps, chosen), { code: 'paybill' });
   }
+  // The days of a daily package (decision 095) go with the push, which asks days x the day price.
   const subscriberId = await deps.db.transaction(async (tx) => {
     const known = await q.subscriberByPhone(tx, session.phone);
     return known?.id ?? (await subscribePayer(tx, { phone: session.phone, name: null, paymentId: null, requestId }));
@@ -326,20 +332,33 @@ export async function purchase(deps: AppDeps, session: PortalSession, packageId:
     subscriberId,
     phone: session.phone,
     packageId,
+    ...(days !== null ? { days } : {}),
     requestId,
     origin: 'portal',
     ...(promo ? { promo: { price: promo.price, channel: 'portal' as const, language: promo.language } } : {}),
   });
   if (requestRowId === null) throw new AppError(503, await paybillInstructions(deps, chosen), { code: 'paybill' });
   await audit(deps.db, 'portal.purchase', requestRowId, { actorUserId: null, requestId }, {
-    after: { by: 'subscriber (portal)', phone: session.phone, subscriber_id: subscriberId, package_id: packageId, package: chosen.name },
+    after: { by: 'subscriber (portal)', phone: session.phone, subscriber_id: subscriberId, package_id: packageId, package: chosen.name, ...(days !== null ? { days } : {}) },
   });
   return { info: portalTexts.paymentRequested, payment_request_id: requestRowId };
 }
 
-async function promoPriceOf(db: Queryable, session: PortalSession, chosen: PackageForSale, code: string) {
+/**
+ * The days asked of a daily package (decision 095): 1 to 30, else a 422 on `days`; null for a
+ * package priced for its length (whatever was sent).
+ */
+function daysOf(chosen: PackageForSale, asked: unknown): number | null {
+  if (chosen.billing !== 'daily') return null;
+  const parsed = DailyDays.safeParse(asked);
+  if (!parsed.success) throw fieldError('days', portalTexts.dailyDays);
+  return parsed.data;
+}
+
+async function promoPriceOf(db: Queryable, session: PortalSession, chosen: PackageForSale, code: string, days = 1) {
   const language = await languageOf(db, session.phone);
-  const price = await priceWithCode(db, { codeText: code, packageId: chosen.id, listPriceCents: chosen.priceCents, phone: session.phone });
+  const listPriceCents = priceForDays(chosen, days);
+  const price = await priceWithCode(db, { codeText: code, packageId: chosen.id, listPriceCents, phone: session.phone });
   if (isRefusal(price)) throw await refusalError(db, price, language);
   return { price, language };
 }
@@ -348,14 +367,16 @@ async function promoPriceOf(db: Queryable, session: PortalSession, chosen: Packa
  * The price asked for a package with a promo code (decision 077): a self-excluded or under-18
  * phone is refused as a purchase is (decision 059); a code that cannot be used is a 422 on `code`.
  */
-export async function priceAsked(deps: AppDeps, session: PortalSession, packageId: number, code: string) {
+export async function priceAsked(deps: AppDeps, session: PortalSession, packageId: number, code: string, daysAsked?: number) {
   const chosen = await packageForSale(deps.db, packageId);
   if (!chosen) throw fieldError('package_id', portalTexts.noPackage);
+  const days = daysOf(chosen, daysAsked ?? 1);
   await refuseBlockedSale(deps.db, session.phone, 'portal');
-  const { price } = await promoPriceOf(deps.db, session, chosen, code);
+  const { price } = await promoPriceOf(deps.db, session, chosen, code, days ?? 1);
   return {
     package_id: chosen.id,
     code: price.code,
+    days,
     list_price: centsToKes(price.listPriceCents),
     discount: centsToKes(price.discountCents),
     price: centsToKes(price.priceCents),
@@ -363,9 +384,20 @@ export async function priceAsked(deps: AppDeps, session: PortalSession, packageI
 }
 
 /** How to pay a package by paybill: the number, the account (the category code) and the amount. */
-export async function paybillInstructions(deps: AppDeps, p: { code: string; priceCents: number }, language: Language = 'en'): Promise<string> {
+export async function paybillInstructions(
+  deps: AppDeps,
+  p: { code: string; priceCents: number; billing?: PackageBilling },
+  language: Language = 'en',
+): Promise<string> {
   const facts = await publicFacts(deps);
   const amount = String(centsToKes(wholeShillingsUp(p.priceCents)));
+  if (p.billing === 'daily') {
+    // A daily package (decision 095): any whole number of days at the day price, a week as the example.
+    const example = { days: '7', example: String(centsToKes(p.priceCents * 7)) };
+    return facts.paybill
+      ? fixedText('portal.pay.package_daily', language, { paybill: facts.paybill, code: p.code, amount, ...example })
+      : fixedText('portal.pay.package_daily_unknown', language, { support: facts.support, code: p.code, amount, ...example });
+  }
   return facts.paybill
     ? fixedText('portal.pay.package', language, { paybill: facts.paybill, code: p.code, amount })
     : fixedText('portal.pay.package_unknown', language, { support: facts.support, code: p.code, amount });

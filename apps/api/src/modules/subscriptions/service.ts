@@ -33,8 +33,8 @@ export interface Activation {
   paymentId?: number | null;
   createdBy?: number | null;
   requestId?: string | null;
-  /** What the sale's invoice would otherwise read: the package's or plan's name, the payer's phone. */
-  invoice?: Pick<Sale, 'itemName' | 'buyerPhone'>;
+  /** What the sale's invoice would otherwise read: the package's or plan's name, the payer's phone; a daily package's days (its line's quantity, decision 095). */
+  invoice?: Pick<Sale, 'itemName' | 'buyerPhone' | 'quantity'>;
   /** Where the sale's invoice and the activation's audit row are written (`SaleWrites`); both now when not given. */
   writes?: SaleWrites;
 }

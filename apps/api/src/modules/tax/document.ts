@@ -19,7 +19,7 @@ import { getSetting } from '../settings/service.ts';
 import { languageOf } from '../sms/service.ts';
 import * as q from './queries.ts';
 import * as iq from './queries/identity.ts';
-import { discountRate, lineDiscountOf, qrOf, TAX_RATES } from './invoices.ts';
+import { discountRate, lineDiscountOf, lineQuantity, qrOf, TAX_RATES } from './invoices.ts';
 
 export type DocumentSize = 'a4' | 'receipt';
 
@@ -96,6 +96,10 @@ export async function invoicePdf(deps: AppDeps, id: number, o: { size: DocumentS
   line(t('invoice.date'), `${nairobiDayOf(f.inv.createdAt)}`);
   doc.moveDown(0.5);
   line(t('invoice.item'), f.inv.itemName);
+  // A daily package's sale (decision 095): its days at the day price, as the line sent to KRA says.
+  const listCents = f.discount ? f.discount.listPriceCents : f.inv.amountCents;
+  const quantity = lineQuantity(f.inv, listCents);
+  if (quantity > 1) line(t('invoice.quantity'), t('invoice.quantity_line', { quantity: String(quantity), price: money(listCents / quantity) }));
   if (f.discount) {
     line(t('invoice.list_price'), money(f.discount.listPriceCents));
     line(t('invoice.discount'), `${money(f.discount.discountCents)} (${discountRate(f.discount).toFixed(2)}%)`);

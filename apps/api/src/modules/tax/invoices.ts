@@ -158,6 +158,8 @@ export interface Sale {
   createdBy: number | null;
   /** The package's or plan's name when the caller holds it (one read fewer). */
   itemName?: string;
+  /** The line's quantity: the days of a daily package bought (decision 095); 1 when not given. */
+  quantity?: number;
   /** The payer's full phone when the caller holds it (null: M-Pesa hid it); read from the payment otherwise. */
   buyerPhone?: string | null;
 }
@@ -176,6 +178,8 @@ export async function insertSaleInvoice(
     bonusPaymentId?: number;
     item: { code: string; name: string };
     amountCents: number;
+    /** The line's quantity (decision 095): the amount is this many units of one price. */
+    quantity?: number;
     createdBy: number | null;
     buyerPhone?: string | null;
     /** The invoice this one is issued again in place of (decision 074). */
@@ -192,6 +196,7 @@ export async function insertSaleInvoice(
     itemCode: s.item.code,
     itemName: s.item.name,
     amountCents: s.amountCents,
+    quantity: s.quantity ?? 1,
     taxCents: { B: inclusiveTaxCents(s.amountCents, 'B'), D: inclusiveTaxCents(s.amountCents, 'D') },
     buyerPhone,
     reissueOf: s.reissueOf ?? null,
@@ -217,6 +222,7 @@ export async function queueSaleInvoice(tx: Queryable, sale: Sale, riders: readon
       subscriptionId: sale.subscriptionId,
       item,
       amountCents: sale.amountCents,
+      ...(sale.quantity !== undefined ? { quantity: sale.quantity } : {}),
       createdBy: sale.createdBy,
       ...(sale.buyerPhone !== undefined ? { buyerPhone: sale.buyerPhone } : {}),
     },
@@ -372,9 +378,12 @@ export const discountRate = (d: LineDiscount) => Math.round((d.discountCents * 1
  * saveTrnsSalesOsdc's body for one invoice (receipt type S) or credit note (R), one line. A sale made
  * with a promo code shows its list price (prc, splyAmt = prc × qty), the discount (dcRt, dcAmt) and
  * the taxable value after it (taxblAmt = splyAmt − dcAmt, the amount paid); without one, dcRt and dcAmt are 0.
+ * A daily package's sale (decision 095) is qty days at the day price: splyAmt = prc × qty exactly
+ * (the list price is days × the day price, in cents); a credit note is one unit of what it credits.
  */
 export function salesRequest(device: { tin: string; branchId: string }, inv: q.TaxInvoiceRow, originalNumber: number | null, discount: LineDiscount | null = null) {
   const listCents = discount ? discount.listPriceCents : inv.amountCents;
+  const qty = lineQuantity(inv, listCents);
   const at = inv.createdAt;
   const taxable = (t: TaxType) => (inv.taxType === t ? kes(inv.amountCents) : 0);
   const taxOf = (t: TaxType) => (inv.taxType === t ? kes(inv.taxCents) : 0);
@@ -412,8 +421,8 @@ export function salesRequest(device: { tin: string; branchId: string }, inv: q.T
         itemCd: inv.itemCode,
         itemClsCd: ITEM_CLASS_CODE,
         itemNm: inv.itemName,
-        pkgUnitCd: 'NT', pkg: 1, qtyUnitCd: 'U', qty: 1,
-        prc: kes(listCents),
+        pkgUnitCd: 'NT', pkg: 1, qtyUnitCd: 'U', qty,
+        prc: kes(listCents / qty),
         splyAmt: kes(listCents),
         dcRt: discount ? discountRate(discount) : 0,
         dcAmt: discount ? kes(discount.discountCents) : 0,
@@ -424,6 +433,15 @@ export function salesRequest(device: { tin: string; branchId: string }, inv: q.T
       },
     ],
   };
+}
+
+/**
+ * The quantity an invoice's line says: the days of a daily package's sale when its list price is a
+ * whole number of cents per day (always so: days x the day price), else 1. A credit note is 1.
+ */
+export function lineQuantity(inv: Pick<q.TaxInvoiceRow, 'kind' | 'quantity'>, listCents: number): number {
+  if (inv.kind !== 'invoice' || inv.quantity <= 1 || listCents % inv.quantity !== 0) return 1;
+  return inv.quantity;
 }
 
 /** Retry delay after the nth failed attempt: 30 s doubling, at most an hour. */
@@ -480,7 +498,9 @@ async function sendOne(db: Queryable, device: OscuDevice, inv: q.TaxInvoiceRow):
   }
   try {
     const discount = await lineDiscountOf(db, inv);
-    const itemRefused = await ensureItemRegistered(db, device, inv, discount ? discount.listPriceCents : inv.amountCents);
+    // The item's default price is one unit's: a daily package's day price (decision 095).
+    const listCents = discount ? discount.listPriceCents : inv.amountCents;
+    const itemRefused = await ensureItemRegistered(db, device, inv, listCents / lineQuantity(inv, listCents));
     if (itemRefused) {
       await q.rejectInvoice(db, inv.id, itemRefused);
       return 'rejected';

@@ -69,9 +69,9 @@ export async function insertDeviceInvoice(tx: Queryable, invoice: NewSaleInvoice
             join ${buyerTaxIdentities} b on b.client_id = s.client_id or b.subscriber_id = s.subscriber_id
            where s.id = ${invoice.subscriptionId ?? null}::bigint)
         insert into ${taxInvoices} (kind, branch_id, number, payment_id, subscription_id, bonus_payment_id, item_code, item_name,
-                                    amount_cents, tax_type, tax_cents, buyer_phone, buyer_pin, buyer_name, reissue_of, status, created_by)
+                                    amount_cents, quantity, tax_type, tax_cents, buyer_phone, buyer_pin, buyer_name, reissue_of, status, created_by)
         select 'invoice', counter.branch_id, counter.last_number, ${invoice.paymentId ?? null}::bigint, ${invoice.subscriptionId ?? null}::bigint,
-               ${invoice.bonusPaymentId ?? null}::bigint, ${invoice.itemCode}, ${invoice.itemName}, ${invoice.amountCents},
+               ${invoice.bonusPaymentId ?? null}::bigint, ${invoice.itemCode}, ${invoice.itemName}, ${invoice.amountCents}, ${invoice.quantity ?? 1}::integer,
                case when device.vat then 'B' else 'D' end, case when device.vat then ${invoice.taxCents.B}::bigint else ${invoice.taxCents.D}::bigint end,
                ${invoice.buyerPhone ?? null}, buyer.pin, buyer.name, ${invoice.reissueOf ?? null}::bigint,
                case when device.invoicing then 'queued' else 'awaiting' end, ${invoice.createdBy ?? null}::integer

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { betCategories, pricePackages, type TipsMedium } from '../../db/schema/index.ts';
+import { betCategories, pricePackages, type PackageBilling, type TipsMedium } from '../../db/schema/index.ts';
 import type { Queryable } from '../../db/client.ts';
 
 /** A package is on sale when it has a price: a zero price keeps it off the portal and the USSD menu. */
@@ -14,7 +14,9 @@ export interface PackageForSale {
   code: string;
   medium: TipsMedium;
   durationDays: number;
+  /** A daily package's price is one day's (decision 095). */
   priceCents: number;
+  billing: PackageBilling;
 }
 
 const forSaleColumns = {
@@ -26,6 +28,7 @@ const forSaleColumns = {
   medium: pricePackages.medium,
   durationDays: pricePackages.durationDays,
   priceCents: pricePackages.priceCents,
+  billing: pricePackages.billing,
 };
 
 /**
@@ -69,6 +72,7 @@ export async function packagesOf(db: Queryable, medium: TipsMedium) {
       name: pricePackages.name,
       duration: pricePackages.durationDays,
       priceCents: pricePackages.priceCents,
+      billing: pricePackages.billing,
     })
     .from(pricePackages)
     .innerJoin(betCategories, eq(betCategories.id, pricePackages.betCategoryId))
@@ -103,20 +107,20 @@ export async function packageDurations(db: Queryable): Promise<number[]> {
   return found.map((f) => f.days);
 }
 
-/** A package's name and price, locked for its update. */
+/** A package's name, price, billing and length, locked for its update. */
 export async function lockPackage(tx: Queryable, id: number) {
   const [before] = await tx
-    .select({ name: pricePackages.name, priceCents: pricePackages.priceCents })
+    .select({ name: pricePackages.name, priceCents: pricePackages.priceCents, billing: pricePackages.billing, durationDays: pricePackages.durationDays })
     .from(pricePackages)
     .where(eq(pricePackages.id, id))
     .for('update');
   return before;
 }
 
-export async function updatePackage(tx: Queryable, id: number, change: { name: string; priceCents: number }) {
+export async function updatePackage(tx: Queryable, id: number, change: { name: string; priceCents: number; billing: PackageBilling }) {
   await tx
     .update(pricePackages)
-    .set({ name: change.name, priceCents: change.priceCents, updatedAt: sql`now()` })
+    .set({ name: change.name, priceCents: change.priceCents, billing: change.billing, updatedAt: sql`now()` })
     .where(eq(pricePackages.id, id));
 }
 

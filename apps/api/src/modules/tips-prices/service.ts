@@ -1,6 +1,7 @@
 import {
   catalogueTexts,
   centsToKes,
+  dailyTexts,
   kesToCents,
   successTexts,
   type PackageForm,
@@ -42,7 +43,7 @@ export function categoriesForSale(db: Queryable): Promise<{ id: number; name: st
 
 export async function packagesOf(db: Queryable, medium: TipsMedium): Promise<PricePackage[]> {
   const found = await q.packagesOf(db, medium);
-  return found.map((p) => ({ id: p.id, name: p.name, duration: p.duration, price: centsToKes(p.priceCents) }));
+  return found.map((p) => ({ id: p.id, name: p.name, duration: p.duration, price: centsToKes(p.priceCents), billing: p.billing }));
 }
 
 /** The package a subscriber may be given by hand: category x medium x duration. */
@@ -58,16 +59,22 @@ export function packageDurations(db: Queryable): Promise<number[]> {
   return q.packageDurations(db);
 }
 
-/** Renames a package or changes its price; audited with before and after. */
+/**
+ * Renames a package, changes its price, or sells it by the day (decision 095: then its price is one
+ * day's; only a 1-day package may be daily, a 422 on `daily` otherwise). Audited with before and after.
+ */
 export const updatePackage: StaffFormAction<typeof PriceForm> = async (deps, actor, form, requestId) => {
   const priceCents = kesToCents(form.price);
+  const billing = form.daily ? 'daily' : 'period';
   await deps.db.transaction(async (tx) => {
     const before = await q.lockPackage(tx, form.bet_category_price_id);
     if (!before) throw notFound(refusalTexts.packageNotFound);
-    await q.updatePackage(tx, form.bet_category_price_id, { name: form.name, priceCents });
+    if (billing === 'daily' && before.durationDays !== 1) throw fieldError('daily', dailyTexts.oneDayOnly);
+    if (billing === 'daily' && priceCents % 100 !== 0) throw fieldError('price', dailyTexts.wholeShillings);
+    await q.updatePackage(tx, form.bet_category_price_id, { name: form.name, priceCents, billing });
     await audit(tx, 'price-package.update', form.bet_category_price_id, byStaff(actor, requestId), {
-      before: { name: before.name, price_cents: before.priceCents },
-      after: { name: form.name, price_cents: priceCents },
+      before: { name: before.name, price_cents: before.priceCents, billing: before.billing },
+      after: { name: form.name, price_cents: priceCents, billing },
     });
   });
   return { info: successTexts.priceSaved };

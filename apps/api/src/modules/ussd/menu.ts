@@ -5,11 +5,12 @@
  * which shows that screen again with a short error when it was the last input. Every word is the
  * catalogue's, in the phone's language; `6 Lugha / Language` on the first screen changes it.
  * A purchase's confirm screen offers `2 Promo code` when the sale goes by STK push (decision 077):
- * the code's screen takes the code, or `0` back to the list price.
+ * the code's screen takes the code, or `0` back to the list price. A daily package (decision 095)
+ * asks how many days (1 to 30) before its confirm screen, which shows days x the day price.
  * `8 Pause` (decision 090), last so that no earlier number moved, pauses a weekly or monthly
  * subscription: choose it, type the days, confirm.
  */
-import type { ExclusionPeriodValue } from '@betdesk/contract';
+import { DAILY_DAYS_MAX, type ExclusionPeriodValue } from '@betdesk/contract';
 import type { CustomerTextId, Language } from '../../customer-texts/catalogue.ts';
 import type { TextValues } from '../../customer-texts/format.ts';
 import { customerDate } from '../../customer-texts/format.ts';
@@ -41,6 +42,8 @@ export type Screen = `CON ${string}` | `END ${string}`;
 export interface ListItem {
   id: number;
   label: string;
+  /** A daily package (decision 095): choosing it asks how many days. */
+  daily?: boolean;
 }
 
 /** What the menu reads about the world; each is loaded only when a screen needs it. */
@@ -51,8 +54,11 @@ export interface MenuFacts {
   optedOut(): Promise<boolean>;
   categories(): Promise<ListItem[]>;
   packages(categoryId: number): Promise<ListItem[]>;
-  /** The package a confirmation asks about, or null when it is no longer for sale. */
-  packageOnSale(packageId: number): Promise<{ category: string; medium: string; days: number; price: string; phone: string } | null>;
+  /**
+   * The package a confirmation asks about, or null when it is no longer for sale: a daily package's
+   * (decision 095) for the days asked, at days x its day price (`dayPrice`).
+   */
+  packageOnSale(packageId: number, days?: number): Promise<{ category: string; medium: string; days: number; price: string; dayPrice: string; phone: string } | null>;
   /**
    * One per running subscription; `autoRenew` when M-Pesa Ratiba is on and the package may renew
    * automatically: its live standing order (`orderId`) or the offer (`subscriptionId`).
@@ -68,7 +74,7 @@ export interface MenuFacts {
   /** Whether the confirm screen offers a promo code: only a purchase paid by STK push can take one (decision 077). */
   takesPromoCodes(): Promise<boolean>;
   /** What a typed promo code asks for a package from this phone, or why it cannot be used (catalogue text). */
-  promoPrice(packageId: number, code: string): Promise<{ price: string } | { refusal: string }>;
+  promoPrice(packageId: number, code: string, days?: number): Promise<{ price: string } | { refusal: string }>;
   /** Whether a purchase must first ask the phone's 18+ declaration (the age gate on, never declared: decision 060). */
   asksAge(): Promise<boolean>;
   /** Whether the phone has given marketing consent (and not withdrawn it). */
@@ -79,7 +85,7 @@ export interface MenuFacts {
 
 /** What the final input asks to be done; each ends the session with the END text it returns. */
 export type MenuAction =
-  | { do: 'buy'; packageId: number; declaresAdult: boolean; code?: string }
+  | { do: 'buy'; packageId: number; declaresAdult: boolean; code?: string; days?: number }
   | { do: 'todays-tips' }
   | { do: 'sms'; receive: boolean }
   | { do: 'offers'; given: boolean }
@@ -93,9 +99,10 @@ type State =
   | { at: 'main' }
   | { at: 'categories'; page: number }
   | { at: 'packages'; categoryId: number; page: number }
-  | { at: 'confirm'; packageId: number; code?: string }
-  | { at: 'promo'; packageId: number; refused?: string }
-  | { at: 'age'; packageId: number; code?: string }
+  | { at: 'days'; packageId: number }
+  | { at: 'confirm'; packageId: number; code?: string; days?: number }
+  | { at: 'promo'; packageId: number; refused?: string; days?: number }
+  | { at: 'age'; packageId: number; code?: string; days?: number }
   | { at: 'subscriptions'; page: number }
   | { at: 'sms' }
   | { at: 'offers' }
@@ -222,27 +229,36 @@ async function step(state: State, input: string, facts: MenuFacts, categoryName:
       const header = packagesHeader(await categoryName(state.categoryId), w);
       const got = listInput(input, await facts.packages(state.categoryId), header, state.page, w);
       if (!got) return null;
-      return { state: 'nextPage' in got ? { ...state, page: got.nextPage } : { at: 'confirm', packageId: got.chosen.id } };
+      if ('nextPage' in got) return { state: { ...state, page: got.nextPage } };
+      // A daily package (decision 095) first asks how many days.
+      return { state: got.chosen.daily ? { at: 'days', packageId: got.chosen.id } : { at: 'confirm', packageId: got.chosen.id } };
+    }
+    case 'days': {
+      const days = Number(input);
+      return /^\d{1,2}$/.test(input) && days >= 1 && days <= DAILY_DAYS_MAX ? { state: { at: 'confirm', packageId: state.packageId, days } } : null;
     }
     case 'confirm': {
       const code = state.code === undefined ? {} : { code: state.code };
-      if (input === '2' && state.code === undefined && (await facts.takesPromoCodes())) return { state: { at: 'promo', packageId: state.packageId } };
+      const days = state.days === undefined ? {} : { days: state.days };
+      if (input === '2' && state.code === undefined && (await facts.takesPromoCodes())) return { state: { at: 'promo', packageId: state.packageId, ...days } };
       if (input !== '1') return null;
       return (await facts.asksAge())
-        ? { state: { at: 'age', packageId: state.packageId, ...code } }
-        : { action: { do: 'buy', packageId: state.packageId, declaresAdult: false, ...code } };
+        ? { state: { at: 'age', packageId: state.packageId, ...code, ...days } }
+        : { action: { do: 'buy', packageId: state.packageId, declaresAdult: false, ...code, ...days } };
     }
     case 'promo': {
       // Any input but 0 (back to the list price) is a code to try.
       if (input === '') return null;
-      const priced = await facts.promoPrice(state.packageId, input);
+      const days = state.days === undefined ? {} : { days: state.days };
+      const priced = await facts.promoPrice(state.packageId, input, state.days);
       return 'refusal' in priced
-        ? { swap: { at: 'promo', packageId: state.packageId, refused: priced.refusal } }
-        : { swap: { at: 'confirm', packageId: state.packageId, code: input } };
+        ? { swap: { at: 'promo', packageId: state.packageId, refused: priced.refusal, ...days } }
+        : { swap: { at: 'confirm', packageId: state.packageId, code: input, ...days } };
     }
     case 'age': {
       const code = state.code === undefined ? {} : { code: state.code };
-      return input === '1' ? { action: { do: 'buy', packageId: state.packageId, declaresAdult: true, ...code } } : null;
+      const days = state.days === undefined ? {} : { days: state.days };
+      return input === '1' ? { action: { do: 'buy', packageId: state.packageId, declaresAdult: true, ...code, ...days } } : null;
     }
     case 'subscriptions': {
       const { lines, choices } = await subscriptionsScreen(facts, w);
@@ -310,13 +326,21 @@ async function render(state: State, facts: MenuFacts, categoryName: (id: number)
       const header = packagesHeader(await categoryName(state.categoryId), w);
       return `CON ${listScreen(header, paged(header, items.map((i) => i.label), true, w), state.page, w)}`;
     }
-    case 'confirm': {
+    case 'days': {
       const p = await facts.packageOnSale(state.packageId);
       if (p === null) return `END ${w.say('ussd.package_gone')}`;
-      const values = { ...p, category: short(p.category) };
+      return `CON ${w.say('ussd.days_question', { category: short(p.category), medium: p.medium, price: p.dayPrice, max: DAILY_DAYS_MAX })}\n${w.back}`;
+    }
+    case 'confirm': {
+      const p = await facts.packageOnSale(state.packageId, state.days);
+      if (p === null) return `END ${w.say('ussd.package_gone')}`;
+      const values = { category: short(p.category), medium: p.medium, days: p.days, price: p.price, phone: p.phone };
       if (state.code !== undefined) {
-        const priced = await facts.promoPrice(state.packageId, state.code);
-        if ('refusal' in priced) return render({ at: 'promo', packageId: state.packageId, refused: priced.refusal }, facts, categoryName, w);
+        const priced = await facts.promoPrice(state.packageId, state.code, state.days);
+        if ('refusal' in priced) {
+          const days = state.days === undefined ? {} : { days: state.days };
+          return render({ at: 'promo', packageId: state.packageId, refused: priced.refusal, ...days }, facts, categoryName, w);
+        }
         return `CON ${w.say('ussd.confirm_promo', { ...values, price: priced.price })}\n${w.back}`;
       }
       const promo = (await facts.takesPromoCodes()) ? `\n${w.say('ussd.promo_choice')}` : '';

@@ -30,7 +30,7 @@ export async function runningSubscriptions(
 /** Records the purchase of a session; null when the session already bought (a repeated step). */
 export async function insertPurchase(
   db: Queryable,
-  p: { sessionId: string; phone: string; packageId: number; status: UssdPurchaseStatus; promoCode: string | null },
+  p: { sessionId: string; phone: string; packageId: number; status: UssdPurchaseStatus; promoCode: string | null; days: number | null },
 ): Promise<number | null> {
   const [inserted] = await db
     .insert(ussdPurchases)
@@ -52,15 +52,24 @@ export async function expireQueued(db: Queryable, before: Date): Promise<void> {
  * Takes up to `limit` queued purchases for this run (`sending`), oldest first. A run that dies
  * leaves them `sending`: never pushed twice, at worst not at all.
  */
-export async function claimQueued(db: Queryable, limit: number): Promise<{ id: number; phone: string; packageId: number; promoCode: string | null }[]> {
-  const claimed = await rows<{ id: string | number; phone: string; package_id: number; promo_code: string | null }>(
+export async function claimQueued(
+  db: Queryable,
+  limit: number,
+): Promise<{ id: number; phone: string; packageId: number; promoCode: string | null; days: number | null }[]> {
+  const claimed = await rows<{ id: string | number; phone: string; package_id: number; promo_code: string | null; days: number | null }>(
     db,
     sql`update ${ussdPurchases} set status = 'sending'
          where id in (select id from ${ussdPurchases} where status = 'queued'
                        order by created_at, id limit ${limit} for update skip locked)
-        returning id, phone, package_id, promo_code`,
+        returning id, phone, package_id, promo_code, days`,
   );
-  return claimed.map((c) => ({ id: Number(c.id), phone: c.phone, packageId: Number(c.package_id), promoCode: c.promo_code }));
+  return claimed.map((c) => ({
+    id: Number(c.id),
+    phone: c.phone,
+    packageId: Number(c.package_id),
+    promoCode: c.promo_code,
+    days: c.days === null ? null : Number(c.days),
+  }));
 }
 
 export async function settlePurchase(

@@ -1,4 +1,4 @@
-import { compactKes, localPhone, nairobiDayOf, normaliseKenyanPhone, UssdSessionEnd, UssdStep } from '@betdesk/contract';
+import { compactKes, localPhone, nairobiDayOf, normaliseKenyanPhone, priceForDays, UssdSessionEnd, UssdStep } from '@betdesk/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -37,9 +37,10 @@ const packageName = (p: PackageForSale, language: Language) =>
  * What a typed promo code asks for a package from a phone (decision 077), or why it cannot be used;
  * null when the package is no longer for sale.
  */
-async function codePrice(db: Queryable, phone: string, packageId: number, code: string): Promise<PromoPrice | PromoRefusal | null> {
+async function codePrice(db: Queryable, phone: string, packageId: number, code: string, days = 1): Promise<PromoPrice | PromoRefusal | null> {
   const pkg = await packageForSale(db, packageId);
-  return pkg ? priceWithCode(db, { codeText: code, packageId, listPriceCents: pkg.priceCents, phone }) : null;
+  // A daily package's list price is the days asked at its day price (decision 095).
+  return pkg ? priceWithCode(db, { codeText: code, packageId, listPriceCents: priceForDays(pkg, days), phone }) : null;
 }
 
 /** The menu's reads for one phone, each made once per request. */
@@ -61,25 +62,35 @@ function factsFor(deps: AppDeps, phone: string): MenuFacts {
     async packages(categoryId) {
       if (!packages.has(categoryId)) packages.set(categoryId, packagesForSale(db, categoryId));
       const lang = await language();
-      return (await packages.get(categoryId)!).map((p) => ({
-        id: p.id,
-        label: fixedText('ussd.package_label', lang, { medium: mediumName(p.medium), days: p.durationDays, price: compactKes(p.priceCents) }),
-      }));
+      return (await packages.get(categoryId)!).map((p) => {
+        const values = { medium: mediumName(p.medium), days: p.durationDays, price: compactKes(p.priceCents) };
+        return p.billing === 'daily'
+          ? { id: p.id, label: fixedText('ussd.package_label_daily', lang, values), daily: true }
+          : { id: p.id, label: fixedText('ussd.package_label', lang, values) };
+      });
     },
-    async packageOnSale(packageId) {
+    async packageOnSale(packageId, daysAsked) {
       const p = await packageForSale(db, packageId);
       if (!p) return null;
-      return { category: p.category, medium: mediumName(p.medium), days: p.durationDays, price: compactKes(p.priceCents), phone: localPhone(phone) };
+      const days = p.billing === 'daily' ? (daysAsked ?? 1) : p.durationDays;
+      return {
+        category: p.category,
+        medium: mediumName(p.medium),
+        days,
+        price: compactKes(priceForDays(p, days)),
+        dayPrice: compactKes(p.priceCents),
+        phone: localPhone(phone),
+      };
     },
     // A code needs the STK push: the paybill instructions by SMS ask the list price.
     takesPromoCodes: once(async () => deps.config.mpesa.api !== null),
-    promoPrice(packageId, code) {
-      const key = `${packageId}:${code}`;
+    promoPrice(packageId, code, days) {
+      const key = `${packageId}:${days ?? 1}:${code}`;
       if (!promoPrices.has(key)) {
         promoPrices.set(
           key,
           (async () => {
-            const priced = await codePrice(db, phone, packageId, code);
+            const priced = await codePrice(db, phone, packageId, code, days);
             const lang = await language();
             if (priced === null) return { refusal: fixedText('ussd.package_gone', lang) };
             if (isRefusal(priced)) return { refusal: fixedText(priced.textId, lang, priced.values) };
@@ -194,14 +205,17 @@ async function setOffersConsent(db: AppDeps['db'], given: boolean, s: { phone: s
 }
 
 /** The paybill instructions of a package by SMS (transactional: the punter asked for them). */
-async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForSale, phone: string, key: string): Promise<void> {
+async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForSale, phone: string, key: string, days: number | null = null): Promise<void> {
   const language = await languageOf(tx, phone);
   const paybill = deps.config.mpesa.shortcode;
   const template = await customerTemplate(tx, 'ussd_pay_instructions_sms', language);
   // Without a paybill number the clause that would give it is left out ("…Pay Bill, account
   // number D2…"), rather than reading "business number our paybill".
   const worded = paybill ? template : template.replace(/,?[^,.:;>]*\{paybill\}/g, '');
-  const body = fill(worded, { package: packageName(p, language), amount: compactKes(p.priceCents), code: p.code, ...(paybill ? { paybill } : {}) }, language);
+  // A daily package's (decision 095): the days asked, at days x the day price.
+  const bought = days !== null && p.billing === 'daily' ? { ...p, durationDays: days } : p;
+  const amount = compactKes(priceForDays(p, days ?? 1));
+  const body = fill(worded, { package: packageName(bought, language), amount, code: p.code, ...(paybill ? { paybill } : {}) }, language);
   await queueSms(tx, {
     intent: PAY_INSTRUCTIONS_INTENT,
     dedupeKey: `${PAY_INSTRUCTIONS_INTENT}:${key}`,
@@ -219,24 +233,26 @@ async function queuePayInstructions(tx: Queryable, deps: AppDeps, p: PackageForS
  */
 async function buy(deps: AppDeps, action: Extract<MenuAction, { do: 'buy' }>, s: SessionOf): Promise<Screen> {
   const { packageId, declaresAdult } = action;
+  const daysAsked = action.days ?? null;
   // No sale to a self-excluded or under-18 person (decision 059), not even the paybill instructions.
   if (await saleRefused(deps.db, s.phone, 'ussd')) return `END ${s.w.say('ussd.sale_refused')}`;
   const stk = deps.config.mpesa.api !== null;
   // A promo code is priced again at the confirming input (it may have been used up since its
   // screen) and once more by the job, whose push holds its use (decision 077).
-  const promo = action.code === undefined || !stk ? null : await codePrice(deps.db, s.phone, packageId, action.code);
+  const promo = action.code === undefined || !stk ? null : await codePrice(deps.db, s.phone, packageId, action.code, daysAsked ?? 1);
   if (promo && isRefusal(promo)) return `END ${fixedText(promo.textId, s.w.language, promo.values)}`;
   const pkg = await deps.db.transaction(async (tx) => {
     const found = await packageForSale(tx, packageId);
     if (!found) return null;
     // The 18+ confirm screen's yes (decision 060), recorded with the purchase it came before.
     if (declaresAdult) await declareAdult(tx, s.phone, 'ussd');
-    const id = await q.insertPurchase(tx, { sessionId: s.sessionId, phone: s.phone, packageId, status: stk ? 'queued' : 'instructed', promoCode: promo?.code ?? null });
-    if (id !== null && !stk) await queuePayInstructions(tx, deps, found, s.phone, `session:${s.sessionId}`);
+    const days = found.billing === 'daily' ? (daysAsked ?? 1) : null;
+    const id = await q.insertPurchase(tx, { sessionId: s.sessionId, phone: s.phone, packageId, status: stk ? 'queued' : 'instructed', promoCode: promo?.code ?? null, days });
+    if (id !== null && !stk) await queuePayInstructions(tx, deps, found, s.phone, `session:${s.sessionId}`, days);
     return found;
   });
   if (!pkg) return `END ${s.w.say('ussd.package_gone')}`;
-  const price = compactKes(promo ? promo.priceCents : pkg.priceCents);
+  const price = compactKes(promo ? promo.priceCents : priceForDays(pkg, daysAsked ?? 1));
   if (stk) {
     await deps.jobs.nudge(QUEUES.ussdPurchases);
     return `END ${s.w.say('ussd.enter_pin', { price, category: short(pkg.category), medium: mediumName(pkg.medium) })}`;
@@ -308,7 +324,7 @@ export async function sendQueuedUssdPurchases(deps: AppDeps): Promise<number> {
       await deps.db.transaction(async (tx) => {
         await q.settlePurchase(tx, purchase.id, { status: 'failed', reason: outcome.reason });
         const pkg = await packageForSale(tx, purchase.packageId);
-        if (pkg) await queuePayInstructions(tx, deps, pkg, purchase.phone, `purchase:${purchase.id}`);
+        if (pkg) await queuePayInstructions(tx, deps, pkg, purchase.phone, `purchase:${purchase.id}`, purchase.days);
       });
       texted = true;
     }
@@ -319,12 +335,12 @@ export async function sendQueuedUssdPurchases(deps: AppDeps): Promise<number> {
 
 async function pushFor(
   deps: AppDeps,
-  purchase: { phone: string; packageId: number; promoCode: string | null },
+  purchase: { phone: string; packageId: number; promoCode: string | null; days: number | null },
 ): Promise<{ stkRequestId: number | null; reason: string | null }> {
   let promo: { price: PromoPrice; channel: 'ussd'; language: Language } | null = null;
   if (purchase.promoCode !== null) {
     // The code's price and its use are the portal's (decision 077): priced now, held with the push.
-    const price = await codePrice(deps.db, purchase.phone, purchase.packageId, purchase.promoCode);
+    const price = await codePrice(deps.db, purchase.phone, purchase.packageId, purchase.promoCode, purchase.days ?? 1);
     if (price === null) return { stkRequestId: null, reason: 'The package is no longer on sale' };
     if (isRefusal(price)) return { stkRequestId: null, reason: fixedText(price.textId, 'en', price.values) };
     promo = { price, channel: 'ussd', language: await languageOf(deps.db, purchase.phone) };
@@ -336,6 +352,7 @@ async function pushFor(
     subscriberId,
     phone: purchase.phone,
     packageId: purchase.packageId,
+    ...(purchase.days !== null ? { days: purchase.days } : {}),
     requestId: null,
     origin: 'ussd',
     ...(promo ? { promo } : {}),

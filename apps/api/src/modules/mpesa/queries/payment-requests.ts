@@ -18,6 +18,7 @@ export async function packagesForSale(db: Queryable) {
       medium: pricePackages.medium,
       durationDays: pricePackages.durationDays,
       priceCents: pricePackages.priceCents,
+      billing: pricePackages.billing,
       category: betCategories.name,
       code: betCategories.code,
     })

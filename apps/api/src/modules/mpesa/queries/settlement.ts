@@ -1,7 +1,8 @@
 // What a payment buys: the settlement rules' look-ups.
 import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../../db/rows.ts';
-import { bet4mePlans, betCategories, pricePackages, subscriptions, type TipsMedium } from '../../../db/schema/index.ts';
+import { DAILY_DAYS_MAX } from '@betdesk/contract';
+import { bet4mePlans, betCategories, pricePackages, subscriptions, type PackageBilling, type TipsMedium } from '../../../db/schema/index.ts';
 import type { Queryable } from '../../../db/client.ts';
 import { jsonValue, type TypedColumn } from '../../../db/columns.ts';
 
@@ -30,7 +31,10 @@ export async function packageById(tx: Queryable, packageId: number) {
 export interface SaleLookup<A> {
   /** The subscriber's latest tips subscription (its category and medium); null when they never subscribed. */
   latest: { betCategoryId: number; medium: TipsMedium | null } | null;
-  /** The packages costing exactly the amount, in the category named, else in the latest one. */
+  /**
+   * The packages costing exactly the amount, in the category named, else in the latest one, and the
+   * daily ones (decision 095) whose day price the amount is a multiple of (1 to `DAILY_DAYS_MAX` days).
+   */
   fits: Omit<typeof pricePackages.$inferSelect, 'trialDays' | 'trialNeedsAutoRenew'>[];
   /** What the columns read with them answered, each read by the module that built it. */
   also: A;
@@ -55,9 +59,13 @@ export function saleLookupColumn<A>(
     sql: sql`(select json_build_object(
             'latest_category_id', latest.bet_category_id, 'latest_medium', latest.medium,
             'fits', (select coalesce(json_agg(json_build_object('id', p.id, 'bet_category_id', p.bet_category_id, 'medium', p.medium, 'name', p.name,
-                                                                'duration_days', p.duration_days, 'price_cents', p.price_cents, 'updated_at', p.updated_at)
+                                                                'duration_days', p.duration_days, 'price_cents', p.price_cents, 'billing', p.billing,
+                                                                'updated_at', p.updated_at)
                                               order by p.id), '[]'::json)
-                       from ${pricePackages} p where p.bet_category_id = ${category} and p.price_cents = ${priceCents}::bigint),
+                       from ${pricePackages} p where p.bet_category_id = ${category}
+                        and (p.price_cents = ${priceCents}::bigint
+                             or (p.billing = 'daily' and p.price_cents > 0 and ${priceCents}::bigint % p.price_cents = 0
+                                 and ${priceCents}::bigint <= p.price_cents * ${DAILY_DAYS_MAX}))),
             'also', ${alsoColumn.sql})
           from (select 1) one
           left join lateral (select bet_category_id, medium from ${subscriptions}
@@ -71,7 +79,16 @@ function readSaleLookup<A>(value: unknown, also: TypedColumn<A>): SaleLookup<A> 
   const read = jsonValue(value) as {
     latest_category_id: number | null;
     latest_medium: TipsMedium | null;
-    fits: { id: number; bet_category_id: number; medium: TipsMedium; name: string; duration_days: number; price_cents: number | string; updated_at: string }[];
+    fits: {
+      id: number;
+      bet_category_id: number;
+      medium: TipsMedium;
+      name: string;
+      duration_days: number;
+      price_cents: number | string;
+      billing: PackageBilling;
+      updated_at: string;
+    }[];
     also: unknown;
   };
   return {
@@ -83,6 +100,7 @@ function readSaleLookup<A>(value: unknown, also: TypedColumn<A>): SaleLookup<A> 
       name: p.name,
       durationDays: Number(p.duration_days),
       priceCents: Number(p.price_cents),
+      billing: p.billing,
       updatedAt: new Date(p.updated_at),
     })),
     also: also.read(read.also),
@@ -121,7 +139,7 @@ export async function categoryById(db: Queryable, betCategoryId: number) {
 /** A category's priced packages as the prices SMS lists them (at most ten). */
 export async function pricesOfCategory(db: Queryable, betCategoryId: number) {
   return db
-    .select({ medium: pricePackages.medium, days: pricePackages.durationDays, priceCents: pricePackages.priceCents })
+    .select({ medium: pricePackages.medium, days: pricePackages.durationDays, priceCents: pricePackages.priceCents, billing: pricePackages.billing })
     .from(pricePackages)
     .where(and(eq(pricePackages.betCategoryId, betCategoryId), gt(pricePackages.priceCents, 0)))
     .orderBy(asc(pricePackages.medium), asc(pricePackages.durationDays))

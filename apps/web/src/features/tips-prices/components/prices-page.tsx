@@ -12,7 +12,8 @@ import { AddPackageModal } from './add-package-modal.tsx';
 /**
  * /tips/prices/web-tips and /tips/prices/sms-tips: Name, Price (KES), Duration and an Edit modal,
  * plus Add package (not in the spec: without it a fresh install has nothing to sell), and each
- * package's free trial (decision 089): its days and whether it needs automatic renewal.
+ * package's free trial (decision 089): its days and whether it needs automatic renewal. Edit may
+ * mark a 1-day package sold by the day (decision 095): the Duration column then says "Per day".
  */
 export function PricesPage({ medium }: { medium: PricesMedium }) {
   const packages = usePackages(medium);
@@ -32,7 +33,8 @@ export function PricesPage({ medium }: { medium: PricesMedium }) {
   const columns: DataTableColumn<PricePackage>[] = [
     { key: 'name', header: 'Name' },
     { key: 'price', header: 'Price (KES)', align: 'right', render: (p) => formatMoney(p.price), width: 140, fit: true },
-    { key: 'duration', header: 'Duration', render: (p) => formatDuration(p.duration), width: 110, fit: true },
+    // A daily package (decision 095): its price is one day's, bought for 1 to 30 days.
+    { key: 'duration', header: 'Duration', render: (p) => (p.billing === 'daily' ? 'Per day' : formatDuration(p.duration)), width: 110, fit: true },
     { key: 'trial', header: 'Free trial', render: trialLabel, width: 170, fit: true },
     {
       key: 'edit',
@@ -73,7 +75,12 @@ export function PricesPage({ medium }: { medium: PricesMedium }) {
         onClose={() => setEditing(null)}
         title="Edit price"
         schema={updatePriceInputSchema}
-        defaultValues={{ bet_category_price_id: editing?.id ?? 0, name: editing?.name ?? '', price: String(editing?.price ?? '') }}
+        defaultValues={{
+          bet_category_price_id: editing?.id ?? 0,
+          name: editing?.name ?? '',
+          price: String(editing?.price ?? ''),
+          daily: editing?.billing === 'daily',
+        }}
         submit={update.mutateAsync}
         data-testid="price-modal"
       >
@@ -81,6 +88,12 @@ export function PricesPage({ medium }: { medium: PricesMedium }) {
           <>
             <TextInput label="Name" required error={errorOf('name')} {...form.register('name')} />
             <TextInput label="Price (KES)" required inputMode="decimal" error={errorOf('price')} {...form.register('price')} />
+            <Checkbox
+              mt="md"
+              label="Sold by the day: the price is one day's, and a punter buys 1 to 30 days (1-day packages only)"
+              error={errorOf('daily')}
+              {...form.register('daily')}
+            />
           </>
         )}
       </FormModal>
