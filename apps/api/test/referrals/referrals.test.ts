@@ -97,7 +97,7 @@ describe('a subscriber refers a friend', () => {
     expect(await myCode('0711200001')).toBe(code);
 
     const price = await post(await portal('0711200002'), '/api/portal/price', { package_id: ref.d2WebWeek, code });
-    expect(price.json()).toEqual({ package_id: ref.d2WebWeek, code, list_price: 400, discount: 0, price: 400 });
+    expect(price.json()).toEqual({ package_id: ref.d2WebWeek, code, list_price: 400, discount: 0, price: 400, days: null });
     const paid = await buy('0711200002', code);
     expect(fake.pushes.at(-1)).toMatchObject({ PartyA: '254711200002', Amount: 400 });
     const [sale] = await t.deps.db.select().from(subscriptions).where(eq(subscriptions.paymentId, paid.id));
