@@ -151,7 +151,7 @@ describe('POST /api/tips/prices/store', () => {
     const [row] = await auditRows('price-package.create', pkg!.id);
     expect(row).toMatchObject({ actorUserId: p.adminId, after: { medium: 'sms', duration_days: 7, price_cents: 10_000 } });
     const sms = (await t.as(p.admin, { method: 'GET', url: '/api/tips/prices/sms-tips' })).json().packages;
-    expect(sms).toContainEqual({ id: pkg!.id, name: 'D2 SMS weekly', duration: 7, price: 100 });
+    expect(sms).toContainEqual({ id: pkg!.id, name: 'D2 SMS weekly', duration: 7, price: 100, billing: 'period' });
     const web = (await t.as(p.admin, { method: 'GET', url: '/api/tips/prices/web-tips' })).json().packages;
     expect(web).toEqual([]);
     const shown = (await catalogue()).json().bet_categories.find((b: { id: number }) => b.id === d2.id);
