@@ -132,6 +132,7 @@ export default tseslint.config(
             agents: 'referrals',
             referralRewards: 'referrals',
             agentCommissions: 'referrals',
+            agentPayouts: 'agent-payouts',
             erasedPhones: 'privacy',
             privacyRequests: 'privacy',
             dataBreaches: 'privacy',

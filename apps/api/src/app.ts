@@ -15,6 +15,7 @@ import { installReadRouting } from './http/reads.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { backupRoutes } from './modules/backups/routes.ts';
 import { refundRoutes } from './modules/refunds/routes.ts';
+import { agentPayoutRoutes } from './modules/agent-payouts/routes.ts';
 import { taxRoutes } from './modules/tax/routes.ts';
 import { booksRoutes } from './modules/books/routes.ts';
 import { betRoutes } from './modules/bets/routes.ts';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   portalRoutes(app, deps);
   backupRoutes(app, deps);
   refundRoutes(app, deps);
+  agentPayoutRoutes(app, deps);
   taxRoutes(app, deps);
   booksRoutes(app, deps);
 

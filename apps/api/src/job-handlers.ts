@@ -9,6 +9,7 @@ import { QUEUES, type JobHandler, type QueueName } from './jobs/jobs.ts';
 import { runSubscriptionExpiry } from './modules/subscriptions/service.ts';
 import { sendQueuedUssdPurchases } from './modules/ussd/service.ts';
 import { runRefundSending } from './modules/refunds/service.ts';
+import { runPayoutSending } from './modules/agent-payouts/service.ts';
 import { transmitDueInvoices } from './modules/tax/service.ts';
 import { runRecovery } from './modules/recovery/service.ts';
 import { runAutoRenewal } from './modules/auto-renew/service.ts';
@@ -102,11 +103,13 @@ export function jobHandlers(deps: AppDeps): JobHandler[] {
       tz: deps.config.backup.timezone,
     },
     {
-      // Approved refunds leave once; unanswered ones are asked about by Transaction Status (decisions 036, 055).
+      // Approved refunds and agents' payouts leave once; unanswered ones are asked about by Transaction
+      // Status (decisions 036, 055, 093).
       queue: QUEUES.refundSending,
       cron: EVERY_MINUTE,
       run: async () => {
         await runRefundSending(deps);
+        await runPayoutSending(deps);
         await deps.jobs.nudge(QUEUES.smsDispatch);
       },
     },

@@ -10,6 +10,7 @@
  * test/architecture/own-process.test.ts checks that every file using one of these is listed here.
  */
 export const OWN_PROCESS_FILES = [
+  'test/agent-payouts/agent-payouts.test.ts',
   'test/auth/two-factor.test.ts',
   'test/backups/streaming.test.ts',
   'test/books/periods.test.ts',

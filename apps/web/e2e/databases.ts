@@ -42,6 +42,7 @@ export const specHomes: Record<string, SpecHome> = {
   'tax.spec.ts': 'pglite',
   'two-factor.spec.ts': 'pglite',
   // The UI over the API: once, on PostgreSQL.
+  'agents.spec.ts': 'postgres',
   'catalogue.spec.ts': 'postgres',
   'compliance.spec.ts': 'postgres',
   'daily-use.spec.ts': 'postgres',

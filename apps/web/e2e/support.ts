@@ -75,6 +75,21 @@ export async function adminHeaders(request: APIRequestContext, who: { email: str
   return { authorization: `Bearer ${(await login.json()).token as string}`, 'x-requested-with': 'XMLHttpRequest' };
 }
 
+/** A phone no agent has yet: 0722 and six digits of the clock (the shared server keeps its agents from run to run). */
+export const freshAgentPhone = (): string => `0722${Date.now().toString().slice(-6)}`;
+
+/** An agent of the shared server (registered through the API when there is none): for the screens that list agents. */
+export async function anAgent(request: APIRequestContext): Promise<{ id: number; name: string }> {
+  const headers = await adminHeaders(request);
+  const answer = await request.get('/api/agents?page=1&perPage=50', { headers });
+  expect(answer.ok(), await answer.text()).toBe(true);
+  const listed = (await answer.json()) as { agents: { id: number; name: string }[] };
+  if (listed.agents[0]) return listed.agents[0];
+  const made = await request.post('/api/agents', { headers, data: { name: 'Wairimu Stage Agent', phone: freshAgentPhone() } });
+  expect(made.ok(), await made.text()).toBe(true);
+  return ((await made.json()) as { agent: { id: number; name: string } }).agent;
+}
+
 /**
  * A paybill payment from a masked phone (`simulate:payment`), claimed by an admin to the first active
  * tips subscriber through the API: the set-up of a test about a claimed payment's row.

@@ -24,6 +24,8 @@ export const Agent = z.object({
   referral_code: z.string(),
   /** Referees' first purchases made with the code. */
   referrals: z.number(),
+  /** This Nairobi month's commission net of clawbacks: the total of the agent's statement of this month. */
+  month_commission: Kes,
   created_on: z.string(),
 });
 export type Agent = z.infer<typeof Agent>;
@@ -42,7 +44,7 @@ export const agentList = endpoint({
   method: 'GET',
   path: '/api/agents',
   tag: 'agents',
-  summary: 'Agents, newest first, with their referral codes and referrals',
+  summary: "Agents, newest first, with their referral codes, referrals and this month's commission (net of clawbacks)",
   access: 'manage:agents',
   query: PageQuery,
   response: z.object({ total_records: z.number(), agents: z.array(Agent) }),

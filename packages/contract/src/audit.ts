@@ -24,6 +24,7 @@ export const AUDIT_ENTITY_NAMES = {
   promo_code: 'Promo code',
   trial_use: 'Free trial',
   agent: 'Agent',
+  agent_payout: "Agent's payout",
   sms_tip: 'SMS tip',
   sms_message: 'SMS message',
   broadcast: 'SMS broadcast',
@@ -87,6 +88,13 @@ export const SENSITIVE_AUDIT_ACTIONS = [
   'refund.unknown',
   'refund.held',
   'refund.initiator-save',
+  // An agent's payout by B2C (decision 093): money leaving as refunds do.
+  'agent-payout.request',
+  'agent-payout.approve',
+  'agent-payout.paid',
+  'agent-payout.failed',
+  'agent-payout.unknown',
+  'agent-payout.held',
   // Admin rights asked, given or declined (decision 056): who may approve money out.
   'admin-grant.request',
   'admin-grant.approve',

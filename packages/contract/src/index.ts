@@ -55,6 +55,8 @@ export * from './advert-rules.ts';
 export * from './promo-codes.ts';
 export * from './trials.ts';
 export * from './agents.ts';
+export * from './agent-payouts.ts';
+export * from './agent-report.ts';
 export * from './compliance.ts';
 export * from './admin-alerts.ts';
 export * from './exclusions.ts';

@@ -244,6 +244,11 @@ export const customerTexts = {
     'Ankara yako ya kodi {number} kutoka {business}: {link} (kiungo kinafanya kazi kwa siku {days}).',
   ),
   // SMS of money going back (decision 036).
+  // An agent's monthly payout, sent once when M-Pesa says it was paid (decision 093).
+  'sms.agent_payout_paid': sms(
+    'Commission for {month}: KES {amount} sent to your M-Pesa (receipt {receipt}). Commissions KES {commissions}, carried KES {carried}. {business}',
+    'Kamisheni ya {month}: KES {amount} zimetumwa kwenye M-Pesa yako (risiti {receipt}). Kamisheni KES {commissions}, salio la awali KES {carried}. {business}',
+  ),
   'sms.refund_sent': sms(
     'Refund: KES {amount} of your payment {receipt} has been returned to your M-Pesa (M-Pesa receipt {refundReceipt}). {business}',
     'Marejesho: KES {amount} za malipo yako {receipt} zimerudishwa kwenye M-Pesa yako (risiti ya M-Pesa {refundReceipt}). {business}',

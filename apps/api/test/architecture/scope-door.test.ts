@@ -55,6 +55,8 @@ const NOT_THROUGH_THE_DOOR: { reason: string; functions: string[] }[] = [
       'promo-codes/queries.ts#reportBetween',
       // An agent's statement (manage:agents, admins only; decision 088): tips sales, no client's.
       'referrals/queries.ts#statementLines',
+      // The agents' report (view:reports, admins only; decision 094): referees' tips payments, no client's.
+      'referrals/queries.ts#agentReportBetween',
       'clients/queries.ts#findAssignableClients',
       'clients/queries.ts#countLiveClientsAmong',
       'clients/queries.ts#countLiveClientsOf',

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
 import type { AxeResults } from 'axe-core';
-import { admin, signIn, testWithOwnServer } from '../support.ts';
+import { admin, anAgent, signIn, testWithOwnServer } from '../support.ts';
 
 /**
  * Issue 27, item 16, and issue 53, item 10: axe-core finds no moderate, serious or critical violation
@@ -75,6 +75,7 @@ base('every staff screen has no serious or critical axe-core violation, at 1366 
   const subscribers = await get<{ subscribers: { id: number }[] }>('/api/tips/subscribers/active?per_page=1');
   const users = await get<{ users: { id: number }[] }>('/api/users');
   const clientId = clients.clients[0]!.id;
+  const agent = await anAgent(request);
   const screens = [
     '/dashboard', '/me', '/users', '/users/assign-clients', `/users/${users.users[0]!.id}/clients`,
     '/clients/active', '/clients', `/clients/${clientId}`, `/clients/${clientId}/subscriptions`, `/clients/${clientId}/bets`,
@@ -86,6 +87,7 @@ base('every staff screen has no serious or critical axe-core violation, at 1366 
     '/tips/subscribers/add', '/tips/subscribers/active', '/tips/subscribers/all', `/tips/subscribers/view/${subscribers.subscribers[0]!.id}`,
     '/tips/subscriptions/active', '/tips/subscriptions/all', '/tips/prices/web-tips', '/tips/prices/sms-tips',
     '/sms', '/sms/costs', '/sms/inbox', '/sms/broadcasts', '/settings', '/backups', '/audit', '/privacy', '/exclusions', '/reports', '/reports?report=promotions', '/reports?report=promo-codes', '/reports?report=safer-gambling', '/reports?report=money-bridge', '/tax', '/catalogue', '/promo-codes',
+    '/agents', `/agents?agent=${agent.id}`,
   ];
   const found: string[] = [];
   await page.goto('/login');

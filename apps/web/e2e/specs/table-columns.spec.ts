@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { admin, signIn } from '../support.ts';
+import { admin, anAgent, signIn } from '../support.ts';
 
 /**
  * Issue 53 item 3: at 1366 px no figure of a list is cut ("KES 3,500.…", "Sender …") and no table
@@ -17,6 +17,7 @@ const SCREENS = [
   '/bonuses',
   '/bets/closed',
   '/clients',
+  '/agents',
 ];
 
 /** A money amount, a count or a rate: "KES 1,250.00", "-KES 20.00", "1,204", "37.5%", "KES 12.00 VAT". */
@@ -56,6 +57,7 @@ test.describe('Columns at 1366 px', () => {
 
   test('no money or count is cut and no table is wider than its box on any list', async ({ page }) => {
     test.setTimeout(120_000);
+    await anAgent(page.request);
     await signIn(page, admin);
     const found: Record<string, Cut[]> = {};
     for (const screen of SCREENS) {
@@ -78,6 +80,7 @@ test.describe('Columns at 375 px', () => {
 
   test('the same lists are cards or scroll inside their own box: the page never scrolls sideways', async ({ page }) => {
     test.setTimeout(120_000);
+    await anAgent(page.request);
     await signIn(page, admin);
     const wide: Record<string, number> = {};
     for (const screen of SCREENS) {

@@ -19,6 +19,7 @@ import { routes as taxRoutes } from '@/features/tax/routes.tsx';
 import { routes as refundsRoutes } from '@/features/refunds/routes.tsx';
 import { routes as catalogueRoutes } from '@/features/catalogue/routes.tsx';
 import { routes as promoCodesRoutes } from '@/features/promo-codes/routes.tsx';
+import { routes as agentsRoutes } from '@/features/agents/routes.tsx';
 import { routes as smsRoutes } from '@/features/sms/routes.tsx';
 import { routes as tipsPostsRoutes } from '@/features/tips-posts/routes.tsx';
 import { routes as tipsPricesRoutes } from '@/features/tips-prices/routes.tsx';
@@ -60,6 +61,7 @@ export const sessionRoutes: RouteObject[] = [
   ...refundsRoutes,
   ...catalogueRoutes,
   ...promoCodesRoutes,
+  ...agentsRoutes,
   ...auditRoutes,
   ...reportsRoutes,
   ...privacyRoutes,

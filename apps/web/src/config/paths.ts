@@ -58,6 +58,7 @@ export const paths = {
   reports: '/reports',
   catalogue: '/catalogue',
   promoCodes: '/promo-codes',
+  agents: '/agents',
   users: {
     all: '/users',
     assignClients: '/users/assign-clients',

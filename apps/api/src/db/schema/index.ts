@@ -25,3 +25,4 @@ export * from './exclusions.ts';
 export * from './promo-codes.ts';
 export * from './trials.ts';
 export * from './pauses.ts';
+export * from './agent-payouts.ts';

@@ -63,6 +63,8 @@ export interface Initiator {
 
 export interface RefundSend {
   initiator: Initiator;
+  /** Whose ResultURLs Daraja answers to: a refund's (the default) or an agent's payout's (decision 093). */
+  for?: 'refund' | 'payout';
   /** Ours, unique per refund. */
   originatorConversationId: string;
   /** Whole shillings. */
@@ -105,7 +107,7 @@ export interface DarajaClient {
   /** Pays a phone from the utility account (B2C v3, CommandID BusinessPayment). */
   b2cPayment(request: RefundSend & { phone: string }): Promise<Acknowledgement>;
   /** Asks how a request ended; the answer comes to the status ResultURL. */
-  transactionStatus(request: { initiator: Initiator; originatorConversationId: string; transactionId: string | null }): Promise<Acknowledgement>;
+  transactionStatus(request: { initiator: Initiator; originatorConversationId: string; transactionId: string | null; for?: 'refund' | 'payout' }): Promise<Acknowledgement>;
   registerUrls(): Promise<{ responseDescription: string; confirmationUrl: string; validationUrl: string }>;
   stkPush(request: StkPushRequest): Promise<StkPushAnswer>;
   stkQuery(checkoutRequestId: string): Promise<StkQueryAnswer>;
@@ -127,6 +129,10 @@ export function webhookUrls(callbackBaseUrl: string, secret: string) {
     b2cResult: `${callbackBaseUrl}/api/hooks/mpesa/b2c/result/${secret}`,
     b2cTimeout: `${callbackBaseUrl}/api/hooks/mpesa/b2c/timeout/${secret}`,
     statusResult: `${callbackBaseUrl}/api/hooks/mpesa/status/result/${secret}`,
+    // An agent's payout (decision 093) names its own ResultURLs: its answers settle payouts, never refunds.
+    payoutResult: `${callbackBaseUrl}/api/hooks/mpesa/payouts/b2c/result/${secret}`,
+    payoutTimeout: `${callbackBaseUrl}/api/hooks/mpesa/payouts/b2c/timeout/${secret}`,
+    payoutStatusResult: `${callbackBaseUrl}/api/hooks/mpesa/payouts/status/result/${secret}`,
     ratiba: `${callbackBaseUrl}/api/hooks/ratiba/${secret}`,
   };
 }
@@ -313,8 +319,8 @@ export function createDarajaClient(
         PartyA: api.shortcode,
         PartyB: r.phone,
         Remarks: r.remarks.slice(0, 100),
-        QueueTimeOutURL: urls.b2cTimeout,
-        ResultURL: urls.b2cResult,
+        QueueTimeOutURL: r.for === 'payout' ? urls.payoutTimeout : urls.b2cTimeout,
+        ResultURL: r.for === 'payout' ? urls.payoutResult : urls.b2cResult,
         Occasion: r.originatorConversationId,
       });
     },
@@ -328,9 +334,9 @@ export function createDarajaClient(
         ...(r.transactionId ? { TransactionID: r.transactionId } : { OriginalConversationID: r.originatorConversationId }),
         PartyA: api.shortcode,
         IdentifierType: '4',
-        ResultURL: urls.statusResult,
-        QueueTimeOutURL: urls.statusResult,
-        Remarks: 'Refund status',
+        ResultURL: r.for === 'payout' ? urls.payoutStatusResult : urls.statusResult,
+        QueueTimeOutURL: r.for === 'payout' ? urls.payoutStatusResult : urls.statusResult,
+        Remarks: r.for === 'payout' ? 'Payout status' : 'Refund status',
         Occasion: r.originatorConversationId,
       });
     },

@@ -76,6 +76,13 @@ export const AUDIT_ACTIONS = {
   'promo-code.create': 'promo_code',
   'promo-code.update': 'promo_code',
   'agent.create': 'agent',
+  // An agent's payout (decision 093): asked, approved, and how M-Pesa ended it.
+  'agent-payout.request': 'agent_payout',
+  'agent-payout.approve': 'agent_payout',
+  'agent-payout.paid': 'agent_payout',
+  'agent-payout.failed': 'agent_payout',
+  'agent-payout.unknown': 'agent_payout',
+  'agent-payout.held': 'agent_payout',
   // A referrer's free days (decision 088), recorded on the subscription they got.
   'referral.reward': 'subscription',
   'price-package.update': 'price_package',

@@ -17,23 +17,30 @@ export interface AgentRow {
   phone: string;
   referral_code: string | null;
   referrals: string | number;
+  /** The sum of the agent's ledger lines (commissions and clawbacks) of the month asked. */
+  month_cents: string | number;
   created_at: string | Date;
 }
 
-const agentColumns = sql`a.id, a.name, a.phone, a.created_at,
+/** An agent's columns, with the net of their ledger lines of `month` (one statement: no query per agent). */
+const agentColumns = (month: string) => sql`a.id, a.name, a.phone, a.created_at,
   (select c.code from ${promoCodes} c where c.referrer_agent_id = a.id) as referral_code,
-  (select count(*) from ${promoCodeUses} u join ${promoCodes} c on c.id = u.code_id where c.referrer_agent_id = a.id and u.status = 'used') as referrals`;
+  (select count(*) from ${promoCodeUses} u join ${promoCodes} c on c.id = u.code_id where c.referrer_agent_id = a.id and u.status = 'used') as referrals,
+  (select coalesce(sum(l.amount_cents), 0) from ${agentCommissions} l where l.agent_id = a.id and l.month = ${month}) as month_cents`;
 
-export async function agentPage(db: Queryable, page: { limit: number; offset: number }) {
+export async function agentPage(db: Queryable, page: { limit: number; offset: number; month: string }) {
   return pageWithTotal<AgentRow & { total_records?: unknown }>(
     db,
-    { query: sql`select ${agentColumns}, count(*) over() as total_records from ${agents} a order by a.id desc limit ${page.limit} offset ${page.offset}`, offset: page.offset },
+    {
+      query: sql`select ${agentColumns(page.month)}, count(*) over() as total_records from ${agents} a order by a.id desc limit ${page.limit} offset ${page.offset}`,
+      offset: page.offset,
+    },
     sql`select count(*) as total from ${agents}`,
   );
 }
 
-export async function agentById(db: Queryable, id: number): Promise<AgentRow | undefined> {
-  return (await rows<AgentRow>(db, sql`select ${agentColumns} from ${agents} a where a.id = ${id}`))[0];
+export async function agentById(db: Queryable, id: number, month: string): Promise<AgentRow | undefined> {
+  return (await rows<AgentRow>(db, sql`select ${agentColumns(month)} from ${agents} a where a.id = ${id}`))[0];
 }
 
 /** The new agent's id, or null when the phone is an agent's already (the unique index). */
@@ -181,5 +188,61 @@ export function statementLines(db: Queryable, agentId: number, month: string): P
           from ${agentCommissions} c join ${mpesaPayments} p on p.id = c.payment_id
          where c.agent_id = ${agentId} and c.month = ${month}
          order by p.received_at, c.id`,
+  );
+}
+
+// ---- the agents' report (decision 094) ------------------------------------------------------------
+
+export interface AgentReportDbRow {
+  agent_id: number;
+  name: string;
+  referral_code: string | null;
+  referees: string | number;
+  payments: string | number;
+  income_cents: string | number;
+  commission_cents: string | number;
+  clawback_cents: string | number;
+}
+
+/**
+ * Every agent over [start, end): the referees whose first purchase with the agent's code was made
+ * then; every payment of the agent's referees (from their first purchase on) received then that
+ * bought a package, and its amount (a refunded one too: its clawback takes it back); the commission
+ * lines of payments received then; the clawback lines written then. One statement for all agents.
+ */
+export function agentReportBetween(db: Queryable, start: Date, end: Date): Promise<AgentReportDbRow[]> {
+  const from = start.toISOString();
+  const to = end.toISOString();
+  return rows<AgentReportDbRow>(
+    db,
+    sql`with referees as (
+          select c.referrer_agent_id as agent_id, u.used_at, u.payment_id as first_payment_id, first.subscriber_id
+            from ${promoCodeUses} u
+            join ${promoCodes} c on c.id = u.code_id and c.kind = 'referral' and c.referrer_agent_id is not null
+            join ${subscriptions} first on first.id = u.subscription_id
+           where u.status = 'used'),
+        paid as (
+          select r.agent_id, count(*) as payments, sum(p.amount_cents) as income_cents
+            from referees r
+            join ${mpesaPayments} p on p.id in (select s.payment_id from ${subscriptions} s where s.subscriber_id = r.subscriber_id and s.payment_id is not null)
+           where (p.id = r.first_payment_id or p.received_at >= r.used_at)
+             and p.received_at >= ${from} and p.received_at < ${to}
+           group by r.agent_id),
+        ledger as (
+          select l.agent_id,
+                 sum(l.amount_cents) filter (where l.kind = 'commission' and p.received_at >= ${from} and p.received_at < ${to}) as commission_cents,
+                 sum(l.amount_cents) filter (where l.kind = 'clawback' and l.created_at >= ${from} and l.created_at < ${to}) as clawback_cents
+            from ${agentCommissions} l join ${mpesaPayments} p on p.id = l.payment_id
+           where (l.kind = 'commission' and p.received_at >= ${from} and p.received_at < ${to})
+              or (l.kind = 'clawback' and l.created_at >= ${from} and l.created_at < ${to})
+           group by l.agent_id)
+        select a.id as agent_id, a.name, (select c.code from ${promoCodes} c where c.referrer_agent_id = a.id) as referral_code,
+               (select count(*) from referees r where r.agent_id = a.id and r.used_at >= ${from} and r.used_at < ${to}) as referees,
+               coalesce(paid.payments, 0) as payments, coalesce(paid.income_cents, 0) as income_cents,
+               coalesce(ledger.commission_cents, 0) as commission_cents, coalesce(ledger.clawback_cents, 0) as clawback_cents
+          from ${agents} a
+          left join paid on paid.agent_id = a.id
+          left join ledger on ledger.agent_id = a.id
+         order by a.name, a.id`,
   );
 }

@@ -6,11 +6,24 @@
  * referrer's free days after the hold, the agents' commission ledger and its monthly statement.
  * Lives in: apps/api/src/modules/referrals/service.ts
  */
-import { agentTexts, centsToKes, type Agent, type AgentBody, type AgentStatementLine, type PageQuery } from '@betdesk/contract';
+import {
+  addDays,
+  agentTexts,
+  centsToKes,
+  defaultRange,
+  nairobiDayStart,
+  type Agent,
+  type AgentBody,
+  type AgentReportRow,
+  type AgentStatementLine,
+  type PageQuery,
+  type ReportRangeQuery,
+} from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
+import type { CsvTable } from '../../http/csv.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { QUEUES } from '../../jobs/jobs.ts';
 import { audit, byStaff } from '../audit/service.ts';
@@ -21,13 +34,25 @@ import { activateSubscription } from '../subscriptions/service.ts';
 import * as q from './queries.ts';
 
 const DAY = 86_400_000;
+/** The Nairobi month (YYYY-MM) of an instant: the month a ledger line is in. */
+const nairobiMonth = (at: Date) => new Date(at.getTime() + 3 * 3_600_000).toISOString().slice(0, 7);
 
 function agentOf(r: q.AgentRow): Agent {
-  return { id: Number(r.id), name: r.name, phone: r.phone, referral_code: r.referral_code ?? '', referrals: Number(r.referrals), created_on: iso(r.created_at) };
+  return {
+    id: Number(r.id),
+    name: r.name,
+    phone: r.phone,
+    referral_code: r.referral_code ?? '',
+    referrals: Number(r.referrals),
+    month_commission: centsToKes(Number(r.month_cents)),
+    created_on: iso(r.created_at),
+  };
 }
 
-export async function agentPage(db: Queryable, query: PageQuery) {
-  const { found, total } = await q.agentPage(db, { limit: query.perPage, offset: (query.page - 1) * query.perPage });
+/** The agents, newest first, each with this Nairobi month's commission net (the ledger brought up to date first, as a statement does). */
+export async function agentPage(db: Queryable, query: PageQuery, now = new Date()) {
+  await accrueCommissions(db, now);
+  const { found, total } = await q.agentPage(db, { limit: query.perPage, offset: (query.page - 1) * query.perPage, month: nairobiMonth(now) });
   return { total_records: total, agents: found.map(agentOf) };
 }
 
@@ -40,7 +65,7 @@ export async function createAgent(deps: AppDeps, actor: Actor, body: AgentBody, 
     await audit(tx, 'agent.create', created, byStaff(actor, requestId), { after: { ...body, referral_code: code } });
     return created;
   });
-  return { info: agentTexts.created, agent: agentOf((await q.agentById(deps.db, id))!) };
+  return { info: agentTexts.created, agent: agentOf((await q.agentById(deps.db, id, nairobiMonth(new Date())))!) };
 }
 
 /** A subscriber's referral code (made on first asking), for the portal to show. */
@@ -110,7 +135,6 @@ export async function rewardReferrals(deps: AppDeps, now = new Date()): Promise<
 
 // ---- agents' commissions --------------------------------------------------------------------------
 
-const nairobiMonth = (at: Date) => new Date(at.getTime() + 3 * 3_600_000).toISOString().slice(0, 7);
 
 /**
  * Brings the commission ledger up to `now`: every referee payment's commission not yet written
@@ -128,9 +152,10 @@ export async function accrueCommissions(db: Queryable, now = new Date()): Promis
 
 /** An agent's month: its lines (commissions and clawbacks), their sums; the total is the lines' sum. */
 export async function agentStatement(deps: AppDeps, agentId: number, month: string) {
-  const agent = await q.agentById(deps.db, agentId);
-  if (!agent) throw notFound(agentTexts.notFound);
-  await accrueCommissions(deps.db);
+  const now = new Date();
+  if (!(await q.agentById(deps.db, agentId, month))) throw notFound(agentTexts.notFound);
+  await accrueCommissions(deps.db, now);
+  const agent = (await q.agentById(deps.db, agentId, nairobiMonth(now)))!;
   const found = await q.statementLines(deps.db, agentId, month);
   const lines = found.map(
     (r): AgentStatementLine => ({
@@ -150,6 +175,53 @@ export async function agentStatement(deps: AppDeps, agentId: number, month: stri
     commissions: centsToKes(sum('commission')),
     clawbacks: centsToKes(sum('clawback')),
     total: centsToKes(sum('commission') + sum('clawback')),
+  };
+}
+
+// ---- the agents' report (decision 094) ------------------------------------------------------------
+
+/**
+ * Per agent over the range's Nairobi days: new referees, their referees' payments and income, the
+ * commission of payments received then, the clawbacks written then, and the net. The ledger is
+ * brought up to date first, so the report and the statements read the same lines.
+ */
+export async function agentReport(db: Queryable, query: ReportRangeQuery) {
+  const range = defaultRange({ from: query.from, to: query.to, group: 'month' });
+  await accrueCommissions(db);
+  const found = await q.agentReportBetween(db, nairobiDayStart(range.from), nairobiDayStart(addDays(range.to, 1)));
+  const rows = found.map((r): AgentReportRow => {
+    const commission = Number(r.commission_cents);
+    const clawback = Number(r.clawback_cents);
+    return {
+      agent_id: Number(r.agent_id),
+      name: r.name,
+      referral_code: r.referral_code ?? '',
+      referees: Number(r.referees),
+      payments: Number(r.payments),
+      income: centsToKes(Number(r.income_cents)),
+      commission: centsToKes(commission),
+      clawback: centsToKes(clawback),
+      net: centsToKes(commission + clawback),
+    };
+  });
+  return { from: range.from, to: range.to, rows };
+}
+
+export async function agentReportCsv(db: Queryable, query: ReportRangeQuery): Promise<CsvTable<AgentReportRow>> {
+  const report = await agentReport(db, query);
+  return {
+    filename: `report-agents-${report.from}-to-${report.to}`,
+    columns: [
+      { header: 'Agent', value: (r) => r.name },
+      { header: 'Referral code', value: (r) => r.referral_code },
+      { header: 'New referees', value: (r) => r.referees },
+      { header: 'Payments', value: (r) => r.payments },
+      { header: 'Income (KES)', value: (r) => r.income },
+      { header: 'Commission (KES)', value: (r) => r.commission },
+      { header: 'Clawback (KES)', value: (r) => r.clawback },
+      { header: 'Net (KES)', value: (r) => r.net },
+    ],
+    rows: [report.rows],
   };
 }
 

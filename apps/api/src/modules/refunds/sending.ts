@@ -4,7 +4,8 @@ import type { Queryable } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { fieldError } from '../../http/errors.ts';
-import { darajaFor, DarajaError, type DarajaClient, type Initiator } from '../../integrations/mpesa/daraja.ts';
+import { darajaFor, type DarajaClient, type Initiator } from '../../integrations/mpesa/daraja.ts';
+import { refusedForSure } from '../../integrations/mpesa/results.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { audit, byStaff } from '../audit/service.ts';
 import { lockPaymentForRefund } from '../mpesa/service.ts';
@@ -55,7 +56,8 @@ export async function saveInitiator(
   return { info: refundTexts.initiatorSaved };
 }
 
-async function initiatorOf(deps: AppDeps): Promise<Initiator | null> {
+/** The saved initiator with its SecurityCredential, for every B2C the business sends (refunds, agents' payouts). */
+export async function initiatorOf(deps: AppDeps): Promise<Initiator | null> {
   const stored = await readPrivateSetting<StoredInitiator>(deps.db, 'mpesa_initiator');
   if (!stored) return null;
   return { name: stored.name, securityCredential: securityCredential(stored.certificate, decryptSecret(deps.config.secretsKey, stored.password_sealed)) };
@@ -86,11 +88,6 @@ export async function utilityBalance(db: Queryable): Promise<{ amount: number; a
 /** The metric's reading: the last known utility balance in KES (null: never reported). */
 export async function utilityBalanceGauge(db: Queryable): Promise<number | null> {
   return (await utilityBalance(db))?.amount ?? null;
-}
-
-/** A refusal that proves nothing was done (Daraja's 400 validation errors); anything else may have left. */
-function refusedForSure(error: unknown): error is DarajaError {
-  return error instanceof DarajaError && error.code !== null && error.code.startsWith('400.') && !/duplicate/i.test(error.message);
 }
 
 async function sendOne(deps: AppDeps, daraja: DarajaClient, initiator: Initiator, id: number): Promise<void> {
@@ -124,29 +121,59 @@ async function paymentReceipt(db: Queryable, paymentId: number): Promise<string>
 }
 
 /**
- * The refund job (approval nudges it; a cron runs it every minute as a safety net):
- * 1. sends each approved refund once (sent_at is taken and committed before the request leaves);
- * 2. a refund sent longer ago than `refund_result_wait_minutes` with no result becomes unknown;
- * 3. each unknown refund is asked about by Transaction Status (repeated after the wait), never resent.
+ * What the refund job does with one kind of money out by B2C (refunds here, agents' payouts in their
+ * module), each with its own table and ResultURLs: the approved ones sent once, the unanswered ones
+ * made unknown, the unknown ones asked about.
  */
-export async function runRefundSending(deps: AppDeps): Promise<{ sent: number; queried: number }> {
+export interface B2cQueue {
+  /** Which ResultURLs a Transaction Status query names (the refunds' when absent). */
+  for?: 'payout';
+  approvedUnsent(db: Queryable): Promise<number[]>;
+  sendOne(deps: AppDeps, daraja: DarajaClient, initiator: Initiator, id: number): Promise<void>;
+  markOverdueUnknown(db: Queryable, waitMinutes: number, reason: string): Promise<unknown>;
+  takeDueStatusQueries(db: Queryable, waitMinutes: number): Promise<{ originatorConversationId: string; mpesaReceipt: string | null }[]>;
+}
+
+/**
+ * The refund job's steps for one queue (approval nudges the job; a cron runs it every minute as a
+ * safety net):
+ * 1. sends each approved one once (sent_at is taken and committed before the request leaves);
+ * 2. one sent longer ago than `refund_result_wait_minutes` with no result becomes unknown;
+ * 3. each unknown one is asked about by Transaction Status (repeated after the wait), never resent.
+ */
+export async function runB2cQueue(deps: AppDeps, queue: B2cQueue): Promise<{ sent: number; queried: number }> {
   const daraja = darajaFor(deps.config.mpesa, deps.config.webhookSecret);
   if (!daraja) return { sent: 0, queried: 0 };
   const initiator = await initiatorOf(deps);
   if (!initiator) return { sent: 0, queried: 0 };
   const waitMinutes = await getSetting(deps.db, 'refund_result_wait_minutes');
 
-  const due = await q.approvedUnsent(deps.db);
-  for (const id of due) await sendOne(deps, daraja, initiator, id);
+  const due = await queue.approvedUnsent(deps.db);
+  for (const id of due) await queue.sendOne(deps, daraja, initiator, id);
 
-  await q.markOverdueUnknown(deps.db, waitMinutes, `No result from M-Pesa within ${waitMinutes} minutes: asking M-Pesa how it ended`);
-  const unknown = await q.takeDueStatusQueries(deps.db, waitMinutes);
-  for (const refund of unknown) {
+  await queue.markOverdueUnknown(deps.db, waitMinutes, `No result from M-Pesa within ${waitMinutes} minutes: asking M-Pesa how it ended`);
+  const unknown = await queue.takeDueStatusQueries(deps.db, waitMinutes);
+  for (const one of unknown) {
     try {
-      await daraja.transactionStatus({ initiator, originatorConversationId: refund.originatorConversationId, transactionId: refund.mpesaReceipt });
+      await daraja.transactionStatus({
+        ...(queue.for ? { for: queue.for } : {}),
+        initiator,
+        originatorConversationId: one.originatorConversationId,
+        transactionId: one.mpesaReceipt,
+      });
     } catch {
       // Asked again after the wait: status_queried_at is already taken.
     }
   }
   return { sent: due.length, queried: unknown.length };
+}
+
+/** The refunds' queue: each approved refund sent once by Reversal or B2C. */
+export function runRefundSending(deps: AppDeps): Promise<{ sent: number; queried: number }> {
+  return runB2cQueue(deps, {
+    approvedUnsent: q.approvedUnsent,
+    sendOne,
+    markOverdueUnknown: q.markOverdueUnknown,
+    takeDueStatusQueries: q.takeDueStatusQueries,
+  });
 }

@@ -31,7 +31,7 @@ import { initiatorReady, utilityBalance } from './sending.ts';
 import { auditRefundMove, completeRefund, failRefund, REFUND_AUDIT_ACTIONS } from './outcomes.ts';
 import * as q from './queries.ts';
 
-export { runRefundSending, saveInitiator, utilityBalanceGauge } from './sending.ts';
+export { initiatorOf, initiatorReady, recordUtilityBalance, runB2cQueue, runRefundSending, saveInitiator, utilityBalanceGauge, type B2cQueue } from './sending.ts';
 export { receiveRefundAnswer } from './answers.ts';
 export { afterRefundSucceeded } from './outcomes.ts';
 

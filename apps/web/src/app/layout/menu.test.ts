@@ -54,6 +54,7 @@ describe('sidebar menu (spec 2 and 6)', () => {
           ['Catalogue', '/catalogue'],
           ['Promo codes', '/promo-codes'],
           ['Reports', '/reports'],
+          ['Agents', '/agents'],
           ['Audit Log', '/audit'],
           ['Privacy', '/privacy'],
           ['Self-exclusion', '/exclusions'],

@@ -142,6 +142,7 @@ export const menu: MenuSection[] = [
       { label: 'Catalogue', icon: IconCategory, permission: 'manage:catalogue', to: paths.catalogue },
       { label: 'Promo codes', icon: IconTicket, permission: 'manage:promo-codes', to: paths.promoCodes },
       { label: 'Reports', icon: IconChartBar, permission: 'view:reports', to: paths.reports },
+      { label: 'Agents', icon: IconUsersGroup, permission: 'manage:agents', to: paths.agents },
       { label: 'Audit Log', icon: IconFileSearch, permission: 'view:audit', to: paths.audit },
       { label: 'Privacy', icon: IconShieldLock, permission: 'manage:privacy', to: paths.privacy },
       { label: 'Self-exclusion', icon: IconHandStop, permission: 'view:exclusions', to: paths.exclusions },

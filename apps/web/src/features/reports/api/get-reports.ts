@@ -3,6 +3,7 @@ import {
   exportIncomeBySourceReport,
   exportIncomeReport,
   exportPromotionsBlockedReport,
+  agentReport,
   exportPromotionReport,
   promotionReport,
   exportRetentionReport,
@@ -80,6 +81,19 @@ export function usePromoCodesReport(filter: ReportFilter, enabled = true) {
     queryOptions({
       queryKey: queryKeys.reports.report('promo-codes', query),
       queryFn: () => callEndpoint(promotionReport, { query }),
+      placeholderData: keepPreviousData,
+      enabled,
+    }),
+  );
+}
+
+/** GET /api/reports/promotions/agents: per agent over the range, new referees, their payments, commission, clawback and net (decision 094). */
+export function useAgentsReport(filter: ReportFilter, enabled = true) {
+  const query = { from: filter.from, to: filter.to };
+  return useQuery(
+    queryOptions({
+      queryKey: queryKeys.reports.report('agents', query),
+      queryFn: () => callEndpoint(agentReport, { query }),
       placeholderData: keepPreviousData,
       enabled,
     }),

@@ -15,6 +15,7 @@ import {
 import type { DataTableColumn } from '@/components/data-table/index.ts';
 import { formatDateTime, formatMoney } from '@/lib/format.ts';
 import { exportPaths, usePromoCodesReport, usePromotionsBlockedReport, useReport, useSaferGamblingReport, useStaffReport, type ReportFilter } from '../api/get-reports.ts';
+import { AgentsReportCard } from './agents-report.tsx';
 import { BarChart, type ChartBar, type ChartSeries } from './bar-chart.tsx';
 import { ReportCard } from './report-card.tsx';
 
@@ -405,7 +406,9 @@ export function PromoCodesReport({ filter }: { filter: ReportFilter }) {
         </Text>
       }
       table={{ columns, rows, rowKey: (r) => r.code_id, exportCsv: csv('promo-codes', filter), emptyText: 'No sale with a promo code in this range', 'data-testid': 'promo-codes-report-table' }}
-    />
+    >
+      <AgentsReportCard filter={filter} />
+    </ReportCard>
   );
 }
 
