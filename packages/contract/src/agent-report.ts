@@ -16,6 +16,11 @@ export const AgentReportRow = z.object({
   referral_code: z.string(),
   /** Referees whose first purchase with the agent's code fell in the range. */
   referees: z.number(),
+  /** The discount those first purchases had (a referral code may give the referee one). */
+  discount: Kes,
+  /** Of those referees, how many bought again (a paid subscription, not reversed) within 30 and 90 days of their first. */
+  renewed_30: z.number(),
+  renewed_90: z.number(),
   /** Payments of the agent's referees (old and new) received in the range that bought a package. */
   payments: z.number(),
   /** Those payments' amounts, every one (a refund is not taken off: its clawback is). */
@@ -34,7 +39,7 @@ export const agentReport = endpoint({
   path: '/api/reports/promotions/agents',
   tag: 'reports',
   summary:
-    "Per agent over a range: new referees, referees' payments and their income, commission written (by the payment's received day), clawback (by the day it was written) and net",
+    "Per agent over a range: new referees, their discount and how many bought again within 30 and 90 days, referees' payments and their income, commission written (by the payment's received day), clawback (by the day it was written) and net",
   access: 'view:reports',
   query: ReportRangeQuery,
   response: z.object({ from: z.string(), to: z.string(), rows: z.array(AgentReportRow) }),

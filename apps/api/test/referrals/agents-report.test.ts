@@ -1,12 +1,13 @@
 /**
  * The agents' report (decision 094) on a hand-made history, and this month's commission on the
  * agents' list. Two agents, Achieng (three referees) and Baraka (none). Achieng's referees:
- * - Rose: first purchase with the code on 5 October 2026 (KES 400), then KES 77.77 at 23:50 on
- *   31 October (Nairobi: October, not November) and KES 333.33 at 00:10 on 1 November;
- * - Sam: first purchase on 10 November (KES 250), then KES 100 on 20 November, refunded after its
- *   commission was written (so its clawback is written today);
+ * - Rose: first purchase with the code on 5 October 2026 (KES 400 after KES 50 off), then KES 77.77
+ *   at 23:50 on 31 October (Nairobi: October, not November; bought again within 30 days) and
+ *   KES 333.33 at 00:10 on 1 November;
+ * - Sam: first purchase on 10 November (KES 250), then KES 100 on 20 November (again within 30
+ *   days), refunded after its commission was written (so its clawback is written today);
  * - Tom: first purchase on 2 May 2026 (KES 200), then KES 150 on 15 November, past the six months
- *   of commission: income, no commission.
+ *   of commission (income, no commission) and past 90 days (not counted as bought again).
  * Someone with no code pays KES 500 in November: none of it is an agent's.
  * Lives in: apps/api/test/referrals/agents-report.test.ts
  */
@@ -59,7 +60,7 @@ async function paidWeek(subscriberId: number, at: string, cents: number): Promis
 }
 
 /** A first purchase with the agent's referral code: the sale and the code's use. */
-async function referred(phone: string, name: string, at: string, cents: number): Promise<number> {
+async function referred(phone: string, name: string, at: string, cents: number, discountCents = 0): Promise<number> {
   const subscriberId = await ref.person('subscriber', name, phone);
   const sale = await paidWeek(subscriberId, at, cents);
   const [code] = await t.deps.db.select({ id: promoCodes.id }).from(promoCodes).where(eq(promoCodes.referrerAgentId, achieng.id));
@@ -69,8 +70,8 @@ async function referred(phone: string, name: string, at: string, cents: number):
     phoneKey: phone,
     packageId: ref.d2Sms.id,
     channel: 'paybill',
-    listPriceCents: cents,
-    discountCents: 0,
+    listPriceCents: cents + discountCents,
+    discountCents,
     priceCents: cents,
     status: 'used',
     paymentId: sale.paymentId,
@@ -87,7 +88,7 @@ beforeAll(async () => {
   achieng = made.json().agent;
   baraka = (await t.as(admin, { method: 'POST', url: '/api/agents', payload: { name: 'Baraka Stage', phone: '0733100002' } })).json().agent;
 
-  const rose = await referred('254733200001', 'Rose R', '2026-10-05T09:00:00', 40_000);
+  const rose = await referred('254733200001', 'Rose R', '2026-10-05T09:00:00', 40_000, 5_000);
   await paidWeek(rose, '2026-10-31T23:50:00', 7_777);
   await paidWeek(rose, '2026-11-01T00:10:00', 33_333);
   const sam = await referred('254733200002', 'Sam S', '2026-11-10T12:00:00', 25_000);
@@ -105,7 +106,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const zero = { referees: 0, payments: 0, income: 0, commission: 0, clawback: 0, net: 0 };
+const zero = { referees: 0, discount: 0, renewed_30: 0, renewed_90: 0, payments: 0, income: 0, commission: 0, clawback: 0, net: 0 };
 
 describe('GET /api/reports/promotions/agents', () => {
   it("November: new referees, every referee payment received in November, the commission of those payments; the clawback waits for the day it is written", async () => {
@@ -117,7 +118,20 @@ describe('GET /api/reports/promotions/agents', () => {
       rows: [
         // Sam is new; Rose's KES 333.33, Sam's KES 250 and KES 100, Tom's KES 150: KES 833.33.
         // Commission: 10 % of the first three, each rounded down to the cent (33.33 + 25 + 10); none on Tom's.
-        { agent_id: achieng.id, name: 'Achieng Radio', referral_code: achieng.referral_code, referees: 1, payments: 4, income: 833.33, commission: 68.33, clawback: 0, net: 68.33 },
+        {
+          agent_id: achieng.id,
+          name: 'Achieng Radio',
+          referral_code: achieng.referral_code,
+          referees: 1,
+          discount: 0,
+          renewed_30: 1,
+          renewed_90: 1,
+          payments: 4,
+          income: 833.33,
+          commission: 68.33,
+          clawback: 0,
+          net: 68.33,
+        },
         { agent_id: baraka.id, name: 'Baraka Stage', referral_code: expect.stringMatching(/^\d{6}$/), ...zero },
       ],
     });
@@ -125,12 +139,12 @@ describe('GET /api/reports/promotions/agents', () => {
 
   it('October: the 23:50 payment of 31 October is October’s, by the Nairobi day', async () => {
     const rows = (await get(admin, '/api/reports/promotions/agents?from=2026-10-01&to=2026-10-31')).json().rows;
-    expect(rows[0]).toMatchObject({ agent_id: achieng.id, referees: 1, payments: 2, income: 477.77, commission: 47.77, clawback: 0, net: 47.77 });
+    expect(rows[0]).toMatchObject({ agent_id: achieng.id, referees: 1, discount: 50, renewed_30: 1, renewed_90: 1, payments: 2, income: 477.77, commission: 47.77, clawback: 0, net: 47.77 });
   });
 
   it('today: the clawback of the refunded top-up, by the day it was written', async () => {
     const rows = (await get(admin, `/api/reports/promotions/agents?from=${today()}&to=${today()}`)).json().rows;
-    expect(rows[0]).toEqual({ agent_id: achieng.id, name: 'Achieng Radio', referral_code: achieng.referral_code, referees: 0, payments: 0, income: 0, commission: 0, clawback: -10, net: -10 });
+    expect(rows[0]).toEqual({ agent_id: achieng.id, name: 'Achieng Radio', referral_code: achieng.referral_code, ...zero, clawback: -10, net: -10 });
     // Written once, however often the report is read.
     await get(admin, `/api/reports/promotions/agents?from=${today()}&to=${today()}`);
     expect(await t.deps.db.select().from(agentCommissions).where(eq(agentCommissions.paymentId, samTopUp))).toHaveLength(2);
@@ -140,7 +154,8 @@ describe('GET /api/reports/promotions/agents', () => {
     const rows = (await get(admin, '/api/reports/promotions/agents?from=2026-05-01&to=2026-11-30')).json().rows;
     // Seven payments: KES 200 + 400 + 77.77 + 333.33 + 250 + 100 + 150; commission on all but Tom's second:
     // 20 + 40 + 7.77 + 33.33 + 25 + 10 = 136.10.
-    expect(rows[0]).toMatchObject({ referees: 3, payments: 7, income: 1_511.1, commission: 136.1, clawback: 0, net: 136.1 });
+    // Rose and Sam bought again within 30 days; Tom only after 197 days.
+    expect(rows[0]).toMatchObject({ referees: 3, discount: 50, renewed_30: 2, renewed_90: 2, payments: 7, income: 1_511.1, commission: 136.1, clawback: 0, net: 136.1 });
     const todays = (await get(admin, `/api/reports/promotions/agents?from=${today()}&to=${today()}`)).json().rows[0];
     const lines = await t.deps.db.select({ cents: agentCommissions.amountCents }).from(agentCommissions).where(eq(agentCommissions.agentId, achieng.id));
     expect(lines.reduce((n, l) => n + l.cents, 0)).toBe(13_610 + Math.round(todays.net * 100));
@@ -153,9 +168,9 @@ describe('GET /api/reports/promotions/agents', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('report-agents-2026-11-01-to-2026-11-30');
     expect(res.body.trim().split('\r\n')).toEqual([
-      'Agent,Referral code,New referees,Payments,Income (KES),Commission (KES),Clawback (KES),Net (KES)',
-      `Achieng Radio,${achieng.referral_code},1,4,833.33,68.33,0,68.33`,
-      expect.stringMatching(/^Baraka Stage,\d{6},0,0,0,0,0,0$/),
+      'Agent,Referral code,New referees,Discount (KES),Bought again within 30 days,Bought again within 90 days,Payments,Income (KES),Commission (KES),Clawback (KES),Net (KES)',
+      `Achieng Radio,${achieng.referral_code},1,0,1,1,4,833.33,68.33,0,68.33`,
+      expect.stringMatching(/^Baraka Stage,\d{6},0,0,0,0,0,0,0,0,0$/),
     ]);
   });
 

@@ -12,6 +12,7 @@ const SCREENS = [
   '/mpesa',
   '/mpesa/unclaimed',
   '/reports?report=retention',
+  '/reports?report=promo-codes',
   '/subscriptions',
   '/tips/subscriptions/all',
   '/bonuses',

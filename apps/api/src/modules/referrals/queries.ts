@@ -202,6 +202,9 @@ export interface AgentReportDbRow {
   income_cents: string | number;
   commission_cents: string | number;
   clawback_cents: string | number;
+  discount_cents: string | number;
+  renewed_30: string | number;
+  renewed_90: string | number;
 }
 
 /**
@@ -216,7 +219,8 @@ export function agentReportBetween(db: Queryable, start: Date, end: Date): Promi
   return rows<AgentReportDbRow>(
     db,
     sql`with referees as (
-          select c.referrer_agent_id as agent_id, u.used_at, u.payment_id as first_payment_id, first.subscriber_id
+          select c.referrer_agent_id as agent_id, u.used_at, u.payment_id as first_payment_id, u.discount_cents, first.subscriber_id,
+                 first.id as first_subscription_id, first.created_at as first_at
             from ${promoCodeUses} u
             join ${promoCodes} c on c.id = u.code_id and c.kind = 'referral' and c.referrer_agent_id is not null
             join ${subscriptions} first on first.id = u.subscription_id
@@ -235,12 +239,25 @@ export function agentReportBetween(db: Queryable, start: Date, end: Date): Promi
             from ${agentCommissions} l join ${mpesaPayments} p on p.id = l.payment_id
            where (l.kind = 'commission' and p.received_at >= ${from} and p.received_at < ${to})
               or (l.kind = 'clawback' and l.created_at >= ${from} and l.created_at < ${to})
-           group by l.agent_id)
+           group by l.agent_id),
+        -- The range's new referees, as the promotion report counts a code's buyers: their discount, and
+        -- whether they bought again (a paid, unreversed subscription) within 30 and 90 days.
+        fresh as (
+          select r.agent_id, count(*) as referees, sum(r.discount_cents) as discount_cents,
+                 count(*) filter (where exists (select 1 from ${subscriptions} s2 where s2.subscriber_id = r.subscriber_id and s2.id <> r.first_subscription_id
+                    and s2.payment_id is not null and s2.reversed_at is null and s2.created_at > r.first_at and s2.created_at <= r.first_at + interval '30 days')) as renewed_30,
+                 count(*) filter (where exists (select 1 from ${subscriptions} s2 where s2.subscriber_id = r.subscriber_id and s2.id <> r.first_subscription_id
+                    and s2.payment_id is not null and s2.reversed_at is null and s2.created_at > r.first_at and s2.created_at <= r.first_at + interval '90 days')) as renewed_90
+            from referees r
+           where r.used_at >= ${from} and r.used_at < ${to}
+           group by r.agent_id)
         select a.id as agent_id, a.name, (select c.code from ${promoCodes} c where c.referrer_agent_id = a.id) as referral_code,
-               (select count(*) from referees r where r.agent_id = a.id and r.used_at >= ${from} and r.used_at < ${to}) as referees,
+               coalesce(fresh.referees, 0) as referees, coalesce(fresh.discount_cents, 0) as discount_cents,
+               coalesce(fresh.renewed_30, 0) as renewed_30, coalesce(fresh.renewed_90, 0) as renewed_90,
                coalesce(paid.payments, 0) as payments, coalesce(paid.income_cents, 0) as income_cents,
                coalesce(ledger.commission_cents, 0) as commission_cents, coalesce(ledger.clawback_cents, 0) as clawback_cents
           from ${agents} a
+          left join fresh on fresh.agent_id = a.id
           left join paid on paid.agent_id = a.id
           left join ledger on ledger.agent_id = a.id
          order by a.name, a.id`,
