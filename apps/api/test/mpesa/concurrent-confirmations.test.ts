@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { PORTAL_COOKIE } from '@betdesk/contract';
-import { bet4mePlans, mpesaPayments, smsMessages, standingOrders, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
+import { bet4mePlans, mpesaPayments, pricePackages, smsMessages, standingOrders, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import type { TestApp } from '../helpers.ts';
 import { declaredAdult, c2b, closeDarajaWorld, confirm, darajaWorld, ledgerOf, SANDBOX_PASSKEY, SECRET, type Reference } from './fixtures.ts';
@@ -23,6 +23,8 @@ let ref: Reference;
 let admin: string;
 /** A Bet4Me plan priced to the cent. */
 let oddPlan: { id: number; priceCents: number; durationDays: number };
+/** Over 2.5 by SMS sold by the day at KES 20 (decision 095): the only OV package. */
+let ovDaily: number;
 let phoneNo = 711_300_000;
 
 beforeAll(async () => {
@@ -32,6 +34,11 @@ beforeAll(async () => {
   await t.deps.db.execute(sql`update settings set value = 'true'::jsonb where key = 'mpesa_ratiba_enabled'`);
   const [plan] = await t.deps.db.insert(bet4mePlans).values({ name: 'Odd week', durationDays: 7, priceCents: 77_777 }).returning();
   oddPlan = plan!;
+  const [daily] = await t.deps.db
+    .insert(pricePackages)
+    .values({ betCategoryId: ref.ov.id, medium: 'sms', name: 'Over 2.5 SMS by the day', durationDays: 1, priceCents: 2_000, billing: 'daily' })
+    .returning();
+  ovDaily = daily!.id;
 });
 afterAll(() => closeDarajaWorld({ t, fake }));
 
@@ -99,6 +106,22 @@ async function tipsSubscriber(): Promise<Payer> {
       const ids = await claimedTo(receipts, { subscriberId });
       const bought = await stackedOnePerPayment(ids, 7);
       expect(bought.every((s) => s.packageId === ref.d2Sms.id && s.amountCents === 10_000)).toBe(true);
+      expect(await ledgerOf(t, { subscriberId })).toBe(0);
+    },
+  };
+}
+
+/** A tips subscriber paying KES 60 to OV, the daily package: each payment buys 3 days more, at 3 x KES 20. */
+async function dailySubscriber(): Promise<Payer> {
+  const phone = nextPhone();
+  const subscriberId = await ref.person('subscriber', `Daily Subscriber ${phone}`, phone);
+  return {
+    kind: 'daily package subscriber',
+    pay: async () => paid(phone, '60.00', 'OV'),
+    async check(receipts) {
+      const ids = await claimedTo(receipts, { subscriberId });
+      const bought = await stackedOnePerPayment(ids, 3);
+      expect(bought.every((s) => s.packageId === ovDaily && s.durationDays === 3 && s.amountCents === 6_000)).toBe(true);
       expect(await ledgerOf(t, { subscriberId })).toBe(0);
     },
   };
@@ -186,6 +209,7 @@ async function ratibaRun(): Promise<Payer> {
 const KINDS: [string, () => Promise<Payer>][] = [
   ['Bet4Me client paying a plan', planClient],
   ['tips subscriber', tipsSubscriber],
+  ['tips subscriber buying days of a daily package', dailySubscriber],
   ['Bet4Me client paying credit', creditDeposit],
   ['stranger', stranger],
   ['subscriber whose Ratiba standing order runs', ratibaRun],
@@ -212,6 +236,7 @@ describe('C2B confirmations arriving at once', () => {
       ...(await Promise.all([tipsSubscriber(), tipsSubscriber(), tipsSubscriber()])),
       ...(await Promise.all([creditDeposit(), creditDeposit()])),
       ...(await Promise.all([stranger(), stranger()])),
+      await dailySubscriber(),
     ];
     payers.push(await ratibaRun(), await ratibaRun());
     const sent = new Map<Payer, Record<string, unknown>[]>(payers.map((p) => [p, []]));
