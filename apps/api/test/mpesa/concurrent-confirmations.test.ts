@@ -1,7 +1,7 @@
 /**
  * C2B confirmations arriving at once (decision 054): twelve for one payer, fifty spread over many.
  * Every payment is stored exactly once and settled as it would be alone (claimed with its plan,
- * package, credit or standing-order run), or, for a stranger, waits unclaimed; the money adds up to
+ * package (days of a daily one too), credit or standing-order run), or, for a stranger, waits unclaimed; the money adds up to
  * the cent. A payment whose rules still cannot settle it is kept unclaimed with the reason, shown
  * in the admins' list. PGlite runs one transaction at a time, so the races only happen on
  * PostgreSQL (DATABASE_URL); the outcomes must be the same on both.
