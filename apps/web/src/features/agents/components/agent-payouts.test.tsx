@@ -99,9 +99,10 @@ describe("The agents' payouts (decision 093)", () => {
     renderAt('/agents', <AgentPayouts />);
     await screen.findByText('Agent 1');
     await user.click(within(rowOf('Agent 1')).getByRole('button', { name: 'Approve the payout to Agent 1' }));
+    // The dialog draws its content as it opens: wait for it, not just for its frame.
     const dialog = await screen.findByTestId('approve-payout-modal');
-    expect(dialog).toHaveTextContent('KES 80.00 for 2026-11 goes to Agent 1 (0722500001) by M-Pesa B2C, asked by Asha Admin');
-    await user.type(within(dialog).getByTestId('approve-payout-code'), '123456');
+    await waitFor(() => expect(dialog).toHaveTextContent('KES 80.00 for 2026-11 goes to Agent 1 (0722500001) by M-Pesa B2C, asked by Asha Admin'));
+    await user.type(await within(dialog).findByTestId('approve-payout-code'), '123456');
     await user.click(within(dialog).getByRole('button', { name: 'Approve and send' }));
     await waitFor(() => expect(posted.at(-1)).toEqual({ path: '/api/agents/payouts/1/approve', body: { code: '123456' } }));
     await waitFor(() => expect(within(rowOf('Agent 1')).getByText('Sending')).toBeInTheDocument());
