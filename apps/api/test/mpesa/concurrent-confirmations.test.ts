@@ -12,7 +12,7 @@ import { PORTAL_COOKIE } from '@betdesk/contract';
 import { bet4mePlans, mpesaPayments, pricePackages, smsMessages, standingOrders, subscriptions, tipsSubscribers } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import type { TestApp } from '../helpers.ts';
-import { declaredAdult, c2b, closeDarajaWorld, confirm, darajaWorld, ledgerOf, SANDBOX_PASSKEY, SECRET, type Reference } from './fixtures.ts';
+import { declaredAdult, c2b, closeDarajaWorld, confirm, ratibaWorld, ledgerOf, type Reference } from './fixtures.ts';
 
 const SHORTCODE = '174379';
 const DAY = 86_400_000;
@@ -28,10 +28,7 @@ let ovDaily: number;
 let phoneNo = 711_300_000;
 
 beforeAll(async () => {
-  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: SHORTCODE, MPESA_PASSKEY: SANDBOX_PASSKEY }));
-  t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
-  fake.c2bConfirmationUrl = `https://betdesk.example.com/api/hooks/c2b/confirmation/${SECRET}`;
-  await t.deps.db.execute(sql`update settings set value = 'true'::jsonb where key = 'mpesa_ratiba_enabled'`);
+  ({ t, fake, ref, admin } = await ratibaWorld(SHORTCODE));
   const [plan] = await t.deps.db.insert(bet4mePlans).values({ name: 'Odd week', durationDays: 7, priceCents: 77_777 }).returning();
   oddPlan = plan!;
   const [daily] = await t.deps.db

@@ -170,6 +170,18 @@ export async function darajaWorld(env: Record<string, string>): Promise<{ t: Tes
   return { t, fake, ref, admin: await t.tokenFor('boss@betdesk.test') };
 }
 
+/**
+ * A Daraja world whose paybill confirms to the test app (the fake's C2B URL set) with M-Pesa Ratiba
+ * on and the job nudges off: the set-up of the tests of purchases, renewals, trials and pauses.
+ */
+export async function ratibaWorld(shortcode = '174379'): Promise<{ t: TestApp; fake: FakeDaraja; ref: Reference; admin: string }> {
+  const world = await darajaWorld({ MPESA_SHORTCODE: shortcode, MPESA_PASSKEY: SANDBOX_PASSKEY });
+  world.t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
+  world.fake.c2bConfirmationUrl = `https://betdesk.example.com/api/hooks/c2b/confirmation/${SECRET}`;
+  await world.t.deps.db.execute(sql`update settings set value = 'true'::jsonb where key = 'mpesa_ratiba_enabled'`);
+  return world;
+}
+
 export async function closeDarajaWorld(world: { t: TestApp; fake: FakeDaraja }): Promise<void> {
   await world.t.close();
   await world.fake.close();

@@ -7,7 +7,7 @@ import { countSmsRecipients } from '../../src/modules/tips-sms/queries.ts';
 import { saleAfterPause } from '../../src/modules/pauses/service.ts';
 import { customerDateTime } from '../../src/customer-texts/format.ts';
 import { signInToPortal, type TestApp } from '../helpers.ts';
-import { c2b, confirm, declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
+import { c2b, confirm, declaredAdult, SECRET, ratibaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
@@ -17,10 +17,7 @@ let phoneNo = 711000900;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
-  t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
-  fake.c2bConfirmationUrl = `https://betdesk.example.com/api/hooks/c2b/confirmation/${SECRET}`;
-  await t.deps.db.execute(sql`update settings set value = 'true'::jsonb where key = 'mpesa_ratiba_enabled'`);
+  ({ t, fake, ref, admin } = await ratibaWorld());
 });
 afterAll(() => closeDarajaWorld({ t, fake }));
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { nairobiDayOf } from '@betdesk/contract';
 import { auditLog, ledgerEntries, standingOrders, subscriptions, taxInvoices, tipsSubscribers, trialUses } from '../../src/db/schema/index.ts';
 import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
@@ -7,7 +7,7 @@ import { sha256Hex } from '../../src/lib/crypto.ts';
 import { subscriptionsMade } from '../../src/modules/reports/queries.ts';
 import { startTrial, trialFigures, trialOffer } from '../../src/modules/trials/service.ts';
 import { signInToPortal, type TestApp } from '../helpers.ts';
-import { declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
+import { declaredAdult, ratibaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 
 let t: TestApp;
 let fake: FakeDaraja;
@@ -16,10 +16,7 @@ let admin: string;
 let phoneNo = 711000700;
 
 beforeAll(async () => {
-  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
-  t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
-  fake.c2bConfirmationUrl = `https://betdesk.example.com/api/hooks/c2b/confirmation/${SECRET}`;
-  await t.deps.db.execute(sql`update settings set value = 'true'::jsonb where key = 'mpesa_ratiba_enabled'`);
+  ({ t, fake, ref, admin } = await ratibaWorld());
 });
 afterAll(() => closeDarajaWorld({ t, fake }));
 

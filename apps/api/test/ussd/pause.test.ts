@@ -6,7 +6,7 @@ import type { FakeDaraja } from '../../src/integrations/mpesa/fake-daraja.ts';
 import { sha256Hex } from '../../src/lib/crypto.ts';
 import { activateSubscription } from '../../src/modules/subscriptions/service.ts';
 import { signInToPortal, type TestApp } from '../helpers.ts';
-import { c2b, confirm, declaredAdult, SANDBOX_PASSKEY, SECRET, darajaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
+import { c2b, confirm, declaredAdult, ratibaWorld, closeDarajaWorld, type Reference } from '../mpesa/fixtures.ts';
 import { screen } from './fixtures.ts';
 
 /*
@@ -23,10 +23,7 @@ let phoneNo = 711000950;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  ({ t, fake, ref, admin } = await darajaWorld({ MPESA_SHORTCODE: '174379', MPESA_PASSKEY: SANDBOX_PASSKEY }));
-  t.deps.jobs = { nudge: async () => {}, stop: async () => {} };
-  fake.c2bConfirmationUrl = `https://betdesk.example.com/api/hooks/c2b/confirmation/${SECRET}`;
-  await t.deps.db.execute(sql`update settings set value = 'true'::jsonb where key = 'mpesa_ratiba_enabled'`);
+  ({ t, fake, ref, admin } = await ratibaWorld());
 });
 afterAll(() => closeDarajaWorld({ t, fake }));
 
