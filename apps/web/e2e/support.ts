@@ -75,6 +75,25 @@ export async function adminHeaders(request: APIRequestContext, who: { email: str
   return { authorization: `Bearer ${(await login.json()).token as string}`, 'x-requested-with': 'XMLHttpRequest' };
 }
 
+/**
+ * The portal's sign-in by SMS code on the page as it stands (the phone form shown): the phone typed as
+ * a punter types it ("0712 345 678"), the code read from the fake gateway's messages to that phone.
+ */
+export async function signInToPortalByCode(page: Page, gateway: FakeAfricasTalking, typedPhone: string): Promise<void> {
+  const number = `+254${typedPhone.replace(/\D/g, '').slice(1)}`;
+  await page.getByLabel('Phone number').fill(typedPhone);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  let code = '';
+  await expect
+    .poll(() => {
+      code = gateway.accepted.find((m) => m.number === number && /sign-in code/.test(m.message))?.message.match(/\b(\d{6})\b/)?.[1] ?? '';
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  await page.getByLabel(/6-digit code/).fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
 /** A phone no agent has yet: 0722 and six digits of the clock (the shared server keeps its agents from run to run). */
 export const freshAgentPhone = (): string => `0722${Date.now().toString().slice(-6)}`;
 

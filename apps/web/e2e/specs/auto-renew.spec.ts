@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { admin, testWithOwnServerAndDaraja } from '../support.ts';
+import { admin, signInToPortalByCode, testWithOwnServerAndDaraja } from '../support.ts';
 
 /**
  * Issue 30: a punter on a 360 px phone buys a weekly package on the portal and, on the paid
@@ -35,17 +35,7 @@ test.describe('Automatic renewal on the portal', () => {
     await page.goto('/portal/packages');
     await page.getByRole('link', { name: 'Pay with M-Pesa' }).first().click();
     await page.getByRole('button', { name: 'Pay with M-Pesa' }).click();
-    await page.getByLabel('Phone number').fill('0712 345 678');
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    let code = '';
-    await expect
-      .poll(() => {
-        code = gateway.accepted.find((m) => m.number === '+254712345678' && /sign-in code/.test(m.message))?.message.match(/\b(\d{6})\b/)?.[1] ?? '';
-        return code;
-      })
-      .toMatch(/^\d{6}$/);
-    await page.getByLabel(/6-digit code/).fill(code);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInToPortalByCode(page, gateway, '0712 345 678');
     daraja.outcomes.push({ resultCode: 0, callback: true, receipt: 'SPE3000001' });
     await page.getByLabel(/I am 18 years old or older/).check(); // the first purchase's 18+ declaration (decision 060)
     await page.getByRole('button', { name: 'Pay with M-Pesa' }).click();
@@ -80,17 +70,7 @@ test.describe('Automatic renewal on the portal', () => {
     await page.goto('/portal/packages');
     await page.getByRole('link', { name: 'Pay with M-Pesa' }).first().click();
     await page.getByRole('button', { name: 'Pay with M-Pesa' }).click();
-    await page.getByLabel('Phone number').fill('0712 345 679');
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    let code = '';
-    await expect
-      .poll(() => {
-        code = gateway.accepted.find((m) => m.number === '+254712345679' && /sign-in code/.test(m.message))?.message.match(/\b(\d{6})\b/)?.[1] ?? '';
-        return code;
-      })
-      .toMatch(/^\d{6}$/);
-    await page.getByLabel(/6-digit code/).fill(code);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInToPortalByCode(page, gateway, '0712 345 679');
     // Signed in, the language switch is kept with the phone: its SMS are in Kiswahili too.
     await page.getByRole('button', { name: 'Soma kwa Kiswahili' }).click();
     daraja.outcomes.push({ resultCode: 0, callback: true, receipt: 'SPE3000002' });

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { admin, shot, testWithOwnServer } from '../support.ts';
+import { admin, shot, signInToPortalByCode, testWithOwnServer } from '../support.ts';
 
 /**
  * Issue 57, item 4 (decision 090): a punter pauses their weekly subscription on My account from a
@@ -29,17 +29,7 @@ test.describe('Pausing a subscription on the portal', () => {
   test('a punter pauses a weekly subscription for 3 days on a 360 px phone without JavaScript', async ({ page, request, gateway }) => {
     await setUp(request, '0712300570');
     await page.goto('/portal/sign-in?next=/portal/account');
-    await page.getByLabel('Phone number').fill('0712 300 570');
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    let code = '';
-    await expect
-      .poll(() => {
-        code = gateway.accepted.find((m) => m.number === '+254712300570' && /sign-in code/.test(m.message))?.message.match(/\b(\d{6})\b/)?.[1] ?? '';
-        return code;
-      })
-      .toMatch(/^\d{6}$/);
-    await page.getByLabel(/6-digit code/).fill(code);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInToPortalByCode(page, gateway, '0712 300 570');
     await expect(page).toHaveURL(/\/portal\/account$/);
 
     const before = await page.getByText(/^Active until /).textContent();

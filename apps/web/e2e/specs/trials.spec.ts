@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { admin, shot, signIn, testWithOwnServerAndDaraja } from '../support.ts';
+import { admin, shot, signIn, signInToPortalByCode, testWithOwnServerAndDaraja } from '../support.ts';
 
 /**
  * Decision 089: on a 360 px phone a newcomer starts a weekly package's free trial, which comes only
@@ -39,17 +39,7 @@ test('a newcomer starts a free trial with automatic renewal on a 360 px phone', 
   await trial.getByRole('button', { name: 'Start a free trial' }).click();
 
   // Signed out: the sign-in comes first, then back to the package.
-  await page.getByLabel('Phone number').fill('0712 345 680');
-  await page.getByRole('button', { name: 'Send me a code' }).click();
-  let code = '';
-  await expect
-    .poll(() => {
-      code = gateway.accepted.find((m) => m.number === '+254712345680' && /sign-in code/.test(m.message))?.message.match(/\b(\d{6})\b/)?.[1] ?? '';
-      return code;
-    })
-    .toMatch(/^\d{6}$/);
-  await page.getByLabel(/6-digit code/).fill(code);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInToPortalByCode(page, gateway, '0712 345 680');
   await trial.getByLabel(/I am 18 years old or older/).check();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await shot(page, 'trial-offer');
