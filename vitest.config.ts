@@ -2,15 +2,22 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files run in as many forks as the machine has cores (Vitest's own default is one fewer, which
- * on CI's two cores is a single fork). On PostgreSQL a file spends much of its time waiting for the
- * server, so one more fork keeps both cores busy. `TEST_WORKERS` overrides.
+ * Test files run in one more fork than the machine has cores (Vitest's own default is one fewer, which
+ * on CI's two cores is a single fork): a file spends much of its time waiting (for PostgreSQL, for a
+ * worker process it started, for a grace period), and the extra fork keeps both cores busy meanwhile.
+ * `TEST_WORKERS` overrides.
  */
-const workers = Number(process.env.TEST_WORKERS) || availableParallelism() + (process.env.DATABASE_URL ? 1 : 0);
+const workers = Number(process.env.TEST_WORKERS) || availableParallelism() + 1;
+
+/**
+ * CI's two runs (CI_SPLIT=1, set by .ci/run): the web app's tests touch no database, so only the
+ * PostgreSQL run has them (decision 097); `npm test` alone runs every project.
+ */
+const webTestsHere = !(process.env.CI_SPLIT === '1' && !process.env.DATABASE_URL);
 
 export default defineConfig({
   test: {
-    projects: ['apps/api/vitest.config.ts', 'apps/api/vitest.own-process.config.ts', 'apps/web'],
+    projects: ['apps/api/vitest.config.ts', 'apps/api/vitest.own-process.config.ts', ...(webTestsHere ? ['apps/web'] : [])],
     maxWorkers: workers,
     minWorkers: 1,
   },

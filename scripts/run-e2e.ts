@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { startDataDirFrom, writeMigratedDataDir } from './migrated-data-dir.ts';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -36,7 +37,13 @@ async function main(): Promise<number> {
   if (run('node', ['--import', 'tsx', 'scripts/portal-weight.ts', '--check']) !== 0) return 1;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, E2E_DATA_DIR: dataDir, CHROMIUM_PATH: chromium };
+  // One migrated embedded database for the run (decision 097): the servers on PGlite (the shared one on
+  // the PGlite run, every spec's own server) start from a copy of it instead of an initdb and the migrations.
+  const templateDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-template-'));
+  const template = join(templateDir, 'pglite');
+  await writeMigratedDataDir(template);
+  const env: NodeJS.ProcessEnv = { ...process.env, E2E_DATA_DIR: dataDir, E2E_PGLITE_TEMPLATE: template, CHROMIUM_PATH: chromium };
+  if (!process.env.DATABASE_URL) startDataDirFrom(template, dataDir);
   let dropDatabase = async () => {};
   if (process.env.DATABASE_URL) {
     const name = `betdesk_e2e_${randomBytes(5).toString('hex')}`;
@@ -60,6 +67,7 @@ async function main(): Promise<number> {
   } finally {
     await dropDatabase();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(templateDir, { recursive: true, force: true });
   }
 }
 

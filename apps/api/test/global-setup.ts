@@ -6,15 +6,17 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/client.ts';
 import { ensureSettingDefaults } from '../src/modules/settings/service.ts';
+import { writeMigratedDataDir } from '../../../scripts/migrated-data-dir.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /**
      * Where every test file's database starts: a migrated one with the settings' defaults, made once
-     * per run. On PGlite, the path of its dumped data directory; on PostgreSQL, the name of a template
+     * per run. On PGlite, the path of its dumped data directory and of that directory on disk (for the
+     * processes a test starts: helpers.ts databaseForProcesses); on PostgreSQL, the name of a template
      * database that `create database … template` copies.
      */
-    migratedDatabase: { kind: 'pglite'; dump: string } | { kind: 'postgres'; template: string };
+    migratedDatabase: { kind: 'pglite'; dump: string; dataDir: string } | { kind: 'postgres'; template: string };
   }
 }
 
@@ -57,8 +59,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await database.migrate();
     await ensureSettingDefaults(database.db);
     const dump = join(dir, 'migrated.tar');
-    writeFileSync(dump, Buffer.from(await (await database.pglite!.dumpDataDir('none')).arrayBuffer()));
-    project.provide('migratedDatabase', { kind: 'pglite', dump });
+    const dumped = await database.pglite!.dumpDataDir('none');
+    writeFileSync(dump, Buffer.from(await dumped.arrayBuffer()));
+    const dataDir = join(dir, 'pglite');
+    await writeMigratedDataDir(dataDir, dumped);
+    project.provide('migratedDatabase', { kind: 'pglite', dump, dataDir });
   } finally {
     await database.close();
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { inject } from 'vitest';
 import { onServer } from './global-setup.ts';
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
@@ -8,7 +8,7 @@ import pino from 'pino';
 import { ADMIN_CATEGORY_ID, AGENT_CATEGORY_ID, PORTAL_COOKIE } from '@betdesk/contract';
 import { smsMessages } from '../src/db/schema/index.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, type Database, type Queryable } from '../src/db/client.ts';
+import { openDatabase, type Database, type DatabaseOptions, type Queryable } from '../src/db/client.ts';
 import type { AppDeps } from '../src/deps.ts';
 import type { ReadRouting } from '../src/db/replica.ts';
 import { buildApp } from '../src/app.ts';
@@ -45,6 +45,23 @@ export async function serverDatabase(prefix = 'betdesk_test', template?: string)
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => onServer(serverUrl, `drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * A database for processes the test starts itself (a worker, a server), migrated with the settings'
+ * defaults: on PostgreSQL a new database copied from the run's migrated template, on PGlite the data
+ * directory `pgliteDir` copied from the run's migrated one (decision 097), instead of an initdb and
+ * every migration per file. `where` opens it; `drop()` removes it.
+ */
+export async function databaseForProcesses(pgliteDir: string): Promise<{ where: DatabaseOptions; drop(): Promise<void> }> {
+  const migrated = inject('migratedDatabase');
+  if (migrated.kind === 'postgres') {
+    const server = await serverDatabase('betdesk_test', migrated.template);
+    if (!server) throw new Error('The run migrated a PostgreSQL template but DATABASE_URL is not set');
+    return { where: { url: server.url }, drop: server.drop };
+  }
+  cpSync(migrated.dataDir, pgliteDir, { recursive: true });
+  return { where: { dataDir: pgliteDir }, drop: async () => rmSync(pgliteDir, { recursive: true, force: true }) };
 }
 
 export interface TestApp {

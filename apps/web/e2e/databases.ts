@@ -2,19 +2,22 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Where each browser spec runs in CI (decision 083). `npm run e2e` alone runs every spec; with
- * E2E_CI_SPLIT=1 (set by .ci/run, which runs the suite once on PGlite and once on PostgreSQL side by
+ * Where each browser spec runs in CI (decisions 083 and 097). `npm run e2e` alone runs every spec; with
+ * CI_SPLIT=1 (set by .ci/run, which runs the suite once on PGlite and once on PostgreSQL side by
  * side) a run keeps the specs marked `both` and those whose CI home is its own database.
  *
  * - `both`: what the spec proves depends on the database's own behaviour (SQL aggregates and date
  *   arithmetic shown as figures, server-side sorting and search, the CSV export's cursor, the live
  *   updates' LISTEN/NOTIFY, the backup's pg_dump against PGlite's dump).
- * - `pglite`: the spec's tests run on a server of their own (support.ts startOwnServer), which is a
- *   fresh PGlite whatever the run's database: on the PostgreSQL run they only repeated the PGlite run.
- * - `postgres`: the spec tests the UI over the API, and the database under the API does not change
- *   what it proves (the API suite runs on both databases); it runs on PostgreSQL, production's.
+ * - `own`: every test of the spec runs on a server of its own (support.ts startOwnServer), a fresh
+ *   PGlite whatever the run's database, so it runs once. Its home is the PostgreSQL run, whose unit
+ *   and API tests end first (PGlite's take longest), in a Playwright project beside the shared
+ *   server's specs: nothing of the shared server's is read or written, so the two go at once.
+ * - `postgres`: the spec tests the UI over the API (on the shared server, or partly on its own), and
+ *   the database under the API does not change what it proves (the API suite runs on both
+ *   databases); it runs on PostgreSQL, production's.
  */
-export type SpecHome = 'both' | 'pglite' | 'postgres';
+export type SpecHome = 'both' | 'own' | 'postgres';
 
 export const specHomes: Record<string, SpecHome> = {
   // Database-dependent: run on both.
@@ -25,23 +28,23 @@ export const specHomes: Record<string, SpecHome> = {
   'search.spec.ts': 'both', // prefix and phone search in SQL
   'staff-tools.spec.ts': 'both', // a live update (LISTEN/NOTIFY on PostgreSQL, in-process on PGlite), the audit trail
   'tables.spec.ts': 'both', // server-side sorting (collation), Nairobi date ranges, totals and the export
-  // Own server (PGlite whatever the run's database): once, on PGlite.
-  'accessibility.spec.ts': 'pglite', // axe-core over the screens; the portal part on its own server
-  'admin-grants.spec.ts': 'pglite',
-  'auto-renew.spec.ts': 'pglite',
-  'books.spec.ts': 'pglite',
-  'portal.spec.ts': 'pglite', // the 3G part reads the shared server's public pages: markup, not data
-  'portal-pause.spec.ts': 'pglite',
-  'promo-codes.spec.ts': 'pglite',
-  'trials.spec.ts': 'pglite',
-  'refunds.spec.ts': 'pglite',
-  'self-exclusion.spec.ts': 'pglite',
-  'sms-failover.spec.ts': 'pglite',
-  'sms-gateway.spec.ts': 'pglite',
-  'sports-feed.spec.ts': 'pglite',
-  'tax.spec.ts': 'pglite',
-  'two-factor.spec.ts': 'pglite',
+  // Every test on its own server (PGlite whatever the run's database): once, beside the shared server's.
+  'admin-grants.spec.ts': 'own',
+  'auto-renew.spec.ts': 'own',
+  'books.spec.ts': 'own',
+  'portal-pause.spec.ts': 'own',
+  'promo-codes.spec.ts': 'own',
+  'trials.spec.ts': 'own',
+  'refunds.spec.ts': 'own',
+  'self-exclusion.spec.ts': 'own',
+  'sms-failover.spec.ts': 'own',
+  'sms-gateway.spec.ts': 'own',
+  'sports-feed.spec.ts': 'own',
+  'tax.spec.ts': 'own',
+  'two-factor.spec.ts': 'own',
   // The UI over the API: once, on PostgreSQL.
+  'accessibility.spec.ts': 'postgres', // axe-core over the shared server's screens; the portal part on its own server
+  'portal.spec.ts': 'postgres', // on its own server but for the 3G part, which reads the shared server's public pages
   'agents.spec.ts': 'postgres',
   'catalogue.spec.ts': 'postgres',
   'compliance.spec.ts': 'postgres',
@@ -65,11 +68,8 @@ export const specHomes: Record<string, SpecHome> = {
   'tips.spec.ts': 'postgres',
 };
 
-/**
- * The spec files this run keeps: every one, or with `split` those for `database`. Throws when a file
- * in specs/ has no home here (or a home names a file that is gone), so no spec is lost from CI.
- */
-export function specsToRun(database: 'pglite' | 'postgres', split: boolean): string[] {
+/** Every spec file, checked against the homes above. */
+function specFiles(): string[] {
   const dir = fileURLToPath(new URL('./specs', import.meta.url));
   const files = readdirSync(dir).filter((f) => f.endsWith('.spec.ts')).sort();
   const missing = files.filter((f) => !(f in specHomes));
@@ -79,5 +79,18 @@ export function specsToRun(database: 'pglite' | 'postgres', split: boolean): str
       `apps/web/e2e/databases.ts must name every spec exactly: without a home ${missing.join(', ') || '-'}; gone ${gone.join(', ') || '-'}`,
     );
   }
-  return split ? files.filter((f) => specHomes[f] === 'both' || specHomes[f] === database) : files;
+  return files;
+}
+
+/**
+ * The spec files this run keeps, as Playwright's two projects: `shared` (the specs on the shared
+ * server, one at a time, since they share its data) and `own` (those whose every test has a server of
+ * its own). Every spec without `split`; with it, those whose home is `database` (or `both`). Throws
+ * when a file in specs/ has no home here (or a home names a file that is gone), so no spec is lost.
+ */
+export function specsToRun(database: 'pglite' | 'postgres', split: boolean): { shared: string[]; own: string[] } {
+  const files = specFiles();
+  // The PGlite run keeps the specs where the database matters; the PostgreSQL run keeps every spec.
+  const kept = split && database === 'pglite' ? files.filter((f) => specHomes[f] === 'both') : files;
+  return { shared: kept.filter((f) => specHomes[f] !== 'own'), own: kept.filter((f) => specHomes[f] === 'own') };
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
 import { startFakeDaraja, type FakeDaraja } from '../../api/src/integrations/mpesa/fake-daraja.ts';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../api/src/integrations/sms/fake-africastalking.ts';
+import { startDataDirFrom } from '../../../scripts/migrated-data-dir.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -166,6 +167,8 @@ export async function startOwnServer(env: Record<string, string>, operatorAdmins
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-own-'));
+  // Its own PGlite starts as a copy of the run's migrated one (scripts/run-e2e.ts, decision 097).
+  if (!process.env.E2E_OWN_DATABASE_URL) startDataDirFrom(process.env.E2E_PGLITE_TEMPLATE, dataDir);
   if (operatorAdmins.length > 0) {
     const all = [{ ...admin, name: 'Administrator', phone: '0700000000' }, ...operatorAdmins];
     execFileSync('node', ['--import', 'tsx', 'apps/web/e2e/operator-admins.ts', JSON.stringify(all)], {

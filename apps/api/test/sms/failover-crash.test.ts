@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/client.ts';
-import { serverDatabase } from '../helpers.ts';
+import { databaseForProcesses } from '../helpers.ts';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../src/integrations/sms/fake-africastalking.ts';
 import { startFakeAdvanta, type FakeAdvanta } from '../../src/integrations/sms/fake-advanta.ts';
 import { AT_API_KEY, AT_USERNAME, phones, queueTo } from './sms-test-kit.ts';
@@ -22,15 +22,13 @@ let at: FakeAfricasTalking;
 let advanta: FakeAdvanta;
 
 beforeAll(async () => {
-  const server = await serverDatabase();
-  if (server) {
-    where = { url: server.url };
-    dropDatabase = server.drop;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'betdesk-sms-failover-crash-'));
-    where = { dataDir: dir };
-    dropDatabase = async () => rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = mkdtempSync(join(tmpdir(), 'betdesk-sms-failover-crash-'));
+  const database = await databaseForProcesses(join(dir, 'pglite'));
+  where = database.where;
+  dropDatabase = async () => {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  };
   at = await startFakeAfricasTalking({ username: AT_USERNAME, apiKey: AT_API_KEY });
   advanta = await startFakeAdvanta({ apiKey: 'adv-key', partnerId: '4242', creditKes: 10_000 });
 });

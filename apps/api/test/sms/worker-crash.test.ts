@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/client.ts';
-import { serverDatabase } from '../helpers.ts';
+import { databaseForProcesses } from '../helpers.ts';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../src/integrations/sms/fake-africastalking.ts';
 import { AT_API_KEY, AT_USERNAME, phones, queueTo } from './sms-test-kit.ts';
 
@@ -24,15 +24,13 @@ let dropDatabase = async () => {};
 let fake: FakeAfricasTalking;
 
 beforeAll(async () => {
-  const server = await serverDatabase();
-  if (server) {
-    where = { url: server.url };
-    dropDatabase = server.drop;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'betdesk-sms-crash-'));
-    where = { dataDir: dir };
-    dropDatabase = async () => rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = mkdtempSync(join(tmpdir(), 'betdesk-sms-crash-'));
+  const database = await databaseForProcesses(join(dir, 'pglite'));
+  where = database.where;
+  dropDatabase = async () => {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  };
   fake = await startFakeAfricasTalking({ username: AT_USERNAME, apiKey: AT_API_KEY });
 });
 afterAll(async () => {

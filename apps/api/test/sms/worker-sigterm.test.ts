@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/client.ts';
-import { serverDatabase } from '../helpers.ts';
+import { databaseForProcesses } from '../helpers.ts';
 import { startFakeAfricasTalking, type FakeAfricasTalking } from '../../src/integrations/sms/fake-africastalking.ts';
 import { AT_API_KEY, AT_USERNAME, phones, queueTo } from './sms-test-kit.ts';
 
@@ -26,14 +26,10 @@ let fake: FakeAfricasTalking;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'betdesk-sms-sigterm-'));
-  const server = await serverDatabase();
-  if (server) {
-    where = { url: server.url };
-    dropDatabase = server.drop;
-  } else {
-    // The worker opens DATA_DIR/pglite; the test opens it only while no worker runs (one process at a time).
-    where = { dataDir: join(dataDir, 'pglite') };
-  }
+  // On PGlite the worker opens DATA_DIR/pglite; the test opens it only while no worker runs (one process at a time).
+  const database = await databaseForProcesses(join(dataDir, 'pglite'));
+  where = database.where;
+  dropDatabase = database.drop;
   fake = await startFakeAfricasTalking({ username: AT_USERNAME, apiKey: AT_API_KEY });
 });
 afterAll(async () => {
