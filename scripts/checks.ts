@@ -1,8 +1,9 @@
 /**
  * npm test's first step: the type check and lint (`npm run typecheck`, `npm run lint`). `.ci/run` runs
- * both once before its two `npm test` runs side by side and passes the fingerprint of the tree it
- * checked in BETDESK_CHECKED_TREE; a run whose tree has that fingerprint skips them, any other runs
- * them (a changed file, or no fingerprint at all, as with the README's plain `npm test`).
+ * both once, beside its two `npm test` runs (its exit fails CI as theirs do), and passes the
+ * fingerprint of the tree it checks in BETDESK_CHECKED_TREE; a run whose tree has that fingerprint
+ * skips them, any other runs them (a changed file, or no fingerprint at all, as with the README's
+ * plain `npm test`).
  * `--fingerprint` prints the tree's fingerprint: the commit, the uncommitted diff and the untracked files.
  */
 import { spawnSync } from 'node:child_process';
@@ -33,7 +34,7 @@ if (process.argv.includes('--fingerprint')) {
 }
 const checked = process.env.BETDESK_CHECKED_TREE;
 if (checked && checked === fingerprint()) {
-  console.log('The type check and lint passed on this very tree earlier in this run (BETDESK_CHECKED_TREE): not run again.');
+  console.log('The type check and lint of this very tree are run once by .ci/run, beside this run (BETDESK_CHECKED_TREE): not here.');
   process.exit(0);
 }
 process.exit(run('typecheck') || run('lint'));

@@ -58,8 +58,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     await database.migrate();
     await ensureSettingDefaults(database.db);
+    // Each file's copy loads with about a quarter less CPU without the two template databases (no test
+    // makes a database inside PGlite) and with the migrations' WAL checkpointed, not replayed per load.
+    const pglite = database.pglite!;
+    await pglite.query("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
+    await pglite.query('drop database template0');
+    await pglite.query('drop database template1');
+    await pglite.query('checkpoint');
     const dump = join(dir, 'migrated.tar');
-    const dumped = await database.pglite!.dumpDataDir('none');
+    const dumped = await pglite.dumpDataDir('none');
     writeFileSync(dump, Buffer.from(await dumped.arrayBuffer()));
     const dataDir = join(dir, 'pglite');
     await writeMigratedDataDir(dataDir, dumped);
