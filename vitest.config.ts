@@ -16,10 +16,23 @@ const workers = Number(process.env.TEST_WORKERS) || availableParallelism() + 1;
  */
 const webTestsHere = !(process.env.CI_SPLIT === '1' && process.env.DATABASE_URL);
 
+/**
+ * `npm run test:unit` (scripts/test-unit.ts, decision 099) runs Vitest twice. BETDESK_SHARED_FORKS=1:
+ * the `api` project alone, in `workers` forks that each run file after file on the modules they
+ * imported once (Vitest reads the pool's `isolate` here, in the root config, not in a project). Every
+ * fork stays up for the whole run: with fewer kept than started, Tinypool ends an idle fork and the
+ * run fails with "Terminating worker thread" (vitest-dev/vitest#8564). BETDESK_SHARED_FORKS=0: the
+ * other projects, a process per file. Unset (a plain `npx vitest`), every project, a process per file.
+ */
+const sharedForks = process.env.BETDESK_SHARED_FORKS;
+const api = 'apps/api/vitest.config.ts';
+const isolated = ['apps/api/vitest.own-process.config.ts', ...(webTestsHere ? ['apps/web'] : [])];
+
 export default defineConfig({
   test: {
-    projects: ['apps/api/vitest.config.ts', 'apps/api/vitest.own-process.config.ts', ...(webTestsHere ? ['apps/web'] : [])],
+    projects: sharedForks === '1' ? [api] : sharedForks === '0' ? isolated : [api, ...isolated],
     maxWorkers: workers,
-    minWorkers: 1,
+    minWorkers: sharedForks === '1' ? workers : 1,
+    ...(sharedForks === '1' ? { poolOptions: { forks: { isolate: false } } } : {}),
   },
 });

@@ -5,7 +5,8 @@
  * opens it finds every migration applied, as a server restarted on its own data would.
  *
  * `node --import tsx scripts/migrated-data-dir.ts <dir>` writes `<dir>` (PGlite's data directory,
- * what a server keeps as DATA_DIR/pglite): migrated, with the settings' defaults and nothing else.
+ * what a server keeps as DATA_DIR/pglite): migrated, with the settings' defaults and pg-boss's job
+ * queues (installed, nothing queued), and nothing else.
  */
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,12 +17,16 @@ export async function writeMigratedDataDir(dir: string, startFrom?: Blob): Promi
   // Loaded here, not above: a browser spec that only copies the directory needs none of the API.
   const { openDatabase } = await import('../apps/api/src/db/client.ts');
   const { ensureSettingDefaults } = await import('../apps/api/src/modules/settings/service.ts');
+  const { installJobQueues } = await import('../apps/api/src/jobs/jobs.ts');
+  const { default: pino } = await import('pino');
   const database = await openDatabase({ dataDir: dir, startFrom });
   try {
     if (!startFrom) {
       await database.migrate();
       await ensureSettingDefaults(database.db);
     }
+    // The job queues too, as a server's first boot leaves them: each server started from a copy skips it.
+    await installJobQueues(database, pino({ level: 'silent' }));
   } finally {
     await database.close();
   }

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { specsToRun } from '../apps/web/e2e/databases.ts';
 import { startDataDirFrom, writeMigratedDataDir } from './migrated-data-dir.ts';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,37 +37,51 @@ async function main(): Promise<number> {
   // The subscriber portal's budget (decision 021): at most 50 kB of gzip JavaScript on any portal page.
   if (run('node', ['--import', 'tsx', 'scripts/portal-weight.ts', '--check']) !== 0) return 1;
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-'));
-  // One migrated embedded database for the run (decision 097): the servers on PGlite (the shared one on
+  // The shared servers' data directories (playwright.config.ts, decision 100): the second only when
+  // this run has specs on it (the PGlite run of CI has none).
+  const database = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+  const servers = specsToRun(database, process.env.CI_SPLIT === '1').shared2.length > 0 ? 2 : 1;
+  const dataDirs = Array.from({ length: servers }, () => mkdtempSync(join(tmpdir(), 'betdesk-e2e-')));
+  // One migrated embedded database for the run (decision 097): the servers on PGlite (the shared ones on
   // the PGlite run, every spec's own server) start from a copy of it instead of an initdb and the migrations.
   const templateDir = mkdtempSync(join(tmpdir(), 'betdesk-e2e-template-'));
   const template = join(templateDir, 'pglite');
   await writeMigratedDataDir(template);
-  const env: NodeJS.ProcessEnv = { ...process.env, E2E_DATA_DIR: dataDir, E2E_PGLITE_TEMPLATE: template, CHROMIUM_PATH: chromium };
-  if (!process.env.DATABASE_URL) startDataDirFrom(template, dataDir);
-  let dropDatabase = async () => {};
-  if (process.env.DATABASE_URL) {
-    const name = `betdesk_e2e_${randomBytes(5).toString('hex')}`;
-    const server = process.env.DATABASE_URL;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    E2E_DATA_DIR: dataDirs[0],
+    ...(dataDirs[1] ? { E2E_DATA_DIR_2: dataDirs[1] } : {}),
+    E2E_PGLITE_TEMPLATE: template,
+    CHROMIUM_PATH: chromium,
+  };
+  if (!process.env.DATABASE_URL) for (const dir of dataDirs) startDataDirFrom(template, dir);
+  const databases: string[] = [];
+  const server = process.env.DATABASE_URL;
+  if (server) {
     const admin = new pg.Client({ connectionString: server });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    for (const variable of ['E2E_DATABASE_URL', 'E2E_DATABASE_URL_2'].slice(0, servers)) {
+      const name = `betdesk_e2e_${randomBytes(5).toString('hex')}`;
+      await admin.query(`create database ${name}`);
+      databases.push(name);
+      const url = new URL(server);
+      url.pathname = `/${name}`;
+      env[variable] = url.toString();
+    }
     await admin.end();
-    const url = new URL(server);
-    url.pathname = `/${name}`;
-    env.E2E_DATABASE_URL = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
   }
+  const dropDatabases = async () => {
+    if (!server || databases.length === 0) return;
+    const c = new pg.Client({ connectionString: server });
+    await c.connect();
+    for (const name of databases) await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  };
   try {
     return run('npx', ['playwright', 'test', '-c', 'apps/web/e2e/playwright.config.ts', ...process.argv.slice(2)], env);
   } finally {
-    await dropDatabase();
-    rmSync(dataDir, { recursive: true, force: true });
+    await dropDatabases();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
     rmSync(templateDir, { recursive: true, force: true });
   }
 }

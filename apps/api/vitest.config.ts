@@ -4,10 +4,10 @@ import { OWN_PROCESS_FILES } from './test/own-process.ts';
 const root = new URL('.', import.meta.url).pathname;
 
 /**
- * The API tests (decision 096). Most files share their fork's loaded modules (`isolate: false`): each
- * file still builds its own app on its own database, but the source is imported once per fork, not
- * once per file, which was about half of the suite's CPU. The files of test/own-process.ts (fake
- * timers, `vi.mock`, the process's memory) run in the project beside this one, each in a fresh process.
+ * The API tests (decision 096). Files of this project skip Vitest's per-file module reset
+ * (`isolate: false`), and the files of test/own-process.ts (fake timers, `vi.mock`, the process's
+ * memory) run in the project beside this one. Vitest reads the pool's isolation from the root config
+ * only, so `npm run test:unit` runs this project alone with shared forks set there (decision 099).
  */
 export const apiTest = {
   environment: 'node',

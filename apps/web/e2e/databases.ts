@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
  *   arithmetic shown as figures, server-side sorting and search, the CSV export's cursor, the live
  *   updates' LISTEN/NOTIFY, the backup's pg_dump against PGlite's dump).
  * - `own`: every test of the spec runs on a server of its own (support.ts startOwnServer), a fresh
- *   PGlite whatever the run's database, so it runs once. Its home is the PostgreSQL run, whose unit
- *   and API tests end first (PGlite's take longest), in a Playwright project beside the shared
- *   server's specs: nothing of the shared server's is read or written, so the two go at once.
+ *   PGlite whatever the run's database, so it runs once. Its home is the PGlite run, whose browser
+ *   half is otherwise the shorter (the PostgreSQL run has the `postgres` specs; decision 099), in a
+ *   Playwright project beside the shared server's specs: nothing of the shared server's is read or
+ *   written, so the two go at once.
  * - `postgres`: the spec tests the UI over the API (on the shared server, or partly on its own), and
  *   the database under the API does not change what it proves (the API suite runs on both
  *   databases); it runs on PostgreSQL, production's.
@@ -83,14 +84,45 @@ function specFiles(): string[] {
 }
 
 /**
- * The spec files this run keeps, as Playwright's two projects: `shared` (the specs on the shared
- * server, one at a time, since they share its data) and `own` (those whose every test has a server of
- * its own). Every spec without `split`; with it, those whose home is `database` (or `both`). Throws
+ * The `postgres` specs that run on the second shared server (decision 100): with every spec on one
+ * server, one at a time, the PostgreSQL run's browser half was its longest step (about 550 s of tests),
+ * so its shared specs are split between two servers of the same demo data, each one at a time. These
+ * are about half of that time (the staff screens' axe-core audit alone is about 140 s). The `both`
+ * specs stay on the first server, so the PGlite run, whose shared specs are only those, starts one.
+ */
+export const onSecondServer = new Set([
+  'accessibility.spec.ts',
+  'daily-use.spec.ts',
+  'foundation.spec.ts',
+  'promotions.spec.ts',
+  'screens.spec.ts',
+  'self-service.spec.ts',
+  'sms-cost.spec.ts',
+  'staff-day.spec.ts',
+  'tips.spec.ts',
+]);
+
+/**
+ * The spec files this run keeps, as Playwright's projects: `shared` and `shared-2` (the specs on each
+ * shared server, one at a time, since they share its data) and `own` (those whose every test has a
+ * server of its own). Every spec without `split`; with it, `both` and this database's homes. Throws
  * when a file in specs/ has no home here (or a home names a file that is gone), so no spec is lost.
  */
-export function specsToRun(database: 'pglite' | 'postgres', split: boolean): { shared: string[]; own: string[] } {
+export function specsToRun(database: 'pglite' | 'postgres', split: boolean): { shared: string[]; shared2: string[]; own: string[] } {
   const files = specFiles();
-  // The PGlite run keeps the specs where the database matters; the PostgreSQL run keeps every spec.
-  const kept = split && database === 'pglite' ? files.filter((f) => specHomes[f] === 'both') : files;
-  return { shared: kept.filter((f) => specHomes[f] !== 'own'), own: kept.filter((f) => specHomes[f] === 'own') };
+  // Split, each run keeps the specs where the database matters, and the PGlite run those on servers of
+  // their own, the PostgreSQL run those over the shared server (decision 099).
+  const home = (f: string) => specHomes[f];
+  const kept = !split
+    ? files
+    : files.filter((f) => home(f) === 'both' || home(f) === (database === 'pglite' ? 'own' : 'postgres'));
+  const onShared = kept.filter((f) => specHomes[f] !== 'own');
+  for (const f of onSecondServer) {
+    if (specHomes[f] !== 'postgres') throw new Error(`apps/web/e2e/databases.ts: ${f} is on the second server but its home is ${specHomes[f] ?? 'none'}`);
+  }
+  return {
+    shared: onShared.filter((f) => !onSecondServer.has(f)),
+    shared2: onShared.filter((f) => onSecondServer.has(f)),
+    own: kept.filter((f) => specHomes[f] === 'own'),
+  };
 }

@@ -12,14 +12,27 @@ import { startDataDirFrom } from '../../../scripts/migrated-data-dir.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
+/**
+ * The shared E2E server of the running test's project (playwright.config.ts: `shared` or `shared-2`,
+ * decision 100): its port and its data directory, which holds the webhook secret it generated.
+ */
+export function sharedServer(): { port: string; dataDir: string } {
+  const metadata = base.info().project.metadata as { port?: string; dataDir?: string };
+  return {
+    port: metadata.port ?? process.env.E2E_PORT ?? '3111',
+    dataDir: metadata.dataDir ?? process.env.E2E_DATA_DIR ?? `${root}/data/e2e`,
+  };
+}
+
 function runScript(script: string, args: string[]): void {
+  const server = sharedServer();
   execFileSync('node', ['--import', 'tsx', script, ...args], {
     cwd: root,
     env: {
       ...process.env,
-      PORT: process.env.E2E_PORT ?? '3111',
+      PORT: server.port,
       HOST: '127.0.0.1',
-      DATA_DIR: process.env.E2E_DATA_DIR ?? `${root}/data/e2e`,
+      DATA_DIR: server.dataDir,
     },
     stdio: 'pipe',
   });

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -14,6 +14,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
+import { FairPGlite } from './fair-pglite.ts';
 import { lockEmbeddedDatabase } from './pglite-lock.ts';
 
 /**
@@ -98,7 +99,7 @@ async function openPglite(dataDir: string | undefined, startFrom?: Blob): Promis
   const release = dataDir ? lockEmbeddedDatabase(dataDir) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir ?? 'memory://', { extensions: PGLITE_EXTENSIONS, ...(startFrom ? { loadDataDir: startFrom } : {}) });
+    client = await FairPGlite.open(dataDir ?? 'memory://', { extensions: PGLITE_EXTENSIONS, ...(startFrom ? { loadDataDir: startFrom } : {}) });
   } catch (error) {
     release();
     throw error;

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 
 export type XlsxWorkbook = ExcelJS.stream.xlsx.WorkbookWriter;
@@ -11,9 +11,11 @@ export type XlsxWorkbook = ExcelJS.stream.xlsx.WorkbookWriter;
  */
 export function sendXlsx(reply: FastifyReply, filename: string, write: (workbook: XlsxWorkbook) => Promise<void>): FastifyReply {
   const stream = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
   void (async () => {
     try {
+      // exceljs (with its zip libraries) loads on the first export, not at every process's boot.
+      const { default: excel } = await import('exceljs');
+      const workbook = new excel.stream.xlsx.WorkbookWriter({ stream, useStyles: false, useSharedStrings: false });
       await write(workbook);
       await workbook.commit();
     } catch (error) {

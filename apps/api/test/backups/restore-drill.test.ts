@@ -97,7 +97,7 @@ it('backs up, restores into a fresh target, and every row count and money total 
   expect(report.figures.money_totals_cents).toEqual(before.money_totals_cents);
   expect(Object.keys(report.figures.row_counts).length).toBeGreaterThan(30);
   restored = target;
-}, 120_000);
+}, 240_000);
 
 it('refuses a damaged file, another SECRETS_KEY, a newer schema and a non-empty target, loading nothing', async () => {
   const file = readFileSync(backupFile);
@@ -129,7 +129,7 @@ it('refuses a damaged file, another SECRETS_KEY, a newer schema and a non-empty 
   await expect(
     restoreBackup(backupFile, { target: restored, backupKey: undefined, secretsKey: t.deps.config.secretsKey }),
   ).rejects.toThrow(/not empty/);
-}, 120_000);
+}, 240_000);
 
 it('encrypts with BACKUP_KEY and asks for the key to restore', async () => {
   const key = randomBytes(32);
@@ -147,7 +147,7 @@ it('encrypts with BACKUP_KEY and asks for the key to restore', async () => {
   const report = await restoreBackup(made.file, { target, backupKey: key, secretsKey: t.deps.config.secretsKey });
   expect(report.figures.row_counts).toEqual(made.manifest.row_counts);
   expect(report.figures.money_totals_cents).toEqual(made.manifest.money_totals_cents);
-}, 60_000);
+}, 240_000);
 
 /** The shell block of OPERATIONS.md §8's "Restoring" that follows `label` ("PostgreSQL:", "Embedded:"). */
 function runbookBlock(label: string): string {

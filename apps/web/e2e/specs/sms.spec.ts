@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { admin, signIn, staff } from '../support.ts';
+import { admin, sharedServer, signIn, staff } from '../support.ts';
 
 const MESSAGE = 'Karibu! Your D2 tips start tomorrow morning. Betdesk';
 
@@ -10,9 +10,9 @@ async function tokenOf(request: APIRequestContext, who: { email: string; passwor
   return (await res.json()).token as string;
 }
 
-/** The webhook secret the E2E server generated into its data directory. */
+/** The webhook secret the test's shared E2E server generated into its data directory. */
 function webhookSecret(): string {
-  const file = join(process.env.E2E_DATA_DIR!, 'local-secrets.json');
+  const file = join(sharedServer().dataDir, 'local-secrets.json');
   return JSON.parse(readFileSync(file, 'utf8')).webhookSecret as string;
 }
 

@@ -1,5 +1,5 @@
 import { CsvError, parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { StatementRowKind } from '../../db/schema/index.ts';
 import { amountToCents } from '../mpesa/service.ts';
 
@@ -155,7 +155,9 @@ function cellText(value: ExcelJS.CellValue): string {
 
 /** The first worksheet of an .xlsx statement, row by row (empty rows dropped). */
 export async function xlsxRecords(file: Buffer): Promise<StatementRecord[]> {
-  const workbook = new ExcelJS.Workbook();
+  // Loaded on the first Excel statement, not at every process's boot (with its zip libraries, about a second of CPU).
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.Workbook();
   try {
     await workbook.xlsx.load(file as unknown as ExcelJS.Buffer);
   } catch {

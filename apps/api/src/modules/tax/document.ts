@@ -6,7 +6,6 @@
  * Lives in: apps/api/src/modules/tax (the tax invoices' feature folder).
  */
 import type { FastifyReply } from 'fastify';
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { kesFixed, nairobiDayOf, refusalTexts } from '@betdesk/contract';
 import type { Queryable } from '../../db/client.ts';
@@ -66,7 +65,9 @@ export async function invoicePdf(deps: AppDeps, id: number, o: { size: DocumentS
   const lang = await languageFor(deps, o.lang, f.inv.buyerPhone);
   const t = (key: Parameters<typeof fixedText>[0], values: Record<string, string> = {}) => fixedText(key, lang, values);
   const receipt = o.size === 'receipt';
-  const doc = new PDFDocument({
+  // pdfkit (with its font engine) loads on the first invoice printed, not at every process's boot.
+  const { default: Pdf } = await import('pdfkit');
+  const doc = new Pdf({
     size: receipt ? [227, 640] : 'A4',
     margin: receipt ? 10 : 50,
     compress: false,
