@@ -12,6 +12,10 @@
  * at once; and both in child processes, so no worker thread shares the main Vitest process's event
  * loop, which answers every worker's reports. Both runs always go, and the step fails if either does.
  * With arguments (files, `--project`, any Vitest flag) it is one plain `vitest run` with them.
+ *
+ * On the embedded database (no DATABASE_URL) it is one plain `vitest run`, a process per file
+ * (decision 101): there every file's database runs inside its test process, and the shared forks ended
+ * CI's PGlite run with a failure twice in three tries where the process-per-file run never had.
  */
 import { spawnSync } from 'node:child_process';
 
@@ -21,7 +25,7 @@ function vitest(args: string[], env: NodeJS.ProcessEnv = process.env): number {
 }
 
 const args = process.argv.slice(2);
-if (args.length > 0) process.exit(vitest(args));
+if (args.length > 0 || !process.env.DATABASE_URL) process.exit(vitest(args));
 
 const shared = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '1' });
 const isolated = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '0' });

@@ -3,7 +3,7 @@ import { configure } from '@testing-library/react';
 import { mediaQueryList } from './media.ts';
 
 // findBy/waitFor poll until this long: enough for a render on a busy two-core CI machine.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks the layout APIs Mantine and the virtualizer ask for.
 if (!window.matchMedia) {
