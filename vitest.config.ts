@@ -17,8 +17,8 @@ const workers = Number(process.env.TEST_WORKERS) || availableParallelism() + 1;
 const webTestsHere = !(process.env.CI_SPLIT === '1' && process.env.DATABASE_URL);
 
 /**
- * On PostgreSQL `npm run test:unit` (scripts/test-unit.ts, decisions 099 and 101) runs Vitest twice
- * (on PGlite once, unset). BETDESK_SHARED_FORKS=1: the `api` project alone, in `workers` forks that each run file after file on the modules they
+ * `npm run test:unit` (scripts/test-unit.ts, decisions 099 and 101) runs Vitest twice (three times
+ * when the first fails). BETDESK_SHARED_FORKS=1: the `api` project alone, in `workers` forks that each run file after file on the modules they
  * imported once (Vitest reads the pool's `isolate` here, in the root config, not in a project). Every
  * fork stays up for the whole run: with fewer kept than started, Tinypool ends an idle fork and the
  * run fails with "Terminating worker thread" (vitest-dev/vitest#8564). BETDESK_SHARED_FORKS=0: the

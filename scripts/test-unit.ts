@@ -1,21 +1,22 @@
 /**
- * npm test's unit and API step (`npm run test:unit`), as two Vitest runs one after the other
- * (decision 099):
+ * npm test's unit and API step (`npm run test:unit`), as Vitest runs one after the other (decisions
+ * 099 and 101):
  *
  * 1. the API files that share their fork's loaded modules (project `api`): a few forks, each running
  *    file after file (BETDESK_SHARED_FORKS, read by vitest.config.ts), so the source is imported once
  *    per fork, not once per file;
- * 2. the files that need a fresh process each (project `api-own-process`: fake clocks, mocked modules,
- *    the process's memory) and the web app's files, a process per file as Vitest's default.
+ * 2. only if that run fails: the same files again, a process per file (Vitest's default, the layout
+ *    every CI run passed with before decision 099), and this run's outcome is the step's. A real
+ *    failure fails here too; one that only a shared fork shows is named in the output, with the first
+ *    run's failures above it, so it stays visible (decision 101);
+ * 3. the files that need a fresh process each (project `api-own-process`: fake clocks, mocked modules,
+ *    the process's memory) and the web app's files, a process per file.
  *
- * Two runs, because Vitest takes the forks pool's isolation from the root config, for every project
- * at once; and both in child processes, so no worker thread shares the main Vitest process's event
- * loop, which answers every worker's reports. Both runs always go, and the step fails if either does.
+ * Two kinds of run, because Vitest takes the forks pool's isolation from the root config, for every
+ * project at once; all in child processes, so no worker thread shares the main Vitest process's event
+ * loop, which answers every worker's reports. Every run goes, and the step fails if the API files
+ * failed a process per file too, or if the own-process or web files failed.
  * With arguments (files, `--project`, any Vitest flag) it is one plain `vitest run` with them.
- *
- * On the embedded database (no DATABASE_URL) it is one plain `vitest run`, a process per file
- * (decision 101): there every file's database runs inside its test process, and the shared forks ended
- * CI's PGlite run with a failure twice in three tries where the process-per-file run never had.
  */
 import { spawnSync } from 'node:child_process';
 
@@ -25,8 +26,16 @@ function vitest(args: string[], env: NodeJS.ProcessEnv = process.env): number {
 }
 
 const args = process.argv.slice(2);
-if (args.length > 0 || !process.env.DATABASE_URL) process.exit(vitest(args));
+if (args.length > 0) process.exit(vitest(args));
 
-const shared = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '1' });
+const { BETDESK_SHARED_FORKS: _unset, ...plain } = process.env;
+let api = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '1' });
+if (api !== 0) {
+  console.log(
+    `\n== shared-fork fallback: the api files in shared forks failed (exit ${api}); they run again, a process per file, and that run decides (decision 101)\n`,
+  );
+  api = vitest(['--project', 'api'], plain);
+  console.log(`\n== shared-fork fallback: the api files a process per file exit ${api}\n`);
+}
 const isolated = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '0' });
-process.exit(shared || isolated);
+process.exit(api || isolated);

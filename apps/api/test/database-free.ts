@@ -1,9 +1,8 @@
 /**
  * The API test files that open no database: what they prove is the same on PGlite and on PostgreSQL.
- * CI runs the suite on both side by side (.ci/run, CI_SPLIT=1), and these run in its PostgreSQL run
- * only, where the `api` files share their forks and a file that imports little costs next to nothing;
- * on the PGlite run each would be a process of its own (decision 101). A plain `npm test` runs them
- * on whichever database it has.
+ * CI runs the suite on both side by side (.ci/run, CI_SPLIT=1), and these run once, in its PostgreSQL
+ * run, whose unit step is the shorter (decision 101). A plain `npm test` runs them on whichever
+ * database it has.
  *
  * test/architecture/database-free.test.ts checks that none of them, nor a test module they import,
  * mentions a database.
