@@ -63,12 +63,23 @@ function startWorker(): ChildProcess {
       AT_BASE_URL: fake.url,
       SHUTDOWN_TIMEOUT_SECONDS: String(GRACE_SECONDS),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
 }
 
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+/**
+ * The worker's exit, with the end of what it wrote to stderr: a failing exit code is reported with it
+ * (an uncaught error's source line can be a whole minified bundle, so only the last lines are kept).
+ */
+const exited = (child: ChildProcess) => {
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-8_000);
+  });
+  return new Promise<{ code: number | null; at: number; stderr: string }>((resolve) =>
+    child.once('close', (code) => resolve({ code, at: Date.now(), stderr: stderr.slice(-3_000) })),
+  );
+};
 
 /** The numbers the gateway was asked to reach, one entry per time it was asked. */
 const received = () => fake.calls.flatMap((call) => call.to.map((n) => n.replace('+', '')));
@@ -97,10 +108,10 @@ describe('a worker stopped by SIGTERM mid fan-out', () => {
       signalledAt = Date.now();
       first.kill('SIGTERM');
     };
-    const { code, at } = await firstExit;
+    const { code, at, stderr } = await firstExit;
     fake.onCall = null;
     expect(signalledAt).toBeGreaterThan(0);
-    expect(code).toBe(0);
+    expect(code, `the first worker's stderr:\n${stderr}`).toBe(0);
     expect(at - signalledAt).toBeLessThan(GRACE_SECONDS * 1000);
 
     // Stopped mid-way: what reached the gateway is recorded sent, once; the rest is still queued.
@@ -117,7 +128,8 @@ describe('a worker stopped by SIGTERM mid fan-out', () => {
     const deadline = Date.now() + 60_000;
     while (received().length < MESSAGES && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     second.kill('SIGTERM');
-    expect((await secondExit).code).toBe(0);
+    const stopped = await secondExit;
+    expect(stopped.code, `the restarted worker's stderr:\n${stopped.stderr}`).toBe(0);
 
     const all = received();
     expect(all).toHaveLength(MESSAGES);
