@@ -10,7 +10,8 @@
  *    failure fails here too; one that only a shared fork shows is named in the output, with the first
  *    run's failures above it, so it stays visible (decision 101);
  * 3. the files that need a fresh process each (project `api-own-process`: fake clocks, mocked modules,
- *    the process's memory) and the web app's files, a process per file.
+ *    the process's memory) and the web app's files, a process per file; if that run fails, it runs
+ *    once more and the second run decides, said in the output as for 2 (decision 101).
  *
  * Two kinds of run, because Vitest takes the forks pool's isolation from the root config, for every
  * project at once; all in child processes, so no worker thread shares the main Vitest process's event
@@ -37,5 +38,12 @@ if (api !== 0) {
   api = vitest(['--project', 'api'], plain);
   console.log(`\n== shared-fork fallback: the api files a process per file exit ${api}\n`);
 }
-const isolated = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '0' });
+let isolated = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '0' });
+if (isolated !== 0) {
+  console.log(
+    `\n== second run: the own-process and web files failed (exit ${isolated}); they run once more, each in a fresh process, and that run decides (decision 101)\n`,
+  );
+  isolated = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '0' });
+  console.log(`\n== second run: the own-process and web files exit ${isolated}\n`);
+}
 process.exit(api || isolated);
