@@ -232,14 +232,20 @@ describe('clawbacks and what carries to the next payout', () => {
     expect(toWanjiru).toMatchObject({ amount: 40, commissions: 0, carried: 40 });
     expect((made.json().payouts as Payout[]).some((p) => p.agent_id === otieno.id)).toBe(false);
 
-    // M-Pesa's queue times out: unknown, then a Transaction Status query settles it, once.
+    // M-Pesa's queue times out: unknown, then a Transaction Status query settles it, once. The query is
+    // the next run's, or this run's own when the time-out reached the app before the run looked for
+    // unknown payouts (the embedded database serves requests between statements, decision 099).
     fake.refundOutcomes.push({ resultCode: 0, callback: 'timeout', receipt: 'PAY0000002' });
+    const queriesBefore = fake.statusQueries.length;
     expect((await approve(toWanjiru.id)).statusCode).toBe(200);
     await runPayoutSending(t.deps);
     await fake.settled();
-    expect((await payoutRow(toWanjiru.id)).status).toBe('unknown');
-    expect(await runPayoutSending(t.deps)).toMatchObject({ queried: 1 });
+    const afterTimeout = (await payoutRow(toWanjiru.id)).status;
+    expect(['unknown', 'paid']).toContain(afterTimeout);
+    if (afterTimeout === 'unknown') expect(await runPayoutSending(t.deps)).toMatchObject({ queried: 1 });
     await fake.settled();
+    // Only an unknown payout is asked about: one query, so it was unknown, and asked once.
+    expect(fake.statusQueries.length - queriesBefore).toBe(1);
     expect(String(fake.statusQueries.at(-1)!.ResultURL)).toContain('/api/hooks/mpesa/payouts/status/result/');
     expect(await payoutRow(toWanjiru.id)).toMatchObject({ status: 'paid', mpesaReceipt: 'PAY0000002' });
     expect(await statementsTo('254722500002')).toHaveLength(1);
