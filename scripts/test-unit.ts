@@ -29,21 +29,27 @@ function vitest(args: string[], env: NodeJS.ProcessEnv = process.env): number {
 const args = process.argv.slice(2);
 if (args.length > 0) process.exit(vitest(args));
 
+/**
+ * Runs `first`; if it fails, says so under `marker` (.ci/run repeats those lines at the end of its
+ * output) and runs `again`, whose exit is the step's.
+ */
+function decidedByASecondRun(marker: string, what: string, first: () => number, how: string, again: () => number): number {
+  const exit = first();
+  if (exit === 0) return exit;
+  console.log(`\n== ${marker}: ${what} failed (exit ${exit}); they run again, ${how}, and that run decides (decision 101)\n`);
+  const second = again();
+  console.log(`\n== ${marker}: the run again, ${how}, exit ${second}\n`);
+  return second;
+}
+
 const { BETDESK_SHARED_FORKS: _unset, ...plain } = process.env;
-let api = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '1' });
-if (api !== 0) {
-  console.log(
-    `\n== shared-fork fallback: the api files in shared forks failed (exit ${api}); they run again, a process per file, and that run decides (decision 101)\n`,
-  );
-  api = vitest(['--project', 'api'], plain);
-  console.log(`\n== shared-fork fallback: the api files a process per file exit ${api}\n`);
-}
-let isolated = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '0' });
-if (isolated !== 0) {
-  console.log(
-    `\n== second run: the own-process and web files failed (exit ${isolated}); they run once more, each in a fresh process, and that run decides (decision 101)\n`,
-  );
-  isolated = vitest([], { ...process.env, BETDESK_SHARED_FORKS: '0' });
-  console.log(`\n== second run: the own-process and web files exit ${isolated}\n`);
-}
+const api = decidedByASecondRun(
+  'shared-fork fallback',
+  'the api files in shared forks',
+  () => vitest([], { ...process.env, BETDESK_SHARED_FORKS: '1' }),
+  'a process per file',
+  () => vitest(['--project', 'api'], plain),
+);
+const isolatedRun = () => vitest([], { ...process.env, BETDESK_SHARED_FORKS: '0' });
+const isolated = decidedByASecondRun('second run', 'the own-process and web files', isolatedRun, 'each in a fresh process', isolatedRun);
 process.exit(api || isolated);
