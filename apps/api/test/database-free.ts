@@ -22,6 +22,7 @@ export const DATABASE_FREE_FILES = [
   'test/architecture/wiring.test.ts',
   'test/architecture/database-free.test.ts',
   'test/backups/retention.test.ts',
+  'test/backups/sql-chunks.test.ts',
   'test/feed/feed-results.test.ts',
   'test/money/helpers.test.ts',
   'test/reconciliation/statement-parser.test.ts',

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_CATEGORY_ID } from '@betdesk/contract';
+import { runCommand } from '../commands.ts';
 import { createTestApp, serverDatabase, type TestApp } from '../helpers.ts';
 
 /**
@@ -27,18 +27,16 @@ afterAll(async () => {
 /** The command as an operator runs it, with only these settings (none from this test's process). */
 function npmRun(script: string, env: Record<string, string>, args: string[] = []) {
   const { DATABASE_URL: _url, BETDESK_ENV_FILE: _file, SECRETS_KEY: _key, DATA_DIR: _dir, ...rest } = process.env;
-  const run = spawnSync('npm', ['run', '--silent', script, '--', ...args], {
+  return runCommand('npm', ['run', '--silent', script, '--', ...args], {
     cwd: repoRoot,
     env: { ...rest, NODE_ENV: 'test', ...env },
-    encoding: 'utf8',
-    timeout: 120_000,
+    timeoutMs: 120_000,
   });
-  return { status: run.status, out: run.stdout, err: run.stderr };
 }
 
-it('refuses an embedded data directory that holds no database, creating nothing in it', () => {
+it('refuses an embedded data directory that holds no database, creating nothing in it', async () => {
   const wrong = join(dir, 'wrong-data');
-  const run = npmRun('backup', { DATA_DIR: wrong, BACKUP_DIR: join(dir, 'out') });
+  const run = await npmRun('backup', { DATA_DIR: wrong, BACKUP_DIR: join(dir, 'out') });
   expect(run.status).toBe(1);
   expect(run.out).toContain(`Backing up the embedded database in ${join(wrong, 'pglite')}.`);
   expect(run.err).toContain(`Nothing backed up: the embedded database in ${join(wrong, 'pglite')} does not exist`);
@@ -51,7 +49,7 @@ it.skipIf(!process.env.DATABASE_URL)('refuses a PostgreSQL database without Betd
   drops.push(wrong.drop);
   const url = new URL(wrong.url);
   url.password = 'not-to-be-printed';
-  const run = npmRun('backup', { DATABASE_URL: url.toString(), SECRETS_KEY: '1'.repeat(64), WEBHOOK_SECRET: 'w'.repeat(24), BACKUP_DIR: join(dir, 'out') });
+  const run = await npmRun('backup', { DATABASE_URL: url.toString(), SECRETS_KEY: '1'.repeat(64), WEBHOOK_SECRET: 'w'.repeat(24), BACKUP_DIR: join(dir, 'out') });
   expect(run.status).toBe(1);
   const name = url.pathname.slice(1);
   expect(run.out).toContain(`Backing up PostgreSQL database "${name}" on ${url.hostname}:${url.port || '5432'}.`);
@@ -84,7 +82,7 @@ it.skipIf(!process.env.DATABASE_URL)('says which database it backed up', async (
   await t.addUser({ email: 'admin@betdesk.local', categoryId: ADMIN_CATEGORY_ID });
   const url = new URL(t.deps.database.url!);
   const out = join(dir, 'good');
-  const run = npmRun('backup', { DATABASE_URL: url.toString(), SECRETS_KEY: '0'.repeat(64), WEBHOOK_SECRET: 'w'.repeat(24), BACKUP_DIR: out });
+  const run = await npmRun('backup', { DATABASE_URL: url.toString(), SECRETS_KEY: '0'.repeat(64), WEBHOOK_SECRET: 'w'.repeat(24), BACKUP_DIR: out });
   expect(run.err).toBe('');
   expect(run.status).toBe(0);
   expect(run.out).toContain(`Backup of PostgreSQL database "${url.pathname.slice(1)}" on ${url.hostname}:${url.port || '5432'} written: ${out}/`);

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { assertEmptyTarget, readFigures, type RestoreTarget } from '../../src/mo
 import { BackupError, restoreBackup, runBackup } from '../../src/modules/backups/service.ts';
 import { storeC2bConfirmation } from '../../src/modules/mpesa/service.ts';
 import { seedDemo } from '../../src/seed/demo.ts';
+import { runCommand } from '../commands.ts';
 import { createTestApp, serverDatabase, type TestApp } from '../helpers.ts';
 
 /**
@@ -170,13 +170,11 @@ function fillIn(text: string, values: [RegExp | string, string][]): string {
 /** Runs a runbook block with sh -e from the repository's root, as an operator would. */
 function runAsOperator(script: string, env: Record<string, string>) {
   const { DATABASE_URL: _url, SECRETS_KEY: _key, DATA_DIR: _dir, BACKUP_DIR: _backups, ...rest } = process.env;
-  const run = spawnSync('sh', ['-e', '-c', script], {
+  return runCommand('sh', ['-e', '-c', script], {
     cwd: new URL('../../../..', import.meta.url).pathname,
     env: { ...rest, NODE_ENV: 'test', ...env },
-    encoding: 'utf8',
-    timeout: 240_000,
+    timeoutMs: 240_000,
   });
-  return { status: run.status, out: run.stdout, err: run.stderr };
 }
 
 it.skipIf(!process.env.DATABASE_URL)("restores by OPERATIONS.md §8's own commands into a database owned by the service's role", async () => {
@@ -202,7 +200,7 @@ it.skipIf(!process.env.DATABASE_URL)("restores by OPERATIONS.md §8's own comman
       [/\[BACKUP_KEY=<key>\] /, ''],
       [/--file \S+/, `--file ${backupFile}`],
     ]);
-    const run = runAsOperator(script, {
+    const run = await runAsOperator(script, {
       PATH: `${bin}:${process.env.PATH}`,
       PGHOST: server.hostname,
       PGPORT: server.port || '5432',
@@ -230,7 +228,7 @@ it.skipIf(!process.env.DATABASE_URL)("restores by OPERATIONS.md §8's own comman
   }
 }, 300_000);
 
-it.skipIf(!!process.env.DATABASE_URL)("restores by OPERATIONS.md §8's own commands into a new embedded data directory", () => {
+it.skipIf(!!process.env.DATABASE_URL)("restores by OPERATIONS.md §8's own commands into a new embedded data directory", async () => {
   const dataDir = join(dir, `data-new-${randomBytes(4).toString('hex')}`);
   const safe = join(dir, `safe-${randomBytes(4).toString('hex')}`);
   mkdirSync(safe);
@@ -243,7 +241,7 @@ it.skipIf(!!process.env.DATABASE_URL)("restores by OPERATIONS.md §8's own comma
     ['/safe/place/local-secrets.json', join(safe, 'local-secrets.json')],
     [/--file \S+/, `--file ${backupFile}`],
   ]);
-  const run = runAsOperator(script, {});
+  const run = await runAsOperator(script, {});
   expect(run.err).toBe('');
   expect(run.status).toBe(0);
   expect(run.out).toContain(`into the embedded database in ${join(dataDir, 'pglite')}.`);

@@ -3,11 +3,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { pgDump } from '@electric-sql/pglite-tools/pg_dump';
 import pg from 'pg';
 import { PGLITE_EXTENSIONS, type Database } from '../../db/client.ts';
+import { FairPGlite } from '../../db/fair-pglite.ts';
 import { BACKUP_FORMAT, BackupError, collectText, type BackupManifest } from './archive.ts';
+import { sqlChunks } from './sql-chunks.ts';
+
+/** The size of a piece of a dump the embedded database loads at once (sql-chunks.ts). */
+const RESTORE_PIECE_CHARS = 256 * 1024;
 
 type Row = Record<string, unknown>;
 type Query = (text: string) => Promise<Row[]>;
@@ -270,7 +275,7 @@ $restore_check$;
  * Loads a dump into the (empty) target in one transaction, with `finish` (restoreCheckSql) run
  * in it before the commit, and reads the figures back. `write` streams the dump into the writable
  * it is given and rejects if the dump turns out damaged. PostgreSQL takes it through psql's stdin
- * as it comes; the embedded database takes it as one string (one simple-protocol message).
+ * as it comes; the embedded database takes it whole, then loads it a piece of statements at a time.
  * Any failure leaves the target as it was (empty) and says so.
  */
 export async function loadDump(target: RestoreTarget, write: (into: Writable) => Promise<void>, finish = ''): Promise<Figures> {
@@ -302,10 +307,14 @@ export async function loadDump(target: RestoreTarget, write: (into: Writable) =>
   await write(dump);
   const created = !existsSync(target.dataDir);
   mkdirSync(target.dataDir, { recursive: true });
-  const client = await PGlite.create(target.dataDir, { extensions: PGLITE_EXTENSIONS });
+  const client = await FairPGlite.open(target.dataDir, { extensions: PGLITE_EXTENSIONS });
   try {
-    // One simple-protocol message: the whole dump and its check run as one implicit transaction.
-    await client.exec(`${dump.text()}\n${finish}`);
+    // One transaction, loaded a piece at a time: between pieces the process's event loop has its turn
+    // (FairPGlite), where one message of the whole dump held it for seconds (decision 102).
+    await client.exec('begin');
+    for (const piece of sqlChunks(dump.text(), RESTORE_PIECE_CHARS)) await client.exec(piece);
+    if (finish) await client.exec(finish);
+    await client.exec('commit');
     await client.exec('set search_path to default');
     return await readFigures(async (text) => (await client.query<Row>(text)).rows);
   } catch (error) {
